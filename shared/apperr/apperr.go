@@ -1,0 +1,86 @@
+// Package apperr is the one application error type. Business code returns
+// *Error values with a code the client can act on; shared/httpx turns the code
+// into a status and the documented JSON body. Any other error is a 500
+// "internal error" whose cause is logged and never sent.
+package apperr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is the machine-readable error code of the response body.
+type Code string
+
+// The codes of ARCHITECTURE.md's error table. NotFound, BadGateway and
+// GatewayTimeout are written without a code in the body.
+const (
+	Validation           Code = "VALIDATION_ERROR"
+	InvalidJSON          Code = "INVALID_JSON"
+	Unauthenticated      Code = "UNAUTHENTICATED"
+	InvalidCredentials   Code = "INVALID_CREDENTIALS"
+	RegistrationDisabled Code = "REGISTRATION_DISABLED"
+	AdminRequired        Code = "ADMIN_REQUIRED"
+	CSRFRejected         Code = "CSRF_REJECTED"
+	NotFound             Code = "NOT_FOUND"
+	EmailTaken           Code = "EMAIL_TAKEN"
+	Conflict             Code = "CONFLICT"
+	BillingNotAvailable  Code = "BILLING_NOT_AVAILABLE"
+	UnknownPack          Code = "UNKNOWN_PACK"
+	InsufficientCredits  Code = "INSUFFICIENT_CREDITS"
+	PayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
+	UnsupportedMedia     Code = "UNSUPPORTED_MEDIA_TYPE"
+	RateLimited          Code = "RATE_LIMITED"
+	ServiceUnavailable   Code = "SERVICE_UNAVAILABLE"
+	BadGateway           Code = "BAD_GATEWAY"
+	GatewayTimeout       Code = "GATEWAY_TIMEOUT"
+)
+
+// FieldError names one invalid field of a request and what is wrong with it.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error is an error the client is meant to see.
+type Error struct {
+	Code    Code
+	Message string
+	Details []FieldError
+	// RetryAfterSeconds is sent as the Retry-After header when positive.
+	RetryAfterSeconds int
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// New returns an error with a code and a message.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid returns a VALIDATION_ERROR with one field detail; its message is
+// "<field> <message>".
+func Invalid(field, message string) *Error {
+	return &Error{Code: Validation, Message: field + " " + message, Details: []FieldError{{Field: field, Message: message}}}
+}
+
+// Fields returns a VALIDATION_ERROR carrying every detail; the message names
+// the first one. It returns nil for no details, so callers can collect
+// problems and return Fields(problems) unconditionally.
+func Fields(details []FieldError) error {
+	if len(details) == 0 {
+		return nil
+	}
+	return &Error{Code: Validation, Message: details[0].Field + " " + details[0].Message, Details: details}
+}
+
+// ErrNotFound is the answer for a record that does not exist or is not the
+// caller's: the two are indistinguishable on purpose.
+var ErrNotFound = &Error{Code: NotFound, Message: "not found"}
+
+// As returns the *Error inside err, if there is one.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
