@@ -1,0 +1,51 @@
+# Trade Journal. `make run` serves on http://localhost:3100 with a private
+# PostgreSQL under ./.data; `make test` installs and starts what the tests
+# need, then runs every check and test.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+GOBIN := $(shell go env GOPATH)/bin
+STATICCHECK_VERSION := 2026.2.2
+# A release stamps its version: make build BUILD_VERSION=v0.14.0-abc1234
+BUILD_VERSION ?=
+LDFLAGS := -s -w $(if $(BUILD_VERSION),-X tradejournal/shared/buildinfo.Version=$(BUILD_VERSION))
+GROUPS := $(notdir $(patsubst %/lambda/,%,$(dir $(wildcard functions/*/lambda/main.go))))
+
+.PHONY: run build test check test-deps bench lambda clean
+
+run: build
+	@url=$$(infra/pg.sh start .data/pg); \
+	echo "Trade Journal on http://localhost:$${PORT:-3100} (database under ./.data/pg)"; \
+	DATABASE_URL="$${DATABASE_URL:-$$url}" exec bin/local
+
+build:
+	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/local ./cmd/local
+
+test: test-deps check
+	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
+	go test -race -count=1 ./...
+
+# The house checks: formatting, vet, staticcheck.
+check:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go') $$(git ls-files --others --exclude-standard '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
+	go vet ./...
+	$(GOBIN)/staticcheck ./...
+
+# Tools the tests need that a fresh machine lacks.
+test-deps:
+	@[ -x $(GOBIN)/staticcheck ] || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+bench:
+	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
+	go test -run '^$$' -bench . -benchmem ./...
+
+# One bootstrap per route group, as the function platform runs them.
+lambda:
+	@for g in $(GROUPS); do \
+	  CGO_ENABLED=0 GOOS=linux GOARCH=$${GOARCH:-arm64} go build -trimpath -tags lambda.norpc -ldflags '$(LDFLAGS)' \
+	    -o bin/lambda/$$g/bootstrap ./functions/$$g/lambda; \
+	done
+
+clean:
+	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; rm -rf bin

@@ -1,0 +1,162 @@
+// Command local runs Trade Journal as one long-lived process: every route
+// group on one mux, graceful shutdown, and the operator's commands.
+//
+//	local                               serve (migrations first)
+//	local migrate                       apply migrations and exit
+//	local reset-password --email X      set a new password and end the user's sessions
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"tradejournal/functions"
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/config"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	if cfg.DB.URL == "" {
+		return errors.New("DATABASE_URL is not set: `make run` starts a private PostgreSQL under ./.data and sets it")
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, cfg)
+	case "migrate":
+		applied, err := db.Migrate(ctx, cfg.DB.MigrationURL())
+		fmt.Fprintf(stdout, "applied %d migration(s) %s\n", len(applied), strings.Join(applied, " "))
+		return err
+	case "reset-password":
+		return resetPassword(ctx, cfg, args, stdin, stdout)
+	}
+	return fmt.Errorf("unknown command %q (serve, migrate, reset-password)", cmd)
+}
+
+// shutdownGrace bounds how long in-flight requests may drain at SIGTERM.
+const shutdownGrace = 30 * time.Second
+
+func serve(ctx context.Context, cfg config.Config) error {
+	log := app.NewLogger(cfg.LogLevel)
+	if applied, err := db.Migrate(ctx, cfg.DB.MigrationURL()); err != nil {
+		return err
+	} else if len(applied) > 0 {
+		log.Info("migrations applied", "files", applied)
+	}
+	a, err := app.New(ctx, cfg, log, app.SystemClock)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.Start(ctx); err != nil {
+		return fmt.Errorf("start-up: %w", err)
+	}
+
+	srv := &http.Server{
+		Addr:              net.JoinHostPort("", strconv.Itoa(cfg.Port)),
+		Handler:           httpx.Serve(httpx.Mux(functions.All(a), nil), log, nil),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ln, err := net.Listen("tcp", srv.Addr)
+	if err != nil {
+		return err
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	// Drain in-flight requests, then the deferred Close ends the pool.
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// resetPassword is how an operator resets a password when email is not
+// configured. The new password comes from stdin with --password-stdin, or is
+// generated and printed once.
+func resetPassword(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := flag.NewFlagSet("reset-password", flag.ContinueOnError)
+	emailFlag := fs.String("email", "", "the user's email address")
+	fromStdin := fs.Bool("password-stdin", false, "read the new password from the first line of stdin")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	email, msg := auth.NormalizeEmail(*emailFlag)
+	if msg != "" {
+		return fmt.Errorf("--email %s", msg)
+	}
+	password := rand.Text()
+	if *fromStdin {
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		password = strings.TrimRight(line, "\r\n")
+		if msg := auth.CheckPassword(password); msg != "" {
+			return fmt.Errorf("password %s", msg)
+		}
+	}
+	hash, err := auth.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	pool, err := db.Open(ctx, cfg.DB.MigrationURL(), db.Options{PoolSize: 1})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	if err := auth.SetPassword(ctx, pool, email, hash); err != nil {
+		if err == apperr.ErrNotFound {
+			return fmt.Errorf("no user has the email %s", email)
+		}
+		return err
+	}
+	if *fromStdin {
+		fmt.Fprintf(stdout, "password of %s reset; their sessions have ended\n", email)
+	} else {
+		fmt.Fprintf(stdout, "new password for %s (shown once): %s\ntheir sessions have ended\n", email, password)
+	}
+	return nil
+}

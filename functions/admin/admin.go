@@ -1,0 +1,172 @@
+// Package admin is the administrators' route group: the user list.
+package admin
+
+import (
+	"context"
+	"encoding/base64"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/ratelimit"
+)
+
+// listLimit is the spec's admin list limit: 60 requests per 60 s per user.
+var listLimit = ratelimit.Limit{Name: "admin-users", N: 60, Per: time.Minute}
+
+// Page sizes of the user list.
+const (
+	defaultPageSize = 25
+	maxPageSize     = 100
+)
+
+type handler struct{ app *app.App }
+
+// Group returns the admin route group. Its guard checks the admin flag
+// before any route is dispatched.
+func Group(a *app.App) httpx.Group {
+	h := handler{app: a}
+	return httpx.Group{
+		Name:   "admin",
+		Mounts: []string{"/api/admin/"},
+		Guard:  a.Sessions.RequireAdmin,
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/admin/users", Handler: h.listUsers},
+		},
+	}
+}
+
+// UserItem is one row of the admin user list. No secret field.
+type UserItem struct {
+	ID            string     `json:"id"`
+	Email         string     `json:"email"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	IsAdmin       bool       `json:"isAdmin"`
+	EmailVerified bool       `json:"emailVerified"`
+	LastActiveAt  *time.Time `json:"lastActiveAt"`
+}
+
+type userPage struct {
+	Items      []UserItem `json:"items"`
+	NextCursor *string    `json:"nextCursor"`
+}
+
+func (h handler) listUsers(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := ratelimit.Check(ctx, h.app.Limiter, listLimit, auth.CurrentUser(ctx).ID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	limit, err := ParseLimit(q.Get("limit"))
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	page, err := ListUsers(ctx, h.app.DB, DecodeCursor(q.Get("cursor")), limit)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, page)
+}
+
+var integer = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// ParseLimit reads the limit parameter: absent means 25, an integer is
+// clamped to 1..100, anything else is a VALIDATION_ERROR.
+func ParseLimit(s string) (int, error) {
+	if s == "" {
+		return defaultPageSize, nil
+	}
+	if !integer.MatchString(s) {
+		return 0, apperr.Invalid("limit", "must be a whole number")
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
+		return 1, nil
+	case err != nil, n > maxPageSize:
+		return maxPageSize, nil
+	}
+	return n, nil
+}
+
+// Cursor is the position after the last item of a page: the keyset
+// (created_at, id), newest first.
+type Cursor struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// EncodeCursor makes the opaque cursor a client passes back.
+func EncodeCursor(c Cursor) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(c.CreatedAt.UnixMicro(), 10) + "." + c.ID))
+}
+
+// DecodeCursor reads a cursor; anything that is not one of ours (absent,
+// invalid, tampered) means the first page, as the spec says.
+func DecodeCursor(s string) *Cursor {
+	if s == "" || len(s) > 128 {
+		return nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	if err != nil {
+		return nil
+	}
+	micros, id, ok := strings.Cut(string(raw), ".")
+	if !ok || !uuidShape.MatchString(id) {
+		return nil
+	}
+	us, err := strconv.ParseInt(micros, 10, 64)
+	if err != nil || us < 0 || us > 1e17 {
+		return nil
+	}
+	return &Cursor{CreatedAt: time.UnixMicro(us).UTC(), ID: id}
+}
+
+// ListUsers returns one page, newest first, by keyset on (created_at, id)
+// so page 400 costs what page 1 does.
+func ListUsers(ctx context.Context, q db.Querier, after *Cursor, limit int) (userPage, error) {
+	const cols = `SELECT id::text, email, created_at, is_admin, email_verified, last_active_at FROM users `
+	const order = ` ORDER BY created_at DESC, id DESC LIMIT $1`
+	var (
+		rows pgx.Rows
+		err  error
+	)
+	if after == nil {
+		rows, err = q.Query(ctx, cols+order, limit+1)
+	} else {
+		rows, err = q.Query(ctx, cols+`WHERE (created_at, id) < ($2, $3::uuid)`+order, limit+1, after.CreatedAt, after.ID)
+	}
+	if err != nil {
+		return userPage{}, db.Classify(err)
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (UserItem, error) {
+		var u UserItem
+		err := row.Scan(&u.ID, &u.Email, &u.CreatedAt, &u.IsAdmin, &u.EmailVerified, &u.LastActiveAt)
+		return u, err
+	})
+	if err != nil {
+		return userPage{}, db.Classify(err)
+	}
+	page := userPage{Items: items}
+	if len(items) > limit {
+		page.Items = items[:limit]
+		last := page.Items[limit-1]
+		next := EncodeCursor(Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
+		page.NextCursor = &next
+	}
+	return page, nil
+}

@@ -1,0 +1,170 @@
+// Package auth is the sign-up and sign-in route group: register, login,
+// logout and me.
+package auth
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/ratelimit"
+)
+
+// Rate limits. Register's is the spec's; login's are ours: generous for a
+// person who mistypes, tight for a guesser (per address, and per client).
+var (
+	registerLimit     = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute}
+	loginPerEmail     = ratelimit.Limit{Name: "login-email", N: 10, Per: 15 * time.Minute}
+	loginPerClientIP  = ratelimit.Limit{Name: "login-ip", N: 30, Per: 15 * time.Minute}
+	errBadCredentials = apperr.New(apperr.InvalidCredentials, "wrong email or password")
+)
+
+type handler struct{ app *app.App }
+
+// Group returns the auth route group.
+func Group(a *app.App) httpx.Group {
+	h := handler{app: a}
+	return httpx.Group{
+		Name:   "auth",
+		Mounts: []string{"/api/auth/"},
+		Routes: []httpx.Route{
+			{Pattern: "POST /api/auth/register", Handler: h.register},
+			{Pattern: "POST /api/auth/login", Handler: h.login},
+			{Pattern: "POST /api/auth/logout", Handler: h.logout},
+			{Pattern: "GET /api/auth/me", Handler: a.Sessions.Require(h.me)},
+		},
+	}
+}
+
+type userResponse struct {
+	User auth.User `json:"user"`
+}
+
+type registerRequest struct {
+	Email    string  `json:"email"`
+	Password string  `json:"password"`
+	Timezone *string `json:"timezone"`
+}
+
+func (h handler) register(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if h.app.Config.Accounts.DisableRegistration {
+		httpx.Error(w, r, apperr.New(apperr.RegistrationDisabled, "registration is closed on this instance"))
+		return
+	}
+	if err := ratelimit.Check(ctx, h.app.Limiter, registerLimit, httpx.ClientIP(r)); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var req registerRequest
+	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var problems []apperr.FieldError
+	email, msg := auth.NormalizeEmail(req.Email)
+	if msg != "" {
+		problems = append(problems, apperr.FieldError{Field: "email", Message: msg})
+	}
+	if msg := auth.CheckPassword(req.Password); msg != "" {
+		problems = append(problems, apperr.FieldError{Field: "password", Message: msg})
+	}
+	timezone := "UTC"
+	if req.Timezone != nil {
+		timezone = *req.Timezone
+		if msg := auth.CheckTimezone(timezone); msg != "" {
+			problems = append(problems, apperr.FieldError{Field: "timezone", Message: msg})
+		}
+	}
+	if err := apperr.Fields(problems); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+
+	hash, err := auth.HashPassword(req.Password)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var user auth.User
+	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+		if user, err = auth.CreateUser(ctx, tx, email, hash, timezone); err != nil {
+			return err
+		}
+		return h.app.Sessions.Start(ctx, w, tx, user.ID)
+	})
+	if err != nil {
+		w.Header().Del("Set-Cookie") // the session rolled back with the user
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, userResponse{User: user})
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+func (h handler) login(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var req loginRequest
+	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	email, msg := auth.NormalizeEmail(req.Email)
+	if msg != "" || req.Password == "" || len(req.Password) > auth.MaxPasswordBytes {
+		httpx.Error(w, r, errBadCredentials)
+		return
+	}
+	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerClientIP, httpx.ClientIP(r)); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerEmail, email); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	user, hash, err := auth.UserByEmail(ctx, h.app.DB, email)
+	if err != nil && err != apperr.ErrNotFound {
+		httpx.Error(w, r, err)
+		return
+	}
+	ok, verr := auth.VerifyPassword(req.Password, hashOrDummy(hash))
+	if err == apperr.ErrNotFound || verr != nil || !ok {
+		httpx.Error(w, r, errBadCredentials)
+		return
+	}
+	if err := h.app.Sessions.Start(ctx, w, h.app.DB, user.ID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, userResponse{User: user})
+}
+
+// hashOrDummy keeps a login for an unknown address as slow as a real one.
+func hashOrDummy(hash string) string {
+	if hash == "" {
+		return auth.DummyHash()
+	}
+	return hash
+}
+
+func (h handler) logout(w http.ResponseWriter, r *http.Request) {
+	if err := h.app.Sessions.End(r.Context(), w, r); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.NoContent(w)
+}
+
+func (h handler) me(w http.ResponseWriter, r *http.Request) {
+	httpx.JSON(w, http.StatusOK, userResponse{User: auth.CurrentUser(r.Context())})
+}

@@ -1,0 +1,48 @@
+// Package users is the route group for the signed-in user's own settings.
+package users
+
+import (
+	"net/http"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/httpx"
+)
+
+type handler struct{ app *app.App }
+
+// Group returns the users route group.
+func Group(a *app.App) httpx.Group {
+	h := handler{app: a}
+	return httpx.Group{
+		Name:   "users",
+		Mounts: []string{"/api/users/"},
+		Routes: []httpx.Route{
+			{Pattern: "PUT /api/users/me/timezone", Handler: a.Sessions.Require(h.setTimezone)},
+		},
+	}
+}
+
+type timezoneRequest struct {
+	Timezone string `json:"timezone"`
+}
+
+// setTimezone changes the reporting time zone (not an account's trading-day zone).
+func (h handler) setTimezone(w http.ResponseWriter, r *http.Request) {
+	var req timezoneRequest
+	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if msg := auth.CheckTimezone(req.Timezone); msg != "" {
+		httpx.Error(w, r, apperr.Invalid("timezone", msg))
+		return
+	}
+	u, err := auth.SetTimezone(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, req.Timezone)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]auth.User{"user": u})
+}

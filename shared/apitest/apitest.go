@@ -1,0 +1,207 @@
+// Package apitest starts the whole API against a fresh real database for a
+// test, and drives it over HTTP like a client: a cookie jar, JSON bodies, and
+// tables of request and expected response.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"tradejournal/functions"
+	"tradejournal/shared/app"
+	"tradejournal/shared/config"
+	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/httpx"
+)
+
+// Server is a running API on a fresh database.
+type Server struct {
+	*httptest.Server
+	App *app.App
+}
+
+// Config returns the configuration of a start with nothing set.
+func Config(tb testing.TB) config.Config {
+	tb.Helper()
+	cfg, err := config.LoadFrom(func(string) (string, bool) { return "", false })
+	if err != nil {
+		tb.Fatalf("default config: %v", err)
+	}
+	return cfg
+}
+
+// Start runs the API with cfg (DB.URL is filled in with a fresh database)
+// and stops it when the test ends.
+func Start(tb testing.TB, cfg config.Config) *Server {
+	tb.Helper()
+	return StartAt(tb, cfg, app.SystemClock)
+}
+
+// StartAt is Start with the given clock.
+func StartAt(tb testing.TB, cfg config.Config, now func() time.Time) *Server {
+	tb.Helper()
+	cfg.DB.URL = dbtest.URL(tb)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	a, err := app.New(context.Background(), cfg, log, now)
+	if err != nil {
+		tb.Fatalf("app: %v", err)
+	}
+	if err := a.Start(context.Background()); err != nil {
+		tb.Fatalf("app start: %v", err)
+	}
+	srv := httptest.NewServer(Handler(a))
+	tb.Cleanup(func() { srv.Close(); a.Close() })
+	return &Server{Server: srv, App: a}
+}
+
+// Handler is the local host's handler for a: every group on one mux.
+func Handler(a *app.App) http.Handler {
+	return httpx.Serve(httpx.Mux(functions.All(a), nil), a.Log, nil)
+}
+
+// Client is one browser: it keeps its session cookie.
+type Client struct {
+	tb   testing.TB
+	base string
+	http *http.Client
+}
+
+// Client returns a new client with an empty cookie jar.
+func (s *Server) Client(tb testing.TB) *Client {
+	jar, _ := cookiejar.New(nil)
+	return &Client{tb: tb, base: s.URL, http: &http.Client{Jar: jar}}
+}
+
+// Response is a decoded answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	JSON   map[string]any
+}
+
+// ErrorCode is the error body's code, or "".
+func (r Response) ErrorCode() string {
+	e, _ := r.JSON["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// Do sends a request. body may be nil, a string (sent as is) or any value
+// (sent as JSON); strings and values go with Content-Type application/json.
+func (c *Client) Do(method, path string, body any) Response {
+	c.tb.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			c.tb.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		c.tb.Fatalf("request: %v", err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return c.Send(req)
+}
+
+// Send sends a prepared request (for custom headers).
+func (c *Client) Send(req *http.Request) Response {
+	c.tb.Helper()
+	res, err := c.http.Do(req)
+	if err != nil {
+		c.tb.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	_ = json.Unmarshal(raw, &out.JSON)
+	return out
+}
+
+// NewRequest builds a request against the server for Send.
+func (c *Client) NewRequest(method, path, body string) *http.Request {
+	req, err := http.NewRequest(method, c.base+path, strings.NewReader(body))
+	if err != nil {
+		c.tb.Fatalf("request: %v", err)
+	}
+	return req
+}
+
+// Register signs up a new user with this client and fails the test unless
+// it succeeds.
+func (c *Client) Register(email, password string) Response {
+	c.tb.Helper()
+	r := c.Do("POST", "/api/auth/register", map[string]string{"email": email, "password": password})
+	if r.Status != http.StatusCreated {
+		c.tb.Fatalf("register %s: %d %s", email, r.Status, r.Body)
+	}
+	return r
+}
+
+// Case is one row of an API table test.
+type Case struct {
+	Name   string
+	Method string
+	Path   string
+	Body   any
+	Status int
+	// Code is the expected error code ("" for success or codeless errors).
+	Code string
+}
+
+// Run sends each case with c and checks status and error code, and that
+// every error answer has the documented shape.
+func Run(t *testing.T, c *Client, cases []Case) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			r := c.Do(tc.Method, tc.Path, tc.Body)
+			if r.Status != tc.Status {
+				t.Fatalf("status %d, want %d: %s", r.Status, tc.Status, r.Body)
+			}
+			if got := r.ErrorCode(); got != tc.Code {
+				t.Fatalf("code %q, want %q: %s", got, tc.Code, r.Body)
+			}
+			CheckErrorShape(t, r)
+		})
+	}
+}
+
+// CheckErrorShape fails unless a 4xx/5xx answer is JSON with an error
+// object carrying a message.
+func CheckErrorShape(t testing.TB, r Response) {
+	t.Helper()
+	if r.Status < 400 {
+		return
+	}
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Fatalf("error content type %q", ct)
+	}
+	e, ok := r.JSON["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("error body without an error object: %s", r.Body)
+	}
+	if m, _ := e["message"].(string); m == "" {
+		t.Fatalf("error without a message: %s", r.Body)
+	}
+}

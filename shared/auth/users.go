@@ -1,0 +1,148 @@
+// Package auth holds users, passwords and sessions: what every route group
+// needs to know who is calling.
+package auth
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+)
+
+// User is the signed-in person as the API shows them. No secret field.
+type User struct {
+	ID            string    `json:"id"`
+	Email         string    `json:"email"`
+	EmailVerified bool      `json:"emailVerified"`
+	IsAdmin       bool      `json:"isAdmin"`
+	Timezone      string    `json:"timezone"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+// userColumns is selected wherever a User is scanned, in scanUser's order.
+const userColumns = "u.id::text, u.email, u.email_verified, u.is_admin, u.timezone, u.created_at"
+
+func scanUser(row pgx.Row, extra ...any) (User, error) {
+	var u User
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.EmailVerified, &u.IsAdmin, &u.Timezone, &u.CreatedAt}, extra...)...)
+	return u, err
+}
+
+// MaxEmailBytes is the longest address SMTP can carry (RFC 5321).
+const MaxEmailBytes = 254
+
+// NormalizeEmail trims and lowercases an address and checks its shape.
+// It returns what is wrong, or "".
+func NormalizeEmail(raw string) (string, string) {
+	e := strings.ToLower(strings.TrimSpace(raw))
+	switch {
+	case e == "":
+		return "", "is required"
+	case len(e) > MaxEmailBytes:
+		return "", fmt.Sprintf("must be at most %d characters", MaxEmailBytes)
+	}
+	addr, err := mail.ParseAddress(e)
+	if err != nil || addr.Address != e || !strings.Contains(e[strings.LastIndexByte(e, '@'):], ".") {
+		return "", "must be an email address"
+	}
+	return e, ""
+}
+
+// CheckTimezone returns what is wrong with an IANA zone name, or "".
+func CheckTimezone(name string) string {
+	if name == "" || len(name) > 64 || name == "Local" {
+		return "must be an IANA time zone name such as Europe/Berlin"
+	}
+	if _, err := time.LoadLocation(name); err != nil {
+		return "must be an IANA time zone name such as Europe/Berlin"
+	}
+	return ""
+}
+
+// CreateUser inserts a user; an address already registered is EMAIL_TAKEN
+// (the unique constraint decides, so two racing registrations cannot both win).
+func CreateUser(ctx context.Context, q db.Querier, email, passwordHash, timezone string) (User, error) {
+	const sql = `INSERT INTO users AS u (email, password_hash, timezone) VALUES ($1, $2, $3)
+		RETURNING ` + userColumns
+	u, err := scanUser(q.QueryRow(ctx, sql, email, passwordHash, timezone))
+	if db.IsUniqueViolation(err, "users_email_key") {
+		return User{}, apperr.New(apperr.EmailTaken, "an account with this email already exists")
+	}
+	return u, db.Classify(err)
+}
+
+// UserByEmail returns the user and their password hash.
+func UserByEmail(ctx context.Context, q db.Querier, email string) (User, string, error) {
+	const sql = `SELECT ` + userColumns + `, u.password_hash FROM users u WHERE u.email = $1`
+	var hash string
+	u, err := scanUser(q.QueryRow(ctx, sql, email), &hash)
+	return u, hash, db.Classify(err)
+}
+
+// SetTimezone changes the user's reporting time zone.
+func SetTimezone(ctx context.Context, q db.Querier, userID, timezone string) (User, error) {
+	const sql = `UPDATE users u SET timezone = $2 WHERE u.id = $1 RETURNING ` + userColumns
+	u, err := scanUser(q.QueryRow(ctx, sql, userID, timezone))
+	return u, db.Classify(err)
+}
+
+// SetPassword replaces the password of the user with that email and ends
+// every session of theirs, in one transaction.
+func SetPassword(ctx context.Context, pool db.Beginner, email, passwordHash string) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		var id string
+		err := tx.QueryRow(ctx, `UPDATE users SET password_hash = $2 WHERE email = $1 RETURNING id::text`, email, passwordHash).Scan(&id)
+		if err != nil {
+			return db.Classify(err)
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, id)
+		return err
+	})
+}
+
+// bootstrapKey marks, in instance_state, that the first admin was made, so a
+// later demotion is never undone by a restart.
+const bootstrapKey = "first_admin_bootstrapped"
+
+// SeedAdmin makes the user with the given (lowercase) email an admin when the
+// instance has never bootstrapped one and has zero admins. It runs at every
+// start; an advisory lock keeps concurrent starts from racing.
+func SeedAdmin(ctx context.Context, pool db.Beginner, email string, log *slog.Logger) error {
+	if email == "" {
+		return nil
+	}
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7240815)`); err != nil {
+			return err
+		}
+		var done, hasAdmin bool
+		const state = `SELECT EXISTS (SELECT 1 FROM instance_state WHERE key = $1),
+			EXISTS (SELECT 1 FROM users WHERE is_admin)`
+		if err := tx.QueryRow(ctx, state, bootstrapKey).Scan(&done, &hasAdmin); err != nil {
+			return err
+		}
+		if done || hasAdmin {
+			return nil
+		}
+		tag, err := tx.Exec(ctx, `UPDATE users SET is_admin = true WHERE email = $1`, email)
+		if err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			log.Info("SEED_ADMIN_EMAIL names no registered user yet: register with that address, then restart to make it the first admin")
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO instance_state (key, value) VALUES ($1, 'true')`, bootstrapKey); err != nil {
+			return err
+		}
+		log.Info("first admin bootstrapped from SEED_ADMIN_EMAIL")
+		return nil
+	})
+}

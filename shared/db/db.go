@@ -1,0 +1,184 @@
+// Package db opens the PostgreSQL pool and applies the embedded migrations.
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
+
+	"tradejournal/migrations"
+	"tradejournal/shared/apperr"
+)
+
+// Options shape the pool: DB_POOL_SIZE and DB_TRANSACTION_POOLER.
+type Options struct {
+	PoolSize int
+	// TransactionPooler turns prepared statements off: a transaction-mode
+	// pooler (PgBouncer, RDS Proxy) may hand each statement to another backend.
+	TransactionPooler bool
+}
+
+// Open returns a pool for url. It does not wait for the database: the pool
+// connects lazily, so a host starts (and answers its health check) while
+// PostgreSQL is still coming up.
+func Open(ctx context.Context, url string, opt Options) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, errors.New("database URL is not valid") // the URL may hold a password: never echo it
+	}
+	if opt.PoolSize > 0 {
+		cfg.MaxConns = int32(opt.PoolSize)
+	}
+	if opt.TransactionPooler {
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	cfg.AfterConnect = func(_ context.Context, c *pgx.Conn) error {
+		pgxdecimal.Register(c.TypeMap())
+		return nil
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
+// migrateLockKey is the advisory lock that lets one process at a time migrate.
+const migrateLockKey = 7240814
+
+// Migrate applies every embedded migration not yet recorded, in order, each
+// in its own transaction. Two processes starting together are serialised by
+// an advisory lock, so each file runs exactly once.
+func Migrate(ctx context.Context, url string) (applied []string, err error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, errors.New("database URL is not valid")
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect for migrations: %w", err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrateLockKey); err != nil {
+		return nil, fmt.Errorf("lock migrations: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLockKey) //nolint:errcheck // the session ends right after
+
+	const create = `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
+	if _, err := conn.Exec(ctx, create); err != nil {
+		return nil, fmt.Errorf("create schema_migrations: %w", err)
+	}
+	done := map[int]bool{}
+	rows, _ := conn.Query(ctx, "SELECT version FROM schema_migrations")
+	versions, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	for _, v := range versions {
+		done[v] = true
+	}
+
+	files, err := migrationFiles()
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if done[f.version] {
+			continue
+		}
+		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, f.sql); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", f.version, f.name)
+			return err
+		}); err != nil {
+			return applied, fmt.Errorf("migration %s: %w", f.name, err)
+		}
+		applied = append(applied, f.name)
+	}
+	return applied, nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func migrationFiles() ([]migration, error) {
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]migration, 0, len(names))
+	for _, name := range names {
+		num, _, _ := strings.Cut(name, "_")
+		v, err := strconv.Atoi(num)
+		if err != nil {
+			return nil, fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		body, err := fs.ReadFile(migrations.FS, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{version: v, name: name, sql: string(body)})
+	}
+	return out, nil
+}
+
+// IsUniqueViolation reports whether err is PostgreSQL's unique_violation,
+// optionally on the named constraint.
+func IsUniqueViolation(err error, constraint string) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "23505" && (constraint == "" || pg.ConstraintName == constraint)
+}
+
+// Unavailable reports whether err means the database could not be reached,
+// which the API answers with 503 SERVICE_UNAVAILABLE rather than a 500.
+func Unavailable(err error) bool {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P03" // connection exceptions, cannot_connect_now
+	}
+	var connect *pgconn.ConnectError
+	return errors.As(err, &connect) || pgconn.Timeout(err)
+}
+
+// ErrUnavailable is the client's answer when the database cannot be reached.
+var ErrUnavailable = apperr.New(apperr.ServiceUnavailable, "the database is not reachable; try again shortly")
+
+// Classify maps pgx's no-rows to the not-found application error and an
+// unreachable database to 503, and passes anything else through.
+func Classify(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, pgx.ErrNoRows):
+		return apperr.ErrNotFound
+	case Unavailable(err):
+		return ErrUnavailable
+	}
+	return err
+}
+
+// Querier is what both a pool and a transaction offer, so store functions
+// run the same inside or outside a transaction.
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Beginner starts transactions: a pool, or a connection.
+type Beginner interface {
+	Begin(ctx context.Context) (pgx.Tx, error)
+}

@@ -1,0 +1,92 @@
+package httpx
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"tradejournal/shared/apperr"
+)
+
+// MaxJSONBody bounds every JSON request body; larger bodies are refused with
+// 413 before they are parsed.
+const MaxJSONBody = 1 << 20
+
+// Decode reads one JSON object from the request body into dst. It refuses a
+// non-JSON content type, a body over MaxJSONBody, malformed JSON, trailing
+// data, unknown fields and wrong types, each as a 4xx in the documented shape.
+func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		return apperr.New(apperr.InvalidJSON, "Content-Type must be application/json")
+	}
+	return DecodeBytes(http.MaxBytesReader(w, r.Body, MaxJSONBody), dst)
+}
+
+// DecodeBytes is Decode's parser without the HTTP checks, for multipart JSON
+// parts and fuzzing.
+func DecodeBytes(body io.Reader, dst any) error {
+	dec := json.NewDecoder(body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return decodeError(err)
+		}
+		return apperr.New(apperr.InvalidJSON, "request body must hold a single JSON object")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		syntax    *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+		tooLarge  *http.MaxBytesError
+		fieldName string
+	)
+	switch {
+	case errors.As(err, &tooLarge):
+		return apperr.New(apperr.PayloadTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return apperr.New(apperr.InvalidJSON, "request body must be a JSON object")
+		}
+		return apperr.Invalid(field, "must be a "+jsonKind(typeErr.Type.Kind().String()))
+	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
+		return apperr.New(apperr.InvalidJSON, "request body is not valid JSON")
+	case errors.Is(err, io.EOF):
+		return apperr.New(apperr.InvalidJSON, "request body is empty")
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		fieldName = strings.Trim(name, `"`)
+		return apperr.Invalid(fieldName, "is not a known field")
+	}
+	return apperr.New(apperr.InvalidJSON, "request body is not valid JSON")
+}
+
+// jsonKind names a Go kind the way a JSON client thinks of it.
+func jsonKind(kind string) string {
+	switch kind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean"
+	case "slice", "array":
+		return "array"
+	case "struct", "map", "ptr":
+		return "object"
+	}
+	return "number"
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}

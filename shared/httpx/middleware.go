@@ -1,0 +1,144 @@
+package httpx
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Recorder wraps the ResponseWriter of one request so that the outermost
+// middleware learns what happened inside: the status, when the headers went
+// out, and the route label the matched route recorded.
+type Recorder struct {
+	http.ResponseWriter
+	Status int
+	// Route is the metrics label of the innermost route or mount that
+	// matched; "unmatched" until one does.
+	Route string
+	// HeaderAt is when the status line and headers were written.
+	HeaderAt time.Time
+}
+
+// WriteHeader records the status and the moment headers were flushed.
+func (rec *Recorder) WriteHeader(status int) {
+	if rec.Status == 0 {
+		rec.Status = status
+		rec.HeaderAt = time.Now()
+	}
+	rec.ResponseWriter.WriteHeader(status)
+}
+
+func (rec *Recorder) Write(p []byte) (int, error) {
+	if rec.Status == 0 {
+		rec.WriteHeader(http.StatusOK)
+	}
+	return rec.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach Flush and deadlines.
+func (rec *Recorder) Unwrap() http.ResponseWriter { return rec.ResponseWriter }
+
+var recorders = sync.Pool{New: func() any { return new(Recorder) }}
+
+type ctxKey int
+
+const loggerKey ctxKey = iota
+
+// Logger returns the request's logger (carrying its request id), or the
+// default logger outside a request.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}
+
+// Observer is told about every finished request (the metrics collector).
+type Observer func(r *http.Request, rec *Recorder, start time.Time)
+
+// Serve is the outermost middleware of both hosts: a request id (taken from
+// a well-formed X-Request-Id or made), a logger carrying it, panic recovery
+// to a bare 500 whose stack is logged and never sent, and the observer.
+func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := recorders.Get().(*Recorder)
+		*rec = Recorder{ResponseWriter: w, Route: "unmatched"}
+		defer recorders.Put(rec)
+
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = newRequestID()
+		}
+		rec.Header().Set("X-Request-Id", id)
+		reqLog := log.With("request_id", id)
+		r = r.WithContext(context.WithValue(r.Context(), loggerKey, reqLog))
+
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				reqLog.Error("panic", "method", r.Method, "route", rec.Route, "panic", p, "stack", string(debug.Stack()))
+				if rec.Status == 0 {
+					writeJSON(rec, http.StatusInternalServerError, errorBody{Error: errorPayload{Code: "INTERNAL", Message: "internal error"}})
+				}
+			}
+			if rec.Status == 0 {
+				rec.WriteHeader(http.StatusOK)
+			}
+			reqLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method), slog.String("route", rec.Route),
+				slog.Int("status", rec.Status), slog.Duration("duration", time.Since(start)))
+			if observe != nil {
+				observe(r, rec, start)
+			}
+		}()
+		next.ServeHTTP(rec, r)
+	})
+}
+
+func validRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ClientIP is the address rate limits are keyed on. X-Real-IP is believed
+// only from a proxy on a loopback or private address (our nginx in compose,
+// which sets it); a client talking to the api directly cannot forge it.
+func ClientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if peer.IsLoopback() || peer.IsPrivate() {
+		if fwd, err := netip.ParseAddr(r.Header.Get("X-Real-IP")); err == nil {
+			return fwd.Unmap().String()
+		}
+	}
+	return peer.Unmap().String()
+}
