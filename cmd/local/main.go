@@ -86,19 +86,24 @@ func serve(ctx context.Context, cfg config.Config) error {
 		return fmt.Errorf("start-up: %w", err)
 	}
 
-	srv := &http.Server{
-		Addr:              net.JoinHostPort("", strconv.Itoa(cfg.Port)),
-		Handler:           httpx.Serve(httpx.Mux(functions.All(a), nil), log, nil),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	ln, err := net.Listen("tcp", srv.Addr)
+	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.Port)))
 	if err != nil {
 		return err
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
+	return serveUntilDone(ctx, ln, httpx.Serve(httpx.Mux(functions.All(a), nil), log, nil), log)
+}
 
+// serveUntilDone serves on ln until ctx ends (SIGTERM), then stops accepting
+// and lets in-flight requests finish within shutdownGrace. The caller closes
+// the pool after it returns.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -106,8 +111,7 @@ func serve(ctx context.Context, cfg config.Config) error {
 		return err
 	case <-ctx.Done():
 	}
-	// Drain in-flight requests, then the deferred Close ends the pool.
-	log.Info("shutting down")
+	log.Info("shutting down: draining in-flight requests")
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
 	return srv.Shutdown(shutdownCtx)

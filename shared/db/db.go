@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 
 	"tradejournal/migrations"
 	"tradejournal/shared/apperr"

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/db/dbtest"
+)
+
+func TestServeDrainsInFlightRequests(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		w.WriteHeader(http.StatusOK)
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveUntilDone(ctx, ln, h, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+
+	status := make(chan int, 1)
+	go func() {
+		res, err := http.Get("http://" + ln.Addr().String() + "/slow")
+		if err != nil {
+			status <- 0
+			return
+		}
+		res.Body.Close()
+		status <- res.StatusCode
+	}()
+	<-entered
+	cancel() // SIGTERM
+	select {
+	case err := <-done:
+		t.Fatalf("server stopped before the in-flight request finished: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if _, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		t.Fatal("still accepting connections after shutdown began")
+	}
+	close(release)
+	if s := <-status; s != http.StatusOK {
+		t.Fatalf("in-flight request got %d, want 200", s)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+}
+
+// buildBinary builds cmd/local once for the process tests.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "local")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func TestBinaryServesAndStopsOnSIGTERM(t *testing.T) {
+	bin := buildBinary(t)
+	port := freePort(t)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t), fmt.Sprintf("PORT=%d", port), "APP_VERSION=v9.9.9-abc123")
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	url := fmt.Sprintf("http://127.0.0.1:%d/api/health", port)
+	var body string
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if res, err := http.Get(url); err == nil {
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			body = string(b)
+			break
+		}
+	}
+	if !strings.Contains(body, `"version":"v9.9.9-abc123"`) || !strings.Contains(body, `"database":"up"`) {
+		t.Fatalf("health %q\nlogs:\n%s", body, logs.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, logs.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("still running 15 s after SIGTERM")
+	}
+	if strings.Contains(logs.String(), `"level":"ERROR"`) {
+		t.Fatalf("a start with every optional variable unset logged an error:\n%s", logs.String())
+	}
+}
+
+func TestBinaryRefusesBadBoolean(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "DISABLE_REGISTRATION=yes", "DATABASE_URL=postgres://x@127.0.0.1:1/x")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started with DISABLE_REGISTRATION=yes:\n%s", out)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "DISABLE_REGISTRATION") {
+		t.Fatalf("want one line naming the variable, got:\n%s", out)
+	}
+}
+
+func TestResetPassword(t *testing.T) {
+	url := dbtest.URL(t)
+	t.Setenv("DATABASE_URL", url)
+	ctx := context.Background()
+	pool, err := db.Open(ctx, url, db.Options{PoolSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	hash, _ := auth.HashPassword("old password")
+	u, err := auth.CreateUser(ctx, pool, "ops@example.com", hash, "UTC")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES ('\x01', $1, now() + interval '1 day')`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	passwordOf := func() string {
+		var h string
+		if err := pool.QueryRow(ctx, `SELECT password_hash FROM users WHERE id = $1`, u.ID).Scan(&h); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+
+	t.Run("FromStdin", func(t *testing.T) {
+		var out bytes.Buffer
+		err := run(ctx, []string{"reset-password", "--email", "OPS@example.com", "--password-stdin"}, strings.NewReader("brand new secret\n"), &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := auth.VerifyPassword("brand new secret", passwordOf()); !ok {
+			t.Fatal("new password does not verify")
+		}
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM sessions WHERE user_id = $1`, u.ID).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d sessions left (%v)", n, err)
+		}
+		if strings.Contains(out.String(), "brand new secret") {
+			t.Fatal("a password given on stdin was echoed")
+		}
+	})
+	t.Run("Generated", func(t *testing.T) {
+		var out bytes.Buffer
+		if err := run(ctx, []string{"reset-password", "--email", "ops@example.com"}, strings.NewReader(""), &out); err != nil {
+			t.Fatal(err)
+		}
+		_, generated, ok := strings.Cut(out.String(), "(shown once): ")
+		if !ok {
+			t.Fatalf("output %q", out.String())
+		}
+		generated, _, _ = strings.Cut(generated, "\n")
+		if ok, _ := auth.VerifyPassword(generated, passwordOf()); !ok {
+			t.Fatalf("printed password %q does not verify", generated)
+		}
+	})
+	t.Run("UnknownEmail", func(t *testing.T) {
+		err := run(ctx, []string{"reset-password", "--email", "nobody@example.com"}, strings.NewReader(""), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "no user") {
+			t.Fatalf("err %v", err)
+		}
+	})
+	t.Run("ShortPassword", func(t *testing.T) {
+		err := run(ctx, []string{"reset-password", "--email", "ops@example.com", "--password-stdin"}, strings.NewReader("short\n"), io.Discard)
+		if err == nil {
+			t.Fatal("accepted a 5-character password")
+		}
+	})
+}

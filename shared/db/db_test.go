@@ -1,0 +1,105 @@
+package db_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/db"
+	"tradejournal/shared/db/dbtest"
+)
+
+// emptyDatabase returns the URL of a database with no migrations applied:
+// dbtest.URL migrates, so the test drops what it made.
+func emptyDatabase(t *testing.T) string {
+	t.Helper()
+	u := dbtest.URL(t)
+	conn, err := pgx.Connect(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(context.Background(), `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestMigrateConcurrentStartsApplyEachFileOnce(t *testing.T) {
+	u := emptyDatabase(t)
+	var wg sync.WaitGroup
+	results := make([][]string, 4)
+	errs := make([]error, 4)
+	for i := range 4 {
+		wg.Go(func() { results[i], errs[i] = db.Migrate(context.Background(), u) })
+	}
+	wg.Wait()
+	total := 0
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("migrate %d: %v", i, err)
+		}
+		total += len(results[i])
+	}
+	conn, err := pgx.Connect(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var recorded int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM schema_migrations`).Scan(&recorded); err != nil {
+		t.Fatal(err)
+	}
+	if total != recorded || recorded == 0 {
+		t.Fatalf("%d files applied across processes, %d recorded", total, recorded)
+	}
+	again, err := db.Migrate(context.Background(), u)
+	if err != nil || len(again) != 0 {
+		t.Fatalf("second run applied %v (%v)", again, err)
+	}
+}
+
+func TestOpenNeverEchoesTheURL(t *testing.T) {
+	_, err := db.Open(context.Background(), "postgres://user:s3cret-pw@host:notaport/db", db.Options{})
+	if err == nil {
+		t.Fatal("bad URL accepted")
+	}
+	if got := err.Error(); got == "" || strings.Contains(got, "s3cret-pw") {
+		t.Fatalf("error %q", got)
+	}
+}
+
+func TestTransactionPoolerUsesNoPreparedStatements(t *testing.T) {
+	ctx := context.Background()
+	pool, err := db.Open(ctx, dbtest.URL(t), db.Options{PoolSize: 1, TransactionPooler: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var n int
+	for range 3 {
+		if err := pool.QueryRow(ctx, "SELECT $1::int", 7).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM pg_prepared_statements").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("%d prepared statements on the connection", n)
+	}
+}
+
+func TestPoolSize(t *testing.T) {
+	pool, err := db.Open(context.Background(), "postgres://x@127.0.0.1:1/x", db.Options{PoolSize: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if got := pool.Config().MaxConns; got != 7 {
+		t.Fatalf("MaxConns %d", got)
+	}
+}
