@@ -1,0 +1,214 @@
+// Package config reads the environment once, at start, into typed values.
+// Every problem is a startup error that names its variable, so a bad
+// deployment stops before it serves anything. An unset optional variable
+// turns its feature off without complaint.
+package config
+
+import (
+	"os"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Config is the whole deployment configuration of the api.
+type Config struct {
+	Port     int    // PORT, default 3100; 0 asks the OS for a free port (tests)
+	LogLevel string // LOG_LEVEL: debug, info (default), warn or error
+	// AppVersion is APP_VERSION, trimmed. Unset means buildinfo.Version, or
+	// "unknown" in local builds; a blank value gives "", which the health
+	// endpoint omits.
+	AppVersion string
+	DB         DB
+	Accounts   Accounts
+	Metrics    Metrics
+	CSVImport  CSVImport
+	Billing    Billing
+	Market     Market
+	Email      Email
+	Analytics  Analytics
+	Store      Store
+	Storage    ObjectStorage
+	Encryption Encryption
+	CORS       CORS
+	Web        Web
+}
+
+// DB is the PostgreSQL connection.
+type DB struct {
+	URL       string // DATABASE_URL; compose builds it, other runs may leave it unset
+	DirectURL string // DIRECT_DATABASE_URL: non-pooled, for migrations and the CLI
+	// Password is DB_PASSWORD. It is not required here because compose
+	// enforces it and non-compose runs carry the password in DATABASE_URL.
+	Password          string
+	TransactionPooler bool // DB_TRANSACTION_POOLER: true disables prepared statements
+	PoolSize          int  // DB_POOL_SIZE, default 10, 1..1000
+}
+
+// MigrationURL returns the URL migrations and the CLI must use: behind a
+// transaction-mode pooler they need the direct connection.
+func (d DB) MigrationURL() string {
+	if d.DirectURL != "" {
+		return d.DirectURL
+	}
+	return d.URL
+}
+
+// Accounts holds sign-up settings.
+type Accounts struct {
+	DisableRegistration bool   // DISABLE_REGISTRATION
+	SeedAdminEmail      string // SEED_ADMIN_EMAIL, trimmed and lowercased like stored emails
+}
+
+// Metrics is the operational metrics listener, off by default.
+type Metrics struct {
+	Enabled bool   // METRICS_ENABLED
+	Port    int    // METRICS_PORT, default 9464; 0 asks the OS for a free port (tests)
+	Host    string // METRICS_HOST, default 0.0.0.0
+}
+
+// CSVImport holds the import limits.
+type CSVImport struct {
+	// MaxFileBytes is CSV_IMPORT_MAX_FILE_BYTES (default 10 MiB). Keep it at or
+	// below the web proxy's MAX_UPLOAD_SIZE (20m), or large imports get the
+	// proxy's 413 instead of ours.
+	MaxFileBytes    int64
+	MaxRequestBytes int64         // CSV_IMPORT_MAX_REQUEST_BYTES, default 65536
+	MaxRows         int           // CSV_IMPORT_MAX_ROWS, default 10000
+	StagingTTL      time.Duration // CSV_IMPORT_STAGING_TTL_MINUTES, default 30
+	MaxStagedBytes  int64         // CSV_IMPORT_MAX_STAGED_BYTES, default 25165824
+	ClaimTimeout    time.Duration // CSV_IMPORT_CLAIM_TIMEOUT_SECONDS, default 600
+}
+
+// Billing is the payment processor and credit settings. Empty strings mean unset.
+type Billing struct {
+	SecretKey      string // PAYMENT_SECRET_KEY
+	WebhookSecret  string // PAYMENT_WEBHOOK_SECRET
+	PublishableKey string // PAYMENT_PUBLISHABLE_KEY, reserved
+	ProPriceID     string // PAYMENT_PRO_PRICE_ID
+	// APIBaseURL is PAYMENT_API_BASE_URL, a test seam pointing the processor
+	// client at stripe-mock; empty means the processor's public address.
+	APIBaseURL            string
+	CreditPacks           string          // CREDIT_PACKS: raw JSON, checked for syntax only; the billing package owns its shape
+	MinReservationCredits int64           // MIN_RESERVATION_CREDITS, default 1, >= 0
+	ReservationTTL        time.Duration   // RESERVATION_TTL_MS, default 600000; must outlast the 480000 ms turn budget
+	PricingMarkup         decimal.Decimal // PRICING_MARKUP, default 1.2
+}
+
+// Configured reports whether purchases are possible.
+func (b Billing) Configured() bool { return b.SecretKey != "" }
+
+// WebhookEnabled reports whether the webhook path can verify signatures.
+func (b Billing) WebhookEnabled() bool { return b.Configured() && b.WebhookSecret != "" }
+
+// ProPlanEnabled reports whether the Pro plan can be sold.
+func (b Billing) ProPlanEnabled() bool { return b.WebhookEnabled() && b.ProPriceID != "" }
+
+// Market is the quote provider and the SEC ticker file.
+type Market struct {
+	QuoteAPIKey string // STOCK_QUOTE_API_KEY; unset turns quote lookup off
+	// QuoteBaseURL is STOCK_QUOTE_BASE_URL, a test seam; empty leaves the
+	// provider default to the market package.
+	QuoteBaseURL  string
+	SECUserAgent  string // SEC_USER_AGENT
+	SECTickersURL string // SEC_TICKERS_URL
+}
+
+// Email is outgoing mail. It is on only when the SMTP_HOST, EMAIL_FROM and
+// WEB_BASE_URL trio is set; a partial trio is a startup error.
+type Email struct {
+	SMTPHost   string // SMTP_HOST
+	From       string // EMAIL_FROM: a bare address
+	WebBaseURL string // WEB_BASE_URL: the web origin for links, no trailing slash
+	SMTPPort   int    // SMTP_PORT, default 587
+	TLSMode    string // SMTP_TLS_MODE: implicit, starttls (default) or none
+	SMTPUser   string // SMTP_USER; both or neither with SMTP_PASS
+	SMTPPass   string // SMTP_PASS
+	FromName   string // EMAIL_FROM_NAME, no CR/LF so it cannot inject headers
+}
+
+// Enabled reports whether mail can be sent.
+func (e Email) Enabled() bool {
+	return e.SMTPHost != "" && e.From != "" && e.WebBaseURL != ""
+}
+
+// Analytics is product analytics.
+type Analytics struct {
+	APIKey               string // ANALYTICS_API_KEY, the backend key; unset turns backend events off
+	Host                 string // ANALYTICS_HOST; unset or empty is the US ingestion host
+	Environment          string // ANALYTICS_ENVIRONMENT
+	PublicKey            string // ANALYTICS_PUBLIC_KEY, the frontend key
+	PublicFeedbackSurvey string // ANALYTICS_PUBLIC_FEEDBACK_SURVEY
+}
+
+// Store is the optional shared key-value store for rate limits.
+type Store struct {
+	URL string // STORE_URL; unset keeps limits process-local
+}
+
+// ObjectStorage is the optional S3-compatible store for uploaded images.
+type ObjectStorage struct {
+	Endpoint        string // OBJECT_STORAGE_ENDPOINT
+	Bucket          string // OBJECT_STORAGE_BUCKET
+	AccessKeyID     string // OBJECT_STORAGE_ACCESS_KEY_ID
+	SecretAccessKey string // OBJECT_STORAGE_SECRET_ACCESS_KEY
+	Region          string // OBJECT_STORAGE_REGION, optional
+	ForcePathStyle  bool   // OBJECT_STORAGE_FORCE_PATH_STYLE, default true
+}
+
+// Enabled reports whether all four required values are set.
+func (o ObjectStorage) Enabled() bool { return o.setCount() == 4 }
+
+// Partial reports a configuration that is started but incomplete; images
+// then stay inline, and callers may warn about it.
+func (o ObjectStorage) Partial() bool { n := o.setCount(); return n > 0 && n < 4 }
+
+func (o ObjectStorage) setCount() int {
+	n := 0
+	for _, v := range []string{o.Endpoint, o.Bucket, o.AccessKeyID, o.SecretAccessKey} {
+		if v != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Encryption is the key for data encrypted at rest.
+type Encryption struct {
+	Key         []byte // ENCRYPTION_KEY: 32 bytes, given as standard base64
+	PreviousKey []byte // ENCRYPTION_KEY_PREVIOUS: kept during rotation so old ciphertext still decrypts
+	Fingerprint string // ENCRYPTION_KEY_FINGERPRINT: lowercase hex SHA-256 of Key, checked at load
+}
+
+// CORS is split-origin mode.
+type CORS struct {
+	// AllowedOrigins is CORS_ALLOWED_ORIGINS: exact origins, lowercased,
+	// without default ports, as browsers send them in the Origin header.
+	AllowedOrigins []string
+}
+
+// SplitOrigin reports whether CORS, SameSite=None cookies and anti-CSRF
+// protection are on (they turn on together).
+func (c CORS) SplitOrigin() bool { return len(c.AllowedOrigins) > 0 }
+
+// Web holds variables the web container reads in its start script; the api
+// reads them too so every variable is declared and checked in one place.
+type Web struct {
+	NewsletterURL string // NEWSLETTER_URL
+}
+
+// Load reads the process environment.
+func Load() (Config, error) { return LoadFrom(os.LookupEnv) }
+
+// LoadFrom reads the variables through lookup, so tests need not touch the
+// process environment. On error the Config is zero and the error is one line
+// naming every offending variable, without any secret value.
+func LoadFrom(lookup func(string) (string, bool)) (Config, error) {
+	var p problems
+	r, appVersionSet := parse(lookup, &p)
+	c := build(r, appVersionSet, &p)
+	if err := p.err(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
