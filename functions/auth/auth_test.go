@@ -3,13 +3,17 @@ package auth_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
 )
 
@@ -247,5 +251,31 @@ func TestSessionActivityWrittenAtMostOnceAMinute(t *testing.T) {
 	c.Do("GET", "/api/auth/me", nil)
 	if got := lastSeen(); !got.Equal(now) {
 		t.Fatalf("last_seen_at %v, want %v", got, now)
+	}
+}
+
+func TestDatabaseDownIs503(t *testing.T) {
+	cfg := apitest.Config(t)
+	cfg.DB.URL = "postgres://nobody@127.0.0.1:1/none?connect_timeout=2"
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), app.SystemClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	srv := httptest.NewServer(apitest.Handler(a))
+	defer srv.Close()
+	c := (&apitest.Server{Server: srv, App: a}).Client(t)
+
+	r := c.Do("POST", "/api/auth/register", map[string]any{"email": "down@example.com", "password": "password1"})
+	if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("register: %d %s", r.Status, r.Body)
+	}
+	if r.Header.Get("Set-Cookie") != "" {
+		t.Fatal("cookie set although nothing was stored")
+	}
+	req := c.NewRequest("GET", "/api/auth/me", "")
+	req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: "some-token"})
+	if r := c.Send(req); r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("me: %d %s", r.Status, r.Body)
 	}
 }
