@@ -91,7 +91,7 @@ func serve(ctx context.Context, cfg config.Config) error {
 		return err
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
-	return serveUntilDone(ctx, ln, httpx.Serve(httpx.Mux(functions.All(a), nil), log, nil), log)
+	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), nil)), log)
 }
 
 // serveUntilDone serves on ln until ctx ends (SIGTERM), then stops accepting

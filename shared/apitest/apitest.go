@@ -65,7 +65,7 @@ func StartAt(tb testing.TB, cfg config.Config, now func() time.Time) *Server {
 
 // Handler is the local host's handler for a: every group on one mux.
 func Handler(a *app.App) http.Handler {
-	return httpx.Serve(httpx.Mux(functions.All(a), nil), a.Log, nil)
+	return a.Serve(httpx.Mux(functions.All(a), nil))
 }
 
 // Client is one browser: it keeps its session cookie.

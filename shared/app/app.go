@@ -6,6 +6,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"os"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
 	"tradejournal/shared/ratelimit"
 )
 
@@ -63,4 +65,10 @@ func NewLogger(level string) *slog.Logger {
 		l = slog.LevelInfo
 	}
 	return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: l}))
+}
+
+// Serve wraps a host's router with the middleware every host shares:
+// request ids, logs and recovery (httpx.Serve).
+func (a *App) Serve(router http.Handler) http.Handler {
+	return httpx.Serve(router, a.Log, nil)
 }

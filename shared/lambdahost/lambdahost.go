@@ -46,5 +46,5 @@ func Start(build func(*app.App) httpx.Group) {
 	if err := a.Start(ctx); err != nil {
 		log.Warn("start-up work failed; continuing", "err", err)
 	}
-	lambda.Start(Handler(httpx.Serve(build(a).Handler(), log, nil)))
+	lambda.Start(Handler(a.Serve(build(a).Handler())))
 }
