@@ -6,6 +6,7 @@ package functions
 import (
 	"tradejournal/functions/admin"
 	"tradejournal/functions/auth"
+	"tradejournal/functions/calculator"
 	"tradejournal/functions/health"
 	"tradejournal/functions/users"
 	"tradejournal/shared/app"
@@ -14,5 +15,5 @@ import (
 
 // All builds every route group.
 func All(a *app.App) []httpx.Group {
-	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a)}
+	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a)}
 }

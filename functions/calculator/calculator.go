@@ -1,0 +1,34 @@
+// Package calculator is the trade-size calculator route group: POST
+// /api/calculator, stateless (no database read beyond the session check).
+package calculator
+
+import (
+	"net/http"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/sizing"
+)
+
+// Group returns the calculator route group.
+func Group(a *app.App) httpx.Group {
+	return httpx.Group{
+		Name:   "calculator",
+		Mounts: []string{"/api/calculator"},
+		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(calculate)}},
+	}
+}
+
+func calculate(w http.ResponseWriter, r *http.Request) {
+	var in sizing.Input
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	p, err := sizing.Validate(in)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, sizing.Calculate(p))
+}
