@@ -34,6 +34,7 @@ check:
 
 # Tools the tests need that a fresh machine lacks.
 test-deps:
+	@infra/test-deps.sh
 	@[ -x $(GOBIN)/staticcheck ] || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 bench:
@@ -49,3 +50,6 @@ lambda:
 
 clean:
 	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; rm -rf bin
+# Loopback load tests, a few minutes: /me against pgbench -S, then registrations/s.
+bench-load:
+	infra/bench/me.sh && infra/bench/register.sh

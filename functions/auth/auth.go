@@ -19,7 +19,7 @@ import (
 // Rate limits. Register's is the spec's; login's are ours: generous for a
 // person who mistypes, tight for a guesser (per address, and per client).
 var (
-	registerLimit     = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute}
+	registerLimit     = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute, Fallback: 3}
 	loginPerEmail     = ratelimit.Limit{Name: "login-email", N: 10, Per: 15 * time.Minute}
 	loginPerClientIP  = ratelimit.Limit{Name: "login-ip", N: 30, Per: 15 * time.Minute}
 	errBadCredentials = apperr.New(apperr.InvalidCredentials, "wrong email or password")

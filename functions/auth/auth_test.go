@@ -15,6 +15,8 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/ratelimit"
+	"tradejournal/shared/redistest"
 )
 
 func TestRegister(t *testing.T) {
@@ -277,5 +279,40 @@ func TestDatabaseDownIs503(t *testing.T) {
 	req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: "some-token"})
 	if r := c.Send(req); r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" {
 		t.Fatalf("me: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestRegisterLimitSharedAcrossInstances(t *testing.T) {
+	store := redistest.Start(t)
+	cfg := apitest.Config(t)
+	cfg.Store.URL = store.URL
+	a, b := apitest.Start(t, cfg), apitest.Start(t, cfg)
+	register := func(srv *apitest.Server, i int) int {
+		return srv.Client(t).Do("POST", "/api/auth/register", map[string]any{"email": fmt.Sprintf("s%d@example.com", i), "password": "password1"}).Status
+	}
+	for i, srv := range []*apitest.Server{a, b, a, b, a} {
+		if s := register(srv, i); s != 201 {
+			t.Fatalf("registration %d: %d", i+1, s)
+		}
+	}
+	if s := register(b, 6); s != 429 {
+		t.Fatalf("6th registration across two instances: %d, want 429", s)
+	}
+
+	store.Stop() // each instance falls back to its own count, at 3 per 15 minutes
+	for i := range 3 {
+		if s := register(a, 10+i); s != 201 {
+			t.Fatalf("fallback registration %d: %d (the store being down must never fail a request)", i+1, s)
+		}
+	}
+	if s := register(a, 20); s != 429 {
+		t.Fatalf("4th registration on the fallback: %d, want 429", s)
+	}
+}
+
+func TestNoStoreMeansLocalLimiter(t *testing.T) {
+	srv := apitest.Start(t, apitest.Config(t))
+	if _, ok := srv.App.Limiter.(*ratelimit.Memory); !ok {
+		t.Fatalf("limiter %T with STORE_URL unset, want the process-local one", srv.App.Limiter)
 	}
 }

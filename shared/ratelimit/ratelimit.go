@@ -16,6 +16,9 @@ type Limit struct {
 	Name string
 	N    int
 	Per  time.Duration
+	// Fallback, when set, replaces N while a shared store is unreachable and
+	// each instance can only count its own requests.
+	Fallback int
 }
 
 // Limiter is what handlers consult. Allow never fails a request: a limiter
