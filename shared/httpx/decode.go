@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -30,7 +31,16 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 func DecodeBytes(body io.Reader, dst any) error {
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return decodeError(err)
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return apperr.New(apperr.InvalidJSON, "request body must be a JSON object")
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(dst); err != nil {
 		return decodeError(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
@@ -58,14 +68,16 @@ func decodeError(err error) error {
 		if field == "" {
 			return apperr.New(apperr.InvalidJSON, "request body must be a JSON object")
 		}
-		return apperr.Invalid(field, "must be a "+jsonKind(typeErr.Type.Kind().String()))
+		return apperr.Invalid(field, "must be "+jsonKind(typeErr.Type.Kind().String()))
 	case errors.As(err, &syntax), errors.Is(err, io.ErrUnexpectedEOF):
 		return apperr.New(apperr.InvalidJSON, "request body is not valid JSON")
 	case errors.Is(err, io.EOF):
 		return apperr.New(apperr.InvalidJSON, "request body is empty")
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		fieldName = strings.Trim(name, `"`)
+		if fieldName = strings.Trim(name, `"`); fieldName == "" {
+			return apperr.New(apperr.InvalidJSON, "request body has a field with an empty name")
+		}
 		return apperr.Invalid(fieldName, "is not a known field")
 	}
 	return apperr.New(apperr.InvalidJSON, "request body is not valid JSON")
@@ -75,15 +87,15 @@ func decodeError(err error) error {
 func jsonKind(kind string) string {
 	switch kind {
 	case "string":
-		return "string"
+		return "a string"
 	case "bool":
-		return "boolean"
+		return "a boolean"
 	case "slice", "array":
-		return "array"
+		return "an array"
 	case "struct", "map", "ptr":
-		return "object"
+		return "an object"
 	}
-	return "number"
+	return "a number"
 }
 
 func isJSON(contentType string) bool {

@@ -34,7 +34,10 @@ func (g Group) Handler() http.Handler {
 	for _, rt := range g.Routes {
 		mux.Handle(rt.Pattern, labelled(RouteLabel(rt.Pattern), rt.Handler))
 	}
-	mux.HandleFunc("/", NotFound)
+	// A request the mount let in but no route matched is "unmatched" (spec
+	// route class 3), not the mount's wildcard, which is kept for a guard
+	// that answers before dispatch.
+	mux.Handle("/", labelled(RouteLabel("/"), http.HandlerFunc(NotFound)))
 	if g.Guard != nil {
 		return g.Guard(mux)
 	}

@@ -1,0 +1,205 @@
+package httpx_test
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"tradejournal/shared/httpx"
+)
+
+var generatedID = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+func TestServePanic(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	var observed int
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		panic("db password is hunter2")
+	}), log, func(r *http.Request, rec *httpx.Recorder, start time.Time) { observed = rec.Status })
+
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/api/x", nil))
+
+	if w.Code != 500 || observed != 500 {
+		t.Fatalf("status %d, observed %d", w.Code, observed)
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Fatalf("content type %q", ct)
+	}
+	e := errorJSON(t, w)
+	if m, _ := e["message"].(string); m == "" {
+		t.Fatalf("no message: %s", w.Body)
+	}
+	for _, leak := range []string{"hunter2", "password", "goroutine", ".go:", "panic"} {
+		if strings.Contains(w.Body.String(), leak) {
+			t.Fatalf("body leaks %q: %s", leak, w.Body)
+		}
+	}
+	id := w.Header().Get("X-Request-Id")
+	if !generatedID.MatchString(id) {
+		t.Fatalf("X-Request-Id %q", id)
+	}
+	if l := logs.String(); !strings.Contains(l, "hunter2") || !strings.Contains(l, "goroutine") || !strings.Contains(l, id) {
+		t.Fatalf("panic, stack and request id not logged: %s", l)
+	}
+}
+
+func TestServePanicAfterHeaders(t *testing.T) {
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpx.JSON(w, 200, map[string]int{"n": 1})
+		panic("late")
+	}), slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.Code != 200 || w.Body.String() != "{\"n\":1}\n" {
+		t.Fatalf("a second body was written after a late panic: %d %q", w.Code, w.Body)
+	}
+}
+
+func TestServeAbortHandlerPropagates(t *testing.T) {
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		panic(http.ErrAbortHandler)
+	}), slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	defer func() {
+		if p := recover(); p != http.ErrAbortHandler {
+			t.Fatalf("recovered %v, want http.ErrAbortHandler re-panicked", p)
+		}
+	}()
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+}
+
+// statusWriter remembers whether a status was written at all.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func TestServeWritesAStatus(t *testing.T) {
+	// The Lambda adapter turns a response without a status into a 504.
+	h := httpx.Serve(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	w := &statusWriter{ResponseWriter: httptest.NewRecorder()}
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	if w.status != 200 {
+		t.Fatalf("status written %d, want 200", w.status)
+	}
+}
+
+func TestServeRequestID(t *testing.T) {
+	var seen string
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = w.Header().Get("X-Request-Id")
+		httpx.NoContent(w)
+	}), slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+
+	for _, tc := range []struct {
+		name, in string
+		echoed   bool
+	}{
+		{"Valid", "abc-123_DEF", true},
+		{"UUID", "0196f3a0-1b2c-7d3e-8f40-a1b2c3d4e5f6", true},
+		{"MaxLength", strings.Repeat("a", 64), true},
+		{"Absent", "", false},
+		{"TooLong", strings.Repeat("a", 65), false},
+		{"Spaces", "abc 123", false},
+		{"HeaderInjection", "abc\r\nSet-Cookie: x=1", false},
+		{"LogInjection", `abc","level":"ERROR`, false},
+		{"NonASCII", "äbc", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			if tc.in != "" {
+				r.Header["X-Request-Id"] = []string{tc.in}
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			got := w.Header().Get("X-Request-Id")
+			if got != seen {
+				t.Fatalf("handler saw %q, response carries %q", seen, got)
+			}
+			if tc.echoed && got != tc.in {
+				t.Fatalf("X-Request-Id %q, want %q echoed", got, tc.in)
+			}
+			if !tc.echoed && !generatedID.MatchString(got) {
+				t.Fatalf("X-Request-Id %q, want a fresh id in place of %q", got, tc.in)
+			}
+		})
+	}
+	t.Run("FreshIDsDiffer", func(t *testing.T) {
+		a, b := httptest.NewRecorder(), httptest.NewRecorder()
+		h.ServeHTTP(a, httptest.NewRequest("GET", "/", nil))
+		h.ServeHTTP(b, httptest.NewRequest("GET", "/", nil))
+		if a.Header().Get("X-Request-Id") == b.Header().Get("X-Request-Id") {
+			t.Fatal("two requests got the same id")
+		}
+	})
+}
+
+func TestClientIP(t *testing.T) {
+	for _, tc := range []struct {
+		name, remote, realIP, want string
+	}{
+		{"DirectPublicPeer", "203.0.113.5:4444", "", "203.0.113.5"},
+		{"PublicPeerCannotForge", "203.0.113.5:4444", "198.51.100.1", "203.0.113.5"},
+		{"LoopbackProxy", "127.0.0.1:4444", "198.51.100.1", "198.51.100.1"},
+		{"IPv6LoopbackProxy", "[::1]:4444", "198.51.100.1", "198.51.100.1"},
+		{"PrivateProxy10", "10.1.2.3:4444", "198.51.100.1", "198.51.100.1"},
+		{"PrivateProxy172", "172.18.0.5:4444", "198.51.100.1", "198.51.100.1"},
+		{"PrivateProxy192", "192.168.1.1:4444", "198.51.100.1", "198.51.100.1"},
+		{"MappedPrivateProxy", "[::ffff:10.0.0.2]:4444", "198.51.100.1", "198.51.100.1"},
+		{"PublicLookalike172", "172.32.0.1:4444", "198.51.100.1", "172.32.0.1"},
+		{"LoopbackWithoutHeader", "127.0.0.1:4444", "", "127.0.0.1"},
+		{"LoopbackBadHeader", "127.0.0.1:4444", "not-an-ip", "127.0.0.1"},
+		{"LoopbackHeaderList", "127.0.0.1:4444", "198.51.100.1, 10.0.0.1", "127.0.0.1"},
+		{"MappedForwardedUnmapped", "127.0.0.1:4444", "::ffff:198.51.100.1", "198.51.100.1"},
+		{"IPv6Forwarded", "127.0.0.1:4444", "2001:db8::1", "2001:db8::1"},
+		{"MappedPeerUnmapped", "[::ffff:203.0.113.5]:4444", "", "203.0.113.5"},
+		{"NoPort", "203.0.113.5", "198.51.100.1", "203.0.113.5"},
+		{"NoPortLoopback", "127.0.0.1", "198.51.100.1", "198.51.100.1"},
+		{"Unparseable", "pipe", "198.51.100.1", "pipe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tc.remote
+			if tc.realIP != "" {
+				r.Header.Set("X-Real-IP", tc.realIP)
+			}
+			if got := httpx.ClientIP(r); got != tc.want {
+				t.Fatalf("ClientIP = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLogger(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		httpx.Logger(r.Context()).Info("inside")
+		httpx.NoContent(w)
+	}), log, nil)
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Set("X-Request-Id", "trace-me")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if !strings.Contains(line, `"request_id":"trace-me"`) {
+			t.Fatalf("log line without the request id: %s", line)
+		}
+	}
+	if httpx.Logger(t.Context()) != slog.Default() {
+		t.Fatal("outside a request the default logger is used")
+	}
+}
