@@ -31,6 +31,7 @@ import (
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/market"
 )
 
 func main() {
@@ -85,19 +86,56 @@ func serve(ctx context.Context, cfg config.Config) error {
 	if err := a.Start(ctx); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
+	// The SEC ticker list behind symbol autocomplete: refreshed in the
+	// background now and then daily; stopped before the pool closes.
+	stopRefresh := market.StartSymbolRefresh(ctx, a.DB, &http.Client{}, cfg.Market, a.Now, log)
+	defer stopRefresh()
+	// Verification and reset mail leaves from the outbox in the background.
+	if a.Outbox != nil {
+		defer background(ctx, func(ctx context.Context) { a.Outbox.Run(ctx, outboxInterval) })()
+	}
 
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.Port)))
 	if err != nil {
 		return err
 	}
+	// The metrics listener exists only with METRICS_ENABLED=true. A port
+	// conflict is logged at error inside Listen and is not fatal: the api
+	// serves on without it.
+	var also []shutdowner
+	if a.Metrics != nil {
+		if ml := a.Metrics.Listen(net.JoinHostPort(cfg.Metrics.Host, strconv.Itoa(cfg.Metrics.Port))); ml != nil {
+			also = append(also, ml)
+		}
+	}
 	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
-	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), nil)), log)
+	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), nil)), log, also...)
+}
+
+// outboxInterval is how often queued mail is retried; new mail is nudged
+// out at once.
+const outboxInterval = 10 * time.Second
+
+// background runs job until the returned stop is called, which cancels it
+// and waits, so jobs end before the pool they use closes.
+func background(ctx context.Context, job func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); job(ctx) }()
+	return func() { cancel(); <-done }
+}
+
+// shutdowner is a listener that closes with the main server (the metrics
+// listener).
+type shutdowner interface {
+	Shutdown(context.Context) error
 }
 
 // serveUntilDone serves on ln until ctx ends (SIGTERM), then stops accepting
-// and lets in-flight requests finish within shutdownGrace. The caller closes
-// the pool after it returns.
-func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+// and lets in-flight requests finish within shutdownGrace; the listeners in
+// also (the metrics listener) close after the drain, or as soon as the main
+// server fails. The caller closes the pool after it returns.
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, also ...shutdowner) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -106,15 +144,27 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *s
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
+	shutdownAlso := func(ctx context.Context) {
+		for _, s := range also {
+			if err := s.Shutdown(ctx); err != nil {
+				log.Warn("closing a secondary listener", "err", err)
+			}
+		}
+	}
 	select {
 	case err := <-served:
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+		defer cancel()
+		shutdownAlso(closeCtx)
 		return err
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: draining in-flight requests")
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	return srv.Shutdown(shutdownCtx)
+	err := srv.Shutdown(shutdownCtx)
+	shutdownAlso(shutdownCtx)
+	return err
 }
 
 // resetPassword is how an operator resets a password when email is not

@@ -1,5 +1,5 @@
 // Package auth is the sign-up and sign-in route group: register, login,
-// logout and me.
+// logout, me, password reset and email verification.
 package auth
 
 import (
@@ -38,6 +38,10 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "POST /api/auth/login", Handler: h.login},
 			{Pattern: "POST /api/auth/logout", Handler: h.logout},
 			{Pattern: "GET /api/auth/me", Handler: a.Sessions.Require(h.me)},
+			{Pattern: "POST /api/auth/password-reset/request", Handler: h.requestReset},
+			{Pattern: "POST /api/auth/password-reset/confirm", Handler: h.confirmReset},
+			{Pattern: "POST /api/auth/verify-email", Handler: h.verifyEmail},
+			{Pattern: "POST /api/auth/verify-email/resend", Handler: a.Sessions.Require(h.resendVerification)},
 		},
 	}
 }
@@ -97,12 +101,20 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		if user, err = auth.CreateUser(ctx, tx, email, hash, timezone); err != nil {
 			return err
 		}
+		if h.app.Outbox != nil {
+			if err := h.queueMail(ctx, tx, user, auth.PurposeVerify); err != nil {
+				return err
+			}
+		}
 		return h.app.Sessions.Start(ctx, w, tx, user.ID)
 	})
 	if err != nil {
 		w.Header().Del("Set-Cookie") // the session rolled back with the user
 		httpx.Error(w, r, db.Classify(err))
 		return
+	}
+	if h.app.Outbox != nil {
+		h.app.Outbox.Nudge()
 	}
 	httpx.JSON(w, http.StatusCreated, userResponse{User: user})
 }

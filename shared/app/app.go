@@ -5,6 +5,7 @@ package app
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -15,7 +16,10 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
+	"tradejournal/shared/email"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/metrics"
+	"tradejournal/shared/packs"
 	"tradejournal/shared/ratelimit"
 )
 
@@ -27,6 +31,20 @@ type App struct {
 	Log      *slog.Logger
 	Limiter  ratelimit.Limiter
 	Sessions *auth.Sessions
+	// Outbox queues verification and reset mail; nil when email is not
+	// configured.
+	Outbox *email.Outbox
+	// Packs is the credit-pack catalogue (CREDIT_PACKS, or the default),
+	// checked at start.
+	Packs []packs.Pack
+	// Metrics is the operational metrics registry and request observer;
+	// nil unless METRICS_ENABLED=true. Only cmd/local serves it (on its own
+	// listener); other hosts merely feed it.
+	Metrics *metrics.Metrics
+
+	// splitOrigin is the CORS and anti-CSRF middleware of split-origin mode;
+	// nil when CORS_ALLOWED_ORIGINS is unset.
+	splitOrigin func(http.Handler) http.Handler
 }
 
 // SystemClock is the hosts' clock: UTC wall time. Tests pass their own.
@@ -35,18 +53,47 @@ func SystemClock() time.Time { return time.Now().UTC() }
 // New opens the pool and wires the services. It does not wait for the
 // database, so a host starts while PostgreSQL is still coming up.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() time.Time) (*App, error) {
+	catalogue, err := packs.Parse(cfg.Billing.CreditPacks)
+	if err != nil {
+		return nil, err
+	}
+	var limiter ratelimit.Limiter = ratelimit.NewMemory(now)
+	if cfg.Store.URL != "" {
+		if limiter, err = ratelimit.NewRedis(cfg.Store.URL, now, log); err != nil {
+			return nil, err
+		}
+	}
 	pool, err := db.Open(ctx, cfg.DB.URL, db.Options{PoolSize: cfg.DB.PoolSize, TransactionPooler: cfg.DB.TransactionPooler})
 	if err != nil {
 		return nil, err
 	}
-	return &App{
+	a := &App{
 		Config:   cfg,
 		DB:       pool,
 		Now:      now,
 		Log:      log,
-		Limiter:  ratelimit.NewMemory(now),
+		Limiter:  limiter,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
-	}, nil
+		Packs:    catalogue,
+	}
+	if cfg.Metrics.Enabled {
+		a.Metrics, err = metrics.New(metrics.Options{Pool: pool, AppVersion: cfg.AppVersion, PoolMax: cfg.DB.PoolSize, Log: log})
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	if cfg.Email.Enabled() {
+		a.Outbox = email.NewOutbox(pool, email.NewMailer(cfg.Email, nil), now, log)
+	}
+	if cfg.CORS.SplitOrigin() {
+		a.splitOrigin, err = httpx.CORS(cfg.CORS.AllowedOrigins)
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
 }
 
 // Start runs what every process does once at start, after migrations: the
@@ -55,8 +102,13 @@ func (a *App) Start(ctx context.Context) error {
 	return auth.SeedAdmin(ctx, a.DB, a.Config.Accounts.SeedAdminEmail, a.Log)
 }
 
-// Close releases the pool.
-func (a *App) Close() { a.DB.Close() }
+// Close releases the pool and the rate-limit store's connections.
+func (a *App) Close() {
+	if c, ok := a.Limiter.(io.Closer); ok {
+		_ = c.Close()
+	}
+	a.DB.Close()
+}
 
 // NewLogger is the JSON logger of both hosts, at LOG_LEVEL.
 func NewLogger(level string) *slog.Logger {
@@ -68,7 +120,16 @@ func NewLogger(level string) *slog.Logger {
 }
 
 // Serve wraps a host's router with the middleware every host shares:
-// request ids, logs and recovery (httpx.Serve).
+// request ids, logs and recovery (httpx.Serve), the request metrics when
+// they are on, and in split-origin mode CORS and anti-CSRF, which sit
+// before the router so their answers keep the route label "unmatched".
 func (a *App) Serve(router http.Handler) http.Handler {
-	return httpx.Serve(router, a.Log, nil)
+	if a.splitOrigin != nil {
+		router = a.splitOrigin(router)
+	}
+	var observe httpx.Observer
+	if a.Metrics != nil {
+		observe = a.Metrics.Observe
+	}
+	return httpx.Serve(router, a.Log, observe)
 }

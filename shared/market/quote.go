@@ -1,0 +1,278 @@
+package market
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/config"
+)
+
+// DefaultQuoteBaseURL is the quote provider's public API (Finnhub), used
+// when STOCK_QUOTE_BASE_URL is unset. STOCK_QUOTE_BASE_URL exists so tests
+// can point the client at a local stand-in; leave it unset in production.
+const DefaultQuoteBaseURL = "https://finnhub.io/api/v1"
+
+// Quote lookup defaults.
+const (
+	DefaultQuoteTimeout  = 3 * time.Second
+	DefaultQuoteTTL      = 60 * time.Second
+	DefaultQuoteErrorTTL = 5 * time.Second
+	maxQuoteBody         = 1 << 20
+	// sweepAbove is the cache size above which expired entries are dropped.
+	sweepAbove = 1024
+)
+
+// Quote is a delayed last price.
+type Quote struct {
+	Symbol   string          `json:"symbol"`
+	Price    decimal.Decimal `json:"price"` // a decimal string
+	Currency string          `json:"currency"`
+	AsOf     time.Time       `json:"asOf"`
+	Delayed  bool            `json:"delayed"`
+}
+
+// The errors a lookup answers. Gateway errors are written without a code;
+// the provider's own words never reach the client.
+var (
+	ErrQuoteUnavailable = apperr.New(apperr.BadGateway, "the quote provider did not answer usably; try again shortly")
+	ErrQuoteTimeout     = apperr.New(apperr.GatewayTimeout, "the quote provider did not answer in time; try again shortly")
+	ErrNoQuote          = &apperr.Error{Code: apperr.NotFound, Message: "no quote for this symbol"}
+)
+
+// Quotes looks up delayed prices from the provider with the platform-global
+// key (STOCK_QUOTE_API_KEY). Without a key it is disabled: Get answers the
+// codeless 404 and no request is ever sent.
+//
+// Each symbol's answer is cached for TTL (an error for ErrorTTL), and
+// concurrent lookups of one symbol share one provider call, so a burst of
+// users costs one call. A call is bounded by Timeout (504 past it) and runs
+// detached from the request that started it, so one caller leaving does not
+// fail the others waiting on it.
+//
+// The provider is Finnhub: GET {base}/quote?symbol=X with the key in the
+// X-Finnhub-Token header (never in the URL, so it cannot reach a log through
+// an error message), answering {"c": last, "t": unix seconds, ...}. Its free
+// tier covers US listings, so the currency is USD. {"c":0,"t":0} means the
+// provider has no data for the symbol: 404.
+type Quotes struct {
+	baseURL string
+	key     string
+	client  *http.Client
+	log     *slog.Logger
+	now     func() time.Time
+
+	Timeout  time.Duration
+	TTL      time.Duration
+	ErrorTTL time.Duration
+
+	mu    sync.Mutex
+	cache map[string]*flight
+}
+
+// flight is one provider call and, once done, its cached answer.
+type flight struct {
+	done     chan struct{}
+	finished bool      // under Quotes.mu
+	expires  time.Time // under Quotes.mu, once finished
+	quote    Quote     // readable once done is closed
+	err      error
+}
+
+// NewQuotes returns the quote client of cfg.
+func NewQuotes(cfg config.Market, client *http.Client, now func() time.Time, log *slog.Logger) *Quotes {
+	base := cfg.QuoteBaseURL
+	if base == "" {
+		base = DefaultQuoteBaseURL
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Quotes{
+		baseURL: strings.TrimSuffix(base, "/"), key: cfg.QuoteAPIKey, client: client, log: log, now: now,
+		Timeout: DefaultQuoteTimeout, TTL: DefaultQuoteTTL, ErrorTTL: DefaultQuoteErrorTTL,
+		cache: map[string]*flight{},
+	}
+}
+
+// Enabled reports whether a key is configured.
+func (q *Quotes) Enabled() bool { return q.key != "" }
+
+// Get returns the delayed quote of symbol, which must already be valid
+// (ValidSymbol). Errors are *apperr.Error values: 404 (disabled, or no data),
+// 502 (the provider failed or answered nonsense), 504 (no answer within
+// Timeout, or the caller's own deadline passed).
+func (q *Quotes) Get(ctx context.Context, symbol string) (Quote, error) {
+	if !q.Enabled() {
+		return Quote{}, apperr.ErrNotFound
+	}
+	q.mu.Lock()
+	now := q.now()
+	f := q.cache[symbol]
+	if f == nil || f.finished && !now.Before(f.expires) {
+		if len(q.cache) >= sweepAbove {
+			q.sweep(now)
+		}
+		f = &flight{done: make(chan struct{})}
+		q.cache[symbol] = f
+		go q.run(symbol, f)
+	}
+	q.mu.Unlock()
+
+	select {
+	case <-f.done:
+		return f.quote, f.err
+	case <-ctx.Done():
+		return Quote{}, ErrQuoteTimeout
+	}
+}
+
+// sweep drops expired answers; under q.mu.
+func (q *Quotes) sweep(now time.Time) {
+	for sym, f := range q.cache {
+		if f.finished && !now.Before(f.expires) {
+			delete(q.cache, sym)
+		}
+	}
+}
+
+func (q *Quotes) run(symbol string, f *flight) {
+	ctx, cancel := context.WithTimeout(context.Background(), q.Timeout)
+	defer cancel()
+	quote, err := q.fetch(ctx, symbol)
+	ttl := q.TTL
+	if err != nil && !errors.Is(err, ErrNoQuote) {
+		ttl = q.ErrorTTL
+	}
+	q.mu.Lock()
+	f.quote, f.err = quote, err
+	f.finished, f.expires = true, q.now().Add(ttl)
+	q.mu.Unlock()
+	close(f.done)
+}
+
+// providerQuote is the part of the provider's answer used. Numbers stay raw
+// JSON, read as json.Number into a decimal, so a price never passes through
+// float64.
+type providerQuote struct {
+	C json.RawMessage `json:"c"`
+	T json.RawMessage `json:"t"`
+}
+
+// number returns raw as a JSON number, refusing null, strings and anything
+// else that is not one.
+func number(raw json.RawMessage) (json.Number, bool) {
+	if len(raw) == 0 || raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+		return "", false
+	}
+	var n json.Number
+	return n, json.Unmarshal(raw, &n) == nil && n != ""
+}
+
+func (q *Quotes) fetch(ctx context.Context, symbol string) (Quote, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, q.baseURL+"/quote?symbol="+url.QueryEscape(symbol), nil)
+	if err != nil {
+		q.fail(symbol, "building the request failed", err)
+		return Quote{}, ErrQuoteUnavailable
+	}
+	req.Header.Set("X-Finnhub-Token", q.key)
+	req.Header.Set("Accept", "application/json")
+	res, err := q.client.Do(req)
+	if err != nil {
+		return Quote{}, q.transportError(ctx, symbol, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
+	if err != nil {
+		return Quote{}, q.transportError(ctx, symbol, err)
+	}
+	if res.StatusCode != http.StatusOK {
+		q.log.Warn("quote provider refused the lookup", "symbol", symbol, "status", res.StatusCode)
+		return Quote{}, ErrQuoteUnavailable
+	}
+	quote, err := parseQuote(symbol, body)
+	if err != nil && !errors.Is(err, ErrNoQuote) {
+		q.fail(symbol, "quote provider answered something unusable", err)
+		return Quote{}, ErrQuoteUnavailable
+	}
+	return quote, err
+}
+
+// parseQuote reads the provider's body.
+func parseQuote(symbol string, body []byte) (Quote, error) {
+	if len(body) > maxQuoteBody {
+		return Quote{}, errors.New("answer too large")
+	}
+	var p providerQuote
+	if err := json.Unmarshal(body, &p); err != nil {
+		return Quote{}, errors.New("answer is not the expected JSON object")
+	}
+	c, okC := number(p.C)
+	t, okT := number(p.T)
+	if !okC || !okT {
+		return Quote{}, errors.New("answer lacks c or t as a number")
+	}
+	price, err := decimal.NewFromString(c.String())
+	if err != nil {
+		return Quote{}, errors.New("c is not a number")
+	}
+	unix, err := strconv.ParseInt(t.String(), 10, 64)
+	if err != nil {
+		return Quote{}, errors.New("t is not whole seconds")
+	}
+	switch {
+	case price.IsZero() && unix == 0:
+		return Quote{}, ErrNoQuote
+	case !price.IsPositive():
+		return Quote{}, fmt.Errorf("c is %s", price)
+	case unix <= 0 || unix > 1<<40:
+		return Quote{}, fmt.Errorf("t is %d", unix)
+	}
+	return Quote{Symbol: symbol, Price: price, Currency: "USD", AsOf: time.Unix(unix, 0).UTC(), Delayed: true}, nil
+}
+
+// transportError classifies a failed call: out of time is 504, anything
+// else 502.
+func (q *Quotes) transportError(ctx context.Context, symbol string, err error) error {
+	var ne net.Error
+	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
+		q.log.Warn("quote provider did not answer in time", "symbol", symbol, "timeout", q.Timeout.String())
+		return ErrQuoteTimeout
+	}
+	q.fail(symbol, "quote provider not reachable", err)
+	return ErrQuoteUnavailable
+}
+
+// fail logs a provider failure. The key travels in a header, never in the
+// URL, so it is not in err; it is masked anyway should a transport ever
+// echo request data.
+func (q *Quotes) fail(symbol, msg string, err error) {
+	text := err.Error()
+	if q.key != "" {
+		text = strings.ReplaceAll(text, q.key, "[redacted]")
+	}
+	q.log.Warn(msg, "symbol", symbol, "err", text)
+}
+
+// ValidSymbol uppercases s and reports whether it is a ticker the quote
+// route accepts: 1 to 10 of A-Z, 0-9, '.' and '-'.
+func ValidSymbol(s string) (string, bool) {
+	u := strings.ToUpper(s)
+	return u, tickerShape.MatchString(u)
+}
