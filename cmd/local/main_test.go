@@ -12,7 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,16 +65,27 @@ func TestServeDrainsInFlightRequests(t *testing.T) {
 	}
 }
 
-// buildBinary builds cmd/local once for the process tests.
+// buildBinary builds cmd/local once for all the process tests.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "local")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	bin, err := builtBinary()
 	if err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
 }
+
+var builtBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tj-local-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "local")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -87,45 +98,14 @@ func freePort(t *testing.T) int {
 }
 
 func TestBinaryServesAndStopsOnSIGTERM(t *testing.T) {
-	bin := buildBinary(t)
-	port := freePort(t)
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t), fmt.Sprintf("PORT=%d", port), "APP_VERSION=v9.9.9-abc123")
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-
-	url := fmt.Sprintf("http://127.0.0.1:%d/api/health", port)
-	var body string
-	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if res, err := http.Get(url); err == nil {
-			b, _ := io.ReadAll(res.Body)
-			res.Body.Close()
-			body = string(b)
-			break
-		}
-	}
+	cmd, port, logs := startLocal(t, buildBinary(t))
+	_, _, body := get(t, fmt.Sprintf("http://127.0.0.1:%d/api/health", port))
 	if !strings.Contains(body, `"version":"v9.9.9-abc123"`) || !strings.Contains(body, `"database":"up"`) {
-		t.Fatalf("health %q\nlogs:\n%s", body, logs.String())
+		t.Fatalf("health %q\nlogs:\n%s", body, logs)
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", err, logs.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("still running 15 s after SIGTERM")
-	}
+	stopLocal(t, cmd, logs)
 	if strings.Contains(logs.String(), `"level":"ERROR"`) {
-		t.Fatalf("a start with every optional variable unset logged an error:\n%s", logs.String())
+		t.Fatalf("a start with every optional variable unset logged an error:\n%s", logs)
 	}
 }
 

@@ -41,8 +41,10 @@ func startLocal(t *testing.T, bin string, env ...string) (*exec.Cmd, int, *locke
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(bin)
+	// SEC_TICKERS_URL points at a closed loopback port: a test never
+	// reaches the internet, and the failed refresh is a warning.
 	cmd.Env = append(os.Environ(), append([]string{"DATABASE_URL=" + dbtest.URL(t), fmt.Sprintf("PORT=%d", port),
-		"APP_VERSION=v9.9.9-abc123"}, env...)...)
+		"APP_VERSION=v9.9.9-abc123", "SEC_TICKERS_URL=http://127.0.0.1:1/company_tickers_exchange.json"}, env...)...)
 	logs := &lockedBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {

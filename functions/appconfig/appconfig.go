@@ -1,0 +1,63 @@
+// Package appconfig is the route group that tells the web which optional
+// features this instance has: GET /api/config. It reports switches only,
+// derived from the configuration; no secret, key or address ever appears.
+package appconfig
+
+import (
+	"net/http"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/packs"
+)
+
+// Features is the body of GET /api/config.
+type Features struct {
+	// QuoteLookup: STOCK_QUOTE_API_KEY is set, so GET
+	// /api/symbols/{symbol}/quote answers (otherwise it is a 404).
+	QuoteLookup bool `json:"quoteLookup"`
+	// Billing: credit packs can be bought (PAYMENT_SECRET_KEY is set).
+	Billing bool `json:"billing"`
+	// ProPlan: the monthly Pro plan can be bought.
+	ProPlan bool `json:"proPlan"`
+	// Email: password reset and verification mails are sent.
+	Email bool `json:"email"`
+	// ImageStorage: uploaded images go to object storage (else inline).
+	ImageStorage bool `json:"imageStorage"`
+	// RegistrationOpen: DISABLE_REGISTRATION is not true.
+	RegistrationOpen bool `json:"registrationOpen"`
+	// CreditPacks is the catalogue, present only when Billing is true.
+	CreditPacks []packs.Pack `json:"creditPacks,omitempty"`
+}
+
+// Group returns the configuration route group.
+func Group(a *app.App) httpx.Group {
+	features := Describe(a)
+	return httpx.Group{
+		Name:   "appconfig",
+		Mounts: []string{"/api/config"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/config", Handler: a.Sessions.Require(func(w http.ResponseWriter, _ *http.Request) {
+				httpx.JSON(w, http.StatusOK, features)
+			})},
+		},
+	}
+}
+
+// Describe derives the feature switches from a's configuration, read once
+// at start like the configuration itself.
+func Describe(a *app.App) Features {
+	c := a.Config
+	f := Features{
+		QuoteLookup:      c.Market.QuoteAPIKey != "",
+		Billing:          c.Billing.Configured(),
+		ProPlan:          c.Billing.ProPlanEnabled(),
+		Email:            c.Email.Enabled(),
+		ImageStorage:     c.Storage.Enabled(),
+		RegistrationOpen: !c.Accounts.DisableRegistration,
+	}
+	if f.Billing {
+		f.CreditPacks = a.Packs
+	}
+	return f
+}
