@@ -6,6 +6,8 @@ SHELL := /bin/bash
 
 GOBIN := $(shell go env GOPATH)/bin
 STATICCHECK_VERSION := 2026.2.2
+# The payment processor's mock server the billing tests start (shared/stripetest).
+STRIPE_MOCK_VERSION := v0.203.0
 # A release stamps its version: make build BUILD_VERSION=v0.14.0-abc1234
 BUILD_VERSION ?=
 LDFLAGS := -s -w $(if $(BUILD_VERSION),-X tradejournal/shared/buildinfo.Version=$(BUILD_VERSION))
@@ -15,8 +17,9 @@ GROUPS := $(notdir $(patsubst %/lambda/,%,$(dir $(wildcard functions/*/lambda/ma
 
 run: build
 	@url=$$(infra/pg.sh start .data/pg); \
+	[ -s .data/encryption.key ] || (umask 077; head -c 32 /dev/urandom | base64 > .data/encryption.key); \
 	echo "Trade Journal on http://localhost:$${PORT:-3100} (database under ./.data/pg)"; \
-	DATABASE_URL="$${DATABASE_URL:-$$url}" exec bin/local
+	ENCRYPTION_KEY="$${ENCRYPTION_KEY:-$$(cat .data/encryption.key)}" DATABASE_URL="$${DATABASE_URL:-$$url}" exec bin/local
 
 build:
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/local ./cmd/local
@@ -36,6 +39,7 @@ check:
 test-deps:
 	@infra/test-deps.sh
 	@[ -x $(GOBIN)/staticcheck ] || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@[ -x $(GOBIN)/stripe-mock ] || go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 
 bench:
 	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \

@@ -4,6 +4,7 @@
 //	local                               serve (migrations first)
 //	local migrate                       apply migrations and exit
 //	local reset-password --email X      set a new password and end the user's sessions
+//	local rotate-encryption-key         re-seal private text under ENCRYPTION_KEY
 package main
 
 import (
@@ -30,6 +31,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/market"
 )
@@ -64,8 +66,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 		return err
 	case "reset-password":
 		return resetPassword(ctx, cfg, args, stdin, stdout)
+	case "rotate-encryption-key":
+		return rotateEncryptionKey(ctx, cfg, stdout)
 	}
-	return fmt.Errorf("unknown command %q (serve, migrate, reset-password)", cmd)
+	return fmt.Errorf("unknown command %q (serve, migrate, reset-password, rotate-encryption-key)", cmd)
 }
 
 // shutdownGrace bounds how long in-flight requests may drain at SIGTERM.
@@ -213,4 +217,29 @@ func resetPassword(ctx context.Context, cfg config.Config, args []string, stdin 
 		fmt.Fprintf(stdout, "new password for %s (shown once): %s\ntheir sessions have ended\n", email, password)
 	}
 	return nil
+}
+
+// rotateBatch is how many values one transaction of the rotation re-seals.
+const rotateBatch = 500
+
+// rotateEncryptionKey re-seals every private value under ENCRYPTION_KEY,
+// opening old ones with ENCRYPTION_KEY_PREVIOUS. It commits batch by batch,
+// so an interrupted run resumes when started again; afterwards the previous
+// key can be dropped.
+func rotateEncryptionKey(ctx context.Context, cfg config.Config, stdout io.Writer) error {
+	k, err := encrypt.New(cfg.Encryption.Key, cfg.Encryption.PreviousKey)
+	if err != nil {
+		return err
+	}
+	if k == nil {
+		return errors.New("ENCRYPTION_KEY is not set: nothing to rotate to")
+	}
+	pool, err := db.Open(ctx, cfg.DB.MigrationURL(), db.Options{PoolSize: 1})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	n, err := encrypt.Rotate(ctx, pool, k, encrypt.Sealed, rotateBatch)
+	fmt.Fprintf(stdout, "re-sealed %d value(s) under the current key\n", n)
+	return err
 }

@@ -17,6 +17,7 @@ import (
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
 	"tradejournal/shared/email"
+	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/metrics"
 	"tradejournal/shared/packs"
@@ -34,6 +35,9 @@ type App struct {
 	// Outbox queues verification and reset mail; nil when email is not
 	// configured.
 	Outbox *email.Outbox
+	// Keyring seals private free text at rest; nil (plaintext) when
+	// ENCRYPTION_KEY is unset.
+	Keyring *encrypt.Keyring
 	// Packs is the credit-pack catalogue (CREDIT_PACKS, or the default),
 	// checked at start.
 	Packs []packs.Pack
@@ -57,6 +61,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 	if err != nil {
 		return nil, err
 	}
+	keyring, err := encrypt.New(cfg.Encryption.Key, cfg.Encryption.PreviousKey)
+	if err != nil {
+		return nil, err
+	}
 	var limiter ratelimit.Limiter = ratelimit.NewMemory(now)
 	if cfg.Store.URL != "" {
 		if limiter, err = ratelimit.NewRedis(cfg.Store.URL, now, log); err != nil {
@@ -73,6 +81,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Now:      now,
 		Log:      log,
 		Limiter:  limiter,
+		Keyring:  keyring,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
 	}

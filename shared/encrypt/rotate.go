@@ -1,0 +1,74 @@
+package encrypt
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Column is a text column whose values are sealed, in a table keyed by a
+// uuid id. Its name is bound into each value as additional data.
+type Column struct{ Table, Name string }
+
+func (c Column) String() string { return c.Table + "." + c.Name }
+
+// The sealed columns. Rotation walks exactly these.
+var (
+	PositionNotes = Column{Table: "positions", Name: "notes"}
+	ImageCaptions = Column{Table: "position_images", Name: "caption"}
+	Sealed        = []Column{PositionNotes, ImageCaptions}
+)
+
+// Rotate re-seals with the current key every value of cols that is not
+// already sealed with it (values under the previous key, and plaintext
+// written before encryption was on). Each batch commits on its own, so an
+// interrupted rotation resumes where it stopped when run again.
+func Rotate(ctx context.Context, pool *pgxpool.Pool, k *Keyring, cols []Column, batchSize int) (resealed int, err error) {
+	for _, c := range cols {
+		for {
+			n, err := rotateBatch(ctx, pool, k, c, batchSize)
+			resealed += n
+			if err != nil {
+				return resealed, err
+			}
+			if n < batchSize {
+				break
+			}
+		}
+	}
+	return resealed, nil
+}
+
+func rotateBatch(ctx context.Context, pool *pgxpool.Pool, k *Keyring, c Column, batchSize int) (int, error) {
+	table, col := pgx.Identifier{c.Table}.Sanitize(), pgx.Identifier{c.Name}.Sanitize()
+	n := 0
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id, `+col+` FROM `+table+`
+			WHERE `+col+` <> '' AND `+col+` NOT LIKE $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+			prefix+k.current.id+":%", batchSize)
+		if err != nil {
+			return err
+		}
+		type row struct{ id, value string }
+		batch, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+			var x row
+			return x, r.Scan(&x.id, &x.value)
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range batch {
+			plain, err := k.Open(c, r.value)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE `+table+` SET `+col+` = $2 WHERE id = $1`, r.id, k.Seal(c, plain)); err != nil {
+				return err
+			}
+		}
+		n = len(batch)
+		return nil
+	})
+	return n, err
+}
