@@ -1,0 +1,240 @@
+package accounts
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/money"
+)
+
+// LedgerEntry is one change to an account's balance: a deposit or a
+// withdrawal typed in by the user, or the realised P&L (realized_pnl) or
+// fee of a fill, written with the fill. Amounts are signed 4-place strings
+// (withdrawals and fees negative). The account's balance is its starting
+// balance plus the sum of its entries.
+type LedgerEntry struct {
+	ID         string    `json:"id"`
+	Kind       string    `json:"kind"`
+	Amount     string    `json:"amount"`
+	PositionID *string   `json:"positionId"`
+	FillID     *string   `json:"fillId"`
+	OccurredAt time.Time `json:"occurredAt"`
+	Note       string    `json:"note"`
+	CreatedAt  time.Time `json:"createdAt"`
+}
+
+const ledgerColumns = `id::text, kind, amount, position_id::text, fill_id::text, occurred_at, note, created_at`
+
+func scanLedger(row pgx.Row) (LedgerEntry, error) {
+	var (
+		e      LedgerEntry
+		amount decimal.Decimal
+	)
+	err := row.Scan(&e.ID, &e.Kind, &amount, &e.PositionID, &e.FillID, &e.OccurredAt, &e.Note, &e.CreatedAt)
+	e.Amount = money.RoundN(amount, 4)
+	return e, err
+}
+
+// listLedger pages through an account's ledger, newest first, by keyset on
+// (occurred_at, id) descending (the index ledger_entries_account_idx).
+func (h handler) listLedger(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	var p journal.Problems
+	limit, err := journal.ParseLimit(q.Get("limit"))
+	if err != nil {
+		p.Add("limit", "must be a whole number")
+	}
+	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	if err != nil || cursor != nil && cursor.At == nil {
+		p.Add("cursor", "is not a cursor from this list; omit it for the first page")
+	}
+	kind := q.Get("kind")
+	switch kind {
+	case "", "deposit", "withdrawal", "realized_pnl", "fee":
+	default:
+		p.Add("kind", "must be deposit, withdrawal, realized_pnl or fee")
+	}
+	userID, accountID := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
+	if _, err := accountByID(ctx, h.app.DB, userID, accountID, false); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if err := p.Err(); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+
+	args := []any{accountID}
+	sql := `SELECT ` + ledgerColumns + ` FROM ledger_entries WHERE account_id = $1`
+	if kind != "" {
+		args = append(args, kind)
+		sql += ` AND kind = $` + strconv.Itoa(len(args))
+	}
+	if cursor != nil {
+		args = append(args, *cursor.At, cursor.ID)
+		sql += ` AND (occurred_at, id) < ($` + strconv.Itoa(len(args)-1) + `, $` + strconv.Itoa(len(args)) + `::uuid)`
+	}
+	args = append(args, limit+1)
+	sql += ` ORDER BY occurred_at DESC, id DESC LIMIT $` + strconv.Itoa(len(args))
+
+	rows, err := h.app.DB.Query(ctx, sql, args...)
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (LedgerEntry, error) { return scanLedger(row) })
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	page := list[LedgerEntry]{Items: items}
+	if len(items) > limit {
+		page.Items = items[:limit]
+		last := page.Items[limit-1]
+		next := journal.Cursor{At: &last.OccurredAt, ID: last.ID}.Encode()
+		page.NextCursor = &next
+	}
+	httpx.JSON(w, http.StatusOK, page)
+}
+
+// ledgerRequest is the body of POST /api/accounts/{accountId}/ledger.
+type ledgerRequest struct {
+	Kind       *string       `json:"kind"`
+	Amount     journal.Field `json:"amount,omitzero"`
+	OccurredAt *string       `json:"occurredAt"`
+	Note       *string       `json:"note"`
+}
+
+type ledgerEnvelope struct {
+	Entry   LedgerEntry `json:"entry"`
+	Account Account     `json:"account"`
+}
+
+// addLedgerEntry records a deposit or a withdrawal (amount positive either
+// way; a withdrawal is stored negative) and moves the balance in the same
+// transaction. The answer carries the updated account.
+func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, accountID := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
+	if !journal.ValidUUID(accountID) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var in ledgerRequest
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var p journal.Problems
+	switch {
+	case in.Kind == nil:
+		p.Add("kind", "is required")
+	case *in.Kind != "deposit" && *in.Kind != "withdrawal":
+		p.Add("kind", "must be deposit or withdrawal (realised P&L and fees come from fills)")
+	}
+	amount, _ := p.RequiredDecimal("amount", in.Amount, journal.AmountRule)
+	now := h.app.Now()
+	at := now.Truncate(time.Microsecond)
+	if in.OccurredAt != nil {
+		t, msg := journal.ParseTime(*in.OccurredAt, now)
+		if msg != "" {
+			p.Add("occurredAt", msg)
+		}
+		at = t
+	}
+	note := ""
+	if in.Note != nil {
+		if msg := journal.Text(*in.Note, journal.MaxNoteChars); msg != "" {
+			p.Add("note", msg)
+		}
+		note = *in.Note
+	}
+	if err := p.Err(); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if *in.Kind == "withdrawal" {
+		amount = amount.Neg()
+	}
+
+	var out ledgerEnvelope
+	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		if _, err := accountByID(ctx, tx, userID, accountID, false); err != nil {
+			return err
+		}
+		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note)
+			VALUES ($1, $2, $3, $4, $5) RETURNING ` + ledgerColumns
+		var err error
+		if out.Entry, err = scanLedger(tx.QueryRow(ctx, ins, accountID, *in.Kind, amount, at, note)); err != nil {
+			return journal.Classify(err)
+		}
+		if err := journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount}); err != nil {
+			return err
+		}
+		out.Account, err = accountByID(ctx, tx, userID, accountID, false)
+		return err
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, out)
+}
+
+// deleteLedgerEntry deletes a deposit or withdrawal and moves the balance
+// back. Entries written by fills change only with their fills: 409.
+func (h handler) deleteLedgerEntry(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, accountID, entryID := auth.CurrentUser(ctx).ID, r.PathValue("accountId"), r.PathValue("entryId")
+	if !journal.ValidUUID(accountID) || !journal.ValidUUID(entryID) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var acc Account
+	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		if _, err := accountByID(ctx, tx, userID, accountID, false); err != nil {
+			return err
+		}
+		// One statement finds and deletes, so two concurrent deletes of one
+		// entry cannot both move the balance.
+		var amount decimal.Decimal
+		const del = `DELETE FROM ledger_entries WHERE id = $1 AND account_id = $2 AND kind IN ('deposit', 'withdrawal')
+			RETURNING amount`
+		err := tx.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var ofFill bool
+			const find = `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE id = $1 AND account_id = $2)`
+			if err := tx.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
+				return db.Classify(err)
+			}
+			if ofFill {
+				return apperr.New(apperr.Conflict, "this entry belongs to a fill; it changes when the position's fills change")
+			}
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return db.Classify(err)
+		}
+		if err := journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount.Neg()}); err != nil {
+			return err
+		}
+		acc, err = accountByID(ctx, tx, userID, accountID, false)
+		return err
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, accountEnvelope{acc})
+}

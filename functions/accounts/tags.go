@@ -1,0 +1,162 @@
+package accounts
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+)
+
+type tagEnvelope struct {
+	Tag journal.Tag `json:"tag"`
+}
+
+// tagRequest is the body of POST and PATCH /api/tags.
+type tagRequest struct {
+	Name     *string `json:"name"`
+	Category *string `json:"category"`
+}
+
+func validateTag(in tagRequest, create bool) (name, category *string, err error) {
+	var p journal.Problems
+	switch {
+	case in.Name != nil:
+		if n, msg := journal.Name(*in.Name, journal.MaxTagNameChars); msg != "" {
+			p.Add("name", msg)
+		} else {
+			name = &n
+		}
+	case create:
+		p.Add("name", "is required")
+	}
+	if in.Category != nil {
+		if !slices.Contains(journal.TagCategories, *in.Category) {
+			p.Add("category", "must be one of "+strings.Join(journal.TagCategories, ", "))
+		} else {
+			category = in.Category
+		}
+	}
+	return name, category, p.Err()
+}
+
+var errTagTaken = apperr.New(apperr.Conflict, "you already have a tag with this name")
+
+const tagColumns = `id::text, name, category`
+
+func scanTag(row pgx.Row) (journal.Tag, error) {
+	var t journal.Tag
+	err := row.Scan(&t.ID, &t.Name, &t.Category)
+	return t, err
+}
+
+func (h handler) listTags(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	rows, err := h.app.DB.Query(ctx, `SELECT `+tagColumns+` FROM tags WHERE user_id = $1 ORDER BY category, lower(name), id`,
+		auth.CurrentUser(ctx).ID)
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (journal.Tag, error) { return scanTag(row) })
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, list[journal.Tag]{Items: items})
+}
+
+// createTag creates a tag; names are unique per user regardless of case
+// (409 CONFLICT).
+func (h handler) createTag(w http.ResponseWriter, r *http.Request) {
+	var in tagRequest
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	name, category, err := validateTag(in, true)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if category == nil {
+		general := "general"
+		category = &general
+	}
+	ctx := r.Context()
+	userID := auth.CurrentUser(ctx).ID
+	var t journal.Tag
+	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		if err := lockUser(ctx, tx, userID, "tags", MaxTags); err != nil {
+			return err
+		}
+		var err error
+		t, err = scanTag(tx.QueryRow(ctx, `INSERT INTO tags (user_id, name, category) VALUES ($1, $2, $3) RETURNING `+tagColumns,
+			userID, *name, *category))
+		if db.IsUniqueViolation(err, "tags_user_name_key") {
+			return errTagTaken
+		}
+		return db.Classify(err)
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, tagEnvelope{t})
+}
+
+func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("tagId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var in tagRequest
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	name, category, err := validateTag(in, false)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	const upd = `UPDATE tags SET name = coalesce($3, name), category = coalesce($4, category)
+		WHERE id = $1 AND user_id = $2 RETURNING ` + tagColumns
+	t, err := scanTag(h.app.DB.QueryRow(ctx, upd, id, auth.CurrentUser(ctx).ID, name, category))
+	if db.IsUniqueViolation(err, "tags_user_name_key") {
+		err = errTagTaken
+	}
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, tagEnvelope{t})
+}
+
+// deleteTag deletes a tag and takes it off every position.
+func (h handler) deleteTag(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("tagId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	tag, err := h.app.DB.Exec(ctx, `DELETE FROM tags WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID)
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	if tag.RowsAffected() == 0 {
+		httpx.NotFound(w, r)
+		return
+	}
+	httpx.NoContent(w)
+}

@@ -1,0 +1,103 @@
+package positions_test
+
+import (
+	"context"
+	"testing"
+
+	"tradejournal/shared/apitest"
+)
+
+const (
+	missingID = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	ibFixed   = "00000000-0000-4000-8000-000000000002"
+)
+
+// fixture is a server with two signed-in users; a has an account.
+type fixture struct {
+	srv     *apitest.Server
+	a, b    *apitest.Client
+	account string
+}
+
+func setup(t *testing.T, account map[string]any) fixture {
+	t.Helper()
+	srv := apitest.Start(t, apitest.Config(t))
+	f := fixture{srv: srv, a: srv.Client(t), b: srv.Client(t)}
+	f.a.Register("a@example.com", "password1")
+	f.b.Register("b@example.com", "password1")
+	if account == nil {
+		account = map[string]any{"name": "Main", "currency": "USD", "startingBalance": "10000"}
+	}
+	f.account = obj(t, must(t, f.a.Do("POST", "/api/accounts", account), 201), "account")["id"].(string)
+	return f
+}
+
+func obj(t testing.TB, r apitest.Response, key string) map[string]any {
+	t.Helper()
+	m, ok := r.JSON[key].(map[string]any)
+	if !ok {
+		t.Fatalf("no %q in %d %s", key, r.Status, r.Body)
+	}
+	return m
+}
+
+func items(t testing.TB, r apitest.Response) []any {
+	t.Helper()
+	l, ok := r.JSON["items"].([]any)
+	if !ok {
+		t.Fatalf("no items in %d %s", r.Status, r.Body)
+	}
+	return l
+}
+
+func must(t testing.TB, r apitest.Response, status int) apitest.Response {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
+	}
+	return r
+}
+
+// fill is a fill body.
+func fill(typ, price, qty, fees, at string) map[string]any {
+	m := map[string]any{"type": typ, "price": price, "quantity": qty, "filledAt": at}
+	if fees != "" {
+		m["fees"] = fees
+	}
+	return m
+}
+
+// detailFields lists the fields named by a 400's details.
+func detailFields(t *testing.T, r apitest.Response) []string {
+	t.Helper()
+	e := obj(t, r, "error")
+	ds, _ := e["details"].([]any)
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.(map[string]any)["field"].(string))
+	}
+	return out
+}
+
+// checkLedger holds every account to balance = starting balance + ledger,
+// and every position's ledger rows to its net P&L.
+func checkLedger(t *testing.T, srv *apitest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	var bad int
+	const q = `SELECT count(*) FROM accounts a WHERE a.balance <> a.starting_balance
+		+ coalesce((SELECT sum(amount) FROM ledger_entries l WHERE l.account_id = a.id), 0)`
+	if err := srv.App.DB.QueryRow(ctx, q).Scan(&bad); err != nil || bad != 0 {
+		t.Fatalf("%d accounts whose balance is not starting balance + ledger (%v)", bad, err)
+	}
+	const q2 = `SELECT count(*) FROM positions p WHERE p.net_pnl <>
+		coalesce((SELECT sum(amount) FROM ledger_entries l WHERE l.position_id = p.id), 0)`
+	if err := srv.App.DB.QueryRow(ctx, q2).Scan(&bad); err != nil || bad != 0 {
+		t.Fatalf("%d positions whose ledger rows do not sum to their net P&L (%v)", bad, err)
+	}
+}
+
+func balance(t *testing.T, c *apitest.Client, account string) string {
+	t.Helper()
+	return obj(t, must(t, c.Do("GET", "/api/accounts/"+account, nil), 200), "account")["balance"].(string)
+}

@@ -1,0 +1,295 @@
+package positions
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+)
+
+// Limits of position images.
+const (
+	MaxImageBytes     = 5 << 20 // one image
+	MaxImagesPerTrade = 20      // images of one position
+	// maxUploadBytes bounds the whole multipart body: the image, a caption
+	// and the multipart framing.
+	maxUploadBytes = MaxImageBytes + 64<<10
+)
+
+// Image is an image's metadata; url serves its bytes.
+type Image struct {
+	ID          string    `json:"id"`
+	ContentType string    `json:"contentType"`
+	SizeBytes   int       `json:"sizeBytes"`
+	Caption     string    `json:"caption"`
+	URL         string    `json:"url"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+type imageEnvelope struct {
+	Image Image `json:"image"`
+}
+
+type imageList struct {
+	Items      []Image `json:"items"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+const imageColumns = `id::text, position_id::text, content_type, size_bytes, caption, created_at`
+
+func scanImage(row pgx.Row, k *encrypt.Keyring) (Image, error) {
+	var (
+		img        Image
+		positionID string
+	)
+	if err := row.Scan(&img.ID, &positionID, &img.ContentType, &img.SizeBytes, &img.Caption, &img.CreatedAt); err != nil {
+		return img, err
+	}
+	img.URL = "/api/positions/" + positionID + "/images/" + img.ID
+	caption, err := k.Open(encrypt.ImageCaptions, img.Caption)
+	img.Caption = caption
+	return img, err
+}
+
+// Sniff names the image type of data by its magic bytes, whatever the
+// upload declared: image/png, image/jpeg or image/webp, or "" for anything
+// else.
+func Sniff(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
+		return "image/webp"
+	}
+	return ""
+}
+
+// ownPosition answers ErrNotFound unless the position is the user's.
+func ownPosition(ctx context.Context, q db.Querier, userID, id string) error {
+	if !journal.ValidUUID(id) {
+		return apperr.ErrNotFound
+	}
+	var ok bool
+	err := q.QueryRow(ctx, `SELECT true FROM positions WHERE id = $1 AND user_id = $2`, id, userID).Scan(&ok)
+	return db.Classify(err)
+}
+
+func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
+	if err := ownPosition(ctx, h.app.DB, userID, id); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	rows, err := h.app.DB.Query(ctx, `SELECT `+imageColumns+` FROM position_images
+		WHERE position_id = $1 AND user_id = $2 ORDER BY created_at, id`, id, userID)
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Image, error) { return scanImage(row, h.app.Keyring) })
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, imageList{Items: items})
+}
+
+var (
+	errNotMultipart = apperr.Invalid("file", "send the image as multipart/form-data with a part named file")
+	errTooLarge     = apperr.New(apperr.PayloadTooLarge, "an image may be at most %d bytes (5 MiB)", MaxImageBytes)
+	errNotImage     = apperr.Invalid("file", "must be a PNG, JPEG or WebP image (checked by its content, not its name or declared type)")
+)
+
+// upload is a read multipart body.
+type upload struct {
+	data    []byte
+	caption string
+}
+
+// readUpload reads the multipart body: a part "file" (required, at most
+// MaxImageBytes) and an optional part "caption". It reads at most
+// maxUploadBytes whatever Content-Length says.
+func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		return upload{}, errNotMultipart
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBytes)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return upload{}, errNotMultipart
+	}
+	var (
+		u       upload
+		gotFile bool
+		p       journal.Problems
+	)
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return upload{}, uploadError(err)
+		}
+		switch part.FormName() {
+		case "file":
+			if gotFile {
+				p.Add("file", "send one file per request")
+				continue
+			}
+			gotFile = true
+			u.data, err = io.ReadAll(io.LimitReader(part, MaxImageBytes+1))
+			if err != nil {
+				return upload{}, uploadError(err)
+			}
+			if len(u.data) > MaxImageBytes {
+				return upload{}, errTooLarge
+			}
+		case "caption":
+			raw, err := io.ReadAll(io.LimitReader(part, 4*journal.MaxCaptionChars+1))
+			if err != nil {
+				return upload{}, uploadError(err)
+			}
+			u.caption = string(raw)
+			if msg := journal.Text(u.caption, journal.MaxCaptionChars); msg != "" {
+				p.Add("caption", msg)
+			}
+		default:
+			name := part.FormName()
+			if name == "" {
+				name = "file"
+			}
+			p.Add(name, "is not a known part (send file and, optionally, caption)")
+		}
+	}
+	switch {
+	case !gotFile:
+		p.Add("file", "is required")
+	case p.Has("file"):
+	case len(u.data) == 0:
+		p.Add("file", "is empty")
+	case Sniff(u.data) == "":
+		p.Add("file", errNotImage.Details[0].Message)
+	}
+	return u, p.Err()
+}
+
+// uploadError turns a failed multipart read into 413 when the body was too
+// large, and into a 400 otherwise.
+func uploadError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errTooLarge
+	}
+	return apperr.Invalid("file", "the multipart body could not be read")
+}
+
+// addImage stores an image of a position inline (PNG, JPEG or WebP by
+// content, at most 5 MiB, at most 20 per position).
+func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
+	if err := ownPosition(ctx, h.app.DB, userID, id); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	u, err := readUpload(w, r)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var img Image
+	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		// The position lock serialises uploads, so the cap holds.
+		if _, err := journal.LockPosition(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM position_images WHERE position_id = $1`, id).Scan(&n); err != nil {
+			return db.Classify(err)
+		}
+		if n >= MaxImagesPerTrade {
+			return apperr.Invalid("file", "a position holds at most "+strconv.Itoa(MaxImagesPerTrade)+" images; delete one first")
+		}
+		const ins = `INSERT INTO position_images (user_id, position_id, content_type, size_bytes, data, caption)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + imageColumns
+		var err error
+		img, err = scanImage(tx.QueryRow(ctx, ins, userID, id, Sniff(u.data), len(u.data), u.data, h.app.Keyring.Seal(encrypt.ImageCaptions, u.caption)), h.app.Keyring)
+		return db.Classify(err)
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, imageEnvelope{img})
+}
+
+// getImage serves an image's bytes, only to its owner, with the sniffed
+// content type and nosniff, so a browser never reads it as anything else.
+func (h handler) getImage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id, imageID := auth.CurrentUser(ctx).ID, r.PathValue("positionId"), r.PathValue("imageId")
+	if !journal.ValidUUID(id) || !journal.ValidUUID(imageID) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var (
+		contentType string
+		data        []byte
+	)
+	const q = `SELECT content_type, data FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3`
+	if err := h.app.DB.QueryRow(ctx, q, imageID, id, userID).Scan(&contentType, &data); err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	if data == nil {
+		// Moved to object storage (a later issue serves those).
+		httpx.Error(w, r, errors.New("image "+imageID+" has no inline data"))
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", contentType)
+	hd.Set("Content-Length", strconv.Itoa(len(data)))
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hd.Set("Cache-Control", "private, max-age=3600")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(data)
+}
+
+func (h handler) deleteImage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id, imageID := auth.CurrentUser(ctx).ID, r.PathValue("positionId"), r.PathValue("imageId")
+	if !journal.ValidUUID(id) || !journal.ValidUUID(imageID) {
+		httpx.NotFound(w, r)
+		return
+	}
+	const del = `DELETE FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3`
+	tag, err := h.app.DB.Exec(ctx, del, imageID, id, userID)
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	if tag.RowsAffected() == 0 {
+		httpx.NotFound(w, r)
+		return
+	}
+	httpx.NoContent(w)
+}

@@ -1,0 +1,210 @@
+package positions_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tradejournal/functions/positions"
+	"tradejournal/shared/apitest"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/journal/journaltest"
+)
+
+// speedSet is the issue's speed dataset behind a running API: 100,000
+// closed positions (500,000 fills) across 5 accounts in 3 currencies, for
+// one signed-in user.
+type speedSet struct {
+	srv     *apitest.Server
+	handler http.Handler
+	cookie  *http.Cookie
+	ds      journaltest.Dataset
+	deep    map[string]string // cursor of the page after row n, by name
+	rareTag string
+}
+
+func seedSpeed(tb testing.TB) speedSet {
+	tb.Helper()
+	srv := apitest.Start(tb, apitest.Config(tb))
+	c := srv.Client(tb)
+	r := c.Register("speed@example.com", "password1")
+	cookies := (&http.Response{Header: r.Header}).Cookies()
+	if len(cookies) == 0 {
+		tb.Fatal("no session cookie")
+	}
+	userID := r.JSON["user"].(map[string]any)["id"].(string)
+	start := time.Now()
+	var opt journaltest.Options
+	if n, err := strconv.Atoi(os.Getenv("TJ_SPEED_POSITIONS")); err == nil {
+		opt.Positions = n // a smaller set for profiling
+	}
+	ds, err := journaltest.Seed(context.Background(), srv.App.DB, userID, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("seeded %d positions, %d fills in %s", ds.Positions, ds.Fills, time.Since(start).Round(time.Millisecond))
+	s := speedSet{srv: srv, handler: apitest.Handler(srv.App), cookie: cookies[0], ds: ds, deep: map[string]string{}}
+	// Rare filter values among the 100,000: three open positions, a symbol
+	// traded twice and a tag on three old positions.
+	for i := range 3 {
+		must(tb, c.Do("POST", "/api/positions", map[string]any{"accountId": ds.AccountIDs[0], "symbol": "OPEN", "assetType": "stock", "side": "long",
+			"fills": []any{fill("entry", "10", "5", "0", time.Date(2024, 6, 3+i, 15, 0, 0, 0, time.UTC).Format(time.RFC3339))}}), 201)
+	}
+	rare := obj(tb, must(tb, c.Do("POST", "/api/tags", map[string]any{"name": "Rare"}), 201), "tag")["id"].(string)
+	s.rareTag = rare
+	for _, q := range []string{
+		`UPDATE positions SET symbol = 'RARE' WHERE id IN (SELECT id FROM positions WHERE user_id = $1 ORDER BY opened_at LIMIT 2)`,
+		`INSERT INTO position_tags SELECT id, $2 FROM positions WHERE user_id = $1 ORDER BY opened_at LIMIT 3`,
+		`ANALYZE positions, position_tags`,
+	} {
+		args := []any{userID, rare}
+		if !strings.Contains(q, "$2") {
+			args = args[:1]
+		}
+		if strings.HasPrefix(q, "ANALYZE") {
+			args = nil
+		}
+		if _, err := srv.App.DB.Exec(context.Background(), q, args...); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for name, offset := range map[string]int{"middle": ds.Positions / 2, "end": ds.Positions - 100} {
+		var (
+			at time.Time
+			id string
+		)
+		const q = `SELECT opened_at, id::text FROM positions WHERE user_id = $1
+			ORDER BY opened_at DESC NULLS FIRST, id DESC OFFSET $2 LIMIT 1`
+		if err := srv.App.DB.QueryRow(context.Background(), q, userID, offset-1).Scan(&at, &id); err != nil {
+			tb.Fatal(err)
+		}
+		s.deep[name] = journal.Cursor{At: &at, ID: id}.Encode()
+	}
+	return s
+}
+
+// get serves one request in-process (no network): the server time of the
+// route, session check included.
+func (s speedSet) get(tb testing.TB, path string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("GET", path, nil)
+	req.AddCookie(s.cookie)
+	rec := httptest.NewRecorder()
+	s.handler.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body.String())
+	}
+	return rec
+}
+
+func (s speedSet) pages() []struct{ name, path string } {
+	return []struct{ name, path string }{
+		{"first", "/api/positions"},
+		{"deep-middle", "/api/positions?cursor=" + s.deep["middle"]},
+		{"deep-end", "/api/positions?cursor=" + s.deep["end"]},
+		{"account", "/api/positions?accountId=" + s.ds.AccountIDs[2]},
+		{"tag", "/api/positions?tagId=" + s.ds.TagIDs[1]},
+		{"symbol", "/api/positions?symbol=NVDA"},
+		{"status-open", "/api/positions?status=open"},
+		{"symbol-rare", "/api/positions?symbol=RARE"},
+		{"tag-rare", "/api/positions?tagId=" + s.rareTag},
+		{"month", "/api/positions?from=2023-03-01&to=2023-03-31"},
+		{"limit-200", "/api/positions?limit=200"},
+	}
+}
+
+// BenchmarkPositionsPage measures GET /api/positions on the 100,000
+// position dataset (seeded once; about half a minute): make bench.
+func BenchmarkPositionsPage(b *testing.B) {
+	s := seedSpeed(b)
+	for _, p := range s.pages() {
+		b.Run(p.name, func(b *testing.B) {
+			for b.Loop() {
+				s.get(b, p.path)
+			}
+		})
+	}
+}
+
+// BenchmarkPositionsPageLatency reports the median and p95 server time of
+// each kind of positions page on the 100,000 position dataset (target: under
+// 10 ms), and the EXPLAIN ANALYZE of the page queries, for
+// docs/performance.md. It measures; it asserts no time. It seeds for about
+// half a minute:
+//
+//	go test -run '^$' -bench PositionsPageLatency -benchtime 1x -v ./functions/positions/
+func BenchmarkPositionsPageLatency(b *testing.B) {
+	t := b
+	s := seedSpeed(t)
+	const runs = 200
+	var report strings.Builder
+	fmt.Fprintf(&report, "\n%-12s %8s %8s %8s  (server time of %d requests each, ms)\n", "page", "p50", "p95", "max", runs)
+	for _, p := range s.pages() {
+		for range 20 { // warm the caches and the pool
+			s.get(t, p.path)
+		}
+		times := make([]time.Duration, runs)
+		for i := range times {
+			start := time.Now()
+			rec := s.get(t, p.path)
+			times[i] = time.Since(start)
+			if i == 0 && !strings.Contains(rec.Body.String(), `"items":[{`) {
+				t.Fatalf("%s: empty page", p.name)
+			}
+		}
+		slices.Sort(times)
+		p50, p95 := times[runs/2], times[runs*95/100]
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		fmt.Fprintf(&report, "%-12s %8.2f %8.2f %8.2f\n", p.name, ms(p50), ms(p95), ms(times[runs-1]))
+	}
+	t.Log(report.String())
+
+	explain := func(name, sql string, args ...any) {
+		rows, err := s.srv.App.DB.Query(context.Background(), "EXPLAIN (ANALYZE, BUFFERS) "+sql, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, line)
+		}
+		t.Logf("EXPLAIN ANALYZE, %s:\n%s", name, strings.Join(plan, "\n"))
+	}
+	for _, c := range []struct{ name, query string }{
+		{"first page", ""}, {"deep page (row 99,900)", "cursor=" + s.deep["end"]}, {"status=open", "status=open"},
+		{"symbol, rare", "symbol=RARE"}, {"tagId, common", "tagId=" + s.ds.TagIDs[1]}, {"tagId, rare", "tagId=" + s.rareTag},
+		{"from/to one month", "from=2023-03-01&to=2023-03-31"},
+	} {
+		sql, args := listSQL(t, s, c.query)
+		explain(c.name, sql, args...)
+	}
+}
+
+// listSQL is the page query the list runs for a query string.
+func listSQL(t testing.TB, s speedSet, query string) (string, []any) {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := journal.ParseFilter(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return positions.ListQuery(s.ds.UserID, f, cursor, journal.DefaultPageSize)
+}

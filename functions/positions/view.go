@@ -1,0 +1,205 @@
+package positions
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/money"
+)
+
+// Summary is a position as the list shows it: everything but the notes and
+// the fills. Prices and quantities are decimal strings as exact as stored
+// (no trailing zeros); money figures (P&L, fees, initial risk) and the R
+// multiple are 4-place strings. Derived figures are computed from the fills,
+// never typed in.
+type Summary struct {
+	ID           string  `json:"id"`
+	AccountID    string  `json:"accountId"`
+	Symbol       string  `json:"symbol"`
+	AssetType    string  `json:"assetType"`
+	Underlying   *string `json:"underlying"`
+	OptionExpiry *string `json:"optionExpiry"`
+	OptionRight  *string `json:"optionRight"`
+	OptionStrike *string `json:"optionStrike"`
+	Multiplier   int64   `json:"multiplier"`
+	Side         string  `json:"side"`
+	Status       string  `json:"status"`
+	StopLoss     *string `json:"stopLoss"`
+	TargetPrice  *string `json:"targetPrice"`
+
+	OpenedAt      *time.Time `json:"openedAt"`
+	ClosedAt      *time.Time `json:"closedAt"`
+	EntryQuantity string     `json:"entryQuantity"`
+	ExitQuantity  string     `json:"exitQuantity"`
+	OpenQuantity  string     `json:"openQuantity"`
+	AvgEntryPrice *string    `json:"avgEntryPrice"`
+	AvgExitPrice  *string    `json:"avgExitPrice"`
+	GrossPnl      string     `json:"grossPnl"`
+	Fees          string     `json:"fees"`
+	NetPnl        string     `json:"netPnl"`
+	InitialRisk   *string    `json:"initialRisk"`
+	RMultiple     *string    `json:"rMultiple"`
+
+	Tags      []journal.Tag `json:"tags"`
+	CreatedAt time.Time     `json:"createdAt"`
+	UpdatedAt time.Time     `json:"updatedAt"`
+}
+
+// Position is one position in full: the summary, the notes, the fills in
+// time order and the number of images.
+type Position struct {
+	Summary
+	Notes      string `json:"notes"`
+	Fills      []Fill `json:"fills"`
+	ImageCount int    `json:"imageCount"`
+}
+
+// Fill is a fill as the API shows it. realizedPnl is what an exit booked
+// (4 places, average-cost method, x multiplier); null for entries.
+type Fill struct {
+	ID           string    `json:"id"`
+	Type         string    `json:"type"`
+	Price        string    `json:"price"`
+	Quantity     string    `json:"quantity"`
+	Fees         string    `json:"fees"`
+	FeeEstimated bool      `json:"feeEstimated"`
+	FilledAt     time.Time `json:"filledAt"`
+	RealizedPnl  *string   `json:"realizedPnl"`
+}
+
+type positionEnvelope struct {
+	Position Position `json:"position"`
+}
+
+// summaryColumns select a Summary. Decimals come back as text formatted by
+// PostgreSQL (trim_scale for prices and quantities; the 4-place scale of the
+// money columns as is), which is exactly the API's form and costs far less
+// than decoding NUMERIC into decimals and formatting them again: on a page
+// of 50 it was most of the server time. Tags are read by tagsOf, for a
+// whole page at once (a per-row JSON subquery costs 20 times the page query).
+const summaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
+	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text, p.multiplier,
+	p.side, p.status, trim_scale(p.stop_loss)::text, trim_scale(p.target_price)::text,
+	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
+	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
+	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
+	p.created_at, p.updated_at`
+
+// scanSummary returns the scan destinations of summaryColumns (then extra).
+func scanSummary(s *Summary, extra ...any) []any {
+	return append([]any{&s.ID, &s.AccountID, &s.Symbol, &s.AssetType, &s.Underlying,
+		&s.OptionExpiry, &s.OptionRight, &s.OptionStrike, &s.Multiplier,
+		&s.Side, &s.Status, &s.StopLoss, &s.TargetPrice,
+		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
+		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
+		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
+		&s.CreatedAt, &s.UpdatedAt}, extra...)
+}
+
+// amount formats a money figure with 4 places; nil stays nil.
+func amount(d *decimal.Decimal) *string {
+	if d == nil {
+		return nil
+	}
+	s := money.RoundN(*d, 4)
+	return &s
+}
+
+// loadPosition reads the user's position in full; a malformed, missing or
+// foreign id is apperr.ErrNotFound. Inside a write it runs on the
+// transaction, so the answer is what the transaction committed.
+func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID, id string) (Position, error) {
+	if !journal.ValidUUID(id) {
+		return Position{}, apperr.ErrNotFound
+	}
+	var p Position
+	const sql = `SELECT ` + summaryColumns + `, p.notes,
+			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id)
+		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
+	if err := q.QueryRow(ctx, sql, id, userID).Scan(scanSummary(&p.Summary, &p.Notes, &p.ImageCount)...); err != nil {
+		return Position{}, db.Classify(err)
+	}
+	notes, err := k.Open(encrypt.PositionNotes, p.Notes)
+	if err != nil {
+		return Position{}, err
+	}
+	p.Notes = notes
+	p.Tags = []journal.Tag{}
+	var stop *decimal.Decimal
+	if p.StopLoss != nil {
+		d, err := decimal.NewFromString(*p.StopLoss)
+		if err != nil {
+			return Position{}, err
+		}
+		stop = &d
+	}
+
+	const fillsQ = `SELECT id::text, type, price, quantity, fees, fee_estimated, filled_at FROM fills
+		WHERE position_id = $1 ORDER BY filled_at, id`
+	rows, err := q.Query(ctx, fillsQ, id)
+	if err != nil {
+		return Position{}, db.Classify(err)
+	}
+	var (
+		trade     = journal.Trade{Side: p.Side, Multiplier: p.Multiplier, StopLoss: stop}
+		f         journal.Fill
+		estimated bool
+		est       []bool
+	)
+	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt}, func() error {
+		trade.Fills = append(trade.Fills, f)
+		est = append(est, estimated)
+		return nil
+	})
+	if err != nil {
+		return Position{}, db.Classify(err)
+	}
+	// The stored fills made these figures when they were written; Compute
+	// runs again only for each exit's realised P&L.
+	fig, figErr := journal.Compute(trade)
+	p.Fills = make([]Fill, len(trade.Fills))
+	for i, f := range trade.Fills {
+		p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
+			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt}
+		if f.Type == journal.FillExit && figErr == nil {
+			p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
+		}
+	}
+
+	tags, err := tagsOf(ctx, q, []string{id})
+	if err != nil {
+		return Position{}, err
+	}
+	if t := tags[id]; t != nil {
+		p.Tags = t
+	}
+	return p, nil
+}
+
+// tagsOf returns the tags of each position, by name.
+func tagsOf(ctx context.Context, q db.Querier, ids []string) (map[string][]journal.Tag, error) {
+	const sql = `SELECT pt.position_id::text, t.id::text, t.name, t.category
+		FROM position_tags pt JOIN tags t ON t.id = pt.tag_id
+		WHERE pt.position_id = ANY($1::uuid[]) ORDER BY lower(t.name), t.id`
+	rows, err := q.Query(ctx, sql, ids)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	out := map[string][]journal.Tag{}
+	var (
+		pid string
+		t   journal.Tag
+	)
+	_, err = pgx.ForEachRow(rows, []any{&pid, &t.ID, &t.Name, &t.Category}, func() error {
+		out[pid] = append(out[pid], t)
+		return nil
+	})
+	return out, db.Classify(err)
+}

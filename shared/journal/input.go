@@ -1,0 +1,327 @@
+package journal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/money"
+)
+
+// Limits of the journal's request fields. The decimal bounds keep every
+// value inside its NUMERIC column without rounding: a value with more places
+// than the column keeps is refused, not silently rounded.
+const (
+	MaxNameChars    = 100    // account, brokerage and position symbol names
+	MaxTagNameChars = 50     // tag names
+	MaxNotesChars   = 20_000 // position notes
+	MaxNoteChars    = 500    // ledger entry notes
+	MaxCaptionChars = 500    // image captions
+	MaxFills        = 1000   // fills of one position
+	MaxTagsPerItem  = 50     // tags on one position
+)
+
+// Decimal bounds, as strings for the messages and as values for the checks.
+var (
+	maxPrice    = decimal.RequireFromString("99999999")            // numeric(18,8)
+	maxQuantity = decimal.RequireFromString("1000000000")          // numeric(24,8)
+	maxFee      = decimal.RequireFromString("9999999.99")          // numeric(18,4), as the calculator
+	maxBalance  = decimal.RequireFromString("99999999999999.9999") // numeric(18,4)
+	hundred     = decimal.NewFromInt(100)
+)
+
+// Field is one JSON field of a request that holds a string: absent, null,
+// a string, or some other JSON value. Decimals travel as strings; a JSON
+// number where a string belongs is a VALIDATION_ERROR naming the field,
+// reported with every other problem rather than stopping the decode. PATCH
+// bodies tell "absent" (keep) from null (clear).
+type Field struct {
+	Set       bool // the key was present
+	Null      bool // its value was null
+	Str       string
+	NotString bool // its value was a number, boolean, object or array
+}
+
+// UnmarshalJSON records what the body held. It never fails.
+func (f *Field) UnmarshalJSON(data []byte) error {
+	*f = Field{Set: true}
+	switch {
+	case bytes.Equal(data, []byte("null")):
+		f.Null = true
+	case len(data) > 0 && data[0] == '"':
+		if err := json.Unmarshal(data, &f.Str); err != nil {
+			f.NotString = true
+		}
+	default:
+		f.NotString = true
+	}
+	return nil
+}
+
+// MarshalJSON writes the field back (absent and null as null).
+func (f Field) MarshalJSON() ([]byte, error) {
+	if !f.Set || f.Null || f.NotString {
+		return []byte("null"), nil
+	}
+	return json.Marshal(f.Str)
+}
+
+// IsZero reports an absent field, for omitzero.
+func (f Field) IsZero() bool { return !f.Set }
+
+// Given reports a field holding a value (not absent, not null). An empty
+// or blank string counts as absent in decimal fields (an emptied form
+// input), so those use Blank.
+func (f Field) Given() bool { return f.Set && !f.Null }
+
+// Blank reports a field that holds no value: absent, null or a string of
+// only spaces.
+func (f Field) Blank() bool {
+	return !f.Set || f.Null || (!f.NotString && strings.TrimSpace(f.Str) == "")
+}
+
+// S returns a Field holding the string s (for tests and callers building
+// requests in Go).
+func S(s string) Field { return Field{Set: true, Str: s} }
+
+// Null is a Field holding JSON null.
+var Null = Field{Set: true, Null: true}
+
+// Problems collects the field errors of one request; Err returns them as
+// one VALIDATION_ERROR (nil without problems).
+type Problems struct{ list []apperr.FieldError }
+
+// Add records a problem with a field.
+func (p *Problems) Add(field, message string) {
+	p.list = append(p.list, apperr.FieldError{Field: field, Message: message})
+}
+
+// Has reports whether field already has a problem.
+func (p *Problems) Has(field string) bool {
+	for _, e := range p.list {
+		if e.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Err returns every problem as one VALIDATION_ERROR, or nil.
+func (p *Problems) Err() error { return apperr.Fields(p.list) }
+
+// DecimalRule bounds a decimal field.
+type DecimalRule struct {
+	Min       decimal.Decimal
+	MinOpen   bool // Min itself is refused ("greater than")
+	Max       decimal.Decimal
+	Places    int32 // most fraction digits the column keeps
+	Message   string
+	AllowSign bool // negative values are in range (Min is then -Max)
+}
+
+// The rules of the journal's decimal fields.
+var (
+	PriceRule    = DecimalRule{MinOpen: true, Max: maxPrice, Places: 8, Message: "must be greater than 0 and at most 99999999"}
+	QuantityRule = DecimalRule{MinOpen: true, Max: maxQuantity, Places: 8, Message: "must be greater than 0 and at most 1000000000"}
+	FeeRule      = DecimalRule{Max: maxFee, Places: 4, Message: "must be at least 0 and at most 9999999.99"}
+	// ScheduleRule bounds the seven fee-schedule fields, as the calculator does.
+	ScheduleRule = DecimalRule{Max: maxFee, Places: 8, Message: "must be at least 0 and at most 9999999.99"}
+	BalanceRule  = DecimalRule{AllowSign: true, Max: maxBalance, Places: 4, Message: "must be between -99999999999999.9999 and 99999999999999.9999"}
+	AmountRule   = DecimalRule{MinOpen: true, Max: maxBalance, Places: 4, Message: "must be greater than 0 and at most 99999999999999.9999"}
+	PercentRule  = DecimalRule{MinOpen: true, Max: hundred, Places: 4, Message: "must be greater than 0 and at most 100"}
+)
+
+// Decimal parses a non-blank field by money.Parse's strict grammar and
+// checks it against r. ok is false (with a problem recorded) when the value
+// is bad, and false without a problem when the field is blank.
+func (p *Problems) Decimal(field string, f Field, r DecimalRule) (d decimal.Decimal, ok bool) {
+	if f.Blank() {
+		return decimal.Zero, false
+	}
+	if f.NotString {
+		p.Add(field, "must be a JSON string holding a decimal like \"123.45\", not a number or other value")
+		return decimal.Zero, false
+	}
+	d, err := money.Parse(f.Str)
+	if err != nil {
+		if errors.Is(err, money.ErrTooLong) {
+			p.Add(field, money.ErrTooLong.Error())
+		} else {
+			p.Add(field, money.ErrFormat.Error())
+		}
+		return decimal.Zero, false
+	}
+	if msg := r.check(d); msg != "" {
+		p.Add(field, msg)
+		return decimal.Zero, false
+	}
+	return d, true
+}
+
+// RequiredDecimal is Decimal with "is required" for a blank field.
+func (p *Problems) RequiredDecimal(field string, f Field, r DecimalRule) (decimal.Decimal, bool) {
+	if f.Blank() {
+		p.Add(field, "is required")
+		return decimal.Zero, false
+	}
+	return p.Decimal(field, f, r)
+}
+
+func (r DecimalRule) check(d decimal.Decimal) string {
+	switch {
+	case r.AllowSign && d.Abs().GreaterThan(r.Max),
+		!r.AllowSign && (d.LessThan(r.Min) || r.MinOpen && d.Equal(r.Min) || d.GreaterThan(r.Max)):
+		return r.Message
+	case d.Exponent() < -r.Places && !d.Equal(d.Truncate(r.Places)):
+		return fmt.Sprintf("must have at most %d decimal places", r.Places)
+	}
+	return ""
+}
+
+// Text checks a free-text value: at most max characters and no NUL (which
+// PostgreSQL text cannot hold). It returns the message, or "".
+func Text(s string, max int) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		return "must not contain NUL characters"
+	}
+	if utf8.RuneCountInString(s) > max {
+		return "must be at most " + strconv.Itoa(max) + " characters"
+	}
+	return ""
+}
+
+// Name trims a required name and checks it: 1 to max characters, no
+// control characters.
+func Name(s string, max int) (string, string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", "is required"
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "", "must not contain control characters"
+		}
+	}
+	if utf8.RuneCountInString(s) > max {
+		return "", "must be at most " + strconv.Itoa(max) + " characters"
+	}
+	return s, ""
+}
+
+var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
+
+// Instrument is a position's symbol as validated for its asset type.
+type Instrument struct {
+	Symbol     string  // uppercase ticker, or the canonical OCC symbol
+	Multiplier int64   // 1, or OptionMultiplier
+	Option     *Option // for options
+}
+
+// ParseInstrument checks a symbol for an asset type ("stock" or
+// "option"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
+// _), or for an option a parseable OCC symbol, stored in its canonical
+// padded form. It returns the field at fault and the message on failure.
+func ParseInstrument(assetType, symbol string) (Instrument, string, string) {
+	switch assetType {
+	case AssetStock:
+		s := strings.ToUpper(strings.TrimSpace(symbol))
+		if s == "" {
+			return Instrument{}, "symbol", "is required"
+		}
+		if !stockSymbol.MatchString(s) {
+			return Instrument{}, "symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _"
+		}
+		return Instrument{Symbol: s, Multiplier: 1}, "", ""
+	case AssetOption:
+		if strings.TrimSpace(symbol) == "" {
+			return Instrument{}, "symbol", "is required"
+		}
+		o, err := ParseOCC(symbol)
+		if err != nil {
+			return Instrument{}, "symbol", err.Error()
+		}
+		return Instrument{Symbol: o.Symbol(), Multiplier: OptionMultiplier, Option: &o}, "", ""
+	case "":
+		return Instrument{}, "assetType", "is required"
+	}
+	return Instrument{}, "assetType", "must be stock or option"
+}
+
+// Earliest and the future allowance bound fill times and ledger dates: a
+// time before 1970 or more than a day ahead of the server clock is a typo.
+var Earliest = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ParseTime reads an RFC 3339 timestamp with a zone ("2024-01-19T14:30:00Z",
+// "2024-01-19T09:30:00-05:00") between 1970 and one day after now. It
+// returns the time in UTC, truncated to microseconds (what timestamptz
+// keeps), or the message.
+func ParseTime(s string, now time.Time) (time.Time, string) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, "must be a timestamp like 2024-01-19T14:30:00Z (RFC 3339, with a zone)"
+	}
+	t = t.UTC().Truncate(time.Microsecond)
+	if t.Before(Earliest) || t.After(now.Add(24*time.Hour)) {
+		return time.Time{}, "must be between 1970 and tomorrow"
+	}
+	return t, ""
+}
+
+// FillInput is a fill as a request carries it (POST /api/positions fills,
+// POST and PATCH /api/positions/{id}/fills).
+type FillInput struct {
+	Type     *string `json:"type"`
+	Price    Field   `json:"price,omitzero"`
+	Quantity Field   `json:"quantity,omitzero"`
+	Fees     Field   `json:"fees,omitzero"`
+	FilledAt *string `json:"filledAt"`
+}
+
+// FillValues is a validated FillInput. FeesGiven is false when the fee is
+// to be estimated from the account's fee schedule.
+type FillValues struct {
+	Type      string
+	Price     decimal.Decimal
+	Quantity  decimal.Decimal
+	Fees      decimal.Decimal
+	FeesGiven bool
+	FilledAt  time.Time
+}
+
+// ValidateFill checks a complete fill (every field but fees required),
+// naming fields with prefix ("" or "fills[2]."). option requires whole
+// contracts.
+func ValidateFill(p *Problems, prefix string, in FillInput, option bool, now time.Time) FillValues {
+	var v FillValues
+	switch {
+	case in.Type == nil:
+		p.Add(prefix+"type", "is required")
+	case *in.Type == FillEntry, *in.Type == FillExit:
+		v.Type = *in.Type
+	default:
+		p.Add(prefix+"type", "must be entry or exit")
+	}
+	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, PriceRule)
+	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, QuantityRule)
+	if option && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
+		p.Add(prefix+"quantity", "must be a whole number of contracts")
+	}
+	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, FeeRule)
+	if in.FilledAt == nil {
+		p.Add(prefix+"filledAt", "is required")
+	} else if t, msg := ParseTime(*in.FilledAt, now); msg != "" {
+		p.Add(prefix+"filledAt", msg)
+	} else {
+		v.FilledAt = t
+	}
+	return v
+}

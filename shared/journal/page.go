@@ -1,0 +1,92 @@
+package journal
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"tradejournal/shared/apperr"
+)
+
+// Page sizes of the journal's lists (positions, ledger entries).
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 200
+)
+
+var wholeNumber = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// ParseLimit reads a list's limit parameter: absent means DefaultPageSize,
+// a whole number is clamped to 1..MaxPageSize, anything else is a
+// VALIDATION_ERROR (as the admin list does).
+func ParseLimit(s string) (int, error) {
+	if s == "" {
+		return DefaultPageSize, nil
+	}
+	if !wholeNumber.MatchString(s) {
+		return 0, apperr.Invalid("limit", "must be a whole number")
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
+		return 1, nil
+	case err != nil, n > MaxPageSize:
+		return MaxPageSize, nil
+	}
+	return n, nil
+}
+
+// Cursor is the keyset position after the last item of a page: a time
+// (nil for the NULLs a list sorts first, such as a draft position's
+// opened_at) and the item's id.
+type Cursor struct {
+	At *time.Time
+	ID string
+}
+
+// Encode makes the opaque cursor a client passes back: base64url of
+// "<unix micros>.<id>", or "-.<id>" for a NULL time.
+func (c Cursor) Encode() string {
+	at := "-"
+	if c.At != nil {
+		at = strconv.FormatInt(c.At.UnixMicro(), 10)
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(at + "." + c.ID))
+}
+
+// ErrCursor is the answer to a cursor that is not one of ours. Unlike the
+// admin list (whose spec says an invalid cursor means the first page), the
+// journal's lists refuse it: silently restarting would make an infinite
+// scroll repeat itself.
+var ErrCursor = apperr.Invalid("cursor", "is not a cursor from this list; omit it for the first page")
+
+// ParseCursor reads a cursor parameter: "" is the first page (nil), a
+// malformed one is ErrCursor.
+func ParseCursor(s string) (*Cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > 128 {
+		return nil, ErrCursor
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, ErrCursor
+	}
+	at, id, ok := strings.Cut(string(raw), ".")
+	if !ok || !ValidUUID(id) {
+		return nil, ErrCursor
+	}
+	c := &Cursor{ID: id}
+	if at != "-" {
+		us, err := strconv.ParseInt(at, 10, 64)
+		if err != nil || us < -1e17 || us > 1e17 || strconv.FormatInt(us, 10) != at {
+			return nil, ErrCursor
+		}
+		t := time.UnixMicro(us).UTC()
+		c.At = &t
+	}
+	return c, nil
+}

@@ -1,0 +1,113 @@
+package journal
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseLimit(t *testing.T) {
+	for in, want := range map[string]int{"": 50, "1": 1, "0": 1, "-5": 1, "200": 200, "201": 200, "+7": 7, "99999999999999999999": 200, "-99999999999999999999": 1} {
+		if got, err := ParseLimit(in); err != nil || got != want {
+			t.Errorf("ParseLimit(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"x", "1.5", " 1", "1e3"} {
+		if _, err := ParseLimit(in); err == nil {
+			t.Errorf("ParseLimit(%q) accepted", in)
+		}
+	}
+}
+
+func TestCursor(t *testing.T) {
+	const id = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	at := time.Date(2024, 1, 19, 14, 30, 0, 123456000, time.UTC)
+	for _, c := range []Cursor{{At: &at, ID: id}, {ID: id}} {
+		got, err := ParseCursor(c.Encode())
+		if err != nil || got.ID != id || (got.At == nil) != (c.At == nil) || got.At != nil && !got.At.Equal(*c.At) {
+			t.Fatalf("round trip of %+v: %+v %v", c, got, err)
+		}
+	}
+	if c, err := ParseCursor(""); c != nil || err != nil {
+		t.Fatal("empty cursor is not the first page")
+	}
+	enc := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	for _, bad := range []string{"%%%", enc("1." + strings.ToUpper(id)), enc("x." + id), enc("1"), enc("01." + id), enc("-." + id + "x"),
+		enc("999999999999999999999." + id), strings.Repeat("A", 200), enc("1."+id) + "=="} {
+		if _, err := ParseCursor(bad); err == nil {
+			t.Errorf("ParseCursor(%q) accepted", bad)
+		}
+	}
+}
+
+func TestDecimalRules(t *testing.T) {
+	cases := []struct {
+		rule DecimalRule
+		in   string
+		ok   bool
+	}{
+		{PriceRule, "0.00000001", true},
+		{PriceRule, "0.000000001", false},
+		{PriceRule, "0", false},
+		{PriceRule, "-1", false},
+		{PriceRule, "99999999", true},
+		{PriceRule, "99999999.01", false},
+		{QuantityRule, "1000000000", true},
+		{QuantityRule, "1000000000.00000001", false},
+		{FeeRule, "0", true},
+		{FeeRule, "1.23456", false},
+		{FeeRule, "1.23450", true},
+		{FeeRule, "-0.01", false},
+		{BalanceRule, "-99999999999999.9999", true},
+		{BalanceRule, "100000000000000", false},
+		{PercentRule, "100", true},
+		{PercentRule, "100.0001", false},
+		{PercentRule, "0", false},
+		{AmountRule, "0.0001", true},
+		{AmountRule, "0", false},
+	}
+	for _, c := range cases {
+		var p Problems
+		_, ok := p.Decimal("x", S(c.in), c.rule)
+		if ok != c.ok || (p.Err() == nil) != c.ok {
+			t.Errorf("%q with %q: ok %v, err %v", c.in, c.rule.Message, ok, p.Err())
+		}
+	}
+	var p Problems
+	if _, ok := p.Decimal("x", Field{Set: true, NotString: true}, PriceRule); ok || p.Err() == nil {
+		t.Error("a JSON number was accepted")
+	}
+	if _, ok := p.RequiredDecimal("y", Null, PriceRule); ok || !p.Has("y") {
+		t.Error("null accepted as required")
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if got, msg := ParseTime("2024-01-19T09:30:00-05:00", now); msg != "" || !got.Equal(time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)) || got.Location() != time.UTC {
+		t.Fatalf("%v %q", got, msg)
+	}
+	for _, bad := range []string{"2024-01-19", "2024-01-19T09:30:00", "2024-13-01T00:00:00Z", "1969-12-31T23:59:59Z", "2026-01-02T00:00:01Z", "yesterday"} {
+		if _, msg := ParseTime(bad, now); msg == "" {
+			t.Errorf("ParseTime(%q) accepted", bad)
+		}
+	}
+}
+
+func TestText(t *testing.T) {
+	if Text(strings.Repeat("é", MaxNotesChars), MaxNotesChars) != "" {
+		t.Error("20000 characters (40000 bytes) refused")
+	}
+	if Text(strings.Repeat("a", MaxNotesChars+1), MaxNotesChars) == "" || Text("a\x00b", 10) == "" {
+		t.Error("accepted")
+	}
+	if n, msg := Name("  Main  ", 100); n != "Main" || msg != "" {
+		t.Error(n, msg)
+	}
+	for _, bad := range []string{"", "   ", "a\nb", strings.Repeat("x", 101)} {
+		if _, msg := Name(bad, 100); msg == "" {
+			t.Errorf("Name(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,277 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The values of a position's side, a fill's type and a position's status,
+// as stored and as the API writes them.
+const (
+	SideLong  = "long"
+	SideShort = "short"
+
+	FillEntry = "entry"
+	FillExit  = "exit"
+
+	StatusDraft  = "draft"
+	StatusOpen   = "open"
+	StatusClosed = "closed"
+
+	AssetStock  = "stock"
+	AssetOption = "option"
+)
+
+// OptionMultiplier is the number of shares one option contract controls.
+const OptionMultiplier = 100
+
+// Fill is one execution of a position: an entry (buy to open a long, sell
+// short to open a short) or an exit. Quantity counts shares, or contracts
+// for options.
+type Fill struct {
+	ID       string
+	Type     string // FillEntry or FillExit
+	Price    decimal.Decimal
+	Quantity decimal.Decimal
+	Fees     decimal.Decimal
+	FilledAt time.Time
+}
+
+// Trade is what a position's figures are computed from.
+type Trade struct {
+	Side       string // SideLong or SideShort
+	Multiplier int64  // 1 for stock, OptionMultiplier for options
+	StopLoss   *decimal.Decimal
+	Fills      []Fill // any order: Compute orders them by time
+}
+
+// Figures are a position's derived values: everything the journal shows
+// that is computed from fills and never typed in.
+type Figures struct {
+	Status   string
+	OpenedAt *time.Time // the first fill
+	ClosedAt *time.Time // the exit that brought the quantity back to zero
+
+	EntryQuantity decimal.Decimal
+	ExitQuantity  decimal.Decimal
+	OpenQuantity  decimal.Decimal // EntryQuantity - ExitQuantity, never negative
+
+	AvgEntryPrice *decimal.Decimal // volume-weighted, 10 places; nil without entries
+	AvgExitPrice  *decimal.Decimal // nil without exits
+
+	GrossPnL decimal.Decimal // realised, 4 places (x multiplier)
+	Fees     decimal.Decimal // every fill's fees
+	NetPnL   decimal.Decimal // GrossPnL - Fees
+
+	// InitialRisk is |avg entry - stop| x entry quantity x multiplier, 4
+	// places, when a stop is set and there is an entry.
+	InitialRisk *decimal.Decimal
+	// RMultiple is NetPnL / InitialRisk, 4 places, once the position is
+	// closed and its initial risk is above zero.
+	RMultiple *decimal.Decimal
+
+	// Realized holds, at the index of each exit fill in Trade.Fills, the
+	// realised gross P&L that exit booked (4 places); zero for entries. The
+	// values add up to GrossPnL exactly, so the ledger's realised rows of a
+	// position sum to its gross P&L.
+	Realized []decimal.Decimal
+}
+
+// FillError says why a position's fills do not make a position: an exit
+// before any entry, an exit larger than the quantity still open, a fill
+// after the position went back to zero, or a fill value out of range. It
+// names the fill.
+type FillError struct {
+	PositionID string // set by Recompute
+	Index      int    // the fill's index in Trade.Fills
+	FillID     string
+	Field      string // the fill field at fault: "type", "price", "quantity", "fees" or "filledAt"
+	Message    string // for a client: says what is wrong and names the fill
+}
+
+func (e *FillError) Error() string { return e.Message }
+
+// Compute derives a position's figures from its fills by the average-cost
+// method. Fills are taken in time order; at the same instant entries go
+// before exits (a file with minute-precision times that buys and sells
+// within one minute is a round trip, not an exit before the entry), and
+// otherwise the given order is kept.
+//
+//   - An exit realises (exit price - average cost) x quantity x multiplier
+//     for a long, the negative for a short. The average cost is the open
+//     cost basis over the open quantity; it moves only with entries, so a
+//     scale-in after a partial exit re-averages what is still open.
+//   - The exit that closes the position takes the whole remaining cost
+//     basis, so a closed position's gross P&L is exactly its sum of exit
+//     values minus entry values (x multiplier): no rounding drift.
+//   - Realised amounts are rounded half away from zero to 4 places as a
+//     running total, so the per-exit amounts add up to the gross P&L.
+//
+// It refuses, with a *FillError naming the fill: an exit when nothing is
+// open (including an exit dated before the first entry), an exit larger than
+// the open quantity (no silent flip to the other side), any fill after the
+// position went back to zero (a later trade is a new position), and a price
+// or quantity that is not positive, or fees below zero. A bad side or
+// multiplier is a plain error. It never panics.
+func Compute(t Trade) (Figures, error) {
+	if t.Side != SideLong && t.Side != SideShort {
+		return Figures{}, errors.New("side must be long or short")
+	}
+	if t.Multiplier <= 0 {
+		return Figures{}, errors.New("multiplier must be positive")
+	}
+	mult := decimal.NewFromInt(t.Multiplier)
+
+	order := make([]int, len(t.Fills))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		fa, fb := &t.Fills[a], &t.Fills[b]
+		if c := fa.FilledAt.Compare(fb.FilledAt); c != 0 {
+			return c
+		}
+		return typeRank(fa.Type) - typeRank(fb.Type)
+	})
+
+	f := Figures{
+		Status:   StatusDraft,
+		Realized: make([]decimal.Decimal, len(t.Fills)),
+	}
+	var (
+		open, basis           decimal.Decimal // open quantity and its cost
+		entryValue, exitValue decimal.Decimal
+		realized, booked      decimal.Decimal // exact running total, and its rounded part already booked
+		closed                bool
+	)
+	for _, i := range order {
+		fill := &t.Fills[i]
+		bad := func(field, format string, args ...any) error {
+			return &FillError{Index: i, FillID: fill.ID, Field: field, Message: describe(fill) + ": " + fmt.Sprintf(format, args...)}
+		}
+		switch {
+		case fill.Type != FillEntry && fill.Type != FillExit:
+			return Figures{}, bad("type", "type must be entry or exit")
+		case !fill.Price.IsPositive():
+			return Figures{}, bad("price", "price must be greater than 0")
+		case !fill.Quantity.IsPositive():
+			return Figures{}, bad("quantity", "quantity must be greater than 0")
+		case fill.Fees.IsNegative():
+			return Figures{}, bad("fees", "fees must not be negative")
+		case closed:
+			return Figures{}, bad("filledAt", "the position was closed at %s; a later trade belongs to a new position",
+				f.ClosedAt.UTC().Format(time.RFC3339))
+		}
+		if f.OpenedAt == nil {
+			at := fill.FilledAt
+			f.OpenedAt = &at
+		}
+		value := fill.Price.Mul(fill.Quantity)
+		f.Fees = f.Fees.Add(fill.Fees)
+
+		if fill.Type == FillEntry {
+			open = open.Add(fill.Quantity)
+			basis = basis.Add(value)
+			f.EntryQuantity = f.EntryQuantity.Add(fill.Quantity)
+			entryValue = entryValue.Add(value)
+			continue
+		}
+
+		if open.IsZero() {
+			return Figures{}, bad("filledAt", "an exit cannot come before the position's first entry")
+		}
+		if fill.Quantity.GreaterThan(open) {
+			return Figures{}, bad("quantity", "the exit of %s exceeds the open quantity of %s", fill.Quantity.String(), open.String())
+		}
+		removed := basis // the closing exit takes all that is left
+		if fill.Quantity.LessThan(open) {
+			removed = basis.Mul(fill.Quantity).DivRound(open, 16)
+		}
+		basis = basis.Sub(removed)
+		open = open.Sub(fill.Quantity)
+		f.ExitQuantity = f.ExitQuantity.Add(fill.Quantity)
+		exitValue = exitValue.Add(value)
+
+		gain := value.Sub(removed)
+		if t.Side == SideShort {
+			gain = gain.Neg()
+		}
+		realized = realized.Add(gain.Mul(mult))
+		total := realized.Round(4)
+		f.Realized[i] = total.Sub(booked)
+		booked = total
+
+		if open.IsZero() {
+			closed = true
+			at := fill.FilledAt
+			f.ClosedAt = &at
+		}
+	}
+
+	for i := range f.Realized {
+		f.Realized[i] = normalize4(f.Realized[i])
+	}
+	f.OpenQuantity = open
+	f.GrossPnL = normalize4(booked)
+	f.Fees = normalize4(f.Fees)
+	f.NetPnL = f.GrossPnL.Sub(f.Fees)
+	switch {
+	case len(t.Fills) == 0:
+		f.Status = StatusDraft
+	case closed:
+		f.Status = StatusClosed
+	default:
+		f.Status = StatusOpen
+	}
+	if f.EntryQuantity.IsPositive() {
+		avg := entryValue.DivRound(f.EntryQuantity, 10)
+		f.AvgEntryPrice = &avg
+		if t.StopLoss != nil {
+			// |avg entry - stop| x qty is |entry value - stop x qty|: exact.
+			risk := entryValue.Sub(t.StopLoss.Mul(f.EntryQuantity)).Abs().Mul(mult).Round(4)
+			f.InitialRisk = &risk
+		}
+	}
+	if f.ExitQuantity.IsPositive() {
+		avg := exitValue.DivRound(f.ExitQuantity, 10)
+		f.AvgExitPrice = &avg
+	}
+	if closed && f.InitialRisk != nil && f.InitialRisk.IsPositive() {
+		r := f.NetPnL.DivRound(*f.InitialRisk, 4)
+		f.RMultiple = &r
+	}
+	return f, nil
+}
+
+// normalize4 gives d at least 4 places, so figures print alike however
+// they were reached. Values with more places (fees typed with more, which
+// the API refuses) keep them.
+func normalize4(d decimal.Decimal) decimal.Decimal {
+	if d.Exponent() > -4 {
+		return d.Round(4)
+	}
+	return d
+}
+
+func typeRank(t string) int {
+	if t == FillEntry {
+		return 0
+	}
+	return 1
+}
+
+// describe names a fill for a message: "exit fill 5b0c... of 50 at 2024-...".
+func describe(f *Fill) string {
+	name := f.Type + " fill"
+	if f.Type != FillEntry && f.Type != FillExit {
+		name = "fill"
+	}
+	if f.ID != "" {
+		name += " " + f.ID
+	}
+	return fmt.Sprintf("%s of %s at %s", name, f.Quantity.String(), f.FilledAt.UTC().Format(time.RFC3339))
+}
