@@ -34,6 +34,7 @@ import (
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/market"
+	"tradejournal/shared/wallet"
 )
 
 func main() {
@@ -98,6 +99,12 @@ func serve(ctx context.Context, cfg config.Config) error {
 	if a.Outbox != nil {
 		defer background(ctx, func(ctx context.Context) { a.Outbox.Run(ctx, outboxInterval) })()
 	}
+	// Reservations whose hold expired give their credits back.
+	defer background(ctx, every(time.Minute, func(ctx context.Context) {
+		if _, err := wallet.SweepExpired(ctx, a.DB, a.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("reservation sweep failed; retrying in a minute", "err", err)
+		}
+	}))()
 
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.Port)))
 	if err != nil {
@@ -127,6 +134,23 @@ func background(ctx context.Context, job func(context.Context)) (stop func()) {
 	done := make(chan struct{})
 	go func() { defer close(done); job(ctx) }()
 	return func() { cancel(); <-done }
+}
+
+// every turns job into a background loop that runs it now and then once per
+// interval until its context ends.
+func every(interval time.Duration, job func(context.Context)) func(context.Context) {
+	return func(ctx context.Context) {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			job(ctx)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}
 }
 
 // shutdowner is a listener that closes with the main server (the metrics
