@@ -139,8 +139,10 @@ func DecodeCursor(s string) *Cursor {
 // ListUsers returns one page, newest first, by keyset on (created_at, id)
 // so page 400 costs what page 1 does.
 func ListUsers(ctx context.Context, q db.Querier, after *Cursor, limit int) (userPage, error) {
-	const cols = `SELECT id::text, email, created_at, is_admin, email_verified, last_active_at FROM users `
-	const order = ` ORDER BY created_at DESC, id DESC LIMIT $1`
+	// Qualified names: a bare "id" in ORDER BY would mean the id::text
+	// output column, sorting text and leaving the (created_at, id) index.
+	const cols = `SELECT u.id::text, u.email, u.created_at, u.is_admin, u.email_verified, u.last_active_at FROM users u `
+	const order = ` ORDER BY u.created_at DESC, u.id DESC LIMIT $1`
 	var (
 		rows pgx.Rows
 		err  error
@@ -148,7 +150,7 @@ func ListUsers(ctx context.Context, q db.Querier, after *Cursor, limit int) (use
 	if after == nil {
 		rows, err = q.Query(ctx, cols+order, limit+1)
 	} else {
-		rows, err = q.Query(ctx, cols+`WHERE (created_at, id) < ($2, $3::uuid)`+order, limit+1, after.CreatedAt, after.ID)
+		rows, err = q.Query(ctx, cols+`WHERE (u.created_at, u.id) < ($2, $3::uuid)`+order, limit+1, after.CreatedAt, after.ID)
 	}
 	if err != nil {
 		return userPage{}, db.Classify(err)
