@@ -4,10 +4,17 @@
 package functions
 
 import (
+	"tradejournal/functions/accounts"
 	"tradejournal/functions/admin"
+	"tradejournal/functions/appconfig"
 	"tradejournal/functions/auth"
+	"tradejournal/functions/billing"
 	"tradejournal/functions/calculator"
+	"tradejournal/functions/currency"
 	"tradejournal/functions/health"
+	"tradejournal/functions/performance"
+	"tradejournal/functions/positions"
+	"tradejournal/functions/symbols"
 	"tradejournal/functions/users"
 	"tradejournal/shared/app"
 	"tradejournal/shared/httpx"
@@ -15,5 +22,7 @@ import (
 
 // All builds every route group.
 func All(a *app.App) []httpx.Group {
-	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a)}
+	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
+		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
+		accounts.Group(a), positions.Group(a), billing.Group(a)}
 }

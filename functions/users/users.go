@@ -3,11 +3,13 @@ package users
 
 import (
 	"net/http"
+	"strings"
 
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/money"
 )
 
 type handler struct{ app *app.App }
@@ -20,6 +22,7 @@ func Group(a *app.App) httpx.Group {
 		Mounts: []string{"/api/users/"},
 		Routes: []httpx.Route{
 			{Pattern: "PUT /api/users/me/timezone", Handler: a.Sessions.Require(h.setTimezone)},
+			{Pattern: "PUT /api/users/me/display-currency", Handler: a.Sessions.Require(h.setDisplayCurrency)},
 		},
 	}
 }
@@ -40,6 +43,31 @@ func (h handler) setTimezone(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := auth.SetTimezone(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, req.Timezone)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]auth.User{"user": u})
+}
+
+type displayCurrencyRequest struct {
+	Currency string `json:"currency"`
+}
+
+// setDisplayCurrency changes the currency the dashboard total and the
+// performance totals are converted into: an ISO 4217 code, upper-cased.
+func (h handler) setDisplayCurrency(w http.ResponseWriter, r *http.Request) {
+	var req displayCurrencyRequest
+	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	code := strings.ToUpper(req.Currency)
+	if !money.ValidCurrency(code) {
+		httpx.Error(w, r, apperr.Invalid("currency", "must be an ISO 4217 currency code such as USD"))
+		return
+	}
+	u, err := auth.SetDisplayCurrency(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, code)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

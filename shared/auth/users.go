@@ -7,8 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/mail"
+	"regexp"
 	"strings"
 	"time"
+	// Zones are checked and applied with time.LoadLocation; the Lambda
+	// runtime image (provided.al2023) has no /usr/share/zoneinfo, so every
+	// binary carries its own copy (ARCHITECTURE.md: embed time/tzdata).
+	_ "time/tzdata"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,20 +23,23 @@ import (
 
 // User is the signed-in person as the API shows them. No secret field.
 type User struct {
-	ID            string    `json:"id"`
-	Email         string    `json:"email"`
-	EmailVerified bool      `json:"emailVerified"`
-	IsAdmin       bool      `json:"isAdmin"`
-	Timezone      string    `json:"timezone"`
-	CreatedAt     time.Time `json:"createdAt"`
+	ID            string `json:"id"`
+	Email         string `json:"email"`
+	EmailVerified bool   `json:"emailVerified"`
+	IsAdmin       bool   `json:"isAdmin"`
+	Timezone      string `json:"timezone"`
+	// DisplayCurrency is the ISO 4217 code the dashboard converts into;
+	// nil until chosen (or set from the first account's currency).
+	DisplayCurrency *string   `json:"displayCurrency"`
+	CreatedAt       time.Time `json:"createdAt"`
 }
 
 // userColumns is selected wherever a User is scanned, in scanUser's order.
-const userColumns = "u.id::text, u.email, u.email_verified, u.is_admin, u.timezone, u.created_at"
+const userColumns = "u.id::text, u.email, u.email_verified, u.is_admin, u.timezone, u.display_currency::text, u.created_at"
 
 func scanUser(row pgx.Row, extra ...any) (User, error) {
 	var u User
-	err := row.Scan(append([]any{&u.ID, &u.Email, &u.EmailVerified, &u.IsAdmin, &u.Timezone, &u.CreatedAt}, extra...)...)
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.EmailVerified, &u.IsAdmin, &u.Timezone, &u.DisplayCurrency, &u.CreatedAt}, extra...)...)
 	return u, err
 }
 
@@ -55,9 +63,15 @@ func NormalizeEmail(raw string) (string, string) {
 	return e, ""
 }
 
+// zoneName is the shape of an IANA zone name: segments of letters, digits,
+// '_', '-' and '+'. time.LoadLocation alone would also accept paths the
+// local filesystem resolves ("Europe//Berlin", "./UTC") but the embedded
+// database, all a Lambda host has, does not.
+var zoneName = regexp.MustCompile(`^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$`)
+
 // CheckTimezone returns what is wrong with an IANA zone name, or "".
 func CheckTimezone(name string) string {
-	if name == "" || len(name) > 64 || name == "Local" {
+	if name == "" || len(name) > 64 || name == "Local" || !zoneName.MatchString(name) {
 		return "must be an IANA time zone name such as Europe/Berlin"
 	}
 	if _, err := time.LoadLocation(name); err != nil {
@@ -93,17 +107,23 @@ func SetTimezone(ctx context.Context, q db.Querier, userID, timezone string) (Us
 	return u, db.Classify(err)
 }
 
+// SetDisplayCurrency changes the currency the dashboard and the
+// performance totals convert into. The caller checks the code.
+func SetDisplayCurrency(ctx context.Context, q db.Querier, userID, currency string) (User, error) {
+	const sql = `UPDATE users u SET display_currency = $2 WHERE u.id = $1 RETURNING ` + userColumns
+	u, err := scanUser(q.QueryRow(ctx, sql, userID, currency))
+	return u, db.Classify(err)
+}
+
 // SetPassword replaces the password of the user with that email and ends
 // every session of theirs, in one transaction.
 func SetPassword(ctx context.Context, pool db.Beginner, email, passwordHash string) error {
 	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		var id string
-		err := tx.QueryRow(ctx, `UPDATE users SET password_hash = $2 WHERE email = $1 RETURNING id::text`, email, passwordHash).Scan(&id)
-		if err != nil {
+		if err := tx.QueryRow(ctx, `SELECT id::text FROM users WHERE email = $1 FOR UPDATE`, email).Scan(&id); err != nil {
 			return db.Classify(err)
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, id)
-		return err
+		return ReplacePassword(ctx, tx, id, passwordHash)
 	})
 }
 

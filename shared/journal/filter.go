@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tradejournal/shared/apperr"
 )
@@ -46,8 +47,11 @@ func ParseFilter(q url.Values) (Filter, error) {
 		f.AccountID = v
 	}
 	if v := strings.TrimSpace(q.Get("symbol")); v != "" {
-		if len(v) > 32 {
+		switch {
+		case len(v) > 32:
 			bad("symbol", "must be at most 32 characters")
+		case !utf8.ValidString(v) || strings.ContainsRune(v, 0):
+			bad("symbol", "must be text")
 		}
 		f.Symbol = strings.ToUpper(v)
 	}

@@ -43,6 +43,8 @@ func TestParseFilter(t *testing.T) {
 		"DateTime":     {"to": {"2026-01-01T00:00:00Z"}},
 		"ToBeforeFrom": {"from": {"2026-02-01"}, "to": {"2026-01-01"}},
 		"LongSymbol":   {"symbol": {strings.Repeat("A", 33)}},
+		"NULInSymbol":  {"symbol": {"AA\x00PL"}},
+		"BadUTF8":      {"symbol": {"\xff\xfe"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseFilter(q); err == nil {

@@ -1,0 +1,297 @@
+package performance
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/fx"
+	"tradejournal/shared/money"
+)
+
+// Report is the body of GET /api/performance.
+type Report struct {
+	// DisplayCurrency is the user's display currency, or null.
+	DisplayCurrency *string `json:"displayCurrency"`
+	// MissingPairs lists, sorted, the pairs ("EUR/USD") without a rate in
+	// force today that the total needs; the total is then null.
+	MissingPairs []string `json:"missingPairs"`
+	// ByCurrency has one block per account currency with closed positions
+	// in the filter, alphabetically; every figure in that currency.
+	ByCurrency []Block `json:"byCurrency"`
+	// Total is every position converted into the display currency, or null
+	// without a display currency or with a missing pair.
+	Total *Block `json:"total"`
+}
+
+// Block is every figure of one currency.
+type Block struct {
+	Currency    string         `json:"currency"`
+	Summary     Summary        `json:"summary"`
+	ByDay       []DayBucket    `json:"byDay"`
+	ByMonth     []MonthBucket  `json:"byMonth"`
+	BySymbol    []SymbolBucket `json:"bySymbol"`
+	ByTag       []TagBucket    `json:"byTag"`
+	EquityCurve []Point        `json:"equityCurve"`
+}
+
+// Summary holds the headline statistics over closed positions. Money is a
+// 4-place string; rates are percents of trades with 2 places; a figure that
+// does not exist (no wins, no losses, no trades) is null.
+type Summary struct {
+	Trades            int64   `json:"trades"`
+	Wins              int64   `json:"wins"`
+	Losses            int64   `json:"losses"`
+	Breakevens        int64   `json:"breakevens"`
+	WinRate           *string `json:"winRate"`
+	LossRate          *string `json:"lossRate"`
+	BreakevenRate     *string `json:"breakevenRate"`
+	NetPnl            string  `json:"netPnl"`
+	GrossPnl          string  `json:"grossPnl"`
+	Fees              string  `json:"fees"`
+	GrossWins         string  `json:"grossWins"`
+	GrossLosses       string  `json:"grossLosses"`
+	AverageWin        *string `json:"averageWin"`
+	AverageLoss       *string `json:"averageLoss"`
+	ProfitFactor      *string `json:"profitFactor"`
+	Expectancy        *string `json:"expectancy"`
+	AverageR          *string `json:"averageR"`
+	RTrades           int64   `json:"rTrades"`
+	LargestWin        *string `json:"largestWin"`
+	LargestLoss       *string `json:"largestLoss"`
+	MaxDrawdown       string  `json:"maxDrawdown"`
+	LongestWinStreak  int64   `json:"longestWinStreak"`
+	LongestLossStreak int64   `json:"longestLossStreak"`
+}
+
+// Bucket is the figures of one breakdown entry.
+type Bucket struct {
+	Trades  int64   `json:"trades"`
+	Wins    int64   `json:"wins"`
+	Losses  int64   `json:"losses"`
+	WinRate *string `json:"winRate"`
+	NetPnl  string  `json:"netPnl"`
+}
+
+// DayBucket is one trading day: the calendar date of the close in the
+// account's trading-day zone.
+type DayBucket struct {
+	Date string `json:"date"`
+	Bucket
+}
+
+// MonthBucket is one calendar month of trading days ("2024-05").
+type MonthBucket struct {
+	Month string `json:"month"`
+	Bucket
+}
+
+// SymbolBucket is one symbol.
+type SymbolBucket struct {
+	Symbol string `json:"symbol"`
+	Bucket
+}
+
+// TagBucket is one tag; a position with several tags counts in each.
+type TagBucket struct {
+	TagID    string `json:"tagId"`
+	Name     string `json:"name"`
+	Category string `json:"category"`
+	Bucket
+}
+
+// Point is one point of the equity curve: the cumulative net P&L after the
+// position closed at ClosedAt.
+type Point struct {
+	ClosedAt         time.Time `json:"closedAt"`
+	CumulativeNetPnl string    `json:"cumulativeNetPnl"`
+}
+
+// build turns the aggregates into the report: one block per currency, and
+// the total in display (converted with factors, the spot factors of the
+// currencies that have a rate) when display is set and every currency
+// present has a factor. Sums convert exactly (a sum of converted amounts is
+// the converted sum); only the order-dependent figures (drawdown, streaks,
+// the curve) need the per-position "*" series.
+func build(r raw, display string, factors map[string]decimal.Decimal) Report {
+	rep := Report{MissingPairs: []string{}, ByCurrency: []Block{}}
+	currencies := slices.Sorted(maps.Keys(r.summary))
+	for _, c := range currencies {
+		one := func(string) decimal.Decimal { return decimal.NewFromInt(1) }
+		rep.ByCurrency = append(rep.ByCurrency, block(c, r, []string{c}, one, c))
+	}
+	if display == "" {
+		return rep
+	}
+	rep.DisplayCurrency = &display
+	for _, c := range currencies {
+		if _, ok := factors[c]; !ok {
+			rep.MissingPairs = append(rep.MissingPairs, fx.Pair(c, display))
+		}
+	}
+	if len(rep.MissingPairs) > 0 {
+		return rep
+	}
+	total := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
+	rep.Total = &total
+	return rep
+}
+
+// block assembles the figures of the currencies of from, each scaled by
+// factor, as one block named name; series names the ordered series.
+func block(name string, r raw, from []string, factor func(string) decimal.Decimal, series string) Block {
+	var sum aggRow
+	day, month, symbol := map[string]aggRow{}, map[string]aggRow{}, map[string]aggRow{}
+	tags := map[string]tagAgg{}
+	for _, c := range from {
+		f := factor(c)
+		sum = merge(sum, scale(r.summary[c], f))
+		for _, m := range []struct{ dst, src map[string]aggRow }{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
+			for k, a := range m.src {
+				m.dst[k] = merge(m.dst[k], scale(a, f))
+			}
+		}
+		for _, t := range r.tags {
+			if t.currency != c {
+				continue
+			}
+			acc := tags[t.id]
+			acc.id, acc.name, acc.category = t.id, t.name, t.category
+			acc.trades += t.trades
+			acc.wins += t.wins
+			acc.losses += t.losses
+			acc.net = acc.net.Add(t.net.Mul(f))
+			tags[t.id] = acc
+		}
+	}
+	b := Block{
+		Currency: name,
+		Summary:  summary(sum, r.series[series]),
+		ByDay:    []DayBucket{}, ByMonth: []MonthBucket{}, BySymbol: []SymbolBucket{}, ByTag: []TagBucket{},
+		EquityCurve: []Point{},
+	}
+	for _, k := range slices.Sorted(maps.Keys(day)) {
+		b.ByDay = append(b.ByDay, DayBucket{Date: k, Bucket: bucket(day[k].trades, day[k].wins, day[k].losses, day[k].net)})
+	}
+	for _, k := range slices.Sorted(maps.Keys(month)) {
+		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: bucket(month[k].trades, month[k].wins, month[k].losses, month[k].net)})
+	}
+	// Breakdowns by symbol and tag: best net P&L first.
+	syms := slices.SortedFunc(maps.Keys(symbol), func(x, y string) int {
+		return cmp.Or(symbol[y].net.Cmp(symbol[x].net), cmp.Compare(x, y))
+	})
+	for _, k := range syms {
+		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: k, Bucket: bucket(symbol[k].trades, symbol[k].wins, symbol[k].losses, symbol[k].net)})
+	}
+	ts := slices.SortedFunc(maps.Values(tags), func(x, y tagAgg) int {
+		return cmp.Or(y.net.Cmp(x.net), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
+	})
+	for _, t := range ts {
+		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Bucket: bucket(t.trades, t.wins, t.losses, t.net)})
+	}
+	for _, p := range r.series[series].curve {
+		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum)})
+	}
+	return b
+}
+
+type tagAgg struct {
+	id, name, category   string
+	trades, wins, losses int64
+	net                  decimal.Decimal
+}
+
+// scale converts the money of a by factor f (> 0, so the largest net P&L
+// stays the largest).
+func scale(a aggRow, f decimal.Decimal) aggRow {
+	a.net, a.gross, a.fees = a.net.Mul(f), a.gross.Mul(f), a.fees.Mul(f)
+	a.winSum, a.lossSum = a.winSum.Mul(f), a.lossSum.Mul(f)
+	if a.hi.Valid {
+		a.hi.Decimal = a.hi.Decimal.Mul(f)
+	}
+	if a.lo.Valid {
+		a.lo.Decimal = a.lo.Decimal.Mul(f)
+	}
+	return a
+}
+
+// merge adds two groups: counts and sums add, the extremes are kept.
+func merge(a, b aggRow) aggRow {
+	out := aggRow{
+		trades: a.trades + b.trades, wins: a.wins + b.wins, losses: a.losses + b.losses,
+		net: a.net.Add(b.net), gross: a.gross.Add(b.gross), fees: a.fees.Add(b.fees),
+		winSum: a.winSum.Add(b.winSum), lossSum: a.lossSum.Add(b.lossSum),
+		rSum: a.rSum.Add(b.rSum), rCount: a.rCount + b.rCount,
+		hi: a.hi, lo: a.lo,
+	}
+	if b.hi.Valid && (!out.hi.Valid || b.hi.Decimal.GreaterThan(out.hi.Decimal)) {
+		out.hi = b.hi
+	}
+	if b.lo.Valid && (!out.lo.Valid || b.lo.Decimal.LessThan(out.lo.Decimal)) {
+		out.lo = b.lo
+	}
+	return out
+}
+
+// summary derives the headline figures from a group's sums:
+//   - win, loss and breakeven rate: wins, losses, breakevens (net == 0) as
+//     a percent of trades;
+//   - average win and loss: the winners' (losers') net P&L over their count;
+//   - profit factor: the winners' net P&L over the absolute losers' net
+//     P&L, null without a loss;
+//   - expectancy: net P&L per trade;
+//   - average R over the positions that have an R multiple (rTrades).
+func summary(a aggRow, s seriesStats) Summary {
+	breakevens := a.trades - a.wins - a.losses
+	out := Summary{
+		Trades: a.trades, Wins: a.wins, Losses: a.losses, Breakevens: breakevens,
+		WinRate: percent(a.wins, a.trades), LossRate: percent(a.losses, a.trades), BreakevenRate: percent(breakevens, a.trades),
+		NetPnl: amount(a.net), GrossPnl: amount(a.gross), Fees: amount(a.fees),
+		GrossWins: amount(a.winSum), GrossLosses: amount(a.lossSum),
+		AverageWin: ratio(a.winSum, decimal.NewFromInt(a.wins)), AverageLoss: ratio(a.lossSum, decimal.NewFromInt(a.losses)),
+		Expectancy: ratio(a.net, decimal.NewFromInt(a.trades)),
+		AverageR:   ratio(a.rSum, decimal.NewFromInt(a.rCount)), RTrades: a.rCount,
+		MaxDrawdown:      amount(s.maxDrawdown),
+		LongestWinStreak: s.winStreak, LongestLossStreak: s.lossStreak,
+	}
+	if a.losses > 0 {
+		out.ProfitFactor = ratio(a.winSum, a.lossSum.Abs())
+	}
+	if a.hi.Valid && a.hi.Decimal.Sign() > 0 {
+		v := amount(a.hi.Decimal)
+		out.LargestWin = &v
+	}
+	if a.lo.Valid && a.lo.Decimal.Sign() < 0 {
+		v := amount(a.lo.Decimal)
+		out.LargestLoss = &v
+	}
+	return out
+}
+
+func bucket(trades, wins, losses int64, net decimal.Decimal) Bucket {
+	return Bucket{Trades: trades, Wins: wins, Losses: losses, WinRate: percent(wins, trades), NetPnl: amount(net)}
+}
+
+// amount is a money figure: 4 places, half away from zero.
+func amount(d decimal.Decimal) string { return money.RoundN(d, fx.Places) }
+
+// ratio is n/d to 4 places, or nil when d is zero.
+func ratio(n, d decimal.Decimal) *string {
+	if d.IsZero() {
+		return nil
+	}
+	s := money.RoundN(n.DivRound(d, fx.Places), fx.Places)
+	return &s
+}
+
+// percent is 100 n/d to 2 places, or nil when d is zero.
+func percent(n, d int64) *string {
+	if d == 0 {
+		return nil
+	}
+	s := money.RoundN(decimal.NewFromInt(n*100).DivRound(decimal.NewFromInt(d), 2), 2)
+	return &s
+}

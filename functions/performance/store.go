@@ -1,0 +1,449 @@
+package performance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
+)
+
+// The statements below aggregate in PostgreSQL: no position row reaches Go,
+// only grouped rows (one per currency and trading day, month, symbol or
+// tag) and, per series, the order-dependent figures with at most
+// maxCurvePoints points of the equity curve. Each reads the user's closed
+// positions joined to their account (currency, trading-day zone), narrowed
+// by the shared journal filter (%[1]s; the date range applies to closed_at
+// in the account's zone).
+
+// daysSQL groups by currency and trading day (the calendar date of
+// closed_at in the account's zone) with every sum a figure is derived from,
+// and rolls the days up, in SQL, into months and into one row per currency
+// (the summary). hi and lo are the largest and smallest net P&L: the
+// largest win when hi > 0, the largest loss when lo < 0.
+const daysSQL = `
+WITH d AS (
+	SELECT a.currency::text AS cur, (p.closed_at AT TIME ZONE a.timezone)::date AS day,
+		count(*) AS n, count(*) FILTER (WHERE p.net_pnl > 0) AS w, count(*) FILTER (WHERE p.net_pnl < 0) AS l,
+		sum(p.net_pnl) AS net, sum(p.gross_pnl) AS gross, sum(p.fees) AS fees,
+		coalesce(sum(p.net_pnl) FILTER (WHERE p.net_pnl > 0), 0) AS wsum,
+		coalesce(sum(p.net_pnl) FILTER (WHERE p.net_pnl < 0), 0) AS lsum,
+		max(p.net_pnl) AS hi, min(p.net_pnl) AS lo,
+		coalesce(sum(p.r_multiple), 0) AS rsum, count(p.r_multiple) AS rcount
+	FROM positions p JOIN accounts a ON a.id = p.account_id
+	WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
+	GROUP BY 1, 2
+)
+SELECT 'day', cur, to_char(day, 'YYYY-MM-DD'), n, w, l, net, gross, fees, wsum, lsum, hi, lo, rsum, rcount FROM d
+UNION ALL
+SELECT 'month', cur, to_char(day, 'YYYY-MM'), sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), sum(gross), sum(fees),
+	sum(wsum), sum(lsum), max(hi), min(lo), sum(rsum), sum(rcount)::int8
+FROM d GROUP BY cur, to_char(day, 'YYYY-MM')
+UNION ALL
+SELECT 'currency', cur, '', sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), sum(gross), sum(fees),
+	sum(wsum), sum(lsum), max(hi), min(lo), sum(rsum), sum(rcount)::int8
+FROM d GROUP BY cur`
+
+// symbolsSQL is the breakdown by symbol (an option's full OCC symbol).
+const symbolsSQL = `
+SELECT a.currency::text, p.symbol, count(*), count(*) FILTER (WHERE p.net_pnl > 0), count(*) FILTER (WHERE p.net_pnl < 0), sum(p.net_pnl)
+FROM positions p JOIN accounts a ON a.id = p.account_id
+WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
+GROUP BY 1, 2`
+
+// tagsSQL is the breakdown by tag: a position with two tags counts in both.
+const tagsSQL = `
+SELECT a.currency::text, t.id::text, t.name, t.category,
+	count(*), count(*) FILTER (WHERE p.net_pnl > 0), count(*) FILTER (WHERE p.net_pnl < 0), sum(p.net_pnl)
+FROM positions p JOIN accounts a ON a.id = p.account_id
+	JOIN position_tags pt ON pt.position_id = p.id JOIN tags t ON t.id = pt.tag_id
+WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
+GROUP BY a.currency, t.id`
+
+// maxCurvePoints bounds an equity curve.
+const maxCurvePoints = 1000
+
+// seriesSQL computes the order-dependent figures of each series named in
+// %[2]s (text[]): an account currency, or "*" for every position converted
+// into the display currency (net P&L x its currency's factor, %[3]s text[]
+// of currencies and %[4]s numeric[] of factors; a currency without a
+// factor has no "*" row). Each series is walked in close order (closed_at,
+// then id, so ties are stable) by its own sort, led by closed_at (a sort
+// led by the currency is several times slower), and two layers of running
+// window aggregates:
+//   - cum, the cumulative net P&L, and peak, its running maximum counting
+//     the starting 0: the drawdown at a close is peak - cum;
+//   - w and l, the running counts of wins and losses, and lw (ll), w (l) at
+//     the latest close that was not a win (loss): the streak a win ends is
+//     w - lw. A breakeven ends both kinds of streak.
+//
+// The last layer is a plain aggregate: the maximum drawdown, the longest
+// streaks, and the equity curve, the cumulative net P&L after every k-th
+// close, k = ceil(n/1000), and after the last: at most 1000 points.
+const seriesSQL = `
+WITH base AS MATERIALIZED (
+	SELECT a.currency::text AS cur, p.closed_at, p.id, p.net_pnl AS net, p.net_pnl * f.factor AS tnet
+	FROM positions p JOIN accounts a ON a.id = p.account_id
+		LEFT JOIN unnest(%[3]s::text[], %[4]s::numeric[]) AS f(cur, factor) ON f.cur = a.currency::text
+	WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
+)
+SELECT s.series, c.n, coalesce(r.maxdd, 0), coalesce(r.ws, 0), coalesce(r.ls, 0),
+	coalesce(r.at, '{}'), coalesce(r.cum, '{}')
+FROM unnest(%[2]s::text[]) AS s(series)
+CROSS JOIN LATERAL (SELECT count(*) AS n FROM base b
+	WHERE CASE WHEN s.series = '*' THEN b.tnet IS NOT NULL ELSE b.cur = s.series END) c
+CROSS JOIN LATERAL (
+	SELECT max(greatest(peak, 0) - cum) AS maxdd, max(w - coalesce(lw, 0)) AS ws, max(l - coalesce(ll, 0)) AS ls,
+		array_agg(closed_at ORDER BY rn) FILTER (WHERE rn %% ((c.n + %[5]d - 1) / %[5]d) = 0 OR rn = c.n) AS at,
+		array_agg(cum ORDER BY rn) FILTER (WHERE rn %% ((c.n + %[5]d - 1) / %[5]d) = 0 OR rn = c.n) AS cum
+	FROM (
+		SELECT closed_at, rn, cum, w, l,
+			max(cum) OVER o AS peak,
+			max(w) FILTER (WHERE v <= 0) OVER o AS lw,
+			max(l) FILTER (WHERE v >= 0) OVER o AS ll
+		FROM (
+			SELECT b.closed_at, b.id, x.v,
+				sum(x.v) OVER o AS cum, row_number() OVER o AS rn,
+				count(*) FILTER (WHERE x.v > 0) OVER o AS w, count(*) FILTER (WHERE x.v < 0) OVER o AS l
+			FROM base b CROSS JOIN LATERAL (SELECT CASE WHEN s.series = '*' THEN b.tnet ELSE b.net END) AS x(v)
+			WHERE CASE WHEN s.series = '*' THEN b.tnet IS NOT NULL ELSE b.cur = s.series END
+			WINDOW o AS (ORDER BY b.closed_at, b.id ROWS UNBOUNDED PRECEDING)
+		) w1
+		WINDOW o AS (ORDER BY closed_at, id ROWS UNBOUNDED PRECEDING)
+	) w2
+) r`
+
+// aggRow is one grouped row: the sums every figure is derived from.
+type aggRow struct {
+	trades, wins, losses int64
+	net, gross, fees     decimal.Decimal
+	winSum, lossSum      decimal.Decimal // sums of the winners' and the losers' net P&L
+	hi, lo               decimal.NullDecimal
+	rSum                 decimal.Decimal
+	rCount               int64
+}
+
+type tagRow struct {
+	currency, id, name, category string
+	trades, wins, losses         int64
+	net                          decimal.Decimal
+}
+
+// curvePoint is one point of an equity curve.
+type curvePoint struct {
+	closedAt time.Time
+	cum      decimal.Decimal
+}
+
+// seriesStats are the figures of a series that depend on order.
+type seriesStats struct {
+	trades                int64
+	maxDrawdown           decimal.Decimal
+	winStreak, lossStreak int64
+	curve                 []curvePoint
+}
+
+// raw is everything the statements return, before formatting.
+type raw struct {
+	summary  map[string]aggRow            // by currency
+	byDay    map[string]map[string]aggRow // currency, "YYYY-MM-DD"
+	byMonth  map[string]map[string]aggRow // currency, "YYYY-MM"
+	bySymbol map[string]map[string]aggRow
+	tags     []tagRow
+	series   map[string]seriesStats // by currency, and "*"
+}
+
+// workMem lets the sorts of seriesSQL and the hash tables stay in memory
+// for 100,000 positions; SET LOCAL ends with the transaction.
+const workMem = `SET LOCAL work_mem = '64MB'`
+
+// totalSeries is the series name of the converted total.
+const totalSeries = "*"
+
+// statement is one SQL text with its arguments and the reader of its rows.
+type statement struct {
+	name string
+	sql  string
+	args []any
+	read func(pgx.Rows, *raw) error
+}
+
+// statements returns the statements of a report. currencies are the
+// series to walk one by one (the user's account currencies); factors the
+// display-currency factors of the currencies that have one; total asks for
+// the "*" series.
+func statements(userID string, f journal.Filter, currencies []string, factors map[string]decimal.Decimal, total bool) []statement {
+	args := []any{userID}
+	where := f.SQL(&args, "p.closed_at")
+	n := len(args)
+	p := func(i int) string { return fmt.Sprintf("$%d", n+i) }
+	fc, fv := make([]string, 0, len(factors)), make([]string, 0, len(factors))
+	for c, v := range factors {
+		fc, fv = append(fc, c), append(fv, v.String())
+	}
+	series := func(names []string, fc, fv []string) []any {
+		return append(append([]any{}, args...), names, fc, fv)
+	}
+	out := []statement{
+		{"days", fmt.Sprintf(daysSQL, where), args, readDays},
+		{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols},
+		{"tags", fmt.Sprintf(tagsSQL, where), args, readTags},
+		{"currency series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
+			series(currencies, []string{}, []string{}), readSeries},
+	}
+	if total {
+		out = append(out, statement{"total series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
+			series([]string{totalSeries}, fc, fv), readSeries})
+	}
+	return out
+}
+
+// TxBeginner starts a transaction with options: a pool.
+type TxBeginner interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+}
+
+// readOnly is every transaction's mode: one consistent snapshot, no write.
+var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// plan picks the statements once the first transaction has read what they
+// depend on (the user's currencies and rates).
+type plan func(tx pgx.Tx) ([]statement, error)
+
+// MaxWidth is the most connections one report uses at once.
+const MaxWidth = 3
+
+// load runs a report's statements on up to width connections at once
+// (1..MaxWidth), in read-only repeatable-read transactions that share one
+// snapshot (pg_export_snapshot, SET TRANSACTION SNAPSHOT): every figure
+// comes from the same state of the database, and the heavy statements use
+// more than one core. The first transaction runs plan first. A caller that
+// runs several loads at once bounds them so that they never hold more
+// connections than the pool has: each holds one while it waits for the
+// others.
+func load(ctx context.Context, pool TxBeginner, width int, planner plan) (raw, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	tx, err := pool.BeginTx(ctx, readOnly)
+	if err != nil {
+		return raw{}, db.Classify(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
+	var snapshot string
+	if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
+		return raw{}, db.Classify(err)
+	}
+	if !snapshotID.MatchString(snapshot) {
+		return raw{}, fmt.Errorf("unexpected snapshot id %q", snapshot)
+	}
+	if _, err := tx.Exec(ctx, workMem); err != nil {
+		return raw{}, db.Classify(err)
+	}
+	sts, err := planner(tx)
+	if err != nil {
+		return raw{}, err
+	}
+
+	// Three parts of about equal cost on 100,000 positions (the grouped
+	// breakdowns, and each walk of the positions in close order), folded
+	// onto width connections.
+	width = max(1, min(width, MaxWidth))
+	groups := make([][]statement, width)
+	for _, st := range sts {
+		part := 2
+		switch st.name {
+		case "days", "symbols", "tags":
+			part = 0
+		case "currency series":
+			part = 1
+		}
+		groups[part%width] = append(groups[part%width], st)
+	}
+	results := make([]raw, width)
+	errs := make([]error, width)
+	var wg sync.WaitGroup
+	for i := 1; i < width; i++ {
+		if len(groups[i]) == 0 {
+			continue
+		}
+		wg.Go(func() {
+			errs[i] = runImported(ctx, pool, snapshot, groups[i], &results[i])
+			if errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	errs[0] = run(ctx, tx, groups[0], &results[0])
+	if errs[0] != nil {
+		cancel()
+	}
+	wg.Wait()
+	if err := firstCause(errs); err != nil {
+		return raw{}, err
+	}
+	out := newRaw()
+	for _, r := range results {
+		out.merge(r)
+	}
+	return out, nil
+}
+
+// snapshotID is the shape of pg_export_snapshot's answer; it is checked
+// before being written into SET TRANSACTION SNAPSHOT, which takes no
+// parameters.
+var snapshotID = regexp.MustCompile(`^[0-9A-F]+-[0-9A-F]+(-[0-9A-F]+)?$`)
+
+// runImported runs statements in a new transaction that imports snapshot.
+func runImported(ctx context.Context, pool TxBeginner, snapshot string, sts []statement, out *raw) error {
+	tx, err := pool.BeginTx(ctx, readOnly)
+	if err != nil {
+		return db.Classify(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
+	if _, err := tx.Exec(ctx, `SET TRANSACTION SNAPSHOT '`+snapshot+`'`); err != nil {
+		return db.Classify(err)
+	}
+	if _, err := tx.Exec(ctx, workMem); err != nil {
+		return db.Classify(err)
+	}
+	return run(ctx, tx, sts, out)
+}
+
+// run sends statements as one batch (one round trip) and reads them in order.
+func run(ctx context.Context, tx pgx.Tx, sts []statement, out *raw) error {
+	*out = newRaw()
+	if len(sts) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	for _, st := range sts {
+		b.Queue(st.sql, st.args...)
+	}
+	br := tx.SendBatch(ctx, b)
+	for _, st := range sts {
+		rows, err := br.Query()
+		if err == nil {
+			err = st.read(rows, out)
+		}
+		if err != nil {
+			_ = br.Close()
+			return db.Classify(fmt.Errorf("%s: %w", st.name, err))
+		}
+	}
+	return db.Classify(br.Close())
+}
+
+// firstCause prefers the error that is not a consequence of another's
+// cancellation.
+func firstCause(errs []error) error {
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newRaw() raw {
+	return raw{
+		summary: map[string]aggRow{}, byDay: map[string]map[string]aggRow{}, byMonth: map[string]map[string]aggRow{},
+		bySymbol: map[string]map[string]aggRow{}, series: map[string]seriesStats{},
+	}
+}
+
+// merge adds the parts of r that its statements filled.
+func (out *raw) merge(r raw) {
+	for k, v := range r.summary {
+		out.summary[k] = v
+	}
+	for _, m := range []struct{ dst, src map[string]map[string]aggRow }{
+		{out.byDay, r.byDay}, {out.byMonth, r.byMonth}, {out.bySymbol, r.bySymbol},
+	} {
+		for k, v := range m.src {
+			m.dst[k] = v
+		}
+	}
+	out.tags = append(out.tags, r.tags...)
+	for k, v := range r.series {
+		out.series[k] = v
+	}
+}
+
+func put(m map[string]map[string]aggRow, cur, key string, a aggRow) {
+	if m[cur] == nil {
+		m[cur] = map[string]aggRow{}
+	}
+	m[cur][key] = a
+}
+
+func readDays(rows pgx.Rows, out *raw) error {
+	var kind, cur, key string
+	var a aggRow
+	_, err := pgx.ForEachRow(rows, []any{&kind, &cur, &key,
+		&a.trades, &a.wins, &a.losses, &a.net, &a.gross, &a.fees, &a.winSum, &a.lossSum,
+		&a.hi, &a.lo, &a.rSum, &a.rCount}, func() error {
+		switch kind {
+		case "day":
+			put(out.byDay, cur, key, a)
+		case "month":
+			put(out.byMonth, cur, key, a)
+		case "currency":
+			out.summary[cur] = a
+		}
+		return nil
+	})
+	return err
+}
+
+func readSymbols(rows pgx.Rows, out *raw) error {
+	var cur, symbol string
+	var a aggRow
+	_, err := pgx.ForEachRow(rows, []any{&cur, &symbol, &a.trades, &a.wins, &a.losses, &a.net}, func() error {
+		put(out.bySymbol, cur, symbol, a)
+		return nil
+	})
+	return err
+}
+
+func readTags(rows pgx.Rows, out *raw) error {
+	var err error
+	out.tags, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (tagRow, error) {
+		var t tagRow
+		err := row.Scan(&t.currency, &t.id, &t.name, &t.category, &t.trades, &t.wins, &t.losses, &t.net)
+		return t, err
+	})
+	return err
+}
+
+func readSeries(rows pgx.Rows, out *raw) error {
+	var (
+		name string
+		s    seriesStats
+		at   []time.Time
+		cum  []decimal.Decimal
+	)
+	_, err := pgx.ForEachRow(rows, []any{&name, &s.trades, &s.maxDrawdown, &s.winStreak, &s.lossStreak, &at, &cum}, func() error {
+		if len(at) != len(cum) {
+			return fmt.Errorf("series %s: %d times for %d points", name, len(at), len(cum))
+		}
+		s.curve = make([]curvePoint, len(at))
+		for i := range at {
+			s.curve[i] = curvePoint{closedAt: at[i], cum: cum[i]}
+		}
+		out.series[name] = s
+		return nil
+	})
+	return err
+}
