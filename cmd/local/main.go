@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"tradejournal/functions"
+	"tradejournal/functions/csvimport"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -34,6 +35,7 @@ import (
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/market"
+	"tradejournal/shared/metrics"
 	"tradejournal/shared/wallet"
 )
 
@@ -105,7 +107,15 @@ func serve(ctx context.Context, cfg config.Config) error {
 			log.Warn("reservation sweep failed; retrying in a minute", "err", err)
 		}
 	}))()
+	// Expired CSV import previews and orphaned commits are deleted.
+	defer background(ctx, func(ctx context.Context) { csvimport.RunCleanup(ctx, a, csvimport.CleanupInterval) })()
 
+	// The built SPA (WEB_DIST_DIR, default ./web/dist) answers every path no
+	// route claims; without one that stays the JSON 404.
+	web, err := webHandler(cfg, os.Getenv, log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort("", strconv.Itoa(cfg.Port)))
 	if err != nil {
 		return err
@@ -114,13 +124,18 @@ func serve(ctx context.Context, cfg config.Config) error {
 	// conflict is logged at error inside Listen and is not fatal: the api
 	// serves on without it.
 	var also []shutdowner
-	if a.Metrics != nil {
-		if ml := a.Metrics.Listen(net.JoinHostPort(cfg.Metrics.Host, strconv.Itoa(cfg.Metrics.Port))); ml != nil {
+	if cfg.Metrics.Enabled {
+		m, err := metrics.New(metrics.Options{Pool: a.DB, AppVersion: cfg.AppVersion, PoolMax: cfg.DB.PoolSize, Log: log})
+		if err != nil {
+			return err
+		}
+		a.Observe = m.Observe
+		if ml := m.Listen(net.JoinHostPort(cfg.Metrics.Host, strconv.Itoa(cfg.Metrics.Port))); ml != nil {
 			also = append(also, ml)
 		}
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
-	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), nil)), log, also...)
+	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), web)), log, also...)
 }
 
 // outboxInterval is how often queued mail is retried; new mail is nudged

@@ -21,12 +21,16 @@ import (
 	"tradejournal/shared/config"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/metrics"
 )
 
 // Server is a running API on a fresh database.
 type Server struct {
 	*httptest.Server
 	App *app.App
+	// Metrics is the registry fed by the server when the configuration arms
+	// metrics (as cmd/local does), else nil.
+	Metrics *metrics.Metrics
 }
 
 // Config returns the configuration of a start with nothing set.
@@ -58,9 +62,16 @@ func StartAt(tb testing.TB, cfg config.Config, now func() time.Time) *Server {
 	if err := a.Start(context.Background()); err != nil {
 		tb.Fatalf("app start: %v", err)
 	}
+	var m *metrics.Metrics
+	if cfg.Metrics.Enabled {
+		if m, err = metrics.New(metrics.Options{Pool: a.DB, AppVersion: cfg.AppVersion, PoolMax: cfg.DB.PoolSize, Log: log}); err != nil {
+			tb.Fatalf("metrics: %v", err)
+		}
+		a.Observe = m.Observe
+	}
 	srv := httptest.NewServer(Handler(a))
 	tb.Cleanup(func() { srv.Close(); a.Close() })
-	return &Server{Server: srv, App: a}
+	return &Server{Server: srv, App: a, Metrics: m}
 }
 
 // Handler is the local host's handler for a: every group on one mux.

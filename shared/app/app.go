@@ -19,7 +19,6 @@ import (
 	"tradejournal/shared/email"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/metrics"
 	"tradejournal/shared/packs"
 	"tradejournal/shared/ratelimit"
 )
@@ -41,10 +40,11 @@ type App struct {
 	// Packs is the credit-pack catalogue (CREDIT_PACKS, or the default),
 	// checked at start.
 	Packs []packs.Pack
-	// Metrics is the operational metrics registry and request observer;
-	// nil unless METRICS_ENABLED=true. Only cmd/local serves it (on its own
-	// listener); other hosts merely feed it.
-	Metrics *metrics.Metrics
+	// Observe records each request for the operational metrics; nil unless
+	// METRICS_ENABLED=true. cmd/local builds the registry and serves it on its
+	// own listener; the function platform has no listener, so its binaries
+	// do not even link the registry.
+	Observe httpx.Observer
 
 	// splitOrigin is the CORS and anti-CSRF middleware of split-origin mode;
 	// nil when CORS_ALLOWED_ORIGINS is unset.
@@ -84,13 +84,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Keyring:  keyring,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
-	}
-	if cfg.Metrics.Enabled {
-		a.Metrics, err = metrics.New(metrics.Options{Pool: pool, AppVersion: cfg.AppVersion, PoolMax: cfg.DB.PoolSize, Log: log})
-		if err != nil {
-			a.Close()
-			return nil, err
-		}
 	}
 	if cfg.Email.Enabled() {
 		a.Outbox = email.NewOutbox(pool, email.NewMailer(cfg.Email, nil), now, log)
@@ -136,9 +129,5 @@ func (a *App) Serve(router http.Handler) http.Handler {
 	if a.splitOrigin != nil {
 		router = a.splitOrigin(router)
 	}
-	var observe httpx.Observer
-	if a.Metrics != nil {
-		observe = a.Metrics.Observe
-	}
-	return httpx.Serve(router, a.Log, observe)
+	return httpx.Serve(router, a.Log, a.Observe)
 }

@@ -36,9 +36,6 @@ func Start(build func(*app.App) httpx.Group) {
 		slog.Error("configuration", "err", err)
 		os.Exit(1)
 	}
-	// No metrics listener exists on the function platform: recording
-	// requests there would cost every invocation for nothing.
-	cfg.Metrics.Enabled = false
 	log := app.NewLogger(cfg.LogLevel)
 	ctx := context.Background()
 	a, err := app.New(ctx, cfg, log, app.SystemClock)

@@ -36,7 +36,7 @@ func serveWithThings(t *testing.T, s apitest.Server) *apitest.Server {
 	t.Helper()
 	srv := httptest.NewServer(s.App.Serve(httpx.Mux(append(functions.All(s.App), thingsGroup), nil)))
 	t.Cleanup(srv.Close)
-	return &apitest.Server{Server: srv, App: s.App}
+	return &apitest.Server{Server: srv, App: s.App, Metrics: s.Metrics}
 }
 
 // requestCounts returns service_http_requests_total as "METHOD route status" -> count.
@@ -55,7 +55,7 @@ func requestCounts(t *testing.T, m *metrics.Metrics) map[string]float64 {
 
 func TestMetricsOff(t *testing.T) {
 	s := apitest.Start(t, apitest.Config(t))
-	if s.App.Metrics != nil {
+	if s.Metrics != nil {
 		t.Fatal("METRICS_ENABLED unset built the metrics")
 	}
 	r := s.Client(t).Do("GET", "/api/health", nil)
@@ -92,7 +92,7 @@ func TestRouteClasses(t *testing.T) {
 		}
 	}
 
-	got := requestCounts(t, s.App.Metrics)
+	got := requestCounts(t, s.Metrics)
 	want := map[string]float64{
 		"POST /api/auth/register 201":        1,
 		"GET /api/auth/me 200":               1,
@@ -135,7 +135,7 @@ func TestRouteClassSplitOriginRejection(t *testing.T) {
 		}
 		apitest.CheckErrorShape(t, r)
 	}
-	got := requestCounts(t, s.App.Metrics)
+	got := requestCounts(t, s.Metrics)
 	if got["POST unmatched 403"] != 2 || len(got) != 1 {
 		t.Fatalf("series %v, want only POST unmatched 403 = 2", got)
 	}
@@ -173,7 +173,7 @@ func TestSeriesBudget(t *testing.T) {
 		}
 	}
 	count := func() (int, []byte) {
-		body := s.App.Metrics.Exposition()
+		body := s.Metrics.Exposition()
 		return metrics.SeriesCount(metrics.ParseExposition(t, body)), body
 	}
 
