@@ -1,0 +1,460 @@
+// Package csvimport is the route group of the CSV import: a broker's file
+// read into a staged preview (POST /api/csv-import/preview), committed to
+// the journal in one transaction (POST /api/csv-import/commit), and the
+// built-in presets (GET /api/csv-import/presets). The parsing and grouping
+// are shared/csvimport's; this package streams the upload, reads and writes
+// the database, and keeps the staged previews' lifecycle.
+//
+// A preview is staged as a row of csv_import_staging (migrations/0008) that
+// holds the fills read from the file, keyed by the SHA-256 of a random
+// token. It expires after CSV_IMPORT_STAGING_TTL_MINUTES. A commit claims
+// it atomically (state committing), writes every position and fill with
+// COPY and journal.Recompute in one transaction that also deletes the row,
+// so an import is written whole or not at all, and exactly once. Expired
+// previews and claims orphaned by a dead process (older than
+// CSV_IMPORT_CLAIM_TIMEOUT_SECONDS) are deleted by Cleanup: before every
+// import request, on cmd/local's timer, and by a scheduled function.
+package csvimport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/csvimport"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/money"
+)
+
+type handler struct{ app *app.App }
+
+// Group returns the CSV import route group.
+func Group(a *app.App) httpx.Group {
+	h := handler{app: a}
+	auth := a.Sessions.Require
+	return httpx.Group{
+		Name:   "csvimport",
+		Mounts: []string{"/api/csv-import/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/csv-import/presets", Handler: auth(h.presets)},
+			{Pattern: "POST /api/csv-import/preview", Handler: auth(h.preview)},
+			{Pattern: "POST /api/csv-import/commit", Handler: auth(h.commit)},
+		},
+	}
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// sweep is the lazy clean-up before an import request. A failure is
+// logged, never answered: the request itself will meet the same database.
+func (h handler) sweep(ctx context.Context) {
+	s, err := Cleanup(ctx, h.app.DB, h.app.Config.CSVImport, h.app.Now())
+	if err != nil {
+		httpx.Logger(ctx).Warn("csv import clean-up", "err", err)
+		return
+	}
+	if s.Expired > 0 || s.Orphaned > 0 {
+		httpx.Logger(ctx).Info("csv import clean-up", "expired", s.Expired, "orphaned", s.Orphaned)
+	}
+}
+
+// fieldInfo describes a mappable field for the presets list.
+type fieldInfo struct {
+	Field    string `json:"field"`
+	Required bool   `json:"required"`
+}
+
+type presetList struct {
+	Items         []csvimport.Preset     `json:"items"`
+	Fields        map[string][]fieldInfo `json:"fields"`
+	DateFormats   []string               `json:"dateFormats"`
+	NumberFormats []string               `json:"numberFormats"`
+	Limits        limits                 `json:"limits"`
+}
+
+type limits struct {
+	MaxFileBytes      int64 `json:"maxFileBytes"`
+	MaxRows           int   `json:"maxRows"`
+	StagingTTLMinutes int64 `json:"stagingTtlMinutes"`
+}
+
+func (h handler) presets(w http.ResponseWriter, r *http.Request) {
+	fields := map[string][]fieldInfo{}
+	for _, shape := range []string{csvimport.ShapeExecution, csvimport.ShapeRoundTrip} {
+		for _, f := range csvimport.Fields(shape) {
+			fields[shape] = append(fields[shape], fieldInfo{Field: f, Required: slices.Contains(csvimport.Required(shape), f)})
+		}
+	}
+	cfg := h.app.Config.CSVImport
+	httpx.JSON(w, http.StatusOK, presetList{
+		Items:         csvimport.Presets(),
+		Fields:        fields,
+		DateFormats:   []string{csvimport.DateISO, csvimport.DateUS, csvimport.DateEU, csvimport.DateISODateTime},
+		NumberFormats: []string{csvimport.NumberUS, csvimport.NumberEU},
+		Limits:        limits{MaxFileBytes: cfg.MaxFileBytes, MaxRows: cfg.MaxRows, StagingTTLMinutes: int64(cfg.StagingTTL / time.Minute)},
+	})
+}
+
+// maxListed bounds the errors and warnings a preview lists (their counts
+// are always complete).
+const maxListed = 1000
+
+// Summary is a preview's totals. Money is a 4-place string in the
+// account's currency: what the imported fills book.
+type Summary struct {
+	Rows               int    `json:"rows"`
+	SkippedRows        int    `json:"skippedRows"`
+	Fills              int    `json:"fills"`
+	ImportFills        int    `json:"importFills"`
+	Positions          int    `json:"positions"`
+	NewPositions       int    `json:"newPositions"`
+	ContinuedPositions int    `json:"continuedPositions"`
+	OpenPositions      int    `json:"openPositions"`
+	DuplicateFills     int    `json:"duplicateFills"`
+	DuplicatesInFile   int    `json:"duplicatesInFile"`
+	Currency           string `json:"currency"`
+	GrossPnl           string `json:"grossPnl"`
+	Fees               string `json:"fees"`
+	NetPnl             string `json:"netPnl"`
+}
+
+// Proposed is a position the commit would write: a new one, or an open
+// one of the journal that the file continues (existingPositionId).
+type Proposed struct {
+	ExistingPositionID *string    `json:"existingPositionId"`
+	Symbol             string     `json:"symbol"`
+	AssetType          string     `json:"assetType"`
+	Side               string     `json:"side"`
+	Status             string     `json:"status"`
+	OpenedAt           *time.Time `json:"openedAt"`
+	ClosedAt           *time.Time `json:"closedAt"`
+	Fills              int        `json:"fills"` // fills the import adds
+	Rows               []int      `json:"rows"`  // the file rows of those fills
+	EntryQuantity      string     `json:"entryQuantity"`
+	ExitQuantity       string     `json:"exitQuantity"`
+	OpenQuantity       string     `json:"openQuantity"`
+	AvgEntryPrice      *string    `json:"avgEntryPrice"`
+	AvgExitPrice       *string    `json:"avgExitPrice"`
+	GrossPnl           string     `json:"grossPnl"`
+	Fees               string     `json:"fees"`
+	NetPnl             string     `json:"netPnl"`
+}
+
+// Preview is the answer of POST /api/csv-import/preview.
+type Preview struct {
+	// Token names the staged preview for the commit; null when it cannot
+	// be committed (then nothing was staged).
+	Token        *string             `json:"token"`
+	ExpiresAt    *time.Time          `json:"expiresAt"`
+	CanCommit    bool                `json:"canCommit"`
+	AccountID    string              `json:"accountId"`
+	Summary      Summary             `json:"summary"`
+	Positions    []Proposed          `json:"positions"`
+	Errors       []csvimport.Problem `json:"errors"`
+	Warnings     []csvimport.Problem `json:"warnings"`
+	ErrorCount   int                 `json:"errorCount"`
+	WarningCount int                 `json:"warningCount"`
+}
+
+func (h handler) preview(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	h.sweep(ctx)
+	cfg := h.app.Config.CSVImport
+	userID := auth.CurrentUser(ctx).ID
+	now := h.app.Now()
+
+	up, err := openUpload(w, r, cfg)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	opts, err := up.options()
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if opts.AccountID == "" {
+		httpx.Error(w, r, apperr.Invalid("accountId", "is required"))
+		return
+	}
+	acct, err := loadAccount(ctx, h.app.DB, userID, opts.AccountID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	file, err := up.next()
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	parsed, err := csvimport.Parse(file, spec)
+	if err != nil {
+		httpx.Error(w, r, up.readError(err))
+		return
+	}
+	if err := up.finish(); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+
+	// What the journal holds: the fee schedule for fills without a fee,
+	// open positions the file continues, fills it already has.
+	warnings := parsed.Warnings
+	if slices.ContainsFunc(parsed.Fills, func(f csvimport.Fill) bool { return !f.FeesGiven }) {
+		schedule, err := journal.FeeSchedule(ctx, h.app.DB, acct.ID)
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		warnings = append(warnings, csvimport.EstimateFees(parsed.Fills, parsed.HasFees, schedule)...)
+	}
+	held, err := readJournal(ctx, h.app.DB, userID, acct.ID, parsed.Fills)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	plan := csvimport.Build(parsed.Fills, held, csvimport.BuildOptions{Header: parsed.Header})
+	plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
+	errs := append(parsed.Errors, plan.Errors...)
+	warnings = append(warnings, plan.Warnings...)
+
+	out := Preview{
+		CanCommit: len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
+		AccountID: acct.ID,
+		Summary:   summaryOf(plan.Summary, acct.Currency),
+		Positions: proposedOf(parsed.Fills, plan),
+	}
+	out.Errors, out.ErrorCount = listed(errs)
+	out.Warnings, out.WarningCount = listed(warnings)
+
+	if out.CanCommit {
+		payload := csvimport.EncodeFills(parsed.Fills)
+		if int64(len(payload)) > cfg.MaxStagedBytes {
+			httpx.Error(w, r, apperr.New(apperr.PayloadTooLarge, "the import's staged result is %d bytes, more than %d (CSV_IMPORT_MAX_STAGED_BYTES); split the file",
+				len(payload), cfg.MaxStagedBytes))
+			return
+		}
+		token, hash, err := newToken()
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		if err := stage(ctx, h.app.DB, hash, userID, acct.ID, payload, now); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		expires := now.Add(cfg.StagingTTL).UTC()
+		out.Token, out.ExpiresAt = &token, &expires
+	}
+	httpx.JSON(w, http.StatusOK, out)
+}
+
+// listed sorts problems by row and keeps the first maxListed.
+func listed(ps []csvimport.Problem) ([]csvimport.Problem, int) {
+	slices.SortStableFunc(ps, func(a, b csvimport.Problem) int { return a.Row - b.Row })
+	n := len(ps)
+	if n > maxListed {
+		ps = ps[:maxListed]
+	}
+	if ps == nil {
+		ps = []csvimport.Problem{}
+	}
+	return ps, n
+}
+
+func summaryOf(s csvimport.Summary, currency string) Summary {
+	return Summary{
+		Rows: s.Rows, SkippedRows: s.SkippedRows, Fills: s.Fills, ImportFills: s.ImportFills,
+		Positions: s.Positions, NewPositions: s.NewPositions, ContinuedPositions: s.ContinuedPositions,
+		OpenPositions: s.OpenPositions, DuplicateFills: s.DuplicateFills, DuplicatesInFile: s.DuplicatesInFile,
+		Currency: currency, GrossPnl: money.RoundN(s.GrossPnL, 4), Fees: money.RoundN(s.Fees, 4), NetPnl: money.RoundN(s.NetPnL, 4),
+	}
+}
+
+func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
+	out := make([]Proposed, 0, len(plan.Positions))
+	for k := range plan.Positions {
+		p := &plan.Positions[k]
+		f := &p.Figures
+		pr := Proposed{
+			Symbol: p.Symbol, AssetType: p.AssetType, Side: p.Side, Status: f.Status,
+			OpenedAt: f.OpenedAt, ClosedAt: f.ClosedAt, Fills: len(p.Fills),
+			EntryQuantity: f.EntryQuantity.String(), ExitQuantity: f.ExitQuantity.String(), OpenQuantity: f.OpenQuantity.String(),
+			GrossPnl: money.RoundN(f.GrossPnL, 4), Fees: money.RoundN(f.Fees, 4), NetPnl: money.RoundN(f.NetPnL, 4),
+		}
+		if p.ExistingID != "" {
+			id := p.ExistingID
+			pr.ExistingPositionID = &id
+		}
+		if f.AvgEntryPrice != nil {
+			s := f.AvgEntryPrice.String()
+			pr.AvgEntryPrice = &s
+		}
+		if f.AvgExitPrice != nil {
+			s := f.AvgExitPrice.String()
+			pr.AvgExitPrice = &s
+		}
+		pr.Rows = make([]int, 0, len(p.Fills))
+		for _, i := range p.Fills {
+			if row := fills[i].Row; len(pr.Rows) == 0 || pr.Rows[len(pr.Rows)-1] != row {
+				pr.Rows = append(pr.Rows, row)
+			}
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+// commitRequest is the body of POST /api/csv-import/commit.
+type commitRequest struct {
+	Token             *string `json:"token"`
+	ConfirmDuplicates bool    `json:"confirmDuplicates"`
+}
+
+// Committed is what a commit wrote.
+type Committed struct {
+	AccountID          string   `json:"accountId"`
+	PositionsCreated   int      `json:"positionsCreated"`
+	PositionsContinued int      `json:"positionsContinued"`
+	FillsCreated       int      `json:"fillsCreated"`
+	DuplicatesSkipped  int      `json:"duplicatesSkipped"`
+	PositionIDs        []string `json:"positionIds"`
+	ContinuedIDs       []string `json:"continuedPositionIds"`
+	Balance            string   `json:"balance"`
+}
+
+type committedEnvelope struct {
+	Import Committed `json:"import"`
+}
+
+func (h handler) commit(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	h.sweep(ctx)
+	var in commitRequest
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if in.Token == nil || *in.Token == "" {
+		httpx.Error(w, r, apperr.Invalid("token", "is required"))
+		return
+	}
+	if len(*in.Token) > 128 {
+		httpx.Error(w, r, errGone)
+		return
+	}
+	cfg := h.app.Config.CSVImport
+	userID := auth.CurrentUser(ctx).ID
+	hash := hashToken(*in.Token)
+
+	accountID, payload, err := claim(ctx, h.app.DB, hash, userID, cfg, h.app.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates)
+	if err != nil {
+		// Nothing was written: hand the preview back so it can be retried
+		// while it lives.
+		if rerr := release(context.WithoutCancel(ctx), h.app.DB, hash); rerr != nil {
+			httpx.Logger(ctx).Warn("csv import: release claim", "err", rerr)
+		}
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, committedEnvelope{out})
+}
+
+// write runs the commit's one transaction: the account lock, the plan
+// against the journal as it is now, the COPY of positions and fills,
+// journal.Recompute, and the deletion of the staged row.
+func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
+	fills, err := csvimport.DecodeFills(payload)
+	if err != nil {
+		return Committed{}, err
+	}
+	out := Committed{AccountID: accountID}
+	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+			return err
+		}
+		held, err := readJournal(ctx, tx, userID, accountID, fills)
+		if err != nil {
+			return err
+		}
+		plan := csvimport.Build(fills, held, csvimport.BuildOptions{ConfirmDuplicates: confirm})
+		if len(plan.Errors) > 0 {
+			return changed(plan.Errors)
+		}
+		wr, err := write(ctx, tx, userID, accountID, fills, plan)
+		if err != nil {
+			var fe *journal.FillError
+			if errors.As(err, &fe) {
+				return apperr.New(apperr.Conflict, "the journal changed since the preview (%s); preview the file again", fe.Message)
+			}
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'committing'`, hash)
+		if err != nil {
+			return journal.Classify(err)
+		}
+		if tag.RowsAffected() != 1 {
+			// The clean-up took the claim for orphaned: this commit ran
+			// longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS. Roll back.
+			return apperr.New(apperr.Conflict, "the commit took longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS and was abandoned; nothing was written")
+		}
+		var balance decimal.Decimal
+		if err := tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, accountID).Scan(&balance); err != nil {
+			return journal.Classify(err)
+		}
+		out.Balance = money.RoundN(balance, 4)
+		out.PositionsCreated, out.PositionsContinued, out.FillsCreated = len(wr.Created), len(wr.Continued), wr.Fills
+		out.PositionIDs, out.ContinuedIDs = wr.Created, wr.Continued
+		if !confirm {
+			out.DuplicatesSkipped = plan.Summary.DuplicateFills
+		}
+		return nil
+	})
+	if out.PositionIDs == nil {
+		out.PositionIDs = []string{}
+	}
+	if out.ContinuedIDs == nil {
+		out.ContinuedIDs = []string{}
+	}
+	return out, err
+}
+
+// changed answers a commit whose fills no longer fit the journal (it
+// changed since the preview, or confirmed duplicates break a position).
+func changed(problems []csvimport.Problem) error {
+	var b strings.Builder
+	for i, p := range problems {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(problems)-3)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "row %d: %s", p.Row, p.Message)
+	}
+	return apperr.New(apperr.Conflict, "the fills no longer fit the journal (%s); preview the file again", b.String())
+}

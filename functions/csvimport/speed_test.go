@@ -1,0 +1,327 @@
+package csvimport_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tradejournal/functions/csvimport"
+	"tradejournal/shared/apitest"
+	parser "tradejournal/shared/csvimport"
+	"tradejournal/shared/journal"
+)
+
+// speedRows is the issue's speed file: 10,000 execution rows, 5,000 round
+// trips (so 5,000 positions) over 250 symbols, one option in ten, with fees.
+const speedRows = 10_000
+
+// speedFile writes the speed file: trip i buys at minute i and sells 40
+// seconds later, at a price 1 to 3 ticks away (winners and losers).
+func speedFile(rows int) []byte {
+	var b bytes.Buffer
+	b.Grow(rows * 64)
+	b.WriteString("Date,Time,Symbol,Side,Quantity,Price,Fees\n")
+	start := time.Date(2024, 3, 4, 14, 30, 0, 0, time.UTC)
+	for i := range rows / 2 {
+		at := start.Add(time.Duration(i) * time.Minute)
+		sym := fmt.Sprintf("S%03d", i%250)
+		qty, price := 10+i%90, 20+float64(i%400)/4
+		if i%10 == 9 {
+			sym = fmt.Sprintf("S%03d  %sC%08d", i%250, at.AddDate(0, 0, 30).Format("060102"), (50+i%50)*1000)
+			qty, price = 1+i%9, 1+float64(i%80)/20
+		}
+		exit := price + float64(i%7-3)*0.05
+		if exit <= 0 {
+			exit = 0.05
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,Buy,%d,%.2f,1.00\n", at.Format("2006-01-02"), at.Format("15:04:05"), sym, qty, price)
+		at = at.Add(40 * time.Second)
+		fmt.Fprintf(&b, "%s,%s,%s,Sell,%d,%.2f,1.00\n", at.Format("2006-01-02"), at.Format("15:04:05"), sym, qty, exit)
+	}
+	return b.Bytes()
+}
+
+// speedSet is a running API with one signed-in user.
+type speedSet struct {
+	srv  *apitest.Server
+	c    *apitest.Client
+	file []byte
+}
+
+func newSpeedSet(tb testing.TB) *speedSet {
+	srv := apitest.Start(tb, apitest.Config(tb))
+	c := srv.Client(tb)
+	c.Register("speed@example.com", "password1")
+	return &speedSet{srv: srv, c: c, file: speedFile(speedRows)}
+}
+
+// account makes a fresh account (so each import starts from an empty
+// journal and finds no duplicates).
+func (s *speedSet) account(tb testing.TB) string {
+	tb.Helper()
+	r := s.c.Do("POST", "/api/accounts", map[string]any{"name": fmt.Sprintf("Speed %d", time.Now().UnixNano()), "currency": "USD",
+		"startingBalance": "100000", "brokerageId": ibFixed})
+	return obj(tb, must(tb, r, 201), "account")["id"].(string)
+}
+
+func (s *speedSet) preview(tb testing.TB, account string) (string, time.Duration) {
+	tb.Helper()
+	start := time.Now()
+	r := preview(tb, s.c, map[string]any{"accountId": account, "presetId": "generic-execution"}, s.file)
+	d := time.Since(start)
+	must(tb, r, 200)
+	token, ok := r.JSON["token"].(string)
+	if !ok || obj(tb, r, "summary")["positions"].(float64) != speedRows/2 {
+		tb.Fatalf("preview: %.500s", r.Body)
+	}
+	return token, d
+}
+
+func (s *speedSet) commit(tb testing.TB, token string) time.Duration {
+	tb.Helper()
+	start := time.Now()
+	r := commit(s.c, token, false)
+	d := time.Since(start)
+	if imp := obj(tb, must(tb, r, 201), "import"); imp["fillsCreated"].(float64) != speedRows {
+		tb.Fatalf("commit: %v", imp)
+	}
+	return d
+}
+
+// bareCopy writes the rows a commit of the speed file writes (5,000
+// positions and 10,000 fills, taken from a staged preview) with the
+// commit's two COPY statements in one transaction, and nothing else: no
+// claim, no duplicate check, no figures, no ledger. Only the COPY and the
+// transaction's commit are timed.
+func (s *speedSet) bareCopy(tb testing.TB, account string) time.Duration {
+	tb.Helper()
+	ctx := context.Background()
+	token, _ := s.preview(tb, account)
+	var (
+		payload []byte
+		userID  string
+	)
+	if err := s.srv.App.DB.QueryRow(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 RETURNING payload, user_id::text`,
+		csvimport.HashTokenForTest(token)).Scan(&payload, &userID); err != nil {
+		tb.Fatal(err)
+	}
+	fills, err := parser.DecodeFills(payload)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan := parser.Build(fills, parser.Journal{}, parser.BuildOptions{})
+	tx, err := s.srv.App.DB.Begin(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	t0 := time.Now()
+	if _, err := csvimport.CopyPlanForTest(ctx, tx, userID, account, fills, plan); err != nil {
+		tb.Fatal(err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Since(t0)
+}
+
+// peakHeap samples the live heap every 200 µs while fn runs and returns
+// the peak, the heap before, and the bytes allocated meanwhile.
+func peakHeap(fn func()) (peak, before, allocated uint64) {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	before, allocStart := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+	var max atomic.Uint64
+	max.Store(before)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > max.Load() {
+				max.Store(v)
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	metrics.Read(sample)
+	return max.Load(), before, sample[1].Value.Uint64() - allocStart
+}
+
+// TestImportSpeed measures the issue's targets over HTTP (a real loopback
+// connection to the local host's handler): preview and commit of 10,000
+// execution rows, the commit against a bare COPY of the same rows, and the
+// peak heap of one import. Run with TJ_SPEED=1 (docs/performance.md).
+func TestImportSpeed(t *testing.T) {
+	if os.Getenv("TJ_SPEED") == "" {
+		t.Skip("set TJ_SPEED=1 to measure (docs/performance.md)")
+	}
+	s := newSpeedSet(t)
+	runs := 11
+	if n, err := strconv.Atoi(os.Getenv("TJ_SPEED_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	var previews, commits, copies []time.Duration
+	for i := range runs + 1 {
+		account := s.account(t)
+		token, p := s.preview(t, account)
+		c := s.commit(t, token)
+		b := s.bareCopy(t, s.account(t))
+		if i == 0 {
+			continue // warm-up: connections, plans, page cache
+		}
+		previews, commits, copies = append(previews, p), append(commits, c), append(copies, b)
+	}
+	pct := func(ds []time.Duration) string {
+		slices.Sort(ds)
+		return fmt.Sprintf("p50 %6.1f ms  min %6.1f  max %6.1f", ms(ds[len(ds)/2]), ms(ds[0]), ms(ds[len(ds)-1]))
+	}
+	t.Logf("file: %d rows, %d bytes", speedRows, len(s.file))
+	t.Logf("preview (HTTP, %d runs): %s", runs, pct(previews))
+	t.Logf("commit  (HTTP, %d runs): %s", runs, pct(commits))
+	t.Logf("bare COPY of the same 15,000 rows: %s", pct(copies))
+	rows := float64(speedRows + speedRows/2)
+	t.Logf("rows/s: commit %.0f, bare COPY %.0f: commit at %.0f%% of COPY",
+		rows/commits[len(commits)/2].Seconds(), rows/copies[len(copies)/2].Seconds(),
+		100*copies[len(copies)/2].Seconds()/commits[len(commits)/2].Seconds())
+
+	s.phases(t, 5)
+
+	account := s.account(t)
+	var token string
+	peak, before, alloc := peakHeap(func() { token, _ = s.preview(t, account) })
+	t.Logf("heap, preview: peak %.1f MiB (%.1f MiB before), %.1f MiB allocated", mib(peak), mib(before), mib(alloc))
+	peak, before, alloc = peakHeap(func() { s.commit(t, token) })
+	t.Logf("heap, commit: peak %.1f MiB (%.1f MiB before), %.1f MiB allocated", mib(peak), mib(before), mib(alloc))
+	if peak > 64<<20 {
+		t.Errorf("peak heap %.1f MiB is over 64 MiB", mib(peak))
+	}
+	if p := previews[len(previews)/2]; p > 400*time.Millisecond {
+		t.Errorf("preview p50 %s is over 400 ms", p)
+	}
+	if c := commits[len(commits)/2]; c > 600*time.Millisecond {
+		t.Errorf("commit p50 %s is over 600 ms", c)
+	}
+}
+
+// phases times the parts of a commit in process (n runs, medians): the
+// staged payload decoded, the journal read (open positions, duplicates),
+// the plan built, the COPY of positions and fills, journal.Recompute
+// (figures, ledger, balance) and the transaction's commit.
+func (s *speedSet) phases(t *testing.T, n int) {
+	ctx := context.Background()
+	names := []string{"decode", "read journal", "build", "COPY", "Recompute", "commit"}
+	times := make([][]time.Duration, len(names))
+	for range n {
+		account := s.account(t)
+		token, _ := s.preview(t, account)
+		var (
+			payload []byte
+			userID  string
+		)
+		if err := s.srv.App.DB.QueryRow(ctx, `SELECT payload, user_id::text FROM csv_import_staging WHERE token_hash = $1`,
+			csvimport.HashTokenForTest(token)).Scan(&payload, &userID); err != nil {
+			t.Fatal(err)
+		}
+		lap := func(i int, start time.Time) time.Time {
+			now := time.Now()
+			times[i] = append(times[i], now.Sub(start))
+			return now
+		}
+		t0 := time.Now()
+		fills, err := parser.DecodeFills(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 = lap(0, t0)
+		tx, err := s.srv.App.DB.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held, err := csvimport.ReadJournalForTest(ctx, tx, userID, account, fills)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 = lap(1, t0)
+		plan := parser.Build(fills, held, parser.BuildOptions{})
+		t0 = lap(2, t0)
+		w, err := csvimport.CopyPlanForTest(ctx, tx, userID, account, fills, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 = lap(3, t0)
+		if err := journal.Recompute(ctx, tx, w.IDs()...); err != nil {
+			t.Fatal(err)
+		}
+		t0 = lap(4, t0)
+		if err := tx.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		lap(5, t0)
+	}
+	var size int
+	if err := s.srv.App.DB.QueryRow(ctx, `SELECT coalesce(max(payload_bytes), 0) FROM csv_import_staging`).Scan(&size); err == nil && size > 0 {
+		t.Logf("staged payload: %d bytes", size)
+	}
+	var parts []string
+	for i, name := range names {
+		slices.Sort(times[i])
+		parts = append(parts, fmt.Sprintf("%s %.1f", name, ms(times[i][len(times[i])/2])))
+	}
+	t.Logf("commit phases in process (ms, median of %d): %s", n, strings.Join(parts, ", "))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+func mib(b uint64) float64       { return float64(b) / (1 << 20) }
+
+// BenchmarkPreview is one preview of the speed file over HTTP.
+func BenchmarkPreview(b *testing.B) {
+	s := newSpeedSet(b)
+	account := s.account(b)
+	b.ResetTimer()
+	for b.Loop() {
+		s.preview(b, account)
+	}
+}
+
+// BenchmarkCommit is one commit of the speed file over HTTP (each on a
+// fresh account, previewed outside the timer).
+func BenchmarkCommit(b *testing.B) {
+	s := newSpeedSet(b)
+	for b.Loop() {
+		b.StopTimer()
+		token, _ := s.preview(b, s.account(b))
+		b.StartTimer()
+		s.commit(b, token)
+	}
+}
+
+// BenchmarkBareCopy is the same rows written by two plain COPY statements.
+func BenchmarkBareCopy(b *testing.B) {
+	s := newSpeedSet(b)
+	for b.Loop() {
+		b.StopTimer()
+		account := s.account(b)
+		b.StartTimer()
+		s.bareCopy(b, account)
+	}
+}

@@ -1,0 +1,352 @@
+package csvimport
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/config"
+	"tradejournal/shared/csvimport"
+	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
+)
+
+// account is what an import needs to know about the account it writes to.
+type account struct {
+	ID       string
+	Currency string
+	Timezone string
+}
+
+var errNotYourAccount = apperr.Invalid("accountId", "must be one of your accounts")
+
+// loadAccount reads the user's account; another user's, a missing and a
+// malformed id are all errNotYourAccount.
+func loadAccount(ctx context.Context, q db.Querier, userID, accountID string) (account, error) {
+	if !journal.ValidUUID(accountID) {
+		return account{}, errNotYourAccount
+	}
+	const sql = `SELECT id::text, currency, timezone FROM accounts WHERE id = $1 AND user_id = $2`
+	var a account
+	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&a.ID, &a.Currency, &a.Timezone)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return account{}, errNotYourAccount
+	}
+	a.Currency = strings.TrimSpace(a.Currency)
+	return a, db.Classify(err)
+}
+
+// lockAccount is loadAccount inside the commit: a key-share lock, so a
+// concurrent account delete waits for the import (and then takes its
+// positions with it), as the positions routes do.
+func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error {
+	var ok bool
+	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
+	err := tx.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.ErrNotFound
+	}
+	return db.Classify(err)
+}
+
+// readJournal reads what the account holds that the fills meet: its open
+// positions in the file's symbols (with their fills), and the keys of its
+// fills in the file's time range.
+func readJournal(ctx context.Context, q db.Querier, userID, accountID string, fills []csvimport.Fill) (csvimport.Journal, error) {
+	j := csvimport.Journal{Has: map[csvimport.Key]bool{}}
+	if len(fills) == 0 {
+		return j, nil
+	}
+	symbols := map[string]bool{}
+	from, to := fills[0].FilledAt, fills[0].FilledAt
+	for i := range fills {
+		symbols[fills[i].Symbol] = true
+		if fills[i].FilledAt.Before(from) {
+			from = fills[i].FilledAt
+		}
+		if fills[i].FilledAt.After(to) {
+			to = fills[i].FilledAt
+		}
+	}
+	list := make([]string, 0, len(symbols))
+	for s := range symbols {
+		list = append(list, s)
+	}
+
+	const seedsQ = `SELECT p.id::text, p.symbol, p.asset_type, p.side, p.multiplier, p.stop_loss,
+			f.type, f.price, f.quantity, f.fees, f.filled_at
+		FROM positions p JOIN fills f ON f.position_id = p.id
+		WHERE p.account_id = $1 AND p.user_id = $2 AND p.status = 'open' AND p.symbol = ANY($3::text[])
+		ORDER BY p.id, f.filled_at, f.id`
+	rows, err := q.Query(ctx, seedsQ, accountID, userID, list)
+	if err != nil {
+		return j, db.Classify(err)
+	}
+	var (
+		id, symbol, asset, side string
+		mult                    int64
+		stop                    *decimal.Decimal
+		f                       journal.Fill
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &symbol, &asset, &side, &mult, &stop, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt}, func() error {
+		if n := len(j.Seeds); n == 0 || j.Seeds[n-1].PositionID != id {
+			j.Seeds = append(j.Seeds, csvimport.Seed{PositionID: id, Symbol: symbol, AssetType: asset, Side: side, Multiplier: mult, StopLoss: stop})
+		}
+		s := &j.Seeds[len(j.Seeds)-1]
+		s.Fills = append(s.Fills, f)
+		return nil
+	})
+	if err != nil {
+		return j, db.Classify(err)
+	}
+
+	// Fills of the account in the file's time range: its positions that
+	// overlap the range (an index range on account and opened_at), then
+	// their fills by time. Decimals come back as trimmed text, the form
+	// Key uses.
+	const dupQ = `SELECT p.symbol, p.asset_type,
+			CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'buy' ELSE 'sell' END,
+			f.filled_at, trim_scale(f.price)::text, trim_scale(f.quantity)::text
+		FROM positions p JOIN fills f ON f.position_id = p.id
+		WHERE p.account_id = $1 AND p.user_id = $2 AND p.opened_at <= $4
+			AND (p.closed_at IS NULL OR p.closed_at >= $3)
+			AND f.filled_at BETWEEN $3 AND $4`
+	rows, err = q.Query(ctx, dupQ, accountID, userID, from, to)
+	if err != nil {
+		return j, db.Classify(err)
+	}
+	var (
+		k  csvimport.Key
+		at time.Time
+	)
+	_, err = pgx.ForEachRow(rows, []any{&k.Symbol, &k.AssetType, &k.Side, &at, &k.Price, &k.Quantity}, func() error {
+		k.At = at.UnixMicro()
+		j.Has[k] = true
+		return nil
+	})
+	return j, db.Classify(err)
+}
+
+// newToken makes a preview token (32 random bytes, base64url) and its hash.
+func newToken() (string, []byte, error) {
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", nil, err
+	}
+	token := base64.RawURLEncoding.EncodeToString(raw[:])
+	return token, hashToken(token), nil
+}
+
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// MaxStagedPerUser bounds the previews one user keeps staged at once: a
+// new one beyond it replaces the oldest.
+const MaxStagedPerUser = 5
+
+// stage stores a preview's payload and drops the user's oldest staged
+// previews beyond MaxStagedPerUser.
+func stage(ctx context.Context, pool db.Beginner, hash []byte, userID, accountID string, payload []byte, now time.Time) error {
+	return journal.InTx(ctx, pool, func(tx pgx.Tx) error {
+		const ins = `INSERT INTO csv_import_staging (token_hash, user_id, account_id, created_at, payload, payload_bytes)
+			VALUES ($1, $2, $3, $4, $5, $6)`
+		if _, err := tx.Exec(ctx, ins, hash, userID, accountID, now, payload, len(payload)); err != nil {
+			return db.Classify(err)
+		}
+		const trim = `DELETE FROM csv_import_staging WHERE token_hash IN (
+			SELECT token_hash FROM csv_import_staging WHERE user_id = $1 AND state = 'staged'
+			ORDER BY created_at DESC, token_hash OFFSET $2)`
+		_, err := tx.Exec(ctx, trim, userID, MaxStagedPerUser)
+		return db.Classify(err)
+	})
+}
+
+// The answers of a commit whose preview cannot be claimed.
+var (
+	errGone = &apperr.Error{Code: apperr.NotFound, Message: "this preview does not exist: it was committed already, or it expired " +
+		"and was cleaned up; upload the file again"}
+	errExpired = &apperr.Error{Code: apperr.NotFound, Message: "this preview has expired (previews last CSV_IMPORT_STAGING_TTL_MINUTES); " +
+		"upload the file again"}
+	errClaimed = apperr.New(apperr.Conflict, "this preview is being committed already (a second commit of the same preview); "+
+		"nothing more was written")
+)
+
+// claim moves the user's staged preview to committing and returns its
+// account and payload. Only one of two racing commits wins: the UPDATE's
+// row lock serialises them, and the loser finds the state changed. An
+// expired preview is deleted and answered as such.
+func claim(ctx context.Context, q db.Querier, hash []byte, userID string, cfg config.CSVImport, now time.Time) (string, []byte, error) {
+	const sql = `UPDATE csv_import_staging SET state = 'committing', claimed_at = $3
+		WHERE token_hash = $1 AND user_id = $2 AND state = 'staged' AND created_at >= $4
+		RETURNING account_id::text, payload`
+	var (
+		accountID string
+		payload   []byte
+	)
+	err := q.QueryRow(ctx, sql, hash, userID, now, now.Add(-cfg.StagingTTL)).Scan(&accountID, &payload)
+	if err == nil {
+		return accountID, payload, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return "", nil, db.Classify(err)
+	}
+	var state string
+	err = q.QueryRow(ctx, `SELECT state FROM csv_import_staging WHERE token_hash = $1 AND user_id = $2`, hash, userID).Scan(&state)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", nil, errGone
+	case err != nil:
+		return "", nil, db.Classify(err)
+	case state == "committing":
+		return "", nil, errClaimed
+	}
+	// Staged but past its lifetime: expired rows are deleted on sight.
+	const del = `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'staged' AND created_at < $2`
+	if _, err := q.Exec(ctx, del, hash, now.Add(-cfg.StagingTTL)); err != nil {
+		return "", nil, db.Classify(err)
+	}
+	return "", nil, errExpired
+}
+
+// release hands a claimed preview back (state staged) after a commit that
+// wrote nothing, so the user may try again while it lives.
+func release(ctx context.Context, q db.Querier, hash []byte) error {
+	const sql = `UPDATE csv_import_staging SET state = 'staged', claimed_at = NULL WHERE token_hash = $1 AND state = 'committing'`
+	_, err := q.Exec(ctx, sql, hash)
+	return db.Classify(err)
+}
+
+// Swept counts what a clean-up deleted.
+type Swept struct {
+	Expired  int64 // staged previews past CSV_IMPORT_STAGING_TTL_MINUTES
+	Orphaned int64 // committing rows past CSV_IMPORT_CLAIM_TIMEOUT_SECONDS
+}
+
+// Cleanup deletes expired staged previews (older than cfg.StagingTTL) and
+// orphaned committing rows (claimed longer ago than cfg.ClaimTimeout, their
+// commit gone with its process) as of now. It is one statement on two
+// partial indexes: cheap enough to run before every import request, and
+// the job of cmd/local's timer and of a scheduled function.
+func Cleanup(ctx context.Context, q db.Querier, cfg config.CSVImport, now time.Time) (Swept, error) {
+	const sql = `WITH d AS (DELETE FROM csv_import_staging
+			WHERE (state = 'staged' AND created_at < $1) OR (state = 'committing' AND claimed_at < $2)
+			RETURNING state)
+		SELECT count(*) FILTER (WHERE state = 'staged'), count(*) FILTER (WHERE state = 'committing') FROM d`
+	var s Swept
+	err := q.QueryRow(ctx, sql, now.Add(-cfg.StagingTTL), now.Add(-cfg.ClaimTimeout)).Scan(&s.Expired, &s.Orphaned)
+	return s, db.Classify(err)
+}
+
+// newID makes a version 4 UUID for a position the import creates, so its
+// fills can name it in the same COPY batch.
+func newID() (pgtype.UUID, string) {
+	var u pgtype.UUID
+	_, _ = rand.Read(u.Bytes[:])
+	u.Bytes[6] = u.Bytes[6]&0x0f | 0x40
+	u.Bytes[8] = u.Bytes[8]&0x3f | 0x80
+	u.Valid = true
+	var s [36]byte
+	hex.Encode(s[0:8], u.Bytes[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], u.Bytes[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], u.Bytes[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], u.Bytes[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], u.Bytes[10:])
+	return u, string(s[:])
+}
+
+// written is what a commit wrote.
+type written struct {
+	Created   []string // new positions
+	Continued []string // open positions that took fills
+	Fills     int
+}
+
+// write copies the plan's new positions and every fill into the journal
+// (two COPY statements), then brings the figures, ledger rows and balances
+// in line with journal.Recompute, all inside tx.
+func write(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, error) {
+	w, err := copyPlan(ctx, tx, userID, accountID, fills, plan)
+	if err != nil {
+		return w, err
+	}
+	return w, journal.Recompute(ctx, tx, w.ids()...)
+}
+
+// ids are the positions a commit wrote to: created and continued.
+func (w written) ids() []string {
+	ids := make([]string, 0, len(w.Created)+len(w.Continued))
+	return append(append(ids, w.Created...), w.Continued...)
+}
+
+// copyPlan is write's COPY part: the new positions (their identity; the
+// figures are Recompute's) and every fill.
+func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, error) {
+	var w written
+	posRows := make([][]any, 0, len(plan.Positions))
+	fillRows := make([][]any, 0, plan.Summary.ImportFills)
+	for k := range plan.Positions {
+		p := &plan.Positions[k]
+		var pid pgtype.UUID
+		if p.ExistingID != "" {
+			if err := pid.Scan(p.ExistingID); err != nil {
+				return w, err
+			}
+			w.Continued = append(w.Continued, p.ExistingID)
+		} else {
+			var id string
+			pid, id = newID()
+			w.Created = append(w.Created, id)
+			var (
+				underlying, right *string
+				expiry            *time.Time
+				strike            *decimal.Decimal
+			)
+			if p.AssetType == journal.AssetOption {
+				o, err := journal.ParseOCC(p.Symbol)
+				if err != nil {
+					return w, err // Parse only makes canonical OCC symbols
+				}
+				underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
+			}
+			posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, underlying, expiry, right, strike,
+				max(p.Multiplier, 1), p.Side})
+		}
+		for n, i := range p.Fills {
+			f := &fills[i]
+			fillRows = append(fillRows, []any{pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
+		}
+	}
+	w.Fills = len(fillRows)
+	if len(posRows) > 0 {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"},
+			[]string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry", "option_right",
+				"option_strike", "multiplier", "side"}, pgx.CopyFromRows(posRows))
+		if err != nil {
+			return w, journal.Classify(err)
+		}
+	}
+	if len(fillRows) > 0 {
+		_, err := tx.CopyFrom(ctx, pgx.Identifier{"fills"},
+			[]string{"position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at"}, pgx.CopyFromRows(fillRows))
+		if err != nil {
+			return w, journal.Classify(err)
+		}
+	}
+	return w, nil
+}

@@ -1,0 +1,147 @@
+package csvimport
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"testing/iotest"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/journal"
+)
+
+// fuzzSpec picks the spec of a fuzz input: a preset, or a mapping (with
+// and without header, by number) in one of the formats.
+func fuzzSpec(choice byte) *Spec {
+	all := Presets()
+	var opts Options
+	switch n := int(choice) % (len(all) + 3); {
+	case n < len(all):
+		opts.PresetID = all[n].ID
+	case n == len(all):
+		no := false
+		opts.Mapping = &Mapping{HasHeader: &no, Columns: map[string]Column{
+			FieldDate: {Index: 1}, FieldSymbol: {Index: 2}, FieldSide: {Index: 3}, FieldQuantity: {Index: 4}, FieldPrice: {Index: 5}, FieldFees: {Index: 6}}}
+	case n == len(all)+1:
+		opts.Mapping = &Mapping{Delimiter: ";", Columns: map[string]Column{
+			FieldDate: {Name: "d"}, FieldTime: {Name: "t"}, FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldPrice: {Name: "p"},
+			FieldEffect: {Name: "e"}, FieldExpiry: {Name: "x"}, FieldStrike: {Name: "k"}, FieldRight: {Name: "r"}}}
+		opts.NumberFormat, opts.DateFormat = NumberEU, DateEU
+	default:
+		opts.Mapping = &Mapping{Columns: map[string]Column{
+			FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldEntryDate: {Name: "a"}, FieldEntryPrice: {Name: "ap"},
+			FieldExitDate: {Name: "b"}, FieldExitPrice: {Name: "bp"}, FieldSide: {Name: "side"}, FieldPnL: {Name: "pnl"}}}
+		opts.RowShape, opts.DateFormat = ShapeRoundTrip, DateUS
+	}
+	s, err := Resolve(opts, "America/New_York", now, 200)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// FuzzParse holds the CSV-to-fills parser to its promises on any bytes:
+// it never panics; it fails only with an application error (a 4xx); every
+// fill it returns fits the journal's columns; every problem is located and
+// coded; reading the file a byte at a time gives the same result; the
+// staged form round-trips; and Build groups any fills without panicking,
+// into positions whose figures journal.Compute accepts.
+func FuzzParse(f *testing.F) {
+	entries, _ := os.ReadDir("testdata")
+	for _, e := range entries {
+		if filepath.Ext(e.Name()) != ".csv" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", e.Name()))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, p := range Presets() {
+			if p.Sample == e.Name() {
+				f.Add(data, byte(i))
+			}
+		}
+	}
+	f.Add([]byte("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n"), byte(len(Presets())))
+	f.Add([]byte("d;t;s;q;p;e;x;k;r\n19.01.2024;09:31;SPY;2;1,5;O;19 JAN 24;470;C\n"), byte(len(Presets())+1))
+	f.Add([]byte("s,q,a,ap,b,bp,side,pnl\nAAPL,10,1/2/24,10,1/3/24,9,,-10\n"), byte(len(Presets())+2))
+
+	f.Fuzz(func(t *testing.T, data []byte, choice byte) {
+		s := fuzzSpec(choice)
+		parsed, err := Parse(bytes.NewReader(data), s)
+		again, err2 := Parse(iotest.OneByteReader(bytes.NewReader(data)), s)
+		if (err == nil) != (err2 == nil) || err == nil && !reflect.DeepEqual(parsed, again) {
+			t.Fatalf("byte-at-a-time read differs: %v / %v", err, err2)
+		}
+		if err != nil {
+			if _, ok := apperr.As(err); !ok {
+				t.Fatalf("error %v is not an application error", err)
+			}
+			return
+		}
+		if parsed.Rows == 0 || parsed.Rows > s.MaxRows {
+			t.Fatalf("rows %d", parsed.Rows)
+		}
+		for _, p := range append(parsed.Errors, parsed.Warnings...) {
+			if p.Code == "" || p.Message == "" || p.Row < 0 || p.Column < 0 {
+				t.Fatalf("problem %+v", p)
+			}
+			if p.Code != CodeRowsSkipped && p.Code != CodeNoFeesColumn && p.Code != CodeFeesEstimated && p.Row == 0 {
+				t.Fatalf("unlocated problem %+v", p)
+			}
+		}
+		for _, fl := range parsed.Fills {
+			switch {
+			case fl.Row < 1, fl.Symbol == "", fl.Side != Buy && fl.Side != Sell:
+				t.Fatalf("fill %+v", fl)
+			case !fl.Price.IsPositive() || fl.Price.GreaterThan(maxPrice) || fl.Price.Exponent() < -8:
+				t.Fatalf("price %s", fl.Price)
+			case !fl.Quantity.IsPositive() || fl.Quantity.GreaterThan(maxQuantity) || fl.Quantity.Exponent() < -8:
+				t.Fatalf("quantity %s", fl.Quantity)
+			case fl.Fees.IsNegative() || fl.Fees.GreaterThan(maxFee) || fl.Fees.Exponent() < -4:
+				t.Fatalf("fees %s", fl.Fees)
+			case fl.FilledAt.Before(journal.Earliest) || fl.FilledAt.After(now.Add(24*60*60*1e9)):
+				t.Fatalf("time %s", fl.FilledAt)
+			}
+			if fl.AssetType == AssetOption {
+				if _, err := journal.ParseOCC(fl.Symbol); err != nil {
+					t.Fatalf("option symbol %q: %v", fl.Symbol, err)
+				}
+			}
+		}
+		back, err := DecodeFills(EncodeFills(parsed.Fills))
+		if err != nil || len(back) != len(parsed.Fills) {
+			t.Fatalf("payload: %v", err)
+		}
+		for i := range back {
+			a, b := parsed.Fills[i], back[i]
+			if a.Symbol != b.Symbol || !a.Price.Equal(b.Price) || !a.Quantity.Equal(b.Quantity) || !a.FilledAt.Equal(b.FilledAt) {
+				t.Fatalf("payload fill %d: %+v / %+v", i, a, b)
+			}
+		}
+		EstimateFees(parsed.Fills, parsed.HasFees, nil)
+		plan := Build(parsed.Fills, Journal{}, BuildOptions{Header: parsed.Header})
+		seen := map[int]bool{}
+		n := 0
+		for _, pos := range plan.Positions {
+			if len(pos.Fills) == 0 || len(pos.Fills) != len(pos.Types) {
+				t.Fatalf("position %+v", pos)
+			}
+			for _, i := range pos.Fills {
+				if seen[i] || i < 0 || i >= len(parsed.Fills) {
+					t.Fatalf("fill %d used twice or out of range", i)
+				}
+				seen[i] = true
+			}
+			n += len(pos.Fills)
+			if pos.Figures.OpenQuantity.IsNegative() {
+				t.Fatalf("figures %+v", pos.Figures)
+			}
+		}
+		if len(plan.Errors) == 0 && n != plan.Summary.ImportFills {
+			t.Fatalf("import fills %d, positions hold %d", plan.Summary.ImportFills, n)
+		}
+	})
+}

@@ -1,0 +1,929 @@
+package csvimport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/journal"
+)
+
+// Parsed is what Parse read from a file.
+type Parsed struct {
+	Header   []string // the header row's cells; nil without a header
+	Rows     int      // data rows read (blank lines and repeated headers aside)
+	Skipped  int      // data rows that are not fills (a preset's filters)
+	Fills    []Fill   // in file order
+	Errors   []Problem
+	Warnings []Problem
+	// HasFees reports a fee or commission column.
+	HasFees bool
+}
+
+// Errors of a whole file. Each is a 4xx naming the part or option.
+var (
+	ErrEmpty      = apperr.Invalid("file", "is empty")
+	ErrHeaderOnly = apperr.Invalid("file", "has a header row but no data rows")
+)
+
+// TooManyRows is the answer to a file with more than max data rows.
+func TooManyRows(max int) error {
+	return apperr.New(apperr.PayloadTooLarge, "the file has more than %d data rows (CSV_IMPORT_MAX_ROWS); split it into several imports", max)
+}
+
+// binary recognises files that are not text by their first bytes.
+func binary(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return "it is a ZIP archive or an Excel workbook (.xlsx); save or export it as CSV"
+	case bytes.HasPrefix(head, []byte("\xd0\xcf\x11\xe0")):
+		return "it is an Excel 97-2003 workbook (.xls); save it as CSV"
+	case bytes.HasPrefix(head, []byte("%PDF")):
+		return "it is a PDF; export the statement as CSV"
+	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")):
+		return "it is UTF-16 text; save it as UTF-8 CSV"
+	case bytes.IndexByte(head, 0) >= 0:
+		return "it holds binary data (NUL bytes)"
+	}
+	// Mostly control characters or invalid UTF-8: not a text file.
+	bad := 0
+	for i := 0; i < len(head); {
+		r, size := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && size <= 1 && len(head)-i >= utf8.UTFMax || r < 0x20 && r != '\t' && r != '\n' && r != '\r' {
+			bad++
+		}
+		i += size
+	}
+	if bad*10 > len(head) {
+		return "it is not text"
+	}
+	return ""
+}
+
+// headKey normalises a header cell for matching: trimmed, lowercase,
+// inner whitespace collapsed.
+func headKey(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(strings.TrimPrefix(s, "\ufeff")), " "))
+}
+
+// candidateDelimiters are the separators a file with the wrong delimiter
+// most often uses.
+var candidateDelimiters = []rune{',', ';', '\t', '|'}
+
+func delimiterName(r rune) string {
+	if r == '\t' {
+		return "tab"
+	}
+	return strconv.QuoteRune(r)
+}
+
+// parser holds the state of one Parse.
+type parser struct {
+	s      *Spec
+	out    *Parsed
+	bind   map[string]int // field -> 0-based column; absent when the file lacks it
+	rec    []string
+	line   int
+	keep   map[int]map[string]bool // column -> kept values (lowercase)
+	skip   map[int]map[string]bool // column -> skipped values
+	reason map[string]int          // skipped rows by reason
+	last   *time.Time              // the previous row's time (InheritTime)
+}
+
+// Parse reads the file from src by spec s, row by row. It returns an error
+// (a 4xx) when the file as a whole is unusable, or src's own error (the
+// upload limit); otherwise every bad value is a located Problem in Parsed.
+func Parse(src io.Reader, s *Spec) (*Parsed, error) {
+	br := bufio.NewReaderSize(src, 64<<10)
+	head, err := br.Peek(4096)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	if why := binary(head); why != "" {
+		return nil, apperr.Invalid("file", "is not a CSV text file: "+why)
+	}
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+		head = head[3:]
+	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		// Only blank up to 4 KiB: empty if nothing follows either.
+		if _, err := br.Peek(len(head) + 1); errors.Is(err, io.EOF) {
+			return nil, ErrEmpty
+		}
+	}
+
+	cr := csv.NewReader(br)
+	cr.Comma = s.Delimiter
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	p := &parser{s: s, out: &Parsed{}, bind: map[string]int{}, reason: map[string]int{}}
+
+	// The header: the first record, or the record after the section title.
+	if s.HasHeader {
+		if err := p.findHeader(cr); err != nil {
+			return nil, err
+		}
+	} else if err := p.bindIndexes(); err != nil {
+		return nil, err
+	}
+
+	first := true
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			p.out.Rows++
+			if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
+				return nil, TooManyRows(s.MaxRows)
+			}
+			p.out.Errors = append(p.out.Errors, Problem{Row: pe.StartLine, Code: CodeMalformedRow,
+				Message: fmt.Sprintf("the row is not valid CSV (line %d, character %d): %v", pe.Line, pe.Column, pe.Err)})
+			continue
+		}
+		if err != nil {
+			return nil, err // the source's own error: the upload limit
+		}
+		p.rec = rec
+		p.line, _ = cr.FieldPos(0)
+		if blank(rec) {
+			continue
+		}
+		if s.preset != nil && s.preset.Section != "" && title(rec) {
+			break // the next table of the statement
+		}
+		if p.out.Header != nil && sameAs(rec, p.out.Header) {
+			continue // a repeated header (IB repeats it per account)
+		}
+		if first && !s.HasHeader {
+			if err := p.checkDelimiter(rec); err != nil {
+				return nil, err
+			}
+		}
+		first = false
+		p.out.Rows++
+		if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
+			return nil, TooManyRows(s.MaxRows)
+		}
+		if p.filtered() {
+			continue
+		}
+		if s.Shape == ShapeRoundTrip {
+			p.roundTrip()
+		} else {
+			p.execution()
+		}
+	}
+	if p.out.Rows == 0 {
+		if s.HasHeader {
+			return nil, ErrHeaderOnly
+		}
+		return nil, ErrEmpty
+	}
+	p.summarize()
+	return p.out, nil
+}
+
+// blank reports a record of empty cells only.
+func blank(rec []string) bool {
+	for _, c := range rec {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// title reports a statement's table title: one non-empty cell, the first.
+func title(rec []string) bool {
+	if strings.TrimSpace(rec[0]) == "" {
+		return false
+	}
+	for _, c := range rec[1:] {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func sameAs(rec, header []string) bool {
+	if len(rec) != len(header) {
+		return false
+	}
+	for i := range rec {
+		if headKey(rec[i]) != headKey(header[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// findHeader reads up to the header and binds the fields to its columns.
+func (p *parser) findHeader(cr *csv.Reader) error {
+	section := ""
+	if p.s.preset != nil {
+		section = p.s.preset.Section
+	}
+	seen := false
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			if section != "" && seen {
+				return apperr.Invalid("file", fmt.Sprintf("has no %q table: is it a %s export?", section, p.s.preset.Name))
+			}
+			return ErrEmpty
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			if section != "" {
+				seen = true
+				continue // statements hold other tables before ours
+			}
+			return apperr.Invalid("file", fmt.Sprintf("the header row is not valid CSV (line %d): %v", pe.Line, pe.Err))
+		}
+		if err != nil {
+			return err
+		}
+		if blank(rec) {
+			continue
+		}
+		seen = true
+		if section != "" {
+			if !(title(rec) && headKey(rec[0]) == headKey(section)) {
+				continue
+			}
+			// The header follows the title.
+			for {
+				rec, err = cr.Read()
+				if errors.Is(err, io.EOF) {
+					return apperr.Invalid("file", fmt.Sprintf("the %q table has no header row", section))
+				}
+				if err != nil {
+					var pe *csv.ParseError
+					if errors.As(err, &pe) {
+						return apperr.Invalid("file", fmt.Sprintf("the header row is not valid CSV (line %d): %v", pe.Line, pe.Err))
+					}
+					return err
+				}
+				if !blank(rec) {
+					break
+				}
+			}
+		}
+		p.out.Header = slices.Clone(rec)
+		for i := range p.out.Header {
+			p.out.Header[i] = strings.TrimSpace(strings.TrimPrefix(p.out.Header[i], "\ufeff"))
+		}
+		return p.bindHeader()
+	}
+}
+
+// checkDelimiter refuses a first row of one cell that holds another
+// delimiter: the file is separated by something else.
+func (p *parser) checkDelimiter(rec []string) error {
+	if len(rec) != 1 {
+		return nil
+	}
+	for _, d := range candidateDelimiters {
+		if d != p.s.Delimiter && strings.ContainsRune(rec[0], d) && strings.Count(rec[0], string(d)) >= 2 {
+			field := "file"
+			if p.s.preset == nil {
+				field = "mapping.delimiter"
+			}
+			cell := rec[0]
+			if len(cell) > 80 {
+				cell = cell[:80] + "..."
+			}
+			return apperr.Invalid(field, fmt.Sprintf("the first row is one column (%q): the file seems to be separated by %s, not %s",
+				cell, delimiterName(d), delimiterName(p.s.Delimiter)))
+		}
+	}
+	return nil
+}
+
+// bindHeader finds each field's column in the header.
+func (p *parser) bindHeader() error {
+	if err := p.checkDelimiter(p.out.Header); err != nil {
+		return err
+	}
+	index := map[string]int{}
+	for i, h := range p.out.Header {
+		k := headKey(h)
+		if _, dup := index[k]; !dup && k != "" {
+			index[k] = i
+		}
+	}
+	var problems []apperr.FieldError
+	fields := make([]string, 0, len(p.s.columns))
+	for f := range p.s.columns {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	for _, f := range fields {
+		for _, c := range p.s.columns[f] {
+			if c.Index > 0 {
+				if c.Index > len(p.out.Header) {
+					problems = append(problems, apperr.FieldError{Field: "mapping.columns." + f,
+						Message: fmt.Sprintf("column %d does not exist: the header has %d columns", c.Index, len(p.out.Header))})
+				}
+				p.bind[f] = c.Index - 1
+				break
+			}
+			if i, ok := index[headKey(c.Name)]; ok {
+				p.bind[f] = i
+				break
+			}
+		}
+	}
+	required := requiredOf[p.s.Shape]
+	if p.s.preset != nil {
+		required = p.s.preset.Required
+	}
+	for _, f := range required {
+		if _, ok := p.bind[f]; ok {
+			continue
+		}
+		if p.s.preset != nil {
+			problems = append(problems, apperr.FieldError{Field: "file", Message: fmt.Sprintf(
+				"is not a %s file: it has no %s column (for %s); its header has %s",
+				p.s.preset.Name, quoteList(p.s.preset.Columns[f], " or "), f, p.headerList())})
+		} else {
+			problems = append(problems, apperr.FieldError{Field: "mapping.columns." + f, Message: fmt.Sprintf(
+				"%s is not in the file's header; its header has %s", p.s.columns[f][0], p.headerList())})
+		}
+	}
+	// A mapped optional column that is missing is an error as well: the
+	// user named it.
+	if p.s.preset == nil {
+		for _, f := range fields {
+			if _, ok := p.bind[f]; !ok && !slices.Contains(required, f) {
+				problems = append(problems, apperr.FieldError{Field: "mapping.columns." + f, Message: fmt.Sprintf(
+					"%s is not in the file's header; its header has %s", p.s.columns[f][0], p.headerList())})
+			}
+		}
+	}
+	if err := apperr.Fields(problems); err != nil {
+		return err
+	}
+	p.bindFilters()
+	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
+	return nil
+}
+
+// bindIndexes binds a headerless file's fields to their column numbers.
+func (p *parser) bindIndexes() error {
+	for f, cs := range p.s.columns {
+		p.bind[f] = cs[0].Index - 1
+	}
+	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
+	return nil
+}
+
+func (p *parser) bindFilters() {
+	pr := p.s.preset
+	if pr == nil {
+		return
+	}
+	build := func(m map[string][]string) map[int]map[string]bool {
+		out := map[int]map[string]bool{}
+		for f, values := range m {
+			col, ok := p.bind[f]
+			if !ok {
+				continue
+			}
+			set := map[string]bool{}
+			for _, v := range values {
+				set[normWords(v)] = true
+			}
+			out[col] = set
+		}
+		return out
+	}
+	p.keep, p.skip = build(pr.Keep), build(pr.Skip)
+}
+
+func (p *parser) headerList() string {
+	h := p.out.Header
+	more := ""
+	if len(h) > 25 {
+		h, more = h[:25], fmt.Sprintf(" and %d more", len(p.out.Header)-25)
+	}
+	return quoteList(h, ", ") + more
+}
+
+func quoteList(list []string, sep string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		if len(s) > 60 {
+			s = s[:60] + "..."
+		}
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, sep)
+}
+
+// column is the 1-based column of field, or 0.
+func (p *parser) column(field string) int {
+	if i, ok := p.bind[field]; ok {
+		return i + 1
+	}
+	return 0
+}
+
+func (p *parser) has(field string) bool {
+	_, ok := p.bind[field]
+	return ok
+}
+
+// cell returns the trimmed value of field in the current row and its
+// 1-based column; "" and the column when the row is too short; "" and 0
+// when the file has no such column.
+func (p *parser) cell(field string) (string, int) {
+	i, ok := p.bind[field]
+	if !ok {
+		return "", 0
+	}
+	if i >= len(p.rec) {
+		return "", i + 1
+	}
+	return strings.TrimSpace(p.rec[i]), i + 1
+}
+
+// filtered applies a preset's keep and skip lists to the current row.
+func (p *parser) filtered() bool {
+	for col, set := range p.keep {
+		if col < len(p.rec) && !set[normWords(p.rec[col])] {
+			p.out.Skipped++
+			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
+			return true
+		}
+	}
+	for col, set := range p.skip {
+		if col < len(p.rec) && set[normWords(p.rec[col])] {
+			p.out.Skipped++
+			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) columnName(col int) string {
+	if col >= 1 && col <= len(p.out.Header) {
+		return p.out.Header[col-1]
+	}
+	if col >= 1 {
+		return "column " + strconv.Itoa(col)
+	}
+	return ""
+}
+
+// problem records an error (warn false) or a warning at the current row.
+func (p *parser) problem(warn bool, field string, col int, code, msg string) {
+	pr := Problem{Row: p.line, Column: col, ColumnName: p.columnName(col), Field: field, Code: code, Message: msg}
+	if warn {
+		p.out.Warnings = append(p.out.Warnings, pr)
+	} else {
+		p.out.Errors = append(p.out.Errors, pr)
+	}
+}
+
+// missing reports an empty required cell (or a row too short to have it).
+func (p *parser) missing(field string, col int) {
+	if col == 0 {
+		p.problem(false, field, 0, CodeMissingValue, "the file has no "+field+" column")
+		return
+	}
+	if col > len(p.rec) {
+		p.problem(false, field, col, CodeMissingValue, fmt.Sprintf("the row has %d columns, so no %s (column %d)", len(p.rec), field, col))
+		return
+	}
+	p.problem(false, field, col, CodeMissingValue, field+" is empty")
+}
+
+var dateHint = map[string]string{
+	DateISO:         "YYYY-MM-DD",
+	DateUS:          "MM/DD/YYYY",
+	DateEU:          "DD/MM/YYYY or DD.MM.YYYY",
+	DateISODateTime: "YYYY-MM-DDTHH:MM:SS",
+}
+
+// when reads the instant of a date field and an optional time field.
+func (p *parser) when(dateField, timeField string) (time.Time, bool) {
+	v, col := p.cell(dateField)
+	tv, tcol := p.cell(timeField)
+	if v == "" {
+		if p.s.preset != nil && p.s.preset.InheritTime && p.last != nil && tv == "" {
+			return *p.last, true
+		}
+		if col == 0 {
+			return time.Time{}, false
+		}
+		p.missing(dateField, col)
+		return time.Time{}, false
+	}
+	datePart, rest := splitDate(v)
+	d, ok := parseDateToken(datePart, p.s.DateFormat)
+	if !ok {
+		p.problem(false, dateField, col, CodeInvalidDate, fmt.Sprintf("%q is not a date in the %s format (%s)", clip(v), p.s.DateFormat, dateHint[p.s.DateFormat]))
+		return time.Time{}, false
+	}
+	clockText, clockCol, clockField := rest, col, dateField
+	if tv != "" {
+		clockText, clockCol, clockField = tv, tcol, timeField
+	}
+	var c clock
+	if clockText != "" {
+		if c, ok = parseClock(clockText); !ok {
+			p.problem(false, clockField, clockCol, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512 (optionally with a zone: Z, -05:00, EST)", clip(clockText)))
+			return time.Time{}, false
+		}
+	} else if p.s.DateFormat == DateISODateTime {
+		p.problem(false, dateField, col, CodeInvalidDate, fmt.Sprintf("%q has no time; the iso-datetime format is YYYY-MM-DDTHH:MM:SS", clip(v)))
+		return time.Time{}, false
+	}
+	t := at(d, c, p.s.Location)
+	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
+		p.problem(false, dateField, col, CodeOutOfRange, fmt.Sprintf("%s is not between 1970 and tomorrow", t.Format(time.RFC3339)))
+		return time.Time{}, false
+	}
+	p.last = &t
+	return t, true
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// Bounds of the journal's columns (journal.PriceRule, QuantityRule,
+// FeeRule).
+var (
+	maxPrice    = decimal.RequireFromString("99999999")
+	maxQuantity = decimal.RequireFromString("1000000000")
+	maxFee      = decimal.RequireFromString("9999999.99")
+)
+
+// number reads a decimal field. present reports a non-empty cell that
+// parsed; fine is false when a problem was recorded (a bad number, or an
+// empty required cell).
+func (p *parser) number(field string, required bool) (d decimal.Decimal, present, fine bool) {
+	v, col := p.cell(field)
+	if v == "" {
+		if required {
+			p.missing(field, col)
+			return decimal.Zero, false, false
+		}
+		return decimal.Zero, false, true
+	}
+	d, ok := parseNumber(v, p.s.NumberFormat)
+	if !ok {
+		hint := "1234.56 or 1,234.56"
+		if p.s.NumberFormat == NumberEU {
+			hint = "1234,56 or 1.234,56"
+		}
+		p.problem(false, field, col, CodeInvalidNumber, fmt.Sprintf("%q is not a number in the %s format (%s)", clip(v), p.s.NumberFormat, hint))
+		return decimal.Zero, false, false
+	}
+	return d, true, true
+}
+
+// fit rounds d to places, warning when that changes it.
+func (p *parser) fit(field string, d decimal.Decimal, places int32) decimal.Decimal {
+	if d.Exponent() >= -places {
+		return d
+	}
+	r := d.Round(places)
+	if !r.Equal(d) {
+		_, col := p.cell(field)
+		p.problem(true, field, col, CodeRounded, fmt.Sprintf("%s has more than %d decimal places; rounded to %s", d.String(), places, r.String()))
+	}
+	return r
+}
+
+// price reads a price field: > 0, <= 99999999, 8 places.
+func (p *parser) price(field string) (decimal.Decimal, bool) {
+	d, ok, _ := p.number(field, true)
+	if !ok {
+		return d, false
+	}
+	_, col := p.cell(field)
+	if d.Sign() < 0 {
+		d = d.Neg() // a sell written as a negative price
+	}
+	d = p.fit(field, d, 8)
+	if !d.IsPositive() || d.GreaterThan(maxPrice) {
+		p.problem(false, field, col, CodeOutOfRange, fmt.Sprintf("%s must be greater than 0 and at most 99999999", field))
+		return d, false
+	}
+	return d, true
+}
+
+// fees reads the fees and commission cells: their magnitudes add up (a
+// broker may print charges as negative amounts). given is false when both
+// are empty.
+func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
+	ok = true
+	for _, f := range []string{FieldFees, FieldCommission} {
+		d, present, fine := p.number(f, false)
+		if !fine {
+			ok = false
+		}
+		if present {
+			given = true
+			total = total.Add(d.Abs())
+		}
+	}
+	if !ok {
+		return decimal.Zero, false, false
+	}
+	field := FieldFees
+	if !p.has(FieldFees) {
+		field = FieldCommission
+	}
+	total = p.fit(field, total, 4)
+	if total.GreaterThan(maxFee) {
+		_, col := p.cell(field)
+		p.problem(false, field, col, CodeOutOfRange, "fees must be at most 9999999.99")
+		return total, given, false
+	}
+	return total, given, true
+}
+
+// instrument reads the symbol (and the option fields) of the current row.
+func (p *parser) instrument() (Instrument, bool) {
+	sym, col := p.cell(FieldSymbol)
+	if sym == "" {
+		p.missing(FieldSymbol, col)
+		return Instrument{}, false
+	}
+	assetText, assetCol := p.cell(FieldAssetType)
+	asset, right := "", ""
+	if assetText != "" {
+		var ok bool
+		asset, right, ok = parseAssetType(assetText)
+		if !ok {
+			if other := unsupportedWord(assetText); other {
+				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks and options)", clip(assetText)))
+			} else {
+				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future)", clip(assetText)))
+			}
+			return Instrument{}, false
+		}
+	}
+	if asset == "" && p.s.preset != nil {
+		asset = p.s.preset.DefaultAssetType
+	}
+	expiry, expCol := p.cell(FieldExpiry)
+	strike, strikeCol := p.cell(FieldStrike)
+	rightText, rightCol := p.cell(FieldRight)
+	if rightText != "" {
+		r, ok := parseRight(rightText)
+		if !ok {
+			p.problem(false, FieldRight, rightCol, CodeInvalidValue, fmt.Sprintf("%q is not an option right (C, P, call or put)", clip(rightText)))
+			return Instrument{}, false
+		}
+		right = r
+		if asset == "" || asset == AssetStock && expiry != "" {
+			asset = AssetOption
+		}
+	}
+	if expiry != "" && (asset == AssetOption || asset == "") {
+		// An option given as its underlying, expiry, strike and right.
+		d, ok := parseDateToken(expiry, p.s.DateFormat)
+		if !ok {
+			p.problem(false, FieldExpiry, expCol, CodeInvalidDate, fmt.Sprintf("%q is not an expiry date (%s, or like 19 JAN 24)", clip(expiry), dateHint[p.s.DateFormat]))
+			return Instrument{}, false
+		}
+		k, ok := parseNumber(strike, p.s.NumberFormat)
+		if !ok || !k.IsPositive() {
+			if strike == "" {
+				p.missing(FieldStrike, strikeCol)
+			} else {
+				p.problem(false, FieldStrike, strikeCol, CodeInvalidNumber, fmt.Sprintf("%q is not a strike price", clip(strike)))
+			}
+			return Instrument{}, false
+		}
+		if right == "" {
+			p.missing(FieldRight, rightCol)
+			return Instrument{}, false
+		}
+		inst, msg := optionFrom(sym, d, right, k)
+		if msg != "" {
+			p.problem(false, FieldSymbol, col, CodeInvalidSymbol, msg)
+			return Instrument{}, false
+		}
+		return inst, true
+	}
+	inst, code, msg := ParseSymbol(sym, asset)
+	if msg != "" {
+		p.problem(false, FieldSymbol, col, code, msg)
+		return Instrument{}, false
+	}
+	return inst, true
+}
+
+// unsupportedWord reports asset-type words of things the journal does not
+// record.
+func unsupportedWord(s string) bool {
+	switch normWords(s) {
+	case "cash", "forex", "fx", "currency", "crypto", "cryptocurrency", "bond", "bonds", "cfd", "fund",
+		"mutual fund", "warrant", "index", "fop", "future option", "futures option", "cmdty", "bill", "note":
+		return true
+	}
+	return false
+}
+
+// execution turns the current row into one fill.
+func (p *parser) execution() {
+	ok := true
+	t, fine := p.when(FieldDate, FieldTime)
+	ok = ok && fine
+	inst, fine := p.instrument()
+	ok = ok && fine
+
+	qty, fine, _ := p.number(FieldQuantity, true)
+	_, qtyCol := p.cell(FieldQuantity)
+	if fine && qty.IsZero() {
+		p.problem(false, FieldQuantity, qtyCol, CodeOutOfRange, "quantity must not be 0")
+		fine = false
+	}
+	ok = ok && fine
+
+	side, effect := "", ""
+	sideText, sideCol := p.cell(FieldSide)
+	switch {
+	case sideText != "":
+		var known bool
+		side, effect, known = parseAction(sideText)
+		if !known {
+			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a side (buy, sell, BOT, SLD, Buy to Open, Sell Short, Buy to Cover, ...)", clip(sideText)))
+			ok = false
+		} else if qty.IsNegative() && side == Buy {
+			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("the side is %s but the quantity %s is negative", sideText, qty.String()))
+			ok = false
+		}
+	case qty.IsNegative():
+		side = Sell
+	default:
+		side = Buy
+	}
+	if e, col := p.cell(FieldEffect); e != "" {
+		declared, known := parseEffect(e)
+		switch {
+		case !known:
+			p.problem(false, FieldEffect, col, CodeInvalidValue, fmt.Sprintf("%q is not an open/close indicator (O, C, Open, Close, To Open, To Close)", clip(e)))
+			ok = false
+		case effect != "" && declared != "" && declared != effect:
+			p.problem(false, FieldEffect, col, CodeEffectMismatch, fmt.Sprintf("%q contradicts the side %q", e, sideText))
+			ok = false
+		case declared != "":
+			effect = declared
+		}
+	}
+
+	price, fine := p.price(FieldPrice)
+	ok = ok && fine
+	fees, given, fine := p.fees()
+	ok = ok && fine
+
+	if !ok {
+		return
+	}
+	qty = p.quantity(qty.Abs(), inst, qtyCol)
+	if qty.IsZero() {
+		return
+	}
+	p.out.Fills = append(p.out.Fills, Fill{
+		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
+		Side: side, Effect: effect, Price: price, Quantity: qty, Fees: fees, FeesGiven: given,
+		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
+	})
+}
+
+// quantity checks a positive quantity against the journal's column and
+// whole contracts for options; it returns 0 (with an error) when it does
+// not fit.
+func (p *parser) quantity(q decimal.Decimal, inst Instrument, col int) decimal.Decimal {
+	q = p.fit(FieldQuantity, q, 8)
+	switch {
+	case !q.IsPositive() || q.GreaterThan(maxQuantity):
+		p.problem(false, FieldQuantity, col, CodeOutOfRange, "quantity must be greater than 0 and at most 1000000000")
+		return decimal.Zero
+	case inst.AssetType != AssetStock && !q.Equal(q.Truncate(0)):
+		p.problem(false, FieldQuantity, col, CodeOutOfRange, fmt.Sprintf("%s is not a whole number of contracts", q.String()))
+		return decimal.Zero
+	}
+	return q
+}
+
+// roundTrip turns the current row into an entry and an exit fill.
+func (p *parser) roundTrip() {
+	ok := true
+	entry, fine := p.when(FieldEntryDate, FieldEntryTime)
+	ok = ok && fine
+	exit, fine := p.when(FieldExitDate, FieldExitTime)
+	ok = ok && fine
+	if ok && exit.Before(entry) {
+		_, col := p.cell(FieldExitDate)
+		p.problem(false, FieldExitDate, col, CodeOutOfRange, fmt.Sprintf("the exit (%s) is before the entry (%s)", exit.Format(time.RFC3339), entry.Format(time.RFC3339)))
+		ok = false
+	}
+	inst, fine := p.instrument()
+	ok = ok && fine
+	qty, fine, _ := p.number(FieldQuantity, true)
+	_, qtyCol := p.cell(FieldQuantity)
+	if fine && qty.IsZero() {
+		p.problem(false, FieldQuantity, qtyCol, CodeOutOfRange, "quantity must not be 0")
+		fine = false
+	}
+	ok = ok && fine
+	entryPrice, fine := p.price(FieldEntryPrice)
+	ok = ok && fine
+	exitPrice, fine := p.price(FieldExitPrice)
+	ok = ok && fine
+	fees, given, fine := p.fees()
+	ok = ok && fine
+	pnl, pnlGiven, fine := p.number(FieldPnL, false)
+	ok = ok && fine
+
+	direction := ""
+	sideText, sideCol := p.cell(FieldSide)
+	if sideText != "" {
+		d, known := directions[normWords(sideText)]
+		if !known {
+			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a direction (long, short, L, S, buy, sell)", clip(sideText)))
+			ok = false
+		}
+		direction = d
+	}
+	if !ok {
+		return
+	}
+	if direction == "" {
+		direction = journal.SideLong
+		why := "the file has no side: taken as long"
+		if pnlGiven && !pnl.IsZero() && !exitPrice.Equal(entryPrice) {
+			if pnl.IsNegative() == exitPrice.GreaterThan(entryPrice) {
+				direction = journal.SideShort
+			}
+			why = "the file has no side: " + direction + " from the sign of its P&L"
+		} else if qty.IsNegative() {
+			direction = journal.SideShort
+			why = "the file has no side: short from the negative quantity"
+		}
+		_, col := p.cell(FieldSide)
+		p.problem(true, FieldSide, col, CodeDirectionInferred, why)
+	}
+	qty = p.quantity(qty.Abs(), inst, qtyCol)
+	if qty.IsZero() {
+		return
+	}
+	in, out := Buy, Sell
+	if direction == journal.SideShort {
+		in, out = Sell, Buy
+	}
+	// The row's fees are split between its two fills (half on the entry,
+	// rounded to 4 places, the rest on the exit), so the ledger books them
+	// when they were paid.
+	half := fees.Div(decimal.NewFromInt(2)).Round(4)
+	base := Fill{Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
+		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol}
+	e, x := base, base
+	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
+	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
+	p.out.Fills = append(p.out.Fills, e, x)
+}
+
+// summarize adds the file-level warnings.
+func (p *parser) summarize() {
+	if p.out.Skipped > 0 {
+		reasons := make([]string, 0, len(p.reason))
+		for r, n := range p.reason {
+			reasons = append(reasons, fmt.Sprintf("%s: %d", r, n))
+		}
+		slices.Sort(reasons)
+		if len(reasons) > 10 {
+			reasons = append(reasons[:10], "...")
+		}
+		p.out.Warnings = append(p.out.Warnings, Problem{Code: CodeRowsSkipped, Message: fmt.Sprintf(
+			"%d rows are not fills and were skipped (%s)", p.out.Skipped, strings.Join(reasons, "; "))})
+	}
+}

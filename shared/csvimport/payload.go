@@ -1,0 +1,127 @@
+package csvimport
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"tradejournal/shared/money"
+)
+
+// The staged form of an import's fills: a version line, then one line per
+// fill of tab-separated fields (row, symbol, asset type, multiplier, side,
+// effect, price, quantity, fees, flags, Unix microseconds, trip, and the
+// quantity, symbol and side columns). Symbols, decimals and the words never hold a tab or a line
+// break, so no quoting is needed; it is about 70 bytes a fill, and encoding
+// and decoding 10,000 fills takes a few milliseconds.
+const payloadVersion = "tjcsv1"
+
+// EncodeFills writes fills in the staged form.
+func EncodeFills(fills []Fill) []byte {
+	var b bytes.Buffer
+	b.Grow(len(payloadVersion) + 1 + 80*len(fills))
+	b.WriteString(payloadVersion)
+	b.WriteByte('\n')
+	var num [24]byte
+	for i := range fills {
+		f := &fills[i]
+		b.Write(strconv.AppendInt(num[:0], int64(f.Row), 10))
+		b.WriteByte('\t')
+		b.WriteString(f.Symbol)
+		b.WriteByte('\t')
+		b.WriteString(f.AssetType)
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], f.Multiplier, 10))
+		b.WriteByte('\t')
+		b.WriteString(f.Side)
+		b.WriteByte('\t')
+		b.WriteString(f.Effect)
+		b.WriteByte('\t')
+		b.WriteString(f.Price.String())
+		b.WriteByte('\t')
+		b.WriteString(f.Quantity.String())
+		b.WriteByte('\t')
+		b.WriteString(f.Fees.String())
+		b.WriteByte('\t')
+		flags := 0
+		if f.FeesGiven {
+			flags |= 1
+		}
+		if f.FeeEstimated {
+			flags |= 2
+		}
+		b.WriteByte(byte('0' + flags))
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], f.FilledAt.UnixMicro(), 10))
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], int64(f.Trip), 10))
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], int64(f.QtyColumn), 10))
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], int64(f.SymbolColumn), 10))
+		b.WriteByte('\t')
+		b.Write(strconv.AppendInt(num[:0], int64(f.SideColumn), 10))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// ErrPayload is DecodeFills' answer to data it did not write.
+var ErrPayload = errors.New("csvimport: staged payload is corrupt")
+
+// DecodeFills reads what EncodeFills wrote.
+func DecodeFills(data []byte) ([]Fill, error) {
+	head, rest, ok := bytes.Cut(data, []byte{'\n'})
+	if !ok || string(head) != payloadVersion {
+		return nil, ErrPayload
+	}
+	fills := make([]Fill, 0, bytes.Count(rest, []byte{'\n'}))
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, ok = bytes.Cut(rest, []byte{'\n'})
+		if !ok {
+			return nil, ErrPayload
+		}
+		parts := strings.Split(string(line), "\t")
+		if len(parts) != 15 {
+			return nil, ErrPayload
+		}
+		var (
+			f   Fill
+			err error
+			n   [7]int64
+		)
+		for k, idx := range []int{0, 3, 10, 11, 12, 13, 14} {
+			if n[k], err = strconv.ParseInt(parts[idx], 10, 64); err != nil {
+				return nil, ErrPayload
+			}
+		}
+		f.Row, f.Multiplier, f.Trip, f.QtyColumn, f.SymbolColumn, f.SideColumn = int(n[0]), n[1], int(n[3]), int(n[4]), int(n[5]), int(n[6])
+		f.FilledAt = time.UnixMicro(n[2]).UTC()
+		f.Symbol, f.AssetType, f.Side, f.Effect = parts[1], parts[2], parts[4], parts[5]
+		if f.Price, err = money.Parse(parts[6]); err != nil {
+			return nil, ErrPayload
+		}
+		if f.Quantity, err = money.Parse(parts[7]); err != nil {
+			return nil, ErrPayload
+		}
+		if f.Fees, err = money.Parse(parts[8]); err != nil {
+			return nil, ErrPayload
+		}
+		flags := parts[9]
+		if len(flags) != 1 || flags[0] < '0' || flags[0] > '3' {
+			return nil, ErrPayload
+		}
+		f.FeesGiven, f.FeeEstimated = (flags[0]-'0')&1 != 0, (flags[0]-'0')&2 != 0
+		switch {
+		case f.Symbol == "", f.AssetType != AssetStock && f.AssetType != AssetOption && f.AssetType != AssetFuture,
+			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
+			!f.Price.IsPositive(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
+			return nil, ErrPayload
+		}
+		fills = append(fills, f)
+	}
+	return fills, nil
+}

@@ -1,0 +1,274 @@
+package csvimport
+
+// Preset describes a file layout the importer knows: a broker's export or
+// a journal's. Columns name, per field, the header texts that may hold it
+// (the first one present is used), matched ignoring case and surrounding
+// spaces. Layouts follow each broker's published export as closely as we
+// know it; a file that lacks a required column is refused naming it.
+type Preset struct {
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	Description  string              `json:"description"`
+	HowToExport  string              `json:"howToExport"`
+	RowShape     string              `json:"rowShape"`
+	Delimiter    string              `json:"delimiter"`
+	DateFormat   string              `json:"dateFormat"`
+	NumberFormat string              `json:"numberFormat"`
+	Columns      map[string][]string `json:"columns"`
+	Required     []string            `json:"required"`
+	// Section is the title line before the header, for statements that hold
+	// several tables; the table ends at the next title line.
+	Section string `json:"section,omitempty"`
+	// Keep lists, per column, the values of rows that are fills; other rows
+	// are skipped and counted (cancelled orders, order-level summary rows).
+	// A keep column missing from the file filters nothing.
+	Keep map[string][]string `json:"keep,omitempty"`
+	// Skip lists, per column, the values of rows that are not trades the
+	// journal holds (IB's currency conversions); they are skipped and
+	// counted.
+	Skip map[string][]string `json:"skip,omitempty"`
+	// DefaultAssetType is the asset type of rows the file does not type
+	// (futures for a futures broker); blank means "from the symbol".
+	DefaultAssetType string `json:"defaultAssetType,omitempty"`
+	// InheritTime gives a row with an empty time cell the previous row's
+	// time (the legs of a spread after the first).
+	InheritTime bool `json:"inheritTime,omitempty"`
+	// Sample is the file name of the preset's sample under testdata/.
+	Sample string `json:"-"`
+}
+
+// presets are the built-in presets, in the order GET /api/csv-import/presets
+// lists them.
+var presets = []Preset{
+	{
+		ID:   "generic-execution",
+		Name: "Generic: one fill per row",
+		Description: "Date, Time, Symbol, Side, Quantity, Price and optional Fees/Commission columns. Side is buy or sell " +
+			"(BOT, SLD, Buy to Open, Sell Short, ...); without a Side column a negative quantity is a sell. Options as OCC " +
+			"symbols (AAPL  240119C00190000) or with Expiry, Strike and Call/Put columns.",
+		HowToExport: "Any spreadsheet saved as CSV with these column names.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"Date", "Trade Date", "Date/Time", "DateTime", "Filled At"},
+			FieldTime:       {"Time", "Trade Time", "Exec Time"},
+			FieldSymbol:     {"Symbol", "Ticker"},
+			FieldAssetType:  {"Asset Type", "AssetType", "Instrument Type", "Security Type"},
+			FieldExpiry:     {"Expiry", "Expiration", "Exp"},
+			FieldStrike:     {"Strike"},
+			FieldRight:      {"Call/Put", "Put/Call", "Right", "Option Type"},
+			FieldSide:       {"Side", "Action", "Buy/Sell", "B/S"},
+			FieldEffect:     {"Open/Close", "Position Effect", "Pos Effect"},
+			FieldQuantity:   {"Quantity", "Qty", "Shares", "Contracts"},
+			FieldPrice:      {"Price", "Fill Price", "Avg Price"},
+			FieldFees:       {"Fees", "Fee"},
+			FieldCommission: {"Commission", "Commissions"},
+		},
+		Required: []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
+		Sample:   "generic_execution.csv",
+	},
+	{
+		ID:   "generic-round-trip",
+		Name: "Generic: one closed trade per row",
+		Description: "Symbol, Side (Long/Short), Quantity, Entry Date, Entry Price, Exit Date, Exit Price, and optional " +
+			"Entry Time, Exit Time, Fees, Commission and P&L columns. Each row is one closed position.",
+		HowToExport: "Any spreadsheet saved as CSV with these column names.",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol", "Ticker"},
+			FieldAssetType:  {"Asset Type", "AssetType"},
+			FieldSide:       {"Side", "Direction"},
+			FieldQuantity:   {"Quantity", "Qty", "Shares", "Size"},
+			FieldEntryDate:  {"Entry Date", "Open Date", "Entry Datetime", "Open Datetime"},
+			FieldEntryTime:  {"Entry Time", "Open Time"},
+			FieldEntryPrice: {"Entry Price", "Open Price"},
+			FieldExitDate:   {"Exit Date", "Close Date", "Exit Datetime", "Close Datetime"},
+			FieldExitTime:   {"Exit Time", "Close Time"},
+			FieldExitPrice:  {"Exit Price", "Close Price"},
+			FieldFees:       {"Fees", "Fee"},
+			FieldCommission: {"Commission", "Commissions"},
+			FieldPnL:        {"P&L", "PnL", "Gross P&L", "Profit"},
+		},
+		Required: []string{FieldSymbol, FieldQuantity, FieldEntryDate, FieldEntryPrice, FieldExitDate, FieldExitPrice},
+		Sample:   "generic_round_trip.csv",
+	},
+	{
+		ID:   "ibkr-flex-trades",
+		Name: "Interactive Brokers: Flex Query trades",
+		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
+			"negative, DateTime yyyyMMdd;HHmmss in the time zone set in the query (default: the account's). Options come " +
+			"as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass CASH) are skipped.",
+		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
+			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
+		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"DateTime", "Date/Time", "TradeDate", "Trade Date"},
+			FieldSymbol:     {"Symbol"},
+			FieldAssetType:  {"AssetClass", "Asset Class"},
+			FieldSide:       {"Buy/Sell"},
+			FieldEffect:     {"Open/CloseIndicator", "Open/Close"},
+			FieldQuantity:   {"Quantity"},
+			FieldPrice:      {"TradePrice", "Trade Price", "Price"},
+			FieldCommission: {"IBCommission", "IB Commission", "Commission"},
+			FieldFees:       {"Taxes"},
+			"levelOfDetail": {"LevelOfDetail", "Level Of Detail"},
+		},
+		Required: []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
+		Keep:     map[string][]string{"levelOfDetail": {"EXECUTION"}},
+		Skip:     map[string][]string{FieldAssetType: {"CASH"}},
+		Sample:   "ibkr_flex_trades.csv",
+	},
+	{
+		ID:   "thinkorswim",
+		Name: "thinkorswim / Schwab: account statement trades",
+		Description: "The Account Trade History table of a thinkorswim account statement export (other tables are " +
+			"ignored). Exec Time M/D/YY HH:MM:SS in the platform's time zone; options as underlying, Exp, Strike and " +
+			"CALL/PUT; Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
+		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Section: "Account Trade History",
+		Columns: map[string][]string{
+			FieldDate:      {"Exec Time"},
+			FieldSide:      {"Side"},
+			FieldQuantity:  {"Qty"},
+			FieldEffect:    {"Pos Effect"},
+			FieldSymbol:    {"Symbol"},
+			FieldExpiry:    {"Exp"},
+			FieldStrike:    {"Strike"},
+			FieldAssetType: {"Type"},
+			FieldPrice:     {"Price"},
+		},
+		Required:    []string{FieldDate, FieldSide, FieldQuantity, FieldSymbol, FieldPrice},
+		InheritTime: true,
+		Sample:      "thinkorswim_statement.csv",
+	},
+	{
+		ID:   "webull",
+		Name: "Webull: orders",
+		Description: "Webull's order history export. Only filled orders are fills (cancelled and failed ones are skipped); " +
+			"Filled Time carries its zone (EST/EDT). Options as OCC symbols without padding (AAPL240119C00190000). The " +
+			"export has no fees: they are estimated from the account's fee schedule.",
+		HowToExport: "Webull desktop: Orders > Order History (stocks, or options), choose the dates, then Export (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Side", "B/S"},
+			FieldQuantity:   {"Filled", "Filled Qty"},
+			FieldPrice:      {"Avg Price", "Filled Avg Price", "Price"},
+			FieldDate:       {"Filled Time", "Fill Time"},
+			FieldCommission: {"Commission"},
+			FieldFees:       {"Fee"},
+			"status":        {"Status"},
+		},
+		Required: []string{FieldSymbol, FieldSide, FieldQuantity, FieldPrice, FieldDate},
+		Keep:     map[string][]string{"status": {"Filled", "Partially Filled"}},
+		Sample:   "webull_orders.csv",
+	},
+	{
+		ID:   "tradovate",
+		Name: "Tradovate: orders",
+		Description: "Tradovate's Orders report (futures). Only filled orders are fills. Futures are read with their " +
+			"contract's point value, but the journal records stocks and options only: futures rows are refused, " +
+			"row by row, until the journal has a futures type.",
+		HowToExport: "Tradovate: Account > Reports > Orders, choose the dates, then Download Report (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSide:       {"B/S"},
+			FieldSymbol:     {"Contract"},
+			FieldQuantity:   {"filledQty", "Filled Qty"},
+			FieldPrice:      {"avgPrice", "Avg Fill Price"},
+			FieldDate:       {"Fill Time"},
+			FieldCommission: {"Commission"},
+			"status":        {"Status"},
+		},
+		Required:         []string{FieldSide, FieldSymbol, FieldQuantity, FieldPrice, FieldDate},
+		Keep:             map[string][]string{"status": {"Filled"}},
+		DefaultAssetType: AssetFuture,
+		Sample:           "tradovate_orders.csv",
+	},
+	{
+		ID:   "tradestation",
+		Name: "TradeStation: filled orders",
+		Description: "TradeStation's order history export. Only filled orders are fills. Type is Buy, Sell, Sell Short or " +
+			"Buy To Cover (options: Buy To Open, Sell To Close, ...); Filled time M/D/YYYY h:mm:ss AM/PM. Options as " +
+			"TradeStation symbols (AAPL 240119C190).",
+		HowToExport: "TradeStation: Trade Manager > Orders (or the web Account > Order History), Filled, choose the dates, Export (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Type", "Side", "Action"},
+			FieldQuantity:   {"Qty Filled", "Filled Qty", "Quantity Filled", "Qty"},
+			FieldPrice:      {"Fill Price", "Avg Fill Price", "Filled Price"},
+			FieldDate:       {"Filled", "Filled Time", "Fill Time"},
+			FieldCommission: {"Commission"},
+			FieldFees:       {"Fees"},
+			"status":        {"Status"},
+		},
+		Required: []string{FieldSymbol, FieldSide, FieldQuantity, FieldPrice, FieldDate},
+		Keep:     map[string][]string{"status": {"Filled"}},
+		Sample:   "tradestation_orders.csv",
+	},
+	{
+		ID:   "tradervue",
+		Name: "Tradervue: trades export",
+		Description: "Tradervue's trades export: one closed trade per row with Open Datetime, Close Datetime, Side (L/S), " +
+			"Volume (shares per side), Entry Price and Exit Price (averages), Commissions and Fees. Each row becomes a " +
+			"position with one entry and one exit at those averages.",
+		HowToExport: "Tradervue: Trades, filter the dates, then Export > CSV.",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldEntryDate:  {"Open Datetime"},
+			FieldExitDate:   {"Close Datetime"},
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Side"},
+			FieldQuantity:   {"Volume"},
+			FieldEntryPrice: {"Entry Price"},
+			FieldExitPrice:  {"Exit Price"},
+			FieldCommission: {"Commissions", "Commission"},
+			FieldFees:       {"Fees"},
+			FieldPnL:        {"Gross P&L"},
+		},
+		Required: []string{FieldEntryDate, FieldExitDate, FieldSymbol, FieldSide, FieldQuantity, FieldEntryPrice, FieldExitPrice},
+		Sample:   "tradervue_trades.csv",
+	},
+	{
+		ID:   "tradezella",
+		Name: "TradeZella: executions export",
+		Description: "TradeZella's generic executions layout: Date, Time, Symbol, Buy/Sell, Quantity, Price, Spread " +
+			"(Stock/Option), Expiration (DD MMM YY), Strike, Call/Put, Commission, Fees.",
+		HowToExport: "TradeZella: Trades > Export (executions), or any file in TradeZella's generic template.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"Date"},
+			FieldTime:       {"Time"},
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Buy/Sell"},
+			FieldQuantity:   {"Quantity"},
+			FieldPrice:      {"Price"},
+			FieldAssetType:  {"Spread"},
+			FieldExpiry:     {"Expiration"},
+			FieldStrike:     {"Strike"},
+			FieldRight:      {"Call/Put"},
+			FieldCommission: {"Commission"},
+			FieldFees:       {"Fees"},
+		},
+		Required: []string{FieldDate, FieldTime, FieldSymbol, FieldSide, FieldQuantity, FieldPrice},
+		Sample:   "tradezella_executions.csv",
+	},
+}
+
+// Presets returns the built-in presets (a copy: callers may not change them).
+func Presets() []Preset {
+	out := make([]Preset, len(presets))
+	copy(out, presets)
+	return out
+}
+
+// PresetByID returns the preset with id, or nil.
+func PresetByID(id string) *Preset {
+	for i := range presets {
+		if presets[i].ID == id {
+			return &presets[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package csvimport
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/sizing"
+)
+
+// now is the tests' clock: after every sample's dates.
+var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// load parses a testdata file with a preset and builds the plan against
+// an empty journal.
+func load(t *testing.T, presetID, file string, opts Options) (*Parsed, *Plan) {
+	t.Helper()
+	opts.PresetID = presetID
+	s, err := Resolve(opts, "America/New_York", now, 10000)
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	f, err := os.Open(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	parsed, err := Parse(f, s)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	parsed.Warnings = append(parsed.Warnings, EstimateFees(parsed.Fills, parsed.HasFees, nil)...)
+	return parsed, Build(parsed.Fills, Journal{}, BuildOptions{Header: parsed.Header})
+}
+
+type wantPosition struct {
+	symbol, side, status string
+	fills                int
+	net                  string
+}
+
+func codes(ps []Problem) []string {
+	var out []string
+	for _, p := range ps {
+		if !slices.Contains(out, p.Code) {
+			out = append(out, p.Code)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestPresetSamples imports every preset's sample (testdata/) and checks
+// the positions and P&L worked out by hand from the file.
+func TestPresetSamples(t *testing.T) {
+	cases := []struct {
+		preset        string
+		rows, skipped int
+		positions     []wantPosition
+		net           string
+		warnings      []string // codes, sorted
+		errors        []string
+	}{
+		{preset: "generic-execution", rows: 8, positions: []wantPosition{
+			{"AAPL", "long", "closed", 3, "107"},
+			{"TSLA", "short", "closed", 2, "103"},
+			{"AAPL  240119C00190000", "long", "closed", 2, "107.4"},
+			{"MSFT", "long", "open", 1, "-1"},
+		}, net: "316.4"},
+		{preset: "generic-round-trip", rows: 3, positions: []wantPosition{
+			{"NVDA", "long", "closed", 2, "328"},
+			{"AMD", "short", "closed", 2, "338"},
+			{"SPY", "long", "closed", 2, "-12.5"},
+		}, net: "653.5"},
+		{preset: "ibkr-flex-trades", rows: 7, skipped: 1, positions: []wantPosition{
+			// IB's commissions are negative amounts: charges.
+			{"AAPL", "long", "closed", 2, "90.9977"},
+			{"SPY   240126C00485000", "long", "closed", 2, "266.1"},
+			{"MSFT", "short", "closed", 2, "133"},
+		}, net: "490.0977", warnings: []string{CodeRowsSkipped}},
+		{preset: "thinkorswim", rows: 8, positions: []wantPosition{
+			// Newest first in the file; spread legs inherit their time.
+			{"AAPL", "long", "closed", 2, "93"},
+			{"SPY   240126C00490000", "short", "closed", 2, "-140"},
+			{"SPY   240126C00485000", "long", "closed", 2, "250"},
+			{"TSLA", "short", "closed", 2, "165"},
+		}, net: "368", warnings: []string{CodeNoFeesColumn}},
+		{preset: "webull", rows: 6, skipped: 1, positions: []wantPosition{
+			{"AMD", "long", "open", 1, "0"},
+			{"NVDA", "long", "closed", 2, "149"},
+			{"SPY   240202C00490000", "long", "closed", 2, "45"},
+		}, net: "194", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
+		{preset: "tradestation", rows: 7, skipped: 1, positions: []wantPosition{
+			{"AMZN", "long", "closed", 2, "92.4"},
+			{"META", "short", "closed", 2, "-95"},
+			{"AAPL  240202C00190000", "long", "closed", 2, "211.2"},
+		}, net: "208.6", warnings: []string{CodeRowsSkipped}},
+		{preset: "tradervue", rows: 3, positions: []wantPosition{
+			{"GNLN", "long", "closed", 2, "74.06"},
+			{"SOAR", "short", "closed", 2, "43.8"},
+			{"AAPL", "long", "closed", 2, "-67"},
+		}, net: "50.86"},
+		{preset: "tradezella", rows: 6, positions: []wantPosition{
+			{"QQQ", "long", "closed", 2, "55.43"},
+			{"QQQ   240223C00435000", "long", "closed", 3, "342.32"},
+			{"IWM", "short", "open", 1, "-0.03"},
+		}, net: "397.72", warnings: []string{CodeDirectionInferred}},
+		// Futures: read with their point value, refused row by row.
+		{preset: "tradovate", rows: 5, skipped: 1, net: "0",
+			warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}, errors: []string{CodeUnsupportedAsset}},
+	}
+	seen := map[string]bool{}
+	for _, tc := range cases {
+		seen[tc.preset] = true
+		t.Run(tc.preset, func(t *testing.T) {
+			p := PresetByID(tc.preset)
+			parsed, plan := load(t, tc.preset, p.Sample, Options{})
+			if len(parsed.Errors) > 0 {
+				t.Fatalf("parse errors: %+v", parsed.Errors)
+			}
+			if parsed.Rows != tc.rows || parsed.Skipped != tc.skipped {
+				t.Errorf("rows %d skipped %d, want %d and %d", parsed.Rows, parsed.Skipped, tc.rows, tc.skipped)
+			}
+			if got := codes(append(parsed.Warnings, plan.Warnings...)); !slices.Equal(got, tc.warnings) {
+				t.Errorf("warnings %v, want %v: %+v %+v", got, tc.warnings, parsed.Warnings, plan.Warnings)
+			}
+			if got := codes(plan.Errors); !slices.Equal(got, tc.errors) {
+				t.Errorf("errors %v, want %v: %+v", got, tc.errors, plan.Errors)
+			}
+			if len(plan.Positions) != len(tc.positions) {
+				t.Fatalf("%d positions, want %d: %+v", len(plan.Positions), len(tc.positions), plan.Positions)
+			}
+			for i, w := range tc.positions {
+				got := plan.Positions[i]
+				if got.Symbol != w.symbol || got.Side != w.side || got.Figures.Status != w.status || len(got.Fills) != w.fills ||
+					!got.Figures.NetPnL.Equal(decimal.RequireFromString(w.net)) {
+					t.Errorf("position %d: %s %s %s %d fills net %s, want %+v", i, got.Symbol, got.Side, got.Figures.Status,
+						len(got.Fills), got.Figures.NetPnL, w)
+				}
+			}
+			if !plan.Summary.NetPnL.Equal(decimal.RequireFromString(tc.net)) {
+				t.Errorf("net %s, want %s", plan.Summary.NetPnL, tc.net)
+			}
+		})
+	}
+	for _, p := range Presets() {
+		if !seen[p.ID] {
+			t.Errorf("preset %s has no sample test", p.ID)
+		}
+		if _, err := os.Stat(filepath.Join("testdata", p.Sample)); err != nil {
+			t.Errorf("preset %s: sample %v", p.ID, err)
+		}
+	}
+}
+
+// TestTradovateFutures: the futures are read right (contract, point value,
+// grouping) before Build refuses them.
+func TestTradovateFutures(t *testing.T) {
+	parsed, plan := load(t, "tradovate", "tradovate_orders.csv", Options{})
+	if len(parsed.Fills) != 4 {
+		t.Fatalf("%d fills", len(parsed.Fills))
+	}
+	f := parsed.Fills[0]
+	if f.Symbol != "ESH4" || f.AssetType != AssetFuture || f.Multiplier != 50 || f.Side != Buy || f.Price.String() != "4890.25" ||
+		!f.FilledAt.Equal(time.Date(2024, 1, 24, 14, 31, 2, 0, time.UTC)) {
+		t.Fatalf("first fill %+v", f)
+	}
+	if g := parsed.Fills[2]; g.Symbol != "MNQH4" || g.Multiplier != 2 || g.Side != Sell || !g.Quantity.Equal(decimal.NewFromInt(2)) {
+		t.Fatalf("MNQ fill %+v", g)
+	}
+	if len(plan.Errors) != 4 || plan.Errors[0].Row != 2 || plan.Errors[0].Field != FieldSymbol {
+		t.Fatalf("errors %+v", plan.Errors)
+	}
+}
+
+// TestFeesEstimated: a file without fees gets the account's schedule.
+func TestFeesEstimated(t *testing.T) {
+	s, _ := Resolve(Options{PresetID: "thinkorswim"}, "America/New_York", now, 0)
+	f, _ := os.Open("testdata/thinkorswim_statement.csv")
+	defer f.Close()
+	parsed, err := Parse(f, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ib := &sizing.FeeSchedule{StockPerShareCommission: decimal.RequireFromString("0.005"), StockMinPerFill: decimal.NewFromInt(1),
+		OptionsPerContractCommission: decimal.RequireFromString("0.65"), OptionsMinPerFill: decimal.NewFromInt(1)}
+	w := EstimateFees(parsed.Fills, parsed.HasFees, ib)
+	if len(w) != 1 || w[0].Code != CodeNoFeesColumn {
+		t.Fatalf("warnings %+v", w)
+	}
+	total := decimal.Zero
+	for _, f := range parsed.Fills {
+		if !f.FeeEstimated {
+			t.Fatalf("fill not estimated: %+v", f)
+		}
+		total = total.Add(f.Fees)
+	}
+	// 2 stock fills of 100 (min 1), 2 of 50 (min 1), 4 option fills of 2 contracts (1.30).
+	if !total.Equal(decimal.RequireFromString("9.2")) {
+		t.Fatalf("fees %s", total)
+	}
+}

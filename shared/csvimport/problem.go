@@ -1,0 +1,87 @@
+package csvimport
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Problem is a located error or warning: the row (the line on which the
+// record starts), the 1-based column and its header text, the importer
+// field, a code and a message for a person.
+type Problem struct {
+	Row        int    `json:"row"`        // 0: the whole file
+	Column     int    `json:"column"`     // 0: the whole row
+	ColumnName string `json:"columnName"` // the header text of Column, or ""
+	Field      string `json:"field"`      // the importer field, or ""
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+}
+
+// Codes of errors: the row cannot be imported as it is.
+const (
+	CodeMalformedRow     = "MALFORMED_ROW"      // not valid CSV (a stray quote)
+	CodeMissingValue     = "MISSING_VALUE"      // a required cell is empty, or the row is too short to have it
+	CodeInvalidNumber    = "INVALID_NUMBER"     // not a number in the chosen number format
+	CodeInvalidDate      = "INVALID_DATE"       // not a date in the chosen date format
+	CodeInvalidTime      = "INVALID_TIME"       // not a time of day (or an unknown zone)
+	CodeInvalidSide      = "INVALID_SIDE"       // not buy or sell (long or short), or against the quantity's sign
+	CodeInvalidValue     = "INVALID_VALUE"      // an open/close, asset type or option right word not understood
+	CodeInvalidSymbol    = "INVALID_SYMBOL"     // not a ticker or an option symbol
+	CodeOutOfRange       = "OUT_OF_RANGE"       // a value outside what the journal records
+	CodeUnsupportedAsset = "UNSUPPORTED_ASSET"  // futures, forex, ...: the journal records stocks and options
+	CodeCrossesZero      = "EXIT_CROSSES_ZERO"  // an exit larger than the open quantity
+	CodeExitWithoutEntry = "EXIT_WITHOUT_ENTRY" // a fill marked closing when nothing is open
+	CodeEffectMismatch   = "EFFECT_MISMATCH"    // marked opening but it reduces the position, or the reverse
+	CodeTooManyFills     = "TOO_MANY_FILLS"     // a position of more than journal.MaxFills fills
+)
+
+// Codes of warnings: the row is imported, but look.
+const (
+	CodeDuplicateInJournal = "DUPLICATE_IN_JOURNAL" // the journal has this fill: skipped unless confirmed
+	CodeDuplicateInFile    = "DUPLICATE_IN_FILE"    // an earlier row has the same fill: both are imported
+	CodeNoFeesColumn       = "NO_FEES_COLUMN"       // no fee or commission column: fees estimated (or 0)
+	CodeFeesEstimated      = "FEES_ESTIMATED"       // rows with an empty fee cell: estimated
+	CodeDirectionInferred  = "DIRECTION_INFERRED"   // a short (or a round trip's side) read from the order of fills
+	CodeRounded            = "ROUNDED"              // more decimal places than the journal keeps
+	CodeRowsSkipped        = "ROWS_SKIPPED"         // rows that are not fills (cancelled orders, summaries)
+	CodeContinuesPosition  = "CONTINUES_POSITION"   // fills added to a position open in the journal
+)
+
+// Fill is one fill read from the file.
+type Fill struct {
+	Row        int    // the line of the row it came from
+	Symbol     string // canonical: uppercase ticker, OCC option symbol, futures contract
+	AssetType  string // AssetStock, AssetOption or AssetFuture
+	Multiplier int64  // 1, journal.OptionMultiplier, or a future's point value (0 unknown)
+	Side       string // Buy or Sell
+	// Effect is what the file said: EffectOpen, EffectClose, or "" (then
+	// the running quantity decides).
+	Effect       string
+	Price        decimal.Decimal
+	Quantity     decimal.Decimal // > 0
+	Fees         decimal.Decimal // >= 0
+	FeesGiven    bool            // the row gave a fee (else EstimateFees may)
+	FeeEstimated bool            // set from the account's fee schedule
+	FilledAt     time.Time       // UTC, microseconds
+	// Trip groups the two fills of a round-trip row (its row number); 0
+	// for execution rows.
+	Trip int
+	// The 1-based columns of the quantity, symbol and side cells, for
+	// locating grouping errors; 0 when the file has none.
+	QtyColumn, SymbolColumn, SideColumn int
+}
+
+// Key identifies a fill for duplicate detection: same symbol and asset
+// type, instant, side, price and quantity (decimals in canonical form).
+type Key struct {
+	Symbol, AssetType, Side string
+	At                      int64 // Unix microseconds
+	Price, Quantity         string
+}
+
+// Key returns the fill's duplicate key.
+func (f *Fill) Key() Key {
+	return Key{Symbol: f.Symbol, AssetType: f.AssetType, Side: f.Side, At: f.FilledAt.UnixMicro(),
+		Price: f.Price.String(), Quantity: f.Quantity.String()}
+}

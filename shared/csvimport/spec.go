@@ -1,0 +1,309 @@
+package csvimport
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+)
+
+// Row shapes: one fill per row, or one closed trade per row.
+const (
+	ShapeExecution = "execution"
+	ShapeRoundTrip = "round-trip"
+)
+
+// Date formats of the date cells. Every format also accepts a time after
+// the date in the same cell ("01/19/2024 09:35:12 EST"); iso-datetime
+// requires it. Dates that start with a four-digit year and dates with a
+// month name ("19 JAN 24") are unambiguous and read in every format.
+const (
+	DateISO         = "iso"          // 2024-01-19, 2024/01/19, 20240119
+	DateUS          = "us"           // 01/19/2024, 1/19/24, 01-19-2024
+	DateEU          = "eu"           // 19/01/2024, 19.01.2024, 19-01-24
+	DateISODateTime = "iso-datetime" // 2024-01-19T09:35:12Z, 2024-01-19 09:35:12, 20240119;093512
+)
+
+// Number formats: which of '.' and ',' is the decimal mark.
+const (
+	NumberUS = "us" // 1,234.56
+	NumberEU = "eu" // 1.234,56 (also 1 234,56)
+)
+
+// The fields a mapping may name, by the JSON key of mapping.columns.
+const (
+	// Both shapes.
+	FieldSymbol     = "symbol"     // ticker, OCC option symbol, or an option's underlying with expiry/strike/right
+	FieldQuantity   = "quantity"   // shares or contracts; a negative quantity is a sell when there is no side
+	FieldFees       = "fees"       // added to commission; negative values (IB's sign) count as charges
+	FieldCommission = "commission" // added to fees
+	FieldAssetType  = "assetType"  // stock, option (call, put), future; blank: from the symbol
+	FieldExpiry     = "expiry"     // option expiry, when symbol is the underlying
+	FieldStrike     = "strike"     // option strike, when symbol is the underlying
+	FieldRight      = "right"      // C, P, call or put, when symbol is the underlying
+
+	// Execution rows.
+	FieldDate   = "date"      // the fill's date (and time, if in the same cell)
+	FieldTime   = "time"      // the fill's time of day, when in its own column
+	FieldSide   = "side"      // buy or sell (BOT, SLD, Buy to Open, Sell Short, ...); round trips: long or short
+	FieldPrice  = "price"     // the fill's price per share or per contract
+	FieldEffect = "openClose" // the broker's open/close indicator (O, C, To Open, Closing, ...)
+
+	// Round-trip rows.
+	FieldEntryDate  = "entryDate"
+	FieldEntryTime  = "entryTime"
+	FieldEntryPrice = "entryPrice"
+	FieldExitDate   = "exitDate"
+	FieldExitTime   = "exitTime"
+	FieldExitPrice  = "exitPrice"
+	FieldPnL        = "pnl" // the file's own P&L: sets the direction when there is no side column
+)
+
+// fieldsOf lists the fields of each shape, in the order errors name them.
+var fieldsOf = map[string][]string{
+	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
+		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission},
+	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
+		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
+		FieldFees, FieldCommission, FieldPnL},
+}
+
+// requiredOf lists the fields a file of each shape must have.
+var requiredOf = map[string][]string{
+	ShapeExecution: {FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
+	ShapeRoundTrip: {FieldSymbol, FieldQuantity, FieldEntryDate, FieldEntryPrice, FieldExitDate, FieldExitPrice},
+}
+
+// Fields lists the fields a mapping may name for a row shape.
+func Fields(shape string) []string { return slices.Clone(fieldsOf[shape]) }
+
+// Required lists the fields a mapping must name for a row shape.
+func Required(shape string) []string { return slices.Clone(requiredOf[shape]) }
+
+// Options are the import options of a preview: the JSON part "options".
+type Options struct {
+	// AccountID names the account the fills go to (the route checks it).
+	AccountID string `json:"accountId"`
+	// PresetID picks a built-in preset; Mapping describes the file instead.
+	// Exactly one of the two is given.
+	PresetID string   `json:"presetId,omitempty"`
+	Mapping  *Mapping `json:"mapping,omitempty"`
+	// RowShape is execution or round-trip; default the preset's, or execution.
+	RowShape string `json:"rowShape,omitempty"`
+	// Timezone is the IANA zone of the file's times without a zone of their
+	// own; default the account's trading-day zone.
+	Timezone string `json:"timezone,omitempty"`
+	// DateFormat is iso, us, eu or iso-datetime; default the preset's, or iso.
+	DateFormat string `json:"dateFormat,omitempty"`
+	// NumberFormat is us or eu; default the preset's, or us.
+	NumberFormat string `json:"numberFormat,omitempty"`
+}
+
+// Mapping describes a file no preset knows.
+type Mapping struct {
+	// HasHeader says whether the first row names the columns; default true.
+	HasHeader *bool `json:"hasHeader,omitempty"`
+	// Delimiter is one character ("," by default; "\t" or "tab" for tabs).
+	Delimiter string `json:"delimiter,omitempty"`
+	// Columns maps each field to its column: the header text (matched
+	// ignoring case and surrounding spaces) or the 1-based column number.
+	Columns map[string]Column `json:"columns"`
+}
+
+// Column is a column of the file: by header text or by 1-based number.
+type Column struct {
+	Name  string
+	Index int // 1-based; 0 when named
+}
+
+// UnmarshalJSON reads a column given as a string (header text) or a whole
+// number (1-based position).
+func (c *Column) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		*c = Column{}
+		return json.Unmarshal(data, &c.Name)
+	}
+	// Anything but a string or a whole number from 1 is marked and refused
+	// by Resolve with a message naming the field.
+	n, err := strconv.Atoi(string(data))
+	if err != nil || n < 1 {
+		n = -1
+	}
+	*c = Column{Index: n}
+	return nil
+}
+
+// MarshalJSON writes the column back as it was given.
+func (c Column) MarshalJSON() ([]byte, error) {
+	if c.Index != 0 {
+		return json.Marshal(c.Index)
+	}
+	return json.Marshal(c.Name)
+}
+
+func (c Column) String() string {
+	if c.Index > 0 {
+		return "column " + strconv.Itoa(c.Index)
+	}
+	return strconv.Quote(c.Name)
+}
+
+// Spec is a checked set of options: everything Parse needs to read a file.
+type Spec struct {
+	Shape        string
+	Delimiter    rune
+	HasHeader    bool
+	DateFormat   string
+	NumberFormat string
+	Location     *time.Location
+	// Now bounds fill times: at most one day ahead (journal.ParseTime's rule).
+	Now time.Time
+	// MaxRows caps the data rows (CSV_IMPORT_MAX_ROWS); 0 means no cap.
+	MaxRows int
+
+	// columns maps each field to the columns that may hold it: one for a
+	// mapping, the accepted header names for a preset.
+	columns map[string][]Column
+	preset  *Preset // nil for a mapping
+}
+
+// Preset returns the preset the spec was resolved from, or nil.
+func (s *Spec) Preset() *Preset { return s.preset }
+
+// maxColumnName bounds a mapped header name.
+const maxColumnName = 200
+
+// Resolve checks opts and returns the spec of the file. zone is the
+// account's trading-day zone (the default of opts.Timezone). Every problem is
+// reported at once as a VALIDATION_ERROR naming the option.
+func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, error) {
+	var problems []apperr.FieldError
+	bad := func(field, msg string) { problems = append(problems, apperr.FieldError{Field: field, Message: msg}) }
+
+	s := &Spec{Now: now, MaxRows: maxRows, Delimiter: ',', HasHeader: true,
+		Shape: ShapeExecution, DateFormat: DateISO, NumberFormat: NumberUS}
+	switch {
+	case opts.PresetID != "" && opts.Mapping != nil:
+		bad("presetId", "give presetId or mapping, not both")
+	case opts.PresetID != "":
+		p := PresetByID(opts.PresetID)
+		if p == nil {
+			bad("presetId", "is not a known preset (GET /api/csv-import/presets lists them)")
+			break
+		}
+		s.preset = p
+		s.Shape, s.DateFormat, s.NumberFormat, s.HasHeader = p.RowShape, p.DateFormat, p.NumberFormat, true
+		s.Delimiter, _ = utf8.DecodeRuneInString(p.Delimiter)
+		s.columns = map[string][]Column{}
+		for field, names := range p.Columns {
+			for _, n := range names {
+				s.columns[field] = append(s.columns[field], Column{Name: n})
+			}
+		}
+	case opts.Mapping != nil:
+		m := opts.Mapping
+		if m.HasHeader != nil {
+			s.HasHeader = *m.HasHeader
+		}
+		if m.Delimiter != "" {
+			d, msg := parseDelimiter(m.Delimiter)
+			if msg != "" {
+				bad("mapping.delimiter", msg)
+			}
+			s.Delimiter = d
+		}
+	default:
+		bad("presetId", "give presetId (a built-in preset) or mapping (the file's columns)")
+	}
+
+	switch opts.RowShape {
+	case "":
+	case ShapeExecution, ShapeRoundTrip:
+		if s.preset != nil && opts.RowShape != s.preset.RowShape {
+			bad("rowShape", "the preset "+s.preset.ID+" reads "+s.preset.RowShape+" rows")
+		}
+		s.Shape = opts.RowShape
+	default:
+		bad("rowShape", "must be execution or round-trip")
+	}
+	switch opts.DateFormat {
+	case "":
+	case DateISO, DateUS, DateEU, DateISODateTime:
+		s.DateFormat = opts.DateFormat
+	default:
+		bad("dateFormat", "must be iso, us, eu or iso-datetime")
+	}
+	switch opts.NumberFormat {
+	case "":
+	case NumberUS, NumberEU:
+		s.NumberFormat = opts.NumberFormat
+	default:
+		bad("numberFormat", "must be us (1,234.56) or eu (1.234,56)")
+	}
+	if opts.Timezone != "" {
+		zone = opts.Timezone
+	}
+	if msg := auth.CheckTimezone(zone); msg != "" {
+		bad("timezone", msg)
+	} else {
+		s.Location, _ = time.LoadLocation(zone)
+	}
+
+	if opts.Mapping != nil && opts.PresetID == "" {
+		s.columns = map[string][]Column{}
+		allowed := fieldsOf[s.Shape]
+		fields := make([]string, 0, len(opts.Mapping.Columns))
+		for f := range opts.Mapping.Columns {
+			fields = append(fields, f)
+		}
+		slices.Sort(fields)
+		for _, f := range fields {
+			c := opts.Mapping.Columns[f]
+			name := "mapping.columns." + f
+			switch {
+			case !slices.Contains(allowed, f):
+				bad(name, "is not a field of "+s.Shape+" rows (fields: "+strings.Join(allowed, ", ")+")")
+			case c.Index < 0:
+				bad(name, "must be a header name or a column number from 1")
+			case c.Index == 0 && strings.TrimSpace(c.Name) == "":
+				bad(name, "must name a column")
+			case c.Index == 0 && len(c.Name) > maxColumnName:
+				bad(name, "must be at most "+strconv.Itoa(maxColumnName)+" characters")
+			case c.Index == 0 && !s.HasHeader:
+				bad(name, "must be a column number: the file has no header row (hasHeader is false)")
+			default:
+				s.columns[f] = []Column{c}
+			}
+		}
+		for _, f := range requiredOf[s.Shape] {
+			if _, ok := opts.Mapping.Columns[f]; !ok {
+				bad("mapping.columns."+f, "is required for "+s.Shape+" rows")
+			}
+		}
+	}
+	if err := apperr.Fields(problems); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// parseDelimiter reads a mapping's delimiter: one character other than a
+// quote, a line break or a replacement character; "tab" and "\t" mean a tab.
+func parseDelimiter(s string) (rune, string) {
+	switch strings.ToLower(s) {
+	case "tab", `\t`:
+		return '\t', ""
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	if size != len(s) || r == utf8.RuneError || r == '"' || r == '\r' || r == '\n' || r == 0xFEFF {
+		return ',', `must be one character such as "," ";" "|" or "tab"`
+	}
+	return r, ""
+}
