@@ -13,7 +13,7 @@ BUILD_VERSION ?=
 LDFLAGS := -s -w $(if $(BUILD_VERSION),-X tradejournal/shared/buildinfo.Version=$(BUILD_VERSION))
 GROUPS := $(notdir $(patsubst %/lambda/,%,$(dir $(wildcard functions/*/lambda/main.go))))
 
-.PHONY: run build test check test-deps bench lambda clean
+.PHONY: run build test check test-deps bench bench-load lambda clean
 
 run: build
 	@url=$$(infra/pg.sh start .data/pg); \
@@ -52,8 +52,19 @@ lambda:
 	    -o bin/lambda/$$g/bootstrap ./functions/$$g/lambda; \
 	done
 
+# AWS SAM (template.yaml, `BuildMethod: makefile`) runs `make build-<LogicalId>` with
+# ARTIFACTS_DIR set: HealthFunction is functions/health/lambda, built as the `lambda` target does.
+# A release stamps its version: BUILD_VERSION=v0.14.0-abc1234 sam build
+build-%Function:
+	@g=$$(printf '%s' '$*' | tr '[:upper:]' '[:lower:]'); \
+	[ -f "functions/$$g/lambda/main.go" ] || { echo "$@: no functions/$$g/lambda/main.go" >&2; exit 1; }; \
+	[ -n '$(ARTIFACTS_DIR)' ] || { echo "$@: ARTIFACTS_DIR is not set (sam build sets it)" >&2; exit 1; }; \
+	CGO_ENABLED=0 GOOS=linux GOARCH=$${GOARCH:-arm64} go build -trimpath -tags lambda.norpc -ldflags '$(LDFLAGS)' \
+	  -o '$(ARTIFACTS_DIR)/bootstrap' "./functions/$$g/lambda"
+
 clean:
 	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; rm -rf bin
+
 # Loopback load tests, a few minutes: /me against pgbench -S, then registrations/s.
 bench-load:
 	infra/bench/me.sh && infra/bench/register.sh

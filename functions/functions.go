@@ -10,6 +10,7 @@ import (
 	"tradejournal/functions/auth"
 	"tradejournal/functions/billing"
 	"tradejournal/functions/calculator"
+	"tradejournal/functions/csvimport"
 	"tradejournal/functions/currency"
 	"tradejournal/functions/health"
 	"tradejournal/functions/performance"
@@ -24,5 +25,5 @@ import (
 func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
-		accounts.Group(a), positions.Group(a), billing.Group(a)}
+		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a)}
 }

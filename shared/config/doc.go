@@ -1,0 +1,190 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+)
+
+// Variable describes one environment variable of the deployment: the api's
+// own (declared in raw, whose envDefault tag is the default reported here)
+// and the few only the web container or the compose file reads. The
+// operator's documentation (docs/configuration.md), .env.example and the
+// deployment tests are generated from or checked against this list, so it
+// cannot drift from what the code reads.
+type Variable struct {
+	Name  string
+	Group string // section of docs/configuration.md and .env.example
+	// Default is the value used when the variable is unset or empty ("" when
+	// unset turns the feature off). For the api's variables it is the
+	// envDefault tag itself.
+	Default string
+	// DefaultNote, when set, is shown instead of Default: a default that is
+	// not a literal value ("the version baked into the image").
+	DefaultNote string
+	Doc         string
+	API         bool // read by the api (shared/config)
+	Web         bool // read by the web container's start script
+	Compose     bool // read by docker-compose.yml itself (interpolation)
+	Secret      bool // a credential, or a URL that may carry one
+	Required    bool // compose refuses to start without it
+	Example     string
+}
+
+// Variables returns every variable in documentation order. An api variable
+// that has no entry in the table below is still listed, at the end with an
+// empty Doc, so a test can name it; an entry whose variable the api does not
+// declare keeps API false.
+func Variables() []Variable {
+	declared := map[string]string{} // name -> envDefault
+	var order []string
+	rt := reflect.TypeFor[raw]()
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" {
+			continue
+		}
+		declared[name] = f.Tag.Get("envDefault")
+		order = append(order, name)
+	}
+	out := make([]Variable, 0, len(variableDocs)+len(order))
+	seen := map[string]bool{}
+	for _, v := range variableDocs {
+		if def, ok := declared[v.Name]; ok {
+			v.API, v.Default = true, def
+		}
+		seen[v.Name] = true
+		out = append(out, v)
+	}
+	for _, name := range order {
+		if !seen[name] {
+			out = append(out, Variable{Name: name, Group: "Undocumented", Default: declared[name], API: true})
+		}
+	}
+	return out
+}
+
+// Groups of the documentation, in order.
+const (
+	groupServer     = "Server"
+	groupDatabase   = "Database"
+	groupAccounts   = "Accounts and sign-up"
+	groupWeb        = "Web container"
+	groupEncryption = "Encryption at rest"
+	groupMetrics    = "Metrics"
+	groupCSV        = "CSV import"
+	groupBilling    = "Billing"
+	groupMarket     = "Market data"
+	groupEmail      = "Email"
+	groupStore      = "Shared rate-limit store"
+	groupStorage    = "Object storage for uploaded images"
+	groupAnalytics  = "Product analytics"
+	groupCORS       = "Split-origin mode"
+)
+
+// variableDocs is the documentation of every variable. Defaults of the api's
+// variables come from their envDefault tags, never from here.
+var variableDocs = []Variable{
+	{Name: "PORT", Group: groupServer, Doc: "Port of the api's HTTP listener. Compose fixes it at 3100 (the web container proxies there); the function platform has no listener."},
+	{Name: "LOG_LEVEL", Group: groupServer, Doc: "debug, info, warn or error. Logs are JSON lines on stdout."},
+	{Name: "APP_VERSION", Group: groupServer, Web: true, DefaultNote: "the version baked into the image (`unknown` in local builds)",
+		Doc: "Leave unset. A release passes it as a build argument, which stamps it into both images; `GET /api/health` and the `version` label of the build-info metrics report it. A blank value in the environment erases it from the health response."},
+
+	{Name: "DB_PASSWORD", Group: groupDatabase, Compose: true, Secret: true, Required: true, Example: "output of: openssl rand -hex 32",
+		Doc: "Password of the compose stack's database; compose builds DATABASE_URL from it and stops with an error when it is unset. It goes into a URL, so use a URL-safe value such as hex."},
+	{Name: "DATABASE_URL", Group: groupDatabase, Secret: true,
+		Doc: "PostgreSQL URL for runs outside compose (`make run` starts a private cluster and sets it). Compose ignores it and builds its own from DB_PASSWORD."},
+	{Name: "DIRECT_DATABASE_URL", Group: groupDatabase, Secret: true,
+		Doc: "Non-pooled URL used by migrations and the operator CLI. Needed only when DATABASE_URL points at a transaction-mode pooler (PgBouncer, RDS Proxy)."},
+	{Name: "DB_TRANSACTION_POOLER", Group: groupDatabase,
+		Doc: "true when DATABASE_URL goes through a transaction-mode pooler: prepared statements are then never used."},
+	{Name: "DB_POOL_SIZE", Group: groupDatabase, Doc: "Maximum connections of one api process (1 to 1000)."},
+
+	{Name: "DISABLE_REGISTRATION", Group: groupAccounts,
+		Doc: "true closes sign-up (403 `REGISTRATION_DISABLED`); sign-in and password reset keep working."},
+	{Name: "SEED_ADMIN_EMAIL", Group: groupAccounts,
+		Doc: "Email of the first admin: at start, if the instance never had an admin, that registered user becomes one."},
+	{Name: "NEWSLETTER_URL", Group: groupAccounts, Web: true,
+		Doc: "Link shown on the closed-sign-up notice; the web container writes it into /config.js at start."},
+
+	{Name: "WEB_PORT", Group: groupWeb, Compose: true, Default: "8080",
+		Doc: "Host port the web container publishes: the only published port of the stack."},
+	{Name: "API_BASE_URL", Group: groupWeb, Web: true,
+		Doc: "Upstream the web container proxies `/api` to; blank means the compose api service (http://api:3100)."},
+	{Name: "MAX_UPLOAD_SIZE", Group: groupWeb, Web: true, Default: "20m",
+		Doc: "Request body limit of the web proxy (nginx size syntax). Keep it at least CSV_IMPORT_MAX_FILE_BYTES, or large imports get the proxy's 413."},
+	{Name: "CSV_IMPORT_WEB_PROXY_TIMEOUT", Group: groupWeb, Web: true, Default: "300s",
+		Doc: "Proxy read timeout for `/api/csv-import/` only."},
+
+	{Name: "ENCRYPTION_KEY", Group: groupEncryption, Secret: true, Example: "output of: openssl rand -base64 32",
+		Doc: "32 random bytes, standard base64: seals private free text at rest. Unset stores it in plaintext. Keep a copy: data sealed with a lost key cannot be read."},
+	{Name: "ENCRYPTION_KEY_PREVIOUS", Group: groupEncryption, Secret: true,
+		Doc: "The former key during a rotation, so existing ciphertext still decrypts until `rotate-encryption-key` has re-sealed it."},
+	{Name: "ENCRYPTION_KEY_FINGERPRINT", Group: groupEncryption,
+		Doc: "Lowercase hex SHA-256 of the decoded ENCRYPTION_KEY bytes; the start aborts when it does not match (a wrong key never writes)."},
+
+	{Name: "METRICS_ENABLED", Group: groupMetrics, Web: true,
+		Doc: "Exactly true arms the api's metrics listener and the web container's /metrics file; false or unset turns both off."},
+	{Name: "METRICS_PORT", Group: groupMetrics, Doc: "Port of the api's metrics listener inside its container. Never publish it."},
+	{Name: "METRICS_HOST", Group: groupMetrics, Doc: "Bind address of the metrics listener; narrow it to one interface if you like."},
+
+	{Name: "CSV_IMPORT_MAX_FILE_BYTES", Group: groupCSV, Doc: "Per-CSV byte cap, counted on the bytes actually read (413 beyond it)."},
+	{Name: "CSV_IMPORT_MAX_REQUEST_BYTES", Group: groupCSV, Doc: "Cap on the multipart JSON part (mapping and options)."},
+	{Name: "CSV_IMPORT_MAX_ROWS", Group: groupCSV, Doc: "Maximum data rows per import."},
+	{Name: "CSV_IMPORT_STAGING_TTL_MINUTES", Group: groupCSV, Doc: "Lifetime of a staged preview, in minutes."},
+	{Name: "CSV_IMPORT_MAX_STAGED_BYTES", Group: groupCSV, Doc: "Cap on a staged result (413 beyond it)."},
+	{Name: "CSV_IMPORT_CLAIM_TIMEOUT_SECONDS", Group: groupCSV,
+		Doc: "Age after which an orphaned committing import is deleted. Keep it at least twice CSV_IMPORT_WEB_PROXY_TIMEOUT (set by hand in both places)."},
+
+	{Name: "PAYMENT_SECRET_KEY", Group: groupBilling, Secret: true, Doc: "Payment processor secret key; turns purchases on."},
+	{Name: "PAYMENT_WEBHOOK_SECRET", Group: groupBilling, Secret: true,
+		Doc: "Signing secret of the webhook endpoint; with the secret key it turns the webhook route on."},
+	{Name: "PAYMENT_PUBLISHABLE_KEY", Group: groupBilling, Doc: "Reserved: read and unused by the redirect checkout."},
+	{Name: "PAYMENT_PRO_PRICE_ID", Group: groupBilling,
+		Doc: "Recurring monthly price of the Pro plan; Pro is sold only when the secret key, webhook secret and this are all set."},
+	{Name: "PAYMENT_API_BASE_URL", Group: groupBilling, Doc: "Processor API address: a test seam (stripe-mock). Leave unset in production."},
+	{Name: "CREDIT_PACKS", Group: groupBilling, DefaultNote: "four USD packs",
+		Doc: "The credit-pack catalogue as JSON (`[{\"id\":\"starter\",\"label\":\"Starter\",\"priceMinor\":500,\"currency\":\"USD\",\"credits\":5000000}]`); a malformed one stops the start."},
+	{Name: "MIN_RESERVATION_CREDITS", Group: groupBilling, Doc: "Credits that must be available for a streamed turn to start."},
+	{Name: "RESERVATION_TTL_MS", Group: groupBilling, Doc: "How long a turn's credit hold lasts; must exceed the 480000 ms turn budget."},
+	{Name: "PRICING_MARKUP", Group: groupBilling, Doc: "Plain decimal: a turn costs raw provider cost times this (1.2 is 20% over cost)."},
+
+	{Name: "STOCK_QUOTE_API_KEY", Group: groupMarket, Secret: true,
+		Doc: "Quote-provider key shared by the whole instance; unset hides the delayed-price lookup for everyone."},
+	{Name: "STOCK_QUOTE_BASE_URL", Group: groupMarket, DefaultNote: "the provider's public address",
+		Doc: "Quote provider address: a test seam. Leave unset in production."},
+	{Name: "SEC_USER_AGENT", Group: groupMarket,
+		Doc: "User-Agent of the SEC ticker-file download: set your name and contact email. A value pointing at a code-hosting site is refused (the symbol table stays empty)."},
+	{Name: "SEC_TICKERS_URL", Group: groupMarket, Doc: "Where the ticker file is fetched: a test seam."},
+
+	{Name: "SMTP_HOST", Group: groupEmail,
+		Doc: "SMTP server. Email (verification, password reset) is on only when SMTP_HOST, EMAIL_FROM and WEB_BASE_URL are all set; a partial trio stops the start."},
+	{Name: "EMAIL_FROM", Group: groupEmail, Doc: "Bare sender address (noreply@example.com)."},
+	{Name: "WEB_BASE_URL", Group: groupEmail,
+		Doc: "Origin of the web application (scheme, host, optional port; a trailing slash is stripped), used in mail links and checkout return URLs. Never the API origin."},
+	{Name: "SMTP_PORT", Group: groupEmail, Doc: "SMTP port."},
+	{Name: "SMTP_TLS_MODE", Group: groupEmail, Doc: "implicit, starttls or none."},
+	{Name: "SMTP_USER", Group: groupEmail, Doc: "SMTP user; set both SMTP_USER and SMTP_PASS or neither."},
+	{Name: "SMTP_PASS", Group: groupEmail, Secret: true, Doc: "SMTP password."},
+	{Name: "EMAIL_FROM_NAME", Group: groupEmail, Doc: "Display name of the sender (no line breaks)."},
+
+	{Name: "STORE_URL", Group: groupStore, Secret: true, Example: "redis://redis:6379/0",
+		Doc: "Redis URL of the shared rate-limit store, so limits hold across api instances. Unset keeps limits per process. In compose, start the `redis` profile and use redis://redis:6379/0."},
+
+	{Name: "OBJECT_STORAGE_ENDPOINT", Group: groupStorage,
+		Doc: "S3-compatible endpoint. Endpoint, bucket and both keys enable image storage together; a partial set keeps images inline."},
+	{Name: "OBJECT_STORAGE_BUCKET", Group: groupStorage, Doc: "Bucket for uploaded images."},
+	{Name: "OBJECT_STORAGE_ACCESS_KEY_ID", Group: groupStorage, Secret: true, Doc: "Access key id."},
+	{Name: "OBJECT_STORAGE_SECRET_ACCESS_KEY", Group: groupStorage, Secret: true, Doc: "Secret access key."},
+	{Name: "OBJECT_STORAGE_REGION", Group: groupStorage, Doc: "Region, when the store needs one."},
+	{Name: "OBJECT_STORAGE_FORCE_PATH_STYLE", Group: groupStorage, Doc: "Path-style bucket addressing (most self-hosted stores need it)."},
+
+	{Name: "ANALYTICS_API_KEY", Group: groupAnalytics, Secret: true, Doc: "Backend analytics key; unset sends no backend events."},
+	{Name: "ANALYTICS_HOST", Group: groupAnalytics, Web: true, Doc: "Analytics ingestion host; an empty value reads as the default."},
+	{Name: "ANALYTICS_ENVIRONMENT", Group: groupAnalytics, Doc: "Label stamped on backend events."},
+	{Name: "ANALYTICS_PUBLIC_KEY", Group: groupAnalytics, Web: true, Doc: "Frontend analytics key."},
+	{Name: "ANALYTICS_PUBLIC_FEEDBACK_SURVEY", Group: groupAnalytics, Web: true, Doc: "Feedback survey ids for the frontend."},
+
+	{Name: "CORS_ALLOWED_ORIGINS", Group: groupCORS,
+		Doc: "Comma-separated exact origins of a SPA served from another origin (never `*`; https except for localhost). Turns on CORS, SameSite=None; Secure cookies and anti-CSRF together."},
+}
