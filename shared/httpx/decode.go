@@ -27,27 +27,26 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 }
 
 // DecodeBytes is Decode's parser without the HTTP checks, for multipart JSON
-// parts and fuzzing.
+// parts and fuzzing. It reads the body once (it is already bounded) and
+// parses it once.
 func DecodeBytes(body io.Reader, dst any) error {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	raw, err := io.ReadAll(body)
+	if err != nil {
 		return decodeError(err)
 	}
-	if len(raw) == 0 || raw[0] != '{' {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	switch {
+	case len(raw) == 0:
+		return apperr.New(apperr.InvalidJSON, "request body is empty")
+	case raw[0] != '{':
 		return apperr.New(apperr.InvalidJSON, "request body must be a JSON object")
 	}
-	strict := json.NewDecoder(bytes.NewReader(raw))
-	strict.DisallowUnknownFields()
-	if err := strict.Decode(dst); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
 		return decodeError(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return decodeError(err)
-		}
 		return apperr.New(apperr.InvalidJSON, "request body must hold a single JSON object")
 	}
 	return nil
