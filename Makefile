@@ -5,7 +5,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
 GOBIN := $(shell go env GOPATH)/bin
-STATICCHECK_VERSION := 2026.2.2
+STATICCHECK_VERSION := v0.8.2
 # The payment processor's mock server the billing tests start (shared/stripetest).
 STRIPE_MOCK_VERSION := v0.203.0
 # A release stamps its version: make build BUILD_VERSION=v0.14.0-abc1234
