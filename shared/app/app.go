@@ -13,6 +13,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
@@ -34,6 +35,9 @@ type App struct {
 	// Outbox queues verification and reset mail; nil when email is not
 	// configured.
 	Outbox *email.Outbox
+	// Analytics sends the few product events; nil (off, no goroutine, no
+	// connection) when ANALYTICS_API_KEY is unset. Its methods accept nil.
+	Analytics *analytics.Client
 	// Keyring seals private free text at rest; nil (plaintext) when
 	// ENCRYPTION_KEY is unset.
 	Keyring *encrypt.Keyring
@@ -85,6 +89,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
 	}
+	a.Analytics = analytics.New(cfg.Analytics, analytics.Options{Secrets: cfg.Secrets(), Log: log, Now: now})
 	if cfg.Email.Enabled() {
 		a.Outbox = email.NewOutbox(pool, email.NewMailer(cfg.Email, nil), now, log)
 	}
@@ -104,8 +109,11 @@ func (a *App) Start(ctx context.Context) error {
 	return auth.SeedAdmin(ctx, a.DB, a.Config.Accounts.SeedAdminEmail, a.Log)
 }
 
-// Close releases the pool and the rate-limit store's connections.
+// Close sends the queued analytics events (within
+// analytics.ShutdownTimeout) and releases the pool and the rate-limit
+// store's connections.
 func (a *App) Close() {
+	_ = a.Analytics.Close()
 	if c, ok := a.Limiter.(io.Closer); ok {
 		_ = c.Close()
 	}
