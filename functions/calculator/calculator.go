@@ -5,7 +5,9 @@ package calculator
 import (
 	"net/http"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/sizing"
 )
@@ -15,11 +17,13 @@ func Group(a *app.App) httpx.Group {
 	return httpx.Group{
 		Name:   "calculator",
 		Mounts: []string{"/api/calculator"},
-		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(calculate)}},
+		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(handler{a}.calculate)}},
 	}
 }
 
-func calculate(w http.ResponseWriter, r *http.Request) {
+type handler struct{ app *app.App }
+
+func (h handler) calculate(w http.ResponseWriter, r *http.Request) {
 	var in sizing.Input
 	if err := httpx.Decode(w, r, &in); err != nil {
 		httpx.Error(w, r, err)
@@ -30,5 +34,7 @@ func calculate(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	// The mode only (a fixed word): none of the prices or amounts leave.
+	h.app.Analytics.Capture(auth.CurrentUser(r.Context()).ID, analytics.EventCalculatorUsed, analytics.Props{"mode": in.Mode})
 	httpx.JSON(w, http.StatusOK, sizing.Calculate(p))
 }

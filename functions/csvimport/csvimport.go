@@ -30,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -380,6 +381,13 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	// Counts only: no symbol, amount, price or file name leaves.
+	h.app.Analytics.Capture(userID, analytics.EventImportCommitted, analytics.Props{
+		"positionsCreated":   out.PositionsCreated,
+		"positionsContinued": out.PositionsContinued,
+		"fillsCreated":       out.FillsCreated,
+		"duplicatesSkipped":  out.DuplicatesSkipped,
+	})
 	httpx.JSON(w, http.StatusCreated, committedEnvelope{out})
 }
 

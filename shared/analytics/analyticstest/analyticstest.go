@@ -10,7 +10,12 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+
+	"tradejournal/shared/config"
 )
+
+// TestKey is the backend key Enable sets.
+const TestKey = "phc_analyticstestKey0123456789"
 
 // Event is one received event.
 type Event struct {
@@ -63,6 +68,17 @@ func (s *Sink) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write([]byte(`{"status":"Ok"}`))
+}
+
+// Enable turns backend analytics on in cfg, pointed at a new sink, with
+// the environment label "test".
+func Enable(tb testing.TB, cfg *config.Config) *Sink {
+	tb.Helper()
+	s := Start(tb)
+	cfg.Analytics.APIKey = TestKey
+	cfg.Analytics.Host = s.URL
+	cfg.Analytics.Environment = "test"
+	return s
 }
 
 // Batches returns the requests received so far.
