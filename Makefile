@@ -40,6 +40,7 @@ test-deps:
 	@infra/test-deps.sh
 	@[ -x $(GOBIN)/staticcheck ] || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@[ -x $(GOBIN)/stripe-mock ] || go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+	@[ -x $(GOBIN)/minio ] || go install github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 
 bench:
 	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
