@@ -22,7 +22,8 @@ type Features struct {
 	ProPlan bool `json:"proPlan"`
 	// Email: password reset and verification mails are sent.
 	Email bool `json:"email"`
-	// ImageStorage: uploaded images go to object storage (else inline).
+	// ImageStorage: new images go to object storage (else inline); true
+	// exactly when the api built its bucket client.
 	ImageStorage bool `json:"imageStorage"`
 	// RegistrationOpen: DISABLE_REGISTRATION is not true.
 	RegistrationOpen bool `json:"registrationOpen"`
@@ -53,7 +54,7 @@ func Describe(a *app.App) Features {
 		Billing:          c.Billing.Configured(),
 		ProPlan:          c.Billing.ProPlanEnabled(),
 		Email:            c.Email.Enabled(),
-		ImageStorage:     c.Storage.Enabled(),
+		ImageStorage:     a.Objects != nil,
 		RegistrationOpen: !c.Accounts.DisableRegistration,
 	}
 	if f.Billing {

@@ -479,12 +479,30 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 func (h handler) delete(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var storageKeys []string
 	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		// The images go with the position; the delete trigger queues their
+		// objects, which are deleted once this commits.
+		const q = `SELECT storage_key FROM position_images WHERE position_id = $1 AND user_id = $2 AND storage_key IS NOT NULL`
+		rows, err := tx.Query(ctx, q, id, userID)
+		if err != nil {
+			return db.Classify(err)
+		}
+		if storageKeys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return db.Classify(err)
+		}
 		return journal.DeletePosition(ctx, tx, userID, id)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
+	}
+	if len(storageKeys) > 0 {
+		h.deleteObjects(ctx, storageKeys)
 	}
 	httpx.NoContent(w)
 }

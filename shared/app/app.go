@@ -20,6 +20,7 @@ import (
 	"tradejournal/shared/email"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/objectstore"
 	"tradejournal/shared/packs"
 	"tradejournal/shared/ratelimit"
 )
@@ -38,6 +39,9 @@ type App struct {
 	// Analytics sends the few product events; nil (off, no goroutine, no
 	// connection) when ANALYTICS_API_KEY is unset. Its methods accept nil.
 	Analytics *analytics.Client
+	// Objects is the bucket for position images; nil (images inline in
+	// PostgreSQL) unless all four OBJECT_STORAGE_* values are set.
+	Objects *objectstore.Client
 	// Keyring seals private free text at rest; nil (plaintext) when
 	// ENCRYPTION_KEY is unset.
 	Keyring *encrypt.Keyring
@@ -69,6 +73,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 	if err != nil {
 		return nil, err
 	}
+	objects, err := objectstore.New(cfg.Storage, nil)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Storage.Partial() {
+		log.Info("object storage is partly configured, so images stay inline in PostgreSQL", "unset", cfg.Storage.Missing())
+	}
 	var limiter ratelimit.Limiter = ratelimit.NewMemory(now)
 	if cfg.Store.URL != "" {
 		if limiter, err = ratelimit.NewRedis(cfg.Store.URL, now, log); err != nil {
@@ -86,6 +97,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Log:      log,
 		Limiter:  limiter,
 		Keyring:  keyring,
+		Objects:  objects,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
 	}

@@ -163,14 +163,21 @@ func (o ObjectStorage) Enabled() bool { return o.setCount() == 4 }
 // then stay inline, and callers may warn about it.
 func (o ObjectStorage) Partial() bool { n := o.setCount(); return n > 0 && n < 4 }
 
-func (o ObjectStorage) setCount() int {
-	n := 0
-	for _, v := range []string{o.Endpoint, o.Bucket, o.AccessKeyID, o.SecretAccessKey} {
-		if v != "" {
-			n++
+func (o ObjectStorage) setCount() int { return 4 - len(o.Missing()) }
+
+// Missing names the required variables that are unset (names only, for the
+// start-up line of a partial configuration).
+func (o ObjectStorage) Missing() []string {
+	var out []string
+	for _, v := range []struct{ name, value string }{
+		{"OBJECT_STORAGE_ENDPOINT", o.Endpoint}, {"OBJECT_STORAGE_BUCKET", o.Bucket},
+		{"OBJECT_STORAGE_ACCESS_KEY_ID", o.AccessKeyID}, {"OBJECT_STORAGE_SECRET_ACCESS_KEY", o.SecretAccessKey},
+	} {
+		if v.value == "" {
+			out = append(out, v.name)
 		}
 	}
-	return n
+	return out
 }
 
 // Encryption is the key for data encrypted at rest.

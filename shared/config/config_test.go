@@ -725,6 +725,11 @@ func TestObjectStorage(t *testing.T) {
 		{name: "none", env: vars{}, check: state(false, false)},
 		{name: "all four", env: all, check: state(true, false)},
 		{name: "region alone is not partial", env: vars{"OBJECT_STORAGE_REGION": "us-east-1"}, check: state(false, false)},
+		{name: "missing named", env: vars{"OBJECT_STORAGE_BUCKET": "b", "OBJECT_STORAGE_SECRET_ACCESS_KEY": "s"}, check: func(t *testing.T, c Config) {
+			equal(t, "Missing", strings.Join(c.Storage.Missing(), ","), "OBJECT_STORAGE_ENDPOINT,OBJECT_STORAGE_ACCESS_KEY_ID")
+		}},
+		{name: "endpoint not a URL", env: all.with(vars{"OBJECT_STORAGE_ENDPOINT": "minio:9000"}), err: []string{"OBJECT_STORAGE_ENDPOINT must be an absolute http or https URL"}},
+		{name: "endpoint with credentials not echoed", env: all.with(vars{"OBJECT_STORAGE_ENDPOINT": "s3://k:topsecret@host"}), err: []string{"OBJECT_STORAGE_ENDPOINT", "value not shown"}},
 		{name: "path style off", env: all.with(vars{"OBJECT_STORAGE_FORCE_PATH_STYLE": "false", "OBJECT_STORAGE_REGION": "eu"}), check: func(t *testing.T, c Config) {
 			equal(t, "ForcePathStyle", c.Storage.ForcePathStyle, false)
 			equal(t, "Region", c.Storage.Region, "eu")

@@ -318,6 +318,7 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkHTTPURL(p, "STOCK_QUOTE_BASE_URL", r.StockQuoteBaseURL)
 	checkHTTPURL(p, "SEC_TICKERS_URL", r.SECTickersURL)
 	checkHTTPURL(p, "ANALYTICS_HOST", r.AnalyticsHost)
+	checkHTTPURL(p, "OBJECT_STORAGE_ENDPOINT", r.StorageEndpoint)
 	checkHTTPURL(p, "NEWSLETTER_URL", r.NewsletterURL)
 
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)

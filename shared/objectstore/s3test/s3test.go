@@ -55,15 +55,21 @@ func Start(tb testing.TB) *Server {
 		port := 3500 + (first+i)%100
 		if s := try(tb, bin, filepath.Join(dir, fmt.Sprint(port)), port); s != nil {
 			tb.Cleanup(s.stop)
-			cfg := s.Config()
-			c, err := objectstore.New(cfg, nil)
-			if err == nil {
-				err = c.CreateBucket(context.Background())
-			}
+			c, err := objectstore.New(s.Config(), nil)
 			if err != nil {
-				tb.Fatalf("create bucket: %v", err)
+				tb.Fatal(err)
 			}
-			return s
+			// MinIO may call itself ready a moment before it takes writes
+			// (503 XMinioServerNotInitialized).
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				err := c.CreateBucket(context.Background())
+				if err == nil {
+					return s
+				}
+				if time.Now().After(deadline) {
+					tb.Fatalf("create bucket: %v", err)
+				}
+			}
 		}
 	}
 	tb.Fatal("minio: no free port in 3500-3599")
@@ -95,7 +101,7 @@ func try(tb testing.TB, bin, dataDir string, port int) *Server {
 			return nil // the port was taken after all
 		default:
 		}
-		if res, err := http.Get(s.URL + "/minio/health/live"); err == nil {
+		if res, err := http.Get(s.URL + "/minio/health/ready"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {
 				return s
