@@ -35,3 +35,40 @@ func TestBinaryFlushesAnalyticsOnSIGTERM(t *testing.T) {
 		t.Fatalf("the analytics key is in the logs:\n%s", logs)
 	}
 }
+
+// TestBinaryPartialObjectStorage: a partial OBJECT_STORAGE_* set starts the
+// api with images inline and exactly one info line naming what is unset;
+// no secret reaches the logs, and nothing logs at error level.
+func TestBinaryPartialObjectStorage(t *testing.T) {
+	const secret = "partial-storage-secret-789"
+	cmd, port, logs := startLocal(t, buildBinary(t),
+		"OBJECT_STORAGE_ENDPOINT=http://127.0.0.1:1", "OBJECT_STORAGE_SECRET_ACCESS_KEY="+secret,
+		"ANALYTICS_API_KEY="+analyticstest.TestKey, "ANALYTICS_HOST=http://127.0.0.1:1")
+	c := &http.Client{}
+	res, err := c.Post(fmt.Sprintf("http://127.0.0.1:%d/api/auth/register", port), "application/json",
+		strings.NewReader(`{"email":"partial@example.com","password":"password1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	stopLocal(t, cmd, logs)
+	out := logs.String()
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "object storage") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], `"level":"INFO"`) || !strings.Contains(lines[0], "inline") ||
+		!strings.Contains(lines[0], "OBJECT_STORAGE_BUCKET") || !strings.Contains(lines[0], "OBJECT_STORAGE_ACCESS_KEY_ID") {
+		t.Fatalf("want one info line about object storage, got %q\nlogs:\n%s", lines, out)
+	}
+	for _, s := range []string{secret, analyticstest.TestKey} {
+		if strings.Contains(out, s) {
+			t.Fatalf("a secret is in the logs:\n%s", out)
+		}
+	}
+	if strings.Contains(out, `"level":"ERROR"`) {
+		t.Fatalf("an error was logged:\n%s", out)
+	}
+}
