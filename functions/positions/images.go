@@ -269,7 +269,7 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		if storageKey != nil {
-			h.deleteObjects(context.WithoutCancel(ctx), []string{*storageKey})
+			h.discardObject(context.WithoutCancel(ctx), *storageKey)
 		}
 		httpx.Error(w, r, err)
 		return
@@ -296,25 +296,33 @@ func (h handler) getImage(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	hd := w.Header()
-	hd.Set("Content-Type", contentType)
-	hd.Set("X-Content-Type-Options", "nosniff")
-	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
-	hd.Set("Cache-Control", "private, max-age=3600")
 	if storageKey == nil {
 		// Inline, as every image is without object storage, and as images
 		// stored before it was turned on stay.
-		hd.Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
+		writeImageHeaders(w, contentType, int64(len(data)))
 		_, _ = w.Write(data)
 		return
 	}
-	h.serveObject(w, r, *storageKey)
+	h.serveObject(w, r, *storageKey, contentType)
+}
+
+// writeImageHeaders starts a 200 with an image's headers. size < 0 means
+// unknown.
+func writeImageHeaders(w http.ResponseWriter, contentType string, size int64) {
+	hd := w.Header()
+	hd.Set("Content-Type", contentType)
+	if size >= 0 {
+		hd.Set("Content-Length", strconv.FormatInt(size, 10))
+	}
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	hd.Set("Cache-Control", "private, max-age=3600")
+	w.WriteHeader(http.StatusOK)
 }
 
 // serveObject streams an image from the bucket, through the api so the
 // owner check above stays the only way in.
-func (h handler) serveObject(w http.ResponseWriter, r *http.Request, key string) {
+func (h handler) serveObject(w http.ResponseWriter, r *http.Request, key, contentType string) {
 	ctx := r.Context()
 	if h.app.Objects == nil {
 		httpx.Logger(ctx).Warn("an image is in object storage, but OBJECT_STORAGE_* is no longer configured")
@@ -332,10 +340,7 @@ func (h handler) serveObject(w http.ResponseWriter, r *http.Request, key string)
 		return
 	}
 	defer body.Close()
-	if size >= 0 {
-		w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
-	}
-	w.WriteHeader(http.StatusOK)
+	writeImageHeaders(w, contentType, size)
 	_, _ = io.Copy(w, body)
 }
 
@@ -356,6 +361,16 @@ func (h handler) deleteImage(w http.ResponseWriter, r *http.Request) {
 		h.deleteObjects(ctx, []string{*storageKey})
 	}
 	httpx.NoContent(w)
+}
+
+// discardObject deletes the object of an upload whose row was refused. It
+// is queued first, so a store that is down now gets it deleted by the purge
+// job later.
+func (h handler) discardObject(ctx context.Context, key string) {
+	if _, err := h.app.DB.Exec(ctx, `INSERT INTO object_deletions (storage_key) VALUES ($1) ON CONFLICT DO NOTHING`, key); err != nil {
+		httpx.Logger(ctx).Warn("an uploaded image object could not be queued for deletion", "err", err)
+	}
+	h.deleteObjects(ctx, []string{key})
 }
 
 // deleteObjects deletes objects whose rows are gone (queued in

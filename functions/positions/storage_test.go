@@ -148,8 +148,8 @@ func TestImagesInObjectStorage(t *testing.T) {
 	})
 	t.Run("StorageTurnedOffAgain", func(t *testing.T) {
 		r := f.a.Do("GET", base+"/"+storedID, nil)
-		if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" {
-			t.Fatalf("stored image without storage: %d %s", r.Status, r.Body)
+		if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" || r.Header.Get("Cache-Control") != "" {
+			t.Fatalf("stored image without storage: %d %s %v", r.Status, r.Body, r.Header)
 		}
 		apitest.CheckErrorShape(t, r)
 	})
