@@ -148,7 +148,7 @@ func TestImagesInObjectStorage(t *testing.T) {
 	})
 	t.Run("StorageTurnedOffAgain", func(t *testing.T) {
 		r := f.a.Do("GET", base+"/"+storedID, nil)
-		if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" || r.Header.Get("Cache-Control") != "" {
+		if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" || r.Header.Get("Cache-Control") != "no-store" {
 			t.Fatalf("stored image without storage: %d %s %v", r.Status, r.Body, r.Header)
 		}
 		apitest.CheckErrorShape(t, r)
