@@ -103,6 +103,13 @@ func try(tb testing.TB, bin, dataDir string, port int) *Server {
 		}
 		if res, err := http.Get(s.URL + "/minio/health/ready"); err == nil {
 			res.Body.Close()
+			// Ready, and still ours: a MinIO that lost the port to another
+			// process has exited by the time any server there is ready.
+			select {
+			case <-exited:
+				return nil
+			default:
+			}
 			if res.StatusCode == http.StatusOK {
 				return s
 			}
