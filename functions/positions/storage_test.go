@@ -187,6 +187,20 @@ func TestImagesInObjectStorage(t *testing.T) {
 			t.Fatalf("purge: %d %v", n, err)
 		}
 	})
+	t.Run("DeleteWithStoreDownIsRetried", func(t *testing.T) {
+		imageID := obj(t, must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
+		k := storedKey(t, on, imageID)
+		cfg := minio.Config()
+		cfg.Endpoint = "http://127.0.0.1:1" // the store is down for this api
+		down := restartWith(t, f.srv, cfg)
+		must(t, login(t, down, "a@example.com").Do("DELETE", base+"/"+imageID, nil), 204)
+		if queued(t, on) != 1 || !objectExists(t, objects, k) {
+			t.Fatal("the object of an image deleted while the store was down is not queued")
+		}
+		if n, err := positions.PurgeObjects(context.Background(), on.App); err != nil || n != 1 || objectExists(t, objects, k) {
+			t.Fatalf("purge once the store is back: %d %v", n, err)
+		}
+	})
 	t.Run("StoreDownIsA503AndNothingWritten", func(t *testing.T) {
 		cfg := minio.Config()
 		cfg.Endpoint = "http://127.0.0.1:1" // nothing listens
