@@ -24,6 +24,9 @@ type Features struct {
 	Email bool `json:"email"`
 	// ImageStorage: uploaded images go to object storage (else inline).
 	ImageStorage bool `json:"imageStorage"`
+	// Assistant: the trade-review assistant is on (ASSISTANT_API_KEY and
+	// ASSISTANT_MODEL are set); off, its routes answer 404.
+	Assistant bool `json:"assistant"`
 	// RegistrationOpen: DISABLE_REGISTRATION is not true.
 	RegistrationOpen bool `json:"registrationOpen"`
 	// CreditPacks is the catalogue, present only when Billing is true.
@@ -54,6 +57,7 @@ func Describe(a *app.App) Features {
 		ProPlan:          c.Billing.ProPlanEnabled(),
 		Email:            c.Email.Enabled(),
 		ImageStorage:     c.Storage.Enabled(),
+		Assistant:        c.Assistant.Enabled(),
 		RegistrationOpen: !c.Accounts.DisableRegistration,
 	}
 	if f.Billing {
