@@ -109,19 +109,14 @@ func estimate(inputPrice, outputPrice int64, markup decimal.Decimal) int64 {
 	return n
 }
 
-// Page sizes of the conversation list.
-const (
-	defaultPageSize = 25
-	maxPageSize     = 100
-)
-
 type listPage struct {
 	Items      []Conversation `json:"items"`
 	NextCursor *string        `json:"nextCursor"`
 }
 
 // list answers the caller's conversations, latest activity first, by
-// keyset (?cursor=, ?limit= 1..100, default 25).
+// keyset (?cursor=, ?limit= as the journal's lists: default 50, clamped to
+// 1..200).
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, err := journal.ParseLimit(q.Get("limit"))
@@ -129,7 +124,6 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	limit = min(limit, maxPageSize)
 	cursor, err := journal.ParseCursor(q.Get("cursor"))
 	if err != nil {
 		httpx.Error(w, r, err)
