@@ -927,6 +927,11 @@ func TestAssistant(t *testing.T) {
 			t.Fatalf("defaults %+v", c.Assistant)
 		}
 	})
+	t.Run("EmptyBaseURLIsTheDefault", func(t *testing.T) {
+		if c := mustLoad(t, on.with(vars{"ASSISTANT_BASE_URL": ""})); c.Assistant.BaseURL != "https://api.openai.com/v1" {
+			t.Fatalf("base URL %q", c.Assistant.BaseURL)
+		}
+	})
 	t.Run("On", func(t *testing.T) {
 		c := mustLoad(t, on.with(vars{"ASSISTANT_BASE_URL": "http://127.0.0.1:3401/v1/"}))
 		a := c.Assistant
