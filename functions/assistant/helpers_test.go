@@ -51,8 +51,8 @@ type fakeProvider struct {
 	mu       sync.Mutex
 	script   func(n int) (status int, steps []step)
 	requests []recorded
-	// ended is closed-over per request: the request context ended (the
-	// server stopped reading or the client went away).
+	// ended gets a value as each request's handler returns (when someone
+	// has room to take it).
 	ended chan struct{}
 }
 
@@ -62,7 +62,7 @@ type recorded struct {
 	Raw  string
 }
 
-func newFakeProvider(t *testing.T) *fakeProvider {
+func newFakeProvider(t testing.TB) *fakeProvider {
 	f := &fakeProvider{ended: make(chan struct{}, 16)}
 	f.script = func(int) (int, []step) {
 		return 200, []step{{text: "Hello"}, {text: " trader."}, {usage: &[2]int64{1000, 200}}, {done: true}}
@@ -73,7 +73,12 @@ func newFakeProvider(t *testing.T) *fakeProvider {
 }
 
 func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
-	defer func() { f.ended <- struct{}{} }()
+	defer func() {
+		select {
+		case f.ended <- struct{}{}:
+		default: // nobody watches this request's end
+		}
+	}()
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		http.NotFound(w, r)
 		return
@@ -166,7 +171,7 @@ func (s *syncBuffer) String() string {
 
 // env is one running API with the assistant pointed at a fake provider.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	srv      *httptest.Server
 	app      *app.App
 	provider *fakeProvider
@@ -174,7 +179,7 @@ type env struct {
 }
 
 // assistantConfig is the configuration of a start with the assistant on.
-func assistantConfig(t *testing.T, p *fakeProvider) config.Config {
+func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 	cfg := apitest.Config(t)
 	cfg.LogLevel = "debug"
 	cfg.Assistant = config.Assistant{BaseURL: p.URL + "/v1", APIKey: testKey, Model: testModel,
@@ -183,7 +188,7 @@ func assistantConfig(t *testing.T, p *fakeProvider) config.Config {
 	return cfg
 }
 
-func start(t *testing.T, cfg config.Config, p *fakeProvider) *env {
+func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
 	t.Helper()
 	cfg.DB.URL = dbtest.URL(t)
 	logs := &syncBuffer{}
@@ -341,7 +346,7 @@ func (u *user) ask(conversation, content, key string) turnResult {
 
 // readEvents parses SSE events from r until the body ends, or until n
 // events were read when n >= 0.
-func readEvents(t *testing.T, r *bufio.Reader, n int) []event {
+func readEvents(t testing.TB, r *bufio.Reader, n int) []event {
 	t.Helper()
 	var (
 		out  []event
@@ -375,7 +380,7 @@ func readEvents(t *testing.T, r *bufio.Reader, n int) []event {
 
 // waitFor polls cond for up to 10 s: the server finishes a turn after the
 // client left, on its own time.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {

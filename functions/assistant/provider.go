@@ -1,7 +1,6 @@
 package assistant
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -242,15 +241,17 @@ func (s *stream) Close() error { return s.body.Close() }
 // returns the data of each: data lines joined with "\n", comments and other
 // fields skipped, lines ended by CRLF, LF or CR.
 type eventReader struct {
-	r    *bufio.Reader
-	line []byte
-	// pendingCR: the previous line ended with CR, so a LF that starts the
-	// next read belongs to it.
+	r     io.Reader
+	store []byte // backing array of buf
+	buf   []byte // read but not yet consumed
+	eof   error  // the reader's final error, once seen
+	// pendingCR: the last line ended with CR, so a LF that comes next
+	// belongs to it.
 	pendingCR bool
 }
 
 func newEventReader(r io.Reader) *eventReader {
-	return &eventReader{r: bufio.NewReaderSize(r, 16<<10)}
+	return &eventReader{r: r, store: make([]byte, 0, 16<<10)}
 }
 
 // errEventTooLarge refuses an event (or a line) over maxEventBytes.
@@ -294,34 +295,54 @@ func (e *eventReader) Next() (string, error) {
 	}
 }
 
-// readLine returns the next line without its terminator, or io.EOF when
-// the input ends (a last line without a terminator is returned first).
+// readLine returns the next line without its terminator, or the reader's
+// error (io.EOF) when the input ends; a last line without a terminator is
+// returned first. The line is valid until the next call.
 func (e *eventReader) readLine() ([]byte, error) {
-	e.line = e.line[:0]
 	for {
-		b, err := e.r.ReadByte()
-		if err != nil {
-			if errors.Is(err, io.EOF) && len(e.line) > 0 {
-				return e.line, nil
-			}
-			return nil, err
-		}
-		if e.pendingCR {
+		if e.pendingCR && len(e.buf) > 0 {
 			e.pendingCR = false
-			if b == '\n' {
-				continue
+			if e.buf[0] == '\n' {
+				e.buf = e.buf[1:]
 			}
 		}
-		switch b {
-		case '\n':
-			return e.line, nil
-		case '\r':
-			e.pendingCR = true
-			return e.line, nil
+		if !e.pendingCR {
+			if i := bytes.IndexAny(e.buf, "\r\n"); i >= 0 {
+				line := e.buf[:i]
+				e.pendingCR = e.buf[i] == '\r'
+				e.buf = e.buf[i+1:]
+				return line, nil
+			}
 		}
-		if len(e.line) >= maxEventBytes {
+		if len(e.buf) > maxEventBytes {
 			return nil, errEventTooLarge
 		}
-		e.line = append(e.line, b)
+		if e.eof != nil {
+			e.pendingCR = false
+			if len(e.buf) > 0 {
+				line := e.buf
+				e.buf = nil
+				return line, nil
+			}
+			return nil, e.eof
+		}
+		e.fill()
+	}
+}
+
+// fill reads more input after what is left in buf, growing the store when
+// buf fills it (readLine bounds it by refusing a line over maxEventBytes).
+func (e *eventReader) fill() {
+	n := copy(e.store[:cap(e.store)], e.buf)
+	if n == cap(e.store) {
+		grown := make([]byte, n, 2*cap(e.store))
+		copy(grown, e.store[:n])
+		e.store = grown
+	}
+	m, err := e.r.Read(e.store[n:cap(e.store)])
+	e.store = e.store[:n+m]
+	e.buf = e.store
+	if err != nil {
+		e.eof = err
 	}
 }

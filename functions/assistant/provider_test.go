@@ -164,3 +164,21 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkStreamDecoder decodes a 400-delta answer with its usage: the
+// parser's own cost per turn.
+func BenchmarkStreamDecoder(b *testing.B) {
+	var body strings.Builder
+	for range 400 {
+		body.WriteString(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"word "}}]}` + "\n\n")
+	}
+	body.WriteString(`data: {"choices":[],"usage":{"prompt_tokens":3000,"completion_tokens":400}}` + "\n\ndata: [DONE]\n\n")
+	in := body.String()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, u, err := drain(in); err != nil || u == nil {
+			b.Fatal(err)
+		}
+	}
+}
