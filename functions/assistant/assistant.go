@@ -164,7 +164,6 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 	if msgs == nil {
 		msgs = []Message{}
 	}
-	w.Header().Set("Cache-Control", "no-store")
 	httpx.JSON(w, http.StatusOK, struct {
 		Conversation Conversation `json:"conversation"`
 		Messages     []Message    `json:"messages"`

@@ -324,7 +324,10 @@ func TestOneTurnAtATime(t *testing.T) {
 	}
 	defer res.Body.Close()
 	rd := bufio.NewReader(res.Body)
-	readEvents(t, rd, 2)
+	running := readEvents(t, rd, 2)[0].Data["conversationId"].(string)
+	if r := u.do("DELETE", "/api/assistant/conversations/"+running, nil); r.Status != http.StatusConflict || r.ErrorCode() != "TURN_IN_PROGRESS" {
+		t.Fatalf("deleting the streaming conversation: %d %s", r.Status, r.Body)
+	}
 
 	second := u.ask("new", "Second", "k-second")
 	if second.Status != http.StatusConflict || second.errorCode() != "TURN_IN_PROGRESS" {

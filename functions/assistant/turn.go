@@ -234,7 +234,7 @@ func (t *turnRun) run(question string) {
 	ctx, cancel := context.WithTimeout(r.Context(), h.budget)
 	defer cancel()
 
-	messages, err := h.prompt(ctx, t.userID, t.conversationID, t.turnID, question)
+	messages, err := h.prompt(ctx, t.conversationID, t.turnID, question)
 	if err != nil {
 		t.end(ctx, nil, ending{Reason: t.reason(ctx, err)}, err)
 		return
@@ -368,12 +368,8 @@ func (h *handler) rawCost(u Usage) decimal.Decimal {
 
 // prompt is what the model gets: the instructions with the caller's
 // journal, the conversation so far (bounded), and the question.
-func (h *handler) prompt(ctx context.Context, userID, conversationID, turnID, question string) ([]chatMessage, error) {
-	u := auth.CurrentUser(ctx)
-	if u.ID != userID {
-		return nil, errors.New("assistant: the turn's user is not the request's")
-	}
-	grounding, err := h.journalContext(ctx, u, question)
+func (h *handler) prompt(ctx context.Context, conversationID, turnID, question string) ([]chatMessage, error) {
+	grounding, err := h.journalContext(ctx, auth.CurrentUser(ctx), question)
 	if err != nil {
 		return nil, err
 	}
