@@ -82,8 +82,13 @@ func TestNormalAnswer(t *testing.T) {
 	if b := alice.balance(); b.Balance != 1_000_000-324 || b.Reserved != 0 {
 		t.Fatalf("wallet %+v", b)
 	}
-	if row := e.turn(done["turnId"].(string)); row.Status != "complete" || row.Charged != 324 || row.HoldStatus != "settled" {
+	row := e.turn(done["turnId"].(string))
+	if row.Status != "complete" || row.Charged != 324 || row.HoldStatus != "settled" {
 		t.Fatalf("turn %+v", row)
+	}
+	var usages int
+	if err := e.app.DB.QueryRow(context.Background(), `SELECT count(*) FROM credit_usage WHERE reservation_id = $1`, row.Reservation).Scan(&usages); err != nil || usages != 1 {
+		t.Fatalf("%d usage records for the turn's hold (%v), want exactly 1", usages, err)
 	}
 
 	// What the provider was sent: the model, streaming with usage, the key
@@ -682,5 +687,42 @@ func apitestRun(t *testing.T, u *user, cases []apitest.Case) {
 			}
 			apitest.CheckErrorShape(t, r)
 		})
+	}
+}
+
+// A turn left running by a process that died (past its budget and a
+// minute of grace) no longer blocks the user: the next submit closes it as
+// abandoned and runs.
+func TestAbandonedTurnDoesNotBlock(t *testing.T) {
+	p := newFakeProvider(t)
+	cfg := assistantConfig(t, p)
+	cfg.Assistant.TurnBudget = time.Second
+	e := start(t, cfg, p)
+	u := e.user("crashed@example.com")
+	u.credit(1_000_000)
+	conv := u.ask("new", "Before the crash", "k-before").done()["conversationId"].(string)
+	var stuck string
+	err := e.app.DB.QueryRow(context.Background(), `INSERT INTO assistant_turns (user_id, conversation_id, idempotency_key, started_at)
+		VALUES ($1, $2, 'k-crashed', now() - interval '2 minutes') RETURNING id::text`, u.ID, conv).Scan(&stuck)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := u.ask(conv, "After the crash", "k-after"); r.Status != 200 || r.done()["status"] != "complete" {
+		t.Fatalf("after the crash: %d %s %v", r.Status, r.Body, r.done())
+	}
+	var status, reason string
+	if err := e.app.DB.QueryRow(context.Background(), `SELECT status, end_reason FROM assistant_turns WHERE id = $1`, stuck).Scan(&status, &reason); err != nil {
+		t.Fatal(err)
+	}
+	if status != "incomplete" || reason != "abandoned" {
+		t.Fatalf("the stuck turn is %s/%s", status, reason)
+	}
+	// A running turn within its budget still blocks.
+	if _, err := e.app.DB.Exec(context.Background(), `INSERT INTO assistant_turns (user_id, conversation_id, idempotency_key, started_at)
+		VALUES ($1, $2, 'k-live', now())`, u.ID, conv); err != nil {
+		t.Fatal(err)
+	}
+	if r := u.ask(conv, "Blocked", "k-blocked"); r.Status != http.StatusConflict || r.errorCode() != "TURN_IN_PROGRESS" {
+		t.Fatalf("with a live turn: %d %s", r.Status, r.Body)
 	}
 }
