@@ -43,7 +43,6 @@ import (
 const (
 	maxQuestionRunes = 4000
 	maxTitleRunes    = 200
-	maxKeyLen        = 128
 )
 
 var keyShape = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)

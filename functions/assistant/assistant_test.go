@@ -104,7 +104,12 @@ func TestNormalAnswer(t *testing.T) {
 	if so, _ := c.Body["stream_options"].(map[string]any); so["include_usage"] != true {
 		t.Fatalf("stream_options %v", c.Body["stream_options"])
 	}
-	for _, want := range []string{"AAPL", "alice-private-note: chased the open", "Monday", "Why do my AAPL Monday trades lose?"} {
+	for _, want := range []string{
+		"Statistics over closed positions in USD: trades 1, wins 0, losses 1",
+		"By weekday of the close: Monday 1 trades, 0 wins, 1 losses, net -102.00",
+		"- AAPL long closed, opened 2024-05-06 10:00 Mon, closed 2024-05-06 11:00 Mon, net -102.00 USD",
+		"alice-private-note: chased the open", "Why do my AAPL Monday trades lose?",
+	} {
 		if !strings.Contains(c.Raw, want) {
 			t.Errorf("the prompt lacks %q", want)
 		}

@@ -69,7 +69,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	t := &turnRun{h: h, w: w, r: r, userID: u.ID, hold: hold}
+	t := &turnRun{h: h, w: w, r: r, hold: hold}
 	t.conversationID, t.turnID, err = h.store.beginTurn(ctx, newTurn{
 		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question,
 		ReservationID: hold.ID, Now: h.app.Now(), StaleBefore: h.staleBefore(),
@@ -221,7 +221,6 @@ type turnRun struct {
 	h              *handler
 	w              http.ResponseWriter
 	r              *http.Request
-	userID         string
 	hold           wallet.Reservation
 	conversationID string
 	turnID         string
