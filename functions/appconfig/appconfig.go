@@ -25,6 +25,9 @@ type Features struct {
 	// ImageStorage: new images go to object storage (else inline); true
 	// exactly when the api built its bucket client.
 	ImageStorage bool `json:"imageStorage"`
+	// Assistant: the trade-review assistant is on (ASSISTANT_API_KEY and
+	// ASSISTANT_MODEL are set); off, its routes answer 404.
+	Assistant bool `json:"assistant"`
 	// RegistrationOpen: DISABLE_REGISTRATION is not true.
 	RegistrationOpen bool `json:"registrationOpen"`
 	// CreditPacks is the catalogue, present only when Billing is true.
@@ -55,6 +58,7 @@ func Describe(a *app.App) Features {
 		ProPlan:          c.Billing.ProPlanEnabled(),
 		Email:            c.Email.Enabled(),
 		ImageStorage:     a.Objects != nil,
+		Assistant:        c.Assistant.Enabled(),
 		RegistrationOpen: !c.Accounts.DisableRegistration,
 	}
 	if f.Billing {

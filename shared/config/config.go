@@ -24,6 +24,7 @@ type Config struct {
 	Metrics    Metrics
 	CSVImport  CSVImport
 	Billing    Billing
+	Assistant  Assistant
 	Market     Market
 	Email      Email
 	Analytics  Analytics
@@ -103,6 +104,30 @@ func (b Billing) WebhookEnabled() bool { return b.Configured() && b.WebhookSecre
 
 // ProPlanEnabled reports whether the Pro plan can be sold.
 func (b Billing) ProPlanEnabled() bool { return b.WebhookEnabled() && b.ProPriceID != "" }
+
+// Assistant is the trade-review assistant's model provider: one
+// OpenAI-compatible chat-completions endpoint for the whole instance. It is
+// on only when both APIKey and Model are set; prices are then required.
+type Assistant struct {
+	// BaseURL is ASSISTANT_BASE_URL, the API root the chat-completions path
+	// is joined to; the default is the provider's public address, and a test
+	// points it at a local server. No trailing slash.
+	BaseURL string
+	APIKey  string // ASSISTANT_API_KEY: a secret, never logged or returned
+	Model   string // ASSISTANT_MODEL
+	// InputPrice and OutputPrice are ASSISTANT_INPUT_PRICE_PER_MTOK and
+	// ASSISTANT_OUTPUT_PRICE_PER_MTOK: what the provider charges per million
+	// prompt and completion tokens, in micro-USD, which are credits before
+	// the markup.
+	InputPrice  int64
+	OutputPrice int64
+	// TurnBudget is the per-turn wall-clock budget (spec part 8: 480000 ms).
+	// It is not a variable; tests shorten it.
+	TurnBudget time.Duration
+}
+
+// Enabled reports whether the assistant is on.
+func (a Assistant) Enabled() bool { return a.APIKey != "" && a.Model != "" }
 
 // Market is the quote provider and the SEC ticker file.
 type Market struct {

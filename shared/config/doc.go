@@ -74,6 +74,7 @@ const (
 	groupMetrics    = "Metrics"
 	groupCSV        = "CSV import"
 	groupBilling    = "Billing"
+	groupAssistant  = "Trade-review assistant"
 	groupMarket     = "Market data"
 	groupEmail      = "Email"
 	groupStore      = "Shared rate-limit store"
@@ -148,6 +149,16 @@ var variableDocs = []Variable{
 	{Name: "MIN_RESERVATION_CREDITS", Group: groupBilling, Doc: "Credits that must be available for a streamed turn to start."},
 	{Name: "RESERVATION_TTL_MS", Group: groupBilling, Doc: "How long a turn's credit hold lasts; must exceed the 480000 ms turn budget."},
 	{Name: "PRICING_MARKUP", Group: groupBilling, Doc: "Plain decimal: a turn costs raw provider cost times this (1.2 is 20% over cost)."},
+
+	{Name: "ASSISTANT_API_KEY", Group: groupAssistant, Secret: true,
+		Doc: "Key of the OpenAI-compatible chat-completions provider. With ASSISTANT_MODEL it turns the trade-review assistant on (one without the other stops the start); unset, the assistant's routes answer 404 and `GET /api/config` reports `assistant: false`."},
+	{Name: "ASSISTANT_MODEL", Group: groupAssistant, Doc: "Model name sent to the provider (`gpt-4o-mini`, or what your provider serves)."},
+	{Name: "ASSISTANT_INPUT_PRICE_PER_MTOK", Group: groupAssistant,
+		Doc: "What the provider charges per million prompt tokens, in micro-USD (whole number; 150000 is $0.15). Required when the assistant is on: a turn costs the reported usage at these prices times PRICING_MARKUP, in credits."},
+	{Name: "ASSISTANT_OUTPUT_PRICE_PER_MTOK", Group: groupAssistant,
+		Doc: "What the provider charges per million completion tokens, in micro-USD (whole number). Required when the assistant is on."},
+	{Name: "ASSISTANT_BASE_URL", Group: groupAssistant, DefaultNote: "the provider's public address (https://api.openai.com/v1)",
+		Doc: "API root of an OpenAI-compatible provider (`/chat/completions` is appended). Point it at another compatible service, or at a local fake in tests."},
 
 	{Name: "STOCK_QUOTE_API_KEY", Group: groupMarket, Secret: true,
 		Doc: "Quote-provider key shared by the whole instance; unset hides the delayed-price lookup for everyone."},

@@ -203,3 +203,47 @@ func TestLogger(t *testing.T) {
 		t.Fatal("outside a request the default logger is used")
 	}
 }
+
+// A streamed answer goes out event by event through Serve's Recorder:
+// http.NewResponseController reaches the server's Flush through Unwrap, the
+// client reads the first event while the handler still runs, and the
+// observer gets the status and the moment the headers were flushed.
+func TestServeStreamsThroughTheRecorder(t *testing.T) {
+	release := make(chan struct{})
+	observed := make(chan httpx.Recorder, 1)
+	var flushedAt time.Time
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, "data: one\n\n")
+		flushedAt = time.Now()
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			t.Errorf("flush through the recorder: %v", err)
+		}
+		<-release
+		io.WriteString(w, "data: two\n\n")
+	}), slog.New(slog.NewTextHandler(io.Discard, nil)), func(_ *http.Request, rec *httpx.Recorder, _ time.Time) {
+		observed <- *rec
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	res, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	first := make([]byte, len("data: one\n\n"))
+	if _, err := io.ReadFull(res.Body, first); err != nil || string(first) != "data: one\n\n" {
+		t.Fatalf("first event %q, %v (the handler still runs: it was flushed)", first, err)
+	}
+	close(release)
+	rest, _ := io.ReadAll(res.Body)
+	if string(rest) != "data: two\n\n" {
+		t.Fatalf("rest %q", rest)
+	}
+	rec := <-observed
+	if rec.Status != http.StatusOK || rec.HeaderAt.IsZero() || rec.HeaderAt.After(flushedAt) {
+		t.Fatalf("observed status %d, headers at %v (first flush at %v)", rec.Status, rec.HeaderAt, flushedAt)
+	}
+}
