@@ -232,6 +232,32 @@ func TestLoginRateLimitPerEmail(t *testing.T) {
 	}
 }
 
+// TestLoginRateLimitPerClientIP: one address guessing across many emails is
+// stopped after 30 attempts in 15 minutes (README), while another address
+// still gets an answer.
+func TestLoginRateLimitPerClientIP(t *testing.T) {
+	srv := apitest.Start(t, apitest.Config(t))
+	c := srv.Client(t)
+	login := func(email, clientIP string) apitest.Response {
+		req := c.NewRequest("POST", "/api/auth/login", fmt.Sprintf(`{"email":%q,"password":"guess-guess"}`, email))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Real-IP", clientIP)
+		return c.Send(req)
+	}
+	for i := range 30 {
+		if r := login(fmt.Sprintf("victim%d@example.com", i), "198.51.100.7"); r.Status != 401 {
+			t.Fatalf("attempt %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	r := login("victim30@example.com", "198.51.100.7")
+	if r.Status != 429 || r.ErrorCode() != "RATE_LIMITED" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("31st attempt from one address: %d %q Retry-After %q", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	if r := login("victim30@example.com", "203.0.113.9"); r.Status != 401 {
+		t.Fatalf("another address: %d %s", r.Status, r.Body)
+	}
+}
+
 func TestSessionActivityWrittenAtMostOnceAMinute(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
