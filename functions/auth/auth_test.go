@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,6 +46,19 @@ func TestRegister(t *testing.T) {
 			if !strings.Contains(cookie, attr) {
 				t.Fatalf("cookie %q lacks %s", cookie, attr)
 			}
+		}
+		// The cookie is the only copy of the session token: its row holds the SHA-256.
+		ck, err := http.ParseSetCookie(cookie)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ck.Value) < 43 {
+			t.Fatalf("session token %q is shorter than 32 random bytes", ck.Value)
+		}
+		sum := sha256.Sum256([]byte(ck.Value))
+		var n int
+		if err := srv.App.DB.QueryRow(context.Background(), `SELECT count(*) FROM sessions WHERE token_hash = $1`, sum[:]).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("%d session rows hold the token's hash (%v)", n, err)
 		}
 		if me := c.Do("GET", "/api/auth/me", nil); me.Status != http.StatusOK || me.JSON["user"].(map[string]any)["email"] != "trader@example.com" {
 			t.Fatalf("me after register: %d %s", me.Status, me.Body)
