@@ -124,6 +124,24 @@ func TestBinaryRefusesBadBoolean(t *testing.T) {
 	}
 }
 
+// TestBinaryRefusesMalformedCatalogue: a CREDIT_PACKS that is valid JSON
+// but not a valid catalogue stops start-up with one line naming it, before
+// anything is served.
+func TestBinaryRefusesMalformedCatalogue(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // killed if it serves
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t))
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t), fmt.Sprintf("PORT=%d", freePort(t)),
+		`CREDIT_PACKS=[{"id":"a","label":"A","priceMinor":500,"currency":"USD","credits":0}]`)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started with a pack of 0 credits:\n%s", out)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "CREDIT_PACKS") {
+		t.Fatalf("want one line naming CREDIT_PACKS, got:\n%s", out)
+	}
+}
+
 func TestResetPassword(t *testing.T) {
 	url := dbtest.URL(t)
 	t.Setenv("DATABASE_URL", url)
