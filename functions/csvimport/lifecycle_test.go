@@ -323,7 +323,7 @@ func TestLambda(t *testing.T) {
 // ledger rows, balance) without journal.Recompute; running Recompute over
 // everything afterwards must find nothing to change, including fills at the
 // same instant, whose order decides how the realised P&L splits between
-// exits.
+// exits, a short, an open position and options.
 func TestCommitMatchesRecompute(t *testing.T) {
 	f := setup(t, nil)
 	ctx := context.Background()
@@ -333,7 +333,10 @@ func TestCommitMatchesRecompute(t *testing.T) {
 		// Four exits of one share: the second books 1.0000, the others 0.9999.
 		"2024-01-16,10:00:00,MSFT,Buy,1,10,0\n2024-01-16,10:00:00,MSFT,Buy,3,10.0001,0\n" +
 		"2024-01-16,10:05:00,MSFT,Sell,1,11,0.1\n2024-01-16,10:05:00,MSFT,Sell,1,11,0.2\n" +
-		"2024-01-16,10:05:00,MSFT,Sell,1,11,0.3\n2024-01-16,10:05:00,MSFT,Sell,1,11,0.4\n"
+		"2024-01-16,10:05:00,MSFT,Sell,1,11,0.3\n2024-01-16,10:05:00,MSFT,Sell,1,11,0.4\n" +
+		// A short, closed, and a long left open.
+		"2024-01-17,09:45:00,TSLA,Sell,5,200.5,1\n2024-01-17,11:00:00,TSLA,Buy,5,190.25,1\n" +
+		"2024-01-18,09:30:00,NVDA,Buy,10,500,1\n2024-01-18,10:30:00,NVDA,Sell,4,510,1\n"
 	for _, file := range [][]byte{[]byte(sameInstant), speedFile(400)} {
 		must(t, commit(f.a, f.stageOne(t, string(file)), false), 201)
 	}
@@ -360,8 +363,8 @@ func TestCommitMatchesRecompute(t *testing.T) {
 	if err := tx.QueryRow(ctx, `SELECT array_agg(id::text) FROM positions`).Scan(&ids); err != nil {
 		t.Fatal(err)
 	}
-	if len(ids) != 202 {
-		t.Fatalf("%d positions imported, want 202", len(ids))
+	if len(ids) != 204 {
+		t.Fatalf("%d positions imported, want 204", len(ids))
 	}
 	if err := journal.Recompute(ctx, tx, ids...); err != nil {
 		t.Fatal(err)
