@@ -8,8 +8,9 @@
 // A preview is staged as a row of csv_import_staging (migrations/0008) that
 // holds the fills read from the file, keyed by the SHA-256 of a random
 // token. It expires after CSV_IMPORT_STAGING_TTL_MINUTES. A commit claims
-// it atomically (state committing), writes every position and fill with
-// COPY and journal.Recompute in one transaction that also deletes the row,
+// it atomically (state committing), writes every position, fill and ledger
+// row with COPY (journal.Recompute only for positions the file continues)
+// in one transaction that also deletes the row,
 // so an import is written whole or not at all, and exactly once. Expired
 // previews and claims orphaned by a dead process (older than
 // CSV_IMPORT_CLAIM_TIMEOUT_SECONDS) are deleted by Cleanup: before every
@@ -392,8 +393,9 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 }
 
 // write runs the commit's one transaction: the account lock, the plan
-// against the journal as it is now, the COPY of positions and fills,
-// journal.Recompute, and the deletion of the staged row.
+// against the journal as it is now, the write (store.go's write: new
+// positions with their figures, fills and ledger rows; continued positions
+// recomputed), and the deletion of the staged row.
 func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
 	fills, err := csvimport.DecodeFills(payload)
 	if err != nil {

@@ -235,3 +235,46 @@ func TestFileAtTheCap(t *testing.T) {
 	ct, body := multipartBody(t, optionsPart(t, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}), filePart(append(data, 'x')))
 	must(t, send(t, f.a, ct, body), 413)
 }
+
+// TestTimezoneDefaultsToTheAccountZone: a file's wall-clock times are read in
+// the account's trading-day zone unless the options name another zone.
+func TestTimezoneDefaultsToTheAccountZone(t *testing.T) {
+	f := setup(t, nil)
+	tokyo := obj(t, must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Tokyo", "currency": "USD",
+		"timezone": "Asia/Tokyo"}), 201), "account")["id"].(string)
+	file := []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,100,184.25\n")
+	for _, tc := range []struct {
+		name, zone, want string
+	}{
+		{"AccountZone", "", "2024-01-16T00:31:05Z"},
+		{"OptionWins", "America/New_York", "2024-01-16T14:31:05Z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := map[string]any{"accountId": tokyo, "presetId": "generic-execution"}
+			if tc.zone != "" {
+				opts["timezone"] = tc.zone
+			}
+			r := must(t, preview(t, f.a, opts, file), 200)
+			pos := r.JSON["positions"].([]any)
+			if len(pos) != 1 || pos[0].(map[string]any)["openedAt"] != tc.want {
+				t.Fatalf("positions %v, want opened at %s", pos, tc.want)
+			}
+		})
+	}
+}
+
+// TestStagedResultTooLarge: a preview whose staged result would pass
+// CSV_IMPORT_MAX_STAGED_BYTES is a 413 and stages nothing.
+func TestStagedResultTooLarge(t *testing.T) {
+	f := setup(t, func(c *config.CSVImport) { c.MaxStagedBytes = 64 })
+	file := []byte("Date,Time,Symbol,Side,Quantity,Price\n" +
+		"2024-01-16,09:31:05,AAPL,Buy,100,184.25\n2024-01-16,10:31:05,AAPL,Sell,100,185.25\n")
+	r := preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, file)
+	if r.Status != 413 || r.ErrorCode() != "PAYLOAD_TOO_LARGE" || !bytes.Contains(r.Body, []byte("CSV_IMPORT_MAX_STAGED_BYTES")) {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	apitest.CheckErrorShape(t, r)
+	if c := f.counts(t); c != (counts{}) {
+		t.Fatalf("an oversized preview wrote %+v", c)
+	}
+}

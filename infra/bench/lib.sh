@@ -26,13 +26,15 @@ pgbin=$(printf "%s\n" /usr/lib/postgresql/*/bin | sort -V | tail -n 1)   # pg.sh
 pg() { "$pgbin/$1" -h 127.0.0.1 -p "$port" -U postgres "${@:2}"; }
 
 # start_server DATABASE_URL: the server as users run it (LOG_LEVEL from the
-# environment, default warn), on a free port, stdout to $out/server.log.
+# environment, default warn), on a free port of API_PORTS (first-last,
+# default 3200-3299), stdout to $out/server.log.
 # BIN=path runs that build instead of making bin/local (a release, or a
 # snapshot while the tree is mid-edit).
+API_PORTS=${API_PORTS:-3200-3299}
 start_server() {
   local p http="" bin=${BIN:-bin/local}
   [ -n "${BIN:-}" ] || make -s build
-  for p in $(seq 3200 3299); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { http=$p; break; }; done
+  for p in $(seq "${API_PORTS%-*}" "${API_PORTS#*-}"); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { http=$p; break; }; done
   DATABASE_URL="${1:-$url}" PORT="$http" LOG_LEVEL="${LOG_LEVEL:-warn}" "$bin" >"$out/server.log" 2>&1 &
   srv=$!
   base="http://127.0.0.1:$http"

@@ -6,6 +6,7 @@
 #   infra/bench/me.sh                      C=16 DURATION=15 ROUNDS=2 LOG_LEVEL=warn
 #   LOG_LEVEL=info ROUNDS=1 infra/bench/me.sh
 #   PHASES=wrk-me DB_SOCKET=1 GOGC=400 infra/bench/me.sh   try one knob
+#   API_PORTS=3800-3899 infra/bench/me.sh   the server's port range (default 3200-3299)
 #   PERF=1 BIN=/tmp/local-syms PHASES=wrk-me infra/bench/me.sh
 #     profiles /me into .data/bench-out/perf.data; build BIN with
 #     go build -o /tmp/local-syms ./cmd/local (make build strips the symbols)

@@ -49,13 +49,22 @@ var recorders = sync.Pool{New: func() any { return new(Recorder) }}
 
 type ctxKey int
 
-const loggerKey ctxKey = iota
+const requestKey ctxKey = iota
+
+// requestLog is what a request's context carries for Logger: the process
+// logger and the request id. The child logger is built only when a handler
+// logs, so a request that logs nothing but the access line pays nothing
+// for it (a slog.Logger.With pre-formats its attributes).
+type requestLog struct {
+	log *slog.Logger
+	id  string
+}
 
 // Logger returns the request's logger (carrying its request id), or the
 // default logger outside a request.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
-		return l
+	if l, ok := ctx.Value(requestKey).(*requestLog); ok {
+		return l.log.With("request_id", l.id)
 	}
 	return slog.Default()
 }
@@ -78,15 +87,14 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			id = newRequestID()
 		}
 		rec.Header().Set("X-Request-Id", id)
-		reqLog := log.With("request_id", id)
-		r = r.WithContext(context.WithValue(r.Context(), loggerKey, reqLog))
+		r = r.WithContext(context.WithValue(r.Context(), requestKey, &requestLog{log: log, id: id}))
 
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				reqLog.Error("panic", "method", r.Method, "route", rec.Route, "panic", p, "stack", string(debug.Stack()))
+				log.Error("panic", "request_id", id, "method", r.Method, "route", rec.Route, "panic", p, "stack", string(debug.Stack()))
 				if rec.Status == 0 {
 					writeJSON(rec, http.StatusInternalServerError, errorBody{Error: errorPayload{Code: "INTERNAL", Message: "internal error"}})
 				}
@@ -94,7 +102,7 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			if rec.Status == 0 {
 				rec.WriteHeader(http.StatusOK)
 			}
-			reqLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("route", rec.Route),
 				slog.Int("status", rec.Status), slog.Duration("duration", time.Since(start)))
 			if observe != nil {

@@ -247,3 +247,21 @@ func TestServeStreamsThroughTheRecorder(t *testing.T) {
 		t.Fatalf("observed status %d, headers at %v (first flush at %v)", rec.Status, rec.HeaderAt, flushedAt)
 	}
 }
+
+// BenchmarkServe is the cost Serve adds to a request that logs nothing but
+// the access line, at warn (the line is dropped) and at info (JSON to a
+// discarding writer).
+func BenchmarkServe(b *testing.B) {
+	for _, level := range []slog.Level{slog.LevelWarn, slog.LevelInfo} {
+		b.Run(level.String(), func(b *testing.B) {
+			log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: level}))
+			h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { httpx.NoContent(w) }), log, nil)
+			r := httptest.NewRequest("GET", "/api/auth/me", nil)
+			w := httptest.NewRecorder()
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(w, r)
+			}
+		})
+	}
+}
