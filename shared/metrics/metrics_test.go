@@ -716,17 +716,23 @@ func BenchmarkObserveParallel(b *testing.B) {
 	})
 }
 
+// withRequestSeries records one request on each of n request series
+// (n/4 routes with 4 statuses each).
+func withRequestSeries(m *Metrics, n int) {
+	r := httptest.NewRequest("GET", "/x", nil)
+	start := time.Now()
+	rec := &httpx.Recorder{HeaderAt: start.Add(time.Millisecond)}
+	for i := range n {
+		rec.Route, rec.Status = fmt.Sprintf("/api/bench/route%d", i/4), 200+i%4
+		m.Observe(r, rec, start)
+	}
+}
+
 // BenchmarkScrape is one whole scrape (probe against the real database,
 // gather, encode, HTTP) with 1,000 request series: target under 5 ms.
 func BenchmarkScrape(b *testing.B) {
 	m, _ := newMetrics(b, dbtest.New(b))
-	r := httptest.NewRequest("GET", "/x", nil)
-	start := time.Now()
-	rec := &httpx.Recorder{HeaderAt: start.Add(time.Millisecond)}
-	for i := range 1000 {
-		rec.Route, rec.Status = fmt.Sprintf("/api/bench/route%d", i/4), 200+i%4
-		m.Observe(r, rec, start)
-	}
+	withRequestSeries(m, 1000)
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	_, body := scrape(b, srv.URL+"/metrics")
@@ -741,6 +747,35 @@ func BenchmarkScrape(b *testing.B) {
 		res.Body.Close()
 		if res.StatusCode != 200 {
 			b.Fatal(res.StatusCode)
+		}
+	}
+	b.ReportMetric(float64(series), "series")
+}
+
+// BenchmarkSerialise is the text encoding alone of the families one scrape
+// gathered, 1,000 request series among them.
+func BenchmarkSerialise(b *testing.B) {
+	m, _ := newMetrics(b, dbtest.New(b))
+	withRequestSeries(m, 1000)
+	families, err := m.reg.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, mf := range families {
+		if _, err := m.encode(&buf, mf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	series := SeriesCount(parse(b, buf.Bytes()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		buf.Reset()
+		for _, mf := range families {
+			if _, err := m.encode(&buf, mf); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.ReportMetric(float64(series), "series")
