@@ -26,6 +26,21 @@ func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
 	return DecodeBytes(http.MaxBytesReader(w, r.Body, MaxJSONBody), dst)
 }
 
+// ReadJSON is Decode's HTTP half: it checks the content type and reads the
+// whole body, at most MaxJSONBody bytes, for a handler with a parser of its
+// own for the common shape of its body; what that parser declines goes to
+// DecodeBytes.
+func ReadJSON(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		return nil, apperr.New(apperr.InvalidJSON, "Content-Type must be application/json")
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	return raw, nil
+}
+
 // DecodeBytes is Decode's parser without the HTTP checks, for multipart JSON
 // parts and fuzzing. It reads the body once (it is already bounded) and
 // parses it once.
