@@ -476,6 +476,51 @@ func TestProbeStatementTimeout(t *testing.T) {
 	}
 }
 
+// TestProbeClientDeadline: a database that accepts the connection and never
+// answers (a hung server, a black-holed network) is cut off by the client
+// deadline, and the scrape still answers.
+func TestProbeClientDeadline(t *testing.T) {
+	hung, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Close()
+	go func() {
+		var held []net.Conn // read nothing, answer nothing, until the listener closes
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := hung.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	// No connect_timeout: only the probe's own deadline can end the wait.
+	pool, err := db.Open(context.Background(), "postgres://nobody@"+hung.Addr().String()+"/nothing?sslmode=disable", db.Options{PoolSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	m, _ := newMetrics(t, pool)
+	m.db.deadline = 300 * time.Millisecond
+
+	done := make(chan float64, 1)
+	go func() { done <- checkFailedProbe(t, m) }()
+	select {
+	case d := <-done:
+		if d < 0.3 || d > 2 {
+			t.Fatalf("probe duration %v s, want about the 0.3 s deadline", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scrape hung on an unanswering database")
+	}
+}
+
 func TestConcurrentScrapesShareOneProbe(t *testing.T) {
 	pool := dbtest.New(t)
 	m, _ := newMetrics(t, pool)
