@@ -8,6 +8,7 @@ import (
 
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/benchcpu"
 )
 
 const benchBody = `{"mode":"stock","direction":"long","entryPrice":"50.25","stopLoss":"48.10","targetPrice":"56.00",` +
@@ -36,6 +37,7 @@ func BenchmarkEndpoints(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
+			stop := benchcpu.Start(b) // the api's CPU; PostgreSQL's share of the session check is not counted
 			for b.Loop() {
 				req := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
 				req.Header.Set("Cookie", cookie)
@@ -47,6 +49,7 @@ func BenchmarkEndpoints(b *testing.B) {
 					b.Fatalf("%d %s", w.Code, w.Body)
 				}
 			}
+			stop()
 		})
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"tradejournal/shared/benchcpu"
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
@@ -700,10 +701,11 @@ func BenchmarkObserve(b *testing.B) {
 	rec := &httpx.Recorder{Status: 200, Route: "/api/positions/:positionId", HeaderAt: start.Add(3 * time.Millisecond)}
 	m.Observe(r, rec, start)
 	b.ReportAllocs()
-	b.ResetTimer()
+	stop := benchcpu.Start(b)
 	for b.Loop() {
 		m.Observe(r, rec, start)
 	}
+	stop()
 }
 
 // BenchmarkMiddleware is the whole outer middleware (httpx.Serve) around a
@@ -730,11 +732,12 @@ func BenchmarkMiddleware(b *testing.B) {
 			w := &discardWriter{h: http.Header{}}
 			h.ServeHTTP(w, r)
 			b.ReportAllocs()
-			b.ResetTimer()
+			stop := benchcpu.Start(b)
 			for b.Loop() {
 				clear(w.h)
 				h.ServeHTTP(w, r)
 			}
+			stop()
 		})
 	}
 }
@@ -782,7 +785,7 @@ func BenchmarkScrape(b *testing.B) {
 	defer srv.Close()
 	_, body := scrape(b, srv.URL+"/metrics")
 	series := SeriesCount(parse(b, body))
-	b.ResetTimer()
+	stop := benchcpu.Start(b) // the test server's and the client's CPU; PostgreSQL's is not counted
 	for b.Loop() {
 		res, err := http.Get(srv.URL + "/metrics")
 		if err != nil {
@@ -794,6 +797,7 @@ func BenchmarkScrape(b *testing.B) {
 			b.Fatal(res.StatusCode)
 		}
 	}
+	stop()
 	b.ReportMetric(float64(series), "series")
 }
 
@@ -814,7 +818,7 @@ func BenchmarkSerialise(b *testing.B) {
 	}
 	series := SeriesCount(parse(b, buf.Bytes()))
 	b.ReportAllocs()
-	b.ResetTimer()
+	stop := benchcpu.Start(b)
 	for b.Loop() {
 		buf.Reset()
 		for _, mf := range families {
@@ -823,5 +827,6 @@ func BenchmarkSerialise(b *testing.B) {
 			}
 		}
 	}
+	stop()
 	b.ReportMetric(float64(series), "series")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/benchcpu"
 )
 
 // raw marks a request value written as raw JSON rather than a JSON string.
@@ -427,6 +428,7 @@ func BenchmarkCalculateWithFees(b *testing.B) {
 		`"balance":"25000","riskPercent":"1","buyingPower":"50000",`+
 		`"feeSchedule":{"stockPerShareCommission":"0.005","stockMinPerFill":"1","stockMaxPerFill":"25"}}`)
 	b.ReportAllocs()
+	stop := benchcpu.Start(b)
 	for b.Loop() {
 		p, err := Validate(in)
 		if err != nil {
@@ -437,4 +439,5 @@ func BenchmarkCalculateWithFees(b *testing.B) {
 			b.Fatal("no position")
 		}
 	}
+	stop()
 }
