@@ -5,7 +5,7 @@
 // decode/validate/calculate/respond and the rules can be tested as a table.
 //
 // All arithmetic is shopspring/decimal; divisions that feed a floor or a
-// rounding are exact (QuoRem, DivRound), never a rounded quotient.
+// rounding are exact (floorDiv, divRound), never a rounded quotient.
 package sizing
 
 import (
