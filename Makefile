@@ -66,6 +66,7 @@ build-%Function:
 clean:
 	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; rm -rf bin
 
-# Loopback load tests, a few minutes: /me against pgbench -S, then registrations/s.
+# Loopback load tests, a few minutes: /me against pgbench -S, registrations/s,
+# then the calculator against /me.
 bench-load:
-	infra/bench/me.sh && infra/bench/register.sh
+	infra/bench/me.sh && infra/bench/register.sh && infra/bench/calculator.sh

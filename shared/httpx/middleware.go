@@ -22,15 +22,21 @@ type Recorder struct {
 	// Route is the metrics label of the innermost route or mount that
 	// matched; "unmatched" until one does.
 	Route string
-	// HeaderAt is when the status line and headers were written.
+	// HeaderAt is when the status line and headers were written, for the
+	// observer's latency; zero when Serve has no observer, so a host
+	// without metrics does not pay for the clock read.
 	HeaderAt time.Time
+	timed    bool
 }
 
-// WriteHeader records the status and the moment headers were flushed.
+// WriteHeader records the status and, when observed, the moment headers
+// were flushed.
 func (rec *Recorder) WriteHeader(status int) {
 	if rec.Status == 0 {
 		rec.Status = status
-		rec.HeaderAt = time.Now()
+		if rec.timed {
+			rec.HeaderAt = time.Now()
+		}
 	}
 	rec.ResponseWriter.WriteHeader(status)
 }
@@ -79,7 +85,7 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := recorders.Get().(*Recorder)
-		*rec = Recorder{ResponseWriter: w, Route: "unmatched"}
+		*rec = Recorder{ResponseWriter: w, Route: "unmatched", timed: observe != nil}
 		defer recorders.Put(rec)
 
 		id := r.Header.Get("X-Request-Id")

@@ -98,6 +98,31 @@ func TestServeWritesAStatus(t *testing.T) {
 	}
 }
 
+// TestServeTimesHeadersOnlyWhenObserved: the header timestamp exists for
+// the metrics observer; without one (metrics off, every Lambda) it is not
+// taken.
+func TestServeTimesHeadersOnlyWhenObserved(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	var stamped time.Time
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+		stamped = w.(*httpx.Recorder).HeaderAt
+	})
+
+	httpx.Serve(handler, log, nil).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if !stamped.IsZero() {
+		t.Fatalf("HeaderAt %v without an observer", stamped)
+	}
+
+	var observedAt time.Time
+	observe := func(r *http.Request, rec *httpx.Recorder, start time.Time) { observedAt = rec.HeaderAt }
+	before := time.Now()
+	httpx.Serve(handler, log, observe).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if stamped.Before(before) || !observedAt.Equal(stamped) {
+		t.Fatalf("HeaderAt %v (observer saw %v), want a time after %v", stamped, observedAt, before)
+	}
+}
+
 func TestServeRequestID(t *testing.T) {
 	var seen string
 	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
