@@ -102,7 +102,7 @@ func TestImportSamples(t *testing.T) {
 				}
 				if fut, ok := futures[pos["symbol"].(string)]; ok {
 					seenFutures++
-					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
+					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || want["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
 						pos["contractMonth"] != fut.month || pos["grossPnl"] != fut.gross {
 						t.Errorf("future %v, want %+v", pos, fut)
 					}
