@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -344,27 +345,14 @@ func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []
 		}
 		added = added.Add(ledger.AddPosition(accountID, id, trade, fig))
 
-		var (
-			underlying, right     *string
-			expiry, contractMonth *time.Time
-			strike                *decimal.Decimal
-		)
-		switch p.AssetType {
-		case journal.AssetOption:
-			o, err := journal.ParseOCC(p.Symbol)
-			if err != nil {
-				return w, added, err // Parse only makes canonical OCC symbols
-			}
-			underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
-		case journal.AssetFuture:
-			f, err := journal.ParseFuture(p.Symbol, fig.OpenedAt.UTC())
-			if err != nil {
-				return w, added, err // Parse only makes canonical contract symbols
-			}
-			underlying, contractMonth = &f.Root, &f.Month
+		// Parse only makes canonical symbols: this reads their parts back.
+		inst, _, msg := journal.ParseInstrument(p.AssetType, p.Symbol, *fig.OpenedAt)
+		if msg != "" {
+			return w, added, fmt.Errorf("csvimport: staged symbol %q: %s", p.Symbol, msg)
 		}
-		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, underlying, expiry, right, strike,
-			contractMonth, p.Multiplier, p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
+		c := inst.Columns()
+		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, p.Multiplier, p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
 			fig.OpenQuantity, fig.AvgEntryPrice, fig.AvgExitPrice, fig.GrossPnL, fig.Fees, fig.NetPnL})
 	}
 	w.Fills = len(fillRows)

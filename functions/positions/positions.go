@@ -265,13 +265,13 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 		if err := checkTags(ctx, tx, userID, in.TagIDs, tagIDs); err != nil {
 			return err
 		}
-		c := instrumentColumns(inst)
+		c := inst.Columns()
 		const ins = `INSERT INTO positions (user_id, account_id, symbol, asset_type, underlying, option_expiry,
 				option_right, option_strike, contract_month, multiplier, side, stop_loss, target_price, notes)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id::text`
 		var id string
-		if err := tx.QueryRow(ctx, ins, userID, accountID, inst.Symbol, assetType, c.underlying, c.expiry, c.right, c.strike,
-			c.contractMonth, inst.Multiplier, side, stopPtr, targetPtr, h.app.Keyring.Seal(encrypt.PositionNotes, notes)).Scan(&id); err != nil {
+		if err := tx.QueryRow(ctx, ins, userID, accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, inst.Multiplier, side, stopPtr, targetPtr, h.app.Keyring.Seal(encrypt.PositionNotes, notes)).Scan(&id); err != nil {
 			return journal.Classify(err)
 		}
 		if _, err := insertFills(ctx, tx, id, accountID, journal.Contracts(assetType), fills); err != nil {
@@ -306,24 +306,6 @@ func multiplierInput(p *journal.Problems, f journal.Field) *decimal.Decimal {
 		return &d
 	}
 	return nil
-}
-
-// instrumentRow is the instrument's own columns of a positions row.
-type instrumentRow struct {
-	underlying, right     *string
-	expiry, contractMonth *time.Time
-	strike                *decimal.Decimal
-}
-
-func instrumentColumns(inst journal.Instrument) instrumentRow {
-	var c instrumentRow
-	if o := inst.Option; o != nil {
-		c.underlying, c.right, c.expiry, c.strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
-	}
-	if f := inst.Future; f != nil {
-		c.underlying, c.contractMonth = &f.Root, &f.Month
-	}
-	return c
 }
 
 // insertFills writes fills of a position, estimating the fees not given from
@@ -491,7 +473,7 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		c := instrumentColumns(inst)
+		c := inst.Columns()
 		const upd = `UPDATE positions SET account_id = $2, symbol = $3, asset_type = $4, underlying = $5,
 				option_expiry = $6, option_right = $7, option_strike = $8, contract_month = $9, multiplier = $10,
 				side = coalesce($11, side),
@@ -503,8 +485,8 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		if side != "" {
 			sidePtr = &side
 		}
-		if _, err := tx.Exec(ctx, upd, id, accountID, inst.Symbol, assetType, c.underlying, c.expiry, c.right, c.strike,
-			c.contractMonth, inst.Multiplier, sidePtr, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
+		if _, err := tx.Exec(ctx, upd, id, accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, inst.Multiplier, sidePtr, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
 			return journal.Classify(err)
 		}
 		if err := journal.Recompute(ctx, tx, id); err != nil {

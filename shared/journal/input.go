@@ -266,6 +266,27 @@ func ParseInstrument(assetType, symbol string, ref time.Time) (Instrument, strin
 	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, "", ""
 }
 
+// InstrumentColumns are an instrument's own columns of a positions row:
+// an option's root, expiry, right and strike, a future's root and contract
+// month; nil where they do not apply.
+type InstrumentColumns struct {
+	Underlying, Right     *string
+	Expiry, ContractMonth *time.Time
+	Strike                *decimal.Decimal
+}
+
+// Columns returns the instrument's own columns of a positions row.
+func (in Instrument) Columns() InstrumentColumns {
+	var c InstrumentColumns
+	if o := in.Option; o != nil {
+		c.Underlying, c.Right, c.Expiry, c.Strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
+	}
+	if f := in.Future; f != nil {
+		c.Underlying, c.ContractMonth = &f.Root, &f.Month
+	}
+	return c
+}
+
 // Contracts reports whether an asset type trades in whole contracts whose
 // fees the fee schedule's options per-contract fields give: options and
 // futures (a schedule has no futures fields of its own; a futures broker's
