@@ -20,6 +20,7 @@ package csvimport
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -136,23 +137,26 @@ type Summary struct {
 // Proposed is a position the commit would write: a new one, or an open
 // one of the journal that the file continues (existingPositionId).
 type Proposed struct {
-	ExistingPositionID *string    `json:"existingPositionId"`
-	Symbol             string     `json:"symbol"`
-	AssetType          string     `json:"assetType"`
-	Side               string     `json:"side"`
-	Status             string     `json:"status"`
-	OpenedAt           *time.Time `json:"openedAt"`
-	ClosedAt           *time.Time `json:"closedAt"`
-	Fills              int        `json:"fills"` // fills the import adds
-	Rows               []int      `json:"rows"`  // the file rows of those fills
-	EntryQuantity      string     `json:"entryQuantity"`
-	ExitQuantity       string     `json:"exitQuantity"`
-	OpenQuantity       string     `json:"openQuantity"`
-	AvgEntryPrice      *string    `json:"avgEntryPrice"`
-	AvgExitPrice       *string    `json:"avgExitPrice"`
-	GrossPnl           string     `json:"grossPnl"`
-	Fees               string     `json:"fees"`
-	NetPnl             string     `json:"netPnl"`
+	ExistingPositionID *string `json:"existingPositionId"`
+	Symbol             string  `json:"symbol"`
+	AssetType          string  `json:"assetType"`
+	// Multiplier is a JSON number as on the positions API: 1, 100, or a
+	// future's point value.
+	Multiplier    json.Number `json:"multiplier"`
+	Side          string      `json:"side"`
+	Status        string      `json:"status"`
+	OpenedAt      *time.Time  `json:"openedAt"`
+	ClosedAt      *time.Time  `json:"closedAt"`
+	Fills         int         `json:"fills"` // fills the import adds
+	Rows          []int       `json:"rows"`  // the file rows of those fills
+	EntryQuantity string      `json:"entryQuantity"`
+	ExitQuantity  string      `json:"exitQuantity"`
+	OpenQuantity  string      `json:"openQuantity"`
+	AvgEntryPrice *string     `json:"avgEntryPrice"`
+	AvgExitPrice  *string     `json:"avgExitPrice"`
+	GrossPnl      string      `json:"grossPnl"`
+	Fees          string      `json:"fees"`
+	NetPnl        string      `json:"netPnl"`
 }
 
 // Preview is the answer of POST /api/csv-import/preview.
@@ -297,7 +301,7 @@ func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
 		p := &plan.Positions[k]
 		f := &p.Figures
 		pr := Proposed{
-			Symbol: p.Symbol, AssetType: p.AssetType, Side: p.Side, Status: f.Status,
+			Symbol: p.Symbol, AssetType: p.AssetType, Multiplier: json.Number(p.Multiplier.String()), Side: p.Side, Status: f.Status,
 			OpenedAt: f.OpenedAt, ClosedAt: f.ClosedAt, Fills: len(p.Fills),
 			EntryQuantity: f.EntryQuantity.String(), ExitQuantity: f.ExitQuantity.String(), OpenQuantity: f.OpenQuantity.String(),
 			GrossPnl: money.RoundN(f.GrossPnL, 4), Fees: money.RoundN(f.Fees, 4), NetPnl: money.RoundN(f.NetPnL, 4),

@@ -41,9 +41,21 @@ func TestPresetsRoute(t *testing.T) {
 
 // TestImportSamples previews and commits every preset's sample through the
 // API and checks the journal afterwards: positions, fills, figures, the
-// ledger and the balance.
+// ledger and the balance. Futures (Tradovate, thinkorswim's /MESH24) become
+// futures positions with their contract's point value as multiplier.
 func TestImportSamples(t *testing.T) {
 	f := setup(t, nil)
+	// The futures of the samples: multiplier, contract root and month, and
+	// the gross P&L worked out by hand (points x contracts x point value).
+	futures := map[string]struct {
+		mult               float64
+		root, month, gross string
+	}{
+		"ESH24":  {50, "ES", "2024-03", "225.0000"}, // 4.5 x 1 x 50
+		"MNQH24": {2, "MNQ", "2024-03", "77.0000"},  // 19.25 x 2 x 2, short
+		"MESH24": {5, "MES", "2024-03", "112.5000"}, // 11.25 x 2 x 5
+	}
+	seenFutures := 0
 	for _, p := range parser.Presets() {
 		t.Run(p.ID, func(t *testing.T) {
 			// An account per file (the samples come from different brokers),
@@ -54,15 +66,6 @@ func TestImportSamples(t *testing.T) {
 			before := f.counts(t)
 			balance := f.balance(t, f.accountA)
 			r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": p.ID}, sample(t, p.Sample)), 200)
-			if p.ID == "tradovate" {
-				if r.JSON["canCommit"] != false || r.JSON["token"] != nil || !slices.Contains(errorCodes(r), parser.CodeUnsupportedAsset) {
-					t.Fatalf("futures preview %s", r.Body)
-				}
-				if f.counts(t) != before {
-					t.Fatal("a refused preview wrote something")
-				}
-				return
-			}
 			if r.JSON["canCommit"] != true || len(errorCodes(r)) != 0 {
 				t.Fatalf("preview %s", r.Body)
 			}
@@ -93,13 +96,25 @@ func TestImportSamples(t *testing.T) {
 			for i, id := range ids {
 				pos := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
 				want := previewed[i].(map[string]any)
-				if pos["symbol"] != want["symbol"] || pos["status"] != want["status"] || pos["netPnl"] != want["netPnl"] ||
-					len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
+				if pos["symbol"] != want["symbol"] || pos["assetType"] != want["assetType"] || pos["status"] != want["status"] ||
+					pos["netPnl"] != want["netPnl"] || pos["grossPnl"] != want["grossPnl"] || len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
 					t.Errorf("position %v, previewed %v", pos, want)
+				}
+				if fut, ok := futures[pos["symbol"].(string)]; ok {
+					seenFutures++
+					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || want["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
+						pos["contractMonth"] != fut.month || pos["grossPnl"] != fut.gross {
+						t.Errorf("future %v, want %+v", pos, fut)
+					}
+				} else if pos["assetType"] == "future" {
+					t.Errorf("unexpected future %v", pos)
 				}
 			}
 			f.checkLedger(t)
 		})
+	}
+	if seenFutures != len(futures) {
+		t.Errorf("%d of the samples' %d futures positions read back", seenFutures, len(futures))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -95,7 +96,7 @@ func readJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 	}
 	var (
 		id, symbol, asset, side string
-		mult                    int64
+		mult                    decimal.Decimal
 		stop                    *decimal.Decimal
 		f                       journal.Fill
 	)
@@ -323,7 +324,7 @@ func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []
 		}
 		pid, id := newID()
 		w.Created = append(w.Created, id)
-		trade := journal.Trade{Side: p.Side, Multiplier: max(p.Multiplier, 1), Fills: make([]journal.Fill, len(p.Fills))}
+		trade := journal.Trade{Side: p.Side, Multiplier: p.Multiplier, Fills: make([]journal.Fill, len(p.Fills))}
 		for n, i := range p.Fills {
 			f := &fills[i]
 			fid, fidText := newID()
@@ -344,27 +345,21 @@ func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []
 		}
 		added = added.Add(ledger.AddPosition(accountID, id, trade, fig))
 
-		var (
-			underlying, right *string
-			expiry            *time.Time
-			strike            *decimal.Decimal
-		)
-		if p.AssetType == journal.AssetOption {
-			o, err := journal.ParseOCC(p.Symbol)
-			if err != nil {
-				return w, added, err // Parse only makes canonical OCC symbols
-			}
-			underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
+		// Parse only makes canonical symbols: this reads their parts back.
+		inst, _, msg := journal.ParseInstrument(p.AssetType, p.Symbol, *fig.OpenedAt)
+		if msg != "" {
+			return w, added, fmt.Errorf("csvimport: staged symbol %q: %s", p.Symbol, msg)
 		}
-		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, underlying, expiry, right, strike,
-			max(p.Multiplier, 1), p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
+		c := inst.Columns()
+		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, p.Multiplier, p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
 			fig.OpenQuantity, fig.AvgEntryPrice, fig.AvgExitPrice, fig.GrossPnL, fig.Fees, fig.NetPnL})
 	}
 	w.Fills = len(fillRows)
 	if len(posRows) > 0 {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"},
 			[]string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry", "option_right",
-				"option_strike", "multiplier", "side", "status", "opened_at", "closed_at", "entry_quantity", "exit_quantity",
+				"option_strike", "contract_month", "multiplier", "side", "status", "opened_at", "closed_at", "entry_quantity", "exit_quantity",
 				"open_quantity", "avg_entry_price", "avg_exit_price", "gross_pnl", "fees", "net_pnl"}, pgx.CopyFromRows(posRows))
 		if err != nil {
 			return w, added, journal.Classify(err)

@@ -47,7 +47,7 @@ type Header struct {
 	ID         string
 	AccountID  string
 	AssetType  string
-	Multiplier int64
+	Multiplier decimal.Decimal
 	Side       string
 }
 
@@ -253,12 +253,13 @@ func FeeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.F
 
 // EstimateFee is the fee of a fill whose fee was not given: the schedule's
 // FillFee, or 0 without a schedule. estimated reports whether a schedule
-// set it.
-func EstimateFee(s *sizing.FeeSchedule, option bool, qty decimal.Decimal) (fee decimal.Decimal, estimated bool) {
+// set it. perContract (Contracts: options and futures) takes the options
+// per-contract fields, otherwise the stock fields.
+func EstimateFee(s *sizing.FeeSchedule, perContract bool, qty decimal.Decimal) (fee decimal.Decimal, estimated bool) {
 	if s == nil {
 		return decimal.Zero, false
 	}
-	return s.FillFee(option, qty), true
+	return s.FillFee(perContract, qty), true
 }
 
 // figureColumns are Figures as column arrays for one UPDATE ... FROM unnest.
