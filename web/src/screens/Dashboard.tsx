@@ -1,0 +1,5 @@
+import { PageTitle } from '../components/ui';
+
+export default function Dashboard() {
+  return <PageTitle>Dashboard</PageTitle>;
+}

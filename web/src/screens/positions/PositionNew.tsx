@@ -1,0 +1,5 @@
+import { PageTitle } from '../../components/ui';
+
+export default function PositionNew() {
+  return <PageTitle>PositionNew</PageTitle>;
+}
