@@ -155,3 +155,20 @@ step('adds a position with an entry and an exit fill, and sees its P&L', async (
   assert.equal(items.length, 1);
   assert.equal(items[0].symbol, 'AAPL');
 });
+
+step('sees the trade on the dashboard: total, tiles, calendar and equity curve', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  // The starting balance plus the trade's net P&L, in the display currency.
+  assert.equal((await page.getByTestId('dashboard-total').innerText()).trim(), '$25,098.00');
+  const tiles = page.getByLabel('Statistics', { exact: true });
+  await tiles.getByText('$98.00').first().waitFor();
+  assert.match(await tiles.innerText(), /Win rate\s+100(\.0+)?%/);
+  assert.match(await tiles.innerText(), /Average R\s+1\.96R/);
+  // The trade closed on 3 November, a trading day in the account's New York zone.
+  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades' }).waitFor();
+  await page.getByRole('gridcell', { name: '2026-11-02: no trades' }).waitFor();
+  await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
+  await page.getByRole('region', { name: 'By symbol' }).getByRole('row', { name: /AAPL/ }).waitFor();
+  await screenshot('dashboard');
+});
