@@ -5,7 +5,13 @@ import type { components, paths } from './schema';
 
 export type Schemas = components['schemas'];
 
-export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
+export const client = createClient<paths>({
+  // Same origin as the page (the web container proxies /api/).
+  baseUrl: typeof window === 'undefined' ? '' : window.location.origin,
+  credentials: 'same-origin',
+  // Looked up per call, so tests can replace fetch.
+  fetch: (request: Request) => globalThis.fetch(request),
+});
 
 export interface FieldError {
   field: string;
