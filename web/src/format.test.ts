@@ -48,3 +48,15 @@ describe('decimals', () => {
     expect(formatDay('bad')).toBe('bad');
   });
 });
+
+describe('minorToDecimal', () => {
+  it('places the decimal point by the minor units', async () => {
+    const { minorToDecimal } = await import('./format');
+    expect(minorToDecimal(500, 2)).toBe('5.00');
+    expect(minorToDecimal(5, 2)).toBe('0.05');
+    expect(minorToDecimal(1234, 0)).toBe('1234');
+    expect(minorToDecimal(1234, 3)).toBe('1.234');
+    expect(minorToDecimal(-250, 2)).toBe('-2.50');
+    expect(formatMoney(minorToDecimal(2500, minorUnits('USD')), 'USD')).toBe('$25.00');
+  });
+});

@@ -93,3 +93,13 @@ export function formatDay(day: string): string {
   if (!m) return day;
   return dateFormat.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12)));
 }
+
+/** minorToDecimal writes an integer amount of minor units as a decimal string (500, 2 → "5.00") without floats. */
+export function minorToDecimal(minor: number, digits: number): string {
+  if (!Number.isSafeInteger(minor)) return '';
+  const negative = minor < 0;
+  const s = String(Math.abs(minor)).padStart(digits + 1, '0');
+  const whole = digits > 0 ? s.slice(0, -digits) : s;
+  const frac = digits > 0 ? `.${s.slice(-digits)}` : '';
+  return `${negative ? '-' : ''}${whole}${frac}`;
+}
