@@ -4,6 +4,7 @@ import type { CaptureResult } from 'posthog-js';
 import {
   analytics,
   analyticsOptions,
+  sendFeedback,
   feedbackSurvey,
   parseFeedbackSurvey,
   referringHostname,
@@ -197,5 +198,26 @@ describe('analytics()', () => {
     expect(vi.mocked(posthog.init).mock.calls[0]?.[0]).toBe('phc_test');
     expect(vi.mocked(posthog.init).mock.calls[0]?.[1]).toMatchObject({ persistence: 'memory', autocapture: false });
     expect(posthog.register).toHaveBeenCalledWith({ $geoip_disable: true });
+  });
+});
+
+describe('sendFeedback', () => {
+  it('captures a scrubbed survey-sent event and leaves nothing in localStorage', async () => {
+    const { default: posthog } = await import('posthog-js');
+    vi.mocked(posthog.capture).mockImplementation((() => {
+      localStorage.setItem('seenSurvey_s1', 'true'); // what the SDK does on "survey sent"
+      return undefined;
+    }) as typeof posthog.capture);
+    localStorage.setItem('tj-theme', 'dark');
+    const ok = await sendFeedback(5, 'write to me@example.com', cfg({ analyticsFeedbackSurvey: 's1:r:t' }));
+    expect(ok).toBe(true);
+    expect(posthog.capture).toHaveBeenCalledWith('survey sent', expect.objectContaining({ $survey_id: 's1', $survey_response_r: '5', $survey_response_t: 'write to [email]' }));
+    expect(localStorage.getItem('seenSurvey_s1')).toBeNull();
+    expect(localStorage.getItem('tj-theme')).toBe('dark');
+    localStorage.clear();
+  });
+
+  it('sends nothing without a valid survey', async () => {
+    expect(await sendFeedback(5, 'x', cfg({ analyticsFeedbackSurvey: 'nope' }))).toBe(false);
   });
 });

@@ -216,11 +216,30 @@ export function usePageViews(): void {
   }, [location.pathname, location.search]);
 }
 
+/**
+ * forgetSurveyState removes what the SDK stores in localStorage when a
+ * survey is answered (seenSurvey_<id> and friends): persistence stays
+ * memory-only.
+ */
+export function forgetSurveyState(storage: Storage = localStorage): void {
+  try {
+    const stale: string[] = [];
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      if (key && /^(seenSurvey_|inProgressSurvey_|lastSeenSurveyDate)/.test(key)) stale.push(key);
+    }
+    for (const key of stale) storage.removeItem(key);
+  } catch {
+    /* storage unavailable: nothing was stored either */
+  }
+}
+
 /** sendFeedback captures one feedback answer; resolves false when analytics is off. */
-export async function sendFeedback(rating: number, text: string): Promise<boolean> {
-  const survey = feedbackSurvey();
-  const ph = survey ? await analytics() : null;
+export async function sendFeedback(rating: number, text: string, cfg: PublicConfig = publicConfig()): Promise<boolean> {
+  const survey = feedbackSurvey(cfg);
+  const ph = survey ? await analytics(cfg) : null;
   if (!survey || !ph) return false;
   ph.capture('survey sent', surveySentProperties(survey, rating, text));
+  forgetSurveyState();
   return true;
 }

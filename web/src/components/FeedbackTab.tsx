@@ -40,6 +40,7 @@ export function FeedbackTab({ config = publicConfig() }: { config?: PublicConfig
                 <label key={n}>
                   <input type="radio" name="rating" value={n} checked={rating === n} onChange={() => setRating(n)} />
                   {n}
+                  <span className="sr-only"> out of 5</span>
                 </label>
               ))}
             </div>
