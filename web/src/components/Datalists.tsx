@@ -1,8 +1,8 @@
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { currencies, timeZones } from '../lists';
 
-/** Datalists renders the shared suggestion lists for currency and time-zone inputs. */
-export function Datalists() {
+/** Datalists renders the shared suggestion lists for currency and time-zone inputs (hundreds of options: rendered once). */
+export const Datalists = memo(function Datalists() {
   const zones = useMemo(timeZones, []);
   const codes = useMemo(currencies, []);
   return (
@@ -19,4 +19,4 @@ export function Datalists() {
       </datalist>
     </>
   );
-}
+});

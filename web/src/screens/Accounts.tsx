@@ -7,6 +7,7 @@ import { Datalists } from '../components/Datalists';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatMoney, formatPercent, pnlClass } from '../format';
 import { emptyToUndefined } from '../lists';
+import { AccountLedger } from './AccountLedger';
 
 type Account = Schemas['Account'];
 
@@ -204,6 +205,7 @@ export default function Accounts() {
   const accounts = useAccounts();
   const brokerages = useBrokerages();
   const [editing, setEditing] = useState<string | null>(null);
+  const [ledgerOf, setLedgerOf] = useState<string | null>(null);
   const [params] = useSearchParams();
   const brokerName = (id: string | null) => (id ? (brokerages.data?.find((b) => b.id === id)?.name ?? '…') : '—');
   return (
@@ -259,6 +261,9 @@ export default function Accounts() {
                       <button type="button" className="ghost" onClick={() => setEditing(a.id)} aria-label={`Edit ${a.name}`}>
                         Edit
                       </button>
+                      <button type="button" className="ghost" onClick={() => setLedgerOf(a.id)} aria-label={`Ledger of ${a.name}`}>
+                        Ledger
+                      </button>
                       <ArchiveToggle account={a} />
                       <DeleteAccount account={a} />
                     </div>
@@ -270,6 +275,9 @@ export default function Accounts() {
         </div>
       ) : (
         <p className="muted">No accounts yet.</p>
+      )}
+      {ledgerOf && accounts.data?.find((a) => a.id === ledgerOf) && (
+        <AccountLedger key={ledgerOf} account={accounts.data.find((a) => a.id === ledgerOf) as Account} onClose={() => setLedgerOf(null)} />
       )}
       {editing && accounts.data?.find((a) => a.id === editing) ? (
         <AccountForm key={editing} account={accounts.data.find((a) => a.id === editing)} onDone={() => setEditing(null)} />
