@@ -4,6 +4,8 @@
 // screen is saved under web/e2e/artifacts/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { artifacts, launchBrowser, startStack } from './stack.mjs';
 
@@ -18,7 +20,10 @@ let page;
 let problems = [];
 
 before(async () => {
-  stack = await startStack({ SEED_ADMIN_EMAIL: email });
+  for (const f of fs.existsSync(artifacts) ? fs.readdirSync(artifacts) : []) {
+    if (f.startsWith('failed-')) fs.rmSync(path.join(artifacts, f));
+  }
+  stack = await startStack();
   browser = await launchBrowser();
   const context = await browser.newContext({ baseURL: stack.url, timezoneId: timezone, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -171,4 +176,157 @@ step('sees the trade on the dashboard: total, tiles, calendar and equity curve',
   await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
   await page.getByRole('region', { name: 'By symbol' }).getByRole('row', { name: /AAPL/ }).waitFor();
   await screenshot('dashboard');
+});
+
+/** nav follows a link of the main navigation. */
+async function nav(name) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+}
+
+step('runs the calculator from the account, and reads why a size is zero', async () => {
+  await nav('Calculator');
+  await page.getByRole('heading', { name: 'Position size calculator' }).waitFor();
+  await page.getByLabel('Fill from account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Entry price').fill('100');
+  await page.getByLabel('Stop loss').fill('95');
+  await page.getByLabel('Target price (optional)').fill('110');
+  // 1% of the $25,098.00 balance is $250.98 of risk: 50 shares at $5 each.
+  await page.getByTestId('position-size').filter({ hasText: '50 shares' }).waitFor();
+  const result = page.getByRole('region', { name: 'Result' });
+  assert.match(await result.innerText(), /Reward : risk\s+2\.00 : 1/);
+  assert.match(await result.innerText(), /Actual dollar risk\s+\$250\.00/);
+  await screenshot('calculator');
+
+  await page.getByLabel('Buying power (optional)').fill('0');
+  await page.getByTestId('position-size').filter({ hasText: '0 shares' }).waitFor();
+  assert.equal(
+    await page.getByTestId('sizing-status').innerText(),
+    'No buying power: with buying power of zero or less not a single share can be bought.',
+  );
+});
+
+const csv = (rows) => ({ name: 'fills.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+const header = 'Date,Time,Symbol,Side,Quantity,Price,Fees';
+const fills = [
+  '2026-11-05,10:00:00,MSFT,Buy,20,400.00,1.00',
+  '2026-11-05,14:00:00,MSFT,Sell,20,405.50,1.00',
+  '2026-11-06,09:45:00,TSLA,Sell Short,5,250,0.50',
+  '2026-11-06,11:00:00,TSLA,Buy to Cover,5,245,0.50',
+];
+
+step('imports a CSV through the wizard: located errors, preview, commit, duplicates', async () => {
+  await nav('Import');
+  await page.getByRole('heading', { name: 'Import a CSV' }).waitFor();
+  await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Generic: one fill per row' });
+
+  // A bad quantity: the preview names its row and column, and nothing can be imported.
+  await page.getByLabel('CSV file').setInputFiles(csv([header, ...fills, '2026-11-07,10:00:00,NVDA,Buy,ten,100,0']));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const errors = page.getByRole('region', { name: 'Errors' });
+  await errors.waitFor();
+  const errorRow = errors.getByRole('row').nth(1);
+  assert.match(await errorRow.innerText(), /^6\s+5 \(Quantity\)\s+quantity/);
+  await page.getByRole('alert').filter({ hasText: 'Fix the errors in the file' }).waitFor();
+  await screenshot('import-errors');
+
+  await page.getByLabel('CSV file').setInputFiles(csv([header, ...fills]));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByRole('button', { name: 'Import' }).waitFor();
+  const facts = await preview.innerText();
+  assert.match(facts, /Fills to import\s+4 of 4/);
+  assert.match(facts, /Positions\s+2 new, 0 continued, 0 left open/);
+  // MSFT (405.50 - 400) x 20 - 2 and TSLA short (250 - 245) x 5 - 1.
+  assert.match(facts, /Net P&L\s+\$132\.00/);
+  await screenshot('import-preview');
+  await preview.getByRole('button', { name: 'Import' }).click();
+  const imported = page.getByRole('status').filter({ hasText: 'Imported' });
+  await imported.waitFor();
+  assert.match(await imported.innerText(), /4 fills in 2 new and 0 continued positions/);
+
+  // The same file again: every fill is already in the journal.
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  await preview.getByText('Already in the journal').waitFor();
+  assert.match(await preview.innerText(), /Already in the journal\s+4 fills/);
+  await preview.getByLabel('Also import the 4 fills the journal already has').waitFor();
+
+  const { items } = await api('/api/positions');
+  assert.deepEqual(items.map((p) => p.symbol).sort(), ['AAPL', 'MSFT', 'TSLA']);
+});
+
+step('adds a EUR account, and previews and confirms exchange-rate changes', async () => {
+  await nav('Accounts');
+  const form = page.getByRole('form', { name: 'New account' });
+  await form.getByLabel('Account name').fill('Euro swing');
+  await form.getByLabel('Currency').fill('EUR');
+  await form.getByLabel('Trading-day time zone').fill('Europe/Berlin');
+  await form.getByLabel('Starting balance').fill('10000');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('row', { name: /Euro swing/ }).waitFor();
+
+  // The dashboard cannot add EUR to a USD total yet, and links the missing rate.
+  await nav('Dashboard');
+  await page.getByRole('status').filter({ hasText: 'add the exchange rate for' }).getByRole('link', { name: 'EUR/USD' }).click();
+  await page.getByRole('heading', { name: 'Exchange rates' }).waitFor();
+  assert.equal(await page.getByLabel('Base currency').inputValue(), 'EUR');
+  assert.equal(await page.getByLabel('Quote currency').inputValue(), 'USD');
+  await page.getByLabel('Effective date').fill('2026-01-01');
+
+  // A total appearing is a large change: confirm, seeing before and after.
+  await page.getByLabel('Rate', { exact: true }).fill('1.10');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm a large change to your total' });
+  await confirm.waitFor();
+  assert.equal(await confirm.getByTestId('preview-before').innerText(), 'no total (a rate is missing)');
+  // $25,230.00 in USD and EUR 10,000 at 1.10.
+  assert.equal(await confirm.getByTestId('preview-after').innerText(), '$36,230.00');
+  await screenshot('exchange-rate-confirm');
+  await confirm.getByRole('button', { name: 'Confirm and save rate' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved EUR/USD 1.1 from 2026-01-01.' }).waitFor();
+
+  // A move over 5% asks again; cancelling saves nothing.
+  await page.getByLabel('Rate', { exact: true }).fill('2.00');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  await confirm.waitFor();
+  assert.equal(await confirm.getByTestId('preview-before').innerText(), '$36,230.00');
+  assert.equal(await confirm.getByTestId('preview-after').innerText(), '$45,230.00');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'detached' });
+
+  // A small move is saved at once.
+  await page.getByLabel('Rate', { exact: true }).fill('1.12');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved EUR/USD 1.12 from 2026-01-01.' }).waitFor();
+  assert.equal(await confirm.count(), 0);
+  const { items } = await api('/api/exchange-rates');
+  assert.deepEqual(items.map((r) => [r.baseCurrency, r.quoteCurrency, r.effectiveDate, r.rate]), [['EUR', 'USD', '2026-01-01', '1.12']]);
+  await screenshot('exchange-rates');
+
+  await nav('Dashboard');
+  await page.getByTestId('dashboard-total').filter({ hasText: '$36,430.00' }).waitFor();
+});
+
+step('becomes the first admin at a restart with SEED_ADMIN_EMAIL, and pages through the users', async () => {
+  await page.goto('/admin');
+  await page.getByRole('alert').filter({ hasText: 'This page is for administrators only.' }).waitFor();
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count(), 0);
+
+  // 30 more users, older than the trader, straight into the database.
+  execFileSync('psql', [stack.db.url, '-qc', `INSERT INTO users (email, password_hash, created_at)
+    SELECT 'user' || i || '@example.com', 'not a hash', now() - i * interval '1 hour' FROM generate_series(1, 30) AS i`]);
+  await stack.restartAPI({ SEED_ADMIN_EMAIL: email.toUpperCase() });
+
+  await page.reload();
+  await nav('Admin');
+  const table = page.getByRole('table', { name: 'Users, newest first' });
+  await table.waitFor();
+  const rows = table.locator('tbody tr');
+  assert.equal(await rows.count(), 25);
+  assert.match(await rows.first().innerText(), new RegExp(`^${email.replace(/[.]/g, '\\.')}\\s.*\\syes$`));
+  await screenshot('admin');
+  await page.getByRole('button', { name: 'Load more users' }).click();
+  await page.getByText('31 users shown').waitFor();
+  assert.equal(await rows.count(), 31);
+  assert.match(await rows.last().innerText(), /^user30@example\.com\s/);
+  assert.equal(await page.getByRole('button', { name: 'Load more users' }).count(), 0);
 });
