@@ -82,6 +82,11 @@ build-%Function:
 clean:
 	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; infra/pg.sh stop .data/e2e-pg; rm -rf bin web/dist
 
+# The dashboard of a 100,000-position journal in headless Chromium behind
+# nginx, a few minutes (most of it seeding): web/e2e/bench-dashboard.mjs.
+bench-web: build web/dist/index.html
+	node web/e2e/bench-dashboard.mjs
+
 # Loopback load tests, a few minutes: /me against pgbench -S, then registrations/s.
 bench-load:
 	infra/bench/me.sh && infra/bench/register.sh
