@@ -58,7 +58,7 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
 
 /** sendForm posts multipart form data (image upload, CSV import). */
 export async function sendForm<T>(path: string, form: FormData): Promise<T> {
-  const response = await fetch(path, { method: 'POST', body: form, credentials: 'same-origin' });
+  const response = await fetch(new URL(path, window.location.origin), { method: 'POST', body: form, credentials: 'same-origin' });
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) throw new ApiError(response.status, body);
   return body as T;
