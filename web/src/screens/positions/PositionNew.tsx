@@ -57,6 +57,7 @@ export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft
       />
       <Field
         label={`Filled at${suffix}`}
+        className="wide"
         type="datetime-local"
         step={1}
         required

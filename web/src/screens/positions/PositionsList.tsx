@@ -116,8 +116,8 @@ export default function PositionsList() {
                       </th>
                       <td>{p.side}</td>
                       <td>{p.status}</td>
-                      <td>{formatDateTime(p.openedAt)}</td>
-                      <td>{formatDateTime(p.closedAt)}</td>
+                      <td className="when">{formatDateTime(p.openedAt)}</td>
+                      <td className="when">{formatDateTime(p.closedAt)}</td>
                       <td className="num">{p.entryQuantity}</td>
                       <td className="num">{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
                       <td className="num">{formatDecimal(p.avgExitPrice, 2, 4)}</td>
