@@ -5,8 +5,14 @@ import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
 import { ErrorNote, Field } from '../../components/ui';
 
-export const operatorResetNote =
-  'This instance does not send email: the operator resets passwords on the server with `cmd/local reset-password`.';
+/** OperatorReset says how passwords are reset on an instance that sends no email. */
+export function OperatorReset() {
+  return (
+    <>
+      the operator resets passwords on the server (<code>reset-password --email you@example.com</code>); ask them for a new one.
+    </>
+  );
+}
 
 export default function ForgotPassword() {
   const [email, setEmail] = useState('');
@@ -26,11 +32,17 @@ export default function ForgotPassword() {
     <section className="auth-card" aria-labelledby="forgot-title">
       <h1 id="forgot-title">Reset your password</h1>
       {emailOff ? (
-        <p className="note">{operatorResetNote}</p>
+        <p className="note" data-testid="operator-reset">
+          This instance does not send email: <OperatorReset />
+        </p>
       ) : request.isSuccess ? (
         <div role="status">
           <p>If an account has this address, a reset link valid for one hour is on its way.</p>
-          {config.data === undefined && <p className="hint">No mail? If this instance does not send email, the operator resets passwords with `cmd/local reset-password`.</p>}
+          {config.data === undefined && (
+            <p className="hint">
+              No mail? If this instance does not send email, <OperatorReset />
+            </p>
+          )}
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
