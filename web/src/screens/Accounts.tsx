@@ -160,7 +160,7 @@ function DeleteAccount({ account }: { account: Account }) {
           <button type="button" className="danger" onClick={() => remove.mutate(true)} disabled={remove.isPending}>
             Delete {account.name} and its positions
           </button>
-          <button type="button" className="ghost" onClick={() => remove.reset()}>
+          <button type="button" className="ghost" onClick={() => remove.reset()} autoFocus>
             Keep it
           </button>
         </div>

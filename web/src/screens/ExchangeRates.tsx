@@ -45,7 +45,8 @@ function Confirm({ pending, busy, error, onConfirm, onCancel }: { pending: Pendi
         <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
           {pending.kind === 'upsert' ? 'Confirm and save rate' : 'Confirm and delete rate'}
         </button>
-        <button type="button" className="ghost" onClick={onCancel} disabled={busy}>
+        {/* Focus lands on the safe choice when the confirmation opens. */}
+        <button type="button" className="ghost" onClick={onCancel} disabled={busy} autoFocus>
           Cancel
         </button>
       </div>

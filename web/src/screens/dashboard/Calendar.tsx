@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { formatMoney, signOf } from '../../format';
 import { monthGrid, monthLabel, shiftMonth, type DayCell } from './calendar';
 
@@ -22,6 +22,7 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
   const [month, setMonth] = useState(latest);
   const [focused, setFocused] = useState(1);
   const grid = useRef<HTMLDivElement>(null);
+  const moved = useRef(false);
   const byDate = new Map(days.map((d) => [d.date, d]));
   const cells = monthGrid(month);
   const lastDay = cells.reduce((n, c) => (c ? Math.max(n, c.day) : n), 0);
@@ -36,9 +37,15 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
     if (next === current || !(e.key in moves || e.key === 'Home' || e.key === 'End')) return;
     e.preventDefault();
     if (next < 1 || next > lastDay) return;
+    moved.current = true;
     setFocused(next);
-    requestAnimationFrame(() => grid.current?.querySelector<HTMLElement>(`[data-day="${next}"]`)?.focus());
   };
+  // After an arrow key, focus follows the tab stop once the grid has re-rendered.
+  useEffect(() => {
+    if (!moved.current) return;
+    moved.current = false;
+    grid.current?.querySelector<HTMLElement>(`[data-day="${current}"]`)?.focus();
+  }, [current]);
 
   return (
     <section className="card" aria-labelledby="calendar-title">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAccounts } from '../../api/queries';
@@ -113,7 +113,7 @@ export default function PositionNew() {
       <>
         <PageTitle>New position</PageTitle>
         <p className="note">
-          Create an account first: <a href="/accounts">Accounts</a>.
+          Create an account first: <Link to="/accounts">Accounts</Link>.
         </p>
       </>
     );
