@@ -330,3 +330,27 @@ step('becomes the first admin at a restart with SEED_ADMIN_EMAIL, and pages thro
   assert.match(await rows.last().innerText(), /^user30@example\.com\s/);
   assert.equal(await page.getByRole('button', { name: 'Load more users' }).count(), 0);
 });
+
+step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    for (const pathname of ['/', '/positions', '/calculator', '/import', '/exchange-rates', '/admin']) {
+      await page.goto(pathname);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${pathname} is ${width} px wide at a 390 px viewport`);
+    }
+    await page.goto('/');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calculator' }).click();
+    await page.getByRole('heading', { name: 'Position size calculator' }).waitFor();
+    await page.goto('/');
+    await page.getByTestId('dashboard-total').waitFor();
+    await screenshot('dashboard-phone');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
