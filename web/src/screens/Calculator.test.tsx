@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Calculator from './Calculator';
 import { mockApi, renderScreen, route } from '../test/render';
@@ -9,21 +9,23 @@ afterEach(() => vi.unstubAllGlobals());
 const lists = [route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })), route('GET', '/api/brokerages', () => ({ body: { items: [], nextCursor: null } }))];
 
 describe('Calculator', () => {
-  it('posts the debounced form and shows the live result', async () => {
+  it('posts once, after typing pauses, with the whole form, and shows the live result', async () => {
     const api = mockApi(
       ...lists,
       route('POST', '/api/calculator', () => ({ body: { positionSize: 125, perUnitRisk: '2.00', actualDollarRisk: '250.00', totalPositionValue: '6250.00', derivedDollarRisk: '250.00' } })),
     );
     renderScreen(<Calculator />);
-    const user = userEvent.setup();
-    await user.type(screen.getByLabelText('Entry price'), '50');
-    await user.type(screen.getByLabelText('Stop loss'), '48');
-    await user.type(screen.getByLabelText('Account balance'), '25000');
+    // Edits in one synchronous block: no timer can fire between them. The form is complete (and askable) after
+    // the third edit already, so without the debounce a request with stop 4 would go out before the one with 48.
+    fireEvent.change(screen.getByLabelText('Account balance'), { target: { value: '25000' } });
+    fireEvent.change(screen.getByLabelText('Entry price'), { target: { value: '50' } });
+    fireEvent.change(screen.getByLabelText('Stop loss'), { target: { value: '4' } });
+    fireEvent.change(screen.getByLabelText('Stop loss'), { target: { value: '48' } });
+    expect(api.calls.filter((c) => c.path === '/api/calculator')).toHaveLength(0);
     expect(await screen.findByTestId('position-size')).toHaveTextContent('125 shares');
     const posts = api.calls.filter((c) => c.path === '/api/calculator');
-    // Typing is debounced: the last request is the whole form, the first ones never carry a partial balance per key.
-    expect(posts.length).toBeLessThan(5);
-    expect(posts.at(-1)?.body).toEqual({ mode: 'stock', direction: 'long', entryPrice: '50', stopLoss: '48', balance: '25000', riskPercent: '1' });
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.body).toEqual({ mode: 'stock', direction: 'long', entryPrice: '50', stopLoss: '48', balance: '25000', riskPercent: '1' });
   });
 
   it('explains a zero-size outcome in words', async () => {
