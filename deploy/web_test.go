@@ -368,9 +368,11 @@ func TestWebRefusesBadSettings(t *testing.T) {
 		{"API_BASE_URL", "ftp://api:21", `API_BASE_URL must be an http or https URL`},
 		{"API_BASE_URL", "http://api:3100/x; return 200", `API_BASE_URL must be an http or https URL`},
 		{"API_BASE_URL", "http://api:3100/?q=1", `API_BASE_URL must be an http or https URL`},
+		{"API_BASE_URL", "http://api:3100/$host", `API_BASE_URL must be an http or https URL`},
 		{"API_BASE_URL", "https://deploy:hunter2@api.example", `API_BASE_URL must be an http or https URL (scheme, host, optional port and path, no query) (value not shown`},
 		{"ANALYTICS_HOST", "eu.i.posthog.com", `ANALYTICS_HOST must be an absolute http or https URL`},
 		{"ANALYTICS_HOST", "https://eu.i.posthog.com; script-src *", `ANALYTICS_HOST must be an absolute http or https URL`},
+		{"ANALYTICS_HOST", `https://eu.i.posthog.com/"$http_cookie`, `ANALYTICS_HOST must be an absolute http or https URL`},
 		{"NEWSLETTER_URL", "javascript:alert(1)", `NEWSLETTER_URL must be an absolute http or https URL`},
 	} {
 		t.Run(tc.name+"="+strconv.Quote(tc.value), func(t *testing.T) {

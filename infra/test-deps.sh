@@ -34,7 +34,7 @@ node_ok() {
 
 ensure_node() {
   node_ok && return
-  has node && has npm || apt_install nodejs npm
+  if ! has node || ! has npm; then apt_install nodejs npm; fi
   node_ok || {
     echo "test-deps: the web app needs Node.js $NODE_MIN or newer; this machine has $(node --version 2>/dev/null || echo none)." >&2
     echo "test-deps: Debian 13 ships it (apt-get install nodejs npm); on Debian 12 install Node.js 22 from nodejs.org or NodeSource." >&2

@@ -88,6 +88,7 @@ label_value() {
 # The api. Its base may carry a path prefix (an API gateway stage); the
 # request path (/api/...) is appended unchanged.
 api_base=$(trim "${API_BASE_URL:-}")
+# shellcheck disable=SC2016 # $proxy_host and $http_host are nginx's variables
 if [ -n "$api_base" ]; then
 	# Another origin: it needs its own name (virtual hosts, TLS gateways).
 	api_host_header='$proxy_host'
@@ -97,7 +98,8 @@ else
 	api_host_header='$http_host'
 fi
 api_base=${api_base%/}
-url_re='https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(/[A-Za-z0-9._~!$()*+=:@%/-]*)?'
+# Used in nginx's configuration and a header: no quote, space, ";" or "$".
+url_re='https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?(/[A-Za-z0-9._~+=:@%/-]*)?'
 matches "$api_base" "$url_re" ||
 	fail "API_BASE_URL must be an http or https URL (scheme, host, optional port and path, no query)$(shown "$API_BASE_URL")"
 api_host=$(printf '%s' "$api_base" | sed -E 's#^https?://##; s#[/].*$##; s#:[0-9]+$##')
