@@ -135,6 +135,13 @@ func newRuntimeDir(t testing.TB) string {
 // and output when the start fails.
 func launchWeb(t testing.TB, env map[string]string, spa, runtime string) (*web, error) {
 	t.Helper()
+	return launchWebIn(t, nil, env, spa, runtime)
+}
+
+// launchWebIn is launchWeb with the script run by shell's sh and tools
+// (nil: its own #!/bin/sh and this machine's PATH).
+func launchWebIn(t testing.TB, shell *busybox, env map[string]string, spa, runtime string) (*web, error) {
+	t.Helper()
 	if _, err := exec.LookPath("nginx"); err != nil {
 		if _, err := os.Stat("/usr/sbin/nginx"); err != nil {
 			t.Fatal("nginx is not installed: run infra/test-deps.sh (make test does)")
@@ -159,9 +166,15 @@ func launchWeb(t testing.TB, env map[string]string, spa, runtime string) (*web, 
 		}
 	}
 
-	cmd := exec.Command(filepath.Join(root(t), webStartScript))
+	script := filepath.Join(root(t), webStartScript)
+	cmd := exec.Command(script)
+	path := os.Getenv("PATH") + ":/usr/sbin:/sbin"
+	if shell != nil {
+		cmd = exec.Command(filepath.Join(shell.dir, "sh"), script)
+		path = shell.dir + ":" + filepath.Dir(shell.nginx)
+	}
 	cmd.Env = []string{
-		"PATH=" + os.Getenv("PATH") + ":/usr/sbin:/sbin",
+		"PATH=" + path,
 		"WEB_ROOT=" + spa,
 		"WEB_RUNTIME_DIR=" + runtime,
 		"WEB_TEMPLATE_DIR=" + filepath.Join(root(t), "web", "docker"),
@@ -869,5 +882,76 @@ func TestWebDockerfile(t *testing.T) {
 	}
 	if defaultOf("WEB_LISTEN") != "80" {
 		t.Error("nginx must listen on 80, the port compose maps WEB_PORT to")
+	}
+}
+
+// busybox is a directory of BusyBox applets standing in for the nginx
+// image's Alpine userland (ash, awk, grep, sed), and where nginx is.
+type busybox struct{ dir, nginx string }
+
+func newBusybox(t *testing.T) *busybox {
+	t.Helper()
+	bin, err := exec.LookPath("busybox")
+	if err != nil {
+		t.Fatal("busybox is not installed: run infra/test-deps.sh (make test does)")
+	}
+	nginx, err := exec.LookPath("nginx")
+	if err != nil {
+		nginx = "/usr/sbin/nginx"
+	}
+	dir := openTempDir(t)
+	for _, applet := range []string{"sh", "awk", "grep", "sed", "wc", "mkdir", "mv", "rm", "basename", "cat", "printf"} {
+		if err := os.Symlink(bin, filepath.Join(dir, applet)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &busybox{dir: dir, nginx: nginx}
+}
+
+// TestWebStartUnderBusybox runs start.sh with BusyBox's shell and tools, as
+// the Alpine-based image does, and wants every file it writes to be the
+// same as under this machine's /bin/sh (whose output the other tests hold
+// to cmd/local's): the JSON and label escaping rely on awk and grep
+// behaving alike in both.
+func TestWebStartUnderBusybox(t *testing.T) {
+	bb := newBusybox(t)
+	spa := spaFixture(t)
+	env := map[string]string{"METRICS_ENABLED": "true", "APP_VERSION": `v1"quoted\-c0ffee`, "API_BASE_URL": "http://127.0.0.1:9/base/"}
+	for k, v := range publicWebEnv {
+		if k != "APP_VERSION" {
+			env[k] = v
+		}
+	}
+	outputs := func(shell *busybox) map[string]string {
+		w, err := launchWebIn(t, shell, env, spa, newRuntimeDir(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.stop()
+		files := map[string]string{}
+		for _, name := range []string{"nginx.conf", "security-headers.conf", "config.js", "metrics"} {
+			b, err := os.ReadFile(filepath.Join(w.runtime, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = strings.ReplaceAll(string(b), w.runtime, "RUNTIME")
+		}
+		return files
+	}
+	native, alpine := outputs(nil), outputs(bb)
+	for name, want := range native {
+		if name == "nginx.conf" {
+			// The listen port differs between the two starts.
+			re := regexp.MustCompile(`listen 127\.0\.0\.1:\d+;`)
+			want, alpine[name] = re.ReplaceAllString(want, "listen PORT;"), re.ReplaceAllString(alpine[name], "listen PORT;")
+		}
+		if alpine[name] != want {
+			t.Errorf("%s under busybox:\n%s\nunder /bin/sh:\n%s", name, alpine[name], want)
+		}
+	}
+
+	_, err := launchWebIn(t, bb, map[string]string{"METRICS_ENABLED": "yes"}, spa, newRuntimeDir(t))
+	if err == nil || !strings.Contains(err.Error(), `METRICS_ENABLED must be exactly "true" or "false", got "yes"`) {
+		t.Errorf("busybox start with METRICS_ENABLED=yes: %v", err)
 	}
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests start for real when a fresh machine lacks it:
-# Debian packages with apt-get (redis-server, nginx for the web container's
-# tests, chromium for the end-to-end tests), Node.js, and the web app's npm
-# dependencies. PostgreSQL is infra/pg.sh's business.
+# Debian packages with apt-get (redis-server; nginx, and busybox standing in
+# for the nginx image's Alpine tools, for the web container's tests; chromium
+# for the end-to-end tests), Node.js, and the web app's npm dependencies.
+# PostgreSQL is infra/pg.sh's business.
 #
 #   infra/test-deps.sh          everything the tests need
 #   infra/test-deps.sh node     Node.js and web/node_modules only (make run builds the SPA)
@@ -62,6 +63,7 @@ fi
 declare -A need=(
   [redis-server]=redis-server
   [nginx]=nginx
+  [busybox]=busybox
   [chromium]=chromium
 )
 missing=()
