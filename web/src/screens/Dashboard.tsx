@@ -6,6 +6,7 @@ import { useAccounts, useTags } from '../api/queries';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
+import { monthLabel } from './dashboard/calendar';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
 
@@ -107,6 +108,15 @@ function Performance({ block }: { block: Block }) {
           rows={block.byTag.map((t) => ({ key: t.tagId, label: `${t.name} (${t.category})`, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))}
         />
         <Breakdown title="By symbol" column="Symbol" currency={c} rows={block.bySymbol.map((t) => ({ key: t.symbol, label: t.symbol, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))} />
+        <Breakdown
+          title="By month"
+          column="Month"
+          currency={c}
+          rows={block.byMonth
+            .slice()
+            .reverse()
+            .map((m) => ({ key: m.month, label: monthLabel(m.month), trades: m.trades, winRate: m.winRate, netPnl: m.netPnl }))}
+        />
       </div>
     </>
   );

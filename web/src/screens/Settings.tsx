@@ -6,6 +6,7 @@ import { Datalists } from '../components/Datalists';
 import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
+import { TagsManager } from './TagsManager';
 
 function TimezoneForm({ current }: { current: string }) {
   const queryClient = useQueryClient();
@@ -100,6 +101,7 @@ export default function Settings() {
       <Datalists />
       <TimezoneForm key={me.data.timezone} current={me.data.timezone} />
       <DisplayCurrencyForm key={me.data.displayCurrency ?? ''} current={me.data.displayCurrency} />
+      <TagsManager />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
         <p>
