@@ -63,6 +63,15 @@ async function stop(child, signal) {
   clearTimeout(timer);
 }
 
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
 function psql(url, sql) {
   return execFileSync('psql', [url, '-Atqc', sql], { encoding: 'utf8' }).trim();
 }
@@ -74,9 +83,10 @@ function database() {
     encoding: 'utf8',
   }).trim();
   const admin = url.replace('/tradejournal?', '/postgres?');
-  // Databases of runs that ended without cleaning up.
+  // Databases of runs that ended without cleaning up: their process is gone.
   for (const old of psql(admin, "SELECT datname FROM pg_database WHERE datname LIKE 'e2e\\_%'").split('\n')) {
-    if (old) psql(admin, `DROP DATABASE IF EXISTS "${old}" WITH (FORCE)`);
+    const pid = Number(old.split('_')[1]);
+    if (old && !alive(pid)) psql(admin, `DROP DATABASE IF EXISTS "${old}" WITH (FORCE)`);
   }
   const name = `e2e_${process.pid}_${Date.now().toString(36)}`;
   psql(admin, `CREATE DATABASE "${name}"`);
