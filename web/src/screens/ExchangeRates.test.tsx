@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import ExchangeRates from './ExchangeRates';
+import ExchangeRates, { moveText } from './ExchangeRates';
 import { mockApi, renderScreen, route, type Call } from '../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -70,5 +70,14 @@ describe('ExchangeRates', () => {
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
     await user.click(screen.getByRole('button', { name: 'Confirm and delete rate' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE')).toBe(true));
+  });
+});
+
+describe('moveText', () => {
+  it('names the kind of large change', () => {
+    const p = { displayCurrency: 'USD', exceedsThreshold: true };
+    expect(moveText({ ...p, beforeTotal: null, afterTotal: '1.0000' })).toMatch(/computable again/);
+    expect(moveText({ ...p, beforeTotal: '1.0000', afterTotal: null })).toMatch(/no longer be computed/);
+    expect(moveText({ ...p, beforeTotal: '100.0000', afterTotal: '200.0000' })).toMatch(/more than 5%/);
   });
 });

@@ -23,6 +23,13 @@ function describeTotal(value: string | null, currency: string | null): string {
   return value === null ? 'no total (a rate is missing)' : formatMoney(value, currency);
 }
 
+/** moveText says why a preview needs confirmation: a move over 5%, or a total that appears or disappears. */
+export function moveText(p: Preview): string {
+  if (p.beforeTotal === null && p.afterTotal !== null) return 'This makes your total balance computable again:';
+  if (p.beforeTotal !== null && p.afterTotal === null) return 'Without it your total balance can no longer be computed:';
+  return 'This moves your total balance by more than 5%:';
+}
+
 function Confirm({ pending, busy, error, onConfirm, onCancel }: { pending: Pending; busy: boolean; error: unknown; onConfirm: () => void; onCancel: () => void }) {
   const { preview } = pending;
   const r = pending.rate;
@@ -32,7 +39,7 @@ function Confirm({ pending, busy, error, onConfirm, onCancel }: { pending: Pendi
       <h2 id="confirm-title">Confirm a large change to your total</h2>
       <div id="confirm-body">
         <p>{what}?</p>
-        <p>This moves your total balance by more than 5%:</p>
+        <p>{moveText(preview)}</p>
         <dl className="facts">
           <dt>Before</dt>
           <dd data-testid="preview-before">{describeTotal(preview.beforeTotal, preview.displayCurrency)}</dd>
