@@ -45,7 +45,12 @@ function Tile({ label, value, className = '' }: { label: string; value: string; 
   );
 }
 
+/** Rows a breakdown shows before "Show all" (a large journal has hundreds of symbols). */
+const breakdownRows = 15;
+
 function Breakdown({ title, column, rows, currency }: { title: string; column: string; rows: Array<{ key: string; label: string; trades: number; winRate: string | null; netPnl: string }>; currency: string }) {
+  const [all, setAll] = useState(false);
+  const shown = all ? rows : rows.slice(0, breakdownRows);
   return (
     <section className="card" aria-label={title}>
       <h2>{title}</h2>
@@ -63,7 +68,7 @@ function Breakdown({ title, column, rows, currency }: { title: string; column: s
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => (
+              {shown.map((r) => (
                 <tr key={r.key}>
                   <th scope="row">{r.label}</th>
                   <td className="num">{r.trades}</td>
@@ -74,6 +79,11 @@ function Breakdown({ title, column, rows, currency }: { title: string; column: s
             </tbody>
           </table>
         </div>
+      )}
+      {rows.length > breakdownRows && (
+        <button type="button" className="ghost" onClick={() => setAll(!all)} aria-expanded={all}>
+          {all ? 'Show fewer' : `Show all ${rows.length}`}
+        </button>
       )}
     </section>
   );
