@@ -2,16 +2,21 @@
 // functions only format it (Intl.NumberFormat parses strings exactly), they
 // never do arithmetic on it.
 
-const currencyFormatters = new Map<string, Intl.NumberFormat>();
+interface CurrencyFormatter {
+  format: Intl.NumberFormat;
+  /** false for a code Intl does not know: the code is appended instead of a symbol. */
+  known: boolean;
+}
 
-function currencyFormatter(currency: string): Intl.NumberFormat {
+const currencyFormatters = new Map<string, CurrencyFormatter>();
+
+function currencyFormatter(currency: string): CurrencyFormatter {
   let f = currencyFormatters.get(currency);
   if (!f) {
     try {
-      f = new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' });
+      f = { format: new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }), known: true };
     } catch {
-      // An unknown code: plain 2-place number with the code appended by formatMoney.
-      f = new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      f = { format: new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), known: false };
     }
     currencyFormatters.set(currency, f);
   }
@@ -39,16 +44,23 @@ export function formatMoney(value: string | null | undefined, currency: string |
   if (value == null || value === '' || !isDecimal(value)) return '—';
   if (!currency) return formatDecimal(value, 2);
   const f = currencyFormatter(currency);
-  const text = f.format(value as Intl.StringNumericLiteral);
-  return f.resolvedOptions().style === 'currency' ? text : `${text} ${currency}`;
+  const text = f.format.format(value as Intl.StringNumericLiteral);
+  return f.known ? text : `${text} ${currency}`;
 }
+
+const decimalFormatters = new Map<string, Intl.NumberFormat>();
 
 /** formatDecimal shows a decimal string with a fixed number of places (prices, ratios, R). */
 export function formatDecimal(value: string | null | undefined, places: number, maxPlaces = places): string {
   if (value == null || value === '' || !isDecimal(value)) return '—';
-  return new Intl.NumberFormat(undefined, { minimumFractionDigits: places, maximumFractionDigits: maxPlaces }).format(
-    value as Intl.StringNumericLiteral,
-  );
+  // One formatter per precision: a large journal formats thousands of figures per render.
+  const key = `${places}:${maxPlaces}`;
+  let f = decimalFormatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(undefined, { minimumFractionDigits: places, maximumFractionDigits: maxPlaces });
+    decimalFormatters.set(key, f);
+  }
+  return f.format(value as Intl.StringNumericLiteral);
 }
 
 /** formatPercent shows a percent figure such as "55.00" as "55.00%". */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import Dashboard, { rateLink } from './Dashboard';
 import { mockApi, renderScreen, route } from '../test/render';
 
@@ -75,5 +76,26 @@ describe('Dashboard', () => {
     renderScreen(<Dashboard />, { path: '/', at: '/?from=2024-05-01&tagId=t1' });
     expect(await screen.findByTestId('dashboard-total')).toHaveTextContent('$25,098.00');
     expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1' });
+  });
+});
+
+describe('Dashboard breakdowns', () => {
+  it('show the 10 best and 5 worst of a long list until asked for all', async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ symbol: `S${String(i).padStart(2, '0')}`, trades: 1, wins: 1, losses: 0, winRate: '100.00', netPnl: `${30 - i}.0000` }));
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), bySymbol: many } } })),
+    );
+    renderScreen(<Dashboard />);
+    const region = await screen.findByRole('region', { name: 'By symbol' });
+    const rows = () => within(region).getAllByRole('row').slice(1);
+    expect(rows()).toHaveLength(16);
+    expect(region).toHaveTextContent('S09');
+    expect(region).not.toHaveTextContent('S10');
+    expect(region).toHaveTextContent('… 15 more');
+    expect(region).toHaveTextContent('S29');
+    await userEvent.setup().click(within(region).getByRole('button', { name: 'Show all 30' }));
+    expect(rows()).toHaveLength(30);
   });
 });

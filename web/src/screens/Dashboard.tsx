@@ -45,12 +45,15 @@ function Tile({ label, value, className = '' }: { label: string; value: string; 
   );
 }
 
-/** Rows a breakdown shows before "Show all" (a large journal has hundreds of symbols). */
-const breakdownRows = 15;
+/** A breakdown shows its best and worst rows until "Show all" (a large journal has thousands of symbols). */
+const bestRows = 10;
+const worstRows = 5;
 
 function Breakdown({ title, column, rows, currency }: { title: string; column: string; rows: Array<{ key: string; label: string; trades: number; winRate: string | null; netPnl: string }>; currency: string }) {
   const [all, setAll] = useState(false);
-  const shown = all ? rows : rows.slice(0, breakdownRows);
+  const folded = !all && rows.length > bestRows + worstRows;
+  // Rows come best net P&L first: folded, the middle is left out.
+  const shown = folded ? [...rows.slice(0, bestRows), null, ...rows.slice(-worstRows)] : rows;
   return (
     <section className="card" aria-label={title}>
       <h2>{title}</h2>
@@ -68,19 +71,27 @@ function Breakdown({ title, column, rows, currency }: { title: string; column: s
               </tr>
             </thead>
             <tbody>
-              {shown.map((r) => (
+              {shown.map((r) =>
+                r === null ? (
+                  <tr key="gap">
+                    <td colSpan={4} className="muted">
+                      … {rows.length - bestRows - worstRows} more
+                    </td>
+                  </tr>
+                ) : (
                 <tr key={r.key}>
                   <th scope="row">{r.label}</th>
                   <td className="num">{r.trades}</td>
                   <td className="num">{formatPercent(r.winRate)}</td>
                   <td className={`num ${pnlClass(r.netPnl)}`}>{formatMoney(r.netPnl, currency)}</td>
                 </tr>
-              ))}
+                ),
+              )}
             </tbody>
           </table>
         </div>
       )}
-      {rows.length > breakdownRows && (
+      {rows.length > bestRows + worstRows && (
         <button type="button" className="ghost" onClick={() => setAll(!all)} aria-expanded={all}>
           {all ? 'Show fewer' : `Show all ${rows.length}`}
         </button>
