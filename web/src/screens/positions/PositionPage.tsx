@@ -9,6 +9,8 @@ import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../form
 import { Images } from './Images';
 import { FillFields, fillInput, newFill, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
+import { QuoteButton } from './QuoteButton';
+import { SymbolInput } from './SymbolInput';
 
 type Position = Schemas['Position'];
 type Fill = Schemas['Fill'];
@@ -89,7 +91,7 @@ function DetailsForm({ p }: { p: Position }) {
     <form className="card" onSubmit={submit} aria-label="Position details">
       <h2>Details</h2>
       <div className="grid">
-        <Field label="Symbol" value={symbol} onChange={(e) => setSymbol(e.target.value.toUpperCase())} error={err?.fieldError('symbol')} />
+        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} />
         <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as Position['assetType'])}>
           <option value="stock">Stock</option>
           <option value="option">Option</option>
@@ -101,6 +103,7 @@ function DetailsForm({ p }: { p: Position }) {
         <Field label="Stop loss" inputMode="decimal" value={stopLoss} onChange={(e) => setStopLoss(e.target.value)} error={err?.fieldError('stopLoss')} />
         <Field label="Target price" inputMode="decimal" value={targetPrice} onChange={(e) => setTargetPrice(e.target.value)} error={err?.fieldError('targetPrice')} />
       </div>
+      <QuoteButton symbol={symbol} />
       {err && err.details.length === 0 && <ErrorNote error={err} />}
       <button type="submit" disabled={save.isPending}>
         Save details
