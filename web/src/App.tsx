@@ -26,7 +26,7 @@ const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
 
 /** Paths a signed-out visitor may open. */
-export const publicPaths = ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+const publicPaths = ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
 
 export const router = createBrowserRouter([
   {

@@ -35,7 +35,7 @@ export function minorUnits(currency: string): number {
 const decimalPattern = /^-?\d+(\.\d+)?$/;
 
 /** isDecimal reports whether value is a plain decimal string as the API writes them. */
-export function isDecimal(value: string): boolean {
+function isDecimal(value: string): boolean {
   return decimalPattern.test(value);
 }
 

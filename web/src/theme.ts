@@ -13,7 +13,7 @@ export function storedTheme(): Theme | null {
   }
 }
 
-export function systemTheme(): Theme {
+function systemTheme(): Theme {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 

@@ -19,7 +19,7 @@ export const feeFields = [
   ['optionsMaxPerFill', 'Options maximum per fill (0 = none)'],
 ] as const;
 
-export type FeeField = (typeof feeFields)[number][0];
+type FeeField = (typeof feeFields)[number][0];
 
 type Draft = { name: string } & Record<FeeField, string>;
 

@@ -6,7 +6,7 @@ import { keys } from '../../api/queries';
 import { ErrorNote, Field } from '../../components/ui';
 
 /** OperatorReset says how passwords are reset on an instance that sends no email. */
-export function OperatorReset() {
+function OperatorReset() {
   return (
     <>
       the operator resets passwords on the server (<code>reset-password --email you@example.com</code>); ask them for a new one.

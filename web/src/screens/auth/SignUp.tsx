@@ -17,7 +17,7 @@ export function browserTimeZone(): string | undefined {
 }
 
 /** ClosedSignUp is the notice shown when the operator has turned registration off. */
-export function ClosedSignUp() {
+function ClosedSignUp() {
   const newsletter = safeHttpUrl(publicConfig().newsletterUrl);
   return (
     <section className="auth-card" aria-labelledby="closed-title">

@@ -2,7 +2,7 @@
 import type { Schemas } from '../../api/client';
 
 export type Options = Schemas['CsvImportOptions'];
-export type RowShape = 'execution' | 'round-trip';
+type RowShape = 'execution' | 'round-trip';
 
 export interface ImportForm {
   accountId: string;

@@ -6,11 +6,11 @@ import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../../compone
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 
 /** The list filters, kept in the address so a filtered list can be linked and reloaded. */
-export const filterNames = ['accountId', 'symbol', 'status', 'tagId', 'from', 'to'] as const;
+const filterNames = ['accountId', 'symbol', 'status', 'tagId', 'from', 'to'] as const;
 type FilterName = (typeof filterNames)[number];
-export type PositionFilters = Partial<Record<FilterName, string>>;
+type PositionFilters = Partial<Record<FilterName, string>>;
 
-export function filtersOf(params: URLSearchParams): PositionFilters {
+function filtersOf(params: URLSearchParams): PositionFilters {
   const f: PositionFilters = {};
   for (const n of filterNames) {
     const v = params.get(n)?.trim();
