@@ -9,6 +9,21 @@ import { calculatorRequest, cappedText, initialForm, sizingStatusText, type Calc
 
 type Output = Schemas['CalculatorOutput'];
 
+/** The form's label of each request field, for the list of validation problems. */
+const fieldLabels: Record<string, string> = {
+  mode: 'Instrument',
+  direction: 'Direction',
+  entryPrice: 'Entry price',
+  stopLoss: 'Stop loss',
+  targetPrice: 'Target price',
+  dollarRisk: 'Dollar risk',
+  balance: 'Account balance',
+  riskPercent: 'Risk percent',
+  buyingPower: 'Buying power',
+  feeSchedule: 'Brokerage fee schedule',
+  manualFees: 'Round-trip fees',
+};
+
 function Results({ out, form, currency }: { out: Output; form: CalculatorForm; currency: string | undefined }) {
   const money = (v: string | undefined) => (currency ? formatMoney(v, currency) : formatDecimal(v, 2));
   const unit = form.mode === 'options' ? 'contracts' : 'shares';
@@ -188,7 +203,7 @@ export default function Calculator() {
                 <ul>
                   {err.details.map((d) => (
                     <li key={d.field + d.message}>
-                      {d.field}: {d.message}
+                      {fieldLabels[d.field.split('.')[0] ?? ''] ?? d.field}: {d.message}
                     </li>
                   ))}
                 </ul>
