@@ -10,6 +10,9 @@ import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
 import { TagPicker } from './TagPicker';
 
+/** How an option is named: the OCC symbol the journal parses into underlying, expiry, right and strike. */
+export const optionHint = 'OCC symbol, e.g. AAPL  240119C00190000 (quantities are contracts of 100).';
+
 export interface FillDraft {
   type: 'entry' | 'exit';
   price: string;
@@ -130,7 +133,7 @@ export default function PositionNew() {
               </option>
             ))}
           </SelectField>
-          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} />
+          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
           <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as 'stock' | 'option')}>
             <option value="stock">Stock</option>
             <option value="option">Option (OCC symbol)</option>

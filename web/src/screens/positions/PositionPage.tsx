@@ -7,7 +7,7 @@ import { ErrorNote, Field, Loading, PageTitle, SelectField, TextAreaField } from
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Images } from './Images';
-import { FillFields, fillInput, newFill, type FillDraft } from './PositionNew';
+import { FillFields, fillInput, newFill, optionHint, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
@@ -91,7 +91,7 @@ function DetailsForm({ p }: { p: Position }) {
     <form className="card" onSubmit={submit} aria-label="Position details">
       <h2>Details</h2>
       <div className="grid">
-        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} />
+        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
         <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as Position['assetType'])}>
           <option value="stock">Stock</option>
           <option value="option">Option</option>

@@ -8,10 +8,11 @@ interface Props {
   onChange: (symbol: string) => void;
   error?: string | undefined;
   label?: string;
+  hint?: string | undefined;
 }
 
 /** SymbolInput is a combobox suggesting tickers from GET /api/symbols/search as the user types. */
-export function SymbolInput({ value, onChange, error, label = 'Symbol' }: Props) {
+export function SymbolInput({ value, onChange, error, label = 'Symbol', hint }: Props) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -55,6 +56,7 @@ export function SymbolInput({ value, onChange, error, label = 'Symbol' }: Props)
         aria-controls={listId}
         aria-activedescendant={active >= 0 ? `${listId}-${active}` : undefined}
         aria-invalid={error ? true : undefined}
+        aria-describedby={hint ? `${id}-hint` : undefined}
         autoComplete="off"
         spellCheck={false}
         maxLength={32}
@@ -83,6 +85,11 @@ export function SymbolInput({ value, onChange, error, label = 'Symbol' }: Props)
           </li>
         ))}
       </ul>
+      {hint && (
+        <small id={`${id}-hint`} className="hint">
+          {hint}
+        </small>
+      )}
       {error && (
         <small className="field-error" role="alert">
           {error}
