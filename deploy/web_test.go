@@ -738,8 +738,9 @@ func TestWebCSVImportTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(regexp.MustCompile(`(?m)^\s*proxy_read_timeout\s`).FindAll(conf, -1)); n != 1 {
-		t.Errorf("nginx.conf sets proxy_read_timeout %d times, want once (in /api/csv-import/)", n)
+	// Once for the import, once for the assistant's stream (TestWebAssistantStreams).
+	if n := len(regexp.MustCompile(`(?m)^\s*proxy_read_timeout\s`).FindAll(conf, -1)); n != 2 {
+		t.Errorf("nginx.conf sets proxy_read_timeout %d times, want twice (in /api/csv-import/ and /api/assistant/)", n)
 	}
 
 	t.Run("MaxUploadSize", func(t *testing.T) {
@@ -953,5 +954,56 @@ func TestWebStartUnderBusybox(t *testing.T) {
 	_, err := launchWebIn(t, bb, map[string]string{"METRICS_ENABLED": "yes"}, spa, newRuntimeDir(t))
 	if err == nil || !strings.Contains(err.Error(), `METRICS_ENABLED must be exactly "true" or "false", got "yes"`) {
 		t.Errorf("busybox start with METRICS_ENABLED=yes: %v", err)
+	}
+}
+
+// TestWebAssistantStreams: the assistant's server-sent events pass through
+// nginx as they are written (no buffering), and its read timeout outlasts
+// the 480 s turn budget.
+func TestWebAssistantStreams(t *testing.T) {
+	release := make(chan struct{})
+	upstream := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "event: delta\ndata: {\"content\":\"first\"}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		_, _ = io.WriteString(w, "event: done\ndata: {}\n\n")
+	}))
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", loopbackPort(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream.Listener.Close()
+	upstream.Listener = ln
+	upstream.Start()
+	t.Cleanup(upstream.Close)
+	w := startWeb(t, map[string]string{"API_BASE_URL": upstream.URL}, spaFixture(t), newRuntimeDir(t))
+
+	res, err := http.Post(w.url+"/api/assistant/conversations/new/messages/stream", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	first := make([]byte, len("event: delta\ndata: {\"content\":\"first\"}\n\n"))
+	if _, err := io.ReadFull(res.Body, first); err != nil {
+		t.Fatalf("the first event did not pass nginx while the stream was open: %v", err)
+	}
+	close(release)
+	if rest, _ := io.ReadAll(res.Body); string(rest) != "event: done\ndata: {}\n\n" {
+		t.Fatalf("rest of the stream %q", rest)
+	}
+
+	conf, err := os.ReadFile(filepath.Join(w.runtime, "nginx.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile(`(?s)location /api/assistant/ \{(.*?)\}`).FindSubmatch(conf)
+	directive := func(d string) bool { return regexp.MustCompile(`(?m)^\s*` + d + `;`).Match(block[1]) }
+	if block == nil || !directive("proxy_buffering off") || !directive("proxy_read_timeout 540s") {
+		t.Fatalf("the assistant's location lacks proxy_buffering off or a 540 s read timeout:\n%s", block)
 	}
 }
