@@ -71,7 +71,9 @@ export function AppLayout() {
     },
   });
 
-  if (me.isPending) return <Loading />;
+  // While /api/auth/me is on its way the screen already loads (its chunk and
+  // its queries run in parallel with it); a 401 from any of them still
+  // leads to sign in.
   if (me.data === null || isUnauthenticated(me.error)) {
     const here = location.pathname + location.search;
     return <Navigate to={here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`} replace />;
@@ -83,7 +85,7 @@ export function AppLayout() {
       </main>
     );
   }
-  const user = me.data;
+  const user = me.data ?? null;
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
@@ -94,7 +96,7 @@ export function AppLayout() {
   ];
   // Billing is absent, not disabled, when the instance has no payment processor.
   if (config.data?.billing) links.push(['/billing', 'Billing']);
-  if (user.isAdmin) links.push(['/admin', 'Admin']);
+  if (user?.isAdmin) links.push(['/admin', 'Admin']);
   links.push(['/settings', 'Settings']);
 
   return (
@@ -123,8 +125,8 @@ export function AppLayout() {
           ))}
         </nav>
         <div className="header-end">
-          <span className="user-email" title={user.email}>
-            {user.email}
+          <span className="user-email" title={user?.email}>
+            {user?.email}
           </span>
           <ThemeToggle />
           <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
