@@ -1,6 +1,6 @@
-# Trade Journal. `make run` serves on http://localhost:3100 with a private
-# PostgreSQL under ./.data; `make test` installs and starts what the tests
-# need, then runs every check and test.
+# Trade Journal. `make run` serves the web app and the api on
+# http://localhost:3100 with a private PostgreSQL under ./.data; `make test`
+# installs and starts what the tests need, then runs every check and test.
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
@@ -13,9 +13,13 @@ BUILD_VERSION ?=
 LDFLAGS := -s -w $(if $(BUILD_VERSION),-X tradejournal/shared/buildinfo.Version=$(BUILD_VERSION))
 GROUPS := $(notdir $(patsubst %/lambda/,%,$(dir $(wildcard functions/*/lambda/main.go))))
 
-.PHONY: run build test check test-deps bench bench-load lambda clean
+.PHONY: run build test test-web check test-deps bench bench-load bench-web lambda clean
 
-run: build
+# The built web app, rebuilt when a source changed. bin/local serves it.
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
+	$(wildcard web/index.html web/package.json web/package-lock.json web/vite.config.* web/tsconfig*.json)
+
+run: build web/dist/index.html
 	@url=$$(infra/pg.sh start .data/pg); \
 	[ -s .data/encryption.key ] || (umask 077; head -c 32 /dev/urandom | base64 > .data/encryption.key); \
 	echo "Trade Journal on http://localhost:$${PORT:-3100} (database under ./.data/pg)"; \
@@ -24,9 +28,22 @@ run: build
 build:
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/local ./cmd/local
 
+web/dist/index.html: $(WEB_SOURCES)
+	@infra/test-deps.sh node
+	npm run build --prefix web
+	@touch $@
+
 test: test-deps check
 	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
 	go test -race -count=1 ./...
+	@$(MAKE) --no-print-directory test-web
+
+# The web app: its unit tests (vitest), its build, and the end-to-end tests:
+# headless Chromium against PostgreSQL (.data/e2e-pg), bin/local and nginx
+# configured by web/docker/start.sh, all started by web/e2e itself.
+test-web: build web/dist/index.html
+	npm test --prefix web
+	npm run test:e2e --prefix web
 
 # The house checks: formatting, vet, staticcheck.
 check:
@@ -64,7 +81,12 @@ build-%Function:
 	  -o '$(ARTIFACTS_DIR)/bootstrap' "./functions/$$g/lambda"
 
 clean:
-	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; rm -rf bin
+	infra/pg.sh stop .data/pg; infra/pg.sh stop .data/test-pg; infra/pg.sh stop .data/e2e-pg; rm -rf bin web/dist
+
+# The dashboard of a 100,000-position journal in headless Chromium behind
+# nginx, a few minutes (most of it seeding): web/e2e/bench-dashboard.mjs.
+bench-web: build web/dist/index.html
+	node web/e2e/bench-dashboard.mjs
 
 # Loopback load tests, a few minutes: /me against pgbench -S, registrations/s,
 # then the calculator against /me.

@@ -1,0 +1,356 @@
+// End to end: a trader's first session in headless Chromium, against the
+// real stack (stack.mjs): PostgreSQL, the api and nginx as the web container
+// configures it. The steps run in order and build on each other. Each main
+// screen is saved under web/e2e/artifacts/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { artifacts, launchBrowser, startStack } from './stack.mjs';
+
+const email = `trader-${Date.now()}@example.com`;
+const password = 'correct horse battery staple';
+const timezone = 'Europe/Berlin';
+
+let stack;
+let browser;
+let page;
+/** Console errors and uncaught exceptions (a CSP refusal is one), per step. */
+let problems = [];
+
+before(async () => {
+  for (const f of fs.existsSync(artifacts) ? fs.readdirSync(artifacts) : []) {
+    if (f.startsWith('failed-')) fs.rmSync(path.join(artifacts, f));
+  }
+  stack = await startStack();
+  browser = await launchBrowser();
+  const context = await browser.newContext({ baseURL: stack.url, timezoneId: timezone, viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  // Chromium logs every 4xx as a console error; the api's 401s and 4xx
+  // answers are the app's business, judged by the steps. A server error, a
+  // missing file of the app, a CSP refusal or an exception is a problem.
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('response', (res) => {
+    const { pathname } = new URL(res.url());
+    if (res.status() >= 500 || (res.status() >= 400 && !pathname.startsWith('/api/'))) problems.push(`${res.status()} ${pathname}`);
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+let failed = '';
+
+/**
+ * step is one test that must leave no console error behind. The steps build
+ * on each other: after a failure the rest are skipped, naming it.
+ */
+function step(name, fn) {
+  test(name, async (t) => {
+    if (failed) {
+      t.skip(`an earlier step failed: ${failed}`);
+      return;
+    }
+    problems = [];
+    try {
+      await fn();
+      assert.deepEqual(problems, [], `${name}: the page reported errors`);
+    } catch (err) {
+      failed = name;
+      await screenshot(`failed-${name.replace(/[^a-z0-9]+/gi, '-')}`).catch(() => {});
+      throw err;
+    }
+  });
+}
+
+async function screenshot(name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+/** api calls the api through nginx with the page's session. */
+async function api(pathname) {
+  const res = await page.request.get(pathname);
+  assert.equal(res.status(), 200, `GET ${pathname}: ${res.status()} ${await res.text()}`);
+  return res.json();
+}
+
+step('a visitor is sent to sign in, and signs up with the browser time zone', async () => {
+  await page.goto('/');
+  await page.waitForURL('**/signin');
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await screenshot('signin');
+
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await screenshot('signup');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/accounts?welcome=1');
+  await page.getByRole('status').filter({ hasText: 'Create your first trading account' }).waitFor();
+
+  const me = await api('/api/auth/me');
+  assert.equal(me.user.email, email);
+  assert.equal(me.user.timezone, timezone);
+});
+
+step('signs out and back in', async () => {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('wrong password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('alert').waitFor();
+
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+});
+
+step('creates an account', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
+  const form = page.getByRole('form', { name: 'New account' });
+  await form.getByLabel('Account name').fill('Swing');
+  await form.getByLabel('Currency').fill('USD');
+  await form.getByLabel('Trading-day time zone').fill('America/New_York');
+  await form.getByLabel('Starting balance').fill('25000');
+  await form.getByLabel('Default risk %').fill('1');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  const row = page.getByRole('row', { name: /Swing/ });
+  await row.waitFor();
+  assert.match(await row.innerText(), /USD/);
+  assert.match(await row.innerText(), /25,000\.00/);
+  await screenshot('accounts');
+});
+
+step('adds a position with an entry and an exit fill, and sees its P&L', async () => {
+  await page.goto('/positions/new');
+  await page.getByRole('heading', { name: 'New position' }).waitFor();
+  await page.getByLabel('Symbol', { exact: true }).fill('AAPL');
+  await page.getByLabel('Stop loss').fill('95');
+  await page.getByLabel('Target price').fill('120');
+  await page.getByLabel('Entry price').fill('100');
+  await page.getByLabel('Quantity', { exact: true }).fill('10');
+  await page.getByLabel('Fees', { exact: true }).fill('1');
+  await page.getByLabel('Filled at', { exact: true }).fill('2026-11-02T10:00');
+  await page.getByRole('button', { name: 'Add exit' }).click();
+  await page.getByLabel('Exit price (fill 2)').fill('110');
+  await page.getByLabel('Quantity (fill 2)').fill('10');
+  await page.getByLabel('Fees (fill 2)').fill('1');
+  await page.getByLabel('Filled at (fill 2)').fill('2026-11-03T15:30');
+  await page.getByLabel('Notes').fill('Breakout over the range high.');
+  await screenshot('position-new');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name: /AAPL/ }).waitFor();
+  // (110 - 100) x 10 - 2 in fees; risk (100 - 95) x 10 = 50, so 98 / 50 = 1.96 R.
+  await page.getByText('$98.00').first().waitFor();
+  await page.getByText(/1\.96\s*R/).first().waitFor();
+  await screenshot('position');
+
+  const { items } = await api('/api/positions');
+  assert.equal(items.length, 1);
+  assert.equal(items[0].symbol, 'AAPL');
+});
+
+step('sees the trade on the dashboard: total, tiles, calendar and equity curve', async () => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  // The starting balance plus the trade's net P&L, in the display currency.
+  assert.equal((await page.getByTestId('dashboard-total').innerText()).trim(), '$25,098.00');
+  const tiles = page.getByLabel('Statistics', { exact: true });
+  await tiles.getByText('$98.00').first().waitFor();
+  assert.match(await tiles.innerText(), /Win rate\s+100(\.0+)?%/);
+  assert.match(await tiles.innerText(), /Average R\s+1\.96R/);
+  // The trade closed on 3 November, a trading day in the account's New York zone.
+  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades' }).waitFor();
+  await page.getByRole('gridcell', { name: '2026-11-02: no trades' }).waitFor();
+  await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
+  await page.getByRole('region', { name: 'By symbol' }).getByRole('row', { name: /AAPL/ }).waitFor();
+  await screenshot('dashboard');
+});
+
+/** nav follows a link of the main navigation. */
+async function nav(name) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+}
+
+step('runs the calculator from the account, and reads why a size is zero', async () => {
+  await nav('Calculator');
+  await page.getByRole('heading', { name: 'Position size calculator' }).waitFor();
+  await page.getByLabel('Fill from account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Entry price').fill('100');
+  await page.getByLabel('Stop loss').fill('95');
+  await page.getByLabel('Target price (optional)').fill('110');
+  // 1% of the $25,098.00 balance is $250.98 of risk: 50 shares at $5 each.
+  await page.getByTestId('position-size').filter({ hasText: '50 shares' }).waitFor();
+  const result = page.getByRole('region', { name: 'Result' });
+  assert.match(await result.innerText(), /Reward : risk\s+2\.00 : 1/);
+  assert.match(await result.innerText(), /Actual dollar risk\s+\$250\.00/);
+  await screenshot('calculator');
+
+  await page.getByLabel('Buying power (optional)').fill('0');
+  await page.getByTestId('position-size').filter({ hasText: '0 shares' }).waitFor();
+  assert.equal(
+    await page.getByTestId('sizing-status').innerText(),
+    'No buying power: with buying power of zero or less not a single share can be bought.',
+  );
+});
+
+const csv = (rows) => ({ name: 'fills.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') });
+const header = 'Date,Time,Symbol,Side,Quantity,Price,Fees';
+const fills = [
+  '2026-11-05,10:00:00,MSFT,Buy,20,400.00,1.00',
+  '2026-11-05,14:00:00,MSFT,Sell,20,405.50,1.00',
+  '2026-11-06,09:45:00,TSLA,Sell Short,5,250,0.50',
+  '2026-11-06,11:00:00,TSLA,Buy to Cover,5,245,0.50',
+];
+
+step('imports a CSV through the wizard: located errors, preview, commit, duplicates', async () => {
+  await nav('Import');
+  await page.getByRole('heading', { name: 'Import a CSV' }).waitFor();
+  await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Generic: one fill per row' });
+
+  // A bad quantity: the preview names its row and column, and nothing can be imported.
+  await page.getByLabel('CSV file').setInputFiles(csv([header, ...fills, '2026-11-07,10:00:00,NVDA,Buy,ten,100,0']));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const errors = page.getByRole('region', { name: 'Errors' });
+  await errors.waitFor();
+  const errorRow = errors.getByRole('row').nth(1);
+  assert.match(await errorRow.innerText(), /^6\s+5 \(Quantity\)\s+quantity/);
+  await page.getByRole('alert').filter({ hasText: 'Fix the errors in the file' }).waitFor();
+  await screenshot('import-errors');
+
+  await page.getByLabel('CSV file').setInputFiles(csv([header, ...fills]));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByRole('button', { name: 'Import' }).waitFor();
+  const facts = await preview.innerText();
+  assert.match(facts, /Fills to import\s+4 of 4/);
+  assert.match(facts, /Positions\s+2 new, 0 continued, 0 left open/);
+  // MSFT (405.50 - 400) x 20 - 2 and TSLA short (250 - 245) x 5 - 1.
+  assert.match(facts, /Net P&L\s+\$132\.00/);
+  await screenshot('import-preview');
+  await preview.getByRole('button', { name: 'Import' }).click();
+  const imported = page.getByRole('status').filter({ hasText: 'Imported' });
+  await imported.waitFor();
+  assert.match(await imported.innerText(), /4 fills in 2 new and 0 continued positions/);
+
+  // The same file again: every fill is already in the journal.
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  await preview.getByText('Already in the journal').waitFor();
+  assert.match(await preview.innerText(), /Already in the journal\s+4 fills/);
+  await preview.getByLabel('Also import the 4 fills the journal already has').waitFor();
+
+  const { items } = await api('/api/positions');
+  assert.deepEqual(items.map((p) => p.symbol).sort(), ['AAPL', 'MSFT', 'TSLA']);
+});
+
+step('adds a EUR account, and previews and confirms exchange-rate changes', async () => {
+  await nav('Accounts');
+  const form = page.getByRole('form', { name: 'New account' });
+  await form.getByLabel('Account name').fill('Euro swing');
+  await form.getByLabel('Currency').fill('EUR');
+  await form.getByLabel('Trading-day time zone').fill('Europe/Berlin');
+  await form.getByLabel('Starting balance').fill('10000');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('row', { name: /Euro swing/ }).waitFor();
+
+  // The dashboard cannot add EUR to a USD total yet, and links the missing rate.
+  await nav('Dashboard');
+  await page.getByRole('status').filter({ hasText: 'add the exchange rate for' }).getByRole('link', { name: 'EUR/USD' }).click();
+  await page.getByRole('heading', { name: 'Exchange rates' }).waitFor();
+  assert.equal(await page.getByLabel('Base currency').inputValue(), 'EUR');
+  assert.equal(await page.getByLabel('Quote currency').inputValue(), 'USD');
+  await page.getByLabel('Effective date').fill('2026-01-01');
+
+  // A total appearing is a large change: confirm, seeing before and after.
+  await page.getByLabel('Rate', { exact: true }).fill('1.10');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm a large change to your total' });
+  await confirm.waitFor();
+  assert.equal(await confirm.getByTestId('preview-before').innerText(), 'no total (a rate is missing)');
+  // $25,230.00 in USD and EUR 10,000 at 1.10.
+  assert.equal(await confirm.getByTestId('preview-after').innerText(), '$36,230.00');
+  await screenshot('exchange-rate-confirm');
+  await confirm.getByRole('button', { name: 'Confirm and save rate' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved EUR/USD 1.1 from 2026-01-01.' }).waitFor();
+
+  // A move over 5% asks again; cancelling saves nothing.
+  await page.getByLabel('Rate', { exact: true }).fill('2.00');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  await confirm.waitFor();
+  assert.equal(await confirm.getByTestId('preview-before').innerText(), '$36,230.00');
+  assert.equal(await confirm.getByTestId('preview-after').innerText(), '$45,230.00');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'detached' });
+
+  // A small move is saved at once.
+  await page.getByLabel('Rate', { exact: true }).fill('1.12');
+  await page.getByRole('button', { name: 'Save rate' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved EUR/USD 1.12 from 2026-01-01.' }).waitFor();
+  assert.equal(await confirm.count(), 0);
+  const { items } = await api('/api/exchange-rates');
+  assert.deepEqual(items.map((r) => [r.baseCurrency, r.quoteCurrency, r.effectiveDate, r.rate]), [['EUR', 'USD', '2026-01-01', '1.12']]);
+  await screenshot('exchange-rates');
+
+  await nav('Dashboard');
+  await page.getByTestId('dashboard-total').filter({ hasText: '$36,430.00' }).waitFor();
+});
+
+step('becomes the first admin at a restart with SEED_ADMIN_EMAIL, and pages through the users', async () => {
+  await page.goto('/admin');
+  await page.getByRole('alert').filter({ hasText: 'This page is for administrators only.' }).waitFor();
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count(), 0);
+
+  // 30 more users, older than the trader, straight into the database.
+  execFileSync('psql', [stack.db.url, '-qc', `INSERT INTO users (email, password_hash, created_at)
+    SELECT 'user' || i || '@example.com', 'not a hash', now() - i * interval '1 hour' FROM generate_series(1, 30) AS i`]);
+  await stack.restartAPI({ SEED_ADMIN_EMAIL: email.toUpperCase() });
+
+  await page.reload();
+  await nav('Admin');
+  const table = page.getByRole('table', { name: 'Users, newest first' });
+  await table.waitFor();
+  const rows = table.locator('tbody tr');
+  assert.equal(await rows.count(), 25);
+  assert.match(await rows.first().innerText(), new RegExp(`^${email.replace(/[.]/g, '\\.')}\\s.*\\syes$`));
+  await screenshot('admin');
+  await page.getByRole('button', { name: 'Load more users' }).click();
+  await page.getByText('31 users shown').waitFor();
+  assert.equal(await rows.count(), 31);
+  assert.match(await rows.last().innerText(), /^user30@example\.com\s/);
+  assert.equal(await page.getByRole('button', { name: 'Load more users' }).count(), 0);
+});
+
+step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    for (const pathname of ['/', '/positions', '/calculator', '/import', '/exchange-rates', '/admin']) {
+      await page.goto(pathname);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `${pathname} is ${width} px wide at a 390 px viewport`);
+    }
+    await page.goto('/');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Calculator' }).click();
+    await page.getByRole('heading', { name: 'Position size calculator' }).waitFor();
+    await page.goto('/');
+    await page.getByTestId('dashboard-total').waitFor();
+    await screenshot('dashboard-phone');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});

@@ -1,0 +1,79 @@
+import { lazy } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { makeQueryClient } from './queryClient';
+import { AppLayout, PublicLayout } from './components/Layout';
+import { keys } from './api/queries';
+
+// One chunk per screen: the initial bundle holds only the shell.
+const SignIn = lazy(() => import('./screens/auth/SignIn'));
+const SignUp = lazy(() => import('./screens/auth/SignUp'));
+const ForgotPassword = lazy(() => import('./screens/auth/ForgotPassword'));
+const ResetPassword = lazy(() => import('./screens/auth/ResetPassword'));
+const VerifyEmail = lazy(() => import('./screens/auth/VerifyEmail'));
+const Dashboard = lazy(() => import('./screens/Dashboard'));
+const Positions = lazy(() => import('./screens/positions/PositionsList'));
+const PositionPage = lazy(() => import('./screens/positions/PositionPage'));
+const PositionNew = lazy(() => import('./screens/positions/PositionNew'));
+const Accounts = lazy(() => import('./screens/Accounts'));
+const Brokerages = lazy(() => import('./screens/Brokerages'));
+const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
+const Calculator = lazy(() => import('./screens/Calculator'));
+const CsvImport = lazy(() => import('./screens/CsvImport'));
+const Settings = lazy(() => import('./screens/Settings'));
+const Admin = lazy(() => import('./screens/Admin'));
+const Billing = lazy(() => import('./screens/Billing'));
+
+/** Paths a signed-out visitor may open. */
+const publicPaths = ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+
+export const router = createBrowserRouter([
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: '/signin', element: <SignIn /> },
+      { path: '/signup', element: <SignUp /> },
+      { path: '/forgot-password', element: <ForgotPassword /> },
+      { path: '/reset-password', element: <ResetPassword /> },
+      { path: '/verify-email', element: <VerifyEmail /> },
+    ],
+  },
+  {
+    element: <AppLayout />,
+    children: [
+      { path: '/', element: <Dashboard /> },
+      { path: '/positions', element: <Positions /> },
+      { path: '/positions/new', element: <PositionNew /> },
+      { path: '/positions/:positionId', element: <PositionPage /> },
+      { path: '/accounts', element: <Accounts /> },
+      { path: '/brokerages', element: <Brokerages /> },
+      { path: '/exchange-rates', element: <ExchangeRates /> },
+      { path: '/calculator', element: <Calculator /> },
+      { path: '/import', element: <CsvImport /> },
+      { path: '/settings', element: <Settings /> },
+      { path: '/admin', element: <Admin /> },
+      { path: '/billing', element: <Billing /> },
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+]);
+
+function toSignIn(): void {
+  const { pathname, search } = window.location;
+  if (publicPaths.includes(pathname)) return;
+  queryClient.setQueryData(keys.me, null);
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== keys.me[0] });
+  const next = pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + search)}`;
+  void router.navigate(`/signin${next}`, { replace: true });
+}
+
+export const queryClient = makeQueryClient(toSignIn);
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,51 @@
+// Query keys and the shared queries several screens read.
+import { useQuery } from '@tanstack/react-query';
+import { client, unwrap, type Schemas } from './client';
+
+export const keys = {
+  me: ['me'] as const,
+  config: ['config'] as const,
+  accounts: ['accounts'] as const,
+  brokerages: ['brokerages'] as const,
+  tags: ['tags'] as const,
+};
+
+export type User = Schemas['User'];
+export type AppConfig = Schemas['AppConfig'];
+
+export function useMe() {
+  return useQuery({
+    queryKey: keys.me,
+    queryFn: async () => (await unwrap(client.GET('/api/auth/me'))).user,
+    staleTime: 60_000,
+  });
+}
+
+export function useAppConfig() {
+  return useQuery({
+    queryKey: keys.config,
+    queryFn: () => unwrap(client.GET('/api/config')),
+    staleTime: Infinity,
+  });
+}
+
+export function useAccounts() {
+  return useQuery({
+    queryKey: keys.accounts,
+    queryFn: async () => (await unwrap(client.GET('/api/accounts'))).items,
+  });
+}
+
+export function useBrokerages() {
+  return useQuery({
+    queryKey: keys.brokerages,
+    queryFn: async () => (await unwrap(client.GET('/api/brokerages'))).items,
+  });
+}
+
+export function useTags() {
+  return useQuery({
+    queryKey: keys.tags,
+    queryFn: async () => (await unwrap(client.GET('/api/tags'))).items,
+  });
+}

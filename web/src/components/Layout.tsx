@@ -1,0 +1,147 @@
+import { Suspense, useState } from 'react';
+import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { client, isUnauthenticated, unwrap } from '../api/client';
+import { useAppConfig, useMe } from '../api/queries';
+import { currentTheme, saveTheme, type Theme } from '../theme';
+import { Loading } from './ui';
+import { ErrorBoundary } from './ErrorBoundary';
+import { FeedbackTab } from './FeedbackTab';
+import { usePageViews } from '../analytics';
+
+function ThemeToggle() {
+  const [theme, setTheme] = useState<Theme>(currentTheme);
+  const next: Theme = theme === 'dark' ? 'light' : 'dark';
+  return (
+    <button
+      type="button"
+      className="ghost"
+      aria-label={`Switch to ${next} theme`}
+      onClick={() => {
+        saveTheme(next);
+        setTheme(next);
+      }}
+    >
+      {theme === 'dark' ? '☀' : '☾'}
+    </button>
+  );
+}
+
+function ScreenFallback() {
+  return <Loading />;
+}
+
+/** PublicLayout frames the signed-out screens. */
+export function PublicLayout() {
+  usePageViews();
+  return (
+    <div className="public-shell">
+      <header className="public-header">
+        <Link to="/signin" className="brand">
+          Trade Journal
+        </Link>
+        <ThemeToggle />
+      </header>
+      <main id="main" className="public-main">
+        <ErrorBoundary>
+          <Suspense fallback={<ScreenFallback />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}
+
+/** AppLayout frames the signed-in screens and sends signed-out visitors to sign in. */
+export function AppLayout() {
+  usePageViews();
+  const me = useMe();
+  const config = useAppConfig();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const signOut = useMutation({
+    meta: { public: true },
+    mutationFn: () => unwrap(client.POST('/api/auth/logout')),
+    onSettled: () => {
+      queryClient.clear();
+      void navigate('/signin', { replace: true });
+    },
+  });
+
+  // While /api/auth/me is on its way the screen already loads (its chunk and
+  // its queries run in parallel with it); a 401 from any of them still
+  // leads to sign in.
+  if (me.data === null || isUnauthenticated(me.error)) {
+    const here = location.pathname + location.search;
+    return <Navigate to={here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`} replace />;
+  }
+  if (me.isError) {
+    return (
+      <main className="public-main">
+        <p role="alert">The server could not be reached. Reload to try again.</p>
+      </main>
+    );
+  }
+  const user = me.data ?? null;
+  const links: Array<[string, string]> = [
+    ['/', 'Dashboard'],
+    ['/positions', 'Positions'],
+    ['/accounts', 'Accounts'],
+    ['/calculator', 'Calculator'],
+    ['/import', 'Import'],
+    ['/exchange-rates', 'Rates'],
+  ];
+  // Billing is absent, not disabled, when the instance has no payment processor.
+  if (config.data?.billing) links.push(['/billing', 'Billing']);
+  if (user?.isAdmin) links.push(['/admin', 'Admin']);
+  links.push(['/settings', 'Settings']);
+
+  return (
+    <div className="app-shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to="/" className="brand">
+          Trade Journal
+        </Link>
+        <button
+          type="button"
+          className="ghost menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" aria-label="Main" className={menuOpen ? 'open' : ''}>
+          {links.map(([to, label]) => (
+            <NavLink key={to} to={to} end={to === '/'} onClick={() => setMenuOpen(false)}>
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="header-end">
+          <span className="user-email" title={user?.email}>
+            {user?.email}
+          </span>
+          <ThemeToggle />
+          <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="app-main" tabIndex={-1}>
+        <ErrorBoundary key={location.pathname}>
+          <Suspense fallback={<ScreenFallback />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </main>
+      <FeedbackTab />
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+// Small building blocks every screen uses: labelled fields, notes, states.
+import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { errorText } from '../api/client';
+
+interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+}
+
+/** Field is an input with its visible label, hint and error wired up for assistive tech. */
+export function Field({ label, error, hint, id, className, ...input }: FieldProps) {
+  const auto = useId();
+  const inputId = id ?? auto;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  const errId = error ? `${inputId}-err` : undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={inputId}>{label}</label>
+      <input
+        id={inputId}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
+        {...input}
+      />
+      {hint && (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={errId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  error?: string | undefined;
+  children: ReactNode;
+}
+
+export function SelectField({ label, error, id, children, className, ...select }: SelectProps) {
+  const auto = useId();
+  const selectId = id ?? auto;
+  const errId = error ? `${selectId}-err` : undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={selectId}>{label}</label>
+      <select id={selectId} aria-invalid={error ? true : undefined} aria-describedby={errId} {...select}>
+        {children}
+      </select>
+      {error && (
+        <small id={errId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  error?: string | undefined;
+}
+
+export function TextAreaField({ label, error, id, className, ...area }: TextAreaProps) {
+  const auto = useId();
+  const areaId = id ?? auto;
+  const errId = error ? `${areaId}-err` : undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={areaId}>{label}</label>
+      <textarea id={areaId} aria-invalid={error ? true : undefined} aria-describedby={errId} {...area} />
+      {error && (
+        <small id={errId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** ErrorNote shows a failed request's message; nothing when there is no error. */
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="note note-error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="loading" role="status" aria-live="polite">
+      {label}
+    </p>
+  );
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-title">
+      <h1>{children}</h1>
+      {actions && <div className="actions">{actions}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { formatDay, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+
+describe('minorUnits', () => {
+  it('knows each currency minor units', () => {
+    expect(minorUnits('USD')).toBe(2);
+    expect(minorUnits('JPY')).toBe(0);
+    expect(minorUnits('KWD')).toBe(3);
+  });
+});
+
+describe('formatMoney', () => {
+  it('rounds to the currency minor units for display only', () => {
+    expect(formatMoney('1250.5000', 'USD')).toMatch(/^\$1,250\.50$/);
+    expect(formatMoney('1250.5000', 'JPY')).toMatch(/1,251$/);
+    expect(formatMoney('-3.1250', 'USD')).toMatch(/-\$3\.13|\(\$3\.13\)|−\$3\.13/);
+    expect(formatMoney('0.1235', 'KWD')).toMatch(/0\.124/);
+  });
+  it('formats beyond float precision exactly', () => {
+    // 2^53 + 1 is not representable as a double; a string keeps it.
+    expect(formatMoney('9007199254740993.0000', 'USD')).toContain('9,007,199,254,740,993.00');
+  });
+  it('shows a dash for null and non-decimals', () => {
+    expect(formatMoney(null, 'USD')).toBe('—');
+    expect(formatMoney('abc', 'USD')).toBe('—');
+  });
+});
+
+describe('decimals', () => {
+  it('formats fixed places and percents', () => {
+    expect(formatDecimal('1.5', 2)).toBe('1.50');
+    expect(formatDecimal('2.3456', 2)).toBe('2.35');
+    expect(formatPercent('55.00')).toBe('55.00%');
+    expect(formatPercent(null)).toBe('—');
+  });
+  it('classifies signs without floats', () => {
+    expect(signOf('-0.0000')).toBe('zero');
+    expect(signOf('0')).toBe('zero');
+    expect(signOf('-0.0001')).toBe('negative');
+    expect(signOf('12.5')).toBe('positive');
+    expect(signOf(null)).toBe('none');
+    expect(pnlClass('-1')).toBe('pnl-neg');
+    expect(pnlClass('1')).toBe('pnl-pos');
+    expect(pnlClass('0')).toBe('');
+  });
+  it('shows a calendar day without shifting it', () => {
+    expect(formatDay('2024-01-19')).toMatch(/19/);
+    expect(formatDay('bad')).toBe('bad');
+  });
+});
+
+describe('minorToDecimal', () => {
+  it('places the decimal point by the minor units', async () => {
+    const { minorToDecimal } = await import('./format');
+    expect(minorToDecimal(500, 2)).toBe('5.00');
+    expect(minorToDecimal(5, 2)).toBe('0.05');
+    expect(minorToDecimal(1234, 0)).toBe('1234');
+    expect(minorToDecimal(1234, 3)).toBe('1.234');
+    expect(minorToDecimal(-250, 2)).toBe('-2.50');
+    expect(formatMoney(minorToDecimal(2500, minorUnits('USD')), 'USD')).toBe('$25.00');
+  });
+});

@@ -1,0 +1,117 @@
+// Display formatting. Money stays a decimal string from the API; these
+// functions only format it (Intl.NumberFormat parses strings exactly), they
+// never do arithmetic on it.
+
+interface CurrencyFormatter {
+  format: Intl.NumberFormat;
+  /** false for a code Intl does not know: the code is appended instead of a symbol. */
+  known: boolean;
+}
+
+const currencyFormatters = new Map<string, CurrencyFormatter>();
+
+function currencyFormatter(currency: string): CurrencyFormatter {
+  let f = currencyFormatters.get(currency);
+  if (!f) {
+    try {
+      f = { format: new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }), known: true };
+    } catch {
+      f = { format: new Intl.NumberFormat(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 }), known: false };
+    }
+    currencyFormatters.set(currency, f);
+  }
+  return f;
+}
+
+/** minorUnits is the number of fraction digits of a currency (JPY 0, USD 2, KWD 3). */
+export function minorUnits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+const decimalPattern = /^-?\d+(\.\d+)?$/;
+
+/** isDecimal reports whether value is a plain decimal string as the API writes them. */
+function isDecimal(value: string): boolean {
+  return decimalPattern.test(value);
+}
+
+/** formatMoney formats a decimal string in a currency with its minor units; "—" for null. */
+export function formatMoney(value: string | null | undefined, currency: string | null | undefined): string {
+  if (value == null || value === '' || !isDecimal(value)) return '—';
+  if (!currency) return formatDecimal(value, 2);
+  const f = currencyFormatter(currency);
+  const text = f.format.format(value as Intl.StringNumericLiteral);
+  return f.known ? text : `${text} ${currency}`;
+}
+
+const decimalFormatters = new Map<string, Intl.NumberFormat>();
+
+/** formatDecimal shows a decimal string with a fixed number of places (prices, ratios, R). */
+export function formatDecimal(value: string | null | undefined, places: number, maxPlaces = places): string {
+  if (value == null || value === '' || !isDecimal(value)) return '—';
+  // One formatter per precision: a large journal formats thousands of figures per render.
+  const key = `${places}:${maxPlaces}`;
+  let f = decimalFormatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(undefined, { minimumFractionDigits: places, maximumFractionDigits: maxPlaces });
+    decimalFormatters.set(key, f);
+  }
+  return f.format(value as Intl.StringNumericLiteral);
+}
+
+/** formatPercent shows a percent figure such as "55.00" as "55.00%". */
+export function formatPercent(value: string | null | undefined): string {
+  const text = formatDecimal(value, 2);
+  return text === '—' ? text : `${text}%`;
+}
+
+/** signOf classifies a decimal string without converting it to a float. */
+export function signOf(value: string | null | undefined): 'positive' | 'negative' | 'zero' | 'none' {
+  if (value == null || !isDecimal(value)) return 'none';
+  if (/^-?0+(\.0+)?$/.test(value)) return 'zero';
+  return value.startsWith('-') ? 'negative' : 'positive';
+}
+
+/** pnlClass is the CSS class colouring a P&L figure. */
+export function pnlClass(value: string | null | undefined): string {
+  const s = signOf(value);
+  return s === 'positive' ? 'pnl-pos' : s === 'negative' ? 'pnl-neg' : '';
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
+  if (!value) return '—';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  if (timeZone) {
+    try {
+      return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
+    } catch {
+      /* unknown zone: the browser's */
+    }
+  }
+  return dateTimeFormat.format(d);
+}
+
+/** formatDay shows a YYYY-MM-DD calendar day without shifting it through a time zone. */
+export function formatDay(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return day;
+  return dateFormat.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), 12)));
+}
+
+/** minorToDecimal writes an integer amount of minor units as a decimal string (500, 2 → "5.00") without floats. */
+export function minorToDecimal(minor: number, digits: number): string {
+  if (!Number.isSafeInteger(minor)) return '';
+  const negative = minor < 0;
+  const s = String(Math.abs(minor)).padStart(digits + 1, '0');
+  const whole = digits > 0 ? s.slice(0, -digits) : s;
+  const frac = digits > 0 ? `.${s.slice(-digits)}` : '';
+  return `${negative ? '-' : ''}${whole}${frac}`;
+}

@@ -1,0 +1,135 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { keys } from '../api/queries';
+import { ErrorNote, Field, Loading, SelectField } from '../components/ui';
+import { fromLocalInput, toLocalInput } from '../datetime';
+import { formatDateTime, formatMoney, pnlClass } from '../format';
+
+type Account = Schemas['Account'];
+
+const kindLabel: Record<Schemas['LedgerEntry']['kind'], string> = {
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  realized_pnl: 'Realised P&L',
+  fee: 'Fee',
+};
+
+/** AccountLedger lists an account's balance changes and records deposits and withdrawals. */
+export function AccountLedger({ account, onClose }: { account: Account; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const key = ['accounts', account.id, 'ledger'];
+  const [kind, setKind] = useState<'deposit' | 'withdrawal'>('deposit');
+  const [amount, setAmount] = useState('');
+  const [when, setWhen] = useState(() => toLocalInput(new Date()));
+  const [note, setNote] = useState('');
+  const path = { accountId: account.id };
+  const ledger = useInfiniteQuery({
+    queryKey: key,
+    queryFn: ({ pageParam }) => unwrap(client.GET('/api/accounts/{accountId}/ledger', { params: { path, query: pageParam ? { cursor: pageParam } : {} } })),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: key });
+    void queryClient.invalidateQueries({ queryKey: keys.accounts });
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+  };
+  const add = useMutation({
+    mutationFn: () => {
+      const body: Schemas['LedgerEntryRequest'] = { kind, amount: amount.trim() };
+      const at = fromLocalInput(when);
+      if (at) body.occurredAt = at;
+      if (note.trim()) body.note = note.trim();
+      return unwrap(client.POST('/api/accounts/{accountId}/ledger', { params: { path }, body }));
+    },
+    onSuccess: () => {
+      setAmount('');
+      setNote('');
+      refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (entryId: string) => unwrap(client.DELETE('/api/accounts/{accountId}/ledger/{entryId}', { params: { path: { ...path, entryId } } })),
+    onSuccess: refresh,
+  });
+  const err = add.error instanceof ApiError ? add.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  const items = ledger.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <section className="card" aria-labelledby="ledger-title">
+      <div className="page-title">
+        <h2 id="ledger-title">Ledger of {account.name}</h2>
+        <button type="button" className="ghost" onClick={onClose}>
+          Close ledger
+        </button>
+      </div>
+      <p>
+        Balance <strong>{formatMoney(account.balance, account.currency)}</strong> = starting balance {formatMoney(account.startingBalance, account.currency)} plus every entry below.
+      </p>
+      <form onSubmit={submit} aria-label="Deposit or withdrawal" className="grid">
+        <SelectField label="Entry kind" value={kind} onChange={(e) => setKind(e.target.value as 'deposit' | 'withdrawal')}>
+          <option value="deposit">Deposit</option>
+          <option value="withdrawal">Withdrawal</option>
+        </SelectField>
+        <Field label="Amount" inputMode="decimal" required value={amount} onChange={(e) => setAmount(e.target.value)} error={err?.fieldError('amount')} />
+        <Field label="Date and time" type="datetime-local" step={1} value={when} onChange={(e) => setWhen(e.target.value)} error={err?.fieldError('occurredAt')} />
+        <Field label="Note" maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} error={err?.fieldError('note')} />
+        <div className="field">
+          <button type="submit" disabled={add.isPending}>
+            Record {kind}
+          </button>
+        </div>
+      </form>
+      {err && err.details.length === 0 && <ErrorNote error={err} />}
+      <ErrorNote error={remove.error} />
+      {ledger.isPending ? (
+        <Loading />
+      ) : ledger.isError ? (
+        <ErrorNote error={ledger.error} />
+      ) : items.length === 0 ? (
+        <p className="muted">No entries yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Kind</th>
+                <th scope="col" className="num">Amount</th>
+                <th scope="col">Note</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((e) => (
+                <tr key={e.id}>
+                  <td>{formatDateTime(e.occurredAt)}</td>
+                  <td>{e.positionId ? <Link to={`/positions/${e.positionId}`}>{kindLabel[e.kind]}</Link> : kindLabel[e.kind]}</td>
+                  <td className={`num ${pnlClass(e.amount)}`}>{formatMoney(e.amount, account.currency)}</td>
+                  <td>{e.note}</td>
+                  <td>
+                    {(e.kind === 'deposit' || e.kind === 'withdrawal') && (
+                      <button type="button" className="ghost" disabled={remove.isPending} onClick={() => remove.mutate(e.id)} aria-label={`Delete ${e.kind} of ${formatDateTime(e.occurredAt)}`}>
+                        Delete
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {ledger.hasNextPage && (
+        <button type="button" className="ghost" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

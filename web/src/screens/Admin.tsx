@@ -1,0 +1,73 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { ApiError, client, unwrap } from '../api/client';
+import { useMe } from '../api/queries';
+import { ErrorNote, Loading, PageTitle } from '../components/ui';
+import { formatDateTime } from '../format';
+
+export default function Admin() {
+  const me = useMe();
+  const isAdmin = me.data?.isAdmin === true;
+  const users = useInfiniteQuery({
+    queryKey: ['admin', 'users'],
+    queryFn: ({ pageParam }) => unwrap(client.GET('/api/admin/users', { params: { query: { limit: 25, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    enabled: isAdmin,
+  });
+  if (me.isPending) return <Loading />;
+  if (!isAdmin || (users.error instanceof ApiError && users.error.code === 'ADMIN_REQUIRED')) {
+    return (
+      <>
+        <PageTitle>Admin</PageTitle>
+        <p role="alert">This page is for administrators only.</p>
+      </>
+    );
+  }
+  const items = users.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <>
+      <PageTitle>Users</PageTitle>
+      {users.isPending ? (
+        <Loading />
+      ) : users.isError ? (
+        <ErrorNote error={users.error} />
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table>
+              <caption className="sr-only">Users, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Email</th>
+                  <th scope="col">Signed up</th>
+                  <th scope="col">Last active</th>
+                  <th scope="col">Email confirmed</th>
+                  <th scope="col">Admin</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((u) => (
+                  <tr key={u.id}>
+                    <th scope="row">{u.email}</th>
+                    <td>{formatDateTime(u.createdAt)}</td>
+                    <td>{u.lastActiveAt ? formatDateTime(u.lastActiveAt) : 'never'}</td>
+                    <td>{u.emailVerified ? 'yes' : 'no'}</td>
+                    <td>{u.isAdmin ? 'yes' : 'no'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="muted">
+            {items.length} user{items.length === 1 ? '' : 's'} shown
+          </p>
+          {users.hasNextPage && (
+            <button type="button" className="ghost" onClick={() => void users.fetchNextPage()} disabled={users.isFetchingNextPage}>
+              {users.isFetchingNextPage ? 'Loading…' : 'Load more users'}
+            </button>
+          )}
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { keys, useBrokerages } from '../api/queries';
+import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
+import { formatDecimal } from '../format';
+
+type Brokerage = Schemas['Brokerage'];
+
+/** The seven fee fields of a schedule, with their labels. */
+export const feeFields = [
+  ['stockPerShareCommission', 'Stock commission per share'],
+  ['stockMinPerFill', 'Stock minimum per fill'],
+  ['stockMaxPerFill', 'Stock maximum per fill (0 = none)'],
+  ['optionsPerContractCommission', 'Options commission per contract'],
+  ['optionsPerContractExchangeFee', 'Options exchange fee per contract'],
+  ['optionsMinPerFill', 'Options minimum per fill'],
+  ['optionsMaxPerFill', 'Options maximum per fill (0 = none)'],
+] as const;
+
+type FeeField = (typeof feeFields)[number][0];
+
+type Draft = { name: string } & Record<FeeField, string>;
+
+function draftOf(b?: Brokerage): Draft {
+  const d = { name: b?.name ?? '' } as Draft;
+  for (const [k] of feeFields) d[k] = b?.[k] ?? '';
+  return d;
+}
+
+function BrokerageForm({ brokerage, onDone }: { brokerage?: Brokerage; onDone: () => void }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(brokerage));
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: () => {
+      const body: Schemas['BrokerageRequest'] = { name: draft.name.trim() };
+      for (const [k] of feeFields) body[k] = draft[k].trim();
+      return brokerage
+        ? unwrap(client.PATCH('/api/brokerages/{brokerageId}', { params: { path: { brokerageId: brokerage.id } }, body }))
+        : unwrap(client.POST('/api/brokerages', { body }));
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: keys.brokerages });
+      if (!brokerage) setDraft(draftOf());
+      onDone();
+    },
+  });
+  const err = save.error instanceof ApiError ? save.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="card" onSubmit={submit}>
+      <h2>{brokerage ? `Edit ${brokerage.name}` : 'New fee schedule'}</h2>
+      <Field label="Brokerage name" required maxLength={100} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} error={err?.fieldError('name')} />
+      <div className="grid">
+        {feeFields.map(([k, label]) => (
+          <Field
+            key={k}
+            label={label}
+            inputMode="decimal"
+            placeholder="0"
+            value={draft[k]}
+            onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
+            error={err?.fieldError(k)}
+          />
+        ))}
+      </div>
+      {err && err.details.length === 0 && <ErrorNote error={err} />}
+      <div className="row">
+        <button type="submit" disabled={save.isPending}>
+          {brokerage ? 'Save fee schedule' : 'Create fee schedule'}
+        </button>
+        {brokerage && (
+          <button type="button" className="ghost" onClick={onDone}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function DeleteBrokerage({ brokerage }: { brokerage: Brokerage }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/api/brokerages/{brokerageId}', { params: { path: { brokerageId: brokerage.id } } })),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: keys.brokerages });
+      void queryClient.invalidateQueries({ queryKey: keys.accounts });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="ghost"
+        aria-label={`Delete ${brokerage.name}`}
+        disabled={remove.isPending}
+        onClick={() => {
+          if (window.confirm(`Delete the fee schedule ${brokerage.name}?`)) remove.mutate();
+        }}
+      >
+        Delete
+      </button>
+      <ErrorNote error={remove.error} />
+    </>
+  );
+}
+
+export default function Brokerages() {
+  const brokerages = useBrokerages();
+  const [editing, setEditing] = useState<string | null>(null);
+  const current = brokerages.data?.find((b) => b.id === editing);
+  return (
+    <>
+      <PageTitle actions={<Link to="/accounts">Accounts</Link>}>Brokerages and fee schedules</PageTitle>
+      <p className="muted">An account's fee schedule estimates the fees of fills entered without one, and the calculator can use it.</p>
+      {brokerages.isPending ? (
+        <Loading />
+      ) : brokerages.isError ? (
+        <ErrorNote error={brokerages.error} />
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col" className="num">Stock / share</th>
+                <th scope="col" className="num">Stock min</th>
+                <th scope="col" className="num">Stock max</th>
+                <th scope="col" className="num">Option / contract</th>
+                <th scope="col" className="num">Exchange / contract</th>
+                <th scope="col" className="num">Option min</th>
+                <th scope="col" className="num">Option max</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {brokerages.data.map((b) => (
+                <tr key={b.id}>
+                  <th scope="row">
+                    {b.name} {b.builtIn && <span className="chip">built-in</span>}
+                  </th>
+                  {feeFields.map(([k]) => (
+                    <td key={k} className="num">
+                      {formatDecimal(b[k], 2, 8)}
+                    </td>
+                  ))}
+                  <td>
+                    {!b.builtIn && (
+                      <div className="row">
+                        <button type="button" className="ghost" onClick={() => setEditing(b.id)} aria-label={`Edit ${b.name}`}>
+                          Edit
+                        </button>
+                        <DeleteBrokerage brokerage={b} />
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {current ? <BrokerageForm key={current.id} brokerage={current} onDone={() => setEditing(null)} /> : <BrokerageForm onDone={() => undefined} />}
+    </>
+  );
+}

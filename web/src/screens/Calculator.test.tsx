@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Calculator from './Calculator';
+import { mockApi, renderScreen, route } from '../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const lists = [route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })), route('GET', '/api/brokerages', () => ({ body: { items: [], nextCursor: null } }))];
+
+describe('Calculator', () => {
+  it('posts once, after typing pauses, with the whole form, and shows the live result', async () => {
+    const api = mockApi(
+      ...lists,
+      route('POST', '/api/calculator', () => ({ body: { positionSize: 125, perUnitRisk: '2.00', actualDollarRisk: '250.00', totalPositionValue: '6250.00', derivedDollarRisk: '250.00' } })),
+    );
+    renderScreen(<Calculator />);
+    // Edits in one synchronous block: no timer can fire between them. The form is complete (and askable) after
+    // the third edit already, so without the debounce a request with stop 4 would go out before the one with 48.
+    fireEvent.change(screen.getByLabelText('Account balance'), { target: { value: '25000' } });
+    fireEvent.change(screen.getByLabelText('Entry price'), { target: { value: '50' } });
+    fireEvent.change(screen.getByLabelText('Stop loss'), { target: { value: '4' } });
+    fireEvent.change(screen.getByLabelText('Stop loss'), { target: { value: '48' } });
+    expect(api.calls.filter((c) => c.path === '/api/calculator')).toHaveLength(0);
+    expect(await screen.findByTestId('position-size')).toHaveTextContent('125 shares');
+    const posts = api.calls.filter((c) => c.path === '/api/calculator');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.body).toEqual({ mode: 'stock', direction: 'long', entryPrice: '50', stopLoss: '48', balance: '25000', riskPercent: '1' });
+  });
+
+  it('explains a zero-size outcome in words', async () => {
+    mockApi(...lists, route('POST', '/api/calculator', () => ({ body: { positionSize: 0, perUnitRisk: '2.00', actualDollarRisk: '0.00', totalPositionValue: '0.00', sizingStatus: 'buying-power-zero' } })));
+    renderScreen(<Calculator />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Entry price'), '50');
+    await user.type(screen.getByLabelText('Stop loss'), '48');
+    await user.type(screen.getByLabelText('Account balance'), '100');
+    await user.type(screen.getByLabelText('Buying power (optional)'), '0');
+    expect(await screen.findByTestId('sizing-status')).toHaveTextContent(/No buying power/);
+  });
+
+  it('shows validation details on their fields', async () => {
+    mockApi(
+      ...lists,
+      route('POST', '/api/calculator', () => ({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'stopLoss', message: 'must be below the entry price for a long' }] } },
+      })),
+    );
+    renderScreen(<Calculator />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Entry price'), '50');
+    await user.type(screen.getByLabelText('Stop loss'), '52');
+    await user.type(screen.getByLabelText('Account balance'), '100');
+    await waitFor(() => expect(screen.getByLabelText('Stop loss')).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByText(/must be below the entry price for a long/).length).toBeGreaterThan(0);
+  });
+});

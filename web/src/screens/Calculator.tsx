@@ -1,0 +1,226 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { useAccounts, useBrokerages } from '../api/queries';
+import { Field, PageTitle, SelectField, ErrorNote } from '../components/ui';
+import { formatDecimal, formatMoney } from '../format';
+import { useDebounced } from '../hooks';
+import { calculatorRequest, cappedText, initialForm, sizingStatusText, type CalculatorForm } from './calculator/logic';
+
+type Output = Schemas['CalculatorOutput'];
+
+/** The form's label of each request field, for the list of validation problems. */
+const fieldLabels: Record<string, string> = {
+  mode: 'Instrument',
+  direction: 'Direction',
+  entryPrice: 'Entry price',
+  stopLoss: 'Stop loss',
+  targetPrice: 'Target price',
+  dollarRisk: 'Dollar risk',
+  balance: 'Account balance',
+  riskPercent: 'Risk percent',
+  buyingPower: 'Buying power',
+  feeSchedule: 'Brokerage fee schedule',
+  manualFees: 'Round-trip fees',
+};
+
+function Results({ out, form, currency }: { out: Output; form: CalculatorForm; currency: string | undefined }) {
+  const money = (v: string | undefined) => (currency ? formatMoney(v, currency) : formatDecimal(v, 2));
+  const unit = form.mode === 'options' ? 'contracts' : 'shares';
+  const status = sizingStatusText(out, form);
+  const capped = cappedText(out, form);
+  const rows: Array<[string, string | undefined]> = [
+    ['Per-unit risk', money(out.perUnitRisk)],
+    ['Actual dollar risk', money(out.actualDollarRisk)],
+    ['Total position value', money(out.totalPositionValue)],
+    ['Risk budget (from percent)', out.derivedDollarRisk === undefined ? undefined : money(out.derivedDollarRisk)],
+    ['Per-unit reward', out.perUnitReward === undefined ? undefined : money(out.perUnitReward)],
+    ['Reward : risk', out.riskRewardRatio === undefined ? undefined : `${formatDecimal(out.riskRewardRatio, 2)} : 1`],
+    ['Estimated round-trip fees', out.estimatedFees === undefined ? undefined : money(out.estimatedFees)],
+    ['Fees as % of risk', out.feeToRiskPercent === undefined ? undefined : `${formatDecimal(out.feeToRiskPercent, 2)}%`],
+    ['Risk with fees', out.adjustedDollarRisk === undefined ? undefined : money(out.adjustedDollarRisk)],
+    ['Breakeven price', out.breakeven === undefined ? undefined : formatDecimal(out.breakeven, 2)],
+    ['Reward : risk after fees', out.adjustedRiskRewardRatio === undefined ? undefined : `${formatDecimal(out.adjustedRiskRewardRatio, 2)} : 1`],
+  ];
+  return (
+    <>
+      <p className="big-number" data-testid="position-size">
+        {out.positionSize.toLocaleString()} {unit}
+      </p>
+      {status && (
+        <p className="note note-warn" data-testid="sizing-status">
+          {status}
+        </p>
+      )}
+      {capped && <p className="note">{capped}</p>}
+      <dl className="facts">
+        {rows
+          .filter((r): r is [string, string] => r[1] !== undefined)
+          .map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+      </dl>
+    </>
+  );
+}
+
+export default function Calculator() {
+  const [form, setForm] = useState<CalculatorForm>(initialForm);
+  const [accountId, setAccountId] = useState('');
+  const accounts = useAccounts();
+  const brokerages = useBrokerages();
+  const request = calculatorRequest(form, brokerages.data);
+  // Debounced on the request's text: one call once typing pauses.
+  const requestText = JSON.stringify(request);
+  const settledText = useDebounced(requestText, 300);
+  const settled = JSON.parse(settledText) as Schemas['CalculatorInput'] | null;
+  const calc = useQuery({
+    queryKey: ['calculator', settledText],
+    queryFn: () => unwrap(client.POST('/api/calculator', { body: settled as Schemas['CalculatorInput'] })),
+    enabled: settled !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const err = calc.error instanceof ApiError ? calc.error : undefined;
+  const fe = (f: string) => err?.fieldError(f);
+  const set = (k: keyof CalculatorForm) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
+  const account = accounts.data?.find((a) => a.id === accountId);
+  const useAccount = (id: string) => {
+    setAccountId(id);
+    const a = accounts.data?.find((x) => x.id === id);
+    if (!a) return;
+    setForm({
+      ...form,
+      basis: 'percent',
+      balance: a.balance,
+      riskPercent: a.defaultRiskPercent ?? form.riskPercent,
+      ...(a.brokerageId ? { fees: 'schedule' as const, brokerageId: a.brokerageId } : {}),
+    });
+  };
+  const unit = form.mode === 'options' ? 'contract' : 'share';
+  return (
+    <>
+      <PageTitle>Position size calculator</PageTitle>
+      <div className="grid-2">
+        <form className="card" aria-label="Calculator inputs" onSubmit={(e) => e.preventDefault()}>
+          <div className="grid">
+            <SelectField label="Instrument" value={form.mode} onChange={set('mode')}>
+              <option value="stock">Stock (shares)</option>
+              <option value="options">Options (contracts of 100)</option>
+            </SelectField>
+            <SelectField label="Direction" value={form.direction} onChange={set('direction')}>
+              <option value="long">Long</option>
+              <option value="short">Short</option>
+            </SelectField>
+            <Field label="Entry price" inputMode="decimal" value={form.entryPrice} onChange={set('entryPrice')} error={fe('entryPrice')} />
+            <Field label="Stop loss" inputMode="decimal" value={form.stopLoss} onChange={set('stopLoss')} error={fe('stopLoss')} />
+            <Field label="Target price (optional)" inputMode="decimal" value={form.targetPrice} onChange={set('targetPrice')} error={fe('targetPrice')} />
+          </div>
+          <fieldset>
+            <legend>Risk</legend>
+            <div className="row" role="radiogroup" aria-label="Risk basis">
+              <label className="check">
+                <input type="radio" name="basis" checked={form.basis === 'percent'} onChange={() => setForm({ ...form, basis: 'percent' })} />
+                Percent of balance
+              </label>
+              <label className="check">
+                <input type="radio" name="basis" checked={form.basis === 'dollar'} onChange={() => setForm({ ...form, basis: 'dollar' })} />
+                Fixed dollar risk
+              </label>
+            </div>
+            {accounts.data && accounts.data.length > 0 && (
+              <SelectField label="Fill from account" value={accountId} onChange={(e) => useAccount(e.target.value)}>
+                <option value="">—</option>
+                {accounts.data.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name} ({a.currency})
+                  </option>
+                ))}
+              </SelectField>
+            )}
+            <div className="grid">
+              {form.basis === 'percent' ? (
+                <>
+                  <Field label="Account balance" inputMode="decimal" value={form.balance} onChange={set('balance')} error={fe('balance')} hint="May be zero or negative for a losing account." />
+                  <Field label="Risk percent" inputMode="decimal" value={form.riskPercent} onChange={set('riskPercent')} error={fe('riskPercent')} hint="More than 0, at most 100." />
+                </>
+              ) : (
+                <Field label="Dollar risk" inputMode="decimal" value={form.dollarRisk} onChange={set('dollarRisk')} error={fe('dollarRisk')} />
+              )}
+              <Field
+                label="Buying power (optional)"
+                inputMode="decimal"
+                value={form.buyingPower}
+                onChange={set('buyingPower')}
+                error={fe('buyingPower')}
+                hint="Caps the size; never changes the risk."
+              />
+            </div>
+          </fieldset>
+          <fieldset>
+            <legend>Fees</legend>
+            <div className="row" role="radiogroup" aria-label="Fees">
+              {(
+                [
+                  ['none', 'No fees'],
+                  ['schedule', 'Fee schedule'],
+                  ['manual', 'Manual estimate'],
+                ] as const
+              ).map(([v, l]) => (
+                <label key={v} className="check">
+                  <input type="radio" name="fees" checked={form.fees === v} onChange={() => setForm({ ...form, fees: v })} />
+                  {l}
+                </label>
+              ))}
+            </div>
+            {form.fees === 'schedule' && (
+              <SelectField label="Brokerage fee schedule" value={form.brokerageId} onChange={set('brokerageId')} error={fe('feeSchedule')}>
+                <option value="">Choose…</option>
+                {brokerages.data?.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name}
+                  </option>
+                ))}
+              </SelectField>
+            )}
+            {form.fees === 'manual' && (
+              <Field label="Round-trip fees" inputMode="decimal" value={form.manualFees} onChange={set('manualFees')} error={fe('manualFees')} />
+            )}
+          </fieldset>
+        </form>
+        <section className="card" aria-labelledby="calc-results" aria-live="polite">
+          <h2 id="calc-results">Result</h2>
+          {request === null ? (
+            <p className="muted">Enter the entry price, the stop and the risk to size the position.</p>
+          ) : err ? (
+            <div className="note note-error" role="alert">
+              <p>{err.details.length ? 'Check these fields:' : err.message}</p>
+              {err.details.length > 0 && (
+                <ul>
+                  {err.details.map((d) => (
+                    <li key={d.field + d.message}>
+                      {fieldLabels[d.field.split('.')[0] ?? ''] ?? d.field}: {d.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          ) : calc.isError ? (
+            <ErrorNote error={calc.error} />
+          ) : calc.data ? (
+            <div style={{ opacity: calc.isPlaceholderData || settledText !== requestText ? 0.6 : 1 }}>
+              <Results out={calc.data} form={form} currency={account?.currency} />
+            </div>
+          ) : (
+            <p className="muted">Calculating…</p>
+          )}
+          <p className="hint">Size is whole {unit}s; per-unit figures are per share.</p>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,351 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, sendForm, unwrap, type Schemas } from '../api/client';
+import { useAccounts } from '../api/queries';
+import { Datalists } from '../components/Datalists';
+import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
+import { formatDateTime, formatMoney, pnlClass } from '../format';
+import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
+
+type Preview = Schemas['CsvImportPreview'];
+type Problem = Schemas['CsvImportProblem'];
+
+function Problems({ title, items, total }: { title: string; items: Problem[]; total: number }) {
+  if (items.length === 0) return null;
+  return (
+    <section aria-label={title}>
+      <h3>
+        {title} ({total})
+      </h3>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">Column</th>
+              <th scope="col">Field</th>
+              <th scope="col">Code</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((p, i) => (
+              <tr key={i}>
+                <td>{p.row === 0 ? 'file' : p.row}</td>
+                <td>{p.column === 0 ? '—' : `${p.column}${p.columnName ? ` (${p.columnName})` : ''}`}</td>
+                <td>{p.field || '—'}</td>
+                <td>
+                  <code>{p.code}</code>
+                </td>
+                <td>{p.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {total > items.length && <p className="muted">The first {items.length} are listed.</p>}
+    </section>
+  );
+}
+
+function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted: (r: Schemas['CsvImportCommitted']['import']) => void }) {
+  const queryClient = useQueryClient();
+  const [confirmDuplicates, setConfirmDuplicates] = useState(false);
+  const s = preview.summary;
+  const commit = useMutation({
+    mutationFn: () => unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates } })),
+    onSuccess: (data) => {
+      for (const key of ['positions', 'performance', 'accounts', 'dashboard']) void queryClient.invalidateQueries({ queryKey: [key] });
+      onCommitted(data.import);
+    },
+  });
+  const commitErr = commit.error instanceof ApiError ? commit.error : undefined;
+  return (
+    <section className="card" aria-labelledby="preview-title">
+      <h2 id="preview-title">Preview</h2>
+      <dl className="facts">
+        <dt>Rows read</dt>
+        <dd>
+          {s.rows}
+          {s.skippedRows > 0 && ` (${s.skippedRows} skipped: not fills)`}
+        </dd>
+        <dt>Fills to import</dt>
+        <dd>
+          {s.importFills} of {s.fills}
+        </dd>
+        <dt>Positions</dt>
+        <dd>
+          {s.newPositions} new, {s.continuedPositions} continued, {s.openPositions} left open
+        </dd>
+        <dt>Already in the journal</dt>
+        <dd>{s.duplicateFills} fills</dd>
+        <dt>Repeated within the file</dt>
+        <dd>{s.duplicatesInFile} rows</dd>
+        <dt>Net P&amp;L</dt>
+        <dd className={pnlClass(s.netPnl)}>
+          {formatMoney(s.netPnl, s.currency)} (gross {formatMoney(s.grossPnl, s.currency)}, fees {formatMoney(s.fees, s.currency)})
+        </dd>
+      </dl>
+      <Problems title="Errors" items={preview.errors} total={preview.errorCount} />
+      <Problems title="Warnings" items={preview.warnings} total={preview.warningCount} />
+      {preview.positions.length > 0 && (
+        <details open={preview.positions.length <= 20}>
+          <summary>Positions the import writes ({preview.positions.length})</summary>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Symbol</th>
+                  <th scope="col">Side</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Opened</th>
+                  <th scope="col">Closed</th>
+                  <th scope="col" className="num">Fills</th>
+                  <th scope="col" className="num">Net P&amp;L</th>
+                  <th scope="col">Rows</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.positions.slice(0, 500).map((p, i) => (
+                  <tr key={i}>
+                    <th scope="row">
+                      {p.symbol}
+                      {p.existingPositionId && <span className="chip">continues</span>}
+                    </th>
+                    <td>{p.side}</td>
+                    <td>{p.status}</td>
+                    <td>{formatDateTime(p.openedAt)}</td>
+                    <td>{formatDateTime(p.closedAt)}</td>
+                    <td className="num">{p.fills}</td>
+                    <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, s.currency)}</td>
+                    <td>{p.rows.slice(0, 8).join(', ') + (p.rows.length > 8 ? '…' : '')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      )}
+      {preview.canCommit && preview.token ? (
+        <>
+          {s.duplicateFills > 0 && (
+            <label className="check">
+              <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />
+              Also import the {s.duplicateFills} fills the journal already has
+            </label>
+          )}
+          {preview.expiresAt && <p className="hint">This preview is kept until {formatDateTime(preview.expiresAt)}.</p>}
+          {commitErr?.status === 404 ? (
+            <p className="note note-error" role="alert">
+              This preview has expired or was already imported ({commitErr.message}). Preview the file again.
+            </p>
+          ) : (
+            <ErrorNote error={commit.error} />
+          )}
+          <button type="button" onClick={() => commit.mutate()} disabled={commit.isPending}>
+            {commit.isPending ? 'Importing…' : 'Import'}
+          </button>
+        </>
+      ) : (
+        <p className="note note-error" role="alert">
+          {preview.errorCount > 0 ? 'Fix the errors in the file (or the mapping) and preview again: nothing can be imported yet.' : 'Nothing to import.'}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export default function CsvImport() {
+  const accounts = useAccounts();
+  const presets = useQuery({ queryKey: ['csv-presets'], queryFn: () => unwrap(client.GET('/api/csv-import/presets')), staleTime: Infinity });
+  const [form, setForm] = useState<ImportForm>(initialImportForm);
+  const [file, setFile] = useState<File | null>(null);
+  const [headers, setHeaders] = useState<string[]>([]);
+  const [committed, setCommitted] = useState<Schemas['CsvImportCommitted']['import'] | null>(null);
+  const accountId = form.accountId || accounts.data?.find((a) => !a.archived)?.id || '';
+  const presetId = form.presetId || presets.data?.items[0]?.id || '';
+  const preset = presets.data?.items.find((p) => p.id === presetId);
+
+  useEffect(() => {
+    if (!file) return;
+    let live = true;
+    void file
+      .slice(0, 64 * 1024)
+      .text()
+      .then((t) => live && setHeaders(headerNames(t.split(/\r?\n/)[0] ?? '', form.delimiter)));
+    return () => {
+      live = false;
+    };
+  }, [file, form.delimiter]);
+
+  const preview = useMutation({
+    mutationFn: () => {
+      if (!file) throw new Error('Choose a CSV file first.');
+      return sendForm<Preview>('/api/csv-import/preview', previewForm(importOptions({ ...form, accountId, presetId }), file, file.name));
+    },
+    onMutate: () => setCommitted(null),
+  });
+  const err = preview.error instanceof ApiError ? preview.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    preview.mutate();
+  };
+  const fields = presets.data?.fields[form.rowShape] ?? [];
+  const set = <K extends keyof ImportForm>(k: K, v: ImportForm[K]) => {
+    setForm({ ...form, [k]: v });
+    preview.reset();
+  };
+  if (accounts.data && accounts.data.length === 0) {
+    return (
+      <>
+        <PageTitle>Import a CSV</PageTitle>
+        <p className="note">
+          Create an account first: <Link to="/accounts">Accounts</Link>.
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageTitle>Import a CSV</PageTitle>
+      <Datalists />
+      <form className="card" onSubmit={submit} aria-label="Import options">
+        <h2>1. File and account</h2>
+        <div className="grid">
+          <SelectField label="Account" value={accountId} onChange={(e) => set('accountId', e.target.value)} error={err?.fieldError('accountId')}>
+            {accounts.data?.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.currency})
+              </option>
+            ))}
+          </SelectField>
+          <Field
+            label="CSV file"
+            type="file"
+            accept=".csv,.txt,.tsv,text/csv,text/plain"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              preview.reset();
+            }}
+            error={err?.fieldError('file')}
+            hint={presets.data ? `Up to ${Math.floor(presets.data.limits.maxFileBytes / 1048576)} MB and ${presets.data.limits.maxRows.toLocaleString()} rows.` : undefined}
+          />
+        </div>
+        <h2>2. Layout</h2>
+        <div className="row" role="radiogroup" aria-label="Layout">
+          <label className="check">
+            <input type="radio" name="source" checked={form.source === 'preset'} onChange={() => set('source', 'preset')} />
+            A broker preset
+          </label>
+          <label className="check">
+            <input type="radio" name="source" checked={form.source === 'mapping'} onChange={() => set('source', 'mapping')} />
+            Map the columns myself
+          </label>
+        </div>
+        {form.source === 'preset' ? (
+          presets.isPending ? (
+            <Loading />
+          ) : (
+            <>
+              <SelectField label="Preset" value={presetId} onChange={(e) => set('presetId', e.target.value)} error={err?.fieldError('presetId')}>
+                {presets.data?.items.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </SelectField>
+              {preset && (
+                <p className="hint">
+                  {preset.description} <strong>Export:</strong> {preset.howToExport}
+                </p>
+              )}
+            </>
+          )
+        ) : (
+          <>
+            <div className="grid">
+              <SelectField label="Row shape" value={form.rowShape} onChange={(e) => set('rowShape', e.target.value as ImportForm['rowShape'])}>
+                <option value="execution">One fill per row</option>
+                <option value="round-trip">One closed trade per row</option>
+              </SelectField>
+              <Field label="Delimiter" maxLength={3} value={form.delimiter === '\t' ? 'tab' : form.delimiter} onChange={(e) => set('delimiter', e.target.value === 'tab' ? '\t' : e.target.value)} error={err?.fieldError('mapping.delimiter')} hint='One character, or "tab".' />
+              <label className="check">
+                <input type="checkbox" checked={form.hasHeader} onChange={(e) => set('hasHeader', e.target.checked)} />
+                First row is a header
+              </label>
+            </div>
+            <datalist id="csv-headers">
+              {headers.map((h) => (
+                <option key={h} value={h} />
+              ))}
+            </datalist>
+            <fieldset>
+              <legend>Columns {form.hasHeader ? '(header text or column number)' : '(column number)'}</legend>
+              <div className="grid">
+                {fields.map((f) => (
+                  <Field
+                    key={f.field}
+                    label={`Column for ${f.field}${f.required ? ' (required)' : ''}`}
+                    list="csv-headers"
+                    value={form.columns[f.field] ?? ''}
+                    onChange={(e) => set('columns', { ...form.columns, [f.field]: e.target.value })}
+                    error={err?.fieldError(`mapping.columns.${f.field}`)}
+                  />
+                ))}
+              </div>
+            </fieldset>
+          </>
+        )}
+        <h2>3. Options</h2>
+        <div className="grid">
+          <Field label="File time zone" list="timezones" placeholder="the account's trading-day zone" value={form.timezone} onChange={(e) => set('timezone', e.target.value)} error={err?.fieldError('timezone')} />
+          <SelectField label="Date format" value={form.dateFormat} onChange={(e) => set('dateFormat', e.target.value as ImportForm['dateFormat'])} error={err?.fieldError('dateFormat')}>
+            <option value="">{form.source === 'preset' ? "The preset's" : 'ISO (2024-01-19)'}</option>
+            <option value="iso">ISO 2024-01-19</option>
+            <option value="us">US 01/19/2024</option>
+            <option value="eu">EU 19/01/2024</option>
+            <option value="iso-datetime">ISO date-time 2024-01-19T09:35:12</option>
+          </SelectField>
+          <SelectField label="Number format" value={form.numberFormat} onChange={(e) => set('numberFormat', e.target.value as ImportForm['numberFormat'])} error={err?.fieldError('numberFormat')}>
+            <option value="">{form.source === 'preset' ? "The preset's" : 'US 1,234.56'}</option>
+            <option value="us">US 1,234.56</option>
+            <option value="eu">EU 1.234,56</option>
+          </SelectField>
+        </div>
+        {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat'].includes(d.field))) && (
+          <div className="note note-error" role="alert">
+            <p>{err.status === 413 ? 'The file is too large (or has too many rows) to import at once.' : err.message}</p>
+            {err.details.length > 0 && (
+              <ul>
+                {err.details.map((d) => (
+                  <li key={d.field + d.message}>
+                    {d.field}: {d.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        {preview.error && !err && <ErrorNote error={preview.error} />}
+        <button type="submit" disabled={!file || !accountId || preview.isPending}>
+          {preview.isPending ? 'Reading the file…' : 'Preview import'}
+        </button>
+      </form>
+      {committed ? (
+        <section className="card" role="status" aria-labelledby="imported-title">
+          <h2 id="imported-title">Imported</h2>
+          <p>
+            {committed.fillsCreated} fills in {committed.positionsCreated} new and {committed.positionsContinued} continued positions
+            {committed.duplicatesSkipped > 0 && `; ${committed.duplicatesSkipped} duplicates skipped`}.
+          </p>
+          <p>
+            <Link to={`/positions?accountId=${committed.accountId}`}>See the positions</Link> · <Link to="/">Dashboard</Link>
+          </p>
+        </section>
+      ) : (
+        preview.data && <PreviewResult key={preview.data.token ?? 'x'} preview={preview.data} onCommitted={setCommitted} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { keys, useTags } from '../api/queries';
+import { ErrorNote, Loading } from '../components/ui';
+
+type Tag = Schemas['Tag'];
+const categories: Array<Tag['category']> = ['setup', 'mistake', 'emotion', 'general'];
+
+function TagRow({ tag }: { tag: Tag }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(tag.name);
+  const [category, setCategory] = useState(tag.category);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: keys.tags });
+    void queryClient.invalidateQueries({ queryKey: ['positions'] });
+    void queryClient.invalidateQueries({ queryKey: ['performance'] });
+  };
+  const save = useMutation({
+    mutationFn: () => unwrap(client.PATCH('/api/tags/{tagId}', { params: { path: { tagId: tag.id } }, body: { name: name.trim(), category } })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/api/tags/{tagId}', { params: { path: { tagId: tag.id } } })),
+    onSuccess: refresh,
+  });
+  const err = save.error instanceof ApiError ? save.error : undefined;
+  const changed = name.trim() !== tag.name || category !== tag.category;
+  return (
+    <tr>
+      <td>
+        <input aria-label={`Name of tag ${tag.name}`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} aria-invalid={err?.fieldError('name') ? true : undefined} />
+        {err && <small className="field-error">{err.fieldError('name') ?? err.message}</small>}
+      </td>
+      <td>
+        <select aria-label={`Category of tag ${tag.name}`} value={category} onChange={(e) => setCategory(e.target.value as Tag['category'])}>
+          {categories.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        <div className="row">
+          <button type="button" className="ghost" disabled={!changed || save.isPending} onClick={() => save.mutate()} aria-label={`Save tag ${tag.name}`}>
+            Save
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            disabled={remove.isPending}
+            aria-label={`Delete tag ${tag.name}`}
+            onClick={() => {
+              if (window.confirm(`Delete the tag ${tag.name}? Positions keep everything else.`)) remove.mutate();
+            }}
+          >
+            Delete
+          </button>
+        </div>
+        <ErrorNote error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+/** TagsManager renames, recategorises and deletes tags (new ones are made where positions are tagged). */
+export function TagsManager() {
+  const tags = useTags();
+  return (
+    <section className="card" aria-labelledby="tags-title">
+      <h2 id="tags-title">Tags</h2>
+      {tags.isPending ? (
+        <Loading />
+      ) : tags.isError ? (
+        <ErrorNote error={tags.error} />
+      ) : tags.data.length === 0 ? (
+        <p className="muted">No tags yet: add them on a position.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Category</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tags.data.map((t) => (
+                <TagRow key={`${t.id}-${t.name}-${t.category}`} tag={t} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

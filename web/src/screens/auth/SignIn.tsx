@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { client, unwrap, ApiError } from '../../api/client';
+import { keys } from '../../api/queries';
+import { safeNext } from '../../fragment';
+import { ErrorNote, Field } from '../../components/ui';
+
+export default function SignIn() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signIn = useMutation({
+    meta: { public: true },
+    mutationFn: () => unwrap(client.POST('/api/auth/login', { body: { email, password } })),
+    onSuccess: (data) => {
+      queryClient.clear();
+      queryClient.setQueryData(keys.me, data.user);
+      void navigate(safeNext(params.get('next')), { replace: true });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    signIn.mutate();
+  };
+  const invalid = signIn.error instanceof ApiError && signIn.error.code === 'INVALID_CREDENTIALS';
+  return (
+    <section className="auth-card" aria-labelledby="signin-title">
+      <h1 id="signin-title">Sign in</h1>
+      <form onSubmit={submit} noValidate>
+        <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {invalid ? (
+          <p className="note note-error" role="alert">
+            Wrong email or password.
+          </p>
+        ) : (
+          <ErrorNote error={signIn.error} />
+        )}
+        <button type="submit" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+      <p>
+        New here? <Link to="/signup">Create an account</Link>
+      </p>
+    </section>
+  );
+}

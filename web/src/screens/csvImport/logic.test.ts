@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { headerNames, importOptions, initialImportForm, previewForm } from './logic';
+
+describe('importOptions', () => {
+  it('sends a preset and only the options set', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'ibkr-flex-trades' })).toEqual({ accountId: 'a1', presetId: 'ibkr-flex-trades' });
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'p', timezone: ' Europe/Berlin ', dateFormat: 'eu', numberFormat: 'eu' })).toEqual({
+      accountId: 'a1',
+      presetId: 'p',
+      timezone: 'Europe/Berlin',
+      dateFormat: 'eu',
+      numberFormat: 'eu',
+    });
+  });
+  it('sends a mapping with header names and column numbers, never a preset', () => {
+    const o = importOptions({
+      ...initialImportForm,
+      accountId: 'a1',
+      source: 'mapping',
+      presetId: 'ignored',
+      rowShape: 'round-trip',
+      hasHeader: false,
+      delimiter: '\t',
+      columns: { symbol: '2', entryPrice: ' Entry ', exitPrice: '' },
+    });
+    expect(o).toEqual({ accountId: 'a1', rowShape: 'round-trip', mapping: { hasHeader: false, delimiter: 'tab', columns: { symbol: 2, entryPrice: 'Entry' } } });
+  });
+});
+
+describe('previewForm', () => {
+  it('puts the options part before the file part', async () => {
+    const form = previewForm({ accountId: 'a1', presetId: 'p' }, new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'trades.csv');
+    expect([...form.keys()]).toEqual(['options', 'file']);
+    const options = form.get('options') as File;
+    expect(options.type).toBe('application/json');
+    expect(JSON.parse(await options.text())).toEqual({ accountId: 'a1', presetId: 'p' });
+    expect((form.get('file') as File).name).toBe('trades.csv');
+  });
+});
+
+describe('headerNames', () => {
+  it('reads the header line for suggestions', () => {
+    expect(headerNames('\uFEFF"Trade Date", Symbol ,Qty', ',')).toEqual(['Trade Date', 'Symbol', 'Qty']);
+    expect(headerNames('a\tb', 'tab')).toEqual(['a', 'b']);
+  });
+});

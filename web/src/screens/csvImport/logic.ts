@@ -1,0 +1,76 @@
+// The CSV import wizard's request: the options part, built from the form.
+import type { Schemas } from '../../api/client';
+
+export type Options = Schemas['CsvImportOptions'];
+type RowShape = 'execution' | 'round-trip';
+
+export interface ImportForm {
+  accountId: string;
+  source: 'preset' | 'mapping';
+  presetId: string;
+  rowShape: RowShape;
+  hasHeader: boolean;
+  delimiter: string;
+  columns: Record<string, string>;
+  timezone: string;
+  dateFormat: '' | 'iso' | 'us' | 'eu' | 'iso-datetime';
+  numberFormat: '' | 'us' | 'eu';
+}
+
+export const initialImportForm: ImportForm = {
+  accountId: '',
+  source: 'preset',
+  presetId: '',
+  rowShape: 'execution',
+  hasHeader: true,
+  delimiter: ',',
+  columns: {},
+  timezone: '',
+  dateFormat: '',
+  numberFormat: '',
+};
+
+/**
+ * importOptions is the preview's `options` part: the preset or the
+ * mapping (never both), and only the options the user set, so the
+ * preset's and the account's defaults apply otherwise. A column typed as
+ * digits is sent as the 1-based column number (the only form without a
+ * header), anything else as header text.
+ */
+export function importOptions(f: ImportForm): Options {
+  const o: Options = { accountId: f.accountId };
+  if (f.source === 'preset') {
+    o.presetId = f.presetId;
+  } else {
+    const columns: Record<string, string | number> = {};
+    for (const [field, raw] of Object.entries(f.columns)) {
+      const v = raw.trim();
+      if (!v) continue;
+      columns[field] = /^[1-9]\d{0,3}$/.test(v) ? Number(v) : v;
+    }
+    o.mapping = { hasHeader: f.hasHeader, delimiter: f.delimiter === '\t' ? 'tab' : f.delimiter || ',', columns };
+    o.rowShape = f.rowShape;
+  }
+  if (f.timezone.trim()) o.timezone = f.timezone.trim();
+  if (f.dateFormat) o.dateFormat = f.dateFormat;
+  if (f.numberFormat) o.numberFormat = f.numberFormat;
+  return o;
+}
+
+/** previewForm is the multipart body: options first (the server reads the file as it arrives), then the file. */
+export function previewForm(options: Options, file: Blob, fileName: string): FormData {
+  const form = new FormData();
+  form.append('options', new Blob([JSON.stringify(options)], { type: 'application/json' }), 'options.json');
+  form.append('file', file, fileName);
+  return form;
+}
+
+/** headerNames reads the first line of a CSV for the mapping's suggestions (quotes removed; not a full parser). */
+export function headerNames(firstLine: string, delimiter: string): string[] {
+  const d = delimiter === 'tab' || delimiter === '\\t' ? '\t' : delimiter || ',';
+  return firstLine
+    .replace(/^\uFEFF/, '')
+    .split(d)
+    .map((h) => h.trim().replace(/^"(.*)"$/, '$1').trim())
+    .filter(Boolean);
+}

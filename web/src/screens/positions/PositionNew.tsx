@@ -1,0 +1,193 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../../api/client';
+import { useAccounts } from '../../api/queries';
+import { ErrorNote, Field, PageTitle, SelectField, TextAreaField } from '../../components/ui';
+import { fromLocalInput, toLocalInput } from '../../datetime';
+import { emptyToUndefined } from '../../lists';
+import { QuoteButton } from './QuoteButton';
+import { SymbolInput } from './SymbolInput';
+import { TagPicker } from './TagPicker';
+
+/** How an option is named: the OCC symbol the journal parses into underlying, expiry, right and strike. */
+export const optionHint = 'OCC symbol, e.g. AAPL  240119C00190000 (quantities are contracts of 100).';
+
+export interface FillDraft {
+  type: 'entry' | 'exit';
+  price: string;
+  quantity: string;
+  fees: string;
+  filledAt: string;
+}
+
+export const newFill = (type: FillDraft['type'] = 'entry'): FillDraft => ({ type, price: '', quantity: '', fees: '', filledAt: toLocalInput(new Date()) });
+
+/** fillInput turns a fill row into the API body; blank fees are left to the brokerage estimate. */
+export function fillInput(f: FillDraft): Schemas['FillInput'] {
+  const body: Schemas['FillInput'] = { type: f.type, price: f.price.trim(), quantity: f.quantity.trim(), filledAt: fromLocalInput(f.filledAt) ?? '' };
+  const fees = emptyToUndefined(f.fees);
+  if (fees !== undefined) body.fees = fees;
+  return body;
+}
+
+/** FillFields is one fill's inputs, labelled for screen readers and the end-to-end tests. */
+export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft; onChange: (f: FillDraft) => void; index?: number; errorOf?: (field: string) => string | undefined }) {
+  const p = index === undefined ? '' : `fills[${index}].`;
+  const suffix = index === undefined || index === 0 ? '' : ` (fill ${index + 1})`;
+  return (
+    <div className="grid">
+      <SelectField label={`Fill type${suffix}`} value={fill.type} onChange={(e) => onChange({ ...fill, type: e.target.value as FillDraft['type'] })}>
+        <option value="entry">Entry</option>
+        <option value="exit">Exit</option>
+      </SelectField>
+      <Field
+        label={fill.type === 'entry' ? `Entry price${suffix}` : `Exit price${suffix}`}
+        inputMode="decimal"
+        required
+        value={fill.price}
+        onChange={(e) => onChange({ ...fill, price: e.target.value })}
+        error={errorOf?.(`${p}price`)}
+      />
+      <Field label={`Quantity${suffix}`} inputMode="decimal" required value={fill.quantity} onChange={(e) => onChange({ ...fill, quantity: e.target.value })} error={errorOf?.(`${p}quantity`)} />
+      <Field
+        label={`Fees${suffix}`}
+        inputMode="decimal"
+        placeholder="from fee schedule"
+        value={fill.fees}
+        onChange={(e) => onChange({ ...fill, fees: e.target.value })}
+        error={errorOf?.(`${p}fees`)}
+      />
+      <Field
+        label={`Filled at${suffix}`}
+        className="wide"
+        type="datetime-local"
+        step={1}
+        required
+        value={fill.filledAt}
+        onChange={(e) => onChange({ ...fill, filledAt: e.target.value })}
+        error={errorOf?.(`${p}filledAt`)}
+      />
+    </div>
+  );
+}
+
+export default function PositionNew() {
+  const accounts = useAccounts();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const active = accounts.data?.filter((a) => !a.archived) ?? [];
+  const [accountId, setAccountId] = useState(params.get('accountId') ?? '');
+  const [symbol, setSymbol] = useState('');
+  const [assetType, setAssetType] = useState<'stock' | 'option'>('stock');
+  const [side, setSide] = useState<'long' | 'short'>('long');
+  const [stopLoss, setStopLoss] = useState('');
+  const [targetPrice, setTargetPrice] = useState('');
+  const [notes, setNotes] = useState('');
+  const [tagIds, setTagIds] = useState<string[]>([]);
+  const [fills, setFills] = useState<FillDraft[]>([newFill()]);
+  const account = accountId || active[0]?.id || '';
+
+  const create = useMutation({
+    mutationFn: () => {
+      const body: Schemas['PositionCreate'] = { accountId: account, symbol: symbol.trim(), assetType, side, fills: fills.map(fillInput), tagIds };
+      const stop = emptyToUndefined(stopLoss);
+      if (stop) body.stopLoss = stop;
+      const target = emptyToUndefined(targetPrice);
+      if (target) body.targetPrice = target;
+      if (notes.trim()) body.notes = notes;
+      return unwrap(client.POST('/api/positions', { body }));
+    },
+    onSuccess: (data) => {
+      void queryClient.invalidateQueries({ queryKey: ['positions'] });
+      void queryClient.invalidateQueries({ queryKey: ['performance'] });
+      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      void navigate(`/positions/${data.position.id}`);
+    },
+  });
+  const err = create.error instanceof ApiError ? create.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  if (accounts.data && active.length === 0) {
+    return (
+      <>
+        <PageTitle>New position</PageTitle>
+        <p className="note">
+          Create an account first: <Link to="/accounts">Accounts</Link>.
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageTitle>New position</PageTitle>
+      <form onSubmit={submit} className="card" noValidate>
+        <div className="grid">
+          <SelectField label="Account" value={account} onChange={(e) => setAccountId(e.target.value)} error={err?.fieldError('accountId')}>
+            {active.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.currency})
+              </option>
+            ))}
+          </SelectField>
+          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
+          <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as 'stock' | 'option')}>
+            <option value="stock">Stock</option>
+            <option value="option">Option (OCC symbol)</option>
+          </SelectField>
+          <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as 'long' | 'short')}>
+            <option value="long">Long</option>
+            <option value="short">Short</option>
+          </SelectField>
+          <Field label="Stop loss" inputMode="decimal" value={stopLoss} onChange={(e) => setStopLoss(e.target.value)} error={err?.fieldError('stopLoss')} />
+          <Field label="Target price" inputMode="decimal" value={targetPrice} onChange={(e) => setTargetPrice(e.target.value)} error={err?.fieldError('targetPrice')} />
+        </div>
+        <QuoteButton
+          symbol={symbol}
+          onUse={(price) => {
+            const first = fills[0];
+            if (first) setFills([{ ...first, price }, ...fills.slice(1)]);
+          }}
+        />
+        <h2>Fills</h2>
+        {fills.map((f, i) => (
+          <fieldset key={i}>
+            <legend>Fill {i + 1}</legend>
+            <FillFields fill={f} index={i} onChange={(nf) => setFills(fills.map((x, j) => (j === i ? nf : x)))} errorOf={(field) => err?.fieldError(field)} />
+            {fills.length > 1 && (
+              <button type="button" className="ghost" onClick={() => setFills(fills.filter((_, j) => j !== i))}>
+                Remove fill {i + 1}
+              </button>
+            )}
+          </fieldset>
+        ))}
+        <div className="row">
+          <button type="button" className="ghost" onClick={() => setFills([...fills, newFill('entry')])}>
+            Add entry
+          </button>
+          <button type="button" className="ghost" onClick={() => setFills([...fills, newFill('exit')])}>
+            Add exit
+          </button>
+        </div>
+        <TextAreaField label="Notes" maxLength={20000} value={notes} onChange={(e) => setNotes(e.target.value)} error={err?.fieldError('notes')} />
+        <TagPicker selected={tagIds} onChange={setTagIds} />
+        {err && err.details.length > 0 && (
+          <ul className="note note-error" role="alert">
+            {err.details.map((d) => (
+              <li key={d.field + d.message}>
+                {d.field}: {d.message}
+              </li>
+            ))}
+          </ul>
+        )}
+        {create.error && (!err || err.details.length === 0) && <ErrorNote error={create.error} />}
+        <button type="submit" disabled={create.isPending || !account}>
+          Save position
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import PositionPage from './PositionPage';
+import { mockApi, renderScreen, route } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const account = { id: 'a1', name: 'Swing', currency: 'USD', timezone: 'America/New_York', startingBalance: '0.0000', balance: '0.0000', defaultRiskPercent: null, brokerageId: null, archived: false, createdAt: '' };
+const entry = { id: 'f1', type: 'entry', price: '100', quantity: '10', fees: '1.0000', feeEstimated: false, filledAt: '2024-01-02T15:00:00Z', realizedPnl: null };
+const exit = { id: 'f2', type: 'exit', price: '110', quantity: '10', fees: '1.0000', feeEstimated: true, filledAt: '2024-01-03T15:00:00Z', realizedPnl: '100.0000' };
+const base = {
+  id: 'p1',
+  accountId: 'a1',
+  symbol: 'AAPL',
+  assetType: 'stock',
+  underlying: null,
+  optionExpiry: null,
+  optionRight: null,
+  optionStrike: null,
+  multiplier: 1,
+  side: 'long',
+  stopLoss: '95',
+  targetPrice: null,
+  openedAt: '2024-01-02T15:00:00Z',
+  entryQuantity: '10',
+  avgEntryPrice: '100',
+  fees: '1.0000',
+  initialRisk: '50.0000',
+  tags: [],
+  notes: '',
+  imageCount: 0,
+  createdAt: '',
+};
+const open = { ...base, status: 'open', closedAt: null, exitQuantity: '0', openQuantity: '10', avgExitPrice: null, grossPnl: '0.0000', netPnl: '-1.0000', rMultiple: null, fills: [entry], updatedAt: '1' };
+const closed = { ...base, status: 'closed', closedAt: '2024-01-03T15:00:00Z', exitQuantity: '10', openQuantity: '0', avgExitPrice: '110', grossPnl: '100.0000', fees: '2.0000', netPnl: '98.0000', rMultiple: '1.9600', fills: [entry, exit], updatedAt: '2' };
+
+function api() {
+  let position: typeof open | typeof closed = open;
+  return mockApi(
+    route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+    route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+    route('GET', '/api/config', () => ({ body: { quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+    route('GET', '/api/positions/p1/images', () => ({ body: { items: [], nextCursor: null } })),
+    route('GET', '/api/positions/p1', () => ({ body: { position } })),
+    route('POST', '/api/positions/p1/fills', () => {
+      position = closed;
+      return { status: 201, body: { position } };
+    }),
+    route('DELETE', '/api/positions/p1/fills/f2', () => {
+      position = open;
+      return { body: { position } };
+    }),
+  );
+}
+
+describe('PositionPage', () => {
+  it('adds an exit fill and shows the figures the API computed', async () => {
+    const { calls } = api();
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
+    expect(await screen.findByTestId('net-pnl')).toHaveTextContent('-$1.00');
+    const form = screen.getByRole('form', { name: 'Add fill' });
+    expect(within(form).getByLabelText('Fill type')).toHaveValue('exit');
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('Exit price'), '110');
+    await user.type(within(form).getByLabelText('Quantity'), '10');
+    await user.click(within(form).getByRole('button', { name: 'Add fill' }));
+    await waitFor(() => expect(screen.getByTestId('net-pnl')).toHaveTextContent('$98.00'));
+    expect(screen.getByText('1.96R')).toBeInTheDocument();
+    expect(screen.getByText('(est.)')).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST');
+    expect(post?.body).toMatchObject({ type: 'exit', price: '110', quantity: '10' });
+    expect(post?.body).not.toHaveProperty('fees');
+  });
+
+  it('deletes a fill after confirmation', async () => {
+    vi.stubGlobal('confirm', () => true);
+    const { calls } = api();
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: 'Add fill' });
+    await user.type(within(form).getByLabelText('Exit price'), '110');
+    await user.type(within(form).getByLabelText('Quantity'), '10');
+    await user.click(within(form).getByRole('button', { name: 'Add fill' }));
+    await user.click(await screen.findByRole('button', { name: /Delete exit fill/ }));
+    await waitFor(() => expect(screen.getByTestId('net-pnl')).toHaveTextContent('-$1.00'));
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/positions/p1/fills/f2')).toBe(true);
+  });
+
+  it('says so when the position does not exist', async () => {
+    api();
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/unknown' });
+    expect(await screen.findByRole('heading', { name: 'Position not found' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,376 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, unwrap, type Schemas } from '../../api/client';
+import { useAccounts } from '../../api/queries';
+import { ErrorNote, Field, Loading, PageTitle, SelectField, TextAreaField } from '../../components/ui';
+import { fromLocalInput, toLocalInput } from '../../datetime';
+import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { Images } from './Images';
+import { FillFields, fillInput, newFill, optionHint, type FillDraft } from './PositionNew';
+import { TagPicker } from './TagPicker';
+import { QuoteButton } from './QuoteButton';
+import { SymbolInput } from './SymbolInput';
+
+type Position = Schemas['Position'];
+type Fill = Schemas['Fill'];
+
+function usePositionKey(id: string) {
+  return ['positions', id] as const;
+}
+
+/** useSetPosition stores the position a mutation answered with and refreshes what depends on it. */
+function useSetPosition(id: string) {
+  const queryClient = useQueryClient();
+  const key = usePositionKey(id);
+  return (data: { position: Position } | undefined) => {
+    if (data) queryClient.setQueryData(key, data.position);
+    void queryClient.invalidateQueries({ queryKey: ['positions', 'list'] });
+    void queryClient.invalidateQueries({ queryKey: ['performance'] });
+    void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+    void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+  };
+}
+
+function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
+  return (
+    <div className="tiles">
+      <div className="tile">
+        <div className="label">Net P&amp;L</div>
+        <div className={`value ${pnlClass(p.netPnl)}`} data-testid="net-pnl">
+          {formatMoney(p.netPnl, currency)}
+        </div>
+      </div>
+      <div className="tile">
+        <div className="label">R multiple</div>
+        <div className={`value ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</div>
+      </div>
+      <div className="tile">
+        <div className="label">Gross P&amp;L</div>
+        <div className={`value ${pnlClass(p.grossPnl)}`}>{formatMoney(p.grossPnl, currency)}</div>
+      </div>
+      <div className="tile">
+        <div className="label">Fees</div>
+        <div className="value">{formatMoney(p.fees, currency)}</div>
+      </div>
+      <div className="tile">
+        <div className="label">Initial risk</div>
+        <div className="value">{formatMoney(p.initialRisk, currency)}</div>
+      </div>
+      <div className="tile">
+        <div className="label">Open quantity</div>
+        <div className="value">{p.openQuantity}</div>
+      </div>
+    </div>
+  );
+}
+
+function DetailsForm({ p }: { p: Position }) {
+  const setPosition = useSetPosition(p.id);
+  const [symbol, setSymbol] = useState(p.symbol);
+  const [side, setSide] = useState(p.side);
+  const [assetType, setAssetType] = useState(p.assetType);
+  const [stopLoss, setStopLoss] = useState(p.stopLoss ?? '');
+  const [targetPrice, setTargetPrice] = useState(p.targetPrice ?? '');
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        client.PATCH('/api/positions/{positionId}', {
+          params: { path: { positionId: p.id } },
+          body: { symbol: symbol.trim(), side, assetType, stopLoss: stopLoss.trim() || null, targetPrice: targetPrice.trim() || null },
+        }),
+      ),
+    onSuccess: setPosition,
+  });
+  const err = save.error instanceof ApiError ? save.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-label="Position details">
+      <h2>Details</h2>
+      <div className="grid">
+        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
+        <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as Position['assetType'])}>
+          <option value="stock">Stock</option>
+          <option value="option">Option</option>
+        </SelectField>
+        <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as Position['side'])} error={err?.fieldError('side')}>
+          <option value="long">Long</option>
+          <option value="short">Short</option>
+        </SelectField>
+        <Field label="Stop loss" inputMode="decimal" value={stopLoss} onChange={(e) => setStopLoss(e.target.value)} error={err?.fieldError('stopLoss')} />
+        <Field label="Target price" inputMode="decimal" value={targetPrice} onChange={(e) => setTargetPrice(e.target.value)} error={err?.fieldError('targetPrice')} />
+      </div>
+      <QuoteButton symbol={symbol} />
+      {err && err.details.length === 0 && <ErrorNote error={err} />}
+      <button type="submit" disabled={save.isPending}>
+        Save details
+      </button>
+      {save.isSuccess && <span role="status"> Saved.</span>}
+    </form>
+  );
+}
+
+function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: string | undefined }) {
+  const setPosition = useSetPosition(p.id);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState<FillDraft>({ type: fill.type, price: fill.price, quantity: fill.quantity, fees: fill.feeEstimated ? '' : fill.fees, filledAt: toLocalInput(fill.filledAt) });
+  const path = { positionId: p.id, fillId: fill.id };
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(
+        client.PATCH('/api/positions/{positionId}/fills/{fillId}', {
+          params: { path },
+          body: { type: draft.type, price: draft.price.trim(), quantity: draft.quantity.trim(), fees: draft.fees.trim() || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
+        }),
+      ),
+    onSuccess: (d) => {
+      setPosition(d);
+      setEditing(false);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}/fills/{fillId}', { params: { path } })),
+    onSuccess: setPosition,
+  });
+  const err = save.error instanceof ApiError ? save.error : undefined;
+  if (editing) {
+    return (
+      <tr>
+        <td colSpan={7}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              save.mutate();
+            }}
+            aria-label="Edit fill"
+          >
+            <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
+            {err && err.details.length === 0 && <ErrorNote error={err} />}
+            <div className="row">
+              <button type="submit" disabled={save.isPending}>
+                Save fill
+              </button>
+              <button type="button" className="ghost" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </td>
+      </tr>
+    );
+  }
+  return (
+    <tr>
+      <td>{fill.type}</td>
+      <td>{formatDateTime(fill.filledAt)}</td>
+      <td className="num">{fill.quantity}</td>
+      <td className="num">{formatDecimal(fill.price, 2, 8)}</td>
+      <td className="num">
+        {formatMoney(fill.fees, currency)}
+        {fill.feeEstimated && <span className="muted" title="Estimated from the account's fee schedule"> (est.)</span>}
+      </td>
+      <td className={`num ${pnlClass(fill.realizedPnl)}`}>{fill.realizedPnl ? formatMoney(fill.realizedPnl, currency) : '—'}</td>
+      <td>
+        <div className="row">
+          <button type="button" className="ghost" onClick={() => setEditing(true)} aria-label={`Edit ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            disabled={remove.isPending}
+            aria-label={`Delete ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}
+            onClick={() => {
+              if (window.confirm('Delete this fill?')) remove.mutate();
+            }}
+          >
+            Delete
+          </button>
+        </div>
+        <ErrorNote error={remove.error} />
+      </td>
+    </tr>
+  );
+}
+
+function AddFill({ p }: { p: Position }) {
+  const setPosition = useSetPosition(p.id);
+  const [draft, setDraft] = useState<FillDraft>(() => newFill(p.status === 'open' ? 'exit' : 'entry'));
+  const add = useMutation({
+    mutationFn: () => unwrap(client.POST('/api/positions/{positionId}/fills', { params: { path: { positionId: p.id } }, body: fillInput(draft) })),
+    onSuccess: (d) => {
+      setPosition(d);
+      setDraft(newFill('exit'));
+    },
+  });
+  const err = add.error instanceof ApiError ? add.error : undefined;
+  return (
+    <form
+      className="card"
+      aria-label="Add fill"
+      onSubmit={(e) => {
+        e.preventDefault();
+        add.mutate();
+      }}
+    >
+      <h3>Add fill</h3>
+      <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
+      {err && err.details.length === 0 && <ErrorNote error={err} />}
+      <button type="submit" disabled={add.isPending}>
+        Add fill
+      </button>
+    </form>
+  );
+}
+
+function Notes({ p }: { p: Position }) {
+  const setPosition = useSetPosition(p.id);
+  const [notes, setNotes] = useState(p.notes);
+  const save = useMutation({
+    mutationFn: () => unwrap(client.PATCH('/api/positions/{positionId}', { params: { path: { positionId: p.id } }, body: { notes } })),
+    onSuccess: setPosition,
+  });
+  const err = save.error instanceof ApiError ? save.error : undefined;
+  return (
+    <form
+      className="card"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <TextAreaField label="Notes" rows={6} maxLength={20000} value={notes} onChange={(e) => setNotes(e.target.value)} error={err?.fieldError('notes')} />
+      <button type="submit" disabled={save.isPending || notes === p.notes}>
+        Save notes
+      </button>
+      {save.isSuccess && notes === p.notes && <span role="status"> Saved.</span>}
+    </form>
+  );
+}
+
+function Tags({ p }: { p: Position }) {
+  const setPosition = useSetPosition(p.id);
+  const [ids, setIds] = useState(p.tags.map((t) => t.id));
+  const save = useMutation({
+    mutationFn: (tagIds: string[]) => unwrap(client.PUT('/api/positions/{positionId}/tags', { params: { path: { positionId: p.id } }, body: { tagIds } })),
+    onSuccess: setPosition,
+  });
+  return (
+    <div className="card">
+      <TagPicker
+        selected={ids}
+        onChange={(next) => {
+          setIds(next);
+          save.mutate(next);
+        }}
+      />
+      <ErrorNote error={save.error} />
+    </div>
+  );
+}
+
+export default function PositionPage() {
+  const { positionId = '' } = useParams();
+  const accounts = useAccounts();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const position = useQuery({
+    queryKey: usePositionKey(positionId),
+    queryFn: async () => (await unwrap(client.GET('/api/positions/{positionId}', { params: { path: { positionId } } }))).position,
+  });
+  const remove = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}', { params: { path: { positionId } } })),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['positions'] });
+      void queryClient.invalidateQueries({ queryKey: ['performance'] });
+      void queryClient.invalidateQueries({ queryKey: ['accounts'] });
+      void navigate('/positions');
+    },
+  });
+  if (position.isPending) return <Loading />;
+  if (position.isError) {
+    if (position.error instanceof ApiError && position.error.status === 404) {
+      return (
+        <>
+          <PageTitle>Position not found</PageTitle>
+          <p>
+            There is no such position in your journal. <Link to="/positions">All positions</Link>
+          </p>
+        </>
+      );
+    }
+    return <ErrorNote error={position.error} />;
+  }
+  const p = position.data;
+  const account = accounts.data?.find((a) => a.id === p.accountId);
+  return (
+    <>
+      <PageTitle
+        actions={
+          <button
+            type="button"
+            className="danger"
+            disabled={remove.isPending}
+            onClick={() => {
+              if (window.confirm(`Delete ${p.symbol} with its fills and images?`)) remove.mutate();
+            }}
+          >
+            Delete position
+          </button>
+        }
+      >
+        {p.symbol} <span className="chip">{p.side}</span> <span className="chip">{p.status}</span>
+      </PageTitle>
+      <p className="muted">
+        {account ? `${account.name} (${account.currency})` : ''} · opened {formatDateTime(p.openedAt)}
+        {p.closedAt ? ` · closed ${formatDateTime(p.closedAt)}` : ''}
+        {p.assetType === 'option' && p.underlying ? ` · ${p.underlying} ${p.optionExpiry ?? ''} ${p.optionRight ?? ''} ${p.optionStrike ?? ''}` : ''}
+      </p>
+      <ErrorNote error={remove.error} />
+      <Facts p={p} currency={account?.currency} />
+      <section aria-labelledby="fills-title">
+        <h2 id="fills-title">Fills</h2>
+        <dl className="facts card">
+          <dt>Average entry</dt>
+          <dd>{formatDecimal(p.avgEntryPrice, 2, 10)}</dd>
+          <dt>Average exit</dt>
+          <dd>{formatDecimal(p.avgExitPrice, 2, 10)}</dd>
+          <dt>Entered / exited</dt>
+          <dd>
+            {p.entryQuantity} / {p.exitQuantity}
+          </dd>
+        </dl>
+        {p.fills.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Type</th>
+                  <th scope="col">Time</th>
+                  <th scope="col" className="num">Quantity</th>
+                  <th scope="col" className="num">Price</th>
+                  <th scope="col" className="num">Fees</th>
+                  <th scope="col" className="num">Realised</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.fills.map((f) => (
+                  <FillRow key={`${f.id}-${p.updatedAt}`} p={p} fill={f} currency={account?.currency} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <AddFill key={p.fills.length} p={p} />
+      </section>
+      <DetailsForm key={`d-${p.updatedAt}`} p={p} />
+      <Notes key={`n-${p.updatedAt}`} p={p} />
+      <Tags key={`t-${p.updatedAt}`} p={p} />
+      <Images positionId={p.id} />
+    </>
+  );
+}

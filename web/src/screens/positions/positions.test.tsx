@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import PositionsList from './PositionsList';
+import PositionNew, { fillInput } from './PositionNew';
+import { Images, imageFiles } from './Images';
+import { mockApi, renderScreen, route } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const account = { id: 'a1', name: 'Swing', currency: 'USD', timezone: 'America/New_York', startingBalance: '0.0000', balance: '0.0000', defaultRiskPercent: null, brokerageId: null, archived: false, createdAt: '' };
+const summary = (id: string, symbol: string) => ({
+  id,
+  accountId: 'a1',
+  symbol,
+  assetType: 'stock',
+  underlying: null,
+  optionExpiry: null,
+  optionRight: null,
+  optionStrike: null,
+  multiplier: 1,
+  side: 'long',
+  status: 'closed',
+  stopLoss: '95',
+  targetPrice: null,
+  openedAt: '2024-01-02T15:00:00Z',
+  closedAt: '2024-01-03T15:00:00Z',
+  entryQuantity: '10',
+  exitQuantity: '10',
+  openQuantity: '0',
+  avgEntryPrice: '100',
+  avgExitPrice: '110',
+  grossPnl: '100.0000',
+  fees: '2.0000',
+  netPnl: '98.0000',
+  initialRisk: '50.0000',
+  rMultiple: '1.9600',
+  tags: [],
+  createdAt: '',
+  updatedAt: '',
+});
+const lists = [
+  route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+  route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+  route('GET', '/api/config', () => ({ body: { quoteLookup: true, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+];
+
+describe('PositionsList', () => {
+  it('passes the address filters to the API and pages with the cursor', async () => {
+    const { calls } = mockApi(
+      ...lists,
+      route('GET', '/api/positions', (c) =>
+        c.search.includes('cursor=next1') ? { body: { items: [summary('p2', 'MSFT')], nextCursor: null } } : { body: { items: [summary('p1', 'AAPL')], nextCursor: 'next1' } },
+      ),
+    );
+    renderScreen(<PositionsList />, { path: '/positions', at: '/positions?status=closed&symbol=AAPL&from=2024-01-01' });
+    expect(await screen.findByRole('link', { name: 'AAPL' })).toHaveAttribute('href', '/positions/p1');
+    expect(screen.getByText('$98.00')).toBeInTheDocument();
+    expect(screen.getByText('1.96R')).toBeInTheDocument();
+    const first = new URLSearchParams(calls.find((c) => c.path === '/api/positions')?.search);
+    expect(Object.fromEntries(first)).toEqual({ status: 'closed', symbol: 'AAPL', from: '2024-01-01', limit: '50' });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByRole('link', { name: 'MSFT' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+});
+
+describe('PositionNew', () => {
+  it('turns fill rows into the API body, leaving blank fees to the fee schedule', () => {
+    const local = '2024-01-02T10:00:00';
+    expect(fillInput({ type: 'entry', price: ' 100 ', quantity: '10', fees: '', filledAt: local })).toEqual({
+      type: 'entry',
+      price: '100',
+      quantity: '10',
+      filledAt: new Date(local).toISOString(),
+    });
+    expect(fillInput({ type: 'exit', price: '110', quantity: '10', fees: '1', filledAt: local }).fees).toBe('1');
+  });
+
+  it('suggests symbols as the user types and shows the delayed quote when configured', async () => {
+    const { calls } = mockApi(
+      ...lists,
+      route('GET', '/api/symbols/search', () => ({ body: { items: [{ ticker: 'AAPL', name: 'Apple Inc.', exchange: 'Nasdaq', cik: 320193 }] } })),
+      route('GET', '/api/symbols/AAPL/quote', () => ({ body: { symbol: 'AAPL', price: '261.74', currency: 'USD', asOf: '2024-01-02T20:00:00Z', delayed: true } })),
+    );
+    renderScreen(<PositionNew />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('combobox', { name: 'Symbol' }), 'aap');
+    const option = await screen.findByRole('option', { name: /AAPL Apple Inc\./ });
+    expect(new URLSearchParams(calls.find((c) => c.path === '/api/symbols/search')?.search).get('q')).toMatch(/^AAP/);
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(screen.getByRole('combobox', { name: 'Symbol' })).toHaveValue('AAPL');
+    expect(option).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Get delayed quote' }));
+    expect(await screen.findByText(/\$261\.74 \(delayed/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Use as entry price' }));
+    expect(screen.getByLabelText('Entry price')).toHaveValue('261.74');
+  });
+
+  it('shows the API error on the fill that caused it', async () => {
+    mockApi(
+      ...lists,
+      route('POST', '/api/positions', () => ({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ field: 'fills[0].quantity', message: 'must be greater than 0' }] } } })),
+    );
+    renderScreen(<PositionNew />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('combobox', { name: 'Symbol' }), 'AAPL');
+    await user.type(screen.getByLabelText('Entry price'), '100');
+    await user.type(screen.getByLabelText('Quantity'), '0');
+    await user.click(screen.getByRole('button', { name: 'Save position' }));
+    await waitFor(() => expect(screen.getByLabelText('Quantity')).toHaveAttribute('aria-invalid', 'true'));
+  });
+});
+
+describe('Images', () => {
+  it('keeps only PNG, JPEG and WebP files', () => {
+    const png = new File(['x'], 'a.png', { type: 'image/png' });
+    const gif = new File(['x'], 'a.gif', { type: 'image/gif' });
+    expect(imageFiles([png, gif])).toEqual([png]);
+  });
+
+  it('uploads a pasted screenshot as multipart and shows it from the API', async () => {
+    let uploaded = false;
+    const { calls } = mockApi(
+      route('GET', '/api/positions/p1/images', () => ({
+        body: { items: uploaded ? [{ id: 'i1', contentType: 'image/png', sizeBytes: 1, caption: '', url: '/api/positions/p1/images/i1', createdAt: '' }] : [], nextCursor: null },
+      })),
+      route('POST', '/api/positions/p1/images', () => {
+        uploaded = true;
+        return { status: 201, body: { image: {} } };
+      }),
+    );
+    renderScreen(<Images positionId="p1" />);
+    const zone = await screen.findByRole('group', { name: /Image drop zone/ });
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type: 'image/png' });
+    fireEvent.paste(zone, { clipboardData: { items: [{ kind: 'file', getAsFile: () => file }] } });
+    expect(await screen.findByRole('img', { name: 'Position screenshot' })).toHaveAttribute('src', '/api/positions/p1/images/i1');
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/positions/p1/images')).toBe(true);
+  });
+});
