@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,7 +41,23 @@ WITH d AS (
 	FROM positions p JOIN accounts a ON a.id = p.account_id
 	WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
 	GROUP BY 1, 2
-)
+)` + daysRollUp
+
+// daysRollupSQL is daysSQL over perf_days (migrations/0011): the rows of
+// one currency and day are one per account, added up here. %[1]s filters
+// them (rollupWhere).
+const daysRollupSQL = `
+WITH d AS (
+	SELECT a.currency::text AS cur, r.day, sum(r.trades)::int8 AS n, sum(r.wins)::int8 AS w, sum(r.losses)::int8 AS l,
+		sum(r.net) AS net, sum(r.gross) AS gross, sum(r.fees) AS fees, sum(r.win_sum) AS wsum, sum(r.loss_sum) AS lsum,
+		max(r.hi) AS hi, min(r.lo) AS lo, sum(r.r_sum) AS rsum, sum(r.r_count)::int8 AS rcount
+	FROM perf_days r JOIN accounts a ON a.id = r.account_id
+	WHERE r.user_id = $1 AND (%[1]s)
+	GROUP BY 1, 2
+)` + daysRollUp
+
+// daysRollUp turns the day rows d into day, month and currency rows.
+const daysRollUp = `
 SELECT 'day', cur, to_char(day, 'YYYY-MM-DD'), n, w, l, net, gross, fees, wsum, lsum, hi, lo, rsum, rcount FROM d
 UNION ALL
 SELECT 'month', cur, to_char(day, 'YYYY-MM'), sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), sum(gross), sum(fees),
@@ -58,6 +75,13 @@ FROM positions p JOIN accounts a ON a.id = p.account_id
 WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
 GROUP BY 1, 2`
 
+// symbolsRollupSQL is symbolsSQL over perf_symbols.
+const symbolsRollupSQL = `
+SELECT a.currency::text, r.symbol, sum(r.trades)::int8, sum(r.wins)::int8, sum(r.losses)::int8, sum(r.net)
+FROM perf_symbols r JOIN accounts a ON a.id = r.account_id
+WHERE r.user_id = $1 AND (%[1]s)
+GROUP BY 1, 2`
+
 // tagsSQL is the breakdown by tag: a position with two tags counts in both.
 const tagsSQL = `
 SELECT a.currency::text, t.id::text, t.name, t.category,
@@ -65,6 +89,14 @@ SELECT a.currency::text, t.id::text, t.name, t.category,
 FROM positions p JOIN accounts a ON a.id = p.account_id
 	JOIN position_tags pt ON pt.position_id = p.id JOIN tags t ON t.id = pt.tag_id
 WHERE p.user_id = $1 AND p.status = 'closed' AND (%[1]s)
+GROUP BY a.currency, t.id`
+
+// tagsRollupSQL is tagsSQL over perf_tags.
+const tagsRollupSQL = `
+SELECT a.currency::text, t.id::text, t.name, t.category,
+	sum(r.trades)::int8, sum(r.wins)::int8, sum(r.losses)::int8, sum(r.net)
+FROM perf_tags r JOIN accounts a ON a.id = r.account_id JOIN tags t ON t.id = r.tag_id
+WHERE r.user_id = $1 AND (%[1]s)
 GROUP BY a.currency, t.id`
 
 // maxCurvePoints bounds an equity curve.
@@ -168,18 +200,21 @@ const workMem = `SET LOCAL work_mem = '64MB'`
 const totalSeries = "*"
 
 // statement is one SQL text with its arguments and the reader of its rows.
+// part places it on a connection (load): 0 for the grouped breakdowns and
+// every rollup read, 1 and 2 for the two per-position walks.
 type statement struct {
 	name string
 	sql  string
 	args []any
 	read func(pgx.Rows, *raw) error
+	part int
 }
 
 // statements returns the statements of a report. currencies are the
 // series to walk one by one (the user's account currencies); factors the
 // display-currency factors of the currencies that have one; total asks for
-// the "*" series.
-func statements(userID string, f journal.Filter, currencies []string, factors map[string]decimal.Decimal, total bool) []statement {
+// the "*" series; src says which parts read the rollups.
+func statements(userID string, f journal.Filter, currencies []string, factors map[string]decimal.Decimal, total bool, src sources) []statement {
 	args := []any{userID}
 	where := f.SQL(&args, "p.closed_at")
 	n := len(args)
@@ -191,16 +226,43 @@ func statements(userID string, f journal.Filter, currencies []string, factors ma
 	series := func(names []string, fc, fv []string) []any {
 		return append(append([]any{}, args...), names, fc, fv)
 	}
-	out := []statement{
-		{"days", fmt.Sprintf(daysSQL, where), args, readDays},
-		{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols},
-		{"tags", fmt.Sprintf(tagsSQL, where), args, readTags},
-		{"currency series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
-			series(currencies, []string{}, []string{}), readSeries},
+	rollup := func(days bool) (string, []any) {
+		a := []any{userID}
+		return rollupWhere(f, &a, days), a
 	}
-	if total {
+	var out []statement
+	if src.days {
+		w, a := rollup(true)
+		out = append(out, statement{"days (rollup)", fmt.Sprintf(daysRollupSQL, w), a, readDays, 0})
+	} else {
+		out = append(out, statement{"days", fmt.Sprintf(daysSQL, where), args, readDays, 0})
+	}
+	if src.breakdowns {
+		w, a := rollup(false)
+		out = append(out, statement{"symbols (rollup)", fmt.Sprintf(symbolsRollupSQL, w), a, readSymbols, 0},
+			statement{"tags (rollup)", fmt.Sprintf(tagsRollupSQL, w), a, readTags, 0})
+	} else {
+		out = append(out, statement{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols, 0},
+			statement{"tags", fmt.Sprintf(tagsSQL, where), args, readTags, 0})
+	}
+	var segmented []string
+	if src.series {
+		segmented = append(segmented, currencies...)
+	} else {
+		out = append(out, statement{"currency series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
+			series(currencies, []string{}, []string{}), readSeries, 1})
+	}
+	switch {
+	case total && src.total:
+		segmented = append(segmented, totalSeries)
+	case total:
 		out = append(out, statement{"total series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
-			series([]string{totalSeries}, fc, fv), readSeries})
+			series([]string{totalSeries}, fc, fv), readSeries, 2})
+	}
+	if len(segmented) > 0 {
+		// Both fill the same series entries: one part, read in order.
+		out = append(out, statement{"series segments (rollup)", segmentsSQL, []any{userID, segmented}, readSegments, 0},
+			statement{"series curves (rollup)", fmt.Sprintf(curveSQL, maxCurvePoints), []any{userID, segmented}, readCurves, 0})
 	}
 	return out
 }
@@ -236,13 +298,6 @@ func load(ctx context.Context, pool TxBeginner, width int, planner plan) (raw, e
 		return raw{}, db.Classify(err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
-	var snapshot string
-	if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
-		return raw{}, db.Classify(err)
-	}
-	if !snapshotID.MatchString(snapshot) {
-		return raw{}, fmt.Errorf("unexpected snapshot id %q", snapshot)
-	}
 	if _, err := tx.Exec(ctx, workMem); err != nil {
 		return raw{}, db.Classify(err)
 	}
@@ -251,20 +306,25 @@ func load(ctx context.Context, pool TxBeginner, width int, planner plan) (raw, e
 		return raw{}, err
 	}
 
-	// Three parts of about equal cost on 100,000 positions (the grouped
-	// breakdowns, and each walk of the positions in close order), folded
-	// onto width connections.
+	// Up to three parts of about equal cost on 100,000 positions (the
+	// grouped breakdowns, and each walk of the positions in close order),
+	// folded onto width connections. Reads of the rollups are light: with
+	// them all in part 0, the report takes one connection.
 	width = max(1, min(width, MaxWidth))
 	groups := make([][]statement, width)
 	for _, st := range sts {
-		part := 2
-		switch st.name {
-		case "days", "symbols", "tags":
-			part = 0
-		case "currency series":
-			part = 1
+		groups[st.part%width] = append(groups[st.part%width], st)
+	}
+	// The transaction's snapshot was taken by the planner's first query;
+	// the other connections import it.
+	var snapshot string
+	if slices.ContainsFunc(groups[1:], func(g []statement) bool { return len(g) > 0 }) {
+		if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
+			return raw{}, db.Classify(err)
 		}
-		groups[part%width] = append(groups[part%width], st)
+		if !snapshotID.MatchString(snapshot) {
+			return raw{}, fmt.Errorf("unexpected snapshot id %q", snapshot)
+		}
 	}
 	results := make([]raw, width)
 	errs := make([]error, width)
