@@ -14,6 +14,7 @@ import (
 
 	"tradejournal/functions/performance"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/journal"
@@ -114,7 +115,34 @@ func BenchmarkSpeed(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 		})
 	}
+	// The same reports computed from the positions alone, as before the
+	// rollups (and as every filter they do not cover still is): the
+	// statements and the assembly, without HTTP and the session check.
+	ctx := context.Background()
+	usd := "USD"
+	u := auth.User{ID: f.data.UserID, Timezone: "UTC", DisplayCurrency: &usd}
+	for _, bc := range []struct {
+		name string
+		f    journal.Filter
+	}{
+		{"Unfiltered", journal.Filter{}},
+		{"OneAccount", journal.Filter{AccountID: f.data.AccountIDs[1]}},
+		{"OneYear", journal.Filter{From: &year2023[0], To: &year2023[1]}},
+		{"Tag", journal.Filter{TagID: f.data.TagIDs[0]}},
+	} {
+		b.Run("PerformanceFromPositions/"+bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := performance.FromPositions(ctx, f.srv.App.DB, u, bc.f, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		})
+	}
 }
+
+// year2023 is the OneYear filter's range.
+var year2023 = [2]time.Time{time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2023, 12, 31, 0, 0, 0, 0, time.UTC)}
 
 // TestExplainAnalyze prints, for every statement behind the three timed
 // routes on the speed dataset, its median time over 5 runs (wall, and the
@@ -198,6 +226,16 @@ func TestExplainAnalyze(t *testing.T) {
 	for _, st := range performance.Statements(f.data.UserID, journal.Filter{}, currencies, factors, true, true) {
 		explain("performance: "+st.Name, st.SQL, st.Args)
 	}
+	tx, err := f.srv.App.DB.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	points, err := performance.PointsStatement(ctx, tx, f.data.UserID, append(currencies, "*"))
+	_ = tx.Rollback(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	explain("performance: "+points.Name, points.SQL, points.Args)
 	sql, a := fxdb.Statement(fxdb.Query{UserID: f.data.UserID, Display: "USD", Day: day, Keep: 1})
 	explain("dashboard totals and performance rates (fxdb, keep 1)", sql, a)
 	sql, a = fxdb.Statement(fxdb.Query{UserID: f.data.UserID, Display: "USD", Day: day, Keep: 2, RateID: f.rateID})

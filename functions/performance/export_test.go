@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/auth"
@@ -41,4 +42,18 @@ func Statements(userID string, f journal.Filter, currencies []string, factors ma
 // rollup-based report must equal.
 func FromPositions(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, now time.Time) (Report, error) {
 	return compute(ctx, pool, MaxWidth, u, f, now, false)
+}
+
+// PointsStatement is the query that reads the sampled equity-curve points
+// of the series named, placed from their segments as a report places them.
+func PointsStatement(ctx context.Context, tx pgx.Tx, userID string, series []string) (Statement, error) {
+	out := newRaw()
+	rows, err := tx.Query(ctx, segmentsSQL, userID, series)
+	if err != nil {
+		return Statement{}, err
+	}
+	if err := readSegments(rows, &out); err != nil {
+		return Statement{}, err
+	}
+	return Statement{"series curve points (rollup)", pointsSQL, pointsArgs(userID, curveSamples(out.folds))}, nil
 }

@@ -58,36 +58,25 @@ func rollupWhere(f journal.Filter, args *[]any, days bool) string {
 	return conds
 }
 
-// segmentsSQL reads the segments of the series in $2 in order; compose
-// folds them.
+// segmentsSQL reads the segments of the series in $2 in order; fold
+// composes them.
 const segmentsSQL = `
-SELECT series, trades, net, max_prefix, min_prefix, max_drawdown,
+SELECT series, bucket, trades, net, max_prefix, min_prefix, max_drawdown,
 	lead_wins, lead_losses, trail_wins, trail_losses, best_wins, best_losses
 FROM perf_series WHERE user_id = $1 AND series = ANY ($2::text[])
 ORDER BY series, bucket`
 
-// curveSQL samples the equity curve of each series in $2 from its
-// segments, as seriesSQL does from the positions: after every k-th close,
-// k = ceil(n/%[1]d), and after the last. A sample's cumulative sum is the
-// sum of the segments before it plus the one inside its segment.
-const curveSQL = `
-WITH s AS (
-	SELECT series, closed_at, cum, trades,
-		(sum(trades) OVER w - trades)::int8 AS before, sum(net) OVER w - net AS base,
-		(sum(trades) OVER (PARTITION BY series))::int8 AS n
-	FROM perf_series WHERE user_id = $1 AND series = ANY ($2::text[])
-	WINDOW w AS (PARTITION BY series ORDER BY bucket)
-), k AS (SELECT *, (n + %[1]d - 1) / %[1]d AS step FROM s)
-SELECT k.series, array_agg(k.closed_at[(x.r - k.before)::int] ORDER BY x.r),
-	array_agg(k.base + k.cum[(x.r - k.before)::int] ORDER BY x.r)
-FROM k CROSS JOIN LATERAL (
-	SELECT g FROM generate_series(((k.before + k.step) / k.step) * k.step, k.before + k.trades, k.step) AS g
-	UNION SELECT k.n WHERE k.n > k.before AND k.n <= k.before + k.trades
-) AS x(r)
-GROUP BY k.series`
+// pointsSQL reads the closes the equity curves sample: the i-th close of
+// a segment and the segment's cumulative sum after it, in the order asked.
+const pointsSQL = `
+SELECT p.closed_at[x.i], p.cum[x.i]
+FROM unnest($2::text[], $3::date[], $4::int[]) WITH ORDINALITY AS x(series, bucket, i, ord)
+JOIN perf_series p ON p.user_id = $1 AND p.series = x.series AND p.bucket = x.bucket
+ORDER BY x.ord`
 
 // segment is one perf_series row.
 type segment struct {
+	bucket                    time.Time
 	trades                    int64
 	net, maxPrefix, minPrefix decimal.Decimal
 	maxDrawdown               decimal.Decimal
@@ -97,11 +86,20 @@ type segment struct {
 }
 
 // fold is a series composed so far: the state of seriesSQL's walk after
-// the segments seen.
+// the segments seen, and where each segment starts.
 type fold struct {
 	stats           seriesStats
 	cum, peak       decimal.Decimal // peak counts the starting 0
 	winRun, lossRun int64           // the streaks running at the end
+	starts          []segmentStart
+}
+
+// segmentStart places a segment in its series: its date, its closes and
+// the closes and cumulative sum before it.
+type segmentStart struct {
+	bucket         time.Time
+	trades, before int64
+	base           decimal.Decimal
 }
 
 // add appends a segment: a drawdown inside it, or from the peak before it
@@ -112,6 +110,7 @@ func (f *fold) add(s segment) {
 		return
 	}
 	s0 := &f.stats
+	f.starts = append(f.starts, segmentStart{bucket: s.bucket, trades: s.trades, before: s0.trades, base: f.cum})
 	s0.trades += s.trades
 	s0.maxDrawdown = decimal.Max(s0.maxDrawdown, s.maxDrawdown, f.peak.Sub(f.cum.Add(s.minPrefix)))
 	f.peak = decimal.Max(f.peak, f.cum.Add(s.maxPrefix))
@@ -134,46 +133,94 @@ func streak(running, longest, n, lead, trail, best int64) (int64, int64) {
 }
 
 func readSegments(rows pgx.Rows, out *raw) error {
-	folds := map[string]*fold{}
 	var (
 		name string
 		s    segment
 	)
-	_, err := pgx.ForEachRow(rows, []any{&name, &s.trades, &s.net, &s.maxPrefix, &s.minPrefix, &s.maxDrawdown,
+	_, err := pgx.ForEachRow(rows, []any{&name, &s.bucket, &s.trades, &s.net, &s.maxPrefix, &s.minPrefix, &s.maxDrawdown,
 		&s.leadWins, &s.leadLosses, &s.trailWins, &s.trailLosses, &s.bestWins, &s.bestLosses}, func() error {
-		if folds[name] == nil {
-			folds[name] = &fold{}
+		if out.folds[name] == nil {
+			out.folds[name] = &fold{}
 		}
-		folds[name].add(s)
+		out.folds[name].add(s)
 		return nil
 	})
-	for name, f := range folds {
-		st := f.stats
-		st.curve = out.series[name].curve
-		out.series[name] = st
-	}
 	return err
 }
 
-func readCurves(rows pgx.Rows, out *raw) error {
-	var (
-		name string
-		at   []time.Time
-		cum  []decimal.Decimal
-	)
-	_, err := pgx.ForEachRow(rows, []any{&name, &at, &cum}, func() error {
-		if len(at) != len(cum) {
-			return fmt.Errorf("series %s: %d times for %d points", name, len(at), len(cum))
+// curveSample is one point of an equity curve to read: the segment's
+// cumulative sum before it (base) plus the one at close i of the segment.
+type curveSample struct {
+	series string
+	bucket time.Time
+	i      int32
+	base   decimal.Decimal
+}
+
+// curveSamples places the points of the equity curve of every folded
+// series as seriesSQL samples them from the positions: after every k-th
+// close, k = ceil(n/maxCurvePoints), and after the last.
+func curveSamples(folds map[string]*fold) []curveSample {
+	var out []curveSample
+	for _, name := range slices.Sorted(maps.Keys(folds)) {
+		f := folds[name]
+		n := f.stats.trades
+		k := (n + maxCurvePoints - 1) / maxCurvePoints
+		seg := 0
+		for next := k; next < n+k; next += k {
+			r := min(next, n)
+			for f.starts[seg].before+f.starts[seg].trades < r {
+				seg++
+			}
+			st := f.starts[seg]
+			out = append(out, curveSample{series: name, bucket: st.bucket, i: int32(r - st.before), base: st.base})
 		}
-		st := out.series[name]
-		st.curve = make([]curvePoint, len(at))
-		for i := range at {
-			st.curve[i] = curvePoint{closedAt: at[i], cum: cum[i]}
+	}
+	return out
+}
+
+// pointsArgs are pointsSQL's arguments for samples.
+func pointsArgs(userID string, samples []curveSample) []any {
+	names, buckets, index := make([]string, len(samples)), make([]time.Time, len(samples)), make([]int32, len(samples))
+	for j, s := range samples {
+		names[j], buckets[j], index[j] = s.series, s.bucket, s.i
+	}
+	return []any{userID, names, buckets, index}
+}
+
+// readCurves reads the sampled points of every folded series (one query,
+// ~1,000 points a series) and moves the folded series into out.series.
+func readCurves(ctx context.Context, tx pgx.Tx, userID string, out *raw) error {
+	samples := curveSamples(out.folds)
+	at := make([]time.Time, 0, len(samples))
+	cum := make([]decimal.Decimal, 0, len(samples))
+	if len(samples) > 0 {
+		rows, err := tx.Query(ctx, pointsSQL, pointsArgs(userID, samples)...)
+		if err != nil {
+			return err
 		}
-		out.series[name] = st
-		return nil
-	})
-	return err
+		var (
+			t time.Time
+			c decimal.Decimal
+		)
+		if _, err := pgx.ForEachRow(rows, []any{&t, &c}, func() error {
+			at, cum = append(at, t), append(cum, c)
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if len(at) != len(samples) {
+		return fmt.Errorf("equity curves: %d points for %d samples", len(at), len(samples))
+	}
+	for j, s := range samples {
+		f := out.folds[s.series]
+		f.stats.curve = append(f.stats.curve, curvePoint{closedAt: at[j], cum: s.base.Add(cum[j])})
+	}
+	for name, f := range out.folds {
+		out.series[name] = f.stats
+	}
+	return nil
 }
 
 // basisSQL reads the factors the '*' segments were computed with.

@@ -148,13 +148,13 @@ func TestRollupsMatchPositions(t *testing.T) {
 		"fills": []any{fill("entry", "50", "10", "2024-03-04T14:00:00Z")},
 	}), 201), "position")
 	// Rows written straight into the table, as a bulk load or a seed does:
-	// 300 closes over a month, three at a time on the same instant.
+	// 2,400 closes over a month, three at a time on the same instant.
 	if _, err := srv.App.DB.Exec(ctx, `
 		INSERT INTO positions (user_id, account_id, symbol, asset_type, side, status, opened_at, closed_at, net_pnl, gross_pnl, fees, r_multiple)
 		SELECT $1, ($2::uuid[])[1 + i % 4], (ARRAY['AAPL','SPY','QQQ'])[1 + i % 3], 'stock', 'long', 'closed',
 			ts - interval '1 hour', ts, net, net + 1, 1, CASE WHEN i % 5 = 0 THEN NULL ELSE net / 50 END
-		FROM generate_series(1, 300) i,
-			LATERAL (SELECT timestamptz '2024-02-01 00:00Z' + (i / 3) * interval '7 hours' AS ts,
+		FROM generate_series(1, 2400) i,
+			LATERAL (SELECT timestamptz '2024-02-01 00:00Z' + (i / 3) * interval '1 hour' AS ts,
 				((i * 7919) % 41 - 17)::numeric * 3.25 AS net) v`, uid, accounts); err != nil {
 		t.Fatal(err)
 	}

@@ -190,6 +190,7 @@ type raw struct {
 	bySymbol map[string]map[string]aggRow
 	tags     []tagRow
 	series   map[string]seriesStats // by currency, and "*"
+	folds    map[string]*fold       // the series read from their segments, while they are read
 }
 
 // workMem lets the sorts of seriesSQL and the hash tables stay in memory
@@ -208,6 +209,8 @@ type statement struct {
 	args []any
 	read func(pgx.Rows, *raw) error
 	part int
+	// after, if set, runs once the batch is read, in the same transaction.
+	after func(context.Context, pgx.Tx, *raw) error
 }
 
 // statements returns the statements of a report. currencies are the
@@ -233,36 +236,35 @@ func statements(userID string, f journal.Filter, currencies []string, factors ma
 	var out []statement
 	if src.days {
 		w, a := rollup(true)
-		out = append(out, statement{"days (rollup)", fmt.Sprintf(daysRollupSQL, w), a, readDays, 0})
+		out = append(out, statement{"days (rollup)", fmt.Sprintf(daysRollupSQL, w), a, readDays, 0, nil})
 	} else {
-		out = append(out, statement{"days", fmt.Sprintf(daysSQL, where), args, readDays, 0})
+		out = append(out, statement{"days", fmt.Sprintf(daysSQL, where), args, readDays, 0, nil})
 	}
 	if src.breakdowns {
 		w, a := rollup(false)
-		out = append(out, statement{"symbols (rollup)", fmt.Sprintf(symbolsRollupSQL, w), a, readSymbols, 0},
-			statement{"tags (rollup)", fmt.Sprintf(tagsRollupSQL, w), a, readTags, 0})
+		out = append(out, statement{"symbols (rollup)", fmt.Sprintf(symbolsRollupSQL, w), a, readSymbols, 0, nil},
+			statement{"tags (rollup)", fmt.Sprintf(tagsRollupSQL, w), a, readTags, 0, nil})
 	} else {
-		out = append(out, statement{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols, 0},
-			statement{"tags", fmt.Sprintf(tagsSQL, where), args, readTags, 0})
+		out = append(out, statement{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols, 0, nil},
+			statement{"tags", fmt.Sprintf(tagsSQL, where), args, readTags, 0, nil})
 	}
 	var segmented []string
 	if src.series {
 		segmented = append(segmented, currencies...)
 	} else {
 		out = append(out, statement{"currency series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
-			series(currencies, []string{}, []string{}), readSeries, 1})
+			series(currencies, []string{}, []string{}), readSeries, 1, nil})
 	}
 	switch {
 	case total && src.total:
 		segmented = append(segmented, totalSeries)
 	case total:
 		out = append(out, statement{"total series", fmt.Sprintf(seriesSQL, where, p(1), p(2), p(3), maxCurvePoints),
-			series([]string{totalSeries}, fc, fv), readSeries, 2})
+			series([]string{totalSeries}, fc, fv), readSeries, 2, nil})
 	}
 	if len(segmented) > 0 {
-		// Both fill the same series entries: one part, read in order.
-		out = append(out, statement{"series segments (rollup)", segmentsSQL, []any{userID, segmented}, readSegments, 0},
-			statement{"series curves (rollup)", fmt.Sprintf(curveSQL, maxCurvePoints), []any{userID, segmented}, readCurves, 0})
+		out = append(out, statement{"series segments (rollup)", segmentsSQL, []any{userID, segmented}, readSegments, 0,
+			func(ctx context.Context, tx pgx.Tx, r *raw) error { return readCurves(ctx, tx, userID, r) }})
 	}
 	return out
 }
@@ -397,7 +399,18 @@ func run(ctx context.Context, tx pgx.Tx, sts []statement, out *raw) error {
 			return db.Classify(fmt.Errorf("%s: %w", st.name, err))
 		}
 	}
-	return db.Classify(br.Close())
+	if err := br.Close(); err != nil {
+		return db.Classify(err)
+	}
+	for _, st := range sts {
+		if st.after == nil {
+			continue
+		}
+		if err := st.after(ctx, tx, out); err != nil {
+			return db.Classify(fmt.Errorf("%s: %w", st.name, err))
+		}
+	}
+	return nil
 }
 
 // firstCause prefers the error that is not a consequence of another's
@@ -419,7 +432,7 @@ func firstCause(errs []error) error {
 func newRaw() raw {
 	return raw{
 		summary: map[string]aggRow{}, byDay: map[string]map[string]aggRow{}, byMonth: map[string]map[string]aggRow{},
-		bySymbol: map[string]map[string]aggRow{}, series: map[string]seriesStats{},
+		bySymbol: map[string]map[string]aggRow{}, series: map[string]seriesStats{}, folds: map[string]*fold{},
 	}
 }
 
