@@ -116,10 +116,15 @@ BEGIN
         max(p.net_pnl), min(p.net_pnl), coalesce(sum(p.r_multiple), 0), count(p.r_multiple)
     FROM (SELECT DISTINCT * FROM unnest(p_users, p_accounts, p_days) AS k(user_id, account_id, day)) k
     JOIN accounts a ON a.id = k.account_id
-    -- A UTC window around the day holds it in any zone; the exact test follows.
-    JOIN positions p ON p.user_id = k.user_id AND p.status = 'closed'
-        AND p.closed_at >= (k.day - 1)::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.day + 2)::timestamp AT TIME ZONE 'UTC'
-        AND p.account_id = k.account_id AND (p.closed_at AT TIME ZONE a.timezone)::date = k.day
+    -- A UTC window around the day holds it in any zone; the exact test
+    -- follows. OFFSET 0 keeps the account test outside, so the window reads
+    -- positions_user_closed_idx rather than every position of the account.
+    CROSS JOIN LATERAL (
+        SELECT * FROM positions p WHERE p.user_id = k.user_id AND p.status = 'closed'
+            AND p.closed_at >= (k.day - 1)::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.day + 2)::timestamp AT TIME ZONE 'UTC'
+        OFFSET 0
+    ) p
+    WHERE p.account_id = k.account_id AND (p.closed_at AT TIME ZONE a.timezone)::date = k.day
     GROUP BY k.user_id, k.account_id, k.day;
 END $$;
 

@@ -57,3 +57,7 @@ func PointsStatement(ctx context.Context, tx pgx.Tx, userID string, series []str
 	}
 	return Statement{"series curve points (rollup)", pointsSQL, pointsArgs(userID, curveSamples(out.folds))}, nil
 }
+
+// SetRollups turns the route's reading of the rollups on or off (never
+// while a request runs).
+func SetRollups(on bool) { readRollups = on }

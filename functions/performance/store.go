@@ -56,12 +56,16 @@ WITH d AS (
 	GROUP BY 1, 2
 )` + daysRollUp
 
-// daysRollUp turns the day rows d into day, month and currency rows.
+// daysRollUp turns the day rows d into day, month and currency rows. A
+// day or a month shows its counts and net P&L only: its other sums are
+// left NULL, which costs nothing to send and read.
 const daysRollUp = `
-SELECT 'day', cur, to_char(day, 'YYYY-MM-DD'), n, w, l, net, gross, fees, wsum, lsum, hi, lo, rsum, rcount FROM d
+SELECT 'day', cur, to_char(day, 'YYYY-MM-DD'), n, w, l, net, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
+	NULL::numeric, NULL::numeric, NULL::numeric, NULL::int8
+FROM d
 UNION ALL
-SELECT 'month', cur, to_char(day, 'YYYY-MM'), sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), sum(gross), sum(fees),
-	sum(wsum), sum(lsum), max(hi), min(lo), sum(rsum), sum(rcount)::int8
+SELECT 'month', cur, to_char(day, 'YYYY-MM'), sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), NULL, NULL, NULL, NULL,
+	NULL, NULL, NULL, NULL
 FROM d GROUP BY cur, to_char(day, 'YYYY-MM')
 UNION ALL
 SELECT 'currency', cur, '', sum(n)::int8, sum(w)::int8, sum(l)::int8, sum(net), sum(gross), sum(fees),
@@ -462,18 +466,27 @@ func put(m map[string]map[string]aggRow, cur, key string, a aggRow) {
 }
 
 func readDays(rows pgx.Rows, out *raw) error {
-	var kind, cur, key string
-	var a aggRow
+	var (
+		kind, cur, key                   string
+		a                                aggRow
+		gross, fees, winSum, lossSum, rs decimal.NullDecimal // NULL on days and months
+		rCount                           *int64
+	)
 	_, err := pgx.ForEachRow(rows, []any{&kind, &cur, &key,
-		&a.trades, &a.wins, &a.losses, &a.net, &a.gross, &a.fees, &a.winSum, &a.lossSum,
-		&a.hi, &a.lo, &a.rSum, &a.rCount}, func() error {
+		&a.trades, &a.wins, &a.losses, &a.net, &gross, &fees, &winSum, &lossSum,
+		&a.hi, &a.lo, &rs, &rCount}, func() error {
 		switch kind {
 		case "day":
 			put(out.byDay, cur, key, a)
 		case "month":
 			put(out.byMonth, cur, key, a)
 		case "currency":
-			out.summary[cur] = a
+			s := a
+			s.gross, s.fees, s.winSum, s.lossSum, s.rSum = gross.Decimal, fees.Decimal, winSum.Decimal, lossSum.Decimal, rs.Decimal
+			if rCount != nil {
+				s.rCount = *rCount
+			}
+			out.summary[cur] = s
 		}
 		return nil
 	})
