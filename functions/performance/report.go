@@ -2,10 +2,10 @@ package performance
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -200,7 +200,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	}
 	syms := make([]symbolAgg, 0, len(symbol))
 	for k, a := range symbol {
-		a.approx = a.net.InexactFloat64()
+		a.approx = approx(a.net)
 		syms = append(syms, symbolAgg{k, a})
 	}
 	slices.SortFunc(syms, func(x, y symbolAgg) int {
@@ -211,7 +211,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	}
 	ts := make([]tagAgg, 0, len(tags))
 	for _, t := range tags {
-		t.approx = t.net.InexactFloat64()
+		t.approx = approx(t.net)
 		ts = append(ts, t)
 	}
 	slices.SortFunc(ts, func(x, y tagAgg) int {
@@ -245,6 +245,16 @@ func (a bucketAgg) add(trades, wins, losses int64, net decimal.Decimal) bucketAg
 	}
 	a.trades, a.wins, a.losses = a.trades+trades, a.wins+wins, a.losses+losses
 	return a
+}
+
+// approx is d as a float64 within a relative 1e-15: from its coefficient
+// when that has at most 18 digits (decimal's own conversion goes through
+// big.Rat, which costs more than the rest of the sort).
+func approx(d decimal.Decimal) float64 {
+	if d.NumDigits() <= 18 {
+		return float64(d.CoefficientInt64()) * math.Pow10(int(d.Exponent()))
+	}
+	return d.InexactFloat64()
 }
 
 // cmpNet compares the net P&L of a and b: by their floats when those
@@ -354,6 +364,7 @@ func percent(n, d int64) *string {
 		return nil
 	}
 	hundredths := (2*n*10000 + d) / (2 * d)
-	s := fmt.Sprintf("%d.%02d", hundredths/100, hundredths%100)
+	frac := hundredths % 100
+	s := strconv.FormatInt(hundredths/100, 10) + "." + string(rune('0'+frac/10)) + string(rune('0'+frac%10))
 	return &s
 }

@@ -19,10 +19,12 @@ func TestCmpNet(t *testing.T) {
 		{"1000000000000.0002", "1000000000000.0001", 1}, // the same float64
 		{"0.333333333333333333333333333334", "0.333333333333333333333333333333", 1},
 		{"-0.0001", "0", -1},
+		{"123456789012345678901234.5", "123456789012345678901234.4", 1}, // more than 18 digits
+		{"5e-40", "4e-40", 1},
 	} {
 		x := bucketAgg{net: decimal.RequireFromString(tc.a)}
 		y := bucketAgg{net: decimal.RequireFromString(tc.b)}
-		x.approx, y.approx = x.net.InexactFloat64(), y.net.InexactFloat64()
+		x.approx, y.approx = approx(x.net), approx(y.net)
 		if got := x.cmpNet(y); got != tc.want {
 			t.Errorf("cmpNet(%s, %s) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
@@ -39,7 +41,7 @@ func TestPercent(t *testing.T) {
 			if n > d {
 				continue
 			}
-			want := decimal.NewFromInt(n * 100).DivRound(decimal.NewFromInt(d), 2).StringFixed(2)
+			want := decimal.NewFromInt(n*100).DivRound(decimal.NewFromInt(d), 2).StringFixed(2)
 			if got := *percent(n, d); got != want {
 				t.Fatalf("percent(%d, %d) = %s, want %s", n, d, got, want)
 			}

@@ -137,7 +137,7 @@ func readSegments(rows pgx.Rows, out *raw) error {
 		name string
 		s    segment
 	)
-	_, err := pgx.ForEachRow(rows, []any{&name, &s.bucket, &s.trades, &s.net, &s.maxPrefix, &s.minPrefix, &s.maxDrawdown,
+	_, err := pgx.ForEachRow(rows, []any{&name, &s.bucket, &s.trades, num(&s.net), num(&s.maxPrefix), num(&s.minPrefix), num(&s.maxDrawdown),
 		&s.leadWins, &s.leadLosses, &s.trailWins, &s.trailLosses, &s.bestWins, &s.bestLosses}, func() error {
 		if out.folds[name] == nil {
 			out.folds[name] = &fold{}
@@ -203,7 +203,7 @@ func readCurves(ctx context.Context, tx pgx.Tx, userID string, out *raw) error {
 			t time.Time
 			c decimal.Decimal
 		)
-		if _, err := pgx.ForEachRow(rows, []any{&t, &c}, func() error {
+		if _, err := pgx.ForEachRow(rows, []any{&t, num(&c)}, func() error {
 			at, cum = append(at, t), append(cum, c)
 			return nil
 		}); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
@@ -473,7 +474,7 @@ func readDays(rows pgx.Rows, out *raw) error {
 		rCount                           *int64
 	)
 	_, err := pgx.ForEachRow(rows, []any{&kind, &cur, &key,
-		&a.trades, &a.wins, &a.losses, &a.net, &gross, &fees, &winSum, &lossSum,
+		&a.trades, &a.wins, &a.losses, num(&a.net), &gross, &fees, &winSum, &lossSum,
 		&a.hi, &a.lo, &rs, &rCount}, func() error {
 		switch kind {
 		case "day":
@@ -496,7 +497,7 @@ func readDays(rows pgx.Rows, out *raw) error {
 func readSymbols(rows pgx.Rows, out *raw) error {
 	var cur, symbol string
 	var a aggRow
-	_, err := pgx.ForEachRow(rows, []any{&cur, &symbol, &a.trades, &a.wins, &a.losses, &a.net}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&cur, &symbol, &a.trades, &a.wins, &a.losses, num(&a.net)}, func() error {
 		put(out.bySymbol, cur, symbol, a)
 		return nil
 	})
@@ -532,4 +533,22 @@ func readSeries(rows pgx.Rows, out *raw) error {
 		return nil
 	})
 	return err
+}
+
+// numeric scans a NUMERIC straight from its binary form into a decimal.
+// The pool's decimal registration (shared/db) reaches shopspring's
+// sql.Scanner here, which formats every value as text and parses it back:
+// a third of a report's CPU time in Go on 100,000 positions.
+type numeric struct{ dst *decimal.Decimal }
+
+// num is the scan target of a NUMERIC NOT NULL into d.
+func num(d *decimal.Decimal) *numeric { return &numeric{d} }
+
+// ScanNumeric implements pgtype.NumericScanner.
+func (n *numeric) ScanNumeric(v pgtype.Numeric) error {
+	if !v.Valid || v.NaN || v.InfinityModifier != pgtype.Finite {
+		return fmt.Errorf("numeric %v is not a finite number", v)
+	}
+	*n.dst = decimal.NewFromBigInt(v.Int, v.Exp)
+	return nil
 }
