@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"time"
@@ -148,7 +149,11 @@ func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 // amount is multiplied only when its factor is not 1.
 func block(name string, r raw, from []string, factor func(string) decimal.Decimal, series string) Block {
 	var sum aggRow
-	day, month, symbol := map[string]bucketAgg{}, map[string]bucketAgg{}, map[string]bucketAgg{}
+	var days, months, symbols int
+	for _, c := range from {
+		days, months, symbols = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c])), symbols+len(r.bySymbol[c])
+	}
+	day, month, symbol := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months), make(map[string]bucketAgg, symbols)
 	tags := map[string]tagAgg{}
 	for _, c := range from {
 		f := factor(c)
@@ -163,7 +168,11 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 				if !unit {
 					net = net.Mul(f)
 				}
-				m.dst[k] = m.dst[k].add(a.trades, a.wins, a.losses, net)
+				if acc, ok := m.dst[k]; ok {
+					m.dst[k] = acc.add(a.trades, a.wins, a.losses, net)
+				} else {
+					m.dst[k] = bucketAgg{trades: a.trades, wins: a.wins, losses: a.losses, net: net}
+				}
 			}
 		}
 		for _, t := range r.tags {
@@ -196,18 +205,19 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	// Breakdowns by symbol and tag: best net P&L first.
 	type symbolAgg struct {
 		symbol string
-		bucketAgg
+		agg    *bucketAgg
 	}
-	syms := make([]symbolAgg, 0, len(symbol))
+	syms, aggs := make([]symbolAgg, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
 	for k, a := range symbol {
 		a.approx = approx(a.net)
-		syms = append(syms, symbolAgg{k, a})
+		aggs = append(aggs, a)
+		syms = append(syms, symbolAgg{k, &aggs[len(aggs)-1]})
 	}
 	slices.SortFunc(syms, func(x, y symbolAgg) int {
-		return cmp.Or(y.cmpNet(x.bucketAgg), cmp.Compare(x.symbol, y.symbol))
+		return cmp.Or(y.agg.cmpNet(*x.agg), cmp.Compare(x.symbol, y.symbol))
 	})
 	for _, s := range syms {
-		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: s.symbol, Bucket: s.bucket()})
+		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: s.symbol, Bucket: s.agg.bucket()})
 	}
 	ts := make([]tagAgg, 0, len(tags))
 	for _, t := range tags {
@@ -238,23 +248,24 @@ type bucketAgg struct {
 }
 
 func (a bucketAgg) add(trades, wins, losses int64, net decimal.Decimal) bucketAgg {
-	if a.trades == 0 && a.net.IsZero() {
-		a.net = net
-	} else {
-		a.net = a.net.Add(net)
-	}
+	a.net = a.net.Add(net)
 	a.trades, a.wins, a.losses = a.trades+trades, a.wins+wins, a.losses+losses
 	return a
 }
 
-// approx is d as a float64 within a relative 1e-15: from its coefficient
-// when that has at most 18 digits (decimal's own conversion goes through
-// big.Rat, which costs more than the rest of the sort).
+// approx is d as a float64 within a relative 1e-15, from its coefficient
+// and exponent (decimal's own conversion goes through big.Rat, which costs
+// more than the rest of the sort).
 func approx(d decimal.Decimal) float64 {
-	if d.NumDigits() <= 18 {
-		return float64(d.CoefficientInt64()) * math.Pow10(int(d.Exponent()))
+	exp := int(d.Exponent())
+	switch {
+	case exp < -300 || exp > 300:
+		return d.InexactFloat64()
+	case d.NumDigits() <= 18:
+		return float64(d.CoefficientInt64()) * math.Pow10(exp)
 	}
-	return d.InexactFloat64()
+	c, _ := new(big.Float).SetInt(d.Coefficient()).Float64()
+	return c * math.Pow10(exp)
 }
 
 // cmpNet compares the net P&L of a and b: by their floats when those
