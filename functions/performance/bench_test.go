@@ -178,6 +178,52 @@ func BenchmarkSpeed(b *testing.B) {
 	}
 }
 
+// BenchmarkWrite times what the rollups cost the write path: a fill's
+// price changed through the API (the journal recomputes the position, its
+// ledger and balance; the triggers move the rollups), with the rollup
+// triggers and then with them disabled, as before migration 0011.
+//
+//	go test -run '^$' -bench 'Write' -benchtime 30x ./functions/performance/
+func BenchmarkWrite(b *testing.B) {
+	f := seedSpeed(b)
+	ctx := context.Background()
+	var position, fill string
+	err := f.srv.App.DB.QueryRow(ctx, `SELECT p.id::text, fl.id::text FROM positions p
+		JOIN fills fl ON fl.position_id = p.id AND fl.type = 'exit'
+		WHERE p.user_id = $1 ORDER BY p.closed_at DESC, fl.filled_at DESC LIMIT 1`, f.data.UserID).Scan(&position, &fill)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := "/api/positions/" + position + "/fills/" + fill
+	cpu := newCPUMeter(b, f.srv.App.DB)
+	for _, mode := range []struct {
+		name, alter string
+	}{
+		{"FillPrice", "ENABLE"},
+		{"FillPriceWithoutRollupTriggers", "DISABLE"},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			for _, table := range []string{"positions", "position_tags"} {
+				if _, err := f.srv.App.DB.Exec(ctx, "ALTER TABLE "+table+" "+mode.alter+" TRIGGER USER"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			i := 0
+			m := cpu.mark()
+			for b.Loop() {
+				i++
+				if r := f.client.Do("PATCH", path, map[string]any{"price": fmt.Sprintf("%d.%02d", 50+i%7, i%100)}); r.Status != 200 {
+					b.Fatalf("%d %s", r.Status, r.Body)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+			proc, backends := cpu.since(m)
+			b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
+			b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
+		})
+	}
+}
+
 // cpuMeter reads the CPU time of this process (the server's handlers and
 // the benchmark's client) and of the PostgreSQL backends serving the
 // benchmark's database: the load-independent measure on a shared machine.

@@ -206,8 +206,9 @@ const workMem = `SET LOCAL work_mem = '64MB'`
 const totalSeries = "*"
 
 // statement is one SQL text with its arguments and the reader of its rows.
-// part places it on a connection (load): 0 for the grouped breakdowns and
-// every rollup read, 1 and 2 for the two per-position walks.
+// part places it on a connection (load): 0 for the grouped breakdowns,
+// 1 and 2 for the two per-position walks; of the rollup reads, the days
+// take part 0 and the rest part 1, which halves their time on two cores.
 type statement struct {
 	name string
 	sql  string
@@ -247,8 +248,8 @@ func statements(userID string, f journal.Filter, currencies []string, factors ma
 	}
 	if src.breakdowns {
 		w, a := rollup(false)
-		out = append(out, statement{"symbols (rollup)", fmt.Sprintf(symbolsRollupSQL, w), a, readSymbols, 0, nil},
-			statement{"tags (rollup)", fmt.Sprintf(tagsRollupSQL, w), a, readTags, 0, nil})
+		out = append(out, statement{"symbols (rollup)", fmt.Sprintf(symbolsRollupSQL, w), a, readSymbols, 1, nil},
+			statement{"tags (rollup)", fmt.Sprintf(tagsRollupSQL, w), a, readTags, 1, nil})
 	} else {
 		out = append(out, statement{"symbols", fmt.Sprintf(symbolsSQL, where), args, readSymbols, 0, nil},
 			statement{"tags", fmt.Sprintf(tagsSQL, where), args, readTags, 0, nil})
@@ -268,7 +269,7 @@ func statements(userID string, f journal.Filter, currencies []string, factors ma
 			series([]string{totalSeries}, fc, fv), readSeries, 2, nil})
 	}
 	if len(segmented) > 0 {
-		out = append(out, statement{"series segments (rollup)", segmentsSQL, []any{userID, segmented}, readSegments, 0,
+		out = append(out, statement{"series segments (rollup)", segmentsSQL, []any{userID, segmented}, readSegments, 1,
 			func(ctx context.Context, tx pgx.Tx, r *raw) error { return readCurves(ctx, tx, userID, r) }})
 	}
 	return out
@@ -315,8 +316,7 @@ func load(ctx context.Context, pool TxBeginner, width int, planner plan) (raw, e
 
 	// Up to three parts of about equal cost on 100,000 positions (the
 	// grouped breakdowns, and each walk of the positions in close order),
-	// folded onto width connections. Reads of the rollups are light: with
-	// them all in part 0, the report takes one connection.
+	// folded onto width connections.
 	width = max(1, min(width, MaxWidth))
 	groups := make([][]statement, width)
 	for _, st := range sts {
