@@ -210,87 +210,91 @@ BEGIN
     PERFORM perf_refresh_series(p_user, NULL, true);
 END $$;
 
--- perf_changes lists the closed rows among olds (sign -1) and news (+1).
-CREATE FUNCTION perf_changes(olds positions[], news positions[])
-RETURNS TABLE (sign int, id uuid, user_id uuid, account_id uuid, symbol text, closed_at timestamptz, net numeric)
-LANGUAGE sql STABLE AS $$
-    SELECT -1, o.id, o.user_id, o.account_id, o.symbol, o.closed_at, o.net_pnl FROM unnest(olds) o WHERE o.status = 'closed'
-    UNION ALL
-    SELECT 1, n.id, n.user_id, n.account_id, n.symbol, n.closed_at, n.net_pnl FROM unnest(news) n WHERE n.status = 'closed'
-$$;
+-- perf_change is a closed position leaving (sign -1) or entering (+1)
+-- the rollups: what they read of it.
+CREATE TYPE perf_change AS (sign int, id uuid, user_id uuid, account_id uuid, symbol text, closed_at timestamptz, net numeric);
 
--- perf_apply moves the rollups by a set of position rows leaving (olds)
--- and entering (news) the journal: the old row of an update leaves, the
--- new one enters. Rows of an account being deleted are skipped: its rollup
--- rows go with it (ON DELETE CASCADE). with_tags is false for deleted
--- positions: perf_position_deleting took their tags off while their
--- position_tags rows still existed.
-CREATE FUNCTION perf_apply(olds positions[], news positions[], with_tags boolean) RETURNS void LANGUAGE plpgsql AS $$
+-- perf_apply moves the rollups by changes: the old row of an update
+-- leaves, the new one enters. Rows of an account being deleted are
+-- skipped: its rollup rows go with it (ON DELETE CASCADE). with_tags is
+-- false for deleted positions: perf_position_deleting took their tags off
+-- while their position_tags rows still existed.
+CREATE FUNCTION perf_apply(changes perf_change[], with_tags boolean) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     u uuid;
 BEGIN
-    IF coalesce(cardinality(olds), 0) + coalesce(cardinality(news), 0) = 0 THEN
+    IF coalesce(cardinality(changes), 0) = 0 THEN
         RETURN;
     END IF;
-    FOR u IN SELECT DISTINCT c.user_id FROM perf_changes(olds, news) c ORDER BY 1 LOOP
+    FOR u IN SELECT DISTINCT c.user_id FROM unnest(changes) c ORDER BY 1 LOOP
         PERFORM perf_lock(u);
     END LOOP;
 
     PERFORM perf_refresh_days(array_agg(k.user_id), array_agg(k.account_id), array_agg(k.day))
     FROM (SELECT DISTINCT c.user_id, c.account_id, (c.closed_at AT TIME ZONE a.timezone)::date AS day
-          FROM perf_changes(olds, news) c JOIN accounts a ON a.id = c.account_id) k
+          FROM unnest(changes) c JOIN accounts a ON a.id = c.account_id) k
     HAVING count(*) > 0;
 
     INSERT INTO perf_symbols AS s
     SELECT c.user_id, c.account_id, c.symbol, sum(c.sign), coalesce(sum(c.sign) FILTER (WHERE c.net > 0), 0),
         coalesce(sum(c.sign) FILTER (WHERE c.net < 0), 0), sum(c.sign * c.net)
-    FROM perf_changes(olds, news) c JOIN accounts a ON a.id = c.account_id
+    FROM unnest(changes) c JOIN accounts a ON a.id = c.account_id
     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
     ON CONFLICT (user_id, account_id, symbol) DO UPDATE SET trades = s.trades + excluded.trades,
         wins = s.wins + excluded.wins, losses = s.losses + excluded.losses, net = s.net + excluded.net;
-    DELETE FROM perf_symbols s USING perf_changes(olds, news) c
+    DELETE FROM perf_symbols s USING unnest(changes) c
     WHERE s.user_id = c.user_id AND s.account_id = c.account_id AND s.symbol = c.symbol AND s.trades = 0;
 
     IF with_tags THEN
         INSERT INTO perf_tags AS t
         SELECT c.user_id, c.account_id, pt.tag_id, sum(c.sign), coalesce(sum(c.sign) FILTER (WHERE c.net > 0), 0),
             coalesce(sum(c.sign) FILTER (WHERE c.net < 0), 0), sum(c.sign * c.net)
-        FROM perf_changes(olds, news) c JOIN accounts a ON a.id = c.account_id JOIN position_tags pt ON pt.position_id = c.id
+        FROM unnest(changes) c JOIN accounts a ON a.id = c.account_id JOIN position_tags pt ON pt.position_id = c.id
         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
         ON CONFLICT (user_id, account_id, tag_id) DO UPDATE SET trades = t.trades + excluded.trades,
             wins = t.wins + excluded.wins, losses = t.losses + excluded.losses, net = t.net + excluded.net;
-        DELETE FROM perf_tags t USING perf_changes(olds, news) c JOIN position_tags pt ON pt.position_id = c.id
+        DELETE FROM perf_tags t USING unnest(changes) c JOIN position_tags pt ON pt.position_id = c.id
         WHERE t.user_id = c.user_id AND t.account_id = c.account_id AND t.tag_id = pt.tag_id AND t.trades = 0;
     END IF;
 
-    FOR u IN SELECT DISTINCT c.user_id FROM perf_changes(olds, news) c ORDER BY 1 LOOP
+    FOR u IN SELECT DISTINCT c.user_id FROM unnest(changes) c ORDER BY 1 LOOP
         PERFORM perf_refresh_series(u, (SELECT array_agg(DISTINCT (c.closed_at AT TIME ZONE 'UTC')::date)
-            FROM perf_changes(olds, news) c WHERE c.user_id = u), false);
+            FROM unnest(changes) c WHERE c.user_id = u), false);
     END LOOP;
 END $$;
 
--- The positions triggers hand perf_apply the rows whose reported figures
--- changed; an edit of the notes or a stop changes nothing here.
+-- The positions triggers hand perf_apply the closed rows whose reported
+-- figures changed; an edit of the notes or a stop changes nothing here.
 CREATE FUNCTION perf_positions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM perf_apply('{}', (SELECT array_agg(ROW(n.*)::positions) FROM new_rows n WHERE n.status = 'closed'), true);
+    PERFORM perf_apply((SELECT array_agg(ROW(1, n.id, n.user_id, n.account_id, n.symbol, n.closed_at, n.net_pnl)::perf_change)
+        FROM new_rows n WHERE n.status = 'closed'), true);
     RETURN NULL;
 END $$;
 
 CREATE FUNCTION perf_positions_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM perf_apply(array_agg(ROW(o.*)::positions), array_agg(ROW(n.*)::positions), true)
-    FROM old_rows o JOIN new_rows n ON n.id = o.id
-    WHERE (o.status = 'closed' OR n.status = 'closed')
-        AND (o.status, o.user_id, o.account_id, o.symbol, o.closed_at, o.net_pnl, o.gross_pnl, o.fees, o.r_multiple)
-            IS DISTINCT FROM (n.status, n.user_id, n.account_id, n.symbol, n.closed_at, n.net_pnl, n.gross_pnl, n.fees, n.r_multiple)
-    HAVING count(*) > 0;
+    PERFORM perf_apply((
+        WITH moved AS (
+            SELECT o.id FROM old_rows o JOIN new_rows n ON n.id = o.id
+            WHERE (o.status = 'closed' OR n.status = 'closed')
+                AND (o.status, o.user_id, o.account_id, o.symbol, o.closed_at, o.net_pnl, o.gross_pnl, o.fees, o.r_multiple)
+                    IS DISTINCT FROM (n.status, n.user_id, n.account_id, n.symbol, n.closed_at, n.net_pnl, n.gross_pnl, n.fees, n.r_multiple)
+        )
+        SELECT array_agg(c) FROM (
+            SELECT ROW(-1, o.id, o.user_id, o.account_id, o.symbol, o.closed_at, o.net_pnl)::perf_change AS c
+            FROM old_rows o JOIN moved m ON m.id = o.id WHERE o.status = 'closed'
+            UNION ALL
+            SELECT ROW(1, n.id, n.user_id, n.account_id, n.symbol, n.closed_at, n.net_pnl)::perf_change
+            FROM new_rows n JOIN moved m ON m.id = n.id WHERE n.status = 'closed'
+        ) x), true);
     RETURN NULL;
 END $$;
 
 CREATE FUNCTION perf_positions_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM perf_apply((SELECT array_agg(ROW(o.*)::positions) FROM old_rows o WHERE o.status = 'closed'), '{}', false);
+    PERFORM perf_apply((SELECT array_agg(ROW(-1, o.id, o.user_id, o.account_id, o.symbol, o.closed_at, o.net_pnl)::perf_change)
+        FROM old_rows o WHERE o.status = 'closed'), false);
     RETURN NULL;
 END $$;
 
