@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -122,24 +123,31 @@ type Point struct {
 func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 	rep := Report{MissingPairs: []string{}, ByCurrency: []Block{}}
 	currencies := slices.Sorted(maps.Keys(r.summary))
-	for _, c := range currencies {
-		one := func(string) decimal.Decimal { return decimal.NewFromInt(1) }
-		rep.ByCurrency = append(rep.ByCurrency, block(c, r, []string{c}, one, c))
-	}
-	if display == "" {
-		return rep
-	}
-	rep.DisplayCurrency = &display
-	for _, c := range currencies {
-		if _, ok := factors[c]; !ok {
-			rep.MissingPairs = append(rep.MissingPairs, fx.Pair(c, display))
+	total := display != ""
+	if total {
+		rep.DisplayCurrency = &display
+		for _, c := range currencies {
+			if _, ok := factors[c]; !ok {
+				rep.MissingPairs = append(rep.MissingPairs, fx.Pair(c, display))
+			}
 		}
+		total = len(rep.MissingPairs) == 0
 	}
-	if len(rep.MissingPairs) > 0 {
-		return rep
+	// The blocks only read r: each is assembled on its own goroutine.
+	rep.ByCurrency = make([]Block, len(currencies))
+	var wg sync.WaitGroup
+	for i, c := range currencies {
+		wg.Go(func() {
+			rep.ByCurrency[i] = block(c, r, []string{c}, func(string) decimal.Decimal { return one }, c)
+		})
 	}
-	total := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
-	rep.Total = &total
+	if total {
+		wg.Go(func() {
+			b := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
+			rep.Total = &b
+		})
+	}
+	wg.Wait()
 	return rep
 }
 
