@@ -1,10 +1,7 @@
 package performance
 
 import (
-	"bytes"
-	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -52,38 +49,5 @@ func TestPercent(t *testing.T) {
 	}
 	if percent(0, 0) != nil {
 		t.Fatal("percent of no trades must be null")
-	}
-}
-
-// TestBlockJSON: Block's own encoder writes what encoding/json writes from
-// its fields, strings that need escaping included.
-func TestBlockJSON(t *testing.T) {
-	rate := "66.67"
-	b := Block{
-		Currency: "USD",
-		Summary:  Summary{Trades: 3, WinRate: &rate, NetPnl: "1.0000", MaxDrawdown: "0.0000"},
-		ByDay:    []DayBucket{{"2024-03-01", Bucket{3, 2, 1, &rate, "-12.5000"}}, {"2024-03-02", Bucket{1, 0, 0, nil, "0.0000"}}},
-		ByMonth:  []MonthBucket{{"2024-03", Bucket{4, 2, 1, &rate, "12.0000"}}},
-		BySymbol: []SymbolBucket{{"AAPL  240119C00190000", Bucket{1, 1, 0, &rate, "1.0000"}}, {`a"b\c<d>&é` + "\u2028\x01", Bucket{}}},
-		ByTag:    []TagBucket{{"0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab", "Break <out> & \"run\"", "setup", Bucket{2, 1, 1, nil, "3.0000"}}},
-		EquityCurve: []Point{
-			{time.Date(2024, 3, 1, 15, 0, 0, 0, time.UTC), "1.0000"},
-			{time.Date(2024, 3, 1, 15, 0, 0, 123456789, time.UTC), "-2.5000"},
-		},
-	}
-	for _, blk := range []Block{b, {Currency: "EUR", ByDay: []DayBucket{}, ByMonth: []MonthBucket{}, BySymbol: []SymbolBucket{},
-		ByTag: []TagBucket{}, EquityCurve: []Point{}}} {
-		type plain Block // the same fields without the encoder
-		want, err := json.Marshal(plain(blk))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := json.Marshal(blk)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("got  %s\nwant %s", got, want)
-		}
 	}
 }
