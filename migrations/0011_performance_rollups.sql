@@ -99,6 +99,8 @@ CREATE TABLE perf_basis (
 -- perf_lock serialises the rollup writes of one user: the recomputed rows
 -- (days, series) are read from the positions after the lock, so two
 -- transactions never write rows computed without each other's changes.
+-- Every write path locks its positions first and reaches the triggers
+-- after, so the lock is always taken last.
 CREATE FUNCTION perf_lock(p_user uuid) RETURNS void LANGUAGE sql AS $$
     SELECT pg_advisory_xact_lock(7240815, hashtext(p_user::text))
 $$;
@@ -305,6 +307,7 @@ END $$;
 CREATE FUNCTION perf_position_deleting() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF OLD.status = 'closed' AND EXISTS (SELECT 1 FROM accounts WHERE id = OLD.account_id) THEN
+        PERFORM perf_lock(OLD.user_id);
         UPDATE perf_tags t SET trades = t.trades - 1, wins = t.wins - (OLD.net_pnl > 0)::int,
             losses = t.losses - (OLD.net_pnl < 0)::int, net = t.net - OLD.net_pnl
         FROM position_tags pt
@@ -321,6 +324,7 @@ END $$;
 -- is handled by the other's deletion).
 CREATE FUNCTION perf_tag_links(links position_tags[], sign int) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM perf_lock(u) FROM (SELECT DISTINCT p.user_id AS u FROM unnest(links) l JOIN positions p ON p.id = l.position_id ORDER BY 1) x;
     INSERT INTO perf_tags AS t
     SELECT p.user_id, p.account_id, l.tag_id, sum(sign), count(*) FILTER (WHERE p.net_pnl > 0) * sign,
         count(*) FILTER (WHERE p.net_pnl < 0) * sign, sum(p.net_pnl) * sign

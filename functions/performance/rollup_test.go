@@ -8,6 +8,7 @@ import (
 	"mime/multipart"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -206,6 +207,20 @@ func TestRollupsMatchPositions(t *testing.T) {
 	token := csvPreview(t, c, eur, csvFile)
 	done(c.Do("POST", "/api/csv-import/commit", map[string]any{"token": token, "confirmDuplicates": true}))
 	check("a CSV import committed")
+
+	// Concurrent writes to positions closing on the same days: the days and
+	// series rows they share are recomputed one transaction at a time.
+	var wg sync.WaitGroup
+	for i, id := range []string{ids[0], ids[4], ids[5], ids[7], ids[8], ids[9], ids[10], ids[11]} {
+		wg.Go(func() {
+			r := c.Do("PATCH", path(id)+"/fills/"+lastFill(id), map[string]any{"price": fmt.Sprintf("%d.5", 90+i)})
+			if r.Status != 200 {
+				t.Errorf("concurrent write: %d %s", r.Status, r.Body)
+			}
+		})
+	}
+	wg.Wait()
+	check("concurrent fill writes")
 
 	done(c.Do("PATCH", "/api/accounts/"+tokyo, map[string]any{"timezone": "Pacific/Auckland"}))
 	check("an account's trading-day zone changed")
