@@ -256,7 +256,9 @@ func basisIsToday(ctx context.Context, tx pgx.Tx, userID string, factors map[str
 // per-position walk, once per change of today's factors (a new rate, a new
 // day, another display currency).
 func setBasis(ctx context.Context, pool TxBeginner, userID string, factors map[string]decimal.Decimal) error {
-	currencies := slices.Sorted(maps.Keys(factors))
+	// Never nil: no factor at all is a basis too (empty arrays, not NULL).
+	currencies := slices.AppendSeq(make([]string, 0, len(factors)), maps.Keys(factors))
+	slices.Sort(currencies)
 	values := make([]string, len(currencies))
 	for i, c := range currencies {
 		values[i] = factors[c].String()

@@ -257,6 +257,28 @@ func TestRollupsMatchPositions(t *testing.T) {
 	}
 }
 
+// TestRollupsNoFactor: a display currency none of the accounts converts
+// into leaves the total's basis empty (not NULL); reports still answer.
+func TestRollupsNoFactor(t *testing.T) {
+	srv := start(t)
+	c, uid := signUp(t, srv, "nofactor@example.com")
+	acc := account(t, srv, uid, "EUR", "Europe/Berlin")
+	position(t, srv, uid, acc, pos{"SAP", "10", "11", "1", nil, "2024-03-01T10:00:00Z", ""})
+	if r := c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "USD"}); r.Status != 200 {
+		t.Fatal(r.Status)
+	}
+	for range 2 {
+		if rep := get(t, c, ""); rep.Total != nil || len(rep.MissingPairs) != 1 || len(rep.ByCurrency) != 1 {
+			t.Fatalf("%+v", rep)
+		}
+	}
+	var n int
+	queryRow(t, srv, &n, `SELECT cardinality(currencies) FROM perf_basis WHERE user_id = $1`, uid)
+	if n != 0 {
+		t.Fatalf("basis of %d currencies", n)
+	}
+}
+
 // csvPreview stages a generic-execution file for account and returns the
 // commit token.
 func csvPreview(t *testing.T, c *apitest.Client, account, file string) string {
