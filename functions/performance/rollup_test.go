@@ -234,6 +234,23 @@ func TestRollupsMatchPositions(t *testing.T) {
 	accounts = []string{eur, gbp, tokyo}
 	check("an account deleted with its positions")
 
+	t.Run("UserDeleted", func(t *testing.T) {
+		// On a copy of the journal, in a transaction rolled back: deleting the
+		// user cascades to accounts and positions, whose triggers must not
+		// write rollup rows for a user that is gone.
+		tx, err := srv.App.DB.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback(ctx) //nolint:errcheck
+		if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, uid); err != nil {
+			t.Fatal(err)
+		}
+		if rows := rollupRows(t, tx, uid); strings.Count(rows, "0 rows:") != 4 {
+			t.Fatalf("rollups left behind:\n%s", rows)
+		}
+	})
+
 	// The unfiltered report does read each rollup: a row changed behind the
 	// triggers' back shows in it.
 	for _, corrupt := range []string{
