@@ -69,7 +69,7 @@ CREATE INDEX perf_tags_tag_idx ON perf_tags (tag_id);
 -- order, with values v (net P&L, or net P&L x factor for '*'). Cumulative
 -- sums start at 0 at the segment's start. Segments compose in date order:
 -- the drawdown from the running peak and cumulative sum, the streaks from
--- the running trailing streak (functions/performance, compose).
+-- the running trailing streak (functions/performance, fold.add).
 CREATE TABLE perf_series (
     user_id      uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     series       text NOT NULL,
