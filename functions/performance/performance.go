@@ -23,6 +23,10 @@ import (
 	"tradejournal/shared/journal"
 )
 
+// readRollups lets the route read the rollups; the benchmark turns it off
+// to time the per-position statements through the same route.
+var readRollups = true
+
 type handler struct {
 	app *app.App
 	// width is how many connections one report uses; slots bounds the
@@ -72,7 +76,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, ctx.Err())
 		return
 	}
-	rep, err := compute(ctx, h.app.DB, h.width, auth.CurrentUser(ctx), f, h.app.Now())
+	rep, err := compute(ctx, h.app.DB, h.width, auth.CurrentUser(ctx), f, h.app.Now(), readRollups)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -88,13 +92,20 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 }
 
 // compute reads the user's rates in force today (in their reporting zone)
-// and runs the report's statements on one snapshot.
-func compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time) (Report, error) {
+// and runs the report's statements on one snapshot, from the rollups where
+// the filter allows (rollups false: never, the per-position oracle of the
+// tests). When the converted total could have come from the rollups but
+// their basis is not today's factors, the total is walked from the
+// positions and the basis is brought up to date for the next report.
+func compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time, rollups bool) (Report, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
-	var factors map[string]decimal.Decimal
+	var (
+		factors map[string]decimal.Decimal
+		stale   bool
+	)
 	planner := func(tx pgx.Tx) ([]statement, error) {
 		day := fx.Today(now, u.Timezone)
 		snap, err := fxdb.Load(ctx, tx, fxdb.Query{UserID: u.ID, Display: display, Day: day, Keep: 1})
@@ -108,11 +119,27 @@ func compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 		if display != "" {
 			factors, _ = fx.Factors(snap.Balances, snap.Rates, display, day)
 		}
-		return statements(u.ID, f, currencies, factors, display != ""), nil
+		var src sources
+		if rollups {
+			src = rollupSources(f)
+		}
+		if display != "" && src.series {
+			src.total, err = basisIsToday(ctx, tx, u.ID, factors)
+			if err != nil {
+				return nil, err
+			}
+			stale = !src.total
+		}
+		return statements(u.ID, f, currencies, factors, display != "", src), nil
 	}
 	data, err := load(ctx, pool, width, planner)
 	if err != nil {
 		return Report{}, err
+	}
+	if stale {
+		if err := setBasis(ctx, pool, u.ID, factors); err != nil {
+			return Report{}, err
+		}
 	}
 	return build(data, display, factors), nil
 }

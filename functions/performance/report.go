@@ -3,7 +3,11 @@ package performance
 import (
 	"cmp"
 	"maps"
+	"math"
+	"math/big"
 	"slices"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -119,78 +123,120 @@ type Point struct {
 func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 	rep := Report{MissingPairs: []string{}, ByCurrency: []Block{}}
 	currencies := slices.Sorted(maps.Keys(r.summary))
-	for _, c := range currencies {
-		one := func(string) decimal.Decimal { return decimal.NewFromInt(1) }
-		rep.ByCurrency = append(rep.ByCurrency, block(c, r, []string{c}, one, c))
-	}
-	if display == "" {
-		return rep
-	}
-	rep.DisplayCurrency = &display
-	for _, c := range currencies {
-		if _, ok := factors[c]; !ok {
-			rep.MissingPairs = append(rep.MissingPairs, fx.Pair(c, display))
+	total := display != ""
+	if total {
+		rep.DisplayCurrency = &display
+		for _, c := range currencies {
+			if _, ok := factors[c]; !ok {
+				rep.MissingPairs = append(rep.MissingPairs, fx.Pair(c, display))
+			}
 		}
+		total = len(rep.MissingPairs) == 0
 	}
-	if len(rep.MissingPairs) > 0 {
-		return rep
+	// The blocks only read r: each is assembled on its own goroutine.
+	rep.ByCurrency = make([]Block, len(currencies))
+	var wg sync.WaitGroup
+	for i, c := range currencies {
+		wg.Go(func() {
+			rep.ByCurrency[i] = block(c, r, []string{c}, func(string) decimal.Decimal { return one }, c)
+		})
 	}
-	total := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
-	rep.Total = &total
+	if total {
+		wg.Go(func() {
+			b := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
+			rep.Total = &b
+		})
+	}
+	wg.Wait()
 	return rep
 }
 
 // block assembles the figures of the currencies of from, each scaled by
-// factor, as one block named name; series names the ordered series.
+// factor, as one block named name; series names the ordered series. The
+// breakdowns show counts and net P&L only, so only those are added up; an
+// amount is multiplied only when its factor is not 1.
 func block(name string, r raw, from []string, factor func(string) decimal.Decimal, series string) Block {
 	var sum aggRow
-	day, month, symbol := map[string]aggRow{}, map[string]aggRow{}, map[string]aggRow{}
+	var days, months, symbols int
+	for _, c := range from {
+		days, months, symbols = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c])), symbols+len(r.bySymbol[c])
+	}
+	day, month, symbol := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months), make(map[string]bucketAgg, symbols)
 	tags := map[string]tagAgg{}
 	for _, c := range from {
 		f := factor(c)
+		unit := f.Equal(one)
 		sum = merge(sum, scale(r.summary[c], f))
-		for _, m := range []struct{ dst, src map[string]aggRow }{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
+		for _, m := range []struct {
+			dst map[string]bucketAgg
+			src map[string]aggRow
+		}{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
 			for k, a := range m.src {
-				m.dst[k] = merge(m.dst[k], scale(a, f))
+				net := a.net
+				if !unit {
+					net = net.Mul(f)
+				}
+				if acc, ok := m.dst[k]; ok {
+					m.dst[k] = acc.add(a.trades, a.wins, a.losses, net)
+				} else {
+					m.dst[k] = bucketAgg{trades: a.trades, wins: a.wins, losses: a.losses, net: net}
+				}
 			}
 		}
 		for _, t := range r.tags {
 			if t.currency != c {
 				continue
 			}
+			net := t.net
+			if !unit {
+				net = net.Mul(f)
+			}
 			acc := tags[t.id]
 			acc.id, acc.name, acc.category = t.id, t.name, t.category
-			acc.trades += t.trades
-			acc.wins += t.wins
-			acc.losses += t.losses
-			acc.net = acc.net.Add(t.net.Mul(f))
+			acc.bucketAgg = acc.add(t.trades, t.wins, t.losses, net)
 			tags[t.id] = acc
 		}
 	}
 	b := Block{
 		Currency: name,
 		Summary:  summary(sum, r.series[series]),
-		ByDay:    []DayBucket{}, ByMonth: []MonthBucket{}, BySymbol: []SymbolBucket{}, ByTag: []TagBucket{},
-		EquityCurve: []Point{},
+		ByDay:    make([]DayBucket, 0, len(day)), ByMonth: make([]MonthBucket, 0, len(month)),
+		BySymbol: make([]SymbolBucket, 0, len(symbol)), ByTag: make([]TagBucket, 0, len(tags)),
+		EquityCurve: make([]Point, 0, len(r.series[series].curve)),
 	}
 	for _, k := range slices.Sorted(maps.Keys(day)) {
-		b.ByDay = append(b.ByDay, DayBucket{Date: k, Bucket: bucket(day[k].trades, day[k].wins, day[k].losses, day[k].net)})
+		b.ByDay = append(b.ByDay, DayBucket{Date: k, Bucket: day[k].bucket()})
 	}
 	for _, k := range slices.Sorted(maps.Keys(month)) {
-		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: bucket(month[k].trades, month[k].wins, month[k].losses, month[k].net)})
+		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: month[k].bucket()})
 	}
 	// Breakdowns by symbol and tag: best net P&L first.
-	syms := slices.SortedFunc(maps.Keys(symbol), func(x, y string) int {
-		return cmp.Or(symbol[y].net.Cmp(symbol[x].net), cmp.Compare(x, y))
-	})
-	for _, k := range syms {
-		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: k, Bucket: bucket(symbol[k].trades, symbol[k].wins, symbol[k].losses, symbol[k].net)})
+	type symbolAgg struct {
+		symbol string
+		agg    *bucketAgg
 	}
-	ts := slices.SortedFunc(maps.Values(tags), func(x, y tagAgg) int {
-		return cmp.Or(y.net.Cmp(x.net), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
+	syms, aggs := make([]symbolAgg, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
+	for k, a := range symbol {
+		a.approx = approx(a.net)
+		aggs = append(aggs, a)
+		syms = append(syms, symbolAgg{k, &aggs[len(aggs)-1]})
+	}
+	slices.SortFunc(syms, func(x, y symbolAgg) int {
+		return cmp.Or(y.agg.cmpNet(*x.agg), cmp.Compare(x.symbol, y.symbol))
+	})
+	for _, s := range syms {
+		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: s.symbol, Bucket: s.agg.bucket()})
+	}
+	ts := make([]tagAgg, 0, len(tags))
+	for _, t := range tags {
+		t.approx = approx(t.net)
+		ts = append(ts, t)
+	}
+	slices.SortFunc(ts, func(x, y tagAgg) int {
+		return cmp.Or(y.cmpNet(x.bucketAgg), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
 	})
 	for _, t := range ts {
-		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Bucket: bucket(t.trades, t.wins, t.losses, t.net)})
+		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Bucket: t.bucket()})
 	}
 	for _, p := range r.series[series].curve {
 		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum)})
@@ -198,10 +244,53 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	return b
 }
 
-type tagAgg struct {
-	id, name, category   string
+var one = decimal.NewFromInt(1)
+
+// bucketAgg is one breakdown entry being added up. approx, set before
+// sorting, is net as a float: it orders entries without exact arithmetic
+// wherever the floats tell them apart.
+type bucketAgg struct {
 	trades, wins, losses int64
 	net                  decimal.Decimal
+	approx               float64
+}
+
+func (a bucketAgg) add(trades, wins, losses int64, net decimal.Decimal) bucketAgg {
+	a.net = a.net.Add(net)
+	a.trades, a.wins, a.losses = a.trades+trades, a.wins+wins, a.losses+losses
+	return a
+}
+
+// approx is d as a float64 within a relative 1e-15, from its coefficient
+// and exponent (decimal's own conversion goes through big.Rat, which costs
+// more than the rest of the sort).
+func approx(d decimal.Decimal) float64 {
+	exp := int(d.Exponent())
+	switch {
+	case exp < -300 || exp > 300:
+		return d.InexactFloat64()
+	case d.NumDigits() <= 18:
+		return float64(d.CoefficientInt64()) * math.Pow10(exp)
+	}
+	c, _ := new(big.Float).SetInt(d.Coefficient()).Float64()
+	return c * math.Pow10(exp)
+}
+
+// cmpNet compares the net P&L of a and b: by their floats when those
+// differ by more than any rounding of the conversion could (a relative
+// 1e-12), exactly otherwise.
+func (a bucketAgg) cmpNet(b bucketAgg) int {
+	if d := a.approx - b.approx; math.Abs(d) > 1e-12*max(math.Abs(a.approx), math.Abs(b.approx)) {
+		return cmp.Compare(a.approx, b.approx)
+	}
+	return a.net.Cmp(b.net)
+}
+
+func (a bucketAgg) bucket() Bucket { return bucket(a.trades, a.wins, a.losses, a.net) }
+
+type tagAgg struct {
+	id, name, category string
+	bucketAgg
 }
 
 // scale converts the money of a by factor f (> 0, so the largest net P&L
@@ -287,11 +376,14 @@ func ratio(n, d decimal.Decimal) *string {
 	return &s
 }
 
-// percent is 100 n/d to 2 places, or nil when d is zero.
+// percent is 100 n/d to 2 places, rounded half up, or nil when d is zero
+// (0 <= n <= d: counts of trades).
 func percent(n, d int64) *string {
 	if d == 0 {
 		return nil
 	}
-	s := money.RoundN(decimal.NewFromInt(n*100).DivRound(decimal.NewFromInt(d), 2), 2)
+	hundredths := (2*n*10000 + d) / (2 * d)
+	frac := hundredths % 100
+	s := strconv.FormatInt(hundredths/100, 10) + "." + string(rune('0'+frac/10)) + string(rune('0'+frac%10))
 	return &s
 }

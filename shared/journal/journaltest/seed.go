@@ -127,7 +127,13 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 	if err != nil {
 		return Dataset{}, err
 	}
-	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags`); err != nil {
+	// The seed's rows skipped the triggers that keep the performance
+	// rollups (migrations/0011): compute them as the backfill does.
+	if _, err := pool.Exec(ctx, `SELECT perf_rebuild($1)`, userID); err != nil {
+		return Dataset{}, fmt.Errorf("seed rollups: %w", err)
+	}
+	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags,
+		perf_days, perf_symbols, perf_tags, perf_series`); err != nil {
 		return Dataset{}, fmt.Errorf("seed analyze: %w", err)
 	}
 	if err := pool.QueryRow(ctx, `SELECT max(closed_at) FROM positions WHERE user_id = $1`, userID).Scan(&ds.Last); err != nil {
