@@ -88,7 +88,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 // connection: the assistant grounds its answers in the same figures the
 // journal shows.
 func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, now time.Time) (Report, error) {
-	return compute(ctx, pool, 1, u, f, now)
+	return compute(ctx, pool, 1, u, f, now, readRollups)
 }
 
 // compute reads the user's rates in force today (in their reporting zone)
