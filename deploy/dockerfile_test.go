@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/shared/testbin"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -262,7 +264,7 @@ func TestAPIImageBinary(t *testing.T) {
 			}
 			p := exec.Command(bin)
 			p.Env = env
-			logs := &syncBuffer{}
+			logs := &testbin.SyncBuffer{}
 			p.Stdout, p.Stderr = logs, logs
 			if err := p.Start(); err != nil {
 				t.Fatal(err)
@@ -299,7 +301,7 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-func waitHealthy(t *testing.T, port int, logs *syncBuffer) map[string]any {
+func waitHealthy(t *testing.T, port int, logs *testbin.SyncBuffer) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	url := fmt.Sprintf("http://127.0.0.1:%d/api/health", port)

@@ -1,14 +1,12 @@
 package deploy_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"net/url"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -124,22 +122,3 @@ func emptyDatabase(t testing.TB) string {
 }
 
 func yamlUnmarshal(b []byte, v any) error { return yaml.Unmarshal(b, v) }
-
-// syncBuffer collects a child process's output; safe for its two writers
-// and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}

@@ -25,6 +25,7 @@ import (
 
 	"tradejournal/deploy"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/testbin"
 )
 
 // A local implementation of the Lambda runtime API (2018-06-01), enough to
@@ -159,7 +160,7 @@ type function struct {
 	group   *httpx.Group // nil for the scheduled and migration functions
 	api     *runtimeAPI
 	cmd     *exec.Cmd
-	logs    *syncBuffer
+	logs    *testbin.SyncBuffer
 	started time.Time
 	// initTime is process start to the first invocation's answer.
 	initTime time.Duration
@@ -172,7 +173,7 @@ const invocationTimeout = 29 * time.Second
 func startFunction(t *testing.T, name, bin string, group *httpx.Group, env []string) *function {
 	t.Helper()
 	api := newRuntimeAPI(t)
-	f := &function{name: name, group: group, api: api, logs: &syncBuffer{}, first: true}
+	f := &function{name: name, group: group, api: api, logs: &testbin.SyncBuffer{}, first: true}
 	f.cmd = exec.Command(bin)
 	f.cmd.Dir = filepath.Dir(bin)
 	f.cmd.Env = append([]string{

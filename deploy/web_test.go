@@ -33,6 +33,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"tradejournal/shared/buildinfo"
+	"tradejournal/shared/testbin"
 )
 
 const (
@@ -433,7 +434,7 @@ func startAPI(t *testing.T, env map[string]string) string {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	logs := &syncBuffer{}
+	logs := &testbin.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/testbin"
 	"tradejournal/shared/wallet"
 )
 
@@ -151,31 +152,13 @@ func (f *fakeProvider) setScript(s func(n int) (int, []step)) {
 	f.mu.Unlock()
 }
 
-// syncBuffer collects the server's log lines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // env is one running API with the assistant pointed at a fake provider.
 type env struct {
 	t        testing.TB
 	srv      *httptest.Server
 	app      *app.App
 	provider *fakeProvider
-	logs     *syncBuffer
+	logs     *testbin.SyncBuffer
 }
 
 // assistantConfig is the configuration of a start with the assistant on.
@@ -191,7 +174,7 @@ func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
 	t.Helper()
 	cfg.DB.URL = dbtest.URL(t)
-	logs := &syncBuffer{}
+	logs := &testbin.SyncBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a, err := app.New(context.Background(), cfg, log, app.SystemClock)
 	if err != nil {

@@ -28,31 +28,14 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/testbin"
 )
-
-// syncBuffer is a log sink several goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // newMetrics builds Metrics on pool with a JSON log captured in the
 // returned buffer.
-func newMetrics(tb testing.TB, pool *pgxpool.Pool) (*Metrics, *syncBuffer) {
+func newMetrics(tb testing.TB, pool *pgxpool.Pool) (*Metrics, *testbin.SyncBuffer) {
 	tb.Helper()
-	logs := &syncBuffer{}
+	logs := &testbin.SyncBuffer{}
 	m, err := New(Options{Pool: pool, AppVersion: "v9.9.9-abc123", PoolMax: 7,
 		Log: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
@@ -614,7 +597,7 @@ func (c failingCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func TestSerialisationFailure(t *testing.T) {
-	check := func(t *testing.T, m *Metrics, logs *syncBuffer) {
+	check := func(t *testing.T, m *Metrics, logs *testbin.SyncBuffer) {
 		t.Helper()
 		srv := httptest.NewServer(m.Handler())
 		defer srv.Close()
