@@ -57,6 +57,7 @@ test-deps:
 	@infra/test-deps.sh
 	@[ -x $(GOBIN)/staticcheck ] || go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	@[ -x $(GOBIN)/stripe-mock ] || go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+	@[ -x $(GOBIN)/minio ] || go install github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 
 bench:
 	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
@@ -87,6 +88,7 @@ clean:
 bench-web: build web/dist/index.html
 	node web/e2e/bench-dashboard.mjs
 
-# Loopback load tests, a few minutes: /me against pgbench -S, then registrations/s.
+# Loopback load tests, a few minutes: /me against pgbench -S, registrations/s,
+# then the calculator against /me.
 bench-load:
-	infra/bench/me.sh && infra/bench/register.sh
+	infra/bench/me.sh && infra/bench/register.sh && infra/bench/calculator.sh

@@ -71,7 +71,16 @@ type Function struct {
 	LogicalID string // "PositionsFunction"
 	Group     string // "positions": also its directory, functions/<group>/lambda
 	Events    []Event
+	// Streaming: the group streams its answers (httpx.Group.Streaming), so
+	// it is served through its own Function URL with response streaming
+	// and has no HTTP API events: API Gateway buffers a response whole and
+	// gives up after 30 s.
+	Streaming bool
 }
+
+// StreamingTimeout is the Lambda timeout of a streaming function, in
+// seconds: the 480 s turn budget, the settling after it, and headroom.
+const StreamingTimeout = 540
 
 // Event is one HTTP API route of a function. A zero Method and Path is the
 // $default route.
@@ -103,7 +112,7 @@ func HTTPFunctions(groups []httpx.Group) ([]Function, error) {
 			errs = append(errs, fmt.Errorf("group %q: a name must be lowercase letters and digits (it names functions/<name>/lambda and the template's %q)", g.Name, "<Name>Function"))
 			continue
 		}
-		fn := Function{LogicalID: LogicalID(g.Name), Group: g.Name}
+		fn := Function{LogicalID: LogicalID(g.Name), Group: g.Name, Streaming: g.Streaming}
 		names := map[string]string{}
 		for _, rt := range g.Routes {
 			method, path, err := APIRoute(rt.Pattern)
@@ -123,7 +132,9 @@ func HTTPFunctions(groups []httpx.Group) ([]Function, error) {
 				continue
 			}
 			names[name] = key
-			fn.Events = append(fn.Events, Event{Name: name, Method: method, Path: path})
+			if !fn.Streaming {
+				fn.Events = append(fn.Events, Event{Name: name, Method: method, Path: path})
+			}
 		}
 		if g.Name == DefaultRouteGroup {
 			fn.Events = append(fn.Events, Event{Name: "Unmatched"})
@@ -202,6 +213,19 @@ func RenderFunctions(fns []Function) []byte {
 		b.WriteString("    Metadata:\n      BuildMethod: makefile\n")
 		b.WriteString("    Properties:\n")
 		fmt.Fprintf(&b, "      Description: Trade Journal route group %s (functions/%s)\n", fn.Group, fn.Group)
+		if fn.Streaming {
+			// Its answers stream as server-sent events through the Function
+			// URL (lambdahost.StartStreaming); the application checks the
+			// session cookie itself, as behind the HTTP API.
+			b.WriteString("      # Served through its own Function URL with response streaming (server-sent events): the\n")
+			b.WriteString("      # HTTP API buffers a response whole and gives up after 30 s. The timeout covers the 480 s\n")
+			b.WriteString("      # turn budget and the settling after it. Route /api/assistant/* to this URL (docs/deployment.md).\n")
+			fmt.Fprintf(&b, "      Timeout: %d\n", StreamingTimeout)
+			b.WriteString("      FunctionUrlConfig:\n")
+			b.WriteString("        AuthType: NONE\n")
+			b.WriteString("        InvokeMode: RESPONSE_STREAM\n")
+			continue
+		}
 		b.WriteString("      Events:\n")
 		for _, ev := range fn.Events {
 			fmt.Fprintf(&b, "        %s:\n", ev.Name)

@@ -45,6 +45,9 @@ var smoke = map[string]struct {
 	"positions":   {request{method: "GET", path: "/api/positions"}, http.StatusOK},
 	"billing":     {request{method: "GET", path: "/api/billing/packs"}, http.StatusOK},
 	"csvimport":   {request{method: "GET", path: "/api/csv-import/presets"}, http.StatusOK},
+	// Through the Function URL's streaming protocol (the prelude, eight NUL
+	// bytes, the body).
+	"assistant": {request{method: "GET", path: "/api/assistant/conversations"}, http.StatusOK},
 }
 
 // coldStart is one function's figures.
@@ -74,6 +77,10 @@ func TestBootstrapsOnTheRuntimeAPI(t *testing.T) {
 		"SEED_ADMIN_EMAIL=" + adminEmail,
 		"SEC_TICKERS_URL=" + sec.FileURL(),
 		"ENCRYPTION_KEY=" + strings.Repeat("QUFB", 10) + "QUE=", // 32 bytes, base64
+		// The assistant on, so its function answers; no turn is run, so
+		// the provider address is never called.
+		"ASSISTANT_API_KEY=sk-deploy-harness", "ASSISTANT_MODEL=m", "ASSISTANT_BASE_URL=http://127.0.0.1:1/v1",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK=1", "ASSISTANT_OUTPUT_PRICE_PER_MTOK=1",
 	}
 	var figures []coldStart
 	record := func(f *function, first string) {

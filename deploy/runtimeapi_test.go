@@ -1,6 +1,7 @@
 package deploy_test
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
@@ -33,12 +34,20 @@ import (
 
 const runtimeAPIVersion = "/2018-06-01/runtime"
 
+// streamingContentType is the content type of a Function URL's streamed
+// answer (aws-lambda-go's LambdaFunctionURLStreamingResponse).
+const streamingContentType = "application/vnd.awslambda.http-integration-response"
+
 // outcome is what the function answered to one invocation.
 type outcome struct {
 	ok        bool   // POST .../response; false for POST .../error
 	body      []byte // the response, or the error document
 	errorType string // Lambda-Runtime-Function-Error-Type of an error
-	at        time.Time
+	// contentType is the response's: a Function URL in response-streaming
+	// mode answers application/vnd.awslambda.http-integration-response, a
+	// JSON prelude (status, headers, cookies), eight NUL bytes, then the body.
+	contentType string
+	at          time.Time
 }
 
 type invocation struct {
@@ -123,7 +132,7 @@ func (api *runtimeAPI) finish(w http.ResponseWriter, r *http.Request, ok bool) {
 		errType = doc.ErrorType
 	}
 	w.WriteHeader(http.StatusAccepted)
-	inv.done <- outcome{ok: ok, body: body, errorType: errType, at: at}
+	inv.done <- outcome{ok: ok, body: body, errorType: errType, contentType: r.Header.Get("Content-Type"), at: at}
 }
 
 // enqueue hands the function one event; the returned channel gets its
@@ -284,6 +293,18 @@ func (f *function) http(t *testing.T, req request) response {
 		t.Fatalf("%s %s: the function reported an error (%s): %s", req.method, req.path, out.errorType, out.body)
 	}
 	var res response
+	if out.contentType == streamingContentType {
+		prelude, body, found := bytes.Cut(out.body, make([]byte, 8))
+		if !found {
+			t.Fatalf("%s %s: a streamed answer without the prelude separator: %q", req.method, req.path, out.body)
+		}
+		if err := json.Unmarshal(prelude, &res.APIGatewayV2HTTPResponse); err != nil {
+			t.Fatalf("%s %s: the streamed answer's prelude: %v\n%s", req.method, req.path, err, prelude)
+		}
+		res.body = body
+		_ = json.Unmarshal(res.body, &res.json)
+		return res
+	}
 	if err := json.Unmarshal(out.body, &res.APIGatewayV2HTTPResponse); err != nil {
 		t.Fatalf("%s %s: the answer is not an API Gateway v2 response: %v\n%s", req.method, req.path, err, out.body)
 	}

@@ -121,8 +121,26 @@ func TestTemplateMatchesRouter(t *testing.T) {
 	for _, g := range groups {
 		id := deploy.LogicalID(g.Name)
 		groupOf[id] = g.Name
-		if _, ok := fns[id]; !ok {
+		fn, ok := fns[id]
+		if !ok {
 			t.Errorf("route group %s has no function %s in template.yaml (run go run ./cmd/deploygen)", g.Name, id)
+		}
+		url := mapAt(fn, "Properties", "FunctionUrlConfig")
+		if g.Streaming {
+			// Served through its own streaming Function URL, not the HTTP API.
+			if url["InvokeMode"] != "RESPONSE_STREAM" || url["AuthType"] != "NONE" {
+				t.Errorf("%s streams: FunctionUrlConfig %v, want AuthType NONE and InvokeMode RESPONSE_STREAM", id, url)
+			}
+			if timeout, _ := mapAt(fn, "Properties")["Timeout"].(int); timeout <= 480 {
+				t.Errorf("%s streams: Timeout %d must outlast the 480 s turn budget", id, timeout)
+			}
+			if hasHTTPEvents(mapAt(fn, "Properties")) {
+				t.Errorf("%s streams: HTTP API events would buffer its answers", id)
+			}
+			continue
+		}
+		if url != nil {
+			t.Errorf("%s has a Function URL but its group does not stream", id)
 		}
 		for _, rt := range g.Routes {
 			m, p, err := deploy.APIRoute(rt.Pattern)
@@ -311,8 +329,12 @@ func TestTemplateReferences(t *testing.T) {
 	for k := range mapAt(tpl, "Parameters") {
 		names[k] = true
 	}
-	for k := range mapAt(tpl, "Resources") {
+	for k, r := range mapAt(tpl, "Resources") {
 		names[k] = true
+		// SAM declares a function's Function URL as the resource <id>Url.
+		if rm, _ := r.(map[string]any); mapAt(rm, "Properties", "FunctionUrlConfig") != nil {
+			names[k+"Url"] = true
+		}
 	}
 	conds := mapAt(tpl, "Conditions")
 	subVar := regexp.MustCompile(`\$\{([^}!]+)\}`)
@@ -423,6 +445,9 @@ func TestLambdaMainsUseTheAdapter(t *testing.T) {
 			continue
 		}
 		want := "lambdahost.Start(" + g.Name + ".Group)"
+		if g.Streaming {
+			want = "lambdahost.StartStreaming(" + g.Name + ".Group)"
+		}
 		if !strings.Contains(string(src), want) {
 			t.Errorf("functions/%s/lambda/main.go does not call %s", g.Name, want)
 		}

@@ -27,6 +27,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/functions/csvimport"
+	"tradejournal/functions/positions"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -107,6 +108,15 @@ func serve(ctx context.Context, cfg config.Config) error {
 			log.Warn("reservation sweep failed; retrying in a minute", "err", err)
 		}
 	}))()
+	// Bucket objects of deleted images that no request deleted (a cascade
+	// from an account or user, or a store that was down) are deleted.
+	if a.Objects != nil {
+		defer background(ctx, every(time.Minute, func(ctx context.Context) {
+			if _, err := positions.PurgeObjects(ctx, a); err != nil && ctx.Err() == nil {
+				log.Warn("image object purge failed; retrying in a minute", "err", err)
+			}
+		}))()
+	}
 	// Expired CSV import previews and orphaned commits are deleted.
 	defer background(ctx, func(ctx context.Context) { csvimport.RunCleanup(ctx, a, csvimport.CleanupInterval) })()
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/migrations"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
@@ -122,6 +124,24 @@ func TestBinaryRefusesBadBoolean(t *testing.T) {
 	}
 }
 
+// TestBinaryRefusesMalformedCatalogue: a CREDIT_PACKS that is valid JSON
+// but not a valid catalogue stops start-up with one line naming it, before
+// anything is served.
+func TestBinaryRefusesMalformedCatalogue(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second) // killed if it serves
+	defer cancel()
+	cmd := exec.CommandContext(ctx, buildBinary(t))
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbtest.URL(t), fmt.Sprintf("PORT=%d", freePort(t)),
+		`CREDIT_PACKS=[{"id":"a","label":"A","priceMinor":500,"currency":"USD","credits":0}]`)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("started with a pack of 0 credits:\n%s", out)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "CREDIT_PACKS") {
+		t.Fatalf("want one line naming CREDIT_PACKS, got:\n%s", out)
+	}
+}
+
 func TestResetPassword(t *testing.T) {
 	url := dbtest.URL(t)
 	t.Setenv("DATABASE_URL", url)
@@ -184,10 +204,89 @@ func TestResetPassword(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
+	t.Run("DirectURLWins", func(t *testing.T) {
+		t.Setenv("DATABASE_URL", "postgres://x@127.0.0.1:1/x")
+		t.Setenv("DIRECT_DATABASE_URL", url)
+		if err := run(ctx, []string{"reset-password", "--email", "ops@example.com"}, strings.NewReader(""), io.Discard); err != nil {
+			t.Fatalf("reset through DIRECT_DATABASE_URL: %v", err)
+		}
+	})
 	t.Run("ShortPassword", func(t *testing.T) {
 		err := run(ctx, []string{"reset-password", "--email", "ops@example.com", "--password-stdin"}, strings.NewReader("short\n"), io.Discard)
 		if err == nil {
 			t.Fatal("accepted a 5-character password")
 		}
 	})
+}
+
+// TestMigrateCommandPrefersDirectURL runs `local migrate` with DATABASE_URL
+// at a pooler that cannot take DDL (here: nothing listens) and
+// DIRECT_DATABASE_URL at an empty database: the migrations go to the direct
+// URL, once.
+func TestMigrateCommandPrefersDirectURL(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv("DATABASE_URL", "postgres://x@127.0.0.1:1/x")
+	t.Setenv("DIRECT_DATABASE_URL", dbtest.Empty(t))
+	var out bytes.Buffer
+	if err := run(ctx, []string{"migrate"}, strings.NewReader(""), &out); err != nil {
+		t.Fatalf("migrate: %v\n%s", err, out.String())
+	}
+	files, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("embedded migrations %v (%v)", files, err)
+	}
+	if want := fmt.Sprintf("applied %d migration(s)", len(files)); !strings.HasPrefix(out.String(), want) {
+		t.Fatalf("first run printed %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if err := run(ctx, []string{"migrate"}, strings.NewReader(""), &out); err != nil || !strings.HasPrefix(out.String(), "applied 0 migration(s)") {
+		t.Fatalf("second run: %q (%v)", out.String(), err)
+	}
+}
+
+// TestStartMigratesAndSeedsTheFirstAdmin starts the binary on an empty
+// database, as a fresh install does: it applies the migrations itself, and
+// with SEED_ADMIN_EMAIL naming nobody yet it says so in one info line
+// (without the address). After that user registers, the next start makes
+// them admin.
+func TestStartMigratesAndSeedsTheFirstAdmin(t *testing.T) {
+	bin := buildBinary(t)
+	empty := dbtest.Empty(t)
+	env := []string{"DATABASE_URL=" + empty, "SEED_ADMIN_EMAIL=boss@example.com"}
+
+	cmd, port, logs := startLocal(t, bin, env...)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	res, err := http.Post(base+"/api/auth/register", "application/json",
+		strings.NewReader(`{"email":"Boss@Example.com","password":"password1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("register on a freshly migrated database: %d\n%s", res.StatusCode, logs)
+	}
+	stopLocal(t, cmd, logs)
+	first := logs.String()
+	if n := strings.Count(first, "SEED_ADMIN_EMAIL names no registered user yet"); n != 1 ||
+		!strings.Contains(first, `"level":"INFO","msg":"SEED_ADMIN_EMAIL names no registered user yet`) {
+		t.Fatalf("want one info line saying no user has SEED_ADMIN_EMAIL yet, got %d:\n%s", n, first)
+	}
+	if strings.Contains(strings.ToLower(first), "boss@example.com") {
+		t.Fatalf("an email address reached the log:\n%s", first)
+	}
+
+	cmd, _, logs = startLocal(t, bin, env...)
+	stopLocal(t, cmd, logs)
+	if !strings.Contains(logs.String(), "first admin bootstrapped") {
+		t.Fatalf("second start did not bootstrap the admin:\n%s", logs)
+	}
+	pool, err := db.Open(context.Background(), empty, db.Options{PoolSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var admin bool
+	if err := pool.QueryRow(context.Background(), `SELECT is_admin FROM users WHERE email = 'boss@example.com'`).Scan(&admin); err != nil || !admin {
+		t.Fatalf("is_admin %v (%v)", admin, err)
+	}
 }

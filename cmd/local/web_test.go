@@ -107,6 +107,10 @@ func TestSPALeavesTheAPIAlone(t *testing.T) {
 func TestConfigJSHasPublicValuesOnly(t *testing.T) {
 	t.Setenv("PAYMENT_SECRET_KEY", "sk_test_secretvalue123")
 	t.Setenv("ANALYTICS_API_KEY", "phx_backend_secret")
+	t.Setenv("OBJECT_STORAGE_ENDPOINT", "http://127.0.0.1:1")
+	t.Setenv("OBJECT_STORAGE_BUCKET", "bucket-name")
+	t.Setenv("OBJECT_STORAGE_ACCESS_KEY_ID", "AKIDstorage123")
+	t.Setenv("OBJECT_STORAGE_SECRET_ACCESS_KEY", "storage-secret-456")
 	t.Setenv("ANALYTICS_PUBLIC_KEY", "phc_public")
 	t.Setenv("ANALYTICS_HOST", "https://eu.i.posthog.com")
 	t.Setenv("ANALYTICS_PUBLIC_FEEDBACK_SURVEY", "s1:q1:q2")
@@ -132,7 +136,7 @@ func TestConfigJSHasPublicValuesOnly(t *testing.T) {
 			t.Errorf("config.js lacks %s:\n%s", want, body)
 		}
 	}
-	for _, secret := range []string{"sk_test_secretvalue123", "phx_backend_secret", "DATABASE_URL", "postgres://"} {
+	for _, secret := range append(cfg.Secrets(), "DATABASE_URL", "postgres://", "bucket-name") {
 		if strings.Contains(body, secret) {
 			t.Errorf("config.js leaks %q:\n%s", secret, body)
 		}

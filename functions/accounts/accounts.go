@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -283,6 +284,7 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	h.app.Analytics.Capture(userID, analytics.EventAccountCreated, analytics.Props{"withBrokerage": v.brokerageID != nil})
 	httpx.JSON(w, http.StatusCreated, accountEnvelope{acc})
 }
 

@@ -22,8 +22,12 @@ type Features struct {
 	ProPlan bool `json:"proPlan"`
 	// Email: password reset and verification mails are sent.
 	Email bool `json:"email"`
-	// ImageStorage: uploaded images go to object storage (else inline).
+	// ImageStorage: new images go to object storage (else inline); true
+	// exactly when the api built its bucket client.
 	ImageStorage bool `json:"imageStorage"`
+	// Assistant: the trade-review assistant is on (ASSISTANT_API_KEY and
+	// ASSISTANT_MODEL are set); off, its routes answer 404.
+	Assistant bool `json:"assistant"`
 	// RegistrationOpen: DISABLE_REGISTRATION is not true.
 	RegistrationOpen bool `json:"registrationOpen"`
 	// CreditPacks is the catalogue, present only when Billing is true.
@@ -53,7 +57,8 @@ func Describe(a *app.App) Features {
 		Billing:          c.Billing.Configured(),
 		ProPlan:          c.Billing.ProPlanEnabled(),
 		Email:            c.Email.Enabled(),
-		ImageStorage:     c.Storage.Enabled(),
+		ImageStorage:     a.Objects != nil,
+		Assistant:        c.Assistant.Enabled(),
 		RegistrationOpen: !c.Accounts.DisableRegistration,
 	}
 	if f.Billing {

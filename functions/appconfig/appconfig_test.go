@@ -36,7 +36,7 @@ func TestConfigDefaults(t *testing.T) {
 	c := srv.Client(t)
 	c.Register("cfg@example.com", "password1")
 	r := c.Do("GET", "/api/config", nil)
-	want := `{"quoteLookup":false,"billing":false,"proPlan":false,"email":false,"imageStorage":false,"registrationOpen":true}`
+	want := `{"quoteLookup":false,"billing":false,"proPlan":false,"email":false,"imageStorage":false,"assistant":false,"registrationOpen":true}`
 	if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
 		t.Fatalf("%d %s\nwant %s", r.Status, r.Body, want)
 	}
@@ -71,6 +71,11 @@ func TestConfigEverythingOnAndNoSecret(t *testing.T) {
 		"OBJECT_STORAGE_SECRET_ACCESS_KEY": "sak-secret-77",
 		"ANALYTICS_API_KEY":                "phc_backend_secret",
 		"STOCK_QUOTE_API_KEY":              "quote-secret-31",
+		"ASSISTANT_API_KEY":                "sk-assistant-secret-19",
+		"ASSISTANT_MODEL":                  "model-detail",
+		"ASSISTANT_BASE_URL":               "http://127.0.0.1:1/v1",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK":   "150000",
+		"ASSISTANT_OUTPUT_PRICE_PER_MTOK":  "600000",
 		"STOCK_QUOTE_BASE_URL":             "http://127.0.0.1:1",
 		"SEC_TICKERS_URL":                  "http://127.0.0.1:1/t.json",
 		"ENCRYPTION_KEY":                   base64.StdEncoding.EncodeToString(key),
@@ -87,12 +92,12 @@ func TestConfigEverythingOnAndNoSecret(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("%d %s", r.Status, r.Body)
 	}
-	for _, f := range []string{"quoteLookup", "billing", "proPlan", "email", "imageStorage", "registrationOpen"} {
+	for _, f := range []string{"quoteLookup", "billing", "proPlan", "email", "imageStorage", "assistant", "registrationOpen"} {
 		if r.JSON[f] != true {
 			t.Errorf("%s = %v, want true", f, r.JSON[f])
 		}
 	}
-	if got := keys(r.JSON); !slices.Equal(got, []string{"billing", "creditPacks", "email", "imageStorage", "proPlan", "quoteLookup", "registrationOpen"}) {
+	if got := keys(r.JSON); !slices.Equal(got, []string{"assistant", "billing", "creditPacks", "email", "imageStorage", "proPlan", "quoteLookup", "registrationOpen"}) {
 		t.Fatalf("fields %v", got)
 	}
 	list, _ := r.JSON["creditPacks"].([]any)
@@ -109,7 +114,7 @@ func TestConfigEverythingOnAndNoSecret(t *testing.T) {
 			t.Errorf("the body carries the secret %q", s)
 		}
 	}
-	for _, s := range []string{"pk_test_public", "price_pro_1", "smtp.example.com", "127.0.0.1", "mailer", "images"} {
+	for _, s := range []string{"pk_test_public", "price_pro_1", "smtp.example.com", "127.0.0.1", "mailer", "images", "model-detail", "150000"} {
 		if strings.Contains(body, s) {
 			t.Errorf("the body carries configuration detail %q", s)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -116,6 +117,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 	if h.app.Outbox != nil {
 		h.app.Outbox.Nudge()
 	}
+	h.app.Analytics.Capture(user.ID, analytics.EventSignedUp, analytics.Props{"emailVerificationSent": h.app.Outbox != nil})
 	httpx.JSON(w, http.StatusCreated, userResponse{User: user})
 }
 

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"log/slog"
@@ -45,6 +46,19 @@ func TestRegister(t *testing.T) {
 			if !strings.Contains(cookie, attr) {
 				t.Fatalf("cookie %q lacks %s", cookie, attr)
 			}
+		}
+		// The cookie is the only copy of the session token: its row holds the SHA-256.
+		ck, err := http.ParseSetCookie(cookie)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ck.Value) < 43 {
+			t.Fatalf("session token %q is shorter than 32 random bytes", ck.Value)
+		}
+		sum := sha256.Sum256([]byte(ck.Value))
+		var n int
+		if err := srv.App.DB.QueryRow(context.Background(), `SELECT count(*) FROM sessions WHERE token_hash = $1`, sum[:]).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("%d session rows hold the token's hash (%v)", n, err)
 		}
 		if me := c.Do("GET", "/api/auth/me", nil); me.Status != http.StatusOK || me.JSON["user"].(map[string]any)["email"] != "trader@example.com" {
 			t.Fatalf("me after register: %d %s", me.Status, me.Body)
@@ -198,6 +212,10 @@ func TestLoginLogoutMe(t *testing.T) {
 		{Name: "MeSignedOut", Method: "GET", Path: "/api/auth/me", Status: 401, Code: "UNAUTHENTICATED"},
 		{Name: "WrongPassword", Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": "me@example.com", "password": "password2"}, Status: 401, Code: "INVALID_CREDENTIALS"},
 		{Name: "UnknownEmail", Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": "nobody@example.com", "password": "password1"}, Status: 401, Code: "INVALID_CREDENTIALS"},
+		{Name: "OverlongPassword", Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": "me@example.com", "password": strings.Repeat("p", 1025)}, Status: 401, Code: "INVALID_CREDENTIALS"},
+		{Name: "OverlongEmail", Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": strings.Repeat("m", 250) + "@example.com", "password": "password1"}, Status: 401, Code: "INVALID_CREDENTIALS"},
+		{Name: "LoginMalformedJSON", Method: "POST", Path: "/api/auth/login", Body: `{"email":`, Status: 400, Code: "INVALID_JSON"},
+		{Name: "LoginWrongType", Method: "POST", Path: "/api/auth/login", Body: `{"email":"me@example.com","password":5}`, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "Login", Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": " ME@example.com", "password": "password1"}, Status: 200},
 		{Name: "MeSignedIn", Method: "GET", Path: "/api/auth/me", Status: 200},
 		{Name: "Logout", Method: "POST", Path: "/api/auth/logout", Status: 204},
@@ -229,6 +247,32 @@ func TestLoginRateLimitPerEmail(t *testing.T) {
 	}
 	if r := c.Do("POST", "/api/auth/login", map[string]any{"email": "victim@example.com", "password": "guess-guess"}); r.Status != 429 {
 		t.Fatalf("11th attempt: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestLoginRateLimitPerClientIP: one address guessing across many emails is
+// stopped after 30 attempts in 15 minutes (README), while another address
+// still gets an answer.
+func TestLoginRateLimitPerClientIP(t *testing.T) {
+	srv := apitest.Start(t, apitest.Config(t))
+	c := srv.Client(t)
+	login := func(email, clientIP string) apitest.Response {
+		req := c.NewRequest("POST", "/api/auth/login", fmt.Sprintf(`{"email":%q,"password":"guess-guess"}`, email))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Real-IP", clientIP)
+		return c.Send(req)
+	}
+	for i := range 30 {
+		if r := login(fmt.Sprintf("victim%d@example.com", i), "198.51.100.7"); r.Status != 401 {
+			t.Fatalf("attempt %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	r := login("victim30@example.com", "198.51.100.7")
+	if r.Status != 429 || r.ErrorCode() != "RATE_LIMITED" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("31st attempt from one address: %d %q Retry-After %q", r.Status, r.Body, r.Header.Get("Retry-After"))
+	}
+	if r := login("victim30@example.com", "203.0.113.9"); r.Status != 401 {
+		t.Fatalf("another address: %d %s", r.Status, r.Body)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
@@ -105,7 +106,9 @@ func (h *handler) webhook(w http.ResponseWriter, r *http.Request) {
 }
 
 // effect is what one event does, run in the transaction that records it.
-type effect func(ctx context.Context, tx pgx.Tx) error
+// afterCommit, when not nil, runs once that transaction has committed (the
+// analytics event of a purchase, which must not report a rolled-back one).
+type effect func(ctx context.Context, tx pgx.Tx) (afterCommit func(), err error)
 
 // process applies a verified event exactly once.
 //
@@ -122,6 +125,7 @@ func (h *handler) process(ctx context.Context, ev stripe.Event) error {
 	if ev.ID == "" {
 		return apperr.New(apperr.InvalidJSON, "the event has no id")
 	}
+	var afterCommit func()
 	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
 		const record = `INSERT INTO billing_webhook_events (event_id, type, event_created, processed_at)
 			VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) DO NOTHING`
@@ -133,8 +137,12 @@ func (h *handler) process(ctx context.Context, ev stripe.Event) error {
 			httpx.Logger(ctx).Info("webhook event already processed", "event_id", ev.ID, "type", ev.Type)
 			return nil
 		}
-		return apply(ctx, tx)
+		afterCommit, err = apply(ctx, tx)
+		return err
 	})
+	if err == nil && afterCommit != nil {
+		afterCommit()
+	}
 	return db.Classify(err)
 }
 
@@ -147,19 +155,21 @@ func (h *handler) effectOf(ctx context.Context, ev stripe.Event) (effect, error)
 		if err := decodeObject(ev, &s); err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, tx pgx.Tx) error { return h.checkoutCompleted(ctx, tx, ev, s) }, nil
+		return func(ctx context.Context, tx pgx.Tx) (func(), error) { return h.checkoutCompleted(ctx, tx, ev, s) }, nil
 	case stripe.EventTypeCustomerSubscriptionCreated, stripe.EventTypeCustomerSubscriptionUpdated, stripe.EventTypeCustomerSubscriptionDeleted:
 		var s subscriptionObject
 		if err := decodeObject(ev, &s); err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, tx pgx.Tx) error { return h.subscriptionChanged(ctx, tx, ev, s) }, nil
+		return func(ctx context.Context, tx pgx.Tx) (func(), error) {
+			return nil, h.subscriptionChanged(ctx, tx, ev, s)
+		}, nil
 	case stripe.EventTypeInvoicePaid:
 		var inv invoiceObject
 		if err := decodeObject(ev, &inv); err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, tx pgx.Tx) error { return h.invoicePaid(ctx, tx, ev, inv) }, nil
+		return func(ctx context.Context, tx pgx.Tx) (func(), error) { return nil, h.invoicePaid(ctx, tx, ev, inv) }, nil
 	}
 	httpx.Logger(ctx).Debug("webhook event type not handled", "event_id", ev.ID, "type", ev.Type)
 	return nil, nil
@@ -182,7 +192,7 @@ func eventTime(ev stripe.Event) time.Time { return time.Unix(ev.Created, 0).UTC(
 // session: completed (paid at once) and async_payment_succeeded (paid later,
 // by a delayed method) both land here, and billing_purchases keys on the
 // session. A completed subscription checkout only links its customer.
-func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Event, s checkoutSession) error {
+func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Event, s checkoutSession) (afterCommit func(), err error) {
 	log := httpx.Logger(ctx).With("event_id", ev.ID, "checkout_session", s.ID)
 	userID := s.Metadata[metaUserID]
 	if userID == "" {
@@ -190,35 +200,35 @@ func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Ev
 	}
 	if s.ClientReferenceID != "" && s.ClientReferenceID != userID || !wallet.ValidUserID(userID) {
 		log.Info("checkout session without a user of this service; ignored")
-		return nil
+		return nil, nil
 	}
 	if exists, err := userExists(ctx, tx, userID); err != nil || !exists {
 		if err == nil {
 			log.Warn("checkout session of a user who no longer exists; ignored")
 		}
-		return err
+		return nil, err
 	}
 	if s.Customer != "" {
 		if err := linkCustomer(ctx, tx, userID, string(s.Customer), h.app.Now()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if s.Mode != string(stripe.CheckoutSessionModePayment) || s.Metadata[metaKind] != kindPack {
-		return nil
+		return nil, nil
 	}
 	if s.PaymentStatus != string(stripe.CheckoutSessionPaymentStatusPaid) {
 		log.Info("checkout completed; payment not yet received", "payment_status", s.PaymentStatus)
-		return nil
+		return nil, nil
 	}
 	if s.ID == "" {
-		return apperr.New(apperr.InvalidJSON, "the checkout session has no id")
+		return nil, apperr.New(apperr.InvalidJSON, "the checkout session has no id")
 	}
 	packID := s.Metadata[metaPackID]
 	pack, ok := packs.Find(h.app.Packs, packID)
 	if !ok {
 		// A 500: the processor retries for days, so restoring the pack in
 		// CREDIT_PACKS credits the purchase on the next delivery.
-		return fmt.Errorf("checkout session %s paid for pack %q, which CREDIT_PACKS no longer lists; restore it and the processor's retry credits the purchase", s.ID, packID)
+		return nil, fmt.Errorf("checkout session %s paid for pack %q, which CREDIT_PACKS no longer lists; restore it and the processor's retry credits the purchase", s.ID, packID)
 	}
 	if s.AmountTotal != nil && (*s.AmountTotal != pack.PriceMinor || !strings.EqualFold(s.Currency, pack.Currency)) {
 		log.Info("checkout amount differs from the catalogue price; crediting the catalogue's grant",
@@ -229,18 +239,20 @@ func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Ev
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (checkout_session_id) DO NOTHING`
 	tag, err := tx.Exec(ctx, purchase, s.ID, userID, pack.ID, pack.Credits, s.AmountTotal, nullable(strings.ToUpper(s.Currency)), ev.ID, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if tag.RowsAffected() == 0 {
 		log.Info("checkout session already credited")
-		return nil
+		return nil, nil
 	}
 	balance, err := wallet.CreditPurchase(ctx, tx, userID, pack.Credits, pack.ID, s.ID, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	log.Info("credit pack credited", "pack", pack.ID, "credits", pack.Credits, "balance", balance)
-	return nil
+	return func() {
+		h.app.Analytics.Capture(userID, analytics.EventPackPurchased, analytics.Props{"pack": pack.ID})
+	}, nil
 }
 
 // subscriptionChanged keeps the user's Pro subscription as the event reports

@@ -3,7 +3,10 @@ package billing_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -435,6 +438,18 @@ func TestSubscriptionEvents(t *testing.T) {
 		})
 		wantPro(t, c, true, "active", p1, false)
 	})
+	// The configured price is what new checkouts sell; a subscription on an
+	// earlier price keeps its Pro status and its own price.
+	t.Run("EarlierPriceStaysPro", func(t *testing.T) {
+		c, userID := signIn(t, srv)
+		sub := subscription("sub_2024", "cus_2024", "active", userID, p1, false)
+		sub["items"].(map[string]any)["data"].([]any)[0].(map[string]any)["price"] = map[string]any{"id": "price_pro_2024"}
+		deliver(t, srv, "evt_2024", "customer.subscription.created", t0, sub)
+		wantPro(t, c, true, "active", p1, false)
+		if n := count(t, srv, `SELECT count(*) FROM billing_subscriptions WHERE subscription_id = 'sub_2024' AND price_id = 'price_pro_2024'`); n != 1 {
+			t.Fatal("the subscription's own price was not kept")
+		}
+	})
 	t.Run("InvoiceBeforeSubscription", func(t *testing.T) {
 		c, userID := signIn(t, srv)
 		deliver(t, srv, "evt_ib1", "invoice.paid", t0.Add(2*time.Second), map[string]any{
@@ -447,4 +462,55 @@ func TestSubscriptionEvents(t *testing.T) {
 		deliver(t, srv, "evt_ib0", "customer.subscription.created", t0, subscription("sub_ib", "cus_ib", "incomplete", userID, p1, false))
 		wantPro(t, c, true, "active", p1, false)
 	})
+}
+
+// TestWalletPages walks GET /api/billing/wallet's transactions by keyset:
+// newest first, each once, and a bad cursor or limit answered as the admin
+// list answers them.
+func TestWalletPages(t *testing.T) {
+	cfg, _ := billingConfig(t)
+	srv := apitest.Start(t, cfg)
+	c, userID := signIn(t, srv)
+	packs := []string{"starter", "standard", "plus", "max", "starter"}
+	for i, pack := range packs {
+		deliver(t, srv, fmt.Sprintf("evt_page_%d", i), "checkout.session.completed", time.Now(),
+			checkoutSession(fmt.Sprintf("cs_page_%d", i), userID, pack, "paid", 1))
+	}
+	var seen []string
+	cursor := ""
+	for page := 0; ; page++ {
+		path := "/api/billing/wallet?limit=2"
+		if cursor != "" {
+			path += "&cursor=" + url.QueryEscape(cursor)
+		}
+		r := c.Do("GET", path, nil)
+		if r.Status != 200 {
+			t.Fatalf("page %d: %d %s", page, r.Status, r.Body)
+		}
+		items := r.JSON["transactions"].([]any)
+		for _, it := range items {
+			seen = append(seen, it.(map[string]any)["packId"].(string))
+		}
+		next, _ := r.JSON["nextCursor"].(string)
+		if next == "" {
+			if len(items) == 0 || page != 2 {
+				t.Fatalf("last page %d has %d items", page, len(items))
+			}
+			break
+		}
+		if len(items) != 2 {
+			t.Fatalf("page %d has %d items and a next cursor", page, len(items))
+		}
+		cursor = next
+	}
+	if want := []string{"starter", "max", "plus", "standard", "starter"}; !slices.Equal(seen, want) {
+		t.Fatalf("walked %v, want newest first %v", seen, want)
+	}
+	apitest.Run(t, c, []apitest.Case{
+		{Name: "NonNumericLimit", Method: "GET", Path: "/api/billing/wallet?limit=ten", Status: 400, Code: "VALIDATION_ERROR"},
+	})
+	if r := c.Do("GET", "/api/billing/wallet?limit=2&cursor=bm90LWEtY3Vyc29y", nil); r.Status != 200 ||
+		len(r.JSON["transactions"].([]any)) != 2 || r.JSON["transactions"].([]any)[0].(map[string]any)["packId"] != "starter" {
+		t.Fatalf("invalid cursor: %d %s, want the first page", r.Status, r.Body)
+	}
 }

@@ -3,9 +3,12 @@
 package calculator
 
 import (
+	"bytes"
 	"net/http"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/sizing"
 )
@@ -15,20 +18,33 @@ func Group(a *app.App) httpx.Group {
 	return httpx.Group{
 		Name:   "calculator",
 		Mounts: []string{"/api/calculator"},
-		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(calculate)}},
+		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(handler{a}.calculate)}},
 	}
 }
 
-func calculate(w http.ResponseWriter, r *http.Request) {
-	var in sizing.Input
-	if err := httpx.Decode(w, r, &in); err != nil {
+type handler struct{ app *app.App }
+
+func (h handler) calculate(w http.ResponseWriter, r *http.Request) {
+	body, err := httpx.ReadJSON(w, r)
+	if err != nil {
 		httpx.Error(w, r, err)
 		return
+	}
+	// The usual body takes the single-pass parser; anything else (and every
+	// malformed body) goes through encoding/json and its documented errors.
+	in, ok := sizing.ParseInput(body)
+	if !ok {
+		if err := httpx.DecodeBytes(bytes.NewReader(body), &in); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
 	}
 	p, err := sizing.Validate(in)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
+	// The mode only (a fixed word): none of the prices or amounts leave.
+	h.app.Analytics.Capture(auth.CurrentUser(r.Context()).ID, analytics.EventCalculatorUsed, analytics.Props{"mode": in.Mode})
 	httpx.JSON(w, http.StatusOK, sizing.Calculate(p))
 }

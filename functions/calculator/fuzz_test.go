@@ -6,31 +6,42 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"tradejournal/shared/app"
 )
 
 // FuzzCalculatorBody sends arbitrary bytes through the handler as a JSON
-// body: every answer is a 200 or a 4xx in the documented shape, never a 500
-// or a panic.
+// body: every answer is a 200 with a positionSize, or a 4xx in the
+// documented error shape (an error object with a code and a message),
+// never a 500 or a panic. The handler is called without an App: it reads
+// no database. Seeds are in testdata/fuzz/FuzzCalculatorBody.
 func FuzzCalculatorBody(f *testing.F) {
-	for _, seed := range []string{
-		`{"mode":"stock","direction":"long","entryPrice":"50","stopLoss":"48","dollarRisk":"100"}`,
-		`{"mode":"options","direction":"short","entryPrice":"2.5","stopLoss":"3","targetPrice":"1","balance":"-1","riskPercent":"100","buyingPower":"0","manualFees":"1.3"}`,
-		`{"mode":"stock","direction":"long","entryPrice":"9999999.99","stopLoss":"0.01","balance":"99999999999999.9999","riskPercent":"0.0001","feeSchedule":{"stockMinPerFill":"1","stockMaxPerFill":"0"}}`,
-		`{"entryPrice":1e400}`, `[]`, `null`, `{"dollarRisk":"   "}`, `{"feeSchedule":null,"manualFees":null}`,
-	} {
-		f.Add([]byte(seed))
-	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest("POST", "/api/calculator", strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
-		calculate(rec, req)
-		if rec.Code != http.StatusOK && (rec.Code < 400 || rec.Code >= 500) {
-			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+		handler{app: &app.App{}}.calculate(rec, req) // analytics off
+		var out struct {
+			PositionSize *int64 `json:"positionSize"`
+			Error        *struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
 		}
-		var out map[string]any
 		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 			t.Fatalf("answer is not JSON: %s", rec.Body)
+		}
+		switch {
+		case rec.Code == http.StatusOK:
+			if out.PositionSize == nil || *out.PositionSize < 0 || out.Error != nil {
+				t.Fatalf("200 without a positionSize: %s", rec.Body)
+			}
+		case rec.Code >= 400 && rec.Code < 500:
+			if out.Error == nil || out.Error.Code == "" || out.Error.Message == "" {
+				t.Fatalf("%d not in the error shape: %s", rec.Code, rec.Body)
+			}
+		default:
+			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
 		}
 	})
 }

@@ -8,8 +8,9 @@
 // A preview is staged as a row of csv_import_staging (migrations/0008) that
 // holds the fills read from the file, keyed by the SHA-256 of a random
 // token. It expires after CSV_IMPORT_STAGING_TTL_MINUTES. A commit claims
-// it atomically (state committing), writes every position and fill with
-// COPY and journal.Recompute in one transaction that also deletes the row,
+// it atomically (state committing), writes every position, fill and ledger
+// row with COPY (journal.Recompute only for positions the file continues)
+// in one transaction that also deletes the row,
 // so an import is written whole or not at all, and exactly once. Expired
 // previews and claims orphaned by a dead process (older than
 // CSV_IMPORT_CLAIM_TIMEOUT_SECONDS) are deleted by Cleanup: before every
@@ -19,6 +20,7 @@ package csvimport
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -134,23 +137,26 @@ type Summary struct {
 // Proposed is a position the commit would write: a new one, or an open
 // one of the journal that the file continues (existingPositionId).
 type Proposed struct {
-	ExistingPositionID *string    `json:"existingPositionId"`
-	Symbol             string     `json:"symbol"`
-	AssetType          string     `json:"assetType"`
-	Side               string     `json:"side"`
-	Status             string     `json:"status"`
-	OpenedAt           *time.Time `json:"openedAt"`
-	ClosedAt           *time.Time `json:"closedAt"`
-	Fills              int        `json:"fills"` // fills the import adds
-	Rows               []int      `json:"rows"`  // the file rows of those fills
-	EntryQuantity      string     `json:"entryQuantity"`
-	ExitQuantity       string     `json:"exitQuantity"`
-	OpenQuantity       string     `json:"openQuantity"`
-	AvgEntryPrice      *string    `json:"avgEntryPrice"`
-	AvgExitPrice       *string    `json:"avgExitPrice"`
-	GrossPnl           string     `json:"grossPnl"`
-	Fees               string     `json:"fees"`
-	NetPnl             string     `json:"netPnl"`
+	ExistingPositionID *string `json:"existingPositionId"`
+	Symbol             string  `json:"symbol"`
+	AssetType          string  `json:"assetType"`
+	// Multiplier is a JSON number as on the positions API: 1, 100, or a
+	// future's point value.
+	Multiplier    json.Number `json:"multiplier"`
+	Side          string      `json:"side"`
+	Status        string      `json:"status"`
+	OpenedAt      *time.Time  `json:"openedAt"`
+	ClosedAt      *time.Time  `json:"closedAt"`
+	Fills         int         `json:"fills"` // fills the import adds
+	Rows          []int       `json:"rows"`  // the file rows of those fills
+	EntryQuantity string      `json:"entryQuantity"`
+	ExitQuantity  string      `json:"exitQuantity"`
+	OpenQuantity  string      `json:"openQuantity"`
+	AvgEntryPrice *string     `json:"avgEntryPrice"`
+	AvgExitPrice  *string     `json:"avgExitPrice"`
+	GrossPnl      string      `json:"grossPnl"`
+	Fees          string      `json:"fees"`
+	NetPnl        string      `json:"netPnl"`
 }
 
 // Preview is the answer of POST /api/csv-import/preview.
@@ -295,7 +301,7 @@ func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
 		p := &plan.Positions[k]
 		f := &p.Figures
 		pr := Proposed{
-			Symbol: p.Symbol, AssetType: p.AssetType, Side: p.Side, Status: f.Status,
+			Symbol: p.Symbol, AssetType: p.AssetType, Multiplier: json.Number(p.Multiplier.String()), Side: p.Side, Status: f.Status,
 			OpenedAt: f.OpenedAt, ClosedAt: f.ClosedAt, Fills: len(p.Fills),
 			EntryQuantity: f.EntryQuantity.String(), ExitQuantity: f.ExitQuantity.String(), OpenQuantity: f.OpenQuantity.String(),
 			GrossPnl: money.RoundN(f.GrossPnL, 4), Fees: money.RoundN(f.Fees, 4), NetPnl: money.RoundN(f.NetPnL, 4),
@@ -380,12 +386,20 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	// Counts only: no symbol, amount, price or file name leaves.
+	h.app.Analytics.Capture(userID, analytics.EventImportCommitted, analytics.Props{
+		"positionsCreated":   out.PositionsCreated,
+		"positionsContinued": out.PositionsContinued,
+		"fillsCreated":       out.FillsCreated,
+		"duplicatesSkipped":  out.DuplicatesSkipped,
+	})
 	httpx.JSON(w, http.StatusCreated, committedEnvelope{out})
 }
 
 // write runs the commit's one transaction: the account lock, the plan
-// against the journal as it is now, the COPY of positions and fills,
-// journal.Recompute, and the deletion of the staged row.
+// against the journal as it is now, the write (store.go's write: new
+// positions with their figures, fills and ledger rows; continued positions
+// recomputed), and the deletion of the staged row.
 func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
 	fills, err := csvimport.DecodeFills(payload)
 	if err != nil {

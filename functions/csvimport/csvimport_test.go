@@ -41,9 +41,21 @@ func TestPresetsRoute(t *testing.T) {
 
 // TestImportSamples previews and commits every preset's sample through the
 // API and checks the journal afterwards: positions, fills, figures, the
-// ledger and the balance.
+// ledger and the balance. Futures (Tradovate, thinkorswim's /MESH24) become
+// futures positions with their contract's point value as multiplier.
 func TestImportSamples(t *testing.T) {
 	f := setup(t, nil)
+	// The futures of the samples: multiplier, contract root and month, and
+	// the gross P&L worked out by hand (points x contracts x point value).
+	futures := map[string]struct {
+		mult               float64
+		root, month, gross string
+	}{
+		"ESH24":  {50, "ES", "2024-03", "225.0000"}, // 4.5 x 1 x 50
+		"MNQH24": {2, "MNQ", "2024-03", "77.0000"},  // 19.25 x 2 x 2, short
+		"MESH24": {5, "MES", "2024-03", "112.5000"}, // 11.25 x 2 x 5
+	}
+	seenFutures := 0
 	for _, p := range parser.Presets() {
 		t.Run(p.ID, func(t *testing.T) {
 			// An account per file (the samples come from different brokers),
@@ -54,15 +66,6 @@ func TestImportSamples(t *testing.T) {
 			before := f.counts(t)
 			balance := f.balance(t, f.accountA)
 			r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": p.ID}, sample(t, p.Sample)), 200)
-			if p.ID == "tradovate" {
-				if r.JSON["canCommit"] != false || r.JSON["token"] != nil || !slices.Contains(errorCodes(r), parser.CodeUnsupportedAsset) {
-					t.Fatalf("futures preview %s", r.Body)
-				}
-				if f.counts(t) != before {
-					t.Fatal("a refused preview wrote something")
-				}
-				return
-			}
 			if r.JSON["canCommit"] != true || len(errorCodes(r)) != 0 {
 				t.Fatalf("preview %s", r.Body)
 			}
@@ -93,13 +96,25 @@ func TestImportSamples(t *testing.T) {
 			for i, id := range ids {
 				pos := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
 				want := previewed[i].(map[string]any)
-				if pos["symbol"] != want["symbol"] || pos["status"] != want["status"] || pos["netPnl"] != want["netPnl"] ||
-					len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
+				if pos["symbol"] != want["symbol"] || pos["assetType"] != want["assetType"] || pos["status"] != want["status"] ||
+					pos["netPnl"] != want["netPnl"] || pos["grossPnl"] != want["grossPnl"] || len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
 					t.Errorf("position %v, previewed %v", pos, want)
+				}
+				if fut, ok := futures[pos["symbol"].(string)]; ok {
+					seenFutures++
+					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || want["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
+						pos["contractMonth"] != fut.month || pos["grossPnl"] != fut.gross {
+						t.Errorf("future %v, want %+v", pos, fut)
+					}
+				} else if pos["assetType"] == "future" {
+					t.Errorf("unexpected future %v", pos)
 				}
 			}
 			f.checkLedger(t)
 		})
+	}
+	if seenFutures != len(futures) {
+		t.Errorf("%d of the samples' %d futures positions read back", seenFutures, len(futures))
 	}
 }
 
@@ -234,4 +249,47 @@ func TestFileAtTheCap(t *testing.T) {
 	}
 	ct, body := multipartBody(t, optionsPart(t, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}), filePart(append(data, 'x')))
 	must(t, send(t, f.a, ct, body), 413)
+}
+
+// TestTimezoneDefaultsToTheAccountZone: a file's wall-clock times are read in
+// the account's trading-day zone unless the options name another zone.
+func TestTimezoneDefaultsToTheAccountZone(t *testing.T) {
+	f := setup(t, nil)
+	tokyo := obj(t, must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Tokyo", "currency": "USD",
+		"timezone": "Asia/Tokyo"}), 201), "account")["id"].(string)
+	file := []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,100,184.25\n")
+	for _, tc := range []struct {
+		name, zone, want string
+	}{
+		{"AccountZone", "", "2024-01-16T00:31:05Z"},
+		{"OptionWins", "America/New_York", "2024-01-16T14:31:05Z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := map[string]any{"accountId": tokyo, "presetId": "generic-execution"}
+			if tc.zone != "" {
+				opts["timezone"] = tc.zone
+			}
+			r := must(t, preview(t, f.a, opts, file), 200)
+			pos := r.JSON["positions"].([]any)
+			if len(pos) != 1 || pos[0].(map[string]any)["openedAt"] != tc.want {
+				t.Fatalf("positions %v, want opened at %s", pos, tc.want)
+			}
+		})
+	}
+}
+
+// TestStagedResultTooLarge: a preview whose staged result would pass
+// CSV_IMPORT_MAX_STAGED_BYTES is a 413 and stages nothing.
+func TestStagedResultTooLarge(t *testing.T) {
+	f := setup(t, func(c *config.CSVImport) { c.MaxStagedBytes = 64 })
+	file := []byte("Date,Time,Symbol,Side,Quantity,Price\n" +
+		"2024-01-16,09:31:05,AAPL,Buy,100,184.25\n2024-01-16,10:31:05,AAPL,Sell,100,185.25\n")
+	r := preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, file)
+	if r.Status != 413 || r.ErrorCode() != "PAYLOAD_TOO_LARGE" || !bytes.Contains(r.Body, []byte("CSV_IMPORT_MAX_STAGED_BYTES")) {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	apitest.CheckErrorShape(t, r)
+	if c := f.counts(t); c != (counts{}) {
+		t.Fatalf("an oversized preview wrote %+v", c)
+	}
 }

@@ -5,8 +5,6 @@ var (
 	ClaimForTest       = claim
 	HashTokenForTest   = hashToken
 	ReadJournalForTest = readJournal
-	CopyPlanForTest    = copyPlan
+	WriteForTest       = write
+	NewIDForTest       = newID
 )
-
-// IDs is written.ids for the tests.
-func (w written) IDs() []string { return w.ids() }

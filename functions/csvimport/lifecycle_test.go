@@ -14,7 +14,9 @@ import (
 
 	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
 	"tradejournal/shared/lambdahost"
 )
 
@@ -315,4 +317,60 @@ func TestLambda(t *testing.T) {
 	if err != nil || res.StatusCode != 201 {
 		t.Fatalf("%v %d %s", err, res.StatusCode, res.Body)
 	}
+}
+
+// TestCommitMatchesRecompute: a commit writes new positions whole (figures,
+// ledger rows, balance) without journal.Recompute; running Recompute over
+// everything afterwards must find nothing to change, including fills at the
+// same instant, whose order decides how the realised P&L splits between
+// exits, a short, an open position and options.
+func TestCommitMatchesRecompute(t *testing.T) {
+	f := setup(t, nil)
+	ctx := context.Background()
+	sameInstant := "Date,Time,Symbol,Side,Quantity,Price,Fees\n" +
+		"2024-01-16,09:31:05,AAPL,Buy,100,184.25,1\n2024-01-16,09:31:05,AAPL,Buy,50,184.27,0.5\n" +
+		"2024-01-16,09:40:00,AAPL,Sell,70,185.113,1\n2024-01-16,09:40:00,AAPL,Sell,80,185.117,1\n" +
+		// Four exits of one share: the second books 1.0000, the others 0.9999.
+		"2024-01-16,10:00:00,MSFT,Buy,1,10,0\n2024-01-16,10:00:00,MSFT,Buy,3,10.0001,0\n" +
+		"2024-01-16,10:05:00,MSFT,Sell,1,11,0.1\n2024-01-16,10:05:00,MSFT,Sell,1,11,0.2\n" +
+		"2024-01-16,10:05:00,MSFT,Sell,1,11,0.3\n2024-01-16,10:05:00,MSFT,Sell,1,11,0.4\n" +
+		// A short, closed, and a long left open.
+		"2024-01-17,09:45:00,TSLA,Sell,5,200.5,1\n2024-01-17,11:00:00,TSLA,Buy,5,190.25,1\n" +
+		"2024-01-18,09:30:00,NVDA,Buy,10,500,1\n2024-01-18,10:30:00,NVDA,Sell,4,510,1\n"
+	for _, file := range [][]byte{[]byte(sameInstant), speedFile(400)} {
+		must(t, commit(f.a, f.stageOne(t, string(file)), false), 201)
+	}
+	snapshot := func(q db.Querier) string {
+		t.Helper()
+		var pos, ledger, balances string
+		err := q.QueryRow(ctx, `SELECT
+			(SELECT string_agg(row(id, status, opened_at, closed_at, entry_quantity, exit_quantity, open_quantity, avg_entry_price,
+				avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple)::text, E'\n' ORDER BY id) FROM positions),
+			(SELECT string_agg(row(position_id, fill_id, kind, amount, occurred_at)::text, E'\n' ORDER BY position_id, fill_id, kind) FROM ledger_entries),
+			(SELECT string_agg(row(id, balance)::text, E'\n' ORDER BY id) FROM accounts)`).Scan(&pos, &ledger, &balances)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pos + "\n--\n" + ledger + "\n--\n" + balances
+	}
+	committed := snapshot(f.srv.App.DB)
+	tx, err := f.srv.App.DB.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // only read back, never committed
+	var ids []string
+	if err := tx.QueryRow(ctx, `SELECT array_agg(id::text) FROM positions`).Scan(&ids); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 204 {
+		t.Fatalf("%d positions imported, want 204", len(ids))
+	}
+	if err := journal.Recompute(ctx, tx, ids...); err != nil {
+		t.Fatal(err)
+	}
+	if recomputed := snapshot(tx); recomputed != committed {
+		t.Fatalf("Recompute changed what the commit wrote:\ncommitted:\n%.3000s\nrecomputed:\n%.3000s", committed, recomputed)
+	}
+	f.checkLedger(t)
 }

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
 	parser "tradejournal/shared/csvimport"
-	"tradejournal/shared/journal"
 )
 
 // speedRows is the issue's speed file: 10,000 execution rows, 5,000 round
@@ -97,40 +98,86 @@ func (s *speedSet) commit(tb testing.TB, token string) time.Duration {
 	return d
 }
 
-// bareCopy writes the rows a commit of the speed file writes (5,000
-// positions and 10,000 fills, taken from a staged preview) with the
-// commit's two COPY statements in one transaction, and nothing else: no
-// claim, no duplicate check, no figures, no ledger. Only the COPY and the
-// transaction's commit are timed.
-func (s *speedSet) bareCopy(tb testing.TB, account string) time.Duration {
+// bareCopy is the yardstick of the commit: the rows a commit wrote to the
+// account from (its positions, fills and ledger rows, read back) written
+// again by three plain COPY statements in one transaction, with new ids, to
+// the fresh account to. The same rows into the same tables, without the
+// commit's claim, journal read, plan, figures or balance update. Only the
+// COPY statements and the transaction's commit are timed; rows is how many
+// rows they wrote.
+func (s *speedSet) bareCopy(tb testing.TB, from, to string) (d time.Duration, rows int) {
 	tb.Helper()
 	ctx := context.Background()
-	token, _ := s.preview(tb, account)
-	var (
-		payload []byte
-		userID  string
-	)
-	if err := s.srv.App.DB.QueryRow(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 RETURNING payload, user_id::text`,
-		csvimport.HashTokenForTest(token)).Scan(&payload, &userID); err != nil {
+	type table struct {
+		name, where string
+		cols        []string
+		rows        [][]any
+	}
+	tables := []*table{
+		{name: "positions", where: "account_id = $1"},
+		{name: "fills", where: "position_id IN (SELECT id FROM positions WHERE account_id = $1)"},
+		{name: "ledger_entries", where: "account_id = $1 AND position_id IS NOT NULL"},
+	}
+	newIDs := map[[16]byte][16]byte{} // old position and fill ids to new ones
+	renew := func(v any) any {
+		old, ok := v.([16]byte)
+		if !ok {
+			return v // a NULL fill_id
+		}
+		id, ok := newIDs[old]
+		if !ok {
+			u, _ := csvimport.NewIDForTest()
+			id = u.Bytes
+			newIDs[old] = id
+		}
+		return id
+	}
+	var toID [16]byte
+	if err := s.srv.App.DB.QueryRow(ctx, `SELECT $1::uuid`, to).Scan(&toID); err != nil {
 		tb.Fatal(err)
 	}
-	fills, err := parser.DecodeFills(payload)
-	if err != nil {
-		tb.Fatal(err)
+	for _, t := range tables {
+		rs, err := s.srv.App.DB.Query(ctx, "SELECT * FROM "+t.name+" WHERE "+t.where, from)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, fd := range rs.FieldDescriptions() {
+			t.cols = append(t.cols, fd.Name)
+		}
+		for rs.Next() {
+			vals, err := rs.Values()
+			if err != nil {
+				tb.Fatal(err)
+			}
+			for i, col := range t.cols {
+				switch col {
+				case "id", "position_id", "fill_id":
+					vals[i] = renew(vals[i])
+				case "account_id":
+					vals[i] = toID
+				}
+			}
+			t.rows = append(t.rows, vals)
+		}
+		if err := rs.Err(); err != nil {
+			tb.Fatal(err)
+		}
+		rows += len(t.rows)
 	}
-	plan := parser.Build(fills, parser.Journal{}, parser.BuildOptions{})
 	tx, err := s.srv.App.DB.Begin(ctx)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	t0 := time.Now()
-	if _, err := csvimport.CopyPlanForTest(ctx, tx, userID, account, fills, plan); err != nil {
-		tb.Fatal(err)
+	for _, t := range tables {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{t.name}, t.cols, pgx.CopyFromRows(t.rows)); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		tb.Fatal(err)
 	}
-	return time.Since(t0)
+	return time.Since(t0), rows
 }
 
 // peakHeap samples the live heap every 200 µs while fn runs and returns
@@ -180,12 +227,16 @@ func TestImportSpeed(t *testing.T) {
 	if n, err := strconv.Atoi(os.Getenv("TJ_SPEED_RUNS")); err == nil && n > 0 {
 		runs = n
 	}
-	var previews, commits, copies []time.Duration
+	var (
+		previews, commits, copies []time.Duration
+		rows                      int
+	)
 	for i := range runs + 1 {
 		account := s.account(t)
 		token, p := s.preview(t, account)
 		c := s.commit(t, token)
-		b := s.bareCopy(t, s.account(t))
+		var b time.Duration
+		b, rows = s.bareCopy(t, account, s.account(t))
 		if i == 0 {
 			continue // warm-up: connections, plans, page cache
 		}
@@ -198,38 +249,55 @@ func TestImportSpeed(t *testing.T) {
 	t.Logf("file: %d rows, %d bytes", speedRows, len(s.file))
 	t.Logf("preview (HTTP, %d runs): %s", runs, pct(previews))
 	t.Logf("commit  (HTTP, %d runs): %s", runs, pct(commits))
-	t.Logf("bare COPY of the same 15,000 rows: %s", pct(copies))
-	rows := float64(speedRows + speedRows/2)
+	t.Logf("bare COPY of the same %d rows (positions, fills, ledger): %s", rows, pct(copies))
 	t.Logf("rows/s: commit %.0f, bare COPY %.0f: commit at %.0f%% of COPY",
-		rows/commits[len(commits)/2].Seconds(), rows/copies[len(copies)/2].Seconds(),
+		float64(rows)/commits[len(commits)/2].Seconds(), float64(rows)/copies[len(copies)/2].Seconds(),
 		100*copies[len(copies)/2].Seconds()/commits[len(commits)/2].Seconds())
 
 	s.phases(t, 5)
 
+	s.heap(t)
+	// Times are reported, never asserted: on a shared machine a neighbour
+	// decides them.
+	met := map[bool]string{true: "met", false: "missed"}
+	t.Logf("targets: preview p50 under 400 ms %s, commit p50 under 600 ms %s",
+		met[previews[len(previews)/2] < 400*time.Millisecond], met[commits[len(commits)/2] < 600*time.Millisecond])
+}
+
+// heap imports the speed file once into a fresh account and logs the peak
+// live heap of its preview and of its commit; either over 64 MiB fails.
+func (s *speedSet) heap(t *testing.T) {
 	account := s.account(t)
 	var token string
-	peak, before, alloc := peakHeap(func() { token, _ = s.preview(t, account) })
-	t.Logf("heap, preview: peak %.1f MiB (%.1f MiB before), %.1f MiB allocated", mib(peak), mib(before), mib(alloc))
-	peak, before, alloc = peakHeap(func() { s.commit(t, token) })
-	t.Logf("heap, commit: peak %.1f MiB (%.1f MiB before), %.1f MiB allocated", mib(peak), mib(before), mib(alloc))
-	if peak > 64<<20 {
-		t.Errorf("peak heap %.1f MiB is over 64 MiB", mib(peak))
+	for _, step := range []struct {
+		name string
+		run  func()
+	}{
+		{"preview", func() { token, _ = s.preview(t, account) }},
+		{"commit", func() { s.commit(t, token) }},
+	} {
+		peak, before, alloc := peakHeap(step.run)
+		t.Logf("heap, %s: peak %.1f MiB (%.1f MiB before), %.1f MiB allocated", step.name, mib(peak), mib(before), mib(alloc))
+		if peak > 64<<20 {
+			t.Errorf("%s: peak heap %.1f MiB is over 64 MiB", step.name, mib(peak))
+		}
 	}
-	if p := previews[len(previews)/2]; p > 400*time.Millisecond {
-		t.Errorf("preview p50 %s is over 400 ms", p)
-	}
-	if c := commits[len(commits)/2]; c > 600*time.Millisecond {
-		t.Errorf("commit p50 %s is over 600 ms", c)
-	}
+}
+
+// TestImportHeap: a 10,000-row import (the speed file) peaks under 64 MiB
+// of live heap in its preview and in its commit. Unlike times, the heap
+// does not depend on neighbours, so this runs with every test run.
+func TestImportHeap(t *testing.T) {
+	newSpeedSet(t).heap(t)
 }
 
 // phases times the parts of a commit in process (n runs, medians): the
 // staged payload decoded, the journal read (open positions, duplicates),
-// the plan built, the COPY of positions and fills, journal.Recompute
-// (figures, ledger, balance) and the transaction's commit.
+// the plan built, the write (figures, the COPY of positions, fills and
+// ledger rows, the balance) and the transaction's commit.
 func (s *speedSet) phases(t *testing.T, n int) {
 	ctx := context.Background()
-	names := []string{"decode", "read journal", "build", "COPY", "Recompute", "commit"}
+	names := []string{"decode", "read journal", "build", "write", "commit"}
 	times := make([][]time.Duration, len(names))
 	for range n {
 		account := s.account(t)
@@ -264,19 +332,14 @@ func (s *speedSet) phases(t *testing.T, n int) {
 		t0 = lap(1, t0)
 		plan := parser.Build(fills, held, parser.BuildOptions{})
 		t0 = lap(2, t0)
-		w, err := csvimport.CopyPlanForTest(ctx, tx, userID, account, fills, plan)
-		if err != nil {
+		if _, err := csvimport.WriteForTest(ctx, tx, userID, account, fills, plan); err != nil {
 			t.Fatal(err)
 		}
 		t0 = lap(3, t0)
-		if err := journal.Recompute(ctx, tx, w.IDs()...); err != nil {
-			t.Fatal(err)
-		}
-		t0 = lap(4, t0)
 		if err := tx.Commit(ctx); err != nil {
 			t.Fatal(err)
 		}
-		lap(5, t0)
+		lap(4, t0)
 	}
 	var size int
 	if err := s.srv.App.DB.QueryRow(ctx, `SELECT coalesce(max(payload_bytes), 0) FROM csv_import_staging`).Scan(&size); err == nil && size > 0 {
@@ -315,13 +378,17 @@ func BenchmarkCommit(b *testing.B) {
 	}
 }
 
-// BenchmarkBareCopy is the same rows written by two plain COPY statements.
+// BenchmarkBareCopy is the rows of one commit written again by three plain
+// COPY statements (bareCopy); the reported figure is the COPY's time.
 func BenchmarkBareCopy(b *testing.B) {
 	s := newSpeedSet(b)
+	from := s.account(b)
+	token, _ := s.preview(b, from)
+	s.commit(b, token)
+	var total time.Duration
 	for b.Loop() {
-		b.StopTimer()
-		account := s.account(b)
-		b.StartTimer()
-		s.bareCopy(b, account)
+		d, _ := s.bareCopy(b, from, s.account(b))
+		total += d
 	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "copy-ms/op")
 }

@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -94,7 +96,7 @@ func readJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 	}
 	var (
 		id, symbol, asset, side string
-		mult                    int64
+		mult                    decimal.Decimal
 		stop                    *decimal.Decimal
 		f                       journal.Fill
 	)
@@ -277,76 +279,98 @@ type written struct {
 	Fills     int
 }
 
-// write copies the plan's new positions and every fill into the journal
-// (two COPY statements), then brings the figures, ledger rows and balances
-// in line with journal.Recompute, all inside tx.
+// write puts the plan into the journal inside tx. New positions are
+// written whole, figures included, with their fills and ledger rows (three
+// COPY statements); the figures are journal.Compute's over the fills in the
+// order journal.Recompute reads them, so a later Recompute finds nothing to
+// change. Continued positions take their fills and are brought in line by
+// journal.Recompute. The account's balance moves by what was added.
 func write(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, error) {
-	w, err := copyPlan(ctx, tx, userID, accountID, fills, plan)
+	w, added, err := copyPlan(ctx, tx, userID, accountID, fills, plan)
 	if err != nil {
 		return w, err
 	}
-	return w, journal.Recompute(ctx, tx, w.ids()...)
+	if err := journal.Recompute(ctx, tx, w.Continued...); err != nil {
+		return w, err
+	}
+	return w, journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: added})
 }
 
-// ids are the positions a commit wrote to: created and continued.
-func (w written) ids() []string {
-	ids := make([]string, 0, len(w.Created)+len(w.Continued))
-	return append(append(ids, w.Created...), w.Continued...)
-}
-
-// copyPlan is write's COPY part: the new positions (their identity; the
-// figures are Recompute's) and every fill.
-func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, error) {
-	var w written
+// copyPlan is write's COPY part: the new positions with their figures,
+// every fill, and the new positions' ledger rows. It returns what those
+// ledger rows add to the account's balance.
+func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, decimal.Decimal, error) {
+	var (
+		w      written
+		ledger journal.Ledger
+		added  decimal.Decimal
+	)
 	posRows := make([][]any, 0, len(plan.Positions))
 	fillRows := make([][]any, 0, plan.Summary.ImportFills)
 	for k := range plan.Positions {
 		p := &plan.Positions[k]
-		var pid pgtype.UUID
 		if p.ExistingID != "" {
+			var pid pgtype.UUID
 			if err := pid.Scan(p.ExistingID); err != nil {
-				return w, err
+				return w, added, err
 			}
 			w.Continued = append(w.Continued, p.ExistingID)
-		} else {
-			var id string
-			pid, id = newID()
-			w.Created = append(w.Created, id)
-			var (
-				underlying, right *string
-				expiry            *time.Time
-				strike            *decimal.Decimal
-			)
-			if p.AssetType == journal.AssetOption {
-				o, err := journal.ParseOCC(p.Symbol)
-				if err != nil {
-					return w, err // Parse only makes canonical OCC symbols
-				}
-				underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
+			for n, i := range p.Fills {
+				f := &fills[i]
+				fid, _ := newID()
+				fillRows = append(fillRows, []any{fid, pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
 			}
-			posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, underlying, expiry, right, strike,
-				max(p.Multiplier, 1), p.Side})
+			continue
 		}
+		pid, id := newID()
+		w.Created = append(w.Created, id)
+		trade := journal.Trade{Side: p.Side, Multiplier: p.Multiplier, Fills: make([]journal.Fill, len(p.Fills))}
 		for n, i := range p.Fills {
 			f := &fills[i]
-			fillRows = append(fillRows, []any{pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
+			fid, fidText := newID()
+			trade.Fills[n] = journal.Fill{ID: fidText, Type: p.Types[n], Price: f.Price, Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt}
+			fillRows = append(fillRows, []any{fid, pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
 		}
+		// Recompute's order: by time, then by id (uuid order is byte order,
+		// which the lowercase hex text keeps).
+		slices.SortFunc(trade.Fills, func(a, b journal.Fill) int {
+			if c := a.FilledAt.Compare(b.FilledAt); c != 0 {
+				return c
+			}
+			return strings.Compare(a.ID, b.ID)
+		})
+		fig, err := journal.Compute(trade)
+		if err != nil {
+			return w, added, err // Build computed these very fills
+		}
+		added = added.Add(ledger.AddPosition(accountID, id, trade, fig))
+
+		// Parse only makes canonical symbols: this reads their parts back.
+		inst, _, msg := journal.ParseInstrument(p.AssetType, p.Symbol, *fig.OpenedAt)
+		if msg != "" {
+			return w, added, fmt.Errorf("csvimport: staged symbol %q: %s", p.Symbol, msg)
+		}
+		c := inst.Columns()
+		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, p.Multiplier, p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
+			fig.OpenQuantity, fig.AvgEntryPrice, fig.AvgExitPrice, fig.GrossPnL, fig.Fees, fig.NetPnL})
 	}
 	w.Fills = len(fillRows)
 	if len(posRows) > 0 {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"},
 			[]string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry", "option_right",
-				"option_strike", "multiplier", "side"}, pgx.CopyFromRows(posRows))
+				"option_strike", "contract_month", "multiplier", "side", "status", "opened_at", "closed_at", "entry_quantity", "exit_quantity",
+				"open_quantity", "avg_entry_price", "avg_exit_price", "gross_pnl", "fees", "net_pnl"}, pgx.CopyFromRows(posRows))
 		if err != nil {
-			return w, journal.Classify(err)
+			return w, added, journal.Classify(err)
 		}
 	}
 	if len(fillRows) > 0 {
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"fills"},
-			[]string{"position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at"}, pgx.CopyFromRows(fillRows))
+			[]string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at"}, pgx.CopyFromRows(fillRows))
 		if err != nil {
-			return w, journal.Classify(err)
+			return w, added, journal.Classify(err)
 		}
 	}
-	return w, nil
+	return w, added, ledger.Copy(ctx, tx)
 }

@@ -80,6 +80,13 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, rep)
 }
 
+// Compute is the report GET /api/performance answers for u, on one
+// connection: the assistant grounds its answers in the same figures the
+// journal shows.
+func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, now time.Time) (Report, error) {
+	return compute(ctx, pool, 1, u, f, now)
+}
+
 // compute reads the user's rates in force today (in their reporting zone)
 // and runs the report's statements on one snapshot.
 func compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time) (Report, error) {

@@ -12,12 +12,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/objectstore"
 )
 
 // Limits of position images.
@@ -201,8 +203,26 @@ func uploadError(err error) error {
 	return apperr.Invalid("file", "the multipart body could not be read")
 }
 
-// addImage stores an image of a position inline (PNG, JPEG or WebP by
-// content, at most 5 MiB, at most 20 per position).
+// checkImageCap refuses a new image when the position holds the most.
+func checkImageCap(ctx context.Context, q db.Querier, positionID string) error {
+	var n int
+	if err := q.QueryRow(ctx, `SELECT count(*) FROM position_images WHERE position_id = $1`, positionID).Scan(&n); err != nil {
+		return db.Classify(err)
+	}
+	if n >= MaxImagesPerTrade {
+		return apperr.Invalid("file", "a position holds at most "+strconv.Itoa(MaxImagesPerTrade)+" images; delete one first")
+	}
+	return nil
+}
+
+// errStorageUnavailable answers when the bucket cannot be reached; the
+// cause is logged, never sent.
+var errStorageUnavailable = apperr.New(apperr.ServiceUnavailable, "image storage is unavailable; try again shortly")
+
+// addImage stores an image of a position (PNG, JPEG or WebP by content, at
+// most 5 MiB, at most 20 per position): in the bucket under a random key
+// when object storage is on, else inline. The object is written before the
+// row, outside the transaction, and deleted again if the row is refused.
 func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
@@ -215,26 +235,42 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	contentType := Sniff(u.data)
+	inline, storageKey := u.data, (*string)(nil)
+	if h.app.Objects != nil {
+		// A position at its cap is refused before anything is uploaded.
+		if err := checkImageCap(ctx, h.app.DB, id); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		key := objectstore.NewKey()
+		if err := h.app.Objects.Put(ctx, key, contentType, u.data); err != nil {
+			httpx.Logger(ctx).Warn("image upload to object storage failed", "err", err)
+			httpx.Error(w, r, errStorageUnavailable)
+			return
+		}
+		inline, storageKey = nil, &key
+	}
 	var img Image
 	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		// The position lock serialises uploads, so the cap holds.
 		if _, err := journal.LockPosition(ctx, tx, userID, id); err != nil {
 			return err
 		}
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM position_images WHERE position_id = $1`, id).Scan(&n); err != nil {
-			return db.Classify(err)
+		if err := checkImageCap(ctx, tx, id); err != nil {
+			return err
 		}
-		if n >= MaxImagesPerTrade {
-			return apperr.Invalid("file", "a position holds at most "+strconv.Itoa(MaxImagesPerTrade)+" images; delete one first")
-		}
-		const ins = `INSERT INTO position_images (user_id, position_id, content_type, size_bytes, data, caption)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + imageColumns
+		const ins = `INSERT INTO position_images (user_id, position_id, content_type, size_bytes, data, storage_key, caption)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ` + imageColumns
 		var err error
-		img, err = scanImage(tx.QueryRow(ctx, ins, userID, id, Sniff(u.data), len(u.data), u.data, h.app.Keyring.Seal(encrypt.ImageCaptions, u.caption)), h.app.Keyring)
+		img, err = scanImage(tx.QueryRow(ctx, ins, userID, id, contentType, len(u.data), inline, storageKey,
+			h.app.Keyring.Seal(encrypt.ImageCaptions, u.caption)), h.app.Keyring)
 		return db.Classify(err)
 	})
 	if err != nil {
+		if storageKey != nil {
+			h.discardObject(context.WithoutCancel(ctx), *storageKey)
+		}
 		httpx.Error(w, r, err)
 		return
 	}
@@ -253,25 +289,59 @@ func (h handler) getImage(w http.ResponseWriter, r *http.Request) {
 	var (
 		contentType string
 		data        []byte
+		storageKey  *string
 	)
-	const q = `SELECT content_type, data FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3`
-	if err := h.app.DB.QueryRow(ctx, q, imageID, id, userID).Scan(&contentType, &data); err != nil {
+	const q = `SELECT content_type, data, storage_key FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3`
+	if err := h.app.DB.QueryRow(ctx, q, imageID, id, userID).Scan(&contentType, &data, &storageKey); err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	if data == nil {
-		// Moved to object storage (a later issue serves those).
-		httpx.Error(w, r, errors.New("image "+imageID+" has no inline data"))
+	if storageKey == nil {
+		// Inline, as every image is without object storage, and as images
+		// stored before it was turned on stay.
+		writeImageHeaders(w, contentType, int64(len(data)))
+		_, _ = w.Write(data)
 		return
 	}
+	h.serveObject(w, r, *storageKey, contentType)
+}
+
+// writeImageHeaders starts a 200 with an image's headers. size < 0 means
+// unknown.
+func writeImageHeaders(w http.ResponseWriter, contentType string, size int64) {
 	hd := w.Header()
 	hd.Set("Content-Type", contentType)
-	hd.Set("Content-Length", strconv.Itoa(len(data)))
+	if size >= 0 {
+		hd.Set("Content-Length", strconv.FormatInt(size, 10))
+	}
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	hd.Set("Cache-Control", "private, max-age=3600")
 	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(data)
+}
+
+// serveObject streams an image from the bucket, through the api so the
+// owner check above stays the only way in.
+func (h handler) serveObject(w http.ResponseWriter, r *http.Request, key, contentType string) {
+	ctx := r.Context()
+	if h.app.Objects == nil {
+		httpx.Logger(ctx).Warn("an image is in object storage, but OBJECT_STORAGE_* is no longer configured")
+		httpx.Error(w, r, errStorageUnavailable)
+		return
+	}
+	body, size, err := h.app.Objects.Get(ctx, key)
+	if err != nil {
+		httpx.Logger(ctx).Warn("image download from object storage failed", "err", err)
+		if errors.Is(err, objectstore.ErrNotFound) {
+			httpx.NotFound(w, r)
+			return
+		}
+		httpx.Error(w, r, errStorageUnavailable)
+		return
+	}
+	defer body.Close()
+	writeImageHeaders(w, contentType, size)
+	_, _ = io.Copy(w, body)
 }
 
 func (h handler) deleteImage(w http.ResponseWriter, r *http.Request) {
@@ -281,15 +351,75 @@ func (h handler) deleteImage(w http.ResponseWriter, r *http.Request) {
 		httpx.NotFound(w, r)
 		return
 	}
-	const del = `DELETE FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3`
-	tag, err := h.app.DB.Exec(ctx, del, imageID, id, userID)
-	if err != nil {
+	const del = `DELETE FROM position_images WHERE id = $1 AND position_id = $2 AND user_id = $3 RETURNING storage_key`
+	var storageKey *string
+	if err := h.app.DB.QueryRow(ctx, del, imageID, id, userID).Scan(&storageKey); err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	if tag.RowsAffected() == 0 {
-		httpx.NotFound(w, r)
-		return
+	if storageKey != nil {
+		h.deleteObjects(ctx, []string{*storageKey})
 	}
 	httpx.NoContent(w)
+}
+
+// discardObject deletes the object of an upload whose row was refused. It
+// is queued first, so a store that is down now gets it deleted by the purge
+// job later.
+func (h handler) discardObject(ctx context.Context, key string) {
+	if _, err := h.app.DB.Exec(ctx, `INSERT INTO object_deletions (storage_key) VALUES ($1) ON CONFLICT DO NOTHING`, key); err != nil {
+		httpx.Logger(ctx).Warn("an uploaded image object could not be queued for deletion", "err", err)
+	}
+	h.deleteObjects(ctx, []string{key})
+}
+
+// deleteObjects deletes objects whose rows are gone (queued in
+// object_deletions by the row's delete trigger) and takes them off the
+// queue. A failure is a warning: the key stays queued and PurgeObjects
+// retries it.
+func (h handler) deleteObjects(ctx context.Context, keys []string) {
+	if _, err := purge(ctx, h.app, keys); err != nil {
+		httpx.Logger(ctx).Warn("image objects not deleted yet; the purge job retries", "err", err)
+	}
+}
+
+// purgeBatch is how many queued objects one PurgeObjects run deletes.
+const purgeBatch = 500
+
+// PurgeObjects deletes up to purgeBatch objects waiting in object_deletions
+// (images whose position, account or user was deleted, or whose delete
+// could not reach the store) and returns how many it deleted. It is the
+// image-object-purge job of functions/scheduled and a background loop of
+// cmd/local; it does nothing without object storage.
+func PurgeObjects(ctx context.Context, a *app.App) (int, error) {
+	if a.Objects == nil {
+		return 0, nil
+	}
+	rows, err := a.DB.Query(ctx, `SELECT storage_key FROM object_deletions ORDER BY queued_at LIMIT $1`, purgeBatch)
+	if err != nil {
+		return 0, err
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, err
+	}
+	return purge(ctx, a, keys)
+}
+
+// purge deletes each object of keys and unqueues it; it stops at the first
+// failure (the store is likely down) and returns how many it deleted.
+// Without object storage the keys stay queued until it is configured again.
+func purge(ctx context.Context, a *app.App, keys []string) (int, error) {
+	if a.Objects == nil {
+		return 0, nil
+	}
+	for i, key := range keys {
+		if err := a.Objects.Delete(ctx, key); err != nil {
+			return i, err
+		}
+		if _, err := a.DB.Exec(ctx, `DELETE FROM object_deletions WHERE storage_key = $1`, key); err != nil {
+			return i, err
+		}
+	}
+	return len(keys), nil
 }

@@ -62,6 +62,7 @@ type createRequest struct {
 	AccountID   *string             `json:"accountId"`
 	Symbol      *string             `json:"symbol"`
 	AssetType   *string             `json:"assetType"`
+	Multiplier  journal.Field       `json:"multiplier,omitzero"` // futures only; see multiplierInput
 	Side        *string             `json:"side"`
 	StopLoss    journal.Field       `json:"stopLoss,omitzero"`
 	TargetPrice journal.Field       `json:"targetPrice,omitzero"`
@@ -198,9 +199,27 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 	if in.Symbol != nil {
 		symbol = *in.Symbol
 	}
-	inst, field, msg := journal.ParseInstrument(assetType, symbol)
+	var fills []journal.FillValues
+	if len(in.Fills) > journal.MaxFills {
+		p.Add("fills", "must hold at most "+strconv.Itoa(journal.MaxFills)+" fills")
+	} else {
+		for i, f := range in.Fills {
+			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, journal.Contracts(assetType), now))
+		}
+	}
+	// A future's one-digit year is read from when it was first traded.
+	traded := now
+	for _, f := range fills {
+		if !f.FilledAt.IsZero() && f.FilledAt.Before(traded) {
+			traded = f.FilledAt
+		}
+	}
+	given := multiplierInput(&p, in.Multiplier)
+	inst, field, msg := journal.ParseInstrument(assetType, symbol, traded)
 	if msg != "" {
 		p.Add(field, msg)
+	} else if msg := inst.SettleMultiplier(given); msg != "" {
+		p.Add("multiplier", msg)
 	}
 	side := validSide(&p, in.Side, true)
 	stop, stopOK := p.Decimal("stopLoss", in.StopLoss, journal.PriceRule)
@@ -211,14 +230,6 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 			p.Add("notes", msg)
 		}
 		notes = *in.Notes
-	}
-	var fills []journal.FillValues
-	if len(in.Fills) > journal.MaxFills {
-		p.Add("fills", "must hold at most "+strconv.Itoa(journal.MaxFills)+" fills")
-	} else {
-		for i, f := range in.Fills {
-			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, assetType == journal.AssetOption, now))
-		}
 	}
 	tagIDs := validTagIDs(&p, in.TagIDs)
 	if err := p.Err(); err != nil {
@@ -254,23 +265,16 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 		if err := checkTags(ctx, tx, userID, in.TagIDs, tagIDs); err != nil {
 			return err
 		}
-		var (
-			underlying, right *string
-			expiry            *time.Time
-			strike            *decimal.Decimal
-		)
-		if o := inst.Option; o != nil {
-			underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
-		}
+		c := inst.Columns()
 		const ins = `INSERT INTO positions (user_id, account_id, symbol, asset_type, underlying, option_expiry,
-				option_right, option_strike, multiplier, side, stop_loss, target_price, notes)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id::text`
+				option_right, option_strike, contract_month, multiplier, side, stop_loss, target_price, notes)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id::text`
 		var id string
-		if err := tx.QueryRow(ctx, ins, userID, accountID, inst.Symbol, assetType, underlying, expiry, right, strike,
-			inst.Multiplier, side, stopPtr, targetPtr, h.app.Keyring.Seal(encrypt.PositionNotes, notes)).Scan(&id); err != nil {
+		if err := tx.QueryRow(ctx, ins, userID, accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, inst.Multiplier, side, stopPtr, targetPtr, h.app.Keyring.Seal(encrypt.PositionNotes, notes)).Scan(&id); err != nil {
 			return journal.Classify(err)
 		}
-		if _, err := insertFills(ctx, tx, id, accountID, assetType == journal.AssetOption, fills); err != nil {
+		if _, err := insertFills(ctx, tx, id, accountID, journal.Contracts(assetType), fills); err != nil {
 			return err
 		}
 		if len(tagIDs) > 0 {
@@ -293,9 +297,21 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, positionEnvelope{pos})
 }
 
+// multiplierInput reads the multiplier field of a create or a patch: a
+// future's point value, a decimal string ("0.5"), required for a root
+// without a built-in one; absent or null leaves it to the root's table
+// value (journal.Instrument.SettleMultiplier).
+func multiplierInput(p *journal.Problems, f journal.Field) *decimal.Decimal {
+	if d, ok := p.Decimal("multiplier", f, journal.MultiplierRule); ok {
+		return &d
+	}
+	return nil
+}
+
 // insertFills writes fills of a position, estimating the fees not given from
-// the account's fee schedule, and returns the new fills' ids.
-func insertFills(ctx context.Context, tx pgx.Tx, positionID, accountID string, option bool, fills []journal.FillValues) ([]string, error) {
+// the account's fee schedule (perContract: journal.Contracts), and returns
+// the new fills' ids.
+func insertFills(ctx context.Context, tx pgx.Tx, positionID, accountID string, perContract bool, fills []journal.FillValues) ([]string, error) {
 	if len(fills) == 0 {
 		return nil, nil
 	}
@@ -317,7 +333,7 @@ func insertFills(ctx context.Context, tx pgx.Tx, positionID, accountID string, o
 	for i, f := range fills {
 		types[i], prices[i], qtys[i], fees[i], times[i] = f.Type, f.Price, f.Quantity, f.Fees, f.FilledAt
 		if !f.FeesGiven {
-			fees[i], estimated[i] = journal.EstimateFee(schedule, option, f.Quantity)
+			fees[i], estimated[i] = journal.EstimateFee(schedule, perContract, f.Quantity)
 		}
 	}
 	const ins = `INSERT INTO fills (position_id, type, price, quantity, fees, fee_estimated, filled_at)
@@ -349,6 +365,7 @@ type updateRequest struct {
 	AccountID   *string       `json:"accountId"`
 	Symbol      *string       `json:"symbol"`
 	AssetType   *string       `json:"assetType"`
+	Multiplier  journal.Field `json:"multiplier,omitzero"`
 	Side        *string       `json:"side"`
 	StopLoss    journal.Field `json:"stopLoss,omitzero"`
 	TargetPrice journal.Field `json:"targetPrice,omitzero"`
@@ -387,9 +404,10 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 			p.Add("notes", msg)
 		}
 	}
-	if in.AssetType != nil && *in.AssetType != journal.AssetStock && *in.AssetType != journal.AssetOption {
-		p.Add("assetType", "must be stock or option")
+	if in.AssetType != nil && *in.AssetType != journal.AssetStock && *in.AssetType != journal.AssetOption && *in.AssetType != journal.AssetFuture {
+		p.Add("assetType", "must be stock, option or future")
 	}
+	given := multiplierInput(&p, in.Multiplier)
 	if err := p.Err(); err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -406,8 +424,13 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		var symbol string
-		if err := tx.QueryRow(ctx, `SELECT symbol FROM positions WHERE id = $1`, id).Scan(&symbol); err != nil {
+		var (
+			symbol   string
+			root     *string
+			openedAt *time.Time
+		)
+		const cur = `SELECT symbol, underlying, opened_at FROM positions WHERE id = $1`
+		if err := tx.QueryRow(ctx, cur, id).Scan(&symbol, &root, &openedAt); err != nil {
 			return db.Classify(err)
 		}
 		assetType := hdr.AssetType
@@ -417,18 +440,30 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		if in.Symbol != nil {
 			symbol = *in.Symbol
 		}
-		inst, field, msg := journal.ParseInstrument(assetType, symbol)
+		traded := h.app.Now()
+		if openedAt != nil {
+			traded = *openedAt
+		}
+		inst, field, msg := journal.ParseInstrument(assetType, symbol, traded)
 		if msg != "" {
 			return apperr.Invalid(field, msg)
 		}
-		if assetType == journal.AssetOption && hdr.AssetType != journal.AssetOption {
+		// A future keeps the multiplier it was given while its root stays
+		// (a roll from ESZ24 to ESH25 of a custom point value).
+		if given == nil && inst.Future != nil && hdr.AssetType == journal.AssetFuture && root != nil && *root == inst.Future.Root {
+			given = &hdr.Multiplier
+		}
+		if msg := inst.SettleMultiplier(given); msg != "" {
+			return apperr.Invalid("multiplier", msg)
+		}
+		if journal.Contracts(assetType) && !journal.Contracts(hdr.AssetType) {
 			var fractional bool
 			const q = `SELECT EXISTS (SELECT 1 FROM fills WHERE position_id = $1 AND quantity <> trunc(quantity))`
 			if err := tx.QueryRow(ctx, q, id).Scan(&fractional); err != nil {
 				return db.Classify(err)
 			}
 			if fractional {
-				return apperr.Invalid("assetType", "options trade in whole contracts, and this position has fills of fractional quantities")
+				return apperr.Invalid("assetType", "options and futures trade in whole contracts, and this position has fills of fractional quantities")
 			}
 		}
 		accountID := hdr.AccountID
@@ -438,27 +473,20 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		var (
-			underlying, right *string
-			expiry            *time.Time
-			strike            *decimal.Decimal
-		)
-		if o := inst.Option; o != nil {
-			underlying, right, expiry, strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
-		}
+		c := inst.Columns()
 		const upd = `UPDATE positions SET account_id = $2, symbol = $3, asset_type = $4, underlying = $5,
-				option_expiry = $6, option_right = $7, option_strike = $8, multiplier = $9,
-				side = coalesce($10, side),
-				stop_loss = CASE WHEN $11 THEN $12 ELSE stop_loss END,
-				target_price = CASE WHEN $13 THEN $14 ELSE target_price END,
-				notes = coalesce($15, notes), updated_at = now()
+				option_expiry = $6, option_right = $7, option_strike = $8, contract_month = $9, multiplier = $10,
+				side = coalesce($11, side),
+				stop_loss = CASE WHEN $12 THEN $13 ELSE stop_loss END,
+				target_price = CASE WHEN $14 THEN $15 ELSE target_price END,
+				notes = coalesce($16, notes), updated_at = now()
 			WHERE id = $1`
 		var sidePtr *string
 		if side != "" {
 			sidePtr = &side
 		}
-		if _, err := tx.Exec(ctx, upd, id, accountID, inst.Symbol, assetType, underlying, expiry, right, strike,
-			inst.Multiplier, sidePtr, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
+		if _, err := tx.Exec(ctx, upd, id, accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right, c.Strike,
+			c.ContractMonth, inst.Multiplier, sidePtr, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
 			return journal.Classify(err)
 		}
 		if err := journal.Recompute(ctx, tx, id); err != nil {
@@ -479,12 +507,30 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 func (h handler) delete(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var storageKeys []string
 	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		// The images go with the position; the delete trigger queues their
+		// objects, which are deleted once this commits.
+		const q = `SELECT storage_key FROM position_images WHERE position_id = $1 AND user_id = $2 AND storage_key IS NOT NULL`
+		rows, err := tx.Query(ctx, q, id, userID)
+		if err != nil {
+			return db.Classify(err)
+		}
+		if storageKeys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return db.Classify(err)
+		}
 		return journal.DeletePosition(ctx, tx, userID, id)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
+	}
+	if len(storageKeys) > 0 {
+		h.deleteObjects(ctx, storageKeys)
 	}
 	httpx.NoContent(w)
 }
@@ -512,7 +558,7 @@ func (h handler) addFill(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		var p journal.Problems
-		v := journal.ValidateFill(&p, "", in, hdr.AssetType == journal.AssetOption, now)
+		v := journal.ValidateFill(&p, "", in, journal.Contracts(hdr.AssetType), now)
 		if err := p.Err(); err != nil {
 			return err
 		}
@@ -523,7 +569,7 @@ func (h handler) addFill(w http.ResponseWriter, r *http.Request) {
 		if n >= journal.MaxFills {
 			return apperr.Invalid("fills", "a position holds at most "+strconv.Itoa(journal.MaxFills)+" fills")
 		}
-		ids, err := insertFills(ctx, tx, id, hdr.AccountID, hdr.AssetType == journal.AssetOption, []journal.FillValues{v})
+		ids, err := insertFills(ctx, tx, id, hdr.AccountID, journal.Contracts(hdr.AssetType), []journal.FillValues{v})
 		if err != nil {
 			return err
 		}
@@ -586,9 +632,9 @@ func (h handler) updateFill(w http.ResponseWriter, r *http.Request) {
 			at := cur.FilledAt.Format(time.RFC3339Nano)
 			merged.FilledAt = &at
 		}
-		option := hdr.AssetType == journal.AssetOption
+		perContract := journal.Contracts(hdr.AssetType)
 		var p journal.Problems
-		v := journal.ValidateFill(&p, "", merged, option, now)
+		v := journal.ValidateFill(&p, "", merged, perContract, now)
 		if err := p.Err(); err != nil {
 			return err
 		}
@@ -600,7 +646,7 @@ func (h handler) updateFill(w http.ResponseWriter, r *http.Request) {
 			if err != nil {
 				return err
 			}
-			v.Fees, feeEstimated = journal.EstimateFee(s, option, v.Quantity)
+			v.Fees, feeEstimated = journal.EstimateFee(s, perContract, v.Quantity)
 		default:
 			v.Fees, feeEstimated = cur.Fees, estimated
 		}

@@ -223,7 +223,7 @@ func TestPositionBadInput(t *testing.T) {
 		{"BadSymbol", base(map[string]any{"symbol": "AA PL"}), "symbol"},
 		{"LongSymbol", base(map[string]any{"symbol": strings.Repeat("A", 33)}), "symbol"},
 		{"MissingAssetType", base(map[string]any{"assetType": nil}), "assetType"},
-		{"BadAssetType", base(map[string]any{"assetType": "future"}), "assetType"},
+		{"BadAssetType", base(map[string]any{"assetType": "crypto"}), "assetType"},
 		{"OptionWithoutOCC", base(map[string]any{"assetType": "option"}), "symbol"},
 		{"MissingSide", base(map[string]any{"side": nil}), "side"},
 		{"BadSide", base(map[string]any{"side": "buy"}), "side"},
@@ -437,7 +437,7 @@ func TestConcurrentFills(t *testing.T) {
 
 	// The expected figures: the same fills through journal.Compute.
 	expected := func(id, side string) journal.Figures {
-		trade := journal.Trade{Side: side, Multiplier: 1, Fills: []journal.Fill{{Type: "entry", Price: decimal.NewFromInt(100),
+		trade := journal.Trade{Side: side, Multiplier: decimal.NewFromInt(1), Fills: []journal.Fill{{Type: "entry", Price: decimal.NewFromInt(100),
 			Quantity: decimal.NewFromInt(1000), Fees: decimal.RequireFromString("2.5"), FilledAt: start}}}
 		for _, rq := range reqs {
 			if rq.position != id {

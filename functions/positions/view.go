@@ -2,6 +2,7 @@ package positions
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -28,11 +29,17 @@ type Summary struct {
 	OptionExpiry *string `json:"optionExpiry"`
 	OptionRight  *string `json:"optionRight"`
 	OptionStrike *string `json:"optionStrike"`
-	Multiplier   int64   `json:"multiplier"`
-	Side         string  `json:"side"`
-	Status       string  `json:"status"`
-	StopLoss     *string `json:"stopLoss"`
-	TargetPrice  *string `json:"targetPrice"`
+	// ContractMonth is a future's contract month, "2024-12"; underlying
+	// holds its root.
+	ContractMonth *string `json:"contractMonth"`
+	// Multiplier is a JSON number: 1 for stock, 100 for options, a
+	// future's point value (0.5 for MYM). P&L is (exit - entry) x quantity
+	// x multiplier.
+	Multiplier  json.Number `json:"multiplier"`
+	Side        string      `json:"side"`
+	Status      string      `json:"status"`
+	StopLoss    *string     `json:"stopLoss"`
+	TargetPrice *string     `json:"targetPrice"`
 
 	OpenedAt      *time.Time `json:"openedAt"`
 	ClosedAt      *time.Time `json:"closedAt"`
@@ -85,7 +92,8 @@ type positionEnvelope struct {
 // of 50 it was most of the server time. Tags are read by tagsOf, for a
 // whole page at once (a per-row JSON subquery costs 20 times the page query).
 const summaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
-	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text, p.multiplier,
+	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text,
+	to_char(p.contract_month, 'YYYY-MM'), trim_scale(p.multiplier)::text,
 	p.side, p.status, trim_scale(p.stop_loss)::text, trim_scale(p.target_price)::text,
 	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
@@ -95,7 +103,7 @@ const summaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 // scanSummary returns the scan destinations of summaryColumns (then extra).
 func scanSummary(s *Summary, extra ...any) []any {
 	return append([]any{&s.ID, &s.AccountID, &s.Symbol, &s.AssetType, &s.Underlying,
-		&s.OptionExpiry, &s.OptionRight, &s.OptionStrike, &s.Multiplier,
+		&s.OptionExpiry, &s.OptionRight, &s.OptionStrike, &s.ContractMonth, &s.Multiplier,
 		&s.Side, &s.Status, &s.StopLoss, &s.TargetPrice,
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
@@ -132,6 +140,10 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	}
 	p.Notes = notes
 	p.Tags = []journal.Tag{}
+	multiplier, err := decimal.NewFromString(p.Multiplier.String())
+	if err != nil {
+		return Position{}, err
+	}
 	var stop *decimal.Decimal
 	if p.StopLoss != nil {
 		d, err := decimal.NewFromString(*p.StopLoss)
@@ -148,7 +160,7 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		return Position{}, db.Classify(err)
 	}
 	var (
-		trade     = journal.Trade{Side: p.Side, Multiplier: p.Multiplier, StopLoss: stop}
+		trade     = journal.Trade{Side: p.Side, Multiplier: multiplier, StopLoss: stop}
 		f         journal.Fill
 		estimated bool
 		est       []bool

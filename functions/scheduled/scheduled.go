@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"tradejournal/functions/csvimport"
+	"tradejournal/functions/positions"
 	"tradejournal/shared/app"
 	"tradejournal/shared/market"
 	"tradejournal/shared/wallet"
@@ -33,6 +34,7 @@ const (
 	CSVImportCleanup = "csv-import-cleanup" // expired staged previews and orphaned committing imports
 	SymbolRefresh    = "symbol-refresh"     // the SEC ticker table (daily; the job knows when it is due)
 	EmailOutbox      = "email-outbox"       // verification and reset mail waiting in the outbox
+	ImageObjectPurge = "image-object-purge" // bucket objects of deleted images (object storage only)
 )
 
 // Job is one clean-up job.
@@ -64,6 +66,11 @@ func Jobs(a *app.App, client *http.Client) []Job {
 			return 0, market.RefreshSymbols(ctx, a.DB, client, a.Config.Market, a.Now(), a.Log)
 		}},
 	}
+	purge := Job{Name: ImageObjectPurge, Off: "object storage is not configured"}
+	if a.Objects != nil {
+		purge = Job{Name: ImageObjectPurge, Run: func(ctx context.Context) (int, error) { return positions.PurgeObjects(ctx, a) }}
+	}
+	jobs = append(jobs, purge)
 	mail := Job{Name: EmailOutbox, Off: "email is not configured"}
 	if a.Outbox != nil {
 		mail = Job{Name: EmailOutbox, Run: a.Outbox.DeliverDue}

@@ -95,7 +95,7 @@ func TestJobsOnARealDatabase(t *testing.T) {
 	for _, j := range jobs {
 		names = append(names, j.Name)
 	}
-	if want := []string{scheduled.WalletSweep, scheduled.CSVImportCleanup, scheduled.SymbolRefresh, scheduled.EmailOutbox}; !reflect.DeepEqual(names, want) {
+	if want := []string{scheduled.WalletSweep, scheduled.CSVImportCleanup, scheduled.SymbolRefresh, scheduled.ImageObjectPurge, scheduled.EmailOutbox}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("jobs %v, want %v", names, want)
 	}
 	rep, err := scheduled.Run(context.Background(), jobs, scheduled.Event{}, quiet)

@@ -25,14 +25,27 @@ port=$(sed -E 's#.*:([0-9]+)/.*#\1#' <<<"$url")
 pgbin=$(printf "%s\n" /usr/lib/postgresql/*/bin | sort -V | tail -n 1)   # pg.sh installed it if missing
 pg() { "$pgbin/$1" -h 127.0.0.1 -p "$port" -U postgres "${@:2}"; }
 
+# CPU accounting from /proc, in clock ticks (hz per second): a process's
+# utime+stime, and for the cluster the postmaster, its live backends, and the
+# backends it reaped.
+ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
+pg_ticks() {
+  local pm t=0 c
+  pm=$(head -n 1 "$pgdir/data/postmaster.pid")
+  for c in $pm $(ps --ppid "$pm" -o pid=); do t=$((t + $(ticks "$c" 2>/dev/null || echo 0))); done
+  echo $((t + $(awk '{sub(/.*\) /, ""); print $14 + $15}' "/proc/$pm/stat")))
+}
+hz=$(getconf CLK_TCK)
+
 # start_server DATABASE_URL: the server as users run it (LOG_LEVEL from the
-# environment, default warn), on a free port, stdout to $out/server.log.
+# environment, default warn), on the first free port of API_PORTS (default
+# 3200-3299), stdout to $out/server.log.
 # BIN=path runs that build instead of making bin/local (a release, or a
 # snapshot while the tree is mid-edit).
 start_server() {
-  local p http="" bin=${BIN:-bin/local}
+  local p http="" bin=${BIN:-bin/local} ports=${API_PORTS:-3200-3299}
   [ -n "${BIN:-}" ] || make -s build
-  for p in $(seq 3200 3299); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { http=$p; break; }; done
+  for p in $(seq "${ports%-*}" "${ports#*-}"); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { http=$p; break; }; done
   DATABASE_URL="${1:-$url}" PORT="$http" LOG_LEVEL="${LOG_LEVEL:-warn}" "$bin" >"$out/server.log" 2>&1 &
   srv=$!
   base="http://127.0.0.1:$http"

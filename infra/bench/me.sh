@@ -6,6 +6,7 @@
 #   infra/bench/me.sh                      C=16 DURATION=15 ROUNDS=2 LOG_LEVEL=warn
 #   LOG_LEVEL=info ROUNDS=1 infra/bench/me.sh
 #   PHASES=wrk-me DB_SOCKET=1 GOGC=400 infra/bench/me.sh   try one knob
+#   API_PORTS=3800-3899 infra/bench/me.sh   the server's port range (default 3200-3299)
 #   PERF=1 BIN=/tmp/local-syms PHASES=wrk-me infra/bench/me.sh
 #     profiles /me into .data/bench-out/perf.data; build BIN with
 #     go build -o /tmp/local-syms ./cmd/local (make build strips the symbols)
@@ -54,17 +55,6 @@ pg psql -Atqc "SELECT query FROM pg_stat_activity WHERE datname = 'tradejournal'
   AND query LIKE '%FROM sessions s JOIN users u%' LIMIT 1" postgres |
   sed -e "s/\\\$1/'\\\\x$hash'::bytea/" -e "s/\\\$2/now()/" >"$out/me.sql"
 grep -q "x$hash" "$out/me.sql" || { echo "could not find /me's SQL in pg_stat_activity" >&2; exit 1; }
-
-# CPU accounting from /proc, in clock ticks: a process's utime+stime, and for
-# the cluster the postmaster, its live backends, and the backends it reaped.
-ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
-pg_ticks() {
-  local pm t=0 c
-  pm=$(head -n 1 "$pgdir/data/postmaster.pid")
-  for c in $pm $(ps --ppid "$pm" -o pid=); do t=$((t + $(ticks "$c" 2>/dev/null || echo 0))); done
-  echo $((t + $(awk '{sub(/.*\) /, ""); print $14 + $15}' "/proc/$pm/stat")))
-}
-hz=$(getconf CLK_TCK)
 
 declare -A rate=() lat=() cpu=()
 # phase NAME CMD...: runs the load, keeps the best round's rate, latency and

@@ -13,12 +13,14 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"tradejournal/shared/analytics"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
 	"tradejournal/shared/email"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/objectstore"
 	"tradejournal/shared/packs"
 	"tradejournal/shared/ratelimit"
 )
@@ -34,6 +36,12 @@ type App struct {
 	// Outbox queues verification and reset mail; nil when email is not
 	// configured.
 	Outbox *email.Outbox
+	// Analytics sends the few product events; nil (off, no goroutine, no
+	// connection) when ANALYTICS_API_KEY is unset. Its methods accept nil.
+	Analytics *analytics.Client
+	// Objects is the bucket for position images; nil (images inline in
+	// PostgreSQL) unless all four OBJECT_STORAGE_* values are set.
+	Objects *objectstore.Client
 	// Keyring seals private free text at rest; nil (plaintext) when
 	// ENCRYPTION_KEY is unset.
 	Keyring *encrypt.Keyring
@@ -65,6 +73,13 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 	if err != nil {
 		return nil, err
 	}
+	objects, err := objectstore.New(cfg.Storage, nil)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Storage.Partial() {
+		log.Info("object storage is partly configured, so images stay inline in PostgreSQL", "unset", cfg.Storage.Missing())
+	}
 	var limiter ratelimit.Limiter = ratelimit.NewMemory(now)
 	if cfg.Store.URL != "" {
 		if limiter, err = ratelimit.NewRedis(cfg.Store.URL, now, log); err != nil {
@@ -82,9 +97,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Log:      log,
 		Limiter:  limiter,
 		Keyring:  keyring,
+		Objects:  objects,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
 	}
+	a.Analytics = analytics.New(cfg.Analytics, analytics.Options{Secrets: cfg.Secrets(), Log: log, Now: now})
 	if cfg.Email.Enabled() {
 		a.Outbox = email.NewOutbox(pool, email.NewMailer(cfg.Email, nil), now, log)
 	}
@@ -104,8 +121,11 @@ func (a *App) Start(ctx context.Context) error {
 	return auth.SeedAdmin(ctx, a.DB, a.Config.Accounts.SeedAdminEmail, a.Log)
 }
 
-// Close releases the pool and the rate-limit store's connections.
+// Close sends the queued analytics events (within
+// analytics.ShutdownTimeout) and releases the pool and the rate-limit
+// store's connections.
 func (a *App) Close() {
+	_ = a.Analytics.Close()
 	if c, ok := a.Limiter.(io.Closer); ok {
 		_ = c.Close()
 	}

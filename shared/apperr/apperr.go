@@ -28,12 +28,15 @@ const (
 	BillingNotAvailable  Code = "BILLING_NOT_AVAILABLE"
 	UnknownPack          Code = "UNKNOWN_PACK"
 	InsufficientCredits  Code = "INSUFFICIENT_CREDITS"
-	PayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
-	UnsupportedMedia     Code = "UNSUPPORTED_MEDIA_TYPE"
-	RateLimited          Code = "RATE_LIMITED"
-	ServiceUnavailable   Code = "SERVICE_UNAVAILABLE"
-	BadGateway           Code = "BAD_GATEWAY"
-	GatewayTimeout       Code = "GATEWAY_TIMEOUT"
+	// TurnInProgress: the user already has an assistant turn streaming; one
+	// at a time per user.
+	TurnInProgress     Code = "TURN_IN_PROGRESS"
+	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
+	UnsupportedMedia   Code = "UNSUPPORTED_MEDIA_TYPE"
+	RateLimited        Code = "RATE_LIMITED"
+	ServiceUnavailable Code = "SERVICE_UNAVAILABLE"
+	BadGateway         Code = "BAD_GATEWAY"
+	GatewayTimeout     Code = "GATEWAY_TIMEOUT"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

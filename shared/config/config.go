@@ -24,6 +24,7 @@ type Config struct {
 	Metrics    Metrics
 	CSVImport  CSVImport
 	Billing    Billing
+	Assistant  Assistant
 	Market     Market
 	Email      Email
 	Analytics  Analytics
@@ -104,6 +105,30 @@ func (b Billing) WebhookEnabled() bool { return b.Configured() && b.WebhookSecre
 // ProPlanEnabled reports whether the Pro plan can be sold.
 func (b Billing) ProPlanEnabled() bool { return b.WebhookEnabled() && b.ProPriceID != "" }
 
+// Assistant is the trade-review assistant's model provider: one
+// OpenAI-compatible chat-completions endpoint for the whole instance. It is
+// on only when both APIKey and Model are set; prices are then required.
+type Assistant struct {
+	// BaseURL is ASSISTANT_BASE_URL, the API root the chat-completions path
+	// is joined to; the default is the provider's public address, and a test
+	// points it at a local server. No trailing slash.
+	BaseURL string
+	APIKey  string // ASSISTANT_API_KEY: a secret, never logged or returned
+	Model   string // ASSISTANT_MODEL
+	// InputPrice and OutputPrice are ASSISTANT_INPUT_PRICE_PER_MTOK and
+	// ASSISTANT_OUTPUT_PRICE_PER_MTOK: what the provider charges per million
+	// prompt and completion tokens, in micro-USD, which are credits before
+	// the markup.
+	InputPrice  int64
+	OutputPrice int64
+	// TurnBudget is the per-turn wall-clock budget (spec part 8: 480000 ms).
+	// It is not a variable; tests shorten it.
+	TurnBudget time.Duration
+}
+
+// Enabled reports whether the assistant is on.
+func (a Assistant) Enabled() bool { return a.APIKey != "" && a.Model != "" }
+
 // Market is the quote provider and the SEC ticker file.
 type Market struct {
 	QuoteAPIKey string // STOCK_QUOTE_API_KEY; unset turns quote lookup off
@@ -163,14 +188,21 @@ func (o ObjectStorage) Enabled() bool { return o.setCount() == 4 }
 // then stay inline, and callers may warn about it.
 func (o ObjectStorage) Partial() bool { n := o.setCount(); return n > 0 && n < 4 }
 
-func (o ObjectStorage) setCount() int {
-	n := 0
-	for _, v := range []string{o.Endpoint, o.Bucket, o.AccessKeyID, o.SecretAccessKey} {
-		if v != "" {
-			n++
+func (o ObjectStorage) setCount() int { return 4 - len(o.Missing()) }
+
+// Missing names the required variables that are unset (names only, for the
+// start-up line of a partial configuration).
+func (o ObjectStorage) Missing() []string {
+	var out []string
+	for _, v := range []struct{ name, value string }{
+		{"OBJECT_STORAGE_ENDPOINT", o.Endpoint}, {"OBJECT_STORAGE_BUCKET", o.Bucket},
+		{"OBJECT_STORAGE_ACCESS_KEY_ID", o.AccessKeyID}, {"OBJECT_STORAGE_SECRET_ACCESS_KEY", o.SecretAccessKey},
+	} {
+		if v.value == "" {
+			out = append(out, v.name)
 		}
 	}
-	return n
+	return out
 }
 
 // Encryption is the key for data encrypted at rest.

@@ -188,7 +188,8 @@ func TestVariables(t *testing.T) {
 	}
 	want := []string{
 		"ANALYTICS_API_KEY", "ANALYTICS_ENVIRONMENT", "ANALYTICS_HOST", "ANALYTICS_PUBLIC_FEEDBACK_SURVEY",
-		"ANALYTICS_PUBLIC_KEY", "APP_VERSION", "CORS_ALLOWED_ORIGINS", "CREDIT_PACKS",
+		"ANALYTICS_PUBLIC_KEY", "APP_VERSION", "ASSISTANT_API_KEY", "ASSISTANT_BASE_URL",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK", "ASSISTANT_MODEL", "ASSISTANT_OUTPUT_PRICE_PER_MTOK", "CORS_ALLOWED_ORIGINS", "CREDIT_PACKS",
 		"CSV_IMPORT_CLAIM_TIMEOUT_SECONDS", "CSV_IMPORT_MAX_FILE_BYTES", "CSV_IMPORT_MAX_REQUEST_BYTES",
 		"CSV_IMPORT_MAX_ROWS", "CSV_IMPORT_MAX_STAGED_BYTES", "CSV_IMPORT_STAGING_TTL_MINUTES",
 		"DATABASE_URL", "DB_PASSWORD", "DB_POOL_SIZE", "DB_TRANSACTION_POOLER", "DIRECT_DATABASE_URL",
@@ -725,6 +726,11 @@ func TestObjectStorage(t *testing.T) {
 		{name: "none", env: vars{}, check: state(false, false)},
 		{name: "all four", env: all, check: state(true, false)},
 		{name: "region alone is not partial", env: vars{"OBJECT_STORAGE_REGION": "us-east-1"}, check: state(false, false)},
+		{name: "missing named", env: vars{"OBJECT_STORAGE_BUCKET": "b", "OBJECT_STORAGE_SECRET_ACCESS_KEY": "s"}, check: func(t *testing.T, c Config) {
+			equal(t, "Missing", strings.Join(c.Storage.Missing(), ","), "OBJECT_STORAGE_ENDPOINT,OBJECT_STORAGE_ACCESS_KEY_ID")
+		}},
+		{name: "endpoint not a URL", env: all.with(vars{"OBJECT_STORAGE_ENDPOINT": "minio:9000"}), err: []string{"OBJECT_STORAGE_ENDPOINT must be an absolute http or https URL"}},
+		{name: "endpoint with credentials not echoed", env: all.with(vars{"OBJECT_STORAGE_ENDPOINT": "s3://k:topsecret@host"}), err: []string{"OBJECT_STORAGE_ENDPOINT", "value not shown"}},
 		{name: "path style off", env: all.with(vars{"OBJECT_STORAGE_FORCE_PATH_STYLE": "false", "OBJECT_STORAGE_REGION": "eu"}), check: func(t *testing.T, c Config) {
 			equal(t, "ForcePathStyle", c.Storage.ForcePathStyle, false)
 			equal(t, "Region", c.Storage.Region, "eu")
@@ -779,6 +785,9 @@ func TestNoSecretInErrors(t *testing.T) {
 		{"credentials in WEB_BASE_URL", emailTrio.with(vars{"WEB_BASE_URL": "https://u:" + mark + "@journal.example.com/x"}), "WEB_BASE_URL"},
 		{"credentials in a CORS origin", vars{"CORS_ALLOWED_ORIGINS": "https://u:" + mark + "@a.example.com"}, "CORS_ALLOWED_ORIGINS"},
 		{"credentials in a base URL", vars{"PAYMENT_API_BASE_URL": "ftp://u:" + mark + "@x"}, "PAYMENT_API_BASE_URL"},
+		{"assistant key without a model", vars{"ASSISTANT_API_KEY": mark}, "ASSISTANT_API_KEY"},
+		{"assistant key with a bad price", vars{"ASSISTANT_API_KEY": mark, "ASSISTANT_MODEL": "m",
+			"ASSISTANT_INPUT_PRICE_PER_MTOK": "x", "ASSISTANT_OUTPUT_PRICE_PER_MTOK": "1"}, "ASSISTANT_INPUT_PRICE_PER_MTOK"},
 		{"every secret set, one unrelated problem", vars{
 			"DB_PASSWORD":                      mark + "db",
 			"DATABASE_URL":                     "postgres://u:" + mark + "url@db/x",
@@ -792,6 +801,7 @@ func TestNoSecretInErrors(t *testing.T) {
 			"OBJECT_STORAGE_SECRET_ACCESS_KEY": mark + "sak",
 			"ANALYTICS_API_KEY":                mark + "an",
 			"STOCK_QUOTE_API_KEY":              mark + "q",
+			"ASSISTANT_API_KEY":                mark + "ai",
 			"DB_POOL_SIZE":                     "abc",
 		}, "DB_POOL_SIZE"},
 	}
@@ -826,13 +836,17 @@ func TestSecrets(t *testing.T) {
 		"ANALYTICS_API_KEY":                "phc_backend",
 		"ANALYTICS_PUBLIC_KEY":             "phc_public",
 		"STOCK_QUOTE_API_KEY":              "quotekey",
+		"ASSISTANT_API_KEY":                "sk-assistant",
+		"ASSISTANT_MODEL":                  "model-public",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK":   "150000",
+		"ASSISTANT_OUTPUT_PRICE_PER_MTOK":  "600000",
 		"ENCRYPTION_KEY":                   key1Std,
 		"ENCRYPTION_KEY_PREVIOUS":          key2Std,
 	}))
 	got := c.Secrets()
 	for _, want := range []string{
 		"dbpw", "p@ss", "p%40ss", "dir ect", "sk_test_x", "whsec_x", "smtppw",
-		"redis://:storepw@redis:6379/0", "storepw", "AKIDX", "sakx", "phc_backend", "quotekey",
+		"redis://:storepw@redis:6379/0", "storepw", "AKIDX", "sakx", "phc_backend", "quotekey", "sk-assistant",
 		key1Std, key1Raw, key2Std,
 	} {
 		t.Run("has "+want, func(t *testing.T) {
@@ -841,7 +855,7 @@ func TestSecrets(t *testing.T) {
 			}
 		})
 	}
-	for _, not := range []string{"", "pk_test_public", "mailer", "phc_public", "images", "app"} {
+	for _, not := range []string{"", "pk_test_public", "mailer", "phc_public", "images", "app", "model-public"} {
 		t.Run("lacks "+not, func(t *testing.T) {
 			if slices.Contains(got, not) {
 				t.Errorf("Secrets() = %q, should not contain %q", got, not)
@@ -902,5 +916,55 @@ func TestLoad(t *testing.T) {
 	t.Setenv("DISABLE_REGISTRATION", "1")
 	if _, err := Load(); err == nil || !strings.Contains(err.Error(), "DISABLE_REGISTRATION") {
 		t.Errorf("Load() error = %v, want one naming DISABLE_REGISTRATION", err)
+	}
+}
+
+func TestAssistant(t *testing.T) {
+	on := vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_MODEL": "m",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK": "150000", "ASSISTANT_OUTPUT_PRICE_PER_MTOK": "600000"}
+
+	t.Run("OffByDefault", func(t *testing.T) {
+		c := mustLoad(t, vars{})
+		if c.Assistant.Enabled() {
+			t.Fatal("assistant on with nothing set")
+		}
+		if c.Assistant.BaseURL != "https://api.openai.com/v1" || c.Assistant.TurnBudget != 480*time.Second {
+			t.Fatalf("defaults %+v", c.Assistant)
+		}
+	})
+	t.Run("EmptyBaseURLIsTheDefault", func(t *testing.T) {
+		if c := mustLoad(t, on.with(vars{"ASSISTANT_BASE_URL": ""})); c.Assistant.BaseURL != "https://api.openai.com/v1" {
+			t.Fatalf("base URL %q", c.Assistant.BaseURL)
+		}
+	})
+	t.Run("On", func(t *testing.T) {
+		c := mustLoad(t, on.with(vars{"ASSISTANT_BASE_URL": "http://127.0.0.1:3401/v1/"}))
+		a := c.Assistant
+		if !a.Enabled() || a.InputPrice != 150000 || a.OutputPrice != 600000 || a.BaseURL != "http://127.0.0.1:3401/v1" {
+			t.Fatalf("got %+v", a)
+		}
+	})
+	t.Run("PricesIgnoredWhileOffStillChecked", func(t *testing.T) {
+		wantErr(t, vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "1.5"}, "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number")
+		if c := mustLoad(t, vars{"ASSISTANT_INPUT_PRICE_PER_MTOK": "5"}); c.Assistant.Enabled() {
+			t.Fatal("a price alone turned the assistant on")
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		env  vars
+		want string
+	}{
+		{"KeyWithoutModel", vars{"ASSISTANT_API_KEY": "k"}, "ASSISTANT_API_KEY is set but ASSISTANT_MODEL is not"},
+		{"ModelWithoutKey", vars{"ASSISTANT_MODEL": "m"}, "ASSISTANT_MODEL is set but ASSISTANT_API_KEY is not"},
+		{"MissingInputPrice", on.with(vars{"ASSISTANT_INPUT_PRICE_PER_MTOK": ""}), "ASSISTANT_INPUT_PRICE_PER_MTOK is required"},
+		{"MissingOutputPrice", on.with(vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": ""}), "ASSISTANT_OUTPUT_PRICE_PER_MTOK is required"},
+		{"NegativePrice", on.with(vars{"ASSISTANT_INPUT_PRICE_PER_MTOK": "-1"}), "ASSISTANT_INPUT_PRICE_PER_MTOK must be a whole number"},
+		{"SignedPrice", on.with(vars{"ASSISTANT_INPUT_PRICE_PER_MTOK": "+1"}), "ASSISTANT_INPUT_PRICE_PER_MTOK must be a whole number"},
+		{"DecimalPrice", on.with(vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "0.6"}), "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number"},
+		{"HugePrice", on.with(vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "99999999999999999999"}), "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number"},
+		{"BadBaseURL", on.with(vars{"ASSISTANT_BASE_URL": "api.example.com"}), "ASSISTANT_BASE_URL must be an absolute http or https URL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.env, tc.want) })
 	}
 }

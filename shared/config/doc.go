@@ -74,6 +74,7 @@ const (
 	groupMetrics    = "Metrics"
 	groupCSV        = "CSV import"
 	groupBilling    = "Billing"
+	groupAssistant  = "Trade-review assistant"
 	groupMarket     = "Market data"
 	groupEmail      = "Email"
 	groupStore      = "Shared rate-limit store"
@@ -149,6 +150,16 @@ var variableDocs = []Variable{
 	{Name: "RESERVATION_TTL_MS", Group: groupBilling, Doc: "How long a turn's credit hold lasts; must exceed the 480000 ms turn budget."},
 	{Name: "PRICING_MARKUP", Group: groupBilling, Doc: "Plain decimal: a turn costs raw provider cost times this (1.2 is 20% over cost)."},
 
+	{Name: "ASSISTANT_API_KEY", Group: groupAssistant, Secret: true,
+		Doc: "Key of the OpenAI-compatible chat-completions provider. With ASSISTANT_MODEL it turns the trade-review assistant on (one without the other stops the start); unset, the assistant's routes answer 404 and `GET /api/config` reports `assistant: false`."},
+	{Name: "ASSISTANT_MODEL", Group: groupAssistant, Doc: "Model name sent to the provider (`gpt-4o-mini`, or what your provider serves)."},
+	{Name: "ASSISTANT_INPUT_PRICE_PER_MTOK", Group: groupAssistant,
+		Doc: "What the provider charges per million prompt tokens, in micro-USD (whole number; 150000 is $0.15). Required when the assistant is on: a turn costs the reported usage at these prices times PRICING_MARKUP, in credits."},
+	{Name: "ASSISTANT_OUTPUT_PRICE_PER_MTOK", Group: groupAssistant,
+		Doc: "What the provider charges per million completion tokens, in micro-USD (whole number). Required when the assistant is on."},
+	{Name: "ASSISTANT_BASE_URL", Group: groupAssistant, DefaultNote: "the provider's public address (https://api.openai.com/v1)",
+		Doc: "API root of an OpenAI-compatible provider (`/chat/completions` is appended). Point it at another compatible service, or at a local fake in tests."},
+
 	{Name: "STOCK_QUOTE_API_KEY", Group: groupMarket, Secret: true,
 		Doc: "Quote-provider key shared by the whole instance; unset hides the delayed-price lookup for everyone."},
 	{Name: "STOCK_QUOTE_BASE_URL", Group: groupMarket, DefaultNote: "the provider's public address",
@@ -172,16 +183,16 @@ var variableDocs = []Variable{
 		Doc: "Redis URL of the shared rate-limit store, so limits hold across api instances. Unset keeps limits per process. In compose, start the `redis` profile and use redis://redis:6379/0."},
 
 	{Name: "OBJECT_STORAGE_ENDPOINT", Group: groupStorage,
-		Doc: "S3-compatible endpoint. Endpoint, bucket and both keys enable image storage together; a partial set keeps images inline."},
-	{Name: "OBJECT_STORAGE_BUCKET", Group: groupStorage, Doc: "Bucket for uploaded images."},
-	{Name: "OBJECT_STORAGE_ACCESS_KEY_ID", Group: groupStorage, Secret: true, Doc: "Access key id."},
+		Doc: "S3-compatible endpoint as an http(s) URL (AWS S3, MinIO, R2, Garage, ...). Endpoint, bucket and both keys enable image storage together; a partial set keeps images inline in PostgreSQL and logs one info line at start. Images stored inline before keep being served."},
+	{Name: "OBJECT_STORAGE_BUCKET", Group: groupStorage, Doc: "Bucket for uploaded position images (create it first). Object keys are random ids, never user data."},
+	{Name: "OBJECT_STORAGE_ACCESS_KEY_ID", Group: groupStorage, Secret: true, Doc: "Access key id (needs PutObject, GetObject and DeleteObject on the bucket)."},
 	{Name: "OBJECT_STORAGE_SECRET_ACCESS_KEY", Group: groupStorage, Secret: true, Doc: "Secret access key."},
-	{Name: "OBJECT_STORAGE_REGION", Group: groupStorage, Doc: "Region, when the store needs one."},
-	{Name: "OBJECT_STORAGE_FORCE_PATH_STYLE", Group: groupStorage, Doc: "Path-style bucket addressing (most self-hosted stores need it)."},
+	{Name: "OBJECT_STORAGE_REGION", Group: groupStorage, Doc: "Region the requests are signed for; unset signs for us-east-1 (R2 wants auto)."},
+	{Name: "OBJECT_STORAGE_FORCE_PATH_STYLE", Group: groupStorage, Doc: "true (default): https://endpoint/bucket/key, which most self-hosted stores need; false: virtual-hosted https://bucket.endpoint/key."},
 
-	{Name: "ANALYTICS_API_KEY", Group: groupAnalytics, Secret: true, Doc: "Backend analytics key; unset sends no backend events."},
-	{Name: "ANALYTICS_HOST", Group: groupAnalytics, Web: true, Doc: "Analytics ingestion host; an empty value reads as the default."},
-	{Name: "ANALYTICS_ENVIRONMENT", Group: groupAnalytics, Doc: "Label stamped on backend events."},
+	{Name: "ANALYTICS_API_KEY", Group: groupAnalytics, Secret: true, Doc: "Backend analytics key (a PostHog-compatible project key). Set, the api sends five product events (signed up, account created, calculator used, import committed, pack purchased) in batches to ANALYTICS_HOST/batch/, keyed by an HMAC of the user id derived from this key; unset, no event, goroutine or connection. Treat it as a secret: it keys the user surrogate."},
+	{Name: "ANALYTICS_HOST", Group: groupAnalytics, Web: true, Doc: "Analytics ingestion host (https://eu.i.posthog.com, or a self-hosted one); unset or empty reads as the default US host."},
+	{Name: "ANALYTICS_ENVIRONMENT", Group: groupAnalytics, Doc: "Label stamped on backend events as the property environment (for example production or staging)."},
 	{Name: "ANALYTICS_PUBLIC_KEY", Group: groupAnalytics, Web: true, Doc: "Frontend analytics key."},
 	{Name: "ANALYTICS_PUBLIC_FEEDBACK_SURVEY", Group: groupAnalytics, Web: true, Doc: "Feedback survey ids for the frontend."},
 

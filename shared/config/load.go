@@ -62,6 +62,12 @@ type raw struct {
 	ReservationTTLMillis  int64  `env:"RESERVATION_TTL_MS" envDefault:"600000"`
 	PricingMarkup         string `env:"PRICING_MARKUP" envDefault:"1.2"`
 
+	AssistantBaseURL     string `env:"ASSISTANT_BASE_URL" envDefault:"https://api.openai.com/v1"`
+	AssistantAPIKey      string `env:"ASSISTANT_API_KEY"`
+	AssistantModel       string `env:"ASSISTANT_MODEL"`
+	AssistantInputPrice  string `env:"ASSISTANT_INPUT_PRICE_PER_MTOK"`
+	AssistantOutputPrice string `env:"ASSISTANT_OUTPUT_PRICE_PER_MTOK"`
+
 	StockQuoteAPIKey  string `env:"STOCK_QUOTE_API_KEY"`
 	StockQuoteBaseURL string `env:"STOCK_QUOTE_BASE_URL"`
 	SECUserAgent      string `env:"SEC_USER_AGENT" envDefault:"TradeJournal self-hosted admin@example.invalid"`
@@ -318,8 +324,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkHTTPURL(p, "STOCK_QUOTE_BASE_URL", r.StockQuoteBaseURL)
 	checkHTTPURL(p, "SEC_TICKERS_URL", r.SECTickersURL)
 	checkHTTPURL(p, "ANALYTICS_HOST", r.AnalyticsHost)
+	checkHTTPURL(p, "OBJECT_STORAGE_ENDPOINT", r.StorageEndpoint)
 	checkHTTPURL(p, "NEWSLETTER_URL", r.NewsletterURL)
 
+	c.Assistant = assistant(p, r)
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)
 	c.Encryption = encryption(p, r)
 	c.CORS.AllowedOrigins = corsOrigins(p, r.CORSAllowedOrigins)
@@ -378,6 +386,50 @@ func markup(p *problems, s string) decimal.Decimal {
 	}
 	return d
 }
+
+// assistant checks the model provider's settings. Key and model turn it on
+// together; one without the other is a mistake worth stopping for, and an
+// assistant that is on must know what a token costs, or it would charge
+// nothing.
+func assistant(p *problems, r raw) Assistant {
+	a := Assistant{
+		BaseURL:    strings.TrimSuffix(strings.TrimSpace(r.AssistantBaseURL), "/"),
+		APIKey:     strings.TrimSpace(r.AssistantAPIKey),
+		Model:      strings.TrimSpace(r.AssistantModel),
+		TurnBudget: turnBudgetMillis * time.Millisecond,
+	}
+	checkHTTPURL(p, "ASSISTANT_BASE_URL", a.BaseURL)
+	switch {
+	case a.APIKey != "" && a.Model == "":
+		p.add("ASSISTANT_API_KEY", "is set but ASSISTANT_MODEL is not (set both to turn the assistant on, or neither)")
+	case a.APIKey == "" && a.Model != "":
+		p.add("ASSISTANT_MODEL", "is set but ASSISTANT_API_KEY is not (set both to turn the assistant on, or neither)")
+	}
+	a.InputPrice = tokenPrice(p, "ASSISTANT_INPUT_PRICE_PER_MTOK", r.AssistantInputPrice, a.Enabled())
+	a.OutputPrice = tokenPrice(p, "ASSISTANT_OUTPUT_PRICE_PER_MTOK", r.AssistantOutputPrice, a.Enabled())
+	return a
+}
+
+// tokenPrice reads a price per million tokens in micro-USD: a whole number,
+// 0 or more, required when the assistant is on.
+func tokenPrice(p *problems, key, s string, required bool) int64 {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		if required {
+			p.add(key, "is required when the assistant is on (micro-USD per million tokens, such as 2500000 for $2.50)")
+		}
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || !plainInteger.MatchString(s) {
+		p.add(key, "must be a whole number of micro-USD per million tokens, 0 or more, got %q", s)
+		return 0
+	}
+	return n
+}
+
+// plainInteger is digits only: no sign, which ParseInt would accept.
+var plainInteger = regexp.MustCompile(`^[0-9]+$`)
 
 // checkHTTPURL requires an absolute http(s) URL when s is set.
 func checkHTTPURL(p *problems, key, s string) {

@@ -105,9 +105,17 @@ func FuzzParse(f *testing.F) {
 			case fl.FilledAt.Before(journal.Earliest) || fl.FilledAt.After(now.Add(24*60*60*1e9)):
 				t.Fatalf("time %s", fl.FilledAt)
 			}
-			if fl.AssetType == AssetOption {
+			switch fl.AssetType {
+			case AssetOption:
 				if _, err := journal.ParseOCC(fl.Symbol); err != nil {
 					t.Fatalf("option symbol %q: %v", fl.Symbol, err)
+				}
+			case AssetFuture:
+				// The canonical contract the commit parses again, and its
+				// root's built-in point value.
+				fut, err := journal.ParseFuture(fl.Symbol, fl.FilledAt)
+				if point, known := fut.PointValue(); err != nil || fut.Symbol() != fl.Symbol || !known || !point.Equal(fl.Multiplier) {
+					t.Fatalf("future %q x %s: %+v %v", fl.Symbol, fl.Multiplier, fut, err)
 				}
 			}
 		}
@@ -117,7 +125,7 @@ func FuzzParse(f *testing.F) {
 		}
 		for i := range back {
 			a, b := parsed.Fills[i], back[i]
-			if a.Symbol != b.Symbol || !a.Price.Equal(b.Price) || !a.Quantity.Equal(b.Quantity) || !a.FilledAt.Equal(b.FilledAt) {
+			if a.Symbol != b.Symbol || a.AssetType != b.AssetType || !a.Multiplier.Equal(b.Multiplier) || !a.Price.Equal(b.Price) || !a.Quantity.Equal(b.Quantity) || !a.FilledAt.Equal(b.FilledAt) {
 				t.Fatalf("payload fill %d: %+v / %+v", i, a, b)
 			}
 		}

@@ -19,7 +19,7 @@ type Seed struct {
 	Symbol     string
 	AssetType  string
 	Side       string // journal.SideLong or journal.SideShort
-	Multiplier int64
+	Multiplier decimal.Decimal
 	StopLoss   *decimal.Decimal
 	Fills      []journal.Fill // the position's fills so far
 }
@@ -39,7 +39,7 @@ type Position struct {
 	Symbol     string
 	AssetType  string
 	Side       string
-	Multiplier int64
+	Multiplier decimal.Decimal
 	// Fills are indexes into the fills given to Build, in time order, and
 	// Types their entry or exit.
 	Fills []int
@@ -83,14 +83,6 @@ type Plan struct {
 // CanCommit reports a plan without errors that writes something.
 func (p *Plan) CanCommit() bool { return len(p.Errors) == 0 && len(p.Positions) > 0 }
 
-// Supported reports whether the journal records an asset type: stocks and
-// options. Futures are read (the Tradovate preset and thinkorswim's "/ES"
-// symbols know them) and refused, row by row, until the journal has a
-// futures type.
-func Supported(assetType string) bool {
-	return assetType == AssetStock || assetType == AssetOption
-}
-
 // EstimateFees sets the fee of every fill whose row gave none from the
 // account's fee schedule (journal.EstimateFee; 0 without a schedule) and
 // returns the warnings that say so.
@@ -102,7 +94,7 @@ func EstimateFees(fills []Fill, hasFeesColumn bool, s *sizing.FeeSchedule) []Pro
 			continue
 		}
 		missing++
-		f.Fees, f.FeeEstimated = journal.EstimateFee(s, f.AssetType == AssetOption, f.Quantity)
+		f.Fees, f.FeeEstimated = journal.EstimateFee(s, journal.Contracts(f.AssetType), f.Quantity)
 	}
 	if missing == 0 {
 		return nil
@@ -173,10 +165,6 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 	}
 	for i := range fills {
 		f := &fills[i]
-		if !Supported(f.AssetType) {
-			errAt(f, f.SymbolColumn, FieldSymbol, CodeUnsupportedAsset, fmt.Sprintf("%s is a %s: the journal records stocks and options, so it cannot be imported", f.Symbol, f.AssetType))
-			continue
-		}
 		k := f.Key()
 		if r, seen := firstRow[k]; seen && r != f.Row {
 			sum.DuplicatesInFile++
@@ -372,7 +360,7 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState) {
 	sum := &p.Summary
 	for k := range p.Positions {
 		pos := &p.Positions[k]
-		trade := journal.Trade{Side: pos.Side, Multiplier: max(pos.Multiplier, 1)}
+		trade := journal.Trade{Side: pos.Side, Multiplier: pos.Multiplier}
 		var seed *seedState
 		if pos.ExistingID != "" {
 			for _, s := range seedsOf[pos.Symbol+"\x00"+pos.AssetType] {

@@ -668,7 +668,7 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 }
 
 // instrument reads the symbol (and the option fields) of the current row.
-func (p *parser) instrument() (Instrument, bool) {
+func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
 	if sym == "" {
 		p.missing(FieldSymbol, col)
@@ -681,7 +681,7 @@ func (p *parser) instrument() (Instrument, bool) {
 		asset, right, ok = parseAssetType(assetText)
 		if !ok {
 			if other := unsupportedWord(assetText); other {
-				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks and options)", clip(assetText)))
+				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks, options and futures)", clip(assetText)))
 			} else {
 				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future)", clip(assetText)))
 			}
@@ -732,7 +732,7 @@ func (p *parser) instrument() (Instrument, bool) {
 		}
 		return inst, true
 	}
-	inst, code, msg := ParseSymbol(sym, asset)
+	inst, code, msg := ParseSymbol(sym, asset, traded)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
 		return Instrument{}, false
@@ -756,7 +756,7 @@ func (p *parser) execution() {
 	ok := true
 	t, fine := p.when(FieldDate, FieldTime)
 	ok = ok && fine
-	inst, fine := p.instrument()
+	inst, fine := p.instrument(t)
 	ok = ok && fine
 
 	qty, fine, _ := p.number(FieldQuantity, true)
@@ -846,7 +846,7 @@ func (p *parser) roundTrip() {
 		p.problem(false, FieldExitDate, col, CodeOutOfRange, fmt.Sprintf("the exit (%s) is before the entry (%s)", exit.Format(time.RFC3339), entry.Format(time.RFC3339)))
 		ok = false
 	}
-	inst, fine := p.instrument()
+	inst, fine := p.instrument(entry)
 	ok = ok && fine
 	qty, fine, _ := p.number(FieldQuantity, true)
 	_, qtyCol := p.cell(FieldQuantity)

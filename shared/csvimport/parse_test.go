@@ -360,7 +360,7 @@ func TestResolve(t *testing.T) {
 
 // fill makes an execution fill for grouping tests.
 func fill(row int, sym, side, effect, qty, price string, minute int) Fill {
-	return Fill{Row: row, Symbol: sym, AssetType: AssetStock, Multiplier: 1, Side: side, Effect: effect,
+	return Fill{Row: row, Symbol: sym, AssetType: AssetStock, Multiplier: decimal.NewFromInt(1), Side: side, Effect: effect,
 		Quantity: decimal.RequireFromString(qty), Price: decimal.RequireFromString(price), FeesGiven: true,
 		FilledAt: time.Date(2024, 1, 16, 14, 30+minute, 0, 0, time.UTC), QtyColumn: 5}
 }
@@ -452,7 +452,7 @@ func TestGrouping(t *testing.T) {
 	})
 	t.Run("ContinuesOpenPosition", func(t *testing.T) {
 		at := time.Date(2024, 1, 15, 15, 0, 0, 0, time.UTC)
-		seed := Seed{PositionID: "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab", Symbol: "AAPL", AssetType: AssetStock, Side: journal.SideLong, Multiplier: 1,
+		seed := Seed{PositionID: "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab", Symbol: "AAPL", AssetType: AssetStock, Side: journal.SideLong, Multiplier: decimal.NewFromInt(1),
 			Fills: []journal.Fill{{Type: journal.FillEntry, Price: decimal.NewFromInt(9), Quantity: decimal.NewFromInt(100), FilledAt: at}}}
 		plan := Build([]Fill{fill(2, "AAPL", Sell, EffectClose, "100", "10", 0)}, Journal{Seeds: []Seed{seed}}, BuildOptions{})
 		if len(plan.Errors) != 0 || len(plan.Positions) != 1 || plan.Positions[0].ExistingID != seed.PositionID ||

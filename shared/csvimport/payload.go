@@ -33,7 +33,7 @@ func EncodeFills(fills []Fill) []byte {
 		b.WriteByte('\t')
 		b.WriteString(f.AssetType)
 		b.WriteByte('\t')
-		b.Write(strconv.AppendInt(num[:0], f.Multiplier, 10))
+		b.WriteString(f.Multiplier.String())
 		b.WriteByte('\t')
 		b.WriteString(f.Side)
 		b.WriteByte('\t')
@@ -91,16 +91,19 @@ func DecodeFills(data []byte) ([]Fill, error) {
 		var (
 			f   Fill
 			err error
-			n   [7]int64
+			n   [6]int64
 		)
-		for k, idx := range []int{0, 3, 10, 11, 12, 13, 14} {
+		for k, idx := range []int{0, 10, 11, 12, 13, 14} {
 			if n[k], err = strconv.ParseInt(parts[idx], 10, 64); err != nil {
 				return nil, ErrPayload
 			}
 		}
-		f.Row, f.Multiplier, f.Trip, f.QtyColumn, f.SymbolColumn, f.SideColumn = int(n[0]), n[1], int(n[3]), int(n[4]), int(n[5]), int(n[6])
-		f.FilledAt = time.UnixMicro(n[2]).UTC()
+		f.Row, f.Trip, f.QtyColumn, f.SymbolColumn, f.SideColumn = int(n[0]), int(n[2]), int(n[3]), int(n[4]), int(n[5])
+		f.FilledAt = time.UnixMicro(n[1]).UTC()
 		f.Symbol, f.AssetType, f.Side, f.Effect = parts[1], parts[2], parts[4], parts[5]
+		if f.Multiplier, err = money.Parse(parts[3]); err != nil {
+			return nil, ErrPayload
+		}
 		if f.Price, err = money.Parse(parts[6]); err != nil {
 			return nil, ErrPayload
 		}
@@ -118,7 +121,7 @@ func DecodeFills(data []byte) ([]Fill, error) {
 		switch {
 		case f.Symbol == "", f.AssetType != AssetStock && f.AssetType != AssetOption && f.AssetType != AssetFuture,
 			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
-			!f.Price.IsPositive(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
+			!f.Multiplier.IsPositive(), !f.Price.IsPositive(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
 			return nil, ErrPayload
 		}
 		fills = append(fills, f)

@@ -122,7 +122,7 @@ var presets = []Preset{
 		Name: "thinkorswim / Schwab: account statement trades",
 		Description: "The Account Trade History table of a thinkorswim account statement export (other tables are " +
 			"ignored). Exec Time M/D/YY HH:MM:SS in the platform's time zone; options as underlying, Exp, Strike and " +
-			"CALL/PUT; Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
+			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Section: "Account Trade History",
@@ -166,9 +166,9 @@ var presets = []Preset{
 	{
 		ID:   "tradovate",
 		Name: "Tradovate: orders",
-		Description: "Tradovate's Orders report (futures). Only filled orders are fills. Futures are read with their " +
-			"contract's point value, but the journal records stocks and options only: futures rows are refused, " +
-			"row by row, until the journal has a futures type.",
+		Description: "Tradovate's Orders report (futures). Only filled orders are fills. Contracts (ESH4, MNQH4) become " +
+			"futures positions with the root's built-in point value as multiplier; a root without one is a row error. " +
+			"The report has no fees: they are estimated from the account's fee schedule (its options per-contract fields).",
 		HowToExport: "Tradovate: Account > Reports > Orders, choose the dates, then Download Report (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Columns: map[string][]string{

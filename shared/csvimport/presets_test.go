@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,13 +83,15 @@ func TestPresetSamples(t *testing.T) {
 			{"SPY   240126C00485000", "long", "closed", 2, "266.1"},
 			{"MSFT", "short", "closed", 2, "133"},
 		}, net: "490.0977", warnings: []string{CodeRowsSkipped}},
-		{preset: "thinkorswim", rows: 8, positions: []wantPosition{
+		{preset: "thinkorswim", rows: 10, positions: []wantPosition{
 			// Newest first in the file; spread legs inherit their time.
 			{"AAPL", "long", "closed", 2, "93"},
 			{"SPY   240126C00490000", "short", "closed", 2, "-140"},
 			{"SPY   240126C00485000", "long", "closed", 2, "250"},
+			// /MESH24: 11.25 points x 2 contracts x 5.
+			{"MESH24", "long", "closed", 2, "112.5"},
 			{"TSLA", "short", "closed", 2, "165"},
-		}, net: "368", warnings: []string{CodeNoFeesColumn}},
+		}, net: "480.5", warnings: []string{CodeNoFeesColumn}},
 		{preset: "webull", rows: 6, skipped: 1, positions: []wantPosition{
 			{"AMD", "long", "open", 1, "0"},
 			{"NVDA", "long", "closed", 2, "149"},
@@ -109,9 +112,11 @@ func TestPresetSamples(t *testing.T) {
 			{"QQQ   240223C00435000", "long", "closed", 3, "342.32"},
 			{"IWM", "short", "open", 1, "-0.03"},
 		}, net: "397.72", warnings: []string{CodeDirectionInferred}},
-		// Futures: read with their point value, refused row by row.
-		{preset: "tradovate", rows: 5, skipped: 1, net: "0",
-			warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}, errors: []string{CodeUnsupportedAsset}},
+		{preset: "tradovate", rows: 5, skipped: 1, positions: []wantPosition{
+			// 4.5 points x 1 x 50, and a short of 19.25 points x 2 x 2.
+			{"ESH24", "long", "closed", 2, "225"},
+			{"MNQH24", "short", "closed", 2, "77"},
+		}, net: "302", warnings: []string{CodeDirectionInferred, CodeNoFeesColumn, CodeRowsSkipped}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {
@@ -157,23 +162,55 @@ func TestPresetSamples(t *testing.T) {
 	}
 }
 
-// TestTradovateFutures: the futures are read right (contract, point value,
-// grouping) before Build refuses them.
+// TestTradovateFutures: the contracts are read right (canonical symbol,
+// the year from the fill's date, point value) and become futures positions
+// whose P&L counts the point value.
 func TestTradovateFutures(t *testing.T) {
 	parsed, plan := load(t, "tradovate", "tradovate_orders.csv", Options{})
 	if len(parsed.Fills) != 4 {
 		t.Fatalf("%d fills", len(parsed.Fills))
 	}
 	f := parsed.Fills[0]
-	if f.Symbol != "ESH4" || f.AssetType != AssetFuture || f.Multiplier != 50 || f.Side != Buy || f.Price.String() != "4890.25" ||
+	if f.Symbol != "ESH24" || f.AssetType != AssetFuture || f.Multiplier.String() != "50" || f.Side != Buy || f.Price.String() != "4890.25" ||
 		!f.FilledAt.Equal(time.Date(2024, 1, 24, 14, 31, 2, 0, time.UTC)) {
 		t.Fatalf("first fill %+v", f)
 	}
-	if g := parsed.Fills[2]; g.Symbol != "MNQH4" || g.Multiplier != 2 || g.Side != Sell || !g.Quantity.Equal(decimal.NewFromInt(2)) {
+	if g := parsed.Fills[2]; g.Symbol != "MNQH24" || g.Multiplier.String() != "2" || g.Side != Sell || !g.Quantity.Equal(decimal.NewFromInt(2)) {
 		t.Fatalf("MNQ fill %+v", g)
 	}
-	if len(plan.Errors) != 4 || plan.Errors[0].Row != 2 || plan.Errors[0].Field != FieldSymbol {
+	if len(plan.Errors) != 0 || !plan.CanCommit() {
 		t.Fatalf("errors %+v", plan.Errors)
+	}
+	es := plan.Positions[0]
+	if es.AssetType != AssetFuture || es.Multiplier.String() != "50" || es.Figures.GrossPnL.String() != "225" {
+		t.Fatalf("ES position %+v", es)
+	}
+}
+
+// TestFuturesRows: a future of a root without a built-in point value, and
+// a contract that is not one, are row errors naming the symbol column; a
+// one-digit year is read from the fill's date.
+func TestFuturesRows(t *testing.T) {
+	s, err := Resolve(Options{PresetID: "tradovate"}, "America/New_York", now, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := "B/S,Contract,filledQty,avgPrice,Fill Time,Status\n" +
+		"Buy,QQQH4,1,10,01/24/2024 09:31:02,Filled\n" +
+		"Buy,ESQ,1,10,01/24/2024 09:31:02,Filled\n" +
+		"Buy,MYMZ9,1,38000,01/24/2024 09:31:02,Filled\n" +
+		"Sell,MYMZ9,1,38010,01/24/2024 09:41:02,Filled\n"
+	parsed, err := Parse(strings.NewReader(file), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parsed.Errors) != 2 || parsed.Errors[0].Code != CodeUnknownPointValue || parsed.Errors[0].Row != 2 ||
+		parsed.Errors[0].Field != FieldSymbol || parsed.Errors[1].Code != CodeInvalidSymbol || parsed.Errors[1].Row != 3 {
+		t.Fatalf("errors %+v", parsed.Errors)
+	}
+	plan := Build(parsed.Fills, Journal{}, BuildOptions{})
+	if len(plan.Positions) != 1 || plan.Positions[0].Symbol != "MYMZ29" || plan.Positions[0].Figures.GrossPnL.String() != "5" {
+		t.Fatalf("positions %+v", plan.Positions)
 	}
 }
 
@@ -199,8 +236,10 @@ func TestFeesEstimated(t *testing.T) {
 		}
 		total = total.Add(f.Fees)
 	}
-	// 2 stock fills of 100 (min 1), 2 of 50 (min 1), 4 option fills of 2 contracts (1.30).
-	if !total.Equal(decimal.RequireFromString("9.2")) {
+	// 2 stock fills of 100 (min 1), 2 of 50 (min 1), 4 option fills of 2
+	// contracts (1.30), and 2 futures fills of 2 contracts, at the options
+	// per-contract rate (1.30).
+	if !total.Equal(decimal.RequireFromString("11.8")) {
 		t.Fatalf("fees %s", total)
 	}
 }

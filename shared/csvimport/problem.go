@@ -29,11 +29,14 @@ const (
 	CodeInvalidValue     = "INVALID_VALUE"      // an open/close, asset type or option right word not understood
 	CodeInvalidSymbol    = "INVALID_SYMBOL"     // not a ticker or an option symbol
 	CodeOutOfRange       = "OUT_OF_RANGE"       // a value outside what the journal records
-	CodeUnsupportedAsset = "UNSUPPORTED_ASSET"  // futures, forex, ...: the journal records stocks and options
+	CodeUnsupportedAsset = "UNSUPPORTED_ASSET"  // forex, crypto, ...: the journal records stocks, options and futures
 	CodeCrossesZero      = "EXIT_CROSSES_ZERO"  // an exit larger than the open quantity
 	CodeExitWithoutEntry = "EXIT_WITHOUT_ENTRY" // a fill marked closing when nothing is open
 	CodeEffectMismatch   = "EFFECT_MISMATCH"    // marked opening but it reduces the position, or the reverse
 	CodeTooManyFills     = "TOO_MANY_FILLS"     // a position of more than journal.MaxFills fills
+	// A future whose root has no built-in point value (the positions API
+	// takes its multiplier; a file has no column for it).
+	CodeUnknownPointValue = "UNKNOWN_POINT_VALUE"
 )
 
 // Codes of warnings: the row is imported, but look.
@@ -50,11 +53,11 @@ const (
 
 // Fill is one fill read from the file.
 type Fill struct {
-	Row        int    // the line of the row it came from
-	Symbol     string // canonical: uppercase ticker, OCC option symbol, futures contract
-	AssetType  string // AssetStock, AssetOption or AssetFuture
-	Multiplier int64  // 1, journal.OptionMultiplier, or a future's point value (0 unknown)
-	Side       string // Buy or Sell
+	Row        int             // the line of the row it came from
+	Symbol     string          // canonical: uppercase ticker, OCC option symbol, futures contract
+	AssetType  string          // AssetStock, AssetOption or AssetFuture
+	Multiplier decimal.Decimal // 1, journal.OptionMultiplier, or a future's point value
+	Side       string          // Buy or Sell
 	// Effect is what the file said: EffectOpen, EffectClose, or "" (then
 	// the running quantity decides).
 	Effect       string

@@ -13,31 +13,16 @@ import (
 
 // Instrument is what a row trades.
 type Instrument struct {
-	Symbol     string // canonical
-	AssetType  string // AssetStock, AssetOption or AssetFuture
-	Multiplier int64  // 1, journal.OptionMultiplier, a future's point value (0: unknown)
+	Symbol     string          // canonical
+	AssetType  string          // AssetStock, AssetOption or AssetFuture
+	Multiplier decimal.Decimal // 1, journal.OptionMultiplier, a future's point value
 }
 
 // tradeStationOption is TradeStation's option symbology: root, a space,
 // YYMMDD, C or P and the strike as a plain number ("AAPL 240119C190").
 var tradeStationOption = regexp.MustCompile(`^([A-Z][A-Z0-9]{0,5}) +([0-9]{6})([CP])([0-9]{1,8}(?:\.[0-9]{1,3})?)$`)
 
-// futureSymbol is a futures contract: an optional "/" (thinkorswim), a root
-// of 1 to 4 letters or digits, the month code and a 1- or 2-digit year
-// ("ESH4", "/ESH24", "6EZ5", "MNQM25").
-var futureSymbol = regexp.MustCompile(`^/?([A-Z0-9]{1,4}?)([FGHJKMNQUVXZ])([0-9]{1,2})$`)
-
-// pointValues are the US dollar value of one point of common CME and ICE
-// contracts by root (whole dollars only; others read as unknown, 0).
-var pointValues = map[string]int64{
-	"ES": 50, "MES": 5, "NQ": 20, "MNQ": 2, "YM": 5, "RTY": 50, "M2K": 5, "EMD": 100, "NKD": 5,
-	"CL": 1000, "MCL": 100, "QM": 500, "NG": 10000, "RB": 42000, "HO": 42000,
-	"GC": 100, "MGC": 10, "SI": 5000, "SIL": 1000, "HG": 25000, "PL": 50,
-	"ZB": 1000, "UB": 1000, "ZN": 1000, "ZF": 1000, "ZT": 2000, "TN": 1000,
-	"ZC": 50, "ZS": 50, "ZW": 50, "ZL": 600, "ZM": 100, "LE": 400, "HE": 400,
-	"6E": 125000, "6J": 12500000, "6B": 62500, "6A": 100000, "6C": 100000, "6S": 125000, "M6E": 12500,
-	"VX": 1000, "BTC": 5, "ETH": 50,
-}
+var optionMultiplier = decimal.NewFromInt(journal.OptionMultiplier)
 
 // stockWithSpace is a share class written with a space ("BRK B"), stored
 // as the journal's dotted form ("BRK.B").
@@ -45,9 +30,11 @@ var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 
 // ParseSymbol reads a symbol cell for an asset type ("" lets the symbol
 // decide): an OCC option symbol (padded or not), a TradeStation option
-// symbol, a futures contract, or a ticker. It returns the problem's code
-// and message on failure.
-func ParseSymbol(sym, asset string) (Instrument, string, string) {
+// symbol, a futures contract (journal.ParseFuture; a one-digit year is read
+// from traded, the fill's time, and the multiplier is the root's built-in
+// point value), or a ticker. It returns the problem's code and message on
+// failure.
+func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, string) {
 	s := strings.ToUpper(strings.TrimSpace(sym))
 	if len(s) > 64 {
 		return Instrument{}, CodeInvalidSymbol, "the symbol is longer than 64 characters"
@@ -55,7 +42,7 @@ func ParseSymbol(sym, asset string) (Instrument, string, string) {
 	if asset == AssetOption || asset == "" {
 		if len(s) >= 16 {
 			if o, err := journal.ParseOCC(s); err == nil {
-				return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: journal.OptionMultiplier}, "", ""
+				return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: optionMultiplier}, "", ""
 			}
 		}
 		if m := tradeStationOption.FindStringSubmatch(s); m != nil {
@@ -72,20 +59,24 @@ func ParseSymbol(sym, asset string) (Instrument, string, string) {
 		}
 	}
 	if asset == AssetFuture || asset == "" && strings.HasPrefix(s, "/") {
-		m := futureSymbol.FindStringSubmatch(s)
-		if m == nil {
-			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year, like ESH4)", clip(sym))
+		f, err := journal.ParseFuture(s, traded)
+		if err != nil {
+			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year, like ESH4 or /ESH24)", clip(sym))
 		}
-		return Instrument{Symbol: m[1] + m[2] + m[3], AssetType: AssetFuture, Multiplier: pointValues[m[1]]}, "", ""
+		point, known := f.PointValue()
+		if !known {
+			return Instrument{}, CodeUnknownPointValue, fmt.Sprintf("%q: the futures root %s has no built-in point value; record its positions through the positions API, which takes a multiplier", clip(sym), f.Root)
+		}
+		return Instrument{Symbol: f.Symbol(), AssetType: AssetFuture, Multiplier: point}, "", ""
 	}
 	if m := stockWithSpace.FindStringSubmatch(s); m != nil {
 		s = m[1] + "." + m[2]
 	}
-	inst, _, msg := journal.ParseInstrument(journal.AssetStock, s)
+	inst, _, msg := journal.ParseInstrument(journal.AssetStock, s, traded)
 	if msg != "" {
 		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a ticker: it %s", clip(sym), msg)
 	}
-	return Instrument{Symbol: inst.Symbol, AssetType: AssetStock, Multiplier: 1}, "", ""
+	return Instrument{Symbol: inst.Symbol, AssetType: AssetStock, Multiplier: inst.Multiplier}, "", ""
 }
 
 // optionFrom builds the OCC symbol of an option given by its parts.
@@ -106,5 +97,5 @@ func optionFrom(underlying string, expiry ymd, right string, strike decimal.Deci
 	if err != nil {
 		return Instrument{}, fmt.Sprintf("%q with that expiry, strike and right is not an option (%v)", clip(underlying), err)
 	}
-	return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: journal.OptionMultiplier}, ""
+	return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: optionMultiplier}, ""
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
 )
 
@@ -461,12 +462,11 @@ func parseEffect(s string) (string, bool) {
 	return e, ok
 }
 
-// Asset types of a parsed fill. The journal records stocks and options;
-// futures are read (a preset knows them) and refused by Build.
+// Asset types of a parsed fill: the journal's.
 const (
-	AssetStock  = "stock"
-	AssetOption = "option"
-	AssetFuture = "future"
+	AssetStock  = journal.AssetStock
+	AssetOption = journal.AssetOption
+	AssetFuture = journal.AssetFuture
 )
 
 // assetWords maps an asset-type cell to an asset type, and for "call" and

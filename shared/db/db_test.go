@@ -12,24 +12,8 @@ import (
 	"tradejournal/shared/db/dbtest"
 )
 
-// emptyDatabase returns the URL of a database with no migrations applied:
-// dbtest.URL migrates, so the test drops what it made.
-func emptyDatabase(t *testing.T) string {
-	t.Helper()
-	u := dbtest.URL(t)
-	conn, err := pgx.Connect(context.Background(), u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	if _, err := conn.Exec(context.Background(), `DROP SCHEMA public CASCADE; CREATE SCHEMA public`); err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 func TestMigrateConcurrentStartsApplyEachFileOnce(t *testing.T) {
-	u := emptyDatabase(t)
+	u := dbtest.Empty(t)
 	var wg sync.WaitGroup
 	results := make([][]string, 4)
 	errs := make([]error, 4)

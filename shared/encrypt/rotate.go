@@ -15,9 +15,11 @@ func (c Column) String() string { return c.Table + "." + c.Name }
 
 // The sealed columns. Rotation walks exactly these.
 var (
-	PositionNotes = Column{Table: "positions", Name: "notes"}
-	ImageCaptions = Column{Table: "position_images", Name: "caption"}
-	Sealed        = []Column{PositionNotes, ImageCaptions}
+	PositionNotes     = Column{Table: "positions", Name: "notes"}
+	ImageCaptions     = Column{Table: "position_images", Name: "caption"}
+	AssistantTitles   = Column{Table: "assistant_conversations", Name: "title"}
+	AssistantMessages = Column{Table: "assistant_messages", Name: "content"}
+	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages}
 )
 
 // Rotate re-seals with the current key every value of cols that is not

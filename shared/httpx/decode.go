@@ -20,10 +20,26 @@ const MaxJSONBody = 1 << 20
 // non-JSON content type, a body over MaxJSONBody, malformed JSON, trailing
 // data, unknown fields and wrong types, each as a 4xx in the documented shape.
 func Decode(w http.ResponseWriter, r *http.Request, dst any) error {
-	if !isJSON(r.Header.Get("Content-Type")) {
-		return apperr.New(apperr.InvalidJSON, "Content-Type must be application/json")
+	raw, err := ReadJSON(w, r)
+	if err != nil {
+		return err
 	}
-	return DecodeBytes(http.MaxBytesReader(w, r.Body, MaxJSONBody), dst)
+	return decodeRaw(raw, dst)
+}
+
+// ReadJSON is Decode's HTTP half: it checks the content type and reads the
+// whole body, at most MaxJSONBody bytes, for a handler with a parser of its
+// own for the common shape of its body; what that parser declines goes to
+// DecodeBytes.
+func ReadJSON(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if !isJSON(r.Header.Get("Content-Type")) {
+		return nil, apperr.New(apperr.InvalidJSON, "Content-Type must be application/json")
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxJSONBody))
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	return raw, nil
 }
 
 // DecodeBytes is Decode's parser without the HTTP checks, for multipart JSON
@@ -34,6 +50,11 @@ func DecodeBytes(body io.Reader, dst any) error {
 	if err != nil {
 		return decodeError(err)
 	}
+	return decodeRaw(raw, dst)
+}
+
+// decodeRaw is the parser Decode and DecodeBytes share.
+func decodeRaw(raw []byte, dst any) error {
 	raw = bytes.TrimLeft(raw, " \t\r\n")
 	switch {
 	case len(raw) == 0:

@@ -21,6 +21,11 @@ type Group struct {
 	// ("/api/calculator") under which the host sends requests to this group.
 	Mounts []string
 	Routes []Route
+	// Streaming marks a group that streams its answers (server-sent
+	// events). The function platform serves it through a Lambda Function URL
+	// with response streaming (lambdahost.StartStreaming) instead of the
+	// HTTP API, whose adapter buffers a response whole.
+	Streaming bool
 	// Guard, when set, runs before route dispatch for every request of the
 	// group (the admin group's admin check). When it answers, the metrics
 	// route label is the mount wildcard "<mount>/*".

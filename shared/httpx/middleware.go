@@ -22,15 +22,21 @@ type Recorder struct {
 	// Route is the metrics label of the innermost route or mount that
 	// matched; "unmatched" until one does.
 	Route string
-	// HeaderAt is when the status line and headers were written.
+	// HeaderAt is when the status line and headers were written, for the
+	// observer's latency; zero when Serve has no observer, so a host
+	// without metrics does not pay for the clock read.
 	HeaderAt time.Time
+	timed    bool
 }
 
-// WriteHeader records the status and the moment headers were flushed.
+// WriteHeader records the status and, when observed, the moment headers
+// were flushed.
 func (rec *Recorder) WriteHeader(status int) {
 	if rec.Status == 0 {
 		rec.Status = status
-		rec.HeaderAt = time.Now()
+		if rec.timed {
+			rec.HeaderAt = time.Now()
+		}
 	}
 	rec.ResponseWriter.WriteHeader(status)
 }
@@ -49,13 +55,22 @@ var recorders = sync.Pool{New: func() any { return new(Recorder) }}
 
 type ctxKey int
 
-const loggerKey ctxKey = iota
+const requestKey ctxKey = iota
+
+// requestLog is what a request's context carries for Logger: the process
+// logger and the request id. The child logger is built only when a handler
+// logs, so a request that logs nothing but the access line pays nothing
+// for it (a slog.Logger.With pre-formats its attributes).
+type requestLog struct {
+	log *slog.Logger
+	id  string
+}
 
 // Logger returns the request's logger (carrying its request id), or the
 // default logger outside a request.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
-		return l
+	if l, ok := ctx.Value(requestKey).(*requestLog); ok {
+		return l.log.With("request_id", l.id)
 	}
 	return slog.Default()
 }
@@ -70,7 +85,7 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := recorders.Get().(*Recorder)
-		*rec = Recorder{ResponseWriter: w, Route: "unmatched"}
+		*rec = Recorder{ResponseWriter: w, Route: "unmatched", timed: observe != nil}
 		defer recorders.Put(rec)
 
 		id := r.Header.Get("X-Request-Id")
@@ -78,15 +93,14 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			id = newRequestID()
 		}
 		rec.Header().Set("X-Request-Id", id)
-		reqLog := log.With("request_id", id)
-		r = r.WithContext(context.WithValue(r.Context(), loggerKey, reqLog))
+		r = r.WithContext(context.WithValue(r.Context(), requestKey, &requestLog{log: log, id: id}))
 
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				reqLog.Error("panic", "method", r.Method, "route", rec.Route, "panic", p, "stack", string(debug.Stack()))
+				log.Error("panic", "request_id", id, "method", r.Method, "route", rec.Route, "panic", p, "stack", string(debug.Stack()))
 				if rec.Status == 0 {
 					writeJSON(rec, http.StatusInternalServerError, errorBody{Error: errorPayload{Code: "INTERNAL", Message: "internal error"}})
 				}
@@ -94,7 +108,7 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			if rec.Status == 0 {
 				rec.WriteHeader(http.StatusOK)
 			}
-			reqLog.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
 				slog.String("method", r.Method), slog.String("route", rec.Route),
 				slog.Int("status", rec.Status), slog.Duration("duration", time.Since(start)))
 			if observe != nil {

@@ -98,6 +98,31 @@ func TestServeWritesAStatus(t *testing.T) {
 	}
 }
 
+// TestServeTimesHeadersOnlyWhenObserved: the header timestamp exists for
+// the metrics observer; without one (metrics off, every Lambda) it is not
+// taken.
+func TestServeTimesHeadersOnlyWhenObserved(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	var stamped time.Time
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusAccepted)
+		stamped = w.(*httpx.Recorder).HeaderAt
+	})
+
+	httpx.Serve(handler, log, nil).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if !stamped.IsZero() {
+		t.Fatalf("HeaderAt %v without an observer", stamped)
+	}
+
+	var observedAt time.Time
+	observe := func(r *http.Request, rec *httpx.Recorder, start time.Time) { observedAt = rec.HeaderAt }
+	before := time.Now()
+	httpx.Serve(handler, log, observe).ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
+	if stamped.Before(before) || !observedAt.Equal(stamped) {
+		t.Fatalf("HeaderAt %v (observer saw %v), want a time after %v", stamped, observedAt, before)
+	}
+}
+
 func TestServeRequestID(t *testing.T) {
 	var seen string
 	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -201,5 +226,67 @@ func TestLogger(t *testing.T) {
 	}
 	if httpx.Logger(t.Context()) != slog.Default() {
 		t.Fatal("outside a request the default logger is used")
+	}
+}
+
+// A streamed answer goes out event by event through Serve's Recorder:
+// http.NewResponseController reaches the server's Flush through Unwrap, the
+// client reads the first event while the handler still runs, and the
+// observer gets the status and the moment the headers were flushed.
+func TestServeStreamsThroughTheRecorder(t *testing.T) {
+	release := make(chan struct{})
+	observed := make(chan httpx.Recorder, 1)
+	var flushedAt time.Time
+	h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		io.WriteString(w, "data: one\n\n")
+		flushedAt = time.Now()
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			t.Errorf("flush through the recorder: %v", err)
+		}
+		<-release
+		io.WriteString(w, "data: two\n\n")
+	}), slog.New(slog.NewTextHandler(io.Discard, nil)), func(_ *http.Request, rec *httpx.Recorder, _ time.Time) {
+		observed <- *rec
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	res, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	first := make([]byte, len("data: one\n\n"))
+	if _, err := io.ReadFull(res.Body, first); err != nil || string(first) != "data: one\n\n" {
+		t.Fatalf("first event %q, %v (the handler still runs: it was flushed)", first, err)
+	}
+	close(release)
+	rest, _ := io.ReadAll(res.Body)
+	if string(rest) != "data: two\n\n" {
+		t.Fatalf("rest %q", rest)
+	}
+	rec := <-observed
+	if rec.Status != http.StatusOK || rec.HeaderAt.IsZero() || rec.HeaderAt.After(flushedAt) {
+		t.Fatalf("observed status %d, headers at %v (first flush at %v)", rec.Status, rec.HeaderAt, flushedAt)
+	}
+}
+
+// BenchmarkServe is the cost Serve adds to a request that logs nothing but
+// the access line, at warn (the line is dropped) and at info (JSON to a
+// discarding writer).
+func BenchmarkServe(b *testing.B) {
+	for _, level := range []slog.Level{slog.LevelWarn, slog.LevelInfo} {
+		b.Run(level.String(), func(b *testing.B) {
+			log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: level}))
+			h := httpx.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { httpx.NoContent(w) }), log, nil)
+			r := httptest.NewRequest("GET", "/api/auth/me", nil)
+			w := httptest.NewRecorder()
+			b.ReportAllocs()
+			for b.Loop() {
+				h.ServeHTTP(w, r)
+			}
+		})
 	}
 }

@@ -27,6 +27,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.NotFound:             http.StatusNotFound,
 	apperr.EmailTaken:           http.StatusConflict,
 	apperr.Conflict:             http.StatusConflict,
+	apperr.TurnInProgress:       http.StatusConflict,
 	apperr.PayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	apperr.UnsupportedMedia:     http.StatusUnsupportedMediaType,
 	apperr.RateLimited:          http.StatusTooManyRequests,

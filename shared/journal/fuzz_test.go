@@ -14,7 +14,7 @@ import (
 // offset), so the fuzzer reaches exits before entries, oversized exits,
 // ties in time, zero and negative values.
 func tradeFromBytes(data []byte) Trade {
-	t := Trade{Side: SideLong, Multiplier: 1}
+	t := Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1)}
 	if len(data) == 0 {
 		return t
 	}
@@ -24,7 +24,7 @@ func tradeFromBytes(data []byte) Trade {
 		t.Side = SideShort
 	}
 	if h&2 != 0 {
-		t.Multiplier = OptionMultiplier
+		t.Multiplier = decimal.NewFromInt(OptionMultiplier)
 	}
 	if h&4 != 0 {
 		stop := decimal.New(int64(h>>3)+1, -1)
@@ -117,7 +117,7 @@ func FuzzCompute(f *testing.F) {
 			if !fig.OpenQuantity.IsZero() || fig.ClosedAt == nil || fig.OpenedAt == nil || fig.ClosedAt.Before(*fig.OpenedAt) {
 				t.Fatalf("closed with %s open, %v..%v", fig.OpenQuantity, fig.OpenedAt, fig.ClosedAt)
 			}
-			exact := exitValue.Sub(entryValue).Mul(decimal.NewFromInt(trade.Multiplier))
+			exact := exitValue.Sub(entryValue).Mul(trade.Multiplier)
 			if trade.Side == SideShort {
 				exact = exact.Neg()
 			}

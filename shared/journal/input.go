@@ -221,39 +221,78 @@ var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
 
 // Instrument is a position's symbol as validated for its asset type.
 type Instrument struct {
-	Symbol     string  // uppercase ticker, or the canonical OCC symbol
-	Multiplier int64   // 1, or OptionMultiplier
+	Symbol string // uppercase ticker, canonical OCC symbol, or canonical contract ("ESZ24")
+	// Multiplier is 1 for stock, OptionMultiplier for options, and a
+	// future's point value once SettleMultiplier has set it (zero before).
+	Multiplier decimal.Decimal
 	Option     *Option // for options
+	Future     *Future // for futures
 }
 
-// ParseInstrument checks a symbol for an asset type ("stock" or
-// "option"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
-// _), or for an option a parseable OCC symbol, stored in its canonical
-// padded form. It returns the field at fault and the message on failure.
-func ParseInstrument(assetType, symbol string) (Instrument, string, string) {
+// ParseInstrument checks a symbol for an asset type ("stock", "option" or
+// "future"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
+// _), for an option a parseable OCC symbol stored in its canonical padded
+// form, for a future a contract symbol (ParseFuture, ref the trade's time)
+// stored as root, month code and two-digit year. It returns the field at
+// fault and the message on failure.
+func ParseInstrument(assetType, symbol string, ref time.Time) (Instrument, string, string) {
+	if assetType != AssetStock && assetType != AssetOption && assetType != AssetFuture {
+		if assetType == "" {
+			return Instrument{}, "assetType", "is required"
+		}
+		return Instrument{}, "assetType", "must be stock, option or future"
+	}
+	if strings.TrimSpace(symbol) == "" {
+		return Instrument{}, "symbol", "is required"
+	}
 	switch assetType {
-	case AssetStock:
-		s := strings.ToUpper(strings.TrimSpace(symbol))
-		if s == "" {
-			return Instrument{}, "symbol", "is required"
-		}
-		if !stockSymbol.MatchString(s) {
-			return Instrument{}, "symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _"
-		}
-		return Instrument{Symbol: s, Multiplier: 1}, "", ""
 	case AssetOption:
-		if strings.TrimSpace(symbol) == "" {
-			return Instrument{}, "symbol", "is required"
-		}
 		o, err := ParseOCC(symbol)
 		if err != nil {
 			return Instrument{}, "symbol", err.Error()
 		}
-		return Instrument{Symbol: o.Symbol(), Multiplier: OptionMultiplier, Option: &o}, "", ""
-	case "":
-		return Instrument{}, "assetType", "is required"
+		return Instrument{Symbol: o.Symbol(), Multiplier: decimal.NewFromInt(OptionMultiplier), Option: &o}, "", ""
+	case AssetFuture:
+		f, err := ParseFuture(symbol, ref)
+		if err != nil {
+			return Instrument{}, "symbol", err.Error()
+		}
+		return Instrument{Symbol: f.Symbol(), Future: &f}, "", ""
 	}
-	return Instrument{}, "assetType", "must be stock or option"
+	s := strings.ToUpper(strings.TrimSpace(symbol))
+	if !stockSymbol.MatchString(s) {
+		return Instrument{}, "symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _"
+	}
+	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, "", ""
+}
+
+// InstrumentColumns are an instrument's own columns of a positions row:
+// an option's root, expiry, right and strike, a future's root and contract
+// month; nil where they do not apply.
+type InstrumentColumns struct {
+	Underlying, Right     *string
+	Expiry, ContractMonth *time.Time
+	Strike                *decimal.Decimal
+}
+
+// Columns returns the instrument's own columns of a positions row.
+func (in Instrument) Columns() InstrumentColumns {
+	var c InstrumentColumns
+	if o := in.Option; o != nil {
+		c.Underlying, c.Right, c.Expiry, c.Strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
+	}
+	if f := in.Future; f != nil {
+		c.Underlying, c.ContractMonth = &f.Root, &f.Month
+	}
+	return c
+}
+
+// Contracts reports whether an asset type trades in whole contracts whose
+// fees the fee schedule's options per-contract fields give: options and
+// futures (a schedule has no futures fields of its own; a futures broker's
+// per-contract commission goes in the options fields).
+func Contracts(assetType string) bool {
+	return assetType == AssetOption || assetType == AssetFuture
 }
 
 // Earliest and the future allowance bound fill times and ledger dates: a
@@ -298,9 +337,9 @@ type FillValues struct {
 }
 
 // ValidateFill checks a complete fill (every field but fees required),
-// naming fields with prefix ("" or "fills[2]."). option requires whole
-// contracts.
-func ValidateFill(p *Problems, prefix string, in FillInput, option bool, now time.Time) FillValues {
+// naming fields with prefix ("" or "fills[2]."). contracts (Contracts:
+// options and futures) requires whole contracts.
+func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now time.Time) FillValues {
 	var v FillValues
 	switch {
 	case in.Type == nil:
@@ -312,7 +351,7 @@ func ValidateFill(p *Problems, prefix string, in FillInput, option bool, now tim
 	}
 	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, PriceRule)
 	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, QuantityRule)
-	if option && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
+	if contracts && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
 		p.Add(prefix+"quantity", "must be a whole number of contracts")
 	}
 	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, FeeRule)

@@ -51,24 +51,36 @@ func TestParseOCC(t *testing.T) {
 }
 
 func TestParseInstrument(t *testing.T) {
+	traded := time.Date(2024, 1, 24, 14, 31, 0, 0, time.UTC)
 	cases := []struct {
 		asset, symbol, want, field string
-		mult                       int64
+		mult                       string // after SettleMultiplier without a given value
 	}{
-		{"stock", " aapl ", "AAPL", "", 1},
-		{"stock", "BRK.B", "BRK.B", "", 1},
-		{"stock", "BTC-USD", "BTC-USD", "", 1},
-		{"option", "AAPL240119C00190000", "AAPL  240119C00190000", "", 100},
-		{"option", "AAPL", "", "symbol", 0},
-		{"stock", "", "", "symbol", 0},
-		{"stock", "AA PL", "", "symbol", 0},
-		{"stock", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", "symbol", 0},
-		{"future", "ES", "", "assetType", 0},
-		{"", "AAPL", "", "assetType", 0},
+		{"stock", " aapl ", "AAPL", "", "1"},
+		{"stock", "BRK.B", "BRK.B", "", "1"},
+		{"stock", "BTC-USD", "BTC-USD", "", "1"},
+		{"option", "AAPL240119C00190000", "AAPL  240119C00190000", "", "100"},
+		{"option", "AAPL", "", "symbol", "0"},
+		{"stock", "", "", "symbol", "0"},
+		{"stock", "AA PL", "", "symbol", "0"},
+		{"stock", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", "symbol", "0"},
+		{"future", "ESH4", "ESH24", "", "50"},
+		{"future", "/mymz24", "MYMZ24", "", "0.5"},
+		{"future", "6JM24", "6JM24", "", "12500000"},
+		{"future", "XYZH24", "XYZH24", "multiplier", "0"},
+		{"future", "ES", "", "symbol", "0"},
+		{"future", "", "", "symbol", "0"},
+		{"crypto", "BTC", "", "assetType", "0"},
+		{"", "AAPL", "", "assetType", "0"},
 	}
 	for _, c := range cases {
-		inst, field, msg := ParseInstrument(c.asset, c.symbol)
-		if field != c.field || (msg == "") != (c.field == "") || inst.Symbol != c.want || inst.Multiplier != c.mult {
+		inst, field, msg := ParseInstrument(c.asset, c.symbol, traded)
+		if msg == "" {
+			if m := inst.SettleMultiplier(nil); m != "" {
+				field, msg = "multiplier", m
+			}
+		}
+		if field != c.field || (msg == "") != (c.field == "") || inst.Symbol != c.want || inst.Multiplier.String() != c.mult {
 			t.Errorf("ParseInstrument(%q, %q) = %+v %q %q", c.asset, c.symbol, inst, field, msg)
 		}
 	}

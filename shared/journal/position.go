@@ -24,6 +24,7 @@ const (
 
 	AssetStock  = "stock"
 	AssetOption = "option"
+	AssetFuture = "future"
 )
 
 // OptionMultiplier is the number of shares one option contract controls.
@@ -31,7 +32,7 @@ const OptionMultiplier = 100
 
 // Fill is one execution of a position: an entry (buy to open a long, sell
 // short to open a short) or an exit. Quantity counts shares, or contracts
-// for options.
+// for options and futures.
 type Fill struct {
 	ID       string
 	Type     string // FillEntry or FillExit
@@ -43,8 +44,8 @@ type Fill struct {
 
 // Trade is what a position's figures are computed from.
 type Trade struct {
-	Side       string // SideLong or SideShort
-	Multiplier int64  // 1 for stock, OptionMultiplier for options
+	Side       string          // SideLong or SideShort
+	Multiplier decimal.Decimal // 1 for stock, OptionMultiplier for options, a future's point value
 	StopLoss   *decimal.Decimal
 	Fills      []Fill // any order: Compute orders them by time
 }
@@ -121,10 +122,10 @@ func Compute(t Trade) (Figures, error) {
 	if t.Side != SideLong && t.Side != SideShort {
 		return Figures{}, errors.New("side must be long or short")
 	}
-	if t.Multiplier <= 0 {
+	if !t.Multiplier.IsPositive() {
 		return Figures{}, errors.New("multiplier must be positive")
 	}
-	mult := decimal.NewFromInt(t.Multiplier)
+	mult := t.Multiplier
 
 	order := make([]int, len(t.Fills))
 	for i := range order {

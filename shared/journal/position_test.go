@@ -40,35 +40,35 @@ func TestCompute(t *testing.T) {
 	}{
 		{
 			name: "LongRoundTrip",
-			trade: Trade{Side: SideLong, Multiplier: 1, StopLoss: dp("9"), Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), StopLoss: dp("9"), Fills: []Fill{
 				fill(FillEntry, "10", "100", "1", 0), fill(FillExit, "12", "100", "1", 60)}},
 			want: want{status: StatusClosed, entry: "100", exit: "100", open: "0", avgEntry: "10", avgExit: "12",
 				gross: "200", fees: "2", net: "198", risk: "100", r: "1.98", realized: []string{"0", "200"}, closedMin: 60},
 		},
 		{
 			name: "ShortWinner",
-			trade: Trade{Side: SideShort, Multiplier: 1, StopLoss: dp("52"), Fills: []Fill{
+			trade: Trade{Side: SideShort, Multiplier: decimal.NewFromInt(1), StopLoss: dp("52"), Fills: []Fill{
 				fill(FillEntry, "50", "100", "0", 0), fill(FillExit, "45", "100", "0", 30)}},
 			want: want{status: StatusClosed, entry: "100", exit: "100", open: "0", avgEntry: "50", avgExit: "45",
 				gross: "500", fees: "0", net: "500", risk: "200", r: "2.5", realized: []string{"0", "500"}, closedMin: 30},
 		},
 		{
 			name: "ShortLoserNegativeR",
-			trade: Trade{Side: SideShort, Multiplier: 1, StopLoss: dp("52"), Fills: []Fill{
+			trade: Trade{Side: SideShort, Multiplier: decimal.NewFromInt(1), StopLoss: dp("52"), Fills: []Fill{
 				fill(FillEntry, "50", "100", "1", 0), fill(FillExit, "52.5", "100", "1", 30)}},
 			want: want{status: StatusClosed, entry: "100", exit: "100", open: "0", avgEntry: "50", avgExit: "52.5",
 				gross: "-250", fees: "2", net: "-252", risk: "200", r: "-1.26", realized: []string{"0", "-250"}, closedMin: 30},
 		},
 		{
 			name: "PartialExitStaysOpen",
-			trade: Trade{Side: SideLong, Multiplier: 1, StopLoss: dp("9.5"), Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), StopLoss: dp("9.5"), Fills: []Fill{
 				fill(FillEntry, "10", "100", "0", 0), fill(FillExit, "11", "40", "0.5", 10)}},
 			want: want{status: StatusOpen, entry: "100", exit: "40", open: "60", avgEntry: "10", avgExit: "11",
 				gross: "40", fees: "0.5", net: "39.5", risk: "50", realized: []string{"0", "40"}, closedMin: -1},
 		},
 		{
 			name: "ScaleInAfterPartialExit",
-			trade: Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 				fill(FillEntry, "10", "100", "0", 0), fill(FillExit, "12", "50", "0", 10),
 				fill(FillEntry, "14", "50", "0", 20), fill(FillExit, "15", "100", "0", 30)}},
 			// After the partial exit 50 remain at 10; adding 50 at 14 averages 12.
@@ -77,21 +77,21 @@ func TestCompute(t *testing.T) {
 		},
 		{
 			name: "MultiDayHold",
-			trade: Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 				fill(FillEntry, "20", "10", "0", 0), fill(FillExit, "21", "5", "0", 3*24*60), fill(FillExit, "22", "5", "0", 7*24*60)}},
 			want: want{status: StatusClosed, entry: "10", exit: "10", open: "0", avgEntry: "20", avgExit: "21.5",
 				gross: "15", fees: "0", net: "15", realized: []string{"0", "5", "10"}, closedMin: 7 * 24 * 60},
 		},
 		{
 			name: "OptionContractsTimes100",
-			trade: Trade{Side: SideLong, Multiplier: OptionMultiplier, StopLoss: dp("1"), Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(OptionMultiplier), StopLoss: dp("1"), Fills: []Fill{
 				fill(FillEntry, "1.50", "2", "1.30", 0), fill(FillExit, "2.25", "2", "1.30", 90)}},
 			want: want{status: StatusClosed, entry: "2", exit: "2", open: "0", avgEntry: "1.5", avgExit: "2.25",
 				gross: "150", fees: "2.6", net: "147.4", risk: "100", r: "1.474", realized: []string{"0", "150"}, closedMin: 90},
 		},
 		{
 			name: "RepeatingAverageNoDrift",
-			trade: Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 				fill(FillEntry, "10", "1", "0", 0), fill(FillEntry, "10.01", "2", "0", 1),
 				fill(FillExit, "11", "1", "0", 2), fill(FillExit, "11", "2", "0", 3)}},
 			// Cost 30.02 for 3; the first exit removes a third (10.00666...),
@@ -102,28 +102,28 @@ func TestCompute(t *testing.T) {
 		},
 		{
 			name: "InputOrderIsNotTimeOrder",
-			trade: Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 				fill(FillExit, "12", "100", "0", 60), fill(FillEntry, "10", "100", "0", 0)}},
 			want: want{status: StatusClosed, entry: "100", exit: "100", open: "0", avgEntry: "10", avgExit: "12",
 				gross: "200", fees: "0", net: "200", realized: []string{"200", "0"}, closedMin: 60},
 		},
 		{
 			name: "SameInstantEntryBeforeExit",
-			trade: Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 				fill(FillExit, "10.5", "10", "0", 5), fill(FillEntry, "10", "10", "0", 5)}},
 			want: want{status: StatusClosed, entry: "10", exit: "10", open: "0", avgEntry: "10", avgExit: "10.5",
 				gross: "5", fees: "0", net: "5", realized: []string{"5", "0"}, openedMin: 5, closedMin: 5},
 		},
 		{
 			name: "StopAtEntryHasNoR",
-			trade: Trade{Side: SideLong, Multiplier: 1, StopLoss: dp("10"), Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), StopLoss: dp("10"), Fills: []Fill{
 				fill(FillEntry, "10", "10", "0", 0), fill(FillExit, "11", "10", "0", 5)}},
 			want: want{status: StatusClosed, entry: "10", exit: "10", open: "0", avgEntry: "10", avgExit: "11",
 				gross: "10", fees: "0", net: "10", risk: "0", realized: []string{"0", "10"}, closedMin: 5},
 		},
 		{
 			name:  "Draft",
-			trade: Trade{Side: SideShort, Multiplier: 1, StopLoss: dp("5")},
+			trade: Trade{Side: SideShort, Multiplier: decimal.NewFromInt(1), StopLoss: dp("5")},
 			want: want{status: StatusDraft, entry: "0", exit: "0", open: "0", gross: "0", fees: "0", net: "0",
 				realized: []string{}, openedMin: -1, closedMin: -1},
 		},
@@ -194,20 +194,20 @@ func TestComputeRefuses(t *testing.T) {
 		msgPart   string
 		fillError bool
 	}{
-		{"ExitBeforeEntryInTime", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+		{"ExitBeforeEntryInTime", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 			fill(FillEntry, "10", "100", "0", 10), fill(FillExit, "11", "100", "0", 5)}}, 1, "filledAt", "before the position's first entry", true},
-		{"ExitPastOpenQuantity", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+		{"ExitPastOpenQuantity", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 			fill(FillEntry, "10", "100", "0", 0), fill(FillExit, "11", "60", "0", 5), fill(FillExit, "11", "60", "0", 6)}}, 2, "quantity", "exceeds the open quantity of 40", true},
-		{"NoSilentFlipShort", Trade{Side: SideShort, Multiplier: 1, Fills: []Fill{
+		{"NoSilentFlipShort", Trade{Side: SideShort, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 			fill(FillEntry, "10", "5", "0", 0), fill(FillExit, "9", "6", "0", 1)}}, 1, "quantity", "exceeds the open quantity of 5", true},
-		{"FillAfterClose", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{
+		{"FillAfterClose", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 			fill(FillEntry, "10", "5", "0", 0), fill(FillExit, "11", "5", "0", 1), fill(FillEntry, "12", "5", "0", 2)}}, 2, "filledAt", "belongs to a new position", true},
-		{"ZeroPrice", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{fill(FillEntry, "0", "5", "0", 0)}}, 0, "price", "greater than 0", true},
-		{"NegativeQuantity", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{fill(FillEntry, "1", "-5", "0", 0)}}, 0, "quantity", "greater than 0", true},
-		{"NegativeFees", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{fill(FillEntry, "1", "5", "-0.01", 0)}}, 0, "fees", "not be negative", true},
-		{"BadType", Trade{Side: SideLong, Multiplier: 1, Fills: []Fill{fill("buy", "1", "5", "0", 0)}}, 0, "type", "entry or exit", true},
-		{"BadSide", Trade{Side: "flat", Multiplier: 1}, 0, "", "side", false},
-		{"ZeroMultiplier", Trade{Side: SideLong, Multiplier: 0}, 0, "", "multiplier", false},
+		{"ZeroPrice", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "0", "5", "0", 0)}}, 0, "price", "greater than 0", true},
+		{"NegativeQuantity", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "1", "-5", "0", 0)}}, 0, "quantity", "greater than 0", true},
+		{"NegativeFees", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "1", "5", "-0.01", 0)}}, 0, "fees", "not be negative", true},
+		{"BadType", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill("buy", "1", "5", "0", 0)}}, 0, "type", "entry or exit", true},
+		{"BadSide", Trade{Side: "flat", Multiplier: decimal.NewFromInt(1)}, 0, "", "side", false},
+		{"ZeroMultiplier", Trade{Side: SideLong, Multiplier: decimal.Zero}, 0, "", "multiplier", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

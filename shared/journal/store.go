@@ -47,7 +47,7 @@ type Header struct {
 	ID         string
 	AccountID  string
 	AssetType  string
-	Multiplier int64
+	Multiplier decimal.Decimal
 	Side       string
 }
 
@@ -136,7 +136,7 @@ func Recompute(ctx context.Context, tx pgx.Tx, positionIDs ...string) error {
 
 	var (
 		upd    figureColumns
-		ledger ledgerColumns
+		ledger Ledger
 		added  = map[string]decimal.Decimal{}
 	)
 	for _, p := range positions {
@@ -149,16 +149,7 @@ func Recompute(ctx context.Context, tx pgx.Tx, positionIDs ...string) error {
 			return err
 		}
 		upd.add(p.id, fig)
-		for i, fill := range p.trade.Fills {
-			if fill.Type == FillExit {
-				ledger.add(p.accountID, "realized_pnl", fig.Realized[i], p.id, fill.ID, fill.FilledAt)
-				added[p.accountID] = added[p.accountID].Add(fig.Realized[i])
-			}
-			if fill.Fees.IsPositive() {
-				ledger.add(p.accountID, "fee", fill.Fees.Neg(), p.id, fill.ID, fill.FilledAt)
-				added[p.accountID] = added[p.accountID].Sub(fill.Fees)
-			}
-		}
+		added[p.accountID] = added[p.accountID].Add(ledger.AddPosition(p.accountID, p.id, p.trade, fig))
 	}
 
 	const updateQ = `UPDATE positions p SET status = u.status, opened_at = u.opened_at, closed_at = u.closed_at,
@@ -262,12 +253,13 @@ func FeeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.F
 
 // EstimateFee is the fee of a fill whose fee was not given: the schedule's
 // FillFee, or 0 without a schedule. estimated reports whether a schedule
-// set it.
-func EstimateFee(s *sizing.FeeSchedule, option bool, qty decimal.Decimal) (fee decimal.Decimal, estimated bool) {
+// set it. perContract (Contracts: options and futures) takes the options
+// per-contract fields, otherwise the stock fields.
+func EstimateFee(s *sizing.FeeSchedule, perContract bool, qty decimal.Decimal) (fee decimal.Decimal, estimated bool) {
 	if s == nil {
 		return decimal.Zero, false
 	}
-	return s.FillFee(option, qty), true
+	return s.FillFee(perContract, qty), true
 }
 
 // figureColumns are Figures as column arrays for one UPDATE ... FROM unnest.
@@ -297,30 +289,64 @@ func (c *figureColumns) add(id string, f Figures) {
 	c.r = append(c.r, f.RMultiple)
 }
 
-// ledgerColumns are ledger rows as column arrays for one INSERT ... SELECT
-// FROM unnest.
-type ledgerColumns struct {
+// Ledger is the ledger rows of computed positions, in column form: a
+// realised P&L row per exit and a fee row per charged fill. Recompute
+// inserts them with insert; a bulk writer of new positions (the CSV import)
+// copies them with Copy.
+type Ledger struct {
 	account, kind, position, fill []string
 	amount                        []decimal.Decimal
 	at                            []time.Time
 }
 
-func (c *ledgerColumns) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
-	c.account = append(c.account, account)
-	c.kind = append(c.kind, kind)
-	c.amount = append(c.amount, amount)
-	c.position = append(c.position, position)
-	c.fill = append(c.fill, fill)
-	c.at = append(c.at, at)
+// AddPosition appends the rows of one position, whose figures fig are
+// Compute(t), and returns what they add to the account's balance.
+func (l *Ledger) AddPosition(accountID, positionID string, t Trade, fig Figures) decimal.Decimal {
+	var added decimal.Decimal
+	for i, fill := range t.Fills {
+		if fill.Type == FillExit {
+			l.add(accountID, "realized_pnl", fig.Realized[i], positionID, fill.ID, fill.FilledAt)
+			added = added.Add(fig.Realized[i])
+		}
+		if fill.Fees.IsPositive() {
+			l.add(accountID, "fee", fill.Fees.Neg(), positionID, fill.ID, fill.FilledAt)
+			added = added.Sub(fill.Fees)
+		}
+	}
+	return added
 }
 
-func (c *ledgerColumns) insert(ctx context.Context, tx pgx.Tx) error {
-	if len(c.account) == 0 {
+func (l *Ledger) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
+	l.account = append(l.account, account)
+	l.kind = append(l.kind, kind)
+	l.amount = append(l.amount, amount)
+	l.position = append(l.position, position)
+	l.fill = append(l.fill, fill)
+	l.at = append(l.at, at)
+}
+
+// insert writes the rows with one statement (a plan cached per connection:
+// cheapest for the few rows of an edit).
+func (l *Ledger) insert(ctx context.Context, tx pgx.Tx) error {
+	if len(l.account) == 0 {
 		return nil
 	}
 	const q = `INSERT INTO ledger_entries (account_id, kind, amount, position_id, fill_id, occurred_at)
 		SELECT * FROM unnest($1::uuid[], $2::text[], $3::numeric[], $4::uuid[], $5::uuid[], $6::timestamptz[])`
-	_, err := tx.Exec(ctx, q, c.account, c.kind, c.amount, c.position, c.fill, c.at)
+	_, err := tx.Exec(ctx, q, l.account, l.kind, l.amount, l.position, l.fill, l.at)
+	return classify(err)
+}
+
+// Copy writes the rows with COPY: cheapest for thousands of rows.
+func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
+	if len(l.account) == 0 {
+		return nil
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
+		[]string{"account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
+		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
+			return []any{l.account[i], l.kind[i], l.amount[i], l.position[i], l.fill[i], l.at[i]}, nil
+		}))
 	return classify(err)
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"tradejournal/functions"
+	"tradejournal/shared/analytics"
+	"tradejournal/shared/analytics/analyticstest"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
@@ -430,5 +432,38 @@ func TestInvocationContextReachesHandler(t *testing.T) {
 	}
 	if res, _ := fn.handle(context.Background(), event(request{method: "GET", path: "/api/health"})); !strings.Contains(res.Body, `"database":"up"`) {
 		t.Fatalf("live invocation: %s", res.Body)
+	}
+}
+
+// TestAnalyticsSentBeforeInvocationReturns: the event of a register
+// invocation is at the ingestion host when the invocation returns, with no
+// flush by the test (the sender's own schedule is 10 s away).
+func TestAnalyticsSentBeforeInvocationReturns(t *testing.T) {
+	cfg := apitest.Config(t)
+	sink := analyticstest.Enable(t, &cfg)
+	srv := apitest.Start(t, cfg)
+	var authGroup httpx.Group
+	for _, g := range functions.All(srv.App) {
+		if g.Name == "auth" {
+			authGroup = g
+		}
+	}
+	handle := lambdahost.AppHandler(srv.App, authGroup)
+	res, err := handle(context.Background(), event(request{method: "POST", path: "/api/auth/register",
+		headers: map[string]string{"content-type": "application/json"}, sourceIP: "203.0.113.9",
+		body: `{"email":"lambda@example.com","password":"password1"}`}))
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("register: %v %d %s", err, res.StatusCode, res.Body)
+	}
+	if got := sink.Named(analytics.EventSignedUp); len(got) != 1 {
+		t.Fatalf("%d signed-up events at the host when the invocation returned, want 1", len(got))
+	}
+	// An invocation that queues nothing makes no call.
+	before := len(sink.Batches())
+	if res, _ := handle(context.Background(), event(request{method: "GET", path: "/api/auth/me"})); res.StatusCode != 401 {
+		t.Fatalf("me: %d", res.StatusCode)
+	}
+	if len(sink.Batches()) != before {
+		t.Fatal("a batch was sent for an invocation without events")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/benchcpu"
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/market"
@@ -248,7 +249,7 @@ func BenchmarkSearch(b *testing.B) {
 		b.Fatal(err)
 	}
 	durations := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
+	stop := benchcpu.Start(b)
 	for i := 0; b.Loop(); i++ {
 		start := time.Now()
 		if _, err := idx.Search(ctx, searchQueries[i%len(searchQueries)]); err != nil {
@@ -256,6 +257,7 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		durations = append(durations, time.Since(start))
 	}
+	stop()
 	reportP99(b, durations)
 }
 

@@ -51,8 +51,10 @@ const refreshLockKey = 7240815
 //     returns the error.
 func RefreshSymbols(ctx context.Context, pool db.Beginner, client *http.Client, cfg config.Market, now time.Time, log *slog.Logger) error {
 	if CodeHostUserAgent(cfg.SECUserAgent) {
+		// The value itself is not logged: it is meant to carry the operator's
+		// name and email address.
 		log.Error("symbol refresh refused: the symbol table stays as it is (empty on a new instance)",
-			"variable", "SEC_USER_AGENT", "value", cfg.SECUserAgent, "reason", ErrCodeHostUserAgent.Error())
+			"variable", "SEC_USER_AGENT", "reason", ErrCodeHostUserAgent.Error())
 		return ErrCodeHostUserAgent
 	}
 	if client == nil {

@@ -198,7 +198,7 @@ func TestRefreshSymbolsRefusesCodeHostUserAgent(t *testing.T) {
 	pool := dbtest.New(t)
 	sec := markettest.NewSEC(t, markettest.TickerFile(markettest.Known))
 	log, out := newLogger()
-	cfg := config.Market{SECUserAgent: "TradeJournal https://github.com/acme/tradejournal", SECTickersURL: sec.FileURL()}
+	cfg := config.Market{SECUserAgent: "TradeJournal jane.doe@acme.test https://github.com/acme/tradejournal", SECTickersURL: sec.FileURL()}
 	err := market.RefreshSymbols(context.Background(), pool, nil, cfg, time.Now(), log)
 	if !errors.Is(err, market.ErrCodeHostUserAgent) {
 		t.Fatalf("error %v", err)
@@ -211,6 +211,9 @@ func TestRefreshSymbolsRefusesCodeHostUserAgent(t *testing.T) {
 	}
 	if errs := out.Lines("ERROR"); len(errs) != 1 || !strings.Contains(errs[0]["reason"].(string), "SEC_USER_AGENT") {
 		t.Fatalf("want one error line naming SEC_USER_AGENT:\n%s", out)
+	}
+	if strings.Contains(out.String(), "jane.doe@acme.test") {
+		t.Fatalf("the user agent's email address reached the log:\n%s", out)
 	}
 	// Search over the empty table is an empty list, not an error.
 	got, err := market.NewIndex(pool, time.Now).Search(context.Background(), "apple")

@@ -24,6 +24,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"tradejournal/shared/benchcpu"
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
@@ -476,6 +477,51 @@ func TestProbeStatementTimeout(t *testing.T) {
 	}
 }
 
+// TestProbeClientDeadline: a database that accepts the connection and never
+// answers (a hung server, a black-holed network) is cut off by the client
+// deadline, and the scrape still answers.
+func TestProbeClientDeadline(t *testing.T) {
+	hung, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Close()
+	go func() {
+		var held []net.Conn // read nothing, answer nothing, until the listener closes
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := hung.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	// No connect_timeout: only the probe's own deadline can end the wait.
+	pool, err := db.Open(context.Background(), "postgres://nobody@"+hung.Addr().String()+"/nothing?sslmode=disable", db.Options{PoolSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	m, _ := newMetrics(t, pool)
+	m.db.deadline = 300 * time.Millisecond
+
+	done := make(chan float64, 1)
+	go func() { done <- checkFailedProbe(t, m) }()
+	select {
+	case d := <-done:
+		if d < 0.3 || d > 2 {
+			t.Fatalf("probe duration %v s, want about the 0.3 s deadline", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scrape hung on an unanswering database")
+	}
+}
+
 func TestConcurrentScrapesShareOneProbe(t *testing.T) {
 	pool := dbtest.New(t)
 	m, _ := newMetrics(t, pool)
@@ -655,11 +701,54 @@ func BenchmarkObserve(b *testing.B) {
 	rec := &httpx.Recorder{Status: 200, Route: "/api/positions/:positionId", HeaderAt: start.Add(3 * time.Millisecond)}
 	m.Observe(r, rec, start)
 	b.ReportAllocs()
-	b.ResetTimer()
+	stop := benchcpu.Start(b)
 	for b.Loop() {
 		m.Observe(r, rec, start)
 	}
+	stop()
 }
+
+// BenchmarkMiddleware is the whole outer middleware (httpx.Serve) around a
+// handler that only sets its route and status, without metrics (off: what
+// every request pays anyway) and with them (on). The metrics' cost per
+// request is on minus off; its allocations are on's minus off's.
+//
+//	go test -run '^$' -bench 'Middleware|Observe' -benchmem ./shared/metrics/
+func BenchmarkMiddleware(b *testing.B) {
+	m, _ := newMetrics(b, deadPool(b))
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(*httpx.Recorder).Route = "/api/positions/:positionId"
+		w.WriteHeader(http.StatusOK)
+	})
+	log := slog.New(slog.DiscardHandler)
+	for _, c := range []struct {
+		name    string
+		observe httpx.Observer
+	}{{"off", nil}, {"on", m.Observe}} {
+		b.Run(c.name, func(b *testing.B) {
+			h := httpx.Serve(handler, log, c.observe)
+			r := httptest.NewRequest("GET", "/api/positions/123", nil)
+			r.Header.Set("X-Request-Id", "bench-request-id")
+			w := &discardWriter{h: http.Header{}}
+			h.ServeHTTP(w, r)
+			b.ReportAllocs()
+			stop := benchcpu.Start(b)
+			for b.Loop() {
+				clear(w.h)
+				h.ServeHTTP(w, r)
+			}
+			stop()
+		})
+	}
+}
+
+// discardWriter is a ResponseWriter that keeps nothing, so the benchmark
+// measures the middleware rather than httptest.ResponseRecorder.
+type discardWriter struct{ h http.Header }
+
+func (w *discardWriter) Header() http.Header         { return w.h }
+func (w *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (w *discardWriter) WriteHeader(int)             {}
 
 // BenchmarkObserveParallel is the same under contention from every CPU.
 func BenchmarkObserveParallel(b *testing.B) {
@@ -675,22 +764,28 @@ func BenchmarkObserveParallel(b *testing.B) {
 	})
 }
 
+// withRequestSeries records one request on each of n request series
+// (n/4 routes with 4 statuses each).
+func withRequestSeries(m *Metrics, n int) {
+	r := httptest.NewRequest("GET", "/x", nil)
+	start := time.Now()
+	rec := &httpx.Recorder{HeaderAt: start.Add(time.Millisecond)}
+	for i := range n {
+		rec.Route, rec.Status = fmt.Sprintf("/api/bench/route%d", i/4), 200+i%4
+		m.Observe(r, rec, start)
+	}
+}
+
 // BenchmarkScrape is one whole scrape (probe against the real database,
 // gather, encode, HTTP) with 1,000 request series: target under 5 ms.
 func BenchmarkScrape(b *testing.B) {
 	m, _ := newMetrics(b, dbtest.New(b))
-	r := httptest.NewRequest("GET", "/x", nil)
-	start := time.Now()
-	rec := &httpx.Recorder{HeaderAt: start.Add(time.Millisecond)}
-	for i := range 1000 {
-		rec.Route, rec.Status = fmt.Sprintf("/api/bench/route%d", i/4), 200+i%4
-		m.Observe(r, rec, start)
-	}
+	withRequestSeries(m, 1000)
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	_, body := scrape(b, srv.URL+"/metrics")
 	series := SeriesCount(parse(b, body))
-	b.ResetTimer()
+	stop := benchcpu.Start(b) // the test server's and the client's CPU; PostgreSQL's is not counted
 	for b.Loop() {
 		res, err := http.Get(srv.URL + "/metrics")
 		if err != nil {
@@ -702,5 +797,36 @@ func BenchmarkScrape(b *testing.B) {
 			b.Fatal(res.StatusCode)
 		}
 	}
+	stop()
+	b.ReportMetric(float64(series), "series")
+}
+
+// BenchmarkSerialise is the text encoding alone of the families one scrape
+// gathered, 1,000 request series among them.
+func BenchmarkSerialise(b *testing.B) {
+	m, _ := newMetrics(b, dbtest.New(b))
+	withRequestSeries(m, 1000)
+	families, err := m.reg.Gather()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, mf := range families {
+		if _, err := m.encode(&buf, mf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	series := SeriesCount(parse(b, buf.Bytes()))
+	b.ReportAllocs()
+	stop := benchcpu.Start(b)
+	for b.Loop() {
+		buf.Reset()
+		for _, mf := range families {
+			if _, err := m.encode(&buf, mf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	stop()
 	b.ReportMetric(float64(series), "series")
 }

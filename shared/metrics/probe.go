@@ -59,15 +59,18 @@ type dbProbe struct {
 	flight singleflight.Group
 	// ping is the liveness statement, probePingSQL; tests slow it down.
 	ping string
+	// deadline bounds the whole probe, probeDeadline; tests shorten it.
+	deadline time.Duration
 
 	up, duration, connections *prometheus.Desc
 }
 
 func newDBProbe(pool *pgxpool.Pool, log *slog.Logger) *dbProbe {
 	return &dbProbe{
-		pool: pool,
-		log:  log,
-		ping: probePingSQL,
+		pool:     pool,
+		log:      log,
+		ping:     probePingSQL,
+		deadline: probeDeadline,
 		up: prometheus.NewDesc("service_db_up",
 			"1 when the scrape-time SELECT 1 succeeded, 0 when it failed or timed out.", nil, nil),
 		duration: prometheus.NewDesc("service_db_probe_duration_seconds",
@@ -124,7 +127,7 @@ func (p *dbProbe) probe() probeResult {
 }
 
 func (p *dbProbe) run() (up bool, conns *[len(connStates)]float64, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), probeDeadline)
+	ctx, cancel := context.WithTimeout(context.Background(), p.deadline)
 	defer cancel()
 	tx, err := p.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {

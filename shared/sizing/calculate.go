@@ -118,7 +118,7 @@ func Calculate(p Params) Output {
 		reward = p.target.Sub(p.entry).Abs()
 		out.PerUnitReward = money.Round2(reward)
 		if risk.IsPositive() {
-			out.RiskRewardRatio = money.Round2(reward.DivRound(risk, 2))
+			out.RiskRewardRatio = money.Round2(divRound(reward, risk, 2))
 		}
 	}
 
@@ -148,7 +148,7 @@ func Calculate(p Params) Output {
 	}
 	adjusted := actual.Add(fees)
 	out.EstimatedFees = money.Round2(fees)
-	out.FeeToRiskPercent = money.Round2(fees.Shift(2).DivRound(actual, 2))
+	out.FeeToRiskPercent = money.Round2(divRound(fees.Shift(2), actual, 2))
 	out.AdjustedDollarRisk = money.Round2(adjusted)
 	// breakeven = entry +/- fees/units, as one exact division.
 	var moved decimal.Decimal
@@ -157,10 +157,10 @@ func Calculate(p Params) Output {
 	} else {
 		moved = value.Add(fees)
 	}
-	out.Breakeven = money.Round2(moved.DivRound(units, 2))
+	out.Breakeven = money.Round2(divRound(moved, units, 2))
 	if p.hasTarget {
 		net := reward.Mul(units).Sub(fees)
-		out.AdjustedRiskRewardRatio = money.Round2(net.DivRound(adjusted, 2))
+		out.AdjustedRiskRewardRatio = money.Round2(divRound(net, adjusted, 2))
 	}
 	return out
 }
@@ -222,12 +222,4 @@ func (p Params) perContract(d decimal.Decimal) decimal.Decimal {
 		return d.Shift(2)
 	}
 	return d
-}
-
-// floorDiv is floor(a / b) for a >= 0 and b > 0, exactly: QuoRem's integer
-// quotient, not a rounded quotient that could land on the wrong side of an
-// integer (100 / 0.01 must be 10000, never 9999).
-func floorDiv(a, b decimal.Decimal) decimal.Decimal {
-	q, _ := a.QuoRem(b, 0)
-	return q
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/benchcpu"
 )
 
 // raw marks a request value written as raw JSON rather than a JSON string.
@@ -186,6 +187,8 @@ func TestCalculator(t *testing.T) {
 			want: `{"positionSize":0,"perUnitRisk":"1.00","actualDollarRisk":"0.00","totalPositionValue":"0.00","sizingStatus":"nothing-to-size-against"}`},
 		{name: "PositionSizeAboveMaximum", body: req("entryPrice", "1", "stopLoss", "0.99999999999999999999", "dollarRisk", "1"),
 			want: `{"positionSize":0,"perUnitRisk":"0.00","actualDollarRisk":"0.00","totalPositionValue":"0.00","sizingStatus":"exceeds-maximum"}`},
+		{name: "DollarBasisExceedsMaximumWithBuyingPower", body: req("entryPrice", "0.0001", "stopLoss", "0.0000999999999999", "dollarRisk", "1", "buyingPower", "99999999999999.9999"),
+			want: `{"positionSize":0,"perUnitRisk":"0.00","actualDollarRisk":"0.00","totalPositionValue":"0.00","sizingStatus":"exceeds-maximum"}`},
 		{name: "HugeRiskSizeCappedBelowMaximum", body: req("entryPrice", "1", "stopLoss", "0.99999999999999999999", "dollarRisk", "1", "buyingPower", "1000"),
 			want: `{"positionSize":1000,"perUnitRisk":"0.00","actualDollarRisk":"0.00","totalPositionValue":"1000.00","buyingPowerLimited":true}`},
 
@@ -218,6 +221,7 @@ func TestCalculator(t *testing.T) {
 		// Field errors.
 		{name: "ModeMissing", body: req("mode", nil, "dollarRisk", "100"), errFields: []string{"mode"}},
 		{name: "ModeUnknown", body: req("mode", "futures", "dollarRisk", "100"), errFields: []string{"mode"}},
+		{name: "DirectionMissing", body: req("direction", nil, "dollarRisk", "100"), errFields: []string{"direction"}},
 		{name: "DirectionUnknown", body: req("direction", "LONG", "dollarRisk", "100"), errFields: []string{"direction"}},
 		{name: "PricesMissing", body: req("entryPrice", nil, "stopLoss", "", "dollarRisk", "100"), errFields: []string{"entryPrice", "stopLoss"}},
 		{name: "EntryAboveMaximum", body: req("entryPrice", "10000000.00", "dollarRisk", "100"), errFields: []string{"entryPrice"}},
@@ -424,6 +428,7 @@ func BenchmarkCalculateWithFees(b *testing.B) {
 		`"balance":"25000","riskPercent":"1","buyingPower":"50000",`+
 		`"feeSchedule":{"stockPerShareCommission":"0.005","stockMinPerFill":"1","stockMaxPerFill":"25"}}`)
 	b.ReportAllocs()
+	stop := benchcpu.Start(b)
 	for b.Loop() {
 		p, err := Validate(in)
 		if err != nil {
@@ -434,4 +439,5 @@ func BenchmarkCalculateWithFees(b *testing.B) {
 			b.Fatal("no position")
 		}
 	}
+	stop()
 }

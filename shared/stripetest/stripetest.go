@@ -23,17 +23,17 @@ package stripetest
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"tradejournal/shared/testbin"
 )
 
 // startTimeout bounds how long stripe-mock may take to listen. It loads a
@@ -106,7 +106,7 @@ func start() {
 func launch(bin string) {
 	defer close(server.ready)
 	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:", "-https-addr", "127.0.0.1:")
-	setParentDeathSignal(cmd)
+	testbin.DieWithParent(cmd)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		server.err = err
@@ -159,36 +159,5 @@ func stop() {
 	}
 }
 
-// binary finds stripe-mock on PATH, in GOBIN, or in GOPATH/bin (by default
-// ~/go/bin), where go install puts it.
-func binary() (string, error) {
-	if p, err := exec.LookPath("stripe-mock"); err == nil {
-		return p, nil
-	}
-	var dirs []string
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		dirs = append(dirs, gobin)
-	}
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" {
-		if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
-			gopath = strings.TrimSpace(string(out))
-		}
-	}
-	if gopath == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			gopath = filepath.Join(home, "go")
-		}
-	}
-	for _, p := range filepath.SplitList(gopath) {
-		dirs = append(dirs, filepath.Join(p, "bin"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "stripe-mock")
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", errors.New("stripe-mock is not installed (looked on PATH and in " + strings.Join(dirs, ", ") +
-		"): run the tests with `make test`, which installs it, or `go install github.com/stripe/stripe-mock@latest`")
-}
+// binary finds stripe-mock where go install puts it.
+func binary() (string, error) { return testbin.Find("stripe-mock") }

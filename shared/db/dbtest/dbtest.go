@@ -21,6 +21,17 @@ import (
 // The database is dropped when the test ends.
 func URL(tb testing.TB) string {
 	tb.Helper()
+	u := Empty(tb)
+	if _, err := db.Migrate(context.Background(), u); err != nil {
+		tb.Fatalf("migrate: %v", err)
+	}
+	return u
+}
+
+// Empty creates a database with no migrations applied (what a fresh install
+// starts from) and returns its URL. The database is dropped when the test ends.
+func Empty(tb testing.TB) string {
+	tb.Helper()
 	admin := os.Getenv("TEST_DATABASE_URL")
 	if admin == "" {
 		tb.Fatal("TEST_DATABASE_URL is not set: run the tests with `make test`, which starts PostgreSQL")
@@ -52,9 +63,6 @@ func URL(tb testing.TB) string {
 		tb.Fatalf("parse TEST_DATABASE_URL: %v", err)
 	}
 	u.Path = "/" + name
-	if _, err := db.Migrate(ctx, u.String()); err != nil {
-		tb.Fatalf("migrate: %v", err)
-	}
 	return u.String()
 }
 

@@ -1,0 +1,239 @@
+// Package assistant is the trade-review assistant's route group: a trader
+// asks about their own journal and gets a streamed answer, paid for in
+// credits through the wallet's pre-stream gate.
+//
+// It is on only when a provider is configured (ASSISTANT_API_KEY and
+// ASSISTANT_MODEL). Off, it is absent: every route answers the codeless 404
+// of an unknown path, GET /api/config reports assistant: false, and nothing
+// is ever sent to a provider. The route table itself is the same in every
+// configuration, as the OpenAPI document and the deployment template are
+// generated from it.
+//
+// A turn (POST .../messages/stream) goes:
+//
+//	validate ─> idempotency look-up ─> wallet.Reserve (402 before any byte)
+//	  ─> record the running turn (409 TURN_IN_PROGRESS if one runs)
+//	  ─> build the prompt ─> open the provider stream ─> 200 text/event-stream
+//	  ─> deltas ... ─> settle (usage reported) or release ─> store the answer ─> done
+//
+// and ends at the turn budget, on client disconnect or on a provider error
+// as well as at the provider's end; in every case the reservation is
+// settled or released exactly once, by the one path that ends the turn.
+package assistant
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/app"
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/wallet"
+)
+
+// Limits of the request fields.
+const (
+	maxQuestionRunes = 4000
+	maxTitleRunes    = 200
+)
+
+var keyShape = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+type handler struct {
+	app      *app.App
+	store    store
+	wallet   *wallet.Service
+	provider *provider // nil: the assistant is off
+	budget   time.Duration
+	// estimate is the credit reservation of one turn: the most a turn can
+	// cost (the largest prompt and answer at the configured prices, times
+	// the markup). A wallet holding less still passes the gate with what
+	// it has.
+	estimate int64
+}
+
+// Group returns the assistant route group.
+func Group(a *app.App) httpx.Group {
+	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget}
+	if cfg := a.Config.Assistant; cfg.Enabled() {
+		h.provider = newProvider(cfg)
+		h.wallet = wallet.New(a.DB, a.Now, a.Config.Billing)
+		h.estimate = estimate(cfg.InputPrice, cfg.OutputPrice, a.Config.Billing.PricingMarkup)
+	}
+	on := func(next http.HandlerFunc) http.HandlerFunc {
+		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {
+			if h.provider == nil {
+				httpx.NotFound(w, r)
+				return
+			}
+			next(w, r)
+		})
+	}
+	return httpx.Group{
+		Name:      "assistant",
+		Mounts:    []string{"/api/assistant/"},
+		Streaming: true,
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/assistant/conversations", Handler: on(h.list)},
+			{Pattern: "GET /api/assistant/conversations/{conversationId}", Handler: on(h.read)},
+			{Pattern: "PATCH /api/assistant/conversations/{conversationId}", Handler: on(h.rename)},
+			{Pattern: "DELETE /api/assistant/conversations/{conversationId}", Handler: on(h.remove)},
+			{Pattern: "POST /api/assistant/conversations/{conversationId}/messages/stream", Handler: on(h.stream)},
+		},
+	}
+}
+
+// estimate is the reservation of one turn in credits: the largest prompt
+// (maxPromptBytes, counted as one token per 3 bytes) and answer at the
+// prices per million tokens, times the markup, rounded up; at least 1.
+func estimate(inputPrice, outputPrice int64, markup decimal.Decimal) int64 {
+	raw := decimal.NewFromInt(int64(maxPromptBytes / 3)).Mul(decimal.NewFromInt(inputPrice)).
+		Add(decimal.NewFromInt(maxAnswerTokens).Mul(decimal.NewFromInt(outputPrice))).
+		Div(decimal.NewFromInt(1_000_000))
+	if !markup.IsPositive() {
+		markup = decimal.NewFromInt(1)
+	}
+	n, err := wallet.Price(raw, markup)
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+type listPage struct {
+	Items      []Conversation `json:"items"`
+	NextCursor *string        `json:"nextCursor"`
+}
+
+// list answers the caller's conversations, latest activity first, by
+// keyset (?cursor=, ?limit= as the journal's lists: default 50, clamped to
+// 1..200).
+func (h *handler) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, err := journal.ParseLimit(q.Get("limit"))
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if cursor != nil && cursor.At == nil {
+		httpx.Error(w, r, journal.ErrCursor)
+		return
+	}
+	items, next, err := h.store.list(r.Context(), auth.CurrentUser(r.Context()).ID, cursor, limit)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if items == nil {
+		items = []Conversation{}
+	}
+	httpx.JSON(w, http.StatusOK, listPage{Items: items, NextCursor: next})
+}
+
+type conversationBody struct {
+	Conversation Conversation `json:"conversation"`
+}
+
+// read answers one conversation with all its messages, oldest first.
+func (h *handler) read(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	c, err := h.store.get(ctx, h.app.DB, auth.CurrentUser(ctx).ID, r.PathValue("conversationId"))
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	msgs, err := h.store.messages(ctx, c.ID, 0)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if msgs == nil {
+		msgs = []Message{}
+	}
+	httpx.JSON(w, http.StatusOK, struct {
+		Conversation Conversation `json:"conversation"`
+		Messages     []Message    `json:"messages"`
+	}{c, msgs})
+}
+
+type renameBody struct {
+	Title *string `json:"title"`
+}
+
+// rename sets a conversation's title (1..200 characters).
+func (h *handler) rename(w http.ResponseWriter, r *http.Request) {
+	var body renameBody
+	if err := httpx.Decode(w, r, &body); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if body.Title == nil {
+		httpx.Error(w, r, apperr.Invalid("title", "is required"))
+		return
+	}
+	title := strings.TrimSpace(*body.Title)
+	if err := checkText("title", title, maxTitleRunes); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	c, err := h.store.rename(ctx, auth.CurrentUser(ctx).ID, r.PathValue("conversationId"), title, h.app.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, conversationBody{Conversation: c})
+}
+
+// remove deletes a conversation, its turns and messages (204). The usage
+// records of its turns stay in the wallet's ledger.
+func (h *handler) remove(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if err := h.store.remove(ctx, auth.CurrentUser(ctx).ID, r.PathValue("conversationId"), h.staleBefore(), h.app.Now()); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.NoContent(w)
+}
+
+// staleBefore is the start time before which a running turn cannot still
+// be running in any process: its budget and a minute of grace are over.
+func (h *handler) staleBefore() time.Time {
+	return h.app.Now().Add(-h.budget - time.Minute)
+}
+
+// checkText refuses empty text, text over max characters, invalid UTF-8
+// and NUL (which PostgreSQL refuses).
+func checkText(field, s string, max int) error {
+	switch {
+	case s == "":
+		return apperr.Invalid(field, "is required")
+	case !utf8.ValidString(s) || strings.ContainsRune(s, 0):
+		return apperr.Invalid(field, "must be valid UTF-8 text")
+	case utf8.RuneCountInString(s) > max:
+		return apperr.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
+	}
+	return nil
+}
+
+// titleOf makes a new conversation's title from its first question.
+func titleOf(question string) string {
+	t := strings.Join(strings.Fields(question), " ")
+	if utf8.RuneCountInString(t) <= 80 {
+		return t
+	}
+	return string([]rune(t)[:79]) + "…"
+}

@@ -1,0 +1,416 @@
+package assistant_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tradejournal/shared/apitest"
+	"tradejournal/shared/app"
+	"tradejournal/shared/config"
+	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/wallet"
+)
+
+// The provider's test double: a real HTTP server on loopback that speaks
+// the chat-completions streaming protocol (SSE chunks, usage in the last
+// chunk before [DONE] because the request asks for include_usage). Each
+// test scripts what it answers.
+
+const (
+	testKey     = "sk-test-SECRET-assistant-key-0123456789"
+	testModel   = "test-model"
+	inputPrice  = 150000 // micro-USD per million prompt tokens
+	outputPrice = 600000 // micro-USD per million completion tokens
+)
+
+// step is one thing the fake provider does while streaming.
+type step struct {
+	text  string        // a delta chunk
+	usage *[2]int64     // a usage chunk (prompt, completion)
+	raw   string        // raw bytes written as they are
+	wait  time.Duration // sleep (cut short when the request ends)
+	gate  chan struct{} // block until closed (or the request ends)
+	cut   bool          // drop the connection here, mid-stream
+	done  bool          // data: [DONE]
+}
+
+type fakeProvider struct {
+	*httptest.Server
+	mu       sync.Mutex
+	script   func(n int) (status int, steps []step)
+	requests []recorded
+	// ended gets a value as each request's handler returns (when someone
+	// has room to take it).
+	ended chan struct{}
+}
+
+type recorded struct {
+	Auth string
+	Body map[string]any
+	Raw  string
+}
+
+func newFakeProvider(t testing.TB) *fakeProvider {
+	f := &fakeProvider{ended: make(chan struct{}, 16)}
+	f.script = func(int) (int, []step) {
+		return 200, []step{{text: "Hello"}, {text: " trader."}, {usage: &[2]int64{1000, 200}}, {done: true}}
+	}
+	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.Close)
+	return f
+}
+
+func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		select {
+		case f.ended <- struct{}{}:
+		default: // nobody watches this request's end
+		}
+	}()
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		http.NotFound(w, r)
+		return
+	}
+	raw, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	_ = json.Unmarshal(raw, &body)
+	f.mu.Lock()
+	n := len(f.requests)
+	f.requests = append(f.requests, recorded{Auth: r.Header.Get("Authorization"), Body: body, Raw: string(raw)})
+	script := f.script
+	f.mu.Unlock()
+
+	status, steps := script(n)
+	if status != http.StatusOK {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		// Like some providers, echo part of the key in the message.
+		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error","code":"invalid_api_key"}}`, testKey)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	for _, s := range steps {
+		switch {
+		case s.text != "":
+			c, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": s.text}}}})
+			fmt.Fprintf(w, "data: %s\n\n", c)
+		case s.usage != nil:
+			fmt.Fprintf(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", s.usage[0], s.usage[1], s.usage[0]+s.usage[1])
+		case s.raw != "":
+			io.WriteString(w, s.raw)
+		case s.wait > 0:
+			select {
+			case <-time.After(s.wait):
+			case <-r.Context().Done():
+				return
+			}
+		case s.gate != nil:
+			select {
+			case <-s.gate:
+			case <-r.Context().Done():
+				return
+			}
+		case s.cut:
+			_ = rc.Flush()
+			conn, _, err := rc.Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		case s.done:
+			io.WriteString(w, "data: [DONE]\n\n")
+		}
+		_ = rc.Flush()
+	}
+}
+
+func (f *fakeProvider) calls() []recorded {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]recorded(nil), f.requests...)
+}
+
+func (f *fakeProvider) setScript(s func(n int) (int, []step)) {
+	f.mu.Lock()
+	f.script = s
+	f.mu.Unlock()
+}
+
+// syncBuffer collects the server's log lines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// env is one running API with the assistant pointed at a fake provider.
+type env struct {
+	t        testing.TB
+	srv      *httptest.Server
+	app      *app.App
+	provider *fakeProvider
+	logs     *syncBuffer
+}
+
+// assistantConfig is the configuration of a start with the assistant on.
+func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
+	cfg := apitest.Config(t)
+	cfg.LogLevel = "debug"
+	cfg.Assistant = config.Assistant{BaseURL: p.URL + "/v1", APIKey: testKey, Model: testModel,
+		InputPrice: inputPrice, OutputPrice: outputPrice, TurnBudget: 30 * time.Second}
+	cfg.Billing.SecretKey = "sk_test_billing_on" // credits can be bought: refusals are INSUFFICIENT_CREDITS
+	return cfg
+}
+
+func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
+	t.Helper()
+	cfg.DB.URL = dbtest.URL(t)
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	a, err := app.New(context.Background(), cfg, log, app.SystemClock)
+	if err != nil {
+		t.Fatalf("app: %v", err)
+	}
+	srv := httptest.NewServer(apitest.Handler(a))
+	t.Cleanup(func() { srv.Close(); a.Close() })
+	return &env{t: t, srv: srv, app: a, provider: p, logs: logs}
+}
+
+// user is one signed-in browser.
+type user struct {
+	e    *env
+	ID   string
+	http *http.Client
+}
+
+func (e *env) user(email string) *user {
+	e.t.Helper()
+	jar, _ := cookiejar.New(nil)
+	u := &user{e: e, http: &http.Client{Jar: jar}}
+	res := u.do("POST", "/api/auth/register", map[string]any{"email": email, "password": "password123"})
+	if res.Status != http.StatusCreated {
+		e.t.Fatalf("register: %d %s", res.Status, res.Body)
+	}
+	u.ID = res.JSON["user"].(map[string]any)["id"].(string)
+	return u
+}
+
+// credit gives the user credits as a purchase would.
+func (u *user) credit(n int64) {
+	u.e.t.Helper()
+	if _, err := wallet.CreditPurchase(context.Background(), u.e.app.DB, u.ID, n, "test", "test-"+u.ID, time.Now()); err != nil {
+		u.e.t.Fatal(err)
+	}
+}
+
+func (u *user) balance() wallet.Balance {
+	u.e.t.Helper()
+	b, err := wallet.Get(context.Background(), u.e.app.DB, u.ID)
+	if err != nil {
+		u.e.t.Fatal(err)
+	}
+	return b
+}
+
+func (u *user) do(method, path string, body any) apitest.Response {
+	u.e.t.Helper()
+	res, err := u.send(context.Background(), method, path, body)
+	if err != nil {
+		u.e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := apitest.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	_ = json.Unmarshal(raw, &out.JSON)
+	return out
+}
+
+// sendRaw sends a body as written, as JSON.
+func (u *user) sendRaw(method, path, body string) (apitest.Response, error) {
+	req, err := http.NewRequest(method, u.e.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		return apitest.Response{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := u.http.Do(req)
+	if err != nil {
+		return apitest.Response{}, err
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := apitest.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
+	_ = json.Unmarshal(raw, &out.JSON)
+	return out, nil
+}
+
+func (u *user) send(ctx context.Context, method, path string, body any) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.e.srv.URL+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return u.http.Do(req)
+}
+
+// event is one server-sent event of a turn.
+type event struct {
+	Name string
+	Data map[string]any
+}
+
+// turnResult is a whole answered submit.
+type turnResult struct {
+	Status int
+	Header http.Header
+	Events []event
+	Body   []byte // the raw body (a JSON error when Status is not 200)
+	JSON   map[string]any
+}
+
+func (r turnResult) done() map[string]any {
+	for _, e := range r.Events {
+		if e.Name == "done" {
+			return e.Data
+		}
+	}
+	return nil
+}
+
+func (r turnResult) text() string {
+	var b strings.Builder
+	for _, e := range r.Events {
+		if e.Name == "delta" {
+			b.WriteString(e.Data["content"].(string))
+		}
+	}
+	return b.String()
+}
+
+func (r turnResult) errorCode() string {
+	e, _ := r.JSON["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// ask submits a question and reads the whole answer.
+func (u *user) ask(conversation, content, key string) turnResult {
+	u.e.t.Helper()
+	res, err := u.send(context.Background(), "POST", "/api/assistant/conversations/"+conversation+"/messages/stream",
+		map[string]any{"content": content, "idempotencyKey": key})
+	if err != nil {
+		u.e.t.Fatalf("submit: %v", err)
+	}
+	defer res.Body.Close()
+	out := turnResult{Status: res.StatusCode, Header: res.Header}
+	if res.StatusCode != http.StatusOK {
+		out.Body, _ = io.ReadAll(res.Body)
+		_ = json.Unmarshal(out.Body, &out.JSON)
+		return out
+	}
+	out.Events = readEvents(u.e.t, bufio.NewReader(res.Body), -1)
+	return out
+}
+
+// readEvents parses SSE events from r until the body ends, or until n
+// events were read when n >= 0.
+func readEvents(t testing.TB, r *bufio.Reader, n int) []event {
+	t.Helper()
+	var (
+		out  []event
+		name string
+		data strings.Builder
+	)
+	for n < 0 || len(out) < n {
+		line, err := r.ReadString('\n')
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" && (name != "" || data.Len() > 0) {
+			var v map[string]any
+			if jerr := json.Unmarshal([]byte(data.String()), &v); jerr != nil {
+				t.Fatalf("event %s: data %q is not JSON: %v", name, data.String(), jerr)
+			}
+			out = append(out, event{Name: name, Data: v})
+			name = ""
+			data.Reset()
+		}
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			data.WriteString(strings.TrimPrefix(line, "data: "))
+		}
+		if err != nil {
+			break
+		}
+	}
+	return out
+}
+
+// waitFor polls cond for up to 10 s: the server finishes a turn after the
+// client left, on its own time.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// turnRow is a turn as stored.
+type turnRow struct {
+	Status, Reason string
+	Charged        int64
+	Reservation    string
+	HoldStatus     string
+}
+
+func (e *env) turn(id string) turnRow {
+	e.t.Helper()
+	var r turnRow
+	var reason *string
+	err := e.app.DB.QueryRow(context.Background(), `SELECT t.status, t.end_reason, t.credits_charged, t.reservation_id::text, c.status
+		FROM assistant_turns t JOIN credit_reservations c ON c.id = t.reservation_id WHERE t.id = $1`, id).
+		Scan(&r.Status, &reason, &r.Charged, &r.Reservation, &r.HoldStatus)
+	if err != nil {
+		e.t.Fatalf("turn %s: %v", id, err)
+	}
+	if reason != nil {
+		r.Reason = *reason
+	}
+	return r
+}

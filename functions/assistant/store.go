@@ -1,0 +1,350 @@
+package assistant
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/journal"
+)
+
+// Conversation is a conversation as the list and the read show it.
+type Conversation struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Message is one question or answer.
+type Message struct {
+	ID   string `json:"id"`
+	Role string `json:"role"` // user or assistant
+	// Content is the text; an incomplete answer holds what streamed before
+	// the turn ended.
+	Content string `json:"content"`
+	// Complete is false for an answer cut short by the budget, a
+	// disconnect or a provider error.
+	Complete  bool      `json:"complete"`
+	TurnID    string    `json:"turnId"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// store is the group's SQL, sealing and opening private text with the
+// keyring (nil: plaintext).
+type store struct {
+	pool interface {
+		db.Querier
+		db.Beginner
+	}
+	keys *encrypt.Keyring
+}
+
+func (s store) open(col encrypt.Column, v string) (string, error) { return s.keys.Open(col, v) }
+
+// list returns one page of the user's conversations, latest activity first.
+func (s store) list(ctx context.Context, userID string, after *journal.Cursor, limit int) ([]Conversation, *string, error) {
+	const cols = `SELECT id::text, title, created_at, updated_at FROM assistant_conversations WHERE user_id = $1 `
+	const order = ` ORDER BY updated_at DESC, id DESC LIMIT $2`
+	var (
+		rows pgx.Rows
+		err  error
+	)
+	if after != nil && after.At != nil {
+		rows, err = s.pool.Query(ctx, cols+`AND (updated_at, id) < ($3, $4::uuid)`+order, userID, limit+1, *after.At, after.ID)
+	} else {
+		rows, err = s.pool.Query(ctx, cols+order, userID, limit+1)
+	}
+	if err != nil {
+		return nil, nil, db.Classify(err)
+	}
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Conversation, error) {
+		var c Conversation
+		err := row.Scan(&c.ID, &c.Title, &c.CreatedAt, &c.UpdatedAt)
+		return c, err
+	})
+	if err != nil {
+		return nil, nil, db.Classify(err)
+	}
+	var next *string
+	if len(items) > limit {
+		items = items[:limit]
+		last := items[limit-1]
+		at := last.UpdatedAt
+		c := journal.Cursor{At: &at, ID: last.ID}.Encode()
+		next = &c
+	}
+	for i := range items {
+		if items[i].Title, err = s.open(encrypt.AssistantTitles, items[i].Title); err != nil {
+			return nil, nil, err
+		}
+	}
+	return items, next, nil
+}
+
+// get returns the user's conversation; another user's is ErrNotFound.
+func (s store) get(ctx context.Context, q db.Querier, userID, id string) (Conversation, error) {
+	if !journal.ValidUUID(id) {
+		return Conversation{}, apperr.ErrNotFound
+	}
+	var c Conversation
+	err := q.QueryRow(ctx, `SELECT id::text, title, created_at, updated_at FROM assistant_conversations
+		WHERE id = $1 AND user_id = $2`, id, userID).Scan(&c.ID, &c.Title, &c.CreatedAt, &c.UpdatedAt)
+	if err != nil {
+		return Conversation{}, db.Classify(err)
+	}
+	c.Title, err = s.open(encrypt.AssistantTitles, c.Title)
+	return c, err
+}
+
+// messages returns a conversation's messages in order, the last limit of
+// them when limit > 0.
+func (s store) messages(ctx context.Context, conversationID string, limit int) ([]Message, error) {
+	const q = `SELECT id::text, role, content, complete, turn_id::text, created_at FROM (
+			SELECT * FROM assistant_messages WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2
+		) m ORDER BY seq`
+	var max any // NULL: no limit
+	if limit > 0 {
+		max = limit
+	}
+	rows, err := s.pool.Query(ctx, q, conversationID, max)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Message, error) {
+		var m Message
+		err := row.Scan(&m.ID, &m.Role, &m.Content, &m.Complete, &m.TurnID, &m.CreatedAt)
+		return m, err
+	})
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	for i := range msgs {
+		if msgs[i].Content, err = s.open(encrypt.AssistantMessages, msgs[i].Content); err != nil {
+			return nil, err
+		}
+	}
+	return msgs, nil
+}
+
+func (s store) rename(ctx context.Context, userID, id, title string, now time.Time) (Conversation, error) {
+	if !journal.ValidUUID(id) {
+		return Conversation{}, apperr.ErrNotFound
+	}
+	var c Conversation
+	err := s.pool.QueryRow(ctx, `UPDATE assistant_conversations SET title = $3, updated_at = $4
+		WHERE id = $1 AND user_id = $2 RETURNING id::text, created_at, updated_at`,
+		id, userID, s.keys.Seal(encrypt.AssistantTitles, title), now).Scan(&c.ID, &c.CreatedAt, &c.UpdatedAt)
+	if err != nil {
+		return Conversation{}, db.Classify(err)
+	}
+	c.Title = title
+	return c, nil
+}
+
+// remove deletes the user's conversation with its turns and messages. A
+// conversation whose turn is still streaming is refused: the turn must end
+// (and settle) first.
+func (s store) remove(ctx context.Context, userID, id string, staleBefore, now time.Time) error {
+	if !journal.ValidUUID(id) {
+		return apperr.ErrNotFound
+	}
+	return journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := s.lockConversation(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		if err := closeStale(ctx, tx, userID, staleBefore, now); err != nil {
+			return err
+		}
+		var running bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM assistant_turns WHERE conversation_id = $1 AND status = 'running')`, id).Scan(&running); err != nil {
+			return db.Classify(err)
+		}
+		if running {
+			return errTurnInProgress
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM assistant_conversations WHERE id = $1`, id)
+		return db.Classify(err)
+	})
+}
+
+func (s store) lockConversation(ctx context.Context, tx pgx.Tx, userID, id string) (string, error) {
+	var got string
+	err := tx.QueryRow(ctx, `SELECT id::text FROM assistant_conversations WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&got)
+	return got, db.Classify(err)
+}
+
+var errTurnInProgress = apperr.New(apperr.TurnInProgress, "an assistant answer is still streaming for this account; wait for it to finish")
+
+// turn is a stored turn.
+type turn struct {
+	ID             string
+	ConversationID string
+	Status         string // running, complete or incomplete
+	EndReason      string
+	Usage          *Usage
+	CreditsCharged int64
+}
+
+// findTurn returns the user's turn with the idempotency key, or nil.
+func (s store) findTurn(ctx context.Context, userID, key string) (*turn, error) {
+	var (
+		t              turn
+		reason         *string
+		prompt, answer *int64
+	)
+	err := s.pool.QueryRow(ctx, `SELECT id::text, conversation_id::text, status, end_reason, prompt_tokens, completion_tokens, credits_charged
+		FROM assistant_turns WHERE user_id = $1 AND idempotency_key = $2`, userID, key).
+		Scan(&t.ID, &t.ConversationID, &t.Status, &reason, &prompt, &answer, &t.CreditsCharged)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	if reason != nil {
+		t.EndReason = *reason
+	}
+	if prompt != nil && answer != nil {
+		t.Usage = &Usage{PromptTokens: *prompt, CompletionTokens: *answer}
+	}
+	return &t, nil
+}
+
+// turnMessages returns the question and the answer (nil while running) of
+// a turn.
+func (s store) turnMessages(ctx context.Context, turnID string) (question, answer *Message, err error) {
+	rows, err := s.pool.Query(ctx, `SELECT id::text, role, content, complete, turn_id::text, created_at
+		FROM assistant_messages WHERE turn_id = $1`, turnID)
+	if err != nil {
+		return nil, nil, db.Classify(err)
+	}
+	msgs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Message, error) {
+		var m Message
+		err := row.Scan(&m.ID, &m.Role, &m.Content, &m.Complete, &m.TurnID, &m.CreatedAt)
+		return m, err
+	})
+	if err != nil {
+		return nil, nil, db.Classify(err)
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Content, err = s.open(encrypt.AssistantMessages, m.Content); err != nil {
+			return nil, nil, err
+		}
+		if m.Role == "user" {
+			question = m
+		} else {
+			answer = m
+		}
+	}
+	return question, answer, nil
+}
+
+// newTurn is what beginTurn records.
+type newTurn struct {
+	UserID         string
+	ConversationID string // "" starts a new conversation
+	Key            string
+	Question       string
+	ReservationID  string
+	Now            time.Time
+	StaleBefore    time.Time // see closeStale
+}
+
+// errKeyTaken: the idempotency key was recorded by a concurrent submit
+// between the caller's look-up and its insert.
+var errKeyTaken = errors.New("idempotency key taken")
+
+// beginTurn records a running turn and its question in one transaction,
+// creating the conversation (titled after the question) when asked to. It
+// refuses a second running turn of the user with errTurnInProgress, and a
+// key another submit just took with errKeyTaken.
+func (s store) beginTurn(ctx context.Context, n newTurn) (conversationID, turnID string, err error) {
+	err = journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := closeStale(ctx, tx, n.UserID, n.StaleBefore, n.Now); err != nil {
+			return err
+		}
+		conversationID = n.ConversationID
+		if conversationID == "" {
+			err := tx.QueryRow(ctx, `INSERT INTO assistant_conversations (user_id, title, created_at, updated_at)
+				VALUES ($1, $2, $3, $3) RETURNING id::text`, n.UserID, s.keys.Seal(encrypt.AssistantTitles, titleOf(n.Question)), n.Now).Scan(&conversationID)
+			if err != nil {
+				return db.Classify(err)
+			}
+		} else {
+			if _, err := s.lockConversation(ctx, tx, n.UserID, conversationID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE assistant_conversations SET updated_at = $2 WHERE id = $1`, conversationID, n.Now); err != nil {
+				return db.Classify(err)
+			}
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO assistant_turns (user_id, conversation_id, idempotency_key, reservation_id, started_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id::text`, n.UserID, conversationID, n.Key, n.ReservationID, n.Now).Scan(&turnID)
+		switch {
+		case db.IsUniqueViolation(err, "assistant_turns_one_running_idx"):
+			return errTurnInProgress
+		case db.IsUniqueViolation(err, "assistant_turns_user_id_idempotency_key_key"):
+			return errKeyTaken
+		case err != nil:
+			return db.Classify(err)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO assistant_messages (conversation_id, turn_id, role, content, complete, created_at)
+			VALUES ($1, $2, 'user', $3, true, $4)`, conversationID, turnID, s.keys.Seal(encrypt.AssistantMessages, n.Question), n.Now)
+		return db.Classify(err)
+	})
+	return conversationID, turnID, err
+}
+
+// closeStale closes as abandoned the user's running turn that started
+// before staleBefore: it belongs to a process that died mid-turn (a live
+// one ends its turn at the budget). Its credit hold expires on its own
+// through the wallet's sweeper.
+func closeStale(ctx context.Context, tx pgx.Tx, userID string, staleBefore, now time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE assistant_turns SET status = 'incomplete', end_reason = 'abandoned', finished_at = $3
+		WHERE user_id = $1 AND status = 'running' AND started_at < $2`, userID, staleBefore, now)
+	return db.Classify(err)
+}
+
+// ending is how a turn ended.
+type ending struct {
+	Reason         string // complete, budget, disconnect, provider_error or error
+	Answer         string
+	Usage          *Usage
+	CreditsCharged int64
+	Now            time.Time
+}
+
+// finishTurn stores the answer and closes the turn, in one transaction.
+func (s store) finishTurn(ctx context.Context, turnID, conversationID string, e ending) (messageID string, err error) {
+	status := "incomplete"
+	if e.Reason == "complete" {
+		status = "complete"
+	}
+	var prompt, answer *int64
+	if e.Usage != nil {
+		prompt, answer = &e.Usage.PromptTokens, &e.Usage.CompletionTokens
+	}
+	err = journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE assistant_turns SET status = $2, end_reason = $3, prompt_tokens = $4,
+			completion_tokens = $5, credits_charged = $6, finished_at = $7 WHERE id = $1`,
+			turnID, status, e.Reason, prompt, answer, e.CreditsCharged, e.Now)
+		if err != nil {
+			return db.Classify(err)
+		}
+		if tag.RowsAffected() != 1 {
+			return apperr.ErrNotFound // the conversation was deleted meanwhile
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO assistant_messages (conversation_id, turn_id, role, content, complete, created_at)
+			VALUES ($1, $2, 'assistant', $3, $4, $5) RETURNING id::text`,
+			conversationID, turnID, s.keys.Seal(encrypt.AssistantMessages, e.Answer), status == "complete", e.Now).Scan(&messageID)
+		return db.Classify(err)
+	})
+	return messageID, err
+}
