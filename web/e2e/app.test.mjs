@@ -354,3 +354,41 @@ step('fits a phone: the menu opens the navigation, and no page scrolls sideways'
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 });
+
+step('records a futures position: the multiplier a root without a point value needs, then contract and P&L', async () => {
+  await page.goto('/positions/new');
+  await page.getByRole('heading', { name: 'New position' }).waitFor();
+  await page.getByLabel('Account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Symbol', { exact: true }).fill('XYZZ26');
+  await page.getByLabel('Asset type').selectOption('future');
+  await page.getByLabel('Entry price').fill('42000');
+  await page.getByLabel('Quantity', { exact: true }).fill('2');
+  await page.getByLabel('Fees', { exact: true }).fill('0');
+  await page.getByLabel('Filled at', { exact: true }).fill('2026-11-09T10:00');
+  await page.getByRole('button', { name: 'Add exit' }).click();
+  await page.getByLabel('Exit price (fill 2)').fill('42100');
+  await page.getByLabel('Quantity (fill 2)').fill('2');
+  await page.getByLabel('Fees (fill 2)').fill('0');
+  await page.getByLabel('Filled at (fill 2)').fill('2026-11-09T11:00');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  // XYZ has no built-in point value: the API asks for it on the multiplier field.
+  const multiplier = page.getByLabel('Multiplier (point value)');
+  await page.locator('.field-error').filter({ hasText: /root XYZ/ }).waitFor();
+  assert.equal(await multiplier.getAttribute('aria-invalid'), 'true');
+  await multiplier.fill('0.5');
+  await screenshot('position-new-future');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name: /XYZZ26/ }).waitFor();
+  await page.getByText(/XYZ Dec 2026 · ×0\.5/).waitFor();
+  // (42100 - 42000) x 2 contracts x 0.5 per point.
+  assert.equal((await page.getByTestId('net-pnl').innerText()).trim(), '$100.00');
+  await screenshot('position-future');
+
+  await nav('Positions');
+  const row = page.getByRole('row', { name: /XYZZ26/ });
+  await row.waitFor();
+  assert.match(await row.innerText(), /XYZ Dec 2026 · ×0\.5/);
+  const { items } = await api('/api/positions?symbol=XYZZ26');
+  assert.deepEqual(items.map((p) => [p.assetType, p.underlying, p.contractMonth, p.multiplier]), [['future', 'XYZ', '2026-12', 0.5]]);
+});
