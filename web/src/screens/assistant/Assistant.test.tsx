@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
 import Assistant from './Assistant';
 import { AppLayout } from '../../components/Layout';
 import { mockApi, renderScreen, route, type Call } from '../../test/render';
@@ -11,6 +12,12 @@ const config = (assistant: boolean, billing = false) => ({ quoteLookup: false, b
 const conv = (id: string, title: string) => ({ id, title, createdAt: '2024-01-02T10:00:00Z', updatedAt: '2024-01-02T10:00:00Z' });
 const msg = (id: string, role: 'user' | 'assistant', content: string, turnId: string, complete = true) => ({ id, role, content, complete, turnId, createdAt: '2024-01-02T10:00:00Z' });
 const path = '/assistant/:conversationId?';
+
+/** Keyed remounts the screen when its address changes, as AppLayout's error boundary does. */
+function Keyed() {
+  const { pathname } = useLocation();
+  return <Assistant key={pathname} />;
+}
 
 /** A streamed answer the test writes piece by piece; aborting the request errors it, as a browser's fetch does. */
 function sseStream() {
@@ -90,7 +97,7 @@ describe('Assistant', () => {
         },
       })),
     );
-    const { router } = renderScreen(<Assistant />, { path, at: '/assistant' });
+    const { router } = renderScreen(<Keyed />, { path, at: '/assistant' });
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Your question'), 'Review my losers');
     await user.click(screen.getByRole('button', { name: 'Ask' }));
@@ -102,8 +109,9 @@ describe('Assistant', () => {
     s.send('start', { conversationId: 'c9', turnId: 't9' });
     s.raw(': keep-alive\n\nevent: delta\ndata: {"content":"Your losers "}\n');
     s.raw('\n');
-    expect(await screen.findByText('Your losers')).toBeInTheDocument();
+    // The new conversation's address remounts the screen; the answer keeps streaming into it.
     await waitFor(() => expect(router.state.location.pathname).toBe('/assistant/c9'));
+    expect(await screen.findByText('Your losers')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Ask' })).toBeDisabled();
 
@@ -115,6 +123,7 @@ describe('Assistant', () => {
     // The stored conversation replaces the streamed copy: the answer once, the list refreshed.
     expect(await screen.findByRole('link', { name: 'Review my losers' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByText('Your losers share wide stops.')).toHaveLength(1));
+    expect(screen.getByText('324 credits charged.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 // The trade-review assistant: the conversation list, one conversation, and
 // the composer whose answer streams in as it is written. Only reachable when
 // GET /api/config says `assistant: true` (the nav hides it otherwise).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
@@ -18,6 +18,13 @@ const keys = {
   all: ['assistant'] as const,
   list: ['assistant', 'conversations'] as const,
   conversation: (id: string) => ['assistant', 'conversation', id] as const,
+  /**
+   * The running turn lives in the query client, not in the screen: the app
+   * remounts a screen when its address changes (as from /assistant to the new
+   * conversation's), and the answer must keep streaming across that. Outside
+   * ['assistant'], so refreshing the conversations leaves it alone.
+   */
+  turn: ['assistant-turn'] as const,
 };
 
 /** newKey is a fresh idempotency key; randomUUID needs a secure context, so plain-http hosts get random bytes. */
@@ -68,7 +75,7 @@ function ConversationList({ current }: { current: string | undefined }) {
 
 function MessageItem({ role, text, incomplete }: { role: Message['role']; text: string; incomplete?: string | undefined }) {
   return (
-    <li className={`message ${role}`}>
+    <li className={`message from-${role}`}>
       <div className="who">{role === 'user' ? 'You' : 'Assistant'}</div>
       {/* Plain text: React escapes it, and pre-wrap keeps the model's line breaks. */}
       <div className="message-text">{text}</div>
@@ -220,22 +227,18 @@ export default function Assistant() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [question, setQuestion] = useState('');
-  const [turn, setTurn] = useState<Turn | null>(null);
-  const abort = useRef<AbortController | null>(null);
+  const turn = useQuery<Turn | null>({ queryKey: keys.turn, queryFn: () => null, initialData: null, staleTime: Infinity, gcTime: Infinity }).data;
+  const setTurn = (next: (t: Turn | null) => Turn | null) => queryClient.setQueryData<Turn | null>(keys.turn, (t) => next(t ?? null));
   const conversation = useQuery({
     queryKey: keys.conversation(conversationId ?? ''),
     queryFn: () => unwrap(client.GET('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: conversationId ?? '' } } })),
     enabled: conversationId !== undefined && config.data?.assistant === true,
   });
 
-  // Leaving the screen stops a running answer (the server keeps what was written).
-  useEffect(() => () => abort.current?.abort(), []);
-
   const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId'>) => {
     const controller = new AbortController();
-    abort.current = controller;
     let started: string | undefined;
-    setTurn({ ...submit, answer: '', state: 'streaming' });
+    setTurn(() => ({ ...submit, answer: '', state: 'streaming', controller }));
     const update = (change: Partial<Turn>) => setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, ...change } : t));
     try {
       const done = await streamTurn(
@@ -255,7 +258,6 @@ export default function Assistant() {
     } catch (err) {
       update(controller.signal.aborted ? { state: 'stopped' } : { state: 'failed', error: err });
     } finally {
-      if (abort.current === controller) abort.current = null;
       if (started) void queryClient.invalidateQueries({ queryKey: keys.all });
     }
   };
@@ -285,6 +287,8 @@ export default function Assistant() {
   // The running turn is shown from the stream until the stored answer has arrived.
   const answered = turn?.turnId !== undefined && messages.some((m) => m.turnId === turn.turnId && m.role === 'assistant');
   const showTurn = turnHere && !answered;
+  // How the latest turn ended (credits charged, incomplete, refused) stays in view after its answer is stored.
+  const showOutcome = turnHere && turn?.state !== 'streaming';
   const stored = showTurn && turn?.turnId ? messages.filter((m) => m.turnId !== turn.turnId) : messages;
   const streaming = turn?.state === 'streaming';
   const billing = config.data?.billing ?? false;
@@ -293,7 +297,7 @@ export default function Assistant() {
   return (
     <>
       <PageTitle>Assistant</PageTitle>
-      <div className="assistant">
+      <div className="assistant-screen">
         <ConversationList current={conversationId} />
         <section className="card" aria-label={title ?? 'New conversation'}>
           {conversationId !== undefined && conversation.isPending && <Loading />}
@@ -330,7 +334,7 @@ export default function Assistant() {
               </>
             )}
           </ol>
-          {showTurn && turn && (
+          {(showTurn || showOutcome) && turn && (
             <div aria-live="polite">
               <TurnOutcome turn={turn} billing={billing} />
               {canRetry(turn) && (
@@ -356,7 +360,7 @@ export default function Assistant() {
                 Ask
               </button>
               {streaming && (
-                <button type="button" className="ghost" onClick={() => abort.current?.abort()}>
+                <button type="button" className="ghost" onClick={() => turn?.controller.abort()}>
                   Stop
                 </button>
               )}

@@ -14,6 +14,8 @@ export interface Turn {
   turnId?: string;
   answer: string;
   state: 'streaming' | 'done' | 'stopped' | 'cut' | 'failed';
+  /** Stop aborts the turn's request through it. */
+  controller: AbortController;
   done?: DoneEvent;
   error?: unknown;
 }
