@@ -124,6 +124,12 @@ describe('Assistant', () => {
     expect(await screen.findByRole('link', { name: 'Review my losers' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByText('Your losers share wide stops.')).toHaveLength(1));
     expect(screen.getByText('324 credits charged.')).toBeInTheDocument();
+
+    // A new conversation starts empty.
+    await user.click(screen.getByRole('link', { name: 'New conversation' }));
+    await screen.findByRole('heading', { name: 'New conversation' });
+    expect(within(screen.getByRole('list', { name: 'Messages' })).queryAllByRole('listitem')).toHaveLength(0);
+    expect(screen.queryByText('324 credits charged.')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
   });
 

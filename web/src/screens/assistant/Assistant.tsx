@@ -283,7 +283,8 @@ export default function Assistant() {
 
   const here = conversationId ?? 'new';
   const messages = conversation.data?.messages ?? [];
-  const turnHere = turn !== null && (turn.conversation === here || (turn.conversationId !== undefined && turn.conversationId === conversationId));
+  // A started turn belongs to its conversation; one refused before it started, to where it was asked.
+  const turnHere = turn !== null && (turn.conversationId !== undefined ? turn.conversationId === conversationId : turn.conversation === here);
   // The running turn is shown from the stream until the stored answer has arrived.
   const answered = turn?.turnId !== undefined && messages.some((m) => m.turnId === turn.turnId && m.role === 'assistant');
   const showTurn = turnHere && !answered;
