@@ -459,6 +459,17 @@ step('asks the assistant: the answer streams in through nginx, then the credits 
     assert.equal(provider.requests[0].body.stream, true);
     const { items } = await api('/api/assistant/conversations');
     assert.deepEqual(items.map((c) => c.title), ['Why do my Monday trades lose?']);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await page.getByRole('list', { name: 'Messages' }).getByText('Your Monday trades lose on <b>wide</b> stops.').waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `the assistant is ${width} px wide at a 390 px viewport`);
+      await screenshot('assistant-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   } finally {
     provider.release();
     await provider.close();
