@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { artifacts, launchBrowser, startStack } from './stack.mjs';
 
@@ -352,5 +353,125 @@ step('fits a phone: the menu opens the navigation, and no page scrolls sideways'
     await screenshot('dashboard-phone');
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
+step('records a futures position: the multiplier a root without a point value needs, then contract and P&L', async () => {
+  await page.goto('/positions/new');
+  await page.getByRole('heading', { name: 'New position' }).waitFor();
+  await page.getByLabel('Account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Symbol', { exact: true }).fill('XYZZ26');
+  await page.getByLabel('Asset type').selectOption('future');
+  await page.getByLabel('Entry price').fill('42000');
+  await page.getByLabel('Quantity', { exact: true }).fill('2');
+  await page.getByLabel('Fees', { exact: true }).fill('0');
+  await page.getByLabel('Filled at', { exact: true }).fill('2026-11-09T10:00');
+  await page.getByRole('button', { name: 'Add exit' }).click();
+  await page.getByLabel('Exit price (fill 2)').fill('42100');
+  await page.getByLabel('Quantity (fill 2)').fill('2');
+  await page.getByLabel('Fees (fill 2)').fill('0');
+  await page.getByLabel('Filled at (fill 2)').fill('2026-11-09T11:00');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  // XYZ has no built-in point value: the API asks for it on the multiplier field.
+  const multiplier = page.getByLabel('Multiplier (point value)');
+  await page.locator('.field-error').filter({ hasText: /root XYZ/ }).waitFor();
+  assert.equal(await multiplier.getAttribute('aria-invalid'), 'true');
+  await multiplier.fill('0.5');
+  await screenshot('position-new-future');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name: /XYZZ26/ }).waitFor();
+  await page.getByText(/XYZ Dec 2026 · ×0\.5/).waitFor();
+  // (42100 - 42000) x 2 contracts x 0.5 per point.
+  assert.equal((await page.getByTestId('net-pnl').innerText()).trim(), '$100.00');
+  await screenshot('position-future');
+
+  await nav('Positions');
+  const row = page.getByRole('row', { name: /XYZZ26/ });
+  await row.waitFor();
+  assert.match(await row.innerText(), /XYZ Dec 2026 · ×0\.5/);
+  const { items } = await api('/api/positions?symbol=XYZZ26');
+  assert.deepEqual(items.map((p) => [p.assetType, p.underlying, p.contractMonth, p.multiplier]), [['future', 'XYZ', '2026-12', 0.5]]);
+});
+
+/**
+ * fakeProvider is an OpenAI-compatible chat-completions server on loopback
+ * that streams the first piece of its answer, then holds the rest until
+ * release() (or 15 s): the page can only show the first piece before the
+ * rest if every hop streams it unbuffered.
+ */
+async function fakeProvider() {
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', async () => {
+      requests.push({ path: req.url, body: JSON.parse(body) });
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const send = (data) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      send({ choices: [{ delta: { content: 'Your Monday trades ' } }] });
+      await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+      send({ choices: [{ delta: { content: 'lose on <b>wide</b> stops.' }, finish_reason: 'stop' }] });
+      send({ choices: [], usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+      send('[DONE]');
+      res.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, requests, release, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+step('asks the assistant: the answer streams in through nginx, then the credits charged', async () => {
+  assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Assistant' }).count(), 0);
+  const provider = await fakeProvider();
+  try {
+    await stack.restartAPI({
+      ASSISTANT_API_KEY: 'test-key',
+      ASSISTANT_MODEL: 'fake-model',
+      ASSISTANT_BASE_URL: provider.url,
+      ASSISTANT_INPUT_PRICE_PER_MTOK: '150000',
+      ASSISTANT_OUTPUT_PRICE_PER_MTOK: '600000',
+    });
+    // Billing is off here: the credits a turn spends are granted straight into the wallet.
+    execFileSync('psql', [stack.db.url, '-qc', `WITH u AS (SELECT id FROM users WHERE email = '${email}'),
+      w AS (INSERT INTO wallets (user_id, balance) SELECT id, 1000000 FROM u RETURNING user_id)
+      INSERT INTO wallet_transactions (user_id, kind, amount, balance_after) SELECT user_id, 'adjustment', 1000000, 1000000 FROM w`]);
+    await page.goto('/');
+    await nav('Assistant');
+    await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+    await page.getByLabel('Your question').fill('Why do my Monday trades lose?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages.getByText('Your Monday trades').waitFor();
+    assert.equal(await messages.getByText(/wide/).count(), 0);
+    await page.getByRole('button', { name: 'Stop' }).waitFor();
+    await page.waitForURL(/\/assistant\/[0-9a-f-]{36}$/);
+    provider.release();
+    // The model's markup stays text.
+    await messages.getByText('Your Monday trades lose on <b>wide</b> stops.').waitFor();
+    await page.getByText(/\d+ credits charged\./).waitFor();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByRole('link', { name: 'Why do my Monday trades lose?' }).waitFor();
+    await screenshot('assistant');
+    assert.equal(provider.requests.length, 1);
+    assert.equal(provider.requests[0].path, '/v1/chat/completions');
+    assert.equal(provider.requests[0].body.stream, true);
+    const { items } = await api('/api/assistant/conversations');
+    assert.deepEqual(items.map((c) => c.title), ['Why do my Monday trades lose?']);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await page.getByRole('list', { name: 'Messages' }).getByText('Your Monday trades lose on <b>wide</b> stops.').waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `the assistant is ${width} px wide at a 390 px viewport`);
+      await screenshot('assistant-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  } finally {
+    provider.release();
+    await provider.close();
   }
 });

@@ -24,6 +24,7 @@ const CsvImport = lazy(() => import('./screens/CsvImport'));
 const Settings = lazy(() => import('./screens/Settings'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
+const Assistant = lazy(() => import('./screens/assistant/Assistant'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
@@ -54,6 +55,7 @@ export const router = createBrowserRouter([
       { path: '/settings', element: <Settings /> },
       { path: '/admin', element: <Admin /> },
       { path: '/billing', element: <Billing /> },
+      { path: '/assistant/:conversationId?', element: <Assistant /> },
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

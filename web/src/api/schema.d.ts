@@ -897,6 +897,28 @@ export interface paths {
          *     also unpadded `AAPL240119C00190000`), stored in its canonical padded
          *     form with its underlying, expiry, right and strike; quantities are
          *     whole contracts and every figure is multiplied by 100.
+         *
+         *     `assetType` `future` requires a contract symbol: a root of 1 to 4
+         *     letters or digits, a month code (F G H J K M N Q U V X Z) and a year
+         *     of two digits or one (`ESZ24`, `ESZ4`, or `/ESZ24` as thinkorswim
+         *     writes it; an exchange suffix `:XCME` is dropped). A one-digit year
+         *     is the first year ending in that digit from the year before the
+         *     first fill on (now without fills). It is stored as root, month code
+         *     and two-digit year (`ESZ24`), with the root in `underlying` and the
+         *     contract month in `contractMonth`. Quantities are whole contracts;
+         *     `multiplier` is the contract's point value (the amount one point of
+         *     price moves one contract), so P&L is (exit - entry) x quantity x
+         *     multiplier as for every asset type. It comes from a built-in table
+         *     of CME Group and Cboe contracts (ES 50, MES 5, NQ 20, MNQ 2, YM 5,
+         *     MYM 0.5, RTY 50, M2K 5, CL 1000, MCL 100, NG 10000, GC 100, MGC 10,
+         *     SI 5000, HG 25000, ZB/ZN/ZF 1000, ZT 2000, ZC/ZS/ZW 50, 6E 125000,
+         *     6J 12500000, and more: shared/journal/futures.go) unless the request
+         *     gives `multiplier`; a root without a table value and no `multiplier`
+         *     is 400 on `multiplier`. A stock or an option with `multiplier` is
+         *     400 on `multiplier` (theirs are 1 and 100). Fees not given are
+         *     estimated with the schedule's options per-contract fields (a fee
+         *     schedule has no futures fields: a futures broker's per-contract
+         *     commission goes there).
          */
         post: operations["createPosition"];
         delete?: never;
@@ -1059,7 +1081,10 @@ export interface paths {
          *     The file must be a PNG, JPEG or WebP image by its content (its magic
          *     bytes; the declared type and name are ignored), at most 5 MiB (413
          *     `PAYLOAD_TOO_LARGE` beyond). A position holds at most 20 images. Stored
-         *     inline in PostgreSQL while object storage is not configured.
+         *     inline in PostgreSQL while object storage is not configured; with it
+         *     (`GET /api/config` reports `imageStorage: true`), in the bucket under a
+         *     random key, and a bucket that cannot be reached is a 503 with nothing
+         *     written.
          */
         post: operations["addPositionImage"];
         delete?: never;
@@ -1085,7 +1110,11 @@ export interface paths {
          * @description Serves the image only to its owner, with the content type found by
          *     sniffing at upload, `X-Content-Type-Options: nosniff` and
          *     `Content-Security-Policy: default-src 'none'; sandbox`, so a browser
-         *     never reads it as anything else.
+         *     never reads it as anything else. Images in object storage are streamed
+         *     through this route too (the bucket stays private); images stored
+         *     inline before object storage was turned on are served as before. A
+         *     bucket that cannot be reached, or an image in a bucket no longer
+         *     configured, is a 503 `SERVICE_UNAVAILABLE`.
          */
         get: operations["getPositionImage"];
         put?: never;
@@ -1367,8 +1396,14 @@ export interface paths {
          *     account's brokerage fee schedule. Fills the journal already has
          *     (same account, symbol, time, side, price and quantity) are counted
          *     and warned about (`DUPLICATE_IN_JOURNAL`); the commit skips them
-         *     unless confirmed. The journal records stocks and options: futures
-         *     and other assets are refused row by row (`UNSUPPORTED_ASSET`).
+         *     unless confirmed. The journal records stocks, options and futures
+         *     (contracts such as `ESH4` or `/ESH24` become futures positions with
+         *     the root's built-in point value as multiplier, as on POST
+         *     /api/positions; a root without one is a located
+         *     `UNKNOWN_POINT_VALUE` error, since a file has no multiplier column:
+         *     record such a contract through POST /api/positions). Other assets
+         *     (forex, crypto, bonds, ...) are refused row by row
+         *     (`UNSUPPORTED_ASSET`).
          *
          *     A file that can be read answers 200 whether or not its rows are
          *     good: bad values are `errors` located by row (the line the record
@@ -1414,10 +1449,188 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/assistant/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's assistant conversations
+         * @description The signed-in user's conversations, latest activity first, keyset
+         *     paginated. Only when the assistant is on (`GET /api/config` reports
+         *     `assistant: true`); otherwise a codeless 404, as for an unknown path.
+         */
+        get: operations["listAssistantConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                conversationId: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One conversation with its messages
+         * @description The conversation and every message, oldest first. An answer cut short
+         *     (turn budget, client disconnect, provider error) is stored with what
+         *     streamed and `complete: false`.
+         */
+        get: operations["getAssistantConversation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation
+         * @description Deletes the conversation with its messages. The credits its turns
+         *     cost stay in the wallet's ledger.
+         */
+        delete: operations["deleteAssistantConversation"];
+        options?: never;
+        head?: never;
+        /** Rename a conversation */
+        patch: operations["renameAssistantConversation"];
+        trace?: never;
+    };
+    "/api/assistant/conversations/{conversationId}/messages/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation to continue, or the literal `new` to start one
+                 *     (titled after the question). Another user's, a missing or a
+                 *     malformed id is a codeless 404, before any credit is reserved.
+                 */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the assistant; the answer streams as server-sent events
+         * @description One turn. The model gets the question, the conversation so far
+         *     (bounded), and a compact, bounded summary of the caller's own journal
+         *     (the statistics of `GET /api/performance`, by weekday, month, symbol
+         *     and tag, and the positions the question most likely needs: the
+         *     latest closed ones, those of symbols it names, the latest losers when
+         *     it asks about losing). Nothing of another user's is ever included.
+         *
+         *     **Pre-stream gate**: before any byte is streamed, credits are
+         *     reserved (the most a turn can cost at the configured token prices
+         *     times `PRICING_MARKUP`, or what is available if less, held for
+         *     `RESERVATION_TTL_MS`). With fewer than `MIN_RESERVATION_CREDITS`
+         *     available: 402 `INSUFFICIENT_CREDITS` (credits can be bought) or 402
+         *     `BILLING_NOT_AVAILABLE` (they cannot), and the provider is not called.
+         *
+         *     **Stream** (`text/event-stream`), each event one JSON `data` line:
+         *     `start` `{conversationId, turnId}`, then `delta` `{content}` events
+         *     as the answer is produced, then one `done` event (see
+         *     `AssistantDoneEvent`) with the provider's usage and the credits
+         *     charged.
+         *
+         *     **End**: at the provider's end, at the 480000 ms turn budget, on
+         *     client disconnect, or on a provider error. In every case the hold is
+         *     settled exactly once for the usage the provider reported (raw cost
+         *     at the token prices, times `PRICING_MARKUP`, rounded up) or, when it
+         *     reported none, released; the answer is stored, `complete: false`
+         *     when it was cut short. A provider failure before the stream starts is
+         *     a 502 (504 past the budget), nothing charged.
+         *
+         *     **One turn at a time** per user: a second submit while one streams is
+         *     409 `TURN_IN_PROGRESS`. **Idempotency**: a submit whose
+         *     `idempotencyKey` was already used for the same question replays the
+         *     stored answer as the same events (with `replay: true`), charging
+         *     nothing; while that turn still streams it is 409 `TURN_IN_PROGRESS`;
+         *     the key with another question is 409 `CONFLICT`.
+         */
+        post: operations["streamAssistantTurn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AssistantConversation: {
+            /** Format: uuid */
+            id: string;
+            /** @description The first question (cut to 80 characters) until renamed. Encrypted at rest with `ENCRYPTION_KEY`. */
+            title: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last turn or rename; the list's order.
+             */
+            updatedAt: string;
+        };
+        AssistantMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            /** @description The text, encrypted at rest with `ENCRYPTION_KEY`. */
+            content: string;
+            /** @description false for an answer cut short (budget, disconnect, provider error). */
+            complete: boolean;
+            /** Format: uuid */
+            turnId: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AssistantStartEvent: {
+            /** Format: uuid */
+            conversationId: string;
+            /** Format: uuid */
+            turnId: string;
+            /** @description Present and true when an idempotent retry replays a stored answer. */
+            replay?: boolean;
+        };
+        AssistantDeltaEvent: {
+            /** @description The next piece of the answer. */
+            content: string;
+        };
+        AssistantDoneEvent: {
+            /** Format: uuid */
+            conversationId: string;
+            /** Format: uuid */
+            turnId: string;
+            /**
+             * Format: uuid
+             * @description The stored answer.
+             */
+            messageId?: string;
+            /** @enum {string} */
+            status: "complete" | "incomplete";
+            /**
+             * @description Why the turn ended.
+             * @enum {string}
+             */
+            reason: "complete" | "budget" | "disconnect" | "provider_error" | "error";
+            /** @description The tokens the provider reported, or null when it reported none (nothing was then charged). */
+            usage: null | {
+                promptTokens: number;
+                completionTokens: number;
+            };
+            /** @description Credits taken from the wallet for this turn. */
+            creditsCharged: number;
+            replay?: boolean;
+        };
         EmailRequest: {
             /** Format: email */
             email: string;
@@ -1440,7 +1653,7 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -1839,6 +2052,8 @@ export interface components {
             email: boolean;
             /** @description Uploaded images go to object storage (otherwise they are stored inline). */
             imageStorage: boolean;
+            /** @description The trade-review assistant is on (a model provider is configured); off, its routes answer 404. */
+            assistant: boolean;
             /** @description Sign-up is open (`DISABLE_REGISTRATION` is not true). */
             registrationOpen: boolean;
             /** @description The credit-pack catalogue; present only when `billing` is true. */
@@ -1958,7 +2173,10 @@ export interface components {
             entry: components["schemas"]["LedgerEntry"];
             account: components["schemas"]["Account"];
         };
-        /** @description A fee schedule (the calculator's seven fee fields). */
+        /**
+         * @description A fee schedule (the calculator's seven fee fields). Futures fills
+         *     are charged with the options per-contract fields.
+         */
         Brokerage: {
             /** Format: uuid */
             id: string;
@@ -2046,25 +2264,29 @@ export interface components {
             /** Format: uuid */
             accountId: string;
             /**
-             * @description Upper-case ticker, or the canonical 21-character OCC symbol of an option.
+             * @description Upper-case ticker, the canonical 21-character OCC symbol of an option, or a future's contract (root, month code, two-digit year).
              * @example AAPL
              * @example AAPL  240119C00190000
+             * @example ESZ24
              */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option";
-            /** @description Options only, the OCC root. */
+            assetType: "stock" | "option" | "future";
+            /** @description The OCC root of an option, or the root of a future (ES); null for stock. */
             underlying: string | null;
             /** Format: date */
             optionExpiry: string | null;
             /** @enum {string|null} */
             optionRight: "C" | "P" | null;
             optionStrike: string | null;
+            /** @description A future's contract month (2024-12); null for stock and options. */
+            contractMonth: string | null;
             /**
-             * @description 100 for options (quantities are contracts), 1 for stock.
-             * @enum {integer}
+             * @description 1 for stock, 100 for options, a future's point value (50 for
+             *     ES, 0.5 for MYM; up to 8 decimal places). A JSON number, unlike
+             *     the decimal strings of the figures.
              */
-            multiplier: 1 | 100;
+            multiplier: number;
             /** @enum {string} */
             side: "long" | "short";
             /**
@@ -2172,10 +2394,17 @@ export interface components {
              * @description One of the user's accounts (otherwise 400 on accountId).
              */
             accountId: string;
-            /** @description A ticker of 1 to 32 letters, digits and . - / ^ = : _ (stored upper case), or for an option an OCC symbol. */
+            /** @description A ticker of 1 to 32 letters, digits and . - / ^ = : _ (stored upper case), for an option an OCC symbol, for a future a contract (ESZ24, ESZ4, /ESZ24). */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option";
+            assetType: "stock" | "option" | "future";
+            /**
+             * @description Futures only: the contract's point value (greater than 0, at most
+             *     1000000000, 8 places). Required for a root without a built-in
+             *     point value; given for a known root, it replaces the table's.
+             *     400 on `multiplier` for a stock or an option.
+             */
+            multiplier?: components["schemas"]["DecimalInput"];
             /** @enum {string} */
             side: "long" | "short";
             /** @description The planned stop (greater than 0, at most 99999999, 8 places); sets initialRisk and the R multiple. */
@@ -2192,7 +2421,14 @@ export interface components {
             accountId?: string;
             symbol?: string;
             /** @enum {string} */
-            assetType?: "stock" | "option";
+            assetType?: "stock" | "option" | "future";
+            /**
+             * @description Futures only, as on create. Absent, a future keeps its
+             *     multiplier while its root stays (a roll from ESZ24 to ESH25),
+             *     and otherwise takes the new root's built-in point value (400 on
+             *     `multiplier` for a root without one).
+             */
+            multiplier?: components["schemas"]["DecimalInput"];
             /** @enum {string} */
             side?: "long" | "short";
             stopLoss?: components["schemas"]["DecimalInput"] | null;
@@ -2547,7 +2783,7 @@ export interface components {
              * @description Errors: MALFORMED_ROW, MISSING_VALUE, INVALID_NUMBER,
              *     INVALID_DATE, INVALID_TIME, INVALID_SIDE, INVALID_VALUE,
              *     INVALID_SYMBOL, OUT_OF_RANGE, UNSUPPORTED_ASSET,
-             *     EXIT_CROSSES_ZERO, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
+             *     UNKNOWN_POINT_VALUE, EXIT_CROSSES_ZERO, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
              *     TOO_MANY_FILLS. Warnings: DUPLICATE_IN_JOURNAL,
              *     DUPLICATE_IN_FILE, NO_FEES_COLUMN, FEES_ESTIMATED,
              *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION.
@@ -2590,7 +2826,9 @@ export interface components {
             existingPositionId: string | null;
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option";
+            assetType: "stock" | "option" | "future";
+            /** @description 1 for stock, 100 for options, a future's point value (as on the positions API). */
+            multiplier: number;
             /** @enum {string} */
             side: "long" | "short";
             /** @enum {string} */
@@ -2757,7 +2995,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `SERVICE_UNAVAILABLE`: the database is not reachable; try again shortly. */
+        /** @description `SERVICE_UNAVAILABLE`: the database (or, for images, the object storage) is not reachable; try again shortly. */
         ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
@@ -2804,6 +3042,8 @@ export interface components {
          *     would make an infinite scroll repeat itself).
          */
         JournalCursor: string;
+        /** @description The conversation's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+        ConversationId: string;
         /** @description The rate's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         RateId: string;
     };
@@ -5183,6 +5423,250 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAssistantConversations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size. Default 50. Any whole number (an optional sign and digits)
+                 *     is clamped to 1..200; anything else is 400 `VALIDATION_ERROR` on
+                 *     `limit`.
+                 */
+                limit?: components["parameters"]["JournalLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of conversations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AssistantConversation"][];
+                        /** @description The next page's cursor; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAssistantConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                conversationId: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation and its messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: components["schemas"]["AssistantConversation"];
+                        messages: components["schemas"]["AssistantMessage"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAssistantConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                conversationId: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `TURN_IN_PROGRESS`: an answer is still streaming in this conversation. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameAssistantConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The conversation's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                conversationId: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Trimmed; 1 to 200 characters. */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The renamed conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        conversation: components["schemas"]["AssistantConversation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamAssistantTurn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation to continue, or the literal `new` to start one
+                 *     (titled after the question). Another user's, a missing or a
+                 *     malformed id is a codeless 404, before any credit is reserved.
+                 */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The question; trimmed, 1 to 4000 characters. */
+                    content: string;
+                    /** @description The client's key for this submit (a UUID is ideal); reuse it only to retry. */
+                    idempotencyKey: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer, streamed as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example event: start
+                     *     data: {"conversationId":"…","turnId":"…"}
+                     *
+                     *     event: delta
+                     *     data: {"content":"Your Monday trades "}
+                     *
+                     *     event: done
+                     *     data: {"conversationId":"…","turnId":"…","messageId":"…","status":"complete","reason":"complete","usage":{"promptTokens":1000,"completionTokens":200},"creditsCharged":324}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description `INSUFFICIENT_CREDITS` (credits can be bought) or
+             *     `BILLING_NOT_AVAILABLE` (they cannot): fewer than
+             *     `MIN_RESERVATION_CREDITS` available. Nothing was streamed or charged.
+             */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description `TURN_IN_PROGRESS`: another answer is streaming for this user (or
+             *     this key's turn still is). `CONFLICT`: the `idempotencyKey` was
+             *     used for another question.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            /** @description The model provider refused or failed before the answer began; nothing charged. No `code`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The provider did not begin within the turn budget; nothing charged. No `code`. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -94,7 +94,8 @@ export function AppLayout() {
     ['/import', 'Import'],
     ['/exchange-rates', 'Rates'],
   ];
-  // Billing is absent, not disabled, when the instance has no payment processor.
+  // The assistant and billing are absent, not disabled, when the instance has no model provider or payment processor.
+  if (config.data?.assistant) links.push(['/assistant', 'Assistant']);
   if (config.data?.billing) links.push(['/billing', 'Billing']);
   if (user?.isAdmin) links.push(['/admin', 'Admin']);
   links.push(['/settings', 'Settings']);

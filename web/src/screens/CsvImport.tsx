@@ -7,6 +7,8 @@ import { Datalists } from '../components/Datalists';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
+import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
+import { plainNumber } from './positions/futures';
 
 type Preview = Schemas['CsvImportPreview'];
 type Problem = Schemas['CsvImportProblem'];
@@ -37,6 +39,7 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
                 <td>{p.field || '—'}</td>
                 <td>
                   <code>{p.code}</code>
+                  {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
                 </td>
                 <td>{p.message}</td>
               </tr>
@@ -88,6 +91,7 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
         </dd>
       </dl>
       <Problems title="Errors" items={preview.errors} total={preview.errorCount} />
+      <UnknownPointValueNote errors={preview.errors} />
       <Problems title="Warnings" items={preview.warnings} total={preview.warningCount} />
       {preview.positions.length > 0 && (
         <details open={preview.positions.length <= 20}>
@@ -101,6 +105,7 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
                   <th scope="col">Status</th>
                   <th scope="col">Opened</th>
                   <th scope="col">Closed</th>
+                  <th scope="col" className="num">Multiplier</th>
                   <th scope="col" className="num">Fills</th>
                   <th scope="col" className="num">Net P&amp;L</th>
                   <th scope="col">Rows</th>
@@ -117,6 +122,7 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
                     <td>{p.status}</td>
                     <td>{formatDateTime(p.openedAt)}</td>
                     <td>{formatDateTime(p.closedAt)}</td>
+                    <td className="num">×{plainNumber(p.multiplier)}</td>
                     <td className="num">{p.fills}</td>
                     <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, s.currency)}</td>
                     <td>{p.rows.slice(0, 8).join(', ') + (p.rows.length > 8 ? '…' : '')}</td>

@@ -9,6 +9,7 @@ import { emptyToUndefined } from '../../lists';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
 import { TagPicker } from './TagPicker';
+import { AssetTypeOptions, futureHint, MultiplierField, type AssetType } from './futures';
 
 /** How an option is named: the OCC symbol the journal parses into underlying, expiry, right and strike. */
 export const optionHint = 'OCC symbol, e.g. AAPL  240119C00190000 (quantities are contracts of 100).';
@@ -80,7 +81,8 @@ export default function PositionNew() {
   const active = accounts.data?.filter((a) => !a.archived) ?? [];
   const [accountId, setAccountId] = useState(params.get('accountId') ?? '');
   const [symbol, setSymbol] = useState('');
-  const [assetType, setAssetType] = useState<'stock' | 'option'>('stock');
+  const [assetType, setAssetType] = useState<AssetType>('stock');
+  const [multiplier, setMultiplier] = useState('');
   const [side, setSide] = useState<'long' | 'short'>('long');
   const [stopLoss, setStopLoss] = useState('');
   const [targetPrice, setTargetPrice] = useState('');
@@ -96,6 +98,8 @@ export default function PositionNew() {
       if (stop) body.stopLoss = stop;
       const target = emptyToUndefined(targetPrice);
       if (target) body.targetPrice = target;
+      const pointValue = emptyToUndefined(multiplier);
+      if (assetType === 'future' && pointValue) body.multiplier = pointValue;
       if (notes.trim()) body.notes = notes;
       return unwrap(client.POST('/api/positions', { body }));
     },
@@ -133,11 +137,11 @@ export default function PositionNew() {
               </option>
             ))}
           </SelectField>
-          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
-          <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as 'stock' | 'option')}>
-            <option value="stock">Stock</option>
-            <option value="option">Option (OCC symbol)</option>
+          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : assetType === 'future' ? futureHint : undefined} />
+          <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as AssetType)}>
+            <AssetTypeOptions />
           </SelectField>
+          {assetType === 'future' && <MultiplierField value={multiplier} onChange={setMultiplier} error={err?.fieldError('multiplier')} />}
           <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as 'long' | 'short')}>
             <option value="long">Long</option>
             <option value="short">Short</option>

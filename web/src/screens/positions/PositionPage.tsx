@@ -11,6 +11,7 @@ import { FillFields, fillInput, newFill, optionHint, type FillDraft } from './Po
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
+import { AssetTypeOptions, contractText, futureHint, MultiplierField, plainNumber } from './futures';
 
 type Position = Schemas['Position'];
 type Fill = Schemas['Fill'];
@@ -70,6 +71,11 @@ function DetailsForm({ p }: { p: Position }) {
   const [symbol, setSymbol] = useState(p.symbol);
   const [side, setSide] = useState(p.side);
   const [assetType, setAssetType] = useState(p.assetType);
+  // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
+  const savedMultiplier = p.assetType === 'future' ? plainNumber(p.multiplier) : '';
+  const [multiplier, setMultiplier] = useState(savedMultiplier);
+  const pointValue = multiplier.trim();
+  const sendMultiplier = assetType === 'future' && pointValue !== '' && pointValue !== savedMultiplier;
   const [stopLoss, setStopLoss] = useState(p.stopLoss ?? '');
   const [targetPrice, setTargetPrice] = useState(p.targetPrice ?? '');
   const save = useMutation({
@@ -77,7 +83,14 @@ function DetailsForm({ p }: { p: Position }) {
       unwrap(
         client.PATCH('/api/positions/{positionId}', {
           params: { path: { positionId: p.id } },
-          body: { symbol: symbol.trim(), side, assetType, stopLoss: stopLoss.trim() || null, targetPrice: targetPrice.trim() || null },
+          body: {
+            symbol: symbol.trim(),
+            side,
+            assetType,
+            stopLoss: stopLoss.trim() || null,
+            targetPrice: targetPrice.trim() || null,
+            ...(sendMultiplier ? { multiplier: pointValue } : {}),
+          },
         }),
       ),
     onSuccess: setPosition,
@@ -91,11 +104,11 @@ function DetailsForm({ p }: { p: Position }) {
     <form className="card" onSubmit={submit} aria-label="Position details">
       <h2>Details</h2>
       <div className="grid">
-        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : undefined} />
+        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : assetType === 'future' ? futureHint : undefined} />
         <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as Position['assetType'])}>
-          <option value="stock">Stock</option>
-          <option value="option">Option</option>
+          <AssetTypeOptions />
         </SelectField>
+        {assetType === 'future' && <MultiplierField value={multiplier} onChange={setMultiplier} error={err?.fieldError('multiplier')} />}
         <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as Position['side'])} error={err?.fieldError('side')}>
           <option value="long">Long</option>
           <option value="short">Short</option>
@@ -328,6 +341,7 @@ export default function PositionPage() {
         {account ? `${account.name} (${account.currency})` : ''} · opened {formatDateTime(p.openedAt)}
         {p.closedAt ? ` · closed ${formatDateTime(p.closedAt)}` : ''}
         {p.assetType === 'option' && p.underlying ? ` · ${p.underlying} ${p.optionExpiry ?? ''} ${p.optionRight ?? ''} ${p.optionStrike ?? ''}` : ''}
+        {p.assetType === 'future' && ` · ${contractText(p)}`}
       </p>
       <ErrorNote error={remove.error} />
       <Facts p={p} currency={account?.currency} />

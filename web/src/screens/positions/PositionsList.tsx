@@ -4,6 +4,7 @@ import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../../components/ui';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { contractText } from './futures';
 
 /** The list filters, kept in the address so a filtered list can be linked and reloaded. */
 const filterNames = ['accountId', 'symbol', 'status', 'tagId', 'from', 'to'] as const;
@@ -113,6 +114,7 @@ export default function PositionsList() {
                     <tr key={p.id}>
                       <th scope="row">
                         <Link to={`/positions/${p.id}`}>{p.symbol}</Link>
+                        {p.assetType === 'future' && <div className="muted">{contractText(p)}</div>}
                       </th>
                       <td>{p.side}</td>
                       <td>{p.status}</td>

@@ -1,0 +1,374 @@
+// The trade-review assistant: the conversation list, one conversation, and
+// the composer whose answer streams in as it is written. Only reachable when
+// GET /api/config says `assistant: true` (the nav hides it otherwise).
+import { useState, type FormEvent } from 'react';
+import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
+import { useAppConfig } from '../../api/queries';
+import { ErrorNote, Field, Loading, PageTitle, TextAreaField } from '../../components/ui';
+import { formatDateTime } from '../../format';
+import { streamTurn } from './stream';
+import { canRetry, incompleteText, type Turn } from './turnState';
+import './assistant.css';
+
+type Message = Schemas['AssistantMessage'];
+
+const keys = {
+  all: ['assistant'] as const,
+  list: ['assistant', 'conversations'] as const,
+  conversation: (id: string) => ['assistant', 'conversation', id] as const,
+  /**
+   * The running turn lives in the query client, not in the screen: the app
+   * remounts a screen when its address changes (as from /assistant to the new
+   * conversation's), and the answer must keep streaming across that. Outside
+   * ['assistant'], so refreshing the conversations leaves it alone.
+   */
+  turn: ['assistant-turn'] as const,
+};
+
+/** newKey is a fresh idempotency key; randomUUID needs a secure context, so plain-http hosts get random bytes. */
+export function newKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function ConversationList({ current }: { current: string | undefined }) {
+  const pages = useInfiniteQuery({
+    queryKey: keys.list,
+    queryFn: ({ pageParam }) =>
+      unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+  const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <nav className="card conversations" aria-label="Conversations">
+      <Link className="button" to="/assistant" aria-current={current ? undefined : 'page'}>
+        New conversation
+      </Link>
+      {pages.isPending ? (
+        <Loading />
+      ) : pages.isError ? (
+        <ErrorNote error={pages.error} />
+      ) : items.length === 0 ? (
+        <p className="muted">No conversations yet.</p>
+      ) : (
+        <ul>
+          {items.map((c) => (
+            <li key={c.id}>
+              <NavLink to={`/assistant/${c.id}`} title={formatDateTime(c.updatedAt)}>
+                {c.title}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      )}
+      {pages.hasNextPage && (
+        <button type="button" className="ghost" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+          {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+        </button>
+      )}
+    </nav>
+  );
+}
+
+function MessageItem({ role, text, incomplete }: { role: Message['role']; text: string; incomplete?: string | undefined }) {
+  return (
+    <li className={`message from-${role}`}>
+      <div className="who">{role === 'user' ? 'You' : 'Assistant'}</div>
+      {/* Plain text: React escapes it, and pre-wrap keeps the model's line breaks. */}
+      <div className="message-text">{text}</div>
+      {incomplete && <p className="note note-warn">{incomplete}</p>}
+    </li>
+  );
+}
+
+/** TurnProblem explains a refused or failed submit in words the user can act on. */
+function TurnProblem({ error, billing }: { error: unknown; billing: boolean }) {
+  if (error instanceof ApiError && error.code === 'INSUFFICIENT_CREDITS') {
+    return (
+      <p className="note note-error" role="alert">
+        You do not have enough credits for an answer.{' '}
+        {billing ? <Link to="/billing">Buy credits</Link> : 'Credits cannot be bought on this server.'}
+      </p>
+    );
+  }
+  if (error instanceof ApiError && error.code === 'BILLING_NOT_AVAILABLE') {
+    return (
+      <p className="note note-error" role="alert">
+        The assistant needs credits, and this server cannot sell them. Ask its administrator.
+      </p>
+    );
+  }
+  if (error instanceof ApiError && error.code === 'TURN_IN_PROGRESS') {
+    return (
+      <p className="note note-error" role="alert">
+        Another answer is still being written (perhaps in another tab). Wait for it to finish, then retry.
+      </p>
+    );
+  }
+  return (
+    <p className="note note-error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+function TurnOutcome({ turn, billing }: { turn: Turn; billing: boolean }) {
+  switch (turn.state) {
+    case 'streaming':
+      return (
+        <p className="muted" role="status">
+          Writing…
+        </p>
+      );
+    case 'done':
+      return (
+        <p className="muted" role="status">
+          {turn.done?.status === 'incomplete' && `${incompleteText(turn.done.reason)} `}
+          {turn.done?.creditsCharged ?? 0} credits charged{turn.done?.replay ? ' (already answered: nothing charged again)' : ''}.
+        </p>
+      );
+    case 'stopped':
+      return (
+        <p className="muted" role="status">
+          Stopped. What was written so far is kept with the conversation.
+        </p>
+      );
+    case 'cut':
+      return (
+        <p className="note note-error" role="alert">
+          The connection ended before the answer was finished. Retry to get it.
+        </p>
+      );
+    case 'failed':
+      return <TurnProblem error={turn.error} billing={billing} />;
+  }
+}
+
+function Rename({ id, title }: { id: string; title: string }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState(title);
+  const rename = useMutation({
+    mutationFn: () => unwrap(client.PATCH('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: id } }, body: { title: draft.trim() } })),
+    onSuccess: () => {
+      setOpen(false);
+      void queryClient.invalidateQueries({ queryKey: keys.all });
+    },
+  });
+  const err = rename.error instanceof ApiError ? rename.error : undefined;
+  if (!open) {
+    return (
+      <button type="button" className="ghost" onClick={() => setOpen(true)}>
+        Rename
+      </button>
+    );
+  }
+  return (
+    <form
+      className="row"
+      aria-label="Rename conversation"
+      onSubmit={(e) => {
+        e.preventDefault();
+        rename.mutate();
+      }}
+    >
+      <Field label="Title" maxLength={200} required value={draft} onChange={(e) => setDraft(e.target.value)} error={err?.fieldError('title')} />
+      <button type="submit" disabled={rename.isPending || draft.trim() === ''}>
+        Save title
+      </button>
+      <button type="button" className="ghost" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      {rename.error && !err?.fieldError('title') && <ErrorNote error={rename.error} />}
+    </form>
+  );
+}
+
+function DeleteButton({ id, title }: { id: string; title: string }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const remove = useMutation({
+    mutationFn: () => unwrap(client.DELETE('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: id } } })),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: keys.conversation(id) });
+      void queryClient.invalidateQueries({ queryKey: keys.list });
+      void navigate('/assistant');
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="danger"
+        disabled={remove.isPending}
+        onClick={() => {
+          if (window.confirm(`Delete the conversation “${title}”?`)) remove.mutate();
+        }}
+      >
+        Delete
+      </button>
+      {remove.error instanceof ApiError && remove.error.code === 'TURN_IN_PROGRESS' ? (
+        <p className="note note-error" role="alert">
+          An answer is still being written in this conversation. Stop it or wait, then delete.
+        </p>
+      ) : (
+        <ErrorNote error={remove.error} />
+      )}
+    </>
+  );
+}
+
+export default function Assistant() {
+  const { conversationId } = useParams();
+  const config = useAppConfig();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [question, setQuestion] = useState('');
+  const turn = useQuery<Turn | null>({ queryKey: keys.turn, queryFn: () => null, initialData: null, staleTime: Infinity, gcTime: Infinity }).data;
+  const setTurn = (next: (t: Turn | null) => Turn | null) => queryClient.setQueryData<Turn | null>(keys.turn, (t) => next(t ?? null));
+  const conversation = useQuery({
+    queryKey: keys.conversation(conversationId ?? ''),
+    queryFn: () => unwrap(client.GET('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: conversationId ?? '' } } })),
+    enabled: conversationId !== undefined && config.data?.assistant === true,
+  });
+
+  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId'>) => {
+    const controller = new AbortController();
+    let started: string | undefined;
+    setTurn(() => ({ ...submit, answer: '', state: 'streaming', controller }));
+    const update = (change: Partial<Turn>) => setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, ...change } : t));
+    try {
+      const done = await streamTurn(
+        submit,
+        {
+          onStart: (e) => {
+            started = e.conversationId;
+            setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, conversationId: e.conversationId, turnId: e.turnId, answer: '' } : t));
+            // A new conversation exists from here on: show it at its own address.
+            if (submit.conversation === 'new') void navigate(`/assistant/${e.conversationId}`, { replace: true });
+          },
+          onDelta: (text) => setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, answer: t.answer + text } : t)),
+        },
+        controller.signal,
+      );
+      update(done ? { state: 'done', done } : { state: 'cut' });
+    } catch (err) {
+      update(controller.signal.aborted ? { state: 'stopped' } : { state: 'failed', error: err });
+    } finally {
+      if (started) void queryClient.invalidateQueries({ queryKey: keys.all });
+    }
+  };
+
+  const ask = (e: FormEvent) => {
+    e.preventDefault();
+    const content = question.trim();
+    if (!content || turn?.state === 'streaming') return;
+    setQuestion('');
+    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey() });
+  };
+
+  if (config.isPending) return <Loading />;
+  if (config.isError) return <ErrorNote error={config.error} />;
+  if (!config.data?.assistant) {
+    return (
+      <>
+        <PageTitle>Assistant</PageTitle>
+        <p className="note">The trade-review assistant is not enabled on this server.</p>
+      </>
+    );
+  }
+
+  const here = conversationId ?? 'new';
+  const messages = conversation.data?.messages ?? [];
+  // A started turn belongs to its conversation; one refused before it started, to where it was asked.
+  const turnHere = turn !== null && (turn.conversationId !== undefined ? turn.conversationId === conversationId : turn.conversation === here);
+  // The running turn is shown from the stream until the stored answer has arrived.
+  const answered = turn?.turnId !== undefined && messages.some((m) => m.turnId === turn.turnId && m.role === 'assistant');
+  const showTurn = turnHere && !answered;
+  // How the latest turn ended (credits charged, incomplete, refused) stays in view after its answer is stored.
+  const showOutcome = turnHere && turn?.state !== 'streaming';
+  const stored = showTurn && turn?.turnId ? messages.filter((m) => m.turnId !== turn.turnId) : messages;
+  const streaming = turn?.state === 'streaming';
+  const billing = config.data?.billing ?? false;
+  const title = conversation.data?.conversation.title;
+
+  return (
+    <>
+      <PageTitle>Assistant</PageTitle>
+      <div className="assistant-screen">
+        <ConversationList current={conversationId} />
+        <section className="card" aria-label={title ?? 'New conversation'}>
+          {conversationId !== undefined && conversation.isPending && <Loading />}
+          {conversation.isError &&
+            (conversation.error instanceof ApiError && conversation.error.status === 404 ? (
+              <p className="note">This conversation does not exist (any more).</p>
+            ) : (
+              <ErrorNote error={conversation.error} />
+            ))}
+          {title !== undefined && conversationId !== undefined ? (
+            <div className="page-title">
+              <h2>{title}</h2>
+              <div className="actions">
+                <Rename key={title} id={conversationId} title={title} />
+                <DeleteButton id={conversationId} title={title} />
+              </div>
+            </div>
+          ) : (
+            conversationId === undefined && (
+              <>
+                <h2>New conversation</h2>
+                <p className="muted">Ask about your own journal: “Why do my Monday trades lose?”, “Review my last 20 losers.”</p>
+              </>
+            )
+          )}
+          <ol className="messages" aria-label="Messages">
+            {stored.map((m) => (
+              <MessageItem key={m.id} role={m.role} text={m.content} incomplete={m.role === 'assistant' && !m.complete ? 'This answer is incomplete.' : undefined} />
+            ))}
+            {showTurn && turn && (
+              <>
+                <MessageItem role="user" text={turn.content} />
+                {(turn.answer !== '' || streaming) && <MessageItem role="assistant" text={turn.answer} />}
+              </>
+            )}
+          </ol>
+          {(showTurn || showOutcome) && turn && (
+            <div aria-live="polite">
+              <TurnOutcome turn={turn} billing={billing} />
+              {canRetry(turn) && (
+                <button type="button" className="ghost" onClick={() => void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId })}>
+                  Retry
+                </button>
+              )}
+            </div>
+          )}
+          <form onSubmit={ask} aria-label="Ask the assistant">
+            <TextAreaField
+              label="Your question"
+              maxLength={4000}
+              rows={3}
+              value={question}
+              onChange={(e) => setQuestion(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
+              }}
+            />
+            <div className="row">
+              <button type="submit" disabled={streaming || question.trim() === '' || (conversationId !== undefined && !conversation.isSuccess)}>
+                Ask
+              </button>
+              {streaming && (
+                <button type="button" className="ghost" onClick={() => turn?.controller.abort()}>
+                  Stop
+                </button>
+              )}
+            </div>
+          </form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+// The assistant screen's running turn: what was asked, what has streamed,
+// and how it ended. Kept apart from the view so the rules are testable.
+import { ApiError } from '../../api/client';
+import type { DoneEvent } from './stream';
+
+export interface Turn {
+  /** The path segment the question was sent to: a conversation id or "new". */
+  conversation: string;
+  content: string;
+  /** Reused by a retry of this submit. */
+  idempotencyKey: string;
+  /** From the start event. */
+  conversationId?: string;
+  turnId?: string;
+  answer: string;
+  state: 'streaming' | 'done' | 'stopped' | 'cut' | 'failed';
+  /** Stop aborts the turn's request through it. */
+  controller: AbortController;
+  done?: DoneEvent;
+  error?: unknown;
+}
+
+/** canRetry: a retry with the same key is useful after a cut stream or a refusal that may pass later. */
+export function canRetry(t: Turn): boolean {
+  if (t.state === 'cut') return true;
+  if (t.state !== 'failed') return false;
+  if (!(t.error instanceof ApiError)) return true; // the network
+  return t.error.status !== 400 && t.error.status !== 404 && t.error.code !== 'CONFLICT';
+}
+
+const endReasons: Record<string, string> = {
+  budget: 'it reached the time limit for one answer',
+  disconnect: 'it was stopped',
+  provider_error: "the assistant's model provider failed",
+  error: 'of an error on the server',
+};
+
+/** incompleteText explains an answer cut short, from the done event's reason. */
+export function incompleteText(reason: string): string {
+  return `The answer is incomplete: ${endReasons[reason] ?? 'it was cut short'}.`;
+}

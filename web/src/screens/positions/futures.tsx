@@ -1,0 +1,64 @@
+// Futures in the position screens: the asset-type choices, the optional
+// multiplier (point value) input, and how a contract is shown.
+import type { Schemas } from '../../api/client';
+import { Field } from '../../components/ui';
+
+export type AssetType = Schemas['Position']['assetType'];
+
+/** How a future is named: the contract symbol the journal parses into root and month. */
+export const futureHint = 'Contract symbol, e.g. ESZ24, ESZ4 or /ESZ24 (quantities are contracts).';
+
+/** AssetTypeOptions are the choices of an asset-type select. */
+export function AssetTypeOptions() {
+  return (
+    <>
+      <option value="stock">Stock</option>
+      <option value="option">Option (OCC symbol)</option>
+      <option value="future">Future (contract)</option>
+    </>
+  );
+}
+
+/**
+ * MultiplierField is the futures-only point value. Blank leaves it to the
+ * journal's table of known roots; the API's error (a root without a built-in
+ * point value) lands on it.
+ */
+export function MultiplierField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string | undefined }) {
+  return (
+    <Field
+      label="Multiplier (point value)"
+      inputMode="decimal"
+      placeholder="built-in for known contracts"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      error={error}
+      hint="What one point of price moves one contract (ES 50, MES 5, MYM 0.5). Leave blank for a known contract."
+    />
+  );
+}
+
+/** plainNumber writes a multiplier (at most 8 places) without an exponent: 1e-8 becomes 0.00000001. */
+export function plainNumber(n: number): string {
+  return n
+    .toFixed(8)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
+const monthNames = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** contractMonthText turns 2024-12 into "Dec 2024" (fixed English month names, as on exchange calendars). */
+export function contractMonthText(month: string | null): string {
+  const m = /^(\d{4})-(\d{2})$/.exec(month ?? '');
+  const name = m ? monthNames[Number(m[2]) - 1] : undefined;
+  return m && name ? `${name} ${m[1]}` : (month ?? '');
+}
+
+type Instrument = Pick<Schemas['Position'], 'assetType' | 'underlying' | 'contractMonth' | 'multiplier'>;
+
+/** contractText describes a future as "ES Dec 2024 · ×50"; "" for stock and options. */
+export function contractText(p: Instrument): string {
+  if (p.assetType !== 'future') return '';
+  return `${[p.underlying, contractMonthText(p.contractMonth)].filter(Boolean).join(' ')} · ×${plainNumber(p.multiplier)}`;
+}
