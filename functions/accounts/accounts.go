@@ -219,10 +219,18 @@ func checkBrokerage(ctx context.Context, q db.Querier, userID string, id *string
 	return nil
 }
 
+// accountOrder is the order of the accounts list: oldest first.
+var accountOrder = []sortKey{timeKey("created_at"), idKey}
+
 func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rows, err := h.app.DB.Query(ctx, `SELECT `+accountColumns+` FROM accounts WHERE user_id = $1 ORDER BY created_at, id`,
-		auth.CurrentUser(ctx).ID)
+	page, err := parseBoundedPage(r.URL.Query(), accountOrder)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sql, args := page.query(`SELECT `+accountColumns+` FROM accounts WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, accountOrder)
+	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
@@ -232,7 +240,9 @@ func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	httpx.JSON(w, http.StatusOK, list[Account]{Items: items})
+	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(a Account) []string {
+		return []string{a.CreatedAt.Format(time.RFC3339Nano), a.ID}
+	}))
 }
 
 // createAccount creates an account. The first account of a user without a
