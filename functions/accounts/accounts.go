@@ -65,6 +65,7 @@ func Group(a *app.App) httpx.Group {
 
 			{Pattern: "GET /api/tags", Handler: require(h.listTags)},
 			{Pattern: "POST /api/tags", Handler: require(h.createTag)},
+			{Pattern: "GET /api/tags/{tagId}", Handler: require(h.getTag)},
 			{Pattern: "PATCH /api/tags/{tagId}", Handler: require(h.updateTag)},
 			{Pattern: "DELETE /api/tags/{tagId}", Handler: require(h.deleteTag)},
 		},

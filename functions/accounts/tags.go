@@ -125,6 +125,23 @@ func (h handler) createTag(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, tagEnvelope{t})
 }
 
+// getTag answers one of the caller's tags; another user's, a missing one
+// and a malformed id are the same codeless 404.
+func (h handler) getTag(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("tagId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	t, err := scanTag(h.app.DB.QueryRow(ctx, `SELECT `+tagColumns+` FROM tags WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID))
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, tagEnvelope{t})
+}
+
 func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("tagId")

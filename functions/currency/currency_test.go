@@ -131,6 +131,19 @@ func TestExchangeRatesCRUD(t *testing.T) {
 			t.Fatalf("list %v, want %v", got, want)
 		}
 	})
+	t.Run("ReadOne", func(t *testing.T) {
+		r := c.Do("GET", "/api/exchange-rates/"+id, nil)
+		rate, _ := r.JSON["rate"].(map[string]any)
+		if r.Status != 200 || rate["id"] != id || rate["rate"] != "1.09" || rate["effectiveDate"] != "2024-03-01" || rate["baseCurrency"] != "EUR" {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		apitest.Run(t, other, []apitest.Case{{Name: "Others", Method: "GET", Path: "/api/exchange-rates/" + id, Status: 404}})
+		apitest.Run(t, c, []apitest.Case{
+			{Name: "Missing", Method: "GET", Path: "/api/exchange-rates/00000000-0000-4000-8000-000000000000", Status: 404},
+			{Name: "Malformed", Method: "GET", Path: "/api/exchange-rates/42", Status: 404},
+			{Name: "PreviewIsNotARate", Method: "GET", Path: "/api/exchange-rates/preview", Status: 404},
+		})
+	})
 	t.Run("DeleteOthersIs404", func(t *testing.T) {
 		apitest.Run(t, other, []apitest.Case{{Name: "Delete", Method: "DELETE", Path: "/api/exchange-rates/" + id, Status: 404}})
 	})
