@@ -81,6 +81,16 @@ func TestImages(t *testing.T) {
 		if n := obj(t, must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["imageCount"]; n != float64(3) {
 			t.Fatalf("imageCount %v", n)
 		}
+		// Each served with the type its content has, whatever the upload declared (image/png).
+		for i, want := range []struct {
+			data []byte
+			typ  string
+		}{{pngBytes, "image/png"}, {jpegBytes, "image/jpeg"}, {webpBytes, "image/webp"}} {
+			r := must(t, a.Do("GET", base+"/"+l[i].(map[string]any)["id"].(string), nil), 200)
+			if !bytes.Equal(r.Body, want.data) || r.Header.Get("Content-Type") != want.typ {
+				t.Errorf("image %d served as %q: %q", i, r.Header.Get("Content-Type"), r.Body[:min(len(r.Body), 12)])
+			}
+		}
 	})
 	apitest.Run(t, f.b, []apitest.Case{
 		{Name: "OtherGet", Method: "GET", Path: base + "/" + imgID, Status: 404},
