@@ -132,3 +132,31 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseKeys: any cursor text is either ErrCursor or keys that encode
+// back to a cursor reading the same keys.
+func FuzzParseKeys(f *testing.F) {
+	const id = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	for _, s := range []string{EncodeKeys("setup", "Name", id), EncodeKeys("", "", id), "", "%%%", "W10", EncodeKeys("a", id)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keys, err := ParseKeys(s, 3)
+		if err != nil {
+			if err != ErrCursor {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if s == "" {
+			if keys != nil {
+				t.Fatalf("empty cursor read as %q", keys)
+			}
+			return
+		}
+		again, err := ParseKeys(EncodeKeys(keys...), 3)
+		if err != nil || !slices.Equal(again, keys) || !ValidUUID(keys[2]) {
+			t.Fatalf("%q: keys %q read back as %q, %v", s, keys, again, err)
+		}
+	})
+}
