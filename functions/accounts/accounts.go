@@ -97,6 +97,12 @@ type list[T any] struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
+// pageOf is the list of one bounded page (journal.PageOf).
+func pageOf[T any](rows []T, page journal.BoundedPage, keys func(T) []string) list[T] {
+	items, next := journal.PageOf(rows, page, keys)
+	return list[T]{Items: items, NextCursor: next}
+}
+
 const accountColumns = `id::text, name, currency, timezone, starting_balance, balance,
 	default_risk_percent, brokerage_id::text, archived, created_at`
 
@@ -221,16 +227,16 @@ func checkBrokerage(ctx context.Context, q db.Querier, userID string, id *string
 }
 
 // accountOrder is the order of the accounts list: oldest first.
-var accountOrder = []sortKey{timeKey("created_at"), idKey}
+var accountOrder = []journal.SortKey{journal.TimeKey("created_at"), journal.IDKey}
 
 func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := parseBoundedPage(r.URL.Query(), accountOrder)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), accountOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	sql, args := page.query(`SELECT `+accountColumns+` FROM accounts WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, accountOrder)
+	sql, args := page.Query(`SELECT `+accountColumns+` FROM accounts WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, accountOrder)
 	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
@@ -242,7 +248,7 @@ func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(a Account) []string {
-		return []string{a.CreatedAt.Format(time.RFC3339Nano), a.ID}
+		return []string{journal.TimeKeyOf(a.CreatedAt), a.ID}
 	}))
 }
 

@@ -115,19 +115,19 @@ func validateBrokerage(in brokerageRequest, create bool) (brokerageValues, error
 
 // brokerageOrder is the order of the brokerages list: the built-in
 // schedules first, then the user's, each oldest first.
-var brokerageOrder = []sortKey{
-	{column: "user_id IS NOT NULL", param: "%s::boolean", valid: func(s string) bool { return s == "true" || s == "false" }},
-	timeKey("created_at"), idKey,
+var brokerageOrder = []journal.SortKey{
+	{Column: "user_id IS NOT NULL", Param: "%s::boolean", Valid: func(s string) bool { return s == "true" || s == "false" }},
+	journal.TimeKey("created_at"), journal.IDKey,
 }
 
 func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := parseBoundedPage(r.URL.Query(), brokerageOrder)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), brokerageOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	sql, args := page.query(`SELECT `+brokerageColumns+` FROM brokerages WHERE (user_id IS NULL OR user_id = $1)`,
+	sql, args := page.Query(`SELECT `+brokerageColumns+` FROM brokerages WHERE (user_id IS NULL OR user_id = $1)`,
 		[]any{auth.CurrentUser(ctx).ID}, brokerageOrder)
 	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
@@ -140,7 +140,7 @@ func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(b Brokerage) []string {
-		return []string{strconv.FormatBool(!b.BuiltIn), b.CreatedAt.Format(time.RFC3339Nano), b.ID}
+		return []string{strconv.FormatBool(!b.BuiltIn), journal.TimeKeyOf(b.CreatedAt), b.ID}
 	}))
 }
 

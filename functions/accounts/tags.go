@@ -59,20 +59,20 @@ func scanTag(row pgx.Row) (journal.Tag, error) {
 // tagOrder is the order of the tags list: by category, then name
 // regardless of case. The cursor keeps the name as it is; the database
 // lowers it, the same way it lowers the column.
-var tagOrder = []sortKey{
-	{column: "category", param: "%s::text"},
-	{column: "lower(name)", param: "lower(%s::text)"},
-	idKey,
+var tagOrder = []journal.SortKey{
+	{Column: "category", Param: "%s::text"},
+	{Column: "lower(name)", Param: "lower(%s::text)"},
+	journal.IDKey,
 }
 
 func (h handler) listTags(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := parseBoundedPage(r.URL.Query(), tagOrder)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), tagOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	sql, args := page.query(`SELECT `+tagColumns+` FROM tags WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, tagOrder)
+	sql, args := page.Query(`SELECT `+tagColumns+` FROM tags WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, tagOrder)
 	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
