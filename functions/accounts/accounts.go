@@ -65,6 +65,7 @@ func Group(a *app.App) httpx.Group {
 
 			{Pattern: "GET /api/tags", Handler: require(h.listTags)},
 			{Pattern: "POST /api/tags", Handler: require(h.createTag)},
+			{Pattern: "GET /api/tags/{tagId}", Handler: require(h.getTag)},
 			{Pattern: "PATCH /api/tags/{tagId}", Handler: require(h.updateTag)},
 			{Pattern: "DELETE /api/tags/{tagId}", Handler: require(h.deleteTag)},
 		},
@@ -94,6 +95,12 @@ type accountEnvelope struct {
 type list[T any] struct {
 	Items      []T     `json:"items"`
 	NextCursor *string `json:"nextCursor"`
+}
+
+// pageOf is the list of one bounded page (journal.PageOf).
+func pageOf[T any](rows []T, page journal.BoundedPage, keys func(T) []string) list[T] {
+	items, next := journal.PageOf(rows, page, keys)
+	return list[T]{Items: items, NextCursor: next}
 }
 
 const accountColumns = `id::text, name, currency, timezone, starting_balance, balance,
@@ -219,10 +226,18 @@ func checkBrokerage(ctx context.Context, q db.Querier, userID string, id *string
 	return nil
 }
 
+// accountOrder is the order of the accounts list: oldest first.
+var accountOrder = []journal.SortKey{journal.TimeKey("created_at"), journal.IDKey}
+
 func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rows, err := h.app.DB.Query(ctx, `SELECT `+accountColumns+` FROM accounts WHERE user_id = $1 ORDER BY created_at, id`,
-		auth.CurrentUser(ctx).ID)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), accountOrder)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sql, args := page.Query(`SELECT `+accountColumns+` FROM accounts WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, accountOrder)
+	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
@@ -232,7 +247,9 @@ func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	httpx.JSON(w, http.StatusOK, list[Account]{Items: items})
+	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(a Account) []string {
+		return []string{journal.TimeKeyOf(a.CreatedAt), a.ID}
+	}))
 }
 
 // createAccount creates an account. The first account of a user without a

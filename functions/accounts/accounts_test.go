@@ -341,16 +341,28 @@ func TestTags(t *testing.T) {
 	if l := items(t, must(t, a.Do("GET", "/api/tags", nil), 200)); len(l) != 2 {
 		t.Fatalf("tags %v", l)
 	}
+	if got := obj(t, must(t, a.Do("GET", "/api/tags/"+id, nil), 200), "tag"); got["name"] != "Chased" || got["category"] != "mistake" || got["id"] != id {
+		t.Fatalf("read one tag: %v", got)
+	}
+	for _, category := range []string{"setup", "mistake", "emotion", "general"} {
+		if got := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Every " + category, "category": category}), 201), "tag"); got["category"] != category {
+			t.Fatalf("category %s: %v", category, got)
+		}
+	}
 	apitest.Run(t, a, []apitest.Case{
 		{Name: "BadCategory", Method: "POST", Path: "/api/tags", Body: map[string]any{"name": "X", "category": "mood"}, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BlankName", Method: "POST", Path: "/api/tags", Body: map[string]any{"name": "  "}, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "LongName", Method: "POST", Path: "/api/tags", Body: map[string]any{"name": strings.Repeat("t", 51)}, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "Malformed", Method: "PATCH", Path: "/api/tags/x", Body: map[string]any{"name": "y"}, Status: 404},
+		{Name: "MalformedGet", Method: "GET", Path: "/api/tags/x", Status: 404},
+		{Name: "MissingGet", Method: "GET", Path: "/api/tags/" + missingID, Status: 404},
 	})
 	apitest.Run(t, b, []apitest.Case{
+		{Name: "OtherGet", Method: "GET", Path: "/api/tags/" + id, Status: 404},
 		{Name: "OtherPatch", Method: "PATCH", Path: "/api/tags/" + id, Body: map[string]any{"name": "x"}, Status: 404},
 		{Name: "OtherDelete", Method: "DELETE", Path: "/api/tags/" + id, Status: 404},
 	})
 	must(t, a.Do("DELETE", "/api/tags/"+id, nil), 204)
 	must(t, a.Do("DELETE", "/api/tags/"+id, nil), 404)
+	must(t, a.Do("GET", "/api/tags/"+id, nil), 404)
 }

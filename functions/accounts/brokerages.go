@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -112,11 +113,23 @@ func validateBrokerage(in brokerageRequest, create bool) (brokerageValues, error
 	return v, p.Err()
 }
 
+// brokerageOrder is the order of the brokerages list: the built-in
+// schedules first, then the user's, each oldest first.
+var brokerageOrder = []journal.SortKey{
+	{Column: "user_id IS NOT NULL", Param: "%s::boolean", Valid: func(s string) bool { return s == "true" || s == "false" }},
+	journal.TimeKey("created_at"), journal.IDKey,
+}
+
 func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	const sql = `SELECT ` + brokerageColumns + ` FROM brokerages WHERE user_id IS NULL OR user_id = $1
-		ORDER BY user_id IS NOT NULL, created_at, id`
-	rows, err := h.app.DB.Query(ctx, sql, auth.CurrentUser(ctx).ID)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), brokerageOrder)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sql, args := page.Query(`SELECT `+brokerageColumns+` FROM brokerages WHERE (user_id IS NULL OR user_id = $1)`,
+		[]any{auth.CurrentUser(ctx).ID}, brokerageOrder)
+	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
@@ -126,7 +139,9 @@ func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	httpx.JSON(w, http.StatusOK, list[Brokerage]{Items: items})
+	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(b Brokerage) []string {
+		return []string{strconv.FormatBool(!b.BuiltIn), journal.TimeKeyOf(b.CreatedAt), b.ID}
+	}))
 }
 
 func (h handler) createBrokerage(w http.ResponseWriter, r *http.Request) {

@@ -56,10 +56,24 @@ func scanTag(row pgx.Row) (journal.Tag, error) {
 	return t, err
 }
 
+// tagOrder is the order of the tags list: by category, then name
+// regardless of case. The cursor keeps the name as it is; the database
+// lowers it, the same way it lowers the column.
+var tagOrder = []journal.SortKey{
+	{Column: "category", Param: "%s::text"},
+	{Column: "lower(name)", Param: "lower(%s::text)"},
+	journal.IDKey,
+}
+
 func (h handler) listTags(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	rows, err := h.app.DB.Query(ctx, `SELECT `+tagColumns+` FROM tags WHERE user_id = $1 ORDER BY category, lower(name), id`,
-		auth.CurrentUser(ctx).ID)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), tagOrder)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sql, args := page.Query(`SELECT `+tagColumns+` FROM tags WHERE user_id = $1`, []any{auth.CurrentUser(ctx).ID}, tagOrder)
+	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
@@ -69,7 +83,7 @@ func (h handler) listTags(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	httpx.JSON(w, http.StatusOK, list[journal.Tag]{Items: items})
+	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(t journal.Tag) []string { return []string{t.Category, t.Name, t.ID} }))
 }
 
 // createTag creates a tag; names are unique per user regardless of case
@@ -109,6 +123,23 @@ func (h handler) createTag(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusCreated, tagEnvelope{t})
+}
+
+// getTag answers one of the caller's tags; another user's, a missing one
+// and a malformed id are the same codeless 404.
+func (h handler) getTag(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("tagId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	t, err := scanTag(h.app.DB.QueryRow(ctx, `SELECT `+tagColumns+` FROM tags WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID))
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, tagEnvelope{t})
 }
 
 func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {

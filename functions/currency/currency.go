@@ -4,6 +4,7 @@
 //
 //	GET    /api/exchange-rates              list, keyset-paginated
 //	POST   /api/exchange-rates              upsert on (base, quote, date): 201 created, 200 replaced
+//	GET    /api/exchange-rates/{rateId}     one rate
 //	DELETE /api/exchange-rates/{rateId}     204
 //	POST   /api/exchange-rates/preview      before/after totals, writes nothing
 //	GET    /api/dashboard/totals            {displayCurrency, total, missingPairs}
@@ -36,6 +37,7 @@ func Group(a *app.App) httpx.Group {
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/exchange-rates", Handler: a.Sessions.Require(h.list)},
 			{Pattern: "POST /api/exchange-rates", Handler: a.Sessions.Require(h.upsert)},
+			{Pattern: "GET /api/exchange-rates/{rateId}", Handler: a.Sessions.Require(h.get)},
 			{Pattern: "DELETE /api/exchange-rates/{rateId}", Handler: a.Sessions.Require(h.delete)},
 			{Pattern: "POST /api/exchange-rates/preview", Handler: a.Sessions.Require(h.preview)},
 			{Pattern: "GET /api/dashboard/totals", Handler: a.Sessions.Require(h.totals)},
@@ -178,6 +180,22 @@ func (h handler) upsert(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusCreated
 	}
 	httpx.JSON(w, status, map[string]ExchangeRate{"rate": saved})
+}
+
+// get answers one of the caller's rates; another user's id, a missing one
+// and a malformed one are the same codeless 404.
+func (h handler) get(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("rateId")
+	if !journal.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	rate, err := rateByID(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, id)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]ExchangeRate{"rate": rate})
 }
 
 // delete removes one of the caller's rates; another user's id, a missing

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"tradejournal/shared/apitest"
 )
 
@@ -130,6 +132,19 @@ func TestExchangeRatesCRUD(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("list %v, want %v", got, want)
 		}
+	})
+	t.Run("ReadOne", func(t *testing.T) {
+		r := c.Do("GET", "/api/exchange-rates/"+id, nil)
+		rate, _ := r.JSON["rate"].(map[string]any)
+		if r.Status != 200 || rate["id"] != id || rate["rate"] != "1.09" || rate["effectiveDate"] != "2024-03-01" || rate["baseCurrency"] != "EUR" {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		apitest.Run(t, other, []apitest.Case{{Name: "Others", Method: "GET", Path: "/api/exchange-rates/" + id, Status: 404}})
+		apitest.Run(t, c, []apitest.Case{
+			{Name: "Missing", Method: "GET", Path: "/api/exchange-rates/00000000-0000-4000-8000-000000000000", Status: 404},
+			{Name: "Malformed", Method: "GET", Path: "/api/exchange-rates/42", Status: 404},
+			{Name: "PreviewIsNotARate", Method: "GET", Path: "/api/exchange-rates/preview", Status: 404},
+		})
 	})
 	t.Run("DeleteOthersIs404", func(t *testing.T) {
 		apitest.Run(t, other, []apitest.Case{{Name: "Delete", Method: "DELETE", Path: "/api/exchange-rates/" + id, Status: 404}})
@@ -395,19 +410,30 @@ func TestDashboardTotals(t *testing.T) {
 	})
 }
 
-// snapshot is every row the preview could write, as text: proof that it
-// wrote nothing.
+// snapshot is every row of every table of the schema, as text: proof that
+// the preview wrote nothing anywhere.
 func snapshot(t *testing.T, srv *apitest.Server) string {
 	t.Helper()
-	var s string
-	err := srv.App.DB.QueryRow(context.Background(), `SELECT
-		(SELECT coalesce(string_agg(e::text, ',' ORDER BY e.id), '') FROM exchange_rates e) ||
-		(SELECT coalesce(string_agg(a::text, ',' ORDER BY a.id), '') FROM accounts a) ||
-		(SELECT coalesce(string_agg(u::text, ',' ORDER BY u.id), '') FROM users u)`).Scan(&s)
+	ctx := context.Background()
+	rows, err := srv.App.DB.Query(ctx, `SELECT quote_ident(table_name) FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(tables) < 10 {
+		t.Fatalf("tables %v: %v", tables, err)
+	}
+	var b strings.Builder
+	for _, table := range tables {
+		var s string
+		q := `SELECT coalesce(string_agg(t::text, ',' ORDER BY t::text), '') FROM ` + table + ` t`
+		if err := srv.App.DB.QueryRow(ctx, q).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(table + ": " + s + "\n")
+	}
+	return b.String()
 }
 
 func TestPreview(t *testing.T) {

@@ -58,6 +58,12 @@ func upsertRate(ctx context.Context, q db.Querier, userID string, r fx.Rate, now
 	return e, created, db.Classify(err)
 }
 
+// rateByID reads one of the user's rates; anything else is not found.
+func rateByID(ctx context.Context, q db.Querier, userID, id string) (ExchangeRate, error) {
+	e, err := scanRate(q.QueryRow(ctx, `SELECT `+rateColumns+` FROM exchange_rates e WHERE e.id = $1 AND e.user_id = $2`, id, userID))
+	return e, db.Classify(err)
+}
+
 // deleteRate deletes one of the user's rates; anything else is not found.
 func deleteRate(ctx context.Context, q db.Querier, userID, id string) error {
 	tag, err := q.Exec(ctx, `DELETE FROM exchange_rates WHERE id = $1 AND user_id = $2`, id, userID)

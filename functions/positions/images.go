@@ -91,6 +91,9 @@ func ownPosition(ctx context.Context, q db.Querier, userID, id string) error {
 	return db.Classify(err)
 }
 
+// imageOrder is the order of a position's images: oldest first.
+var imageOrder = []journal.SortKey{journal.TimeKey("created_at"), journal.IDKey}
+
 func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("positionId")
@@ -98,8 +101,14 @@ func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	rows, err := h.app.DB.Query(ctx, `SELECT `+imageColumns+` FROM position_images
-		WHERE position_id = $1 AND user_id = $2 ORDER BY created_at, id`, id, userID)
+	page, err := journal.ParseBoundedPage(r.URL.Query(), imageOrder)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	sql, args := page.Query(`SELECT `+imageColumns+` FROM position_images WHERE position_id = $1 AND user_id = $2`,
+		[]any{id, userID}, imageOrder)
+	rows, err := h.app.DB.Query(ctx, sql, args...)
 	if err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
@@ -109,7 +118,8 @@ func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	httpx.JSON(w, http.StatusOK, imageList{Items: items})
+	items, next := journal.PageOf(items, page, func(img Image) []string { return []string{journal.TimeKeyOf(img.CreatedAt), img.ID} })
+	httpx.JSON(w, http.StatusOK, imageList{Items: items, NextCursor: next})
 }
 
 var (

@@ -3,6 +3,7 @@ package positions_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"mime/multipart"
 	"net/textproto"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"tradejournal/functions/positions"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/journal"
 )
 
 var (
@@ -80,6 +82,27 @@ func TestImages(t *testing.T) {
 		}
 		if n := obj(t, must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["imageCount"]; n != float64(3) {
 			t.Fatalf("imageCount %v", n)
+		}
+		first := must(t, a.Do("GET", base+"?limit=2", nil), 200)
+		next, _ := first.JSON["nextCursor"].(string)
+		rest := must(t, a.Do("GET", base+"?limit=2&cursor="+next, nil), 200)
+		if got := append(items(t, first), items(t, rest)...); len(items(t, first)) != 2 || next == "" || rest.JSON["nextCursor"] != nil ||
+			fmt.Sprint(got) != fmt.Sprint(l) {
+			t.Fatalf("pages of two %s %s, want %v", first.Body, rest.Body, l)
+		}
+		apitest.Run(t, a, []apitest.Case{
+			{Name: "BadLimit", Method: "GET", Path: base + "?limit=x", Status: 400, Code: "VALIDATION_ERROR"},
+			{Name: "BadCursor", Method: "GET", Path: base + "?cursor=" + journal.EncodeKeys("soon", imgID), Status: 400, Code: "VALIDATION_ERROR"},
+		})
+		// Each served with the type its content has, whatever the upload declared (image/png).
+		for i, want := range []struct {
+			data []byte
+			typ  string
+		}{{pngBytes, "image/png"}, {jpegBytes, "image/jpeg"}, {webpBytes, "image/webp"}} {
+			r := must(t, a.Do("GET", base+"/"+l[i].(map[string]any)["id"].(string), nil), 200)
+			if !bytes.Equal(r.Body, want.data) || r.Header.Get("Content-Type") != want.typ {
+				t.Errorf("image %d served as %q: %q", i, r.Header.Get("Content-Type"), r.Body[:min(len(r.Body), 12)])
+			}
 		}
 	})
 	apitest.Run(t, f.b, []apitest.Case{

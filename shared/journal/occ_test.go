@@ -85,3 +85,30 @@ func TestParseInstrument(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseOCC: any text is either ErrOCC or an option whose canonical
+// symbol is 21 characters and reads back as the same option.
+func FuzzParseOCC(f *testing.F) {
+	for _, s := range []string{"AAPL  240119C00190000", "aapl240119p00190500", "GOOGL1240119C00190125", " X 240229C00020000 ",
+		"AAPL  240119C00000000", "AAPL  230229C00190000", "      240119C00190000", "AAPL\x00 240119C00190000", "ſPY   240119C00190000", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := ParseOCC(s)
+		if err != nil {
+			if err != ErrOCC {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		sym := o.Symbol()
+		if len(sym) != 21 || !o.Strike.IsPositive() || o.Strike.Exponent() < -3 || o.Right != "C" && o.Right != "P" ||
+			o.Expiry.Year() < 2000 || o.Expiry.Year() > 2099 {
+			t.Fatalf("%q read as %+v (%q)", s, o, sym)
+		}
+		again, err := ParseOCC(sym)
+		if err != nil || again.Symbol() != sym || again.Underlying != o.Underlying || !again.Expiry.Equal(o.Expiry) || !again.Strike.Equal(o.Strike) {
+			t.Fatalf("%q: canonical %q reads back as %+v, %v", s, sym, again, err)
+		}
+	})
+}

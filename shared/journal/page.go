@@ -2,10 +2,12 @@ package journal
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"tradejournal/shared/apperr"
 )
@@ -89,4 +91,42 @@ func ParseCursor(s string) (*Cursor, error) {
 		c.At = &t
 	}
 	return c, nil
+}
+
+// maxKeysCursor bounds a keys cursor: room for a tag's or a brokerage's
+// name (at most 100 characters of up to 4 bytes) with its other keys.
+const maxKeysCursor = 1024
+
+// EncodeKeys makes the opaque cursor of a list sorted on several keys that
+// are not one time (a tag's category and name, then its id): base64url of
+// the JSON array of the keys, the item's id last.
+func EncodeKeys(keys ...string) string {
+	raw, _ := json.Marshal(keys) // a []string always marshals
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
+
+// ParseKeys reads a cursor made by EncodeKeys with n keys: "" is the first
+// page (nil); one that does not decode, has another number of keys or does
+// not end in an id is ErrCursor.
+func ParseKeys(s string, n int) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > maxKeysCursor {
+		return nil, ErrCursor
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, ErrCursor
+	}
+	var keys []string
+	if err := json.Unmarshal(raw, &keys); err != nil || len(keys) != n || !ValidUUID(keys[n-1]) {
+		return nil, ErrCursor
+	}
+	for _, k := range keys {
+		if !utf8.ValidString(k) || strings.ContainsRune(k, 0) {
+			return nil, ErrCursor
+		}
+	}
+	return keys, nil
 }

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"encoding/base64"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +38,26 @@ func TestCursor(t *testing.T) {
 		enc("999999999999999999999." + id), strings.Repeat("A", 200), enc("1."+id) + "=="} {
 		if _, err := ParseCursor(bad); err == nil {
 			t.Errorf("ParseCursor(%q) accepted", bad)
+		}
+	}
+}
+
+func TestKeysCursor(t *testing.T) {
+	const id = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	want := []string{"setup", "Ünïcode, \"quoted\" ✓", id}
+	got, err := ParseKeys(EncodeKeys(want...), 3)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("round trip: %q %v", got, err)
+	}
+	if k, err := ParseKeys("", 3); k != nil || err != nil {
+		t.Fatal("empty cursor is not the first page")
+	}
+	enc := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
+	for _, bad := range []string{"%%%", EncodeKeys("setup", id), EncodeKeys("a", "b", "c"), EncodeKeys("a", "b", strings.ToUpper(id)),
+		EncodeKeys("a\x00", "b", id), enc(`["a","b",1]`), enc(`{"a":1}`), enc("not json"), EncodeKeys(strings.Repeat("n", 1000), "b", id),
+		EncodeKeys("a", "b", id) + "=="} {
+		if _, err := ParseKeys(bad, 3); err == nil {
+			t.Errorf("ParseKeys(%q) accepted", bad)
 		}
 	}
 }
@@ -110,4 +131,32 @@ func TestText(t *testing.T) {
 			t.Errorf("Name(%q) accepted", bad)
 		}
 	}
+}
+
+// FuzzParseKeys: any cursor text is either ErrCursor or keys that encode
+// back to a cursor reading the same keys.
+func FuzzParseKeys(f *testing.F) {
+	const id = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	for _, s := range []string{EncodeKeys("setup", "Name", id), EncodeKeys("", "", id), "", "%%%", "W10", EncodeKeys("a", id)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		keys, err := ParseKeys(s, 3)
+		if err != nil {
+			if err != ErrCursor {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if s == "" {
+			if keys != nil {
+				t.Fatalf("empty cursor read as %q", keys)
+			}
+			return
+		}
+		again, err := ParseKeys(EncodeKeys(keys...), 3)
+		if err != nil || !slices.Equal(again, keys) || !ValidUUID(keys[2]) {
+			t.Fatalf("%q: keys %q read back as %q, %v", s, keys, again, err)
+		}
+	})
 }
