@@ -621,9 +621,10 @@ export interface paths {
         };
         /**
          * List the user's accounts
-         * @description Every account of the signed-in user, oldest first. The list comes back
-         *     whole (a user has at most 200 accounts), so `nextCursor` is always
-         *     null.
+         * @description Every account of the signed-in user, oldest first. Without `limit`
+         *     the list comes back whole (a user has at most 200 accounts) and
+         *     `nextCursor` is null; with `limit`, keyset-paginated: pass the
+         *     previous page's `nextCursor` as `cursor`; it is null on the last page.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -748,8 +749,10 @@ export interface paths {
         /**
          * List brokerage fee schedules
          * @description The built-in schedules (`builtIn` true, shared by every user,
-         *     read-only) first, then the user's own, oldest first. The list comes
-         *     back whole (a user has at most 100), so `nextCursor` is always null.
+         *     read-only) first, then the user's own, oldest first. Without `limit`
+         *     the list comes back whole (a user has at most 100) and `nextCursor` is
+         *     null; with `limit`, keyset-paginated: pass the previous page's
+         *     `nextCursor` as `cursor`; it is null on the last page.
          */
         get: operations["listBrokerages"];
         put?: never;
@@ -812,8 +815,10 @@ export interface paths {
         };
         /**
          * List the user's tags
-         * @description Every tag of the user, by category and name. The list comes back
-         *     whole (at most 500), so `nextCursor` is always null.
+         * @description Every tag of the user, by category, then name regardless of case.
+         *     Without `limit` the list comes back whole (at most 500) and
+         *     `nextCursor` is null; with `limit`, keyset-paginated: pass the
+         *     previous page's `nextCursor` as `cursor`; it is null on the last page.
          */
         get: operations["listTags"];
         put?: never;
@@ -839,7 +844,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One tag
+         * @description One of the user's tags; another user's is a 404 like a missing one.
+         */
+        get: operations["getTag"];
         put?: never;
         post?: never;
         /**
@@ -1070,7 +1079,10 @@ export interface paths {
         };
         /**
          * A position's images
-         * @description The images' metadata, oldest first (at most 20, so `nextCursor` is always null).
+         * @description The images' metadata, oldest first. Without `limit` the list comes
+         *     back whole (at most 20) and `nextCursor` is null; with `limit`,
+         *     keyset-paginated: pass the previous page's `nextCursor` as `cursor`;
+         *     it is null on the last page.
          */
         get: operations["listPositionImages"];
         put?: never;
@@ -1199,7 +1211,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One exchange rate
+         * @description One of the caller's rates; another user's is a 404 like a missing one.
+         */
+        get: operations["getExchangeRate"];
         put?: never;
         post?: never;
         /**
@@ -3036,6 +3052,13 @@ export interface components {
          */
         JournalLimit: number;
         /**
+         * @description Page size of a list a cap bounds (accounts, brokerages, tags, a
+         *     position's images). Absent: the whole list after `cursor`. Any whole number (an
+         *     optional sign and digits) is clamped to 1..200; anything else is 400
+         *     `VALIDATION_ERROR` on `limit`.
+         */
+        BoundedLimit: number;
+        /**
          * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
          *     for the first page. Unlike the admin list, a cursor that is not one of
          *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
@@ -3884,7 +3907,22 @@ export interface operations {
     };
     listAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Page size of a list a cap bounds (accounts, brokerages, tags, a
+                 *     position's images). Absent: the whole list after `cursor`. Any whole number (an
+                 *     optional sign and digits) is clamped to 1..200; anything else is 400
+                 *     `VALIDATION_ERROR` on `limit`.
+                 */
+                limit?: components["parameters"]["BoundedLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3898,6 +3936,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `limit` is not a whole number or `cursor` is not one of this list's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -4205,7 +4252,22 @@ export interface operations {
     };
     listBrokerages: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Page size of a list a cap bounds (accounts, brokerages, tags, a
+                 *     position's images). Absent: the whole list after `cursor`. Any whole number (an
+                 *     optional sign and digits) is clamped to 1..200; anything else is 400
+                 *     `VALIDATION_ERROR` on `limit`.
+                 */
+                limit?: components["parameters"]["BoundedLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4219,6 +4281,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BrokerageList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `limit` is not a whole number or `cursor` is not one of this list's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -4362,7 +4433,22 @@ export interface operations {
     };
     listTags: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Page size of a list a cap bounds (accounts, brokerages, tags, a
+                 *     position's images). Absent: the whole list after `cursor`. Any whole number (an
+                 *     optional sign and digits) is clamped to 1..200; anything else is 400
+                 *     `VALIDATION_ERROR` on `limit`.
+                 */
+                limit?: components["parameters"]["BoundedLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4376,6 +4462,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TagList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `limit` is not a whole number or `cursor` is not one of this list's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -4424,6 +4519,33 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tag's id (a malformed id is a 404). */
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tag. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4855,7 +4977,22 @@ export interface operations {
     };
     listPositionImages: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Page size of a list a cap bounds (accounts, brokerages, tags, a
+                 *     position's images). Absent: the whole list after `cursor`. Any whole number (an
+                 *     optional sign and digits) is clamped to 1..200; anything else is 400
+                 *     `VALIDATION_ERROR` on `limit`.
+                 */
+                limit?: components["parameters"]["BoundedLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
             header?: never;
             path: {
                 /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
@@ -4872,6 +5009,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImageList"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `limit` is not a whole number or `cursor` is not one of this list's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -5114,6 +5260,33 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExchangeRate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rate's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                rateId: components["parameters"]["RateId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRateEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
