@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strconv"
@@ -55,13 +56,20 @@ type speedFixture struct {
 	cookie string // the client's session, for requests that skip decoding
 	data   journaltest.Dataset
 	rateID string // the EUR/USD rate in force today
+	// fromPositions serves GET /api/performance without the rollups.
+	fromPositions *httptest.Server
 }
 
 // fetch sends a GET with the client's session and reads the body without
 // decoding it: the report is megabytes of JSON, and decoding it into maps
 // is the test client's work, not the server's.
 func (f speedFixture) fetch(tb testing.TB, path string) int {
-	req, err := http.NewRequest("GET", f.srv.URL+path, nil)
+	return f.fetchFrom(tb, f.srv.URL, path)
+}
+
+// fetchFrom is fetch against the server at base.
+func (f speedFixture) fetchFrom(tb testing.TB, base, path string) int {
+	req, err := http.NewRequest("GET", base+path, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -107,7 +115,9 @@ func seedSpeed(tb testing.TB) speedFixture {
 		tb.Fatal(err)
 	}
 	tb.Logf("seeded %d positions, %d fills, %d accounts in %s", data.Positions, data.Fills, len(data.AccountIDs), time.Since(start).Round(time.Second))
-	return speedFixture{srv: srv, client: c, cookie: strings.Join(cookies, "; "), data: data, rateID: rateID}
+	fromPositions := httptest.NewServer(perf.RouteFromPositions(srv.App))
+	tb.Cleanup(fromPositions.Close)
+	return speedFixture{srv: srv, client: c, cookie: strings.Join(cookies, "; "), data: data, rateID: rateID, fromPositions: fromPositions}
 }
 
 func BenchmarkSpeed(b *testing.B) {
@@ -140,11 +150,13 @@ func BenchmarkSpeed(b *testing.B) {
 	}{{"Performance", true}, {"PerformanceFromPositions", false}} {
 		for _, bc := range performance {
 			b.Run(mode.name+"/"+bc.name, func(b *testing.B) {
-				perf.SetRollups(mode.rollups)
-				defer perf.SetRollups(true)
+				base := f.srv.URL
+				if !mode.rollups {
+					base = f.fromPositions.URL
+				}
 				m := cpu.mark()
 				for b.Loop() {
-					if status := f.fetch(b, bc.path); status != 200 {
+					if status := f.fetchFrom(b, base, bc.path); status != 200 {
 						b.Fatalf("%s: %d", bc.path, status)
 					}
 				}

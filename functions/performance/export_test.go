@@ -2,11 +2,13 @@ package performance
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/journal"
 )
@@ -58,6 +60,8 @@ func PointsStatement(ctx context.Context, tx pgx.Tx, userID string, series []str
 	return Statement{"series curve points (rollup)", pointsSQL, pointsArgs(userID, curveSamples(out.folds))}, nil
 }
 
-// SetRollups turns the route's reading of the rollups on or off (never
-// while a request runs).
-func SetRollups(on bool) { readRollups = on }
+// RouteFromPositions is GET /api/performance as the route answers it with
+// the rollups never read: the per-position statements, for the benchmark.
+func RouteFromPositions(a *app.App) http.Handler {
+	return a.Serve(a.Sessions.Require(newHandler(a, false).get))
+}

@@ -23,10 +23,6 @@ import (
 	"tradejournal/shared/journal"
 )
 
-// readRollups lets the route read the rollups; the benchmark turns it off
-// to time the per-position statements through the same route.
-var readRollups = true
-
 type handler struct {
 	app *app.App
 	// width is how many connections one report uses; slots bounds the
@@ -36,18 +32,25 @@ type handler struct {
 	// one and wait forever).
 	width int
 	slots chan struct{}
+	// rollups lets the report read the rollups where its filter allows;
+	// false (a benchmark's handler) times the per-position statements.
+	rollups bool
 }
 
 // Group returns the performance route group.
 func Group(a *app.App) httpx.Group {
-	conns := int(a.DB.Config().MaxConns)
-	width := max(1, min(MaxWidth, conns))
-	h := handler{app: a, width: width, slots: make(chan struct{}, max(1, conns/width))}
+	h := newHandler(a, true)
 	return httpx.Group{
 		Name:   "performance",
 		Mounts: []string{"/api/performance"},
 		Routes: []httpx.Route{{Pattern: "GET /api/performance", Handler: a.Sessions.Require(h.get)}},
 	}
+}
+
+func newHandler(a *app.App, rollups bool) handler {
+	conns := int(a.DB.Config().MaxConns)
+	width := max(1, min(MaxWidth, conns))
+	return handler{app: a, width: width, slots: make(chan struct{}, max(1, conns/width)), rollups: rollups}
 }
 
 // get answers the statistics of the caller's closed positions. Query:
@@ -76,7 +79,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, ctx.Err())
 		return
 	}
-	rep, err := compute(ctx, h.app.DB, h.width, auth.CurrentUser(ctx), f, h.app.Now(), readRollups)
+	rep, err := compute(ctx, h.app.DB, h.width, auth.CurrentUser(ctx), f, h.app.Now(), h.rollups)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -88,7 +91,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 // connection: the assistant grounds its answers in the same figures the
 // journal shows.
 func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, now time.Time) (Report, error) {
-	return compute(ctx, pool, 1, u, f, now, readRollups)
+	return compute(ctx, pool, 1, u, f, now, true)
 }
 
 // compute reads the user's rates in force today (in their reporting zone)
