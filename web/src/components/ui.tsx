@@ -110,3 +110,19 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
     </div>
   );
 }
+
+/** FormActions is a form's submit button, disabled while busy, and a Cancel button when there is something to cancel. */
+export function FormActions({ submit, busy, onCancel }: { submit: ReactNode; busy: boolean; onCancel?: (() => void) | undefined }) {
+  return (
+    <div className="row">
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+      {onCancel && (
+        <button type="button" className="ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useTags } from '../api/queries';
-import { ErrorNote, Loading } from '../components/ui';
+import { DataTable, QueryList } from '../components/QueryView';
+import { ErrorNote } from '../components/ui';
 
 type Tag = Schemas['Tag'];
 const categories: Array<Tag['category']> = ['setup', 'mistake', 'emotion', 'general'];
@@ -70,30 +71,15 @@ export function TagsManager() {
   return (
     <section className="card" aria-labelledby="tags-title">
       <h2 id="tags-title">Tags</h2>
-      {tags.isPending ? (
-        <Loading />
-      ) : tags.isError ? (
-        <ErrorNote error={tags.error} />
-      ) : tags.data.length === 0 ? (
-        <p className="muted">No tags yet: add them on a position.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Category</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tags.data.map((t) => (
-                <TagRow key={`${t.id}-${t.name}-${t.category}`} tag={t} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryList query={tags} items={tags.data} empty="No tags yet: add them on a position.">
+        {(tagList) => (
+          <DataTable columns={['Name', 'Category', 'Actions']}>
+            {tagList.map((t) => (
+              <TagRow key={`${t.id}-${t.name}-${t.category}`} tag={t} />
+            ))}
+          </DataTable>
+        )}
+      </QueryList>
     </section>
   );
 }
