@@ -126,3 +126,51 @@ export function FormActions({ submit, busy, onCancel }: { submit: ReactNode; bus
     </div>
   );
 }
+
+/** ConfirmButton asks the browser's confirm dialog before a destructive action, and stays disabled while it runs. */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  busy,
+  className = 'ghost',
+  label,
+  children,
+}: {
+  question: string;
+  onConfirm: () => void;
+  busy: boolean;
+  className?: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={className}
+      disabled={busy}
+      aria-label={label}
+      onClick={() => {
+        if (window.confirm(question)) onConfirm();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** The part of an infinite query that LoadMore reads. */
+interface PagedQuery {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** LoadMore fetches an infinite query's next page while there is one; busyLabel, when given, replaces the label while it loads. */
+export function LoadMore({ query, label = 'Load more', busyLabel }: { query: PagedQuery; label?: string; busyLabel?: string }) {
+  if (!query.hasNextPage) return null;
+  return (
+    <button type="button" className="ghost" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+      {query.isFetchingNextPage && busyLabel ? busyLabel : label}
+    </button>
+  );
+}

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys } from '../api/queries';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
-import { ErrorNote, Field, SelectField } from '../components/ui';
+import { ErrorNote, Field, LoadMore, SelectField } from '../components/ui';
 import { fromLocalInput, toLocalInput } from '../datetime';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 
@@ -109,11 +109,7 @@ export function AccountLedger({ account, onClose }: { account: Account; onClose:
           </DataTable>
         )}
       </QueryList>
-      {ledger.hasNextPage && (
-        <button type="button" className="ghost" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
-          Load more
-        </button>
-      )}
+      <LoadMore query={ledger} />
     </section>
   );
 }

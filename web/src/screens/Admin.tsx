@@ -2,7 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { ApiError, client, unwrap } from '../api/client';
 import { useMe } from '../api/queries';
 import { DataTable, QueryView } from '../components/QueryView';
-import { Loading, PageTitle } from '../components/ui';
+import { Loading, LoadMore, PageTitle } from '../components/ui';
 import { formatDateTime } from '../format';
 
 export default function Admin() {
@@ -45,11 +45,7 @@ export default function Admin() {
             <p className="muted">
               {items.length} user{items.length === 1 ? '' : 's'} shown
             </p>
-            {users.hasNextPage && (
-              <button type="button" className="ghost" onClick={() => void users.fetchNextPage()} disabled={users.isFetchingNextPage}>
-                {users.isFetchingNextPage ? 'Loading…' : 'Load more users'}
-              </button>
-            )}
+            <LoadMore query={users} label="Load more users" busyLabel="Loading…" />
           </>
         )}
       </QueryView>

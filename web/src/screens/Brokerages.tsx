@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useBrokerages } from '../api/queries';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
-import { ErrorNote, Field, FormActions, PageTitle } from '../components/ui';
+import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle } from '../components/ui';
 import { formatDecimal } from '../format';
 
 type Brokerage = Schemas['Brokerage'];
@@ -86,17 +86,9 @@ function DeleteBrokerage({ brokerage }: { brokerage: Brokerage }) {
   });
   return (
     <>
-      <button
-        type="button"
-        className="ghost"
-        aria-label={`Delete ${brokerage.name}`}
-        disabled={remove.isPending}
-        onClick={() => {
-          if (window.confirm(`Delete the fee schedule ${brokerage.name}?`)) remove.mutate();
-        }}
-      >
+      <ConfirmButton label={`Delete ${brokerage.name}`} question={`Delete the fee schedule ${brokerage.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
         Delete
-      </button>
+      </ConfirmButton>
       <ErrorNote error={remove.error} />
     </>
   );

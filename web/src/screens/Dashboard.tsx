@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useTags } from '../api/queries';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
-import { Field, Loading, PageTitle, SelectField } from '../components/ui';
+import { AccountFilter, DateRangeFilter, TagFilter } from '../components/filters';
+import { Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
 import { monthLabel } from './dashboard/calendar';
@@ -178,24 +179,9 @@ export default function Dashboard() {
         </QueryView>
       </section>
       <form className="card grid" role="search" aria-label="Filter statistics" onSubmit={(e) => e.preventDefault()}>
-        <SelectField label="Account" value={filters.accountId ?? ''} onChange={(e) => setFilter('accountId', e.target.value)}>
-          <option value="">All accounts</option>
-          {accounts.data?.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Tag" value={filters.tagId ?? ''} onChange={(e) => setFilter('tagId', e.target.value)}>
-          <option value="">Any tag</option>
-          {tags.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} ({t.category})
-            </option>
-          ))}
-        </SelectField>
-        <Field label="From" type="date" value={filters.from ?? ''} onChange={(e) => setFilter('from', e.target.value)} />
-        <Field label="To" type="date" value={filters.to ?? ''} onChange={(e) => setFilter('to', e.target.value)} />
+        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
+        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
         {blocks.length > 1 && (
           <SelectField label="Figures in" value={shown?.id ?? ''} onChange={(e) => setChosen(e.target.value)}>
             {blocks.map((b) => (

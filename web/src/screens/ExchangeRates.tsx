@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { Datalists } from '../components/Datalists';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
-import { ErrorNote, Field, PageTitle } from '../components/ui';
+import { ErrorNote, Field, LoadMore, PageTitle } from '../components/ui';
 import { formatDay, formatMoney } from '../format';
 
 type Preview = Schemas['ExchangeRatePreview'];
@@ -185,11 +185,7 @@ export default function ExchangeRates() {
           </DataTable>
         )}
       </QueryList>
-      {rates.hasNextPage && (
-        <button type="button" className="ghost" onClick={() => void rates.fetchNextPage()} disabled={rates.isFetchingNextPage}>
-          Load more
-        </button>
-      )}
+      <LoadMore query={rates} />
     </>
   );
 }

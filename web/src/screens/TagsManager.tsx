@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useTags } from '../api/queries';
 import { DataTable, QueryList } from '../components/QueryView';
-import { ErrorNote } from '../components/ui';
+import { ConfirmButton, ErrorNote } from '../components/ui';
 
 type Tag = Schemas['Tag'];
 const categories: Array<Tag['category']> = ['setup', 'mistake', 'emotion', 'general'];
@@ -47,17 +47,9 @@ function TagRow({ tag }: { tag: Tag }) {
           <button type="button" className="ghost" disabled={!changed || save.isPending} onClick={() => save.mutate()} aria-label={`Save tag ${tag.name}`}>
             Save
           </button>
-          <button
-            type="button"
-            className="ghost"
-            disabled={remove.isPending}
-            aria-label={`Delete tag ${tag.name}`}
-            onClick={() => {
-              if (window.confirm(`Delete the tag ${tag.name}? Positions keep everything else.`)) remove.mutate();
-            }}
-          >
+          <ConfirmButton label={`Delete tag ${tag.name}`} question={`Delete the tag ${tag.name}? Positions keep everything else.`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete
-          </button>
+          </ConfirmButton>
         </div>
         <ErrorNote error={remove.error} />
       </td>

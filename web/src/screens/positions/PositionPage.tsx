@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
-import { ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
+import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Images } from './Images';
@@ -177,17 +177,9 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
           <button type="button" className="ghost" onClick={() => setEditing(true)} aria-label={`Edit ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}>
             Edit
           </button>
-          <button
-            type="button"
-            className="ghost"
-            disabled={remove.isPending}
-            aria-label={`Delete ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}
-            onClick={() => {
-              if (window.confirm('Delete this fill?')) remove.mutate();
-            }}
-          >
+          <ConfirmButton label={`Delete ${fill.type} fill of ${formatDateTime(fill.filledAt)}`} question="Delete this fill?" busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete
-          </button>
+          </ConfirmButton>
         </div>
         <ErrorNote error={remove.error} />
       </td>
@@ -309,16 +301,9 @@ export default function PositionPage() {
     <>
       <PageTitle
         actions={
-          <button
-            type="button"
-            className="danger"
-            disabled={remove.isPending}
-            onClick={() => {
-              if (window.confirm(`Delete ${p.symbol} with its fills and images?`)) remove.mutate();
-            }}
-          >
+          <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete position
-          </button>
+          </ConfirmButton>
         }
       >
         {p.symbol} <span className="chip">{p.side}</span> <span className="chip">{p.status}</span>

@@ -3,7 +3,8 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
 import { DataTable, numeric, QueryList } from '../../components/QueryView';
-import { Field, PageTitle, SelectField } from '../../components/ui';
+import { AccountFilter, DateRangeFilter, TagFilter } from '../../components/filters';
+import { Field, LoadMore, PageTitle, SelectField } from '../../components/ui';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { contractText } from './futures';
 
@@ -57,14 +58,7 @@ export default function PositionsList() {
         Positions
       </PageTitle>
       <form className="card grid" role="search" aria-label="Filter positions" onSubmit={(e) => e.preventDefault()}>
-        <SelectField label="Account" value={filters.accountId ?? ''} onChange={(e) => setFilter('accountId', e.target.value)}>
-          <option value="">All accounts</option>
-          {accounts.data?.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </SelectField>
+        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
         <Field label="Symbol filter" defaultValue={filters.symbol ?? ''} onBlur={(e) => setFilter('symbol', e.target.value.toUpperCase())} onKeyDown={(e) => e.key === 'Enter' && setFilter('symbol', e.currentTarget.value.toUpperCase())} />
         <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
           <option value="">Any status</option>
@@ -72,16 +66,8 @@ export default function PositionsList() {
           <option value="closed">Closed</option>
           <option value="draft">Draft</option>
         </SelectField>
-        <SelectField label="Tag" value={filters.tagId ?? ''} onChange={(e) => setFilter('tagId', e.target.value)}>
-          <option value="">Any tag</option>
-          {tags.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} ({t.category})
-            </option>
-          ))}
-        </SelectField>
-        <Field label="From" type="date" value={filters.from ?? ''} onChange={(e) => setFilter('from', e.target.value)} />
-        <Field label="To" type="date" value={filters.to ?? ''} onChange={(e) => setFilter('to', e.target.value)} />
+        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
       </form>
       <QueryList query={pages} items={items} empty="No positions match.">
         {(positions) => (
@@ -115,11 +101,7 @@ export default function PositionsList() {
                 );
               })}
             </DataTable>
-            {pages.hasNextPage && (
-              <button type="button" className="ghost" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-                {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-              </button>
-            )}
+            <LoadMore query={pages} busyLabel="Loading…" />
           </>
         )}
       </QueryList>
