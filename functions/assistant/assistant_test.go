@@ -37,10 +37,7 @@ func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 // reports the provider's usage and the exact charge, the wallet is charged
 // that and holds nothing more, and both messages are stored.
 func TestNormalAnswer(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	alice := e.user("alice@example.com")
-	alice.credit(1_000_000)
+	p, e, alice := startFunded(t, "alice@example.com")
 	alice.trade("AAPL", "alice-private-note: chased the open", "100", "90", "2024-05-06T14:00:00Z", "2024-05-06T15:00:00Z")
 	bob := e.user("bob@example.com")
 	bob.trade("ZZZB", "bob-private-note", "10", "20", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
@@ -189,10 +186,7 @@ func TestBudgetEndsTheTurn(t *testing.T) {
 // stream, usage reported before the break (charged exactly), and a refused
 // request before any byte (502 JSON, nothing charged).
 func TestProviderErrors(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("errors@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "errors@example.com")
 
 	t.Run("DroppedMidStream", func(t *testing.T) {
 		p.setScript(func(int) (int, []step) { return 200, []step{{text: "Partial"}, {cut: true}} })
@@ -252,10 +246,7 @@ func TestProviderErrors(t *testing.T) {
 // The client goes away mid-answer: the server stops the provider, stores
 // the partial answer as incomplete and releases the hold.
 func TestClientDisconnect(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("gone@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "gone@example.com")
 	p.setScript(func(int) (int, []step) {
 		return 200, []step{{text: "Start"}, {wait: time.Minute}, {text: "late"}, {done: true}}
 	})
@@ -313,10 +304,7 @@ func TestInsufficientCredits(t *testing.T) {
 // One turn at a time per user: a second submit while one streams is 409
 // TURN_IN_PROGRESS, and is charged nothing; another user is not held up.
 func TestOneTurnAtATime(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("busy@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "busy@example.com")
 	other := e.user("other@example.com")
 	other.credit(1_000_000)
 
@@ -364,10 +352,7 @@ func TestOneTurnAtATime(t *testing.T) {
 
 // Many submits at once from one user: exactly one runs.
 func TestConcurrentSubmits(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("burst@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "burst@example.com")
 	gate := make(chan struct{})
 	p.setScript(func(int) (int, []step) {
 		return 200, []step{{gate: gate}, {text: "One"}, {usage: &[2]int64{1, 1}}, {done: true}}
@@ -420,10 +405,7 @@ func TestConcurrentSubmits(t *testing.T) {
 // A retried submit with the same idempotency key replays the stored answer
 // and charges nothing more; the key with another question is refused.
 func TestIdempotentRetry(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("retry@example.com")
-	u.credit(1_000_000)
+	p, _, u := startFunded(t, "retry@example.com")
 
 	first := u.ask("new", "Review my week", "k-retry")
 	charged := u.balance()
@@ -460,10 +442,7 @@ func TestIdempotentRetry(t *testing.T) {
 // Conversations are the caller's own: another user's is a 404 on every
 // route, and submitting into it neither reserves nor calls the provider.
 func TestOtherUsersConversation(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	owner := e.user("owner@example.com")
-	owner.credit(1_000_000)
+	p, e, owner := startFunded(t, "owner@example.com")
 	conv := owner.ask("new", "Mine", "k-owner").done()["conversationId"].(string)
 	intruder := e.user("intruder@example.com")
 	intruder.credit(1_000_000)
@@ -588,10 +567,7 @@ func TestOffMeansAbsent(t *testing.T) {
 // The provider key never reaches a log line, an error body or the
 // configuration route, even when the provider echoes it back.
 func TestKeyNeverLeaks(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("leak@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "leak@example.com")
 	var bodies []string
 	bodies = append(bodies, string(u.Do("GET", "/api/config", nil).Body))
 	u.ask("new", "normal", "k-leak-1")
@@ -616,10 +592,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 
 // The conversation routes: keyset pages, rename, delete, and validation.
 func TestConversationRoutes(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("routes@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "routes@example.com")
 	var ids []string
 	for _, q := range []string{"one", "two", "three"} {
 		ids = append(ids, u.ask("new", q, "k-route-"+q).done()["conversationId"].(string))

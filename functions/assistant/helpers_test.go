@@ -175,6 +175,17 @@ func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
 	return &env{t: t, srv: srv, app: srv.App, provider: p, logs: logs}
 }
 
+// startFunded is most tests' start: the assistant on against a new fake
+// provider, and one user (email) with credits to spare.
+func startFunded(t testing.TB, email string) (*fakeProvider, *env, *user) {
+	t.Helper()
+	p := newFakeProvider(t)
+	e := start(t, assistantConfig(t, p), p)
+	u := e.user(email)
+	u.credit(1_000_000)
+	return p, e, u
+}
+
 // user is one signed-in browser.
 type user struct {
 	*apitest.Client

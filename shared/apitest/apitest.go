@@ -19,6 +19,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/app"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
@@ -252,4 +253,15 @@ func CheckErrorShape(t testing.TB, r Response) {
 	if m, _ := e["message"].(string); m == "" {
 		t.Fatalf("error without a message: %s", r.Body)
 	}
+}
+
+// SessionCookie is the "name=value" pair of the session cookie among
+// Set-Cookie values (a sign-in's answer), or "" when there is none.
+func SessionCookie(setCookies []string) string {
+	for _, c := range setCookies {
+		if pair, _, _ := strings.Cut(c, ";"); strings.HasPrefix(pair, auth.CookieName+"=") {
+			return pair
+		}
+	}
+	return ""
 }
