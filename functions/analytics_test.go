@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"mime/multipart"
-	"net"
 	"net/textproto"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -151,24 +149,10 @@ func TestAnalyticsEvents(t *testing.T) {
 // journey with ANALYTICS_HOST pointing at a listener opens no connection
 // to it, and the app has no client (so no sender goroutine).
 func TestAnalyticsOffMakesNoConnection(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var accepted atomic.Int32
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			conn.Close()
-		}
-	}()
+	host := analyticstest.Listen(t)
 	cfg := apitest.Config(t)
 	billingOn(&cfg)
-	cfg.Analytics.Host = "http://" + ln.Addr().String()
+	cfg.Analytics.Host = host.URL()
 	cfg.Analytics.Environment = "test"
 	srv := apitest.Start(t, cfg)
 	if srv.App.Analytics != nil {
@@ -177,8 +161,7 @@ func TestAnalyticsOffMakesNoConnection(t *testing.T) {
 	journey(t, srv)
 	srv.Close()
 	srv.App.Close()
-	ln.Close()
-	if n := accepted.Load(); n != 0 {
+	if n := host.Stop(); n != 0 {
 		t.Fatalf("%d connection(s) to the analytics host with analytics off", n)
 	}
 }

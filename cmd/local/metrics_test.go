@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -9,35 +8,17 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/testbin"
 )
-
-// lockedBuffer collects a child process's output while the test reads it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // startLocal starts the binary with env added, waits until its api answers
 // GET /api/health, and returns the api port and the logs.
-func startLocal(t *testing.T, bin string, env ...string) (*exec.Cmd, int, *lockedBuffer) {
+func startLocal(t *testing.T, bin string, env ...string) (*exec.Cmd, int, *testbin.SyncBuffer) {
 	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(bin)
@@ -45,7 +26,7 @@ func startLocal(t *testing.T, bin string, env ...string) (*exec.Cmd, int, *locke
 	// reaches the internet, and the failed refresh is a warning.
 	cmd.Env = append(os.Environ(), append([]string{"DATABASE_URL=" + dbtest.URL(t), fmt.Sprintf("PORT=%d", port),
 		"APP_VERSION=v9.9.9-abc123", "SEC_TICKERS_URL=http://127.0.0.1:1/company_tickers_exchange.json"}, env...)...)
-	logs := &lockedBuffer{}
+	logs := &testbin.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -65,7 +46,7 @@ func startLocal(t *testing.T, bin string, env ...string) (*exec.Cmd, int, *locke
 }
 
 // stopLocal sends SIGTERM and requires a clean exit.
-func stopLocal(t *testing.T, cmd *exec.Cmd, logs *lockedBuffer) {
+func stopLocal(t *testing.T, cmd *exec.Cmd, logs *testbin.SyncBuffer) {
 	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

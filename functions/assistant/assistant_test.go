@@ -16,11 +16,11 @@ import (
 // trade records a closed position with notes for the user.
 func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 	u.e.t.Helper()
-	acc := u.do("POST", "/api/accounts", map[string]any{"name": "Main " + symbol, "currency": "USD"})
+	acc := u.Do("POST", "/api/accounts", map[string]any{"name": "Main " + symbol, "currency": "USD"})
 	if acc.Status != http.StatusCreated {
 		u.e.t.Fatalf("account: %d %s", acc.Status, acc.Body)
 	}
-	res := u.do("POST", "/api/positions", map[string]any{
+	res := u.Do("POST", "/api/positions", map[string]any{
 		"accountId": acc.JSON["account"].(map[string]any)["id"], "symbol": symbol, "assetType": "stock", "side": "long",
 		"stopLoss": "1", "notes": notes,
 		"fills": []any{
@@ -37,10 +37,7 @@ func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 // reports the provider's usage and the exact charge, the wallet is charged
 // that and holds nothing more, and both messages are stored.
 func TestNormalAnswer(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	alice := e.user("alice@example.com")
-	alice.credit(1_000_000)
+	p, e, alice := startFunded(t, "alice@example.com")
 	alice.trade("AAPL", "alice-private-note: chased the open", "100", "90", "2024-05-06T14:00:00Z", "2024-05-06T15:00:00Z")
 	bob := e.user("bob@example.com")
 	bob.trade("ZZZB", "bob-private-note", "10", "20", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
@@ -51,7 +48,7 @@ func TestNormalAnswer(t *testing.T) {
 	p.setScript(func(int) (int, []step) {
 		return 200, []step{{text: "Your Monday "}, {gate: gate}, {text: "trades lose."}, {usage: &[2]int64{1000, 200}}, {done: true}}
 	})
-	res, err := alice.send(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
+	res, err := alice.Open(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
 		map[string]any{"content": "Why do my AAPL Monday trades lose?", "idempotencyKey": "k-normal-1"})
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +64,7 @@ func TestNormalAnswer(t *testing.T) {
 	}
 	close(gate)
 	rest := readEvents(t, rd, -1)
-	all := turnResult{Status: 200, Events: append(first, rest...)}
+	all := turnResult{Response: apitest.Response{Status: 200}, Events: append(first, rest...)}
 	if got := all.text(); got != "Your Monday trades lose." {
 		t.Fatalf("text %q", got)
 	}
@@ -121,7 +118,7 @@ func TestNormalAnswer(t *testing.T) {
 	}
 
 	// Stored: the question and the complete answer, in order.
-	conv := alice.do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil)
+	conv := alice.Do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil)
 	msgs := conv.JSON["messages"].([]any)
 	if conv.Status != 200 || len(msgs) != 2 {
 		t.Fatalf("conversation %d %s", conv.Status, conv.Body)
@@ -179,7 +176,7 @@ func TestBudgetEndsTheTurn(t *testing.T) {
 	if row := e.turn(done["turnId"].(string)); row.Status != "incomplete" || row.Reason != "budget" || row.HoldStatus != "released" {
 		t.Fatalf("turn %+v", row)
 	}
-	msgs := u.do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil).JSON["messages"].([]any)
+	msgs := u.Do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil).JSON["messages"].([]any)
 	if a := msgs[1].(map[string]any); a["content"] != "Let me think" || a["complete"] != false {
 		t.Fatalf("stored answer %v", a)
 	}
@@ -189,10 +186,7 @@ func TestBudgetEndsTheTurn(t *testing.T) {
 // stream, usage reported before the break (charged exactly), and a refused
 // request before any byte (502 JSON, nothing charged).
 func TestProviderErrors(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("errors@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "errors@example.com")
 
 	t.Run("DroppedMidStream", func(t *testing.T) {
 		p.setScript(func(int) (int, []step) { return 200, []step{{text: "Partial"}, {cut: true}} })
@@ -204,7 +198,7 @@ func TestProviderErrors(t *testing.T) {
 		if row := e.turn(done["turnId"].(string)); row.HoldStatus != "released" || row.Status != "incomplete" {
 			t.Fatalf("turn %+v", row)
 		}
-		msgs := u.do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil).JSON["messages"].([]any)
+		msgs := u.Do("GET", "/api/assistant/conversations/"+done["conversationId"].(string), nil).JSON["messages"].([]any)
 		if a := msgs[1].(map[string]any); a["content"] != "Partial" || a["complete"] != false {
 			t.Fatalf("stored answer %v", a)
 		}
@@ -252,15 +246,12 @@ func TestProviderErrors(t *testing.T) {
 // The client goes away mid-answer: the server stops the provider, stores
 // the partial answer as incomplete and releases the hold.
 func TestClientDisconnect(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("gone@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "gone@example.com")
 	p.setScript(func(int) (int, []step) {
 		return 200, []step{{text: "Start"}, {wait: time.Minute}, {text: "late"}, {done: true}}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
-	res, err := u.send(ctx, "POST", "/api/assistant/conversations/new/messages/stream",
+	res, err := u.Open(ctx, "POST", "/api/assistant/conversations/new/messages/stream",
 		map[string]any{"content": "Long question", "idempotencyKey": "k-gone"})
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +282,7 @@ func TestInsufficientCredits(t *testing.T) {
 	e := start(t, assistantConfig(t, p), p)
 	broke := e.user("broke@example.com")
 	r := broke.ask("new", "Why?", "k-broke")
-	if r.Status != http.StatusPaymentRequired || r.errorCode() != "INSUFFICIENT_CREDITS" {
+	if r.Status != http.StatusPaymentRequired || r.ErrorCode() != "INSUFFICIENT_CREDITS" {
 		t.Fatalf("status %d %s", r.Status, r.Body)
 	}
 
@@ -299,13 +290,13 @@ func TestInsufficientCredits(t *testing.T) {
 	cfg.Billing.SecretKey = ""
 	e2 := start(t, cfg, p)
 	r = e2.user("nobilling@example.com").ask("new", "Why?", "k-broke")
-	if r.Status != http.StatusPaymentRequired || r.errorCode() != "BILLING_NOT_AVAILABLE" {
+	if r.Status != http.StatusPaymentRequired || r.ErrorCode() != "BILLING_NOT_AVAILABLE" {
 		t.Fatalf("status %d %s", r.Status, r.Body)
 	}
 	if n := len(p.calls()); n != 0 {
 		t.Fatalf("the provider was called %d times", n)
 	}
-	if list := broke.do("GET", "/api/assistant/conversations", nil); len(list.JSON["items"].([]any)) != 0 {
+	if list := broke.Do("GET", "/api/assistant/conversations", nil); len(list.JSON["items"].([]any)) != 0 {
 		t.Fatalf("a refused turn left a conversation: %s", list.Body)
 	}
 }
@@ -313,10 +304,7 @@ func TestInsufficientCredits(t *testing.T) {
 // One turn at a time per user: a second submit while one streams is 409
 // TURN_IN_PROGRESS, and is charged nothing; another user is not held up.
 func TestOneTurnAtATime(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("busy@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "busy@example.com")
 	other := e.user("other@example.com")
 	other.credit(1_000_000)
 
@@ -327,7 +315,7 @@ func TestOneTurnAtATime(t *testing.T) {
 		}
 		return 200, []step{{text: "Quick"}, {usage: &[2]int64{100, 100}}, {done: true}}
 	})
-	res, err := u.send(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
+	res, err := u.Open(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
 		map[string]any{"content": "First", "idempotencyKey": "k-first"})
 	if err != nil {
 		t.Fatal(err)
@@ -335,16 +323,16 @@ func TestOneTurnAtATime(t *testing.T) {
 	defer res.Body.Close()
 	rd := bufio.NewReader(res.Body)
 	running := readEvents(t, rd, 2)[0].Data["conversationId"].(string)
-	if r := u.do("DELETE", "/api/assistant/conversations/"+running, nil); r.Status != http.StatusConflict || r.ErrorCode() != "TURN_IN_PROGRESS" {
+	if r := u.Do("DELETE", "/api/assistant/conversations/"+running, nil); r.Status != http.StatusConflict || r.ErrorCode() != "TURN_IN_PROGRESS" {
 		t.Fatalf("deleting the streaming conversation: %d %s", r.Status, r.Body)
 	}
 
 	second := u.ask("new", "Second", "k-second")
-	if second.Status != http.StatusConflict || second.errorCode() != "TURN_IN_PROGRESS" {
+	if second.Status != http.StatusConflict || second.ErrorCode() != "TURN_IN_PROGRESS" {
 		t.Fatalf("second: %d %s", second.Status, second.Body)
 	}
 	// The same key again while it runs: 409 too, not a second run.
-	if again := u.ask("new", "First", "k-first"); again.Status != http.StatusConflict || again.errorCode() != "TURN_IN_PROGRESS" {
+	if again := u.ask("new", "First", "k-first"); again.Status != http.StatusConflict || again.ErrorCode() != "TURN_IN_PROGRESS" {
 		t.Fatalf("retry while running: %d %s", again.Status, again.Body)
 	}
 	if r := other.ask("new", "Mine", "k-other"); r.Status != 200 || r.done()["status"] != "complete" {
@@ -364,10 +352,7 @@ func TestOneTurnAtATime(t *testing.T) {
 
 // Many submits at once from one user: exactly one runs.
 func TestConcurrentSubmits(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("burst@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "burst@example.com")
 	gate := make(chan struct{})
 	p.setScript(func(int) (int, []step) {
 		return 200, []step{{gate: gate}, {text: "One"}, {usage: &[2]int64{1, 1}}, {done: true}}
@@ -379,7 +364,7 @@ func TestConcurrentSubmits(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := u.send(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
+			res, err := u.Open(context.Background(), "POST", "/api/assistant/conversations/new/messages/stream",
 				map[string]any{"content": "Burst", "idempotencyKey": "k-burst-" + string(rune('a'+i))})
 			if err != nil {
 				t.Error(err)
@@ -420,10 +405,7 @@ func TestConcurrentSubmits(t *testing.T) {
 // A retried submit with the same idempotency key replays the stored answer
 // and charges nothing more; the key with another question is refused.
 func TestIdempotentRetry(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("retry@example.com")
-	u.credit(1_000_000)
+	p, _, u := startFunded(t, "retry@example.com")
 
 	first := u.ask("new", "Review my week", "k-retry")
 	charged := u.balance()
@@ -448,10 +430,10 @@ func TestIdempotentRetry(t *testing.T) {
 		t.Fatalf("%d provider calls", n)
 	}
 	other := u.ask("new", "Something else", "k-retry")
-	if other.Status != http.StatusConflict || other.errorCode() != "CONFLICT" {
+	if other.Status != http.StatusConflict || other.ErrorCode() != "CONFLICT" {
 		t.Fatalf("reused key: %d %s", other.Status, other.Body)
 	}
-	msgs := u.do("GET", "/api/assistant/conversations/"+first.done()["conversationId"].(string), nil).JSON["messages"].([]any)
+	msgs := u.Do("GET", "/api/assistant/conversations/"+first.done()["conversationId"].(string), nil).JSON["messages"].([]any)
 	if len(msgs) != 2 {
 		t.Fatalf("%d messages after retries", len(msgs))
 	}
@@ -460,10 +442,7 @@ func TestIdempotentRetry(t *testing.T) {
 // Conversations are the caller's own: another user's is a 404 on every
 // route, and submitting into it neither reserves nor calls the provider.
 func TestOtherUsersConversation(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	owner := e.user("owner@example.com")
-	owner.credit(1_000_000)
+	p, e, owner := startFunded(t, "owner@example.com")
 	conv := owner.ask("new", "Mine", "k-owner").done()["conversationId"].(string)
 	intruder := e.user("intruder@example.com")
 	intruder.credit(1_000_000)
@@ -481,12 +460,12 @@ func TestOtherUsersConversation(t *testing.T) {
 		case "POST":
 			body = map[string]any{"content": "Tell me their secrets", "idempotencyKey": "k-intrude"}
 		}
-		r := intruder.do(tc.method, tc.path, body)
+		r := intruder.Do(tc.method, tc.path, body)
 		if r.Status != http.StatusNotFound || r.ErrorCode() != "" {
 			t.Errorf("%s %s: %d %s", tc.method, tc.path, r.Status, r.Body)
 		}
 	}
-	if list := intruder.do("GET", "/api/assistant/conversations", nil); len(list.JSON["items"].([]any)) != 0 {
+	if list := intruder.Do("GET", "/api/assistant/conversations", nil); len(list.JSON["items"].([]any)) != 0 {
 		t.Fatalf("the intruder lists %s", list.Body)
 	}
 	if n := len(p.calls()); n != 1 {
@@ -495,7 +474,7 @@ func TestOtherUsersConversation(t *testing.T) {
 	if b := intruder.balance(); b.Reserved != 0 || b.Balance != 1_000_000 {
 		t.Fatalf("intruder wallet %+v", b)
 	}
-	if r := owner.do("GET", "/api/assistant/conversations/"+conv, nil); r.Status != 200 {
+	if r := owner.Do("GET", "/api/assistant/conversations/"+conv, nil); r.Status != 200 {
 		t.Fatalf("owner read %d", r.Status)
 	}
 }
@@ -534,11 +513,11 @@ func TestEncryptedAtRest(t *testing.T) {
 	if rows.Err() != nil || n != 3 {
 		t.Fatalf("%d sealed values, err %v", n, rows.Err())
 	}
-	r := u.do("GET", "/api/assistant/conversations/"+conv, nil)
+	r := u.Do("GET", "/api/assistant/conversations/"+conv, nil)
 	if !strings.Contains(string(r.Body), "question-plaintext-marker") || !strings.Contains(string(r.Body), "answer-plaintext-marker") {
 		t.Fatalf("read back %s", r.Body)
 	}
-	if renamed := u.do("PATCH", "/api/assistant/conversations/"+conv, map[string]any{"title": "renamed-marker"}); renamed.Status != 200 {
+	if renamed := u.Do("PATCH", "/api/assistant/conversations/"+conv, map[string]any{"title": "renamed-marker"}); renamed.Status != 200 {
 		t.Fatalf("rename %d", renamed.Status)
 	}
 	var title string
@@ -546,7 +525,7 @@ func TestEncryptedAtRest(t *testing.T) {
 	if !strings.HasPrefix(title, "tj1:") || strings.Contains(title, "renamed-marker") {
 		t.Fatalf("renamed title stored as %q", title)
 	}
-	if list := u.do("GET", "/api/assistant/conversations", nil); !strings.Contains(string(list.Body), "renamed-marker") {
+	if list := u.Do("GET", "/api/assistant/conversations", nil); !strings.Contains(string(list.Body), "renamed-marker") {
 		t.Fatalf("list %s", list.Body)
 	}
 }
@@ -567,12 +546,12 @@ func TestOffMeansAbsent(t *testing.T) {
 		{"DELETE", "/api/assistant/conversations/00000000-0000-0000-0000-000000000000"},
 		{"POST", "/api/assistant/conversations/new/messages/stream"},
 	} {
-		r := u.do(tc.method, tc.path, map[string]any{"content": "hi", "idempotencyKey": "k", "title": "t"})
+		r := u.Do(tc.method, tc.path, map[string]any{"content": "hi", "idempotencyKey": "k", "title": "t"})
 		if r.Status != http.StatusNotFound || r.ErrorCode() != "" {
 			t.Errorf("%s %s: %d %s", tc.method, tc.path, r.Status, r.Body)
 		}
 	}
-	if c := u.do("GET", "/api/config", nil); c.JSON["assistant"] != false {
+	if c := u.Do("GET", "/api/config", nil); c.JSON["assistant"] != false {
 		t.Fatalf("config %s", c.Body)
 	}
 	if n := len(p.calls()); n != 0 {
@@ -580,7 +559,7 @@ func TestOffMeansAbsent(t *testing.T) {
 	}
 
 	on := start(t, assistantConfig(t, p), p)
-	if c := on.user("on@example.com").do("GET", "/api/config", nil); c.JSON["assistant"] != true || strings.Contains(string(c.Body), testKey) {
+	if c := on.user("on@example.com").Do("GET", "/api/config", nil); c.JSON["assistant"] != true || strings.Contains(string(c.Body), testKey) {
 		t.Fatalf("config on: %s", c.Body)
 	}
 }
@@ -588,12 +567,9 @@ func TestOffMeansAbsent(t *testing.T) {
 // The provider key never reaches a log line, an error body or the
 // configuration route, even when the provider echoes it back.
 func TestKeyNeverLeaks(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("leak@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "leak@example.com")
 	var bodies []string
-	bodies = append(bodies, string(u.do("GET", "/api/config", nil).Body))
+	bodies = append(bodies, string(u.Do("GET", "/api/config", nil).Body))
 	u.ask("new", "normal", "k-leak-1")
 	p.setScript(func(int) (int, []step) { return http.StatusUnauthorized, nil })
 	r := u.ask("new", "refused", "k-leak-2")
@@ -616,38 +592,35 @@ func TestKeyNeverLeaks(t *testing.T) {
 
 // The conversation routes: keyset pages, rename, delete, and validation.
 func TestConversationRoutes(t *testing.T) {
-	p := newFakeProvider(t)
-	e := start(t, assistantConfig(t, p), p)
-	u := e.user("routes@example.com")
-	u.credit(1_000_000)
+	p, e, u := startFunded(t, "routes@example.com")
 	var ids []string
 	for _, q := range []string{"one", "two", "three"} {
 		ids = append(ids, u.ask("new", q, "k-route-"+q).done()["conversationId"].(string))
 	}
-	page1 := u.do("GET", "/api/assistant/conversations?limit=2", nil)
+	page1 := u.Do("GET", "/api/assistant/conversations?limit=2", nil)
 	items := page1.JSON["items"].([]any)
 	if page1.Status != 200 || len(items) != 2 || items[0].(map[string]any)["id"] != ids[2] || items[1].(map[string]any)["id"] != ids[1] {
 		t.Fatalf("page 1: %s", page1.Body)
 	}
 	cursor, _ := page1.JSON["nextCursor"].(string)
-	page2 := u.do("GET", "/api/assistant/conversations?limit=2&cursor="+cursor, nil)
+	page2 := u.Do("GET", "/api/assistant/conversations?limit=2&cursor="+cursor, nil)
 	items = page2.JSON["items"].([]any)
 	if len(items) != 1 || items[0].(map[string]any)["id"] != ids[0] || page2.JSON["nextCursor"] != nil {
 		t.Fatalf("page 2: %s", page2.Body)
 	}
 
-	r := u.do("PATCH", "/api/assistant/conversations/"+ids[0], map[string]any{"title": "  Weekly review  "})
+	r := u.Do("PATCH", "/api/assistant/conversations/"+ids[0], map[string]any{"title": "  Weekly review  "})
 	if r.Status != 200 || r.JSON["conversation"].(map[string]any)["title"] != "Weekly review" {
 		t.Fatalf("rename %d %s", r.Status, r.Body)
 	}
-	if r := u.do("DELETE", "/api/assistant/conversations/"+ids[0], nil); r.Status != http.StatusNoContent {
+	if r := u.Do("DELETE", "/api/assistant/conversations/"+ids[0], nil); r.Status != http.StatusNoContent {
 		t.Fatalf("delete %d %s", r.Status, r.Body)
 	}
-	if r := u.do("GET", "/api/assistant/conversations/"+ids[0], nil); r.Status != http.StatusNotFound {
+	if r := u.Do("GET", "/api/assistant/conversations/"+ids[0], nil); r.Status != http.StatusNotFound {
 		t.Fatalf("after delete %d", r.Status)
 	}
 
-	apitestRun(t, u, []apitest.Case{
+	apitest.Run(t, u.Client, []apitest.Case{
 		{Name: "ListBadLimit", Method: "GET", Path: "/api/assistant/conversations?limit=ten", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "ListBadCursor", Method: "GET", Path: "/api/assistant/conversations?cursor=zzz", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "ReadMalformedID", Method: "GET", Path: "/api/assistant/conversations/not-a-uuid", Status: 404},
@@ -666,32 +639,9 @@ func TestConversationRoutes(t *testing.T) {
 	if n := len(p.calls()); n != 3 {
 		t.Fatalf("%d provider calls: a refused submit reached the provider", n)
 	}
-	anon := &user{e: e, http: &http.Client{}}
-	if r := anon.do("GET", "/api/assistant/conversations", nil); r.Status != http.StatusUnauthorized {
+	anon := e.anonymous()
+	if r := anon.Do("GET", "/api/assistant/conversations", nil); r.Status != http.StatusUnauthorized {
 		t.Fatalf("anonymous %d", r.Status)
-	}
-}
-
-// apitestRun runs an API table with the user's session.
-func apitestRun(t *testing.T, u *user, cases []apitest.Case) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.Name, func(t *testing.T) {
-			var r apitest.Response
-			if s, ok := tc.Body.(string); ok {
-				res, err := u.sendRaw(tc.Method, tc.Path, s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r = res
-			} else {
-				r = u.do(tc.Method, tc.Path, tc.Body)
-			}
-			if r.Status != tc.Status || r.ErrorCode() != tc.Code {
-				t.Fatalf("%d %q, want %d %q: %s", r.Status, r.ErrorCode(), tc.Status, tc.Code, r.Body)
-			}
-			apitest.CheckErrorShape(t, r)
-		})
 	}
 }
 
@@ -727,7 +677,7 @@ func TestAbandonedTurnDoesNotBlock(t *testing.T) {
 		VALUES ($1, $2, 'k-live', now())`, u.ID, conv); err != nil {
 		t.Fatal(err)
 	}
-	if r := u.ask(conv, "Blocked", "k-blocked"); r.Status != http.StatusConflict || r.errorCode() != "TURN_IN_PROGRESS" {
+	if r := u.ask(conv, "Blocked", "k-blocked"); r.Status != http.StatusConflict || r.ErrorCode() != "TURN_IN_PROGRESS" {
 		t.Fatalf("with a live turn: %d %s", r.Status, r.Body)
 	}
 }

@@ -2,14 +2,12 @@ package assistant_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -19,7 +17,6 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
-	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/testbin"
 	"tradejournal/shared/wallet"
 )
@@ -155,7 +152,7 @@ func (f *fakeProvider) setScript(s func(n int) (int, []step)) {
 // env is one running API with the assistant pointed at a fake provider.
 type env struct {
 	t        testing.TB
-	srv      *httptest.Server
+	srv      *apitest.Server
 	app      *app.App
 	provider *fakeProvider
 	logs     *testbin.SyncBuffer
@@ -173,33 +170,38 @@ func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 
 func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
 	t.Helper()
-	cfg.DB.URL = dbtest.URL(t)
 	logs := &testbin.SyncBuffer{}
-	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.New(context.Background(), cfg, log, app.SystemClock)
-	if err != nil {
-		t.Fatalf("app: %v", err)
-	}
-	srv := httptest.NewServer(apitest.Handler(a))
-	t.Cleanup(func() { srv.Close(); a.Close() })
-	return &env{t: t, srv: srv, app: a, provider: p, logs: logs}
+	srv := apitest.StartLogged(t, cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	return &env{t: t, srv: srv, app: srv.App, provider: p, logs: logs}
+}
+
+// startFunded is most tests' start: the assistant on against a new fake
+// provider, and one user (email) with credits to spare.
+func startFunded(t testing.TB, email string) (*fakeProvider, *env, *user) {
+	t.Helper()
+	p := newFakeProvider(t)
+	e := start(t, assistantConfig(t, p), p)
+	u := e.user(email)
+	u.credit(1_000_000)
+	return p, e, u
 }
 
 // user is one signed-in browser.
 type user struct {
-	e    *env
-	ID   string
-	http *http.Client
+	*apitest.Client
+	e  *env
+	ID string
+}
+
+// anonymous is a browser without a session.
+func (e *env) anonymous() *user {
+	return &user{Client: e.srv.Client(e.t), e: e}
 }
 
 func (e *env) user(email string) *user {
 	e.t.Helper()
-	jar, _ := cookiejar.New(nil)
-	u := &user{e: e, http: &http.Client{Jar: jar}}
-	res := u.do("POST", "/api/auth/register", map[string]any{"email": email, "password": "password123"})
-	if res.Status != http.StatusCreated {
-		e.t.Fatalf("register: %d %s", res.Status, res.Body)
-	}
+	u := e.anonymous()
+	res := u.Register(email, "password123")
 	u.ID = res.JSON["user"].(map[string]any)["id"].(string)
 	return u
 }
@@ -221,66 +223,17 @@ func (u *user) balance() wallet.Balance {
 	return b
 }
 
-func (u *user) do(method, path string, body any) apitest.Response {
-	u.e.t.Helper()
-	res, err := u.send(context.Background(), method, path, body)
-	if err != nil {
-		u.e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	out := apitest.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
-	_ = json.Unmarshal(raw, &out.JSON)
-	return out
-}
-
-// sendRaw sends a body as written, as JSON.
-func (u *user) sendRaw(method, path, body string) (apitest.Response, error) {
-	req, err := http.NewRequest(method, u.e.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		return apitest.Response{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := u.http.Do(req)
-	if err != nil {
-		return apitest.Response{}, err
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	out := apitest.Response{Status: res.StatusCode, Header: res.Header, Body: raw}
-	_ = json.Unmarshal(raw, &out.JSON)
-	return out, nil
-}
-
-func (u *user) send(ctx context.Context, method, path string, body any) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		raw, _ := json.Marshal(body)
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.e.srv.URL+path, rd)
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	return u.http.Do(req)
-}
-
 // event is one server-sent event of a turn.
 type event struct {
 	Name string
 	Data map[string]any
 }
 
-// turnResult is a whole answered submit.
+// turnResult is a whole answered submit: its events, or the JSON error
+// when Status is not 200.
 type turnResult struct {
-	Status int
-	Header http.Header
+	apitest.Response
 	Events []event
-	Body   []byte // the raw body (a JSON error when Status is not 200)
-	JSON   map[string]any
 }
 
 func (r turnResult) done() map[string]any {
@@ -302,29 +255,19 @@ func (r turnResult) text() string {
 	return b.String()
 }
 
-func (r turnResult) errorCode() string {
-	e, _ := r.JSON["error"].(map[string]any)
-	c, _ := e["code"].(string)
-	return c
-}
-
 // ask submits a question and reads the whole answer.
 func (u *user) ask(conversation, content, key string) turnResult {
 	u.e.t.Helper()
-	res, err := u.send(context.Background(), "POST", "/api/assistant/conversations/"+conversation+"/messages/stream",
+	res, err := u.Open(context.Background(), "POST", "/api/assistant/conversations/"+conversation+"/messages/stream",
 		map[string]any{"content": content, "idempotencyKey": key})
 	if err != nil {
 		u.e.t.Fatalf("submit: %v", err)
 	}
 	defer res.Body.Close()
-	out := turnResult{Status: res.StatusCode, Header: res.Header}
 	if res.StatusCode != http.StatusOK {
-		out.Body, _ = io.ReadAll(res.Body)
-		_ = json.Unmarshal(out.Body, &out.JSON)
-		return out
+		return turnResult{Response: apitest.ReadResponse(res)}
 	}
-	out.Events = readEvents(u.e.t, bufio.NewReader(res.Body), -1)
-	return out
+	return turnResult{Response: apitest.Response{Status: res.StatusCode, Header: res.Header}, Events: readEvents(u.e.t, bufio.NewReader(res.Body), -1)}
 }
 
 // readEvents parses SSE events from r until the body ends, or until n

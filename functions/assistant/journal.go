@@ -85,52 +85,51 @@ func writeStatistics(b *strings.Builder, rep performance.Report) {
 			orNA(s.AverageWin), orNA(s.AverageLoss), orNA(s.ProfitFactor), orNA(s.Expectancy), orNA(s.AverageR), s.RTrades,
 			orNA(s.LargestWin), orNA(s.LargestLoss), s.MaxDrawdown, s.LongestWinStreak, s.LongestLossStreak)
 
-		b.WriteString("By weekday of the close: ")
-		for i, w := range weekdays(blk.ByDay) {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			fmt.Fprintf(b, "%s %d trades, %d wins, %d losses, net %s", w.day, w.trades, w.wins, w.losses, w.net.StringFixed(2))
-		}
-		b.WriteString("\n")
+		writeList(b, "By weekday of the close", weekdays(blk.ByDay), func(w weekdayBucket) string {
+			return fmt.Sprintf("%s %d trades, %d wins, %d losses, net %s", w.day, w.trades, w.wins, w.losses, w.net.StringFixed(2))
+		})
 
 		months := blk.ByMonth
 		if len(months) > recentMonths {
 			months = months[len(months)-recentMonths:]
 		}
-		b.WriteString("By month: ")
-		for i, m := range months {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			fmt.Fprintf(b, "%s %d trades net %s", m.Month, m.Trades, m.NetPnl)
-		}
-		b.WriteString("\n")
+		writeList(b, "By month", months, func(m performance.MonthBucket) string {
+			return fmt.Sprintf("%s %d trades net %s", m.Month, m.Trades, m.NetPnl)
+		})
 
-		symbols := slices.Clone(blk.BySymbol)
-		slices.SortStableFunc(symbols, func(x, y performance.SymbolBucket) int { return cmp.Compare(y.Trades, x.Trades) })
-		b.WriteString("Most traded symbols: ")
-		for i, sb := range symbols[:min(len(symbols), topBuckets)] {
-			if i > 0 {
-				b.WriteString("; ")
-			}
-			fmt.Fprintf(b, "%s %d trades, win rate %s%%, net %s", sb.Symbol, sb.Trades, orNA(sb.WinRate), sb.NetPnl)
-		}
-		b.WriteString("\n")
+		symbols := mostTraded(blk.BySymbol, func(s performance.SymbolBucket) int64 { return s.Trades })
+		writeList(b, "Most traded symbols", symbols, func(s performance.SymbolBucket) string {
+			return fmt.Sprintf("%s %d trades, win rate %s%%, net %s", s.Symbol, s.Trades, orNA(s.WinRate), s.NetPnl)
+		})
 
 		if len(blk.ByTag) > 0 {
-			tags := slices.Clone(blk.ByTag)
-			slices.SortStableFunc(tags, func(x, y performance.TagBucket) int { return cmp.Compare(y.Trades, x.Trades) })
-			b.WriteString("Tags: ")
-			for i, tb := range tags[:min(len(tags), topBuckets)] {
-				if i > 0 {
-					b.WriteString("; ")
-				}
-				fmt.Fprintf(b, "%q (%s) %d trades, win rate %s%%, net %s", truncate(tb.Name, 50), tb.Category, tb.Trades, orNA(tb.WinRate), tb.NetPnl)
-			}
-			b.WriteString("\n")
+			tags := mostTraded(blk.ByTag, func(t performance.TagBucket) int64 { return t.Trades })
+			writeList(b, "Tags", tags, func(t performance.TagBucket) string {
+				return fmt.Sprintf("%q (%s) %d trades, win rate %s%%, net %s", truncate(t.Name, 50), t.Category, t.Trades, orNA(t.WinRate), t.NetPnl)
+			})
 		}
 	}
+}
+
+// writeList writes one line of the statistics: "label: ", the items as
+// format writes them joined by "; ", and a newline.
+func writeList[T any](b *strings.Builder, label string, items []T, format func(T) string) {
+	b.WriteString(label + ": ")
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(format(it))
+	}
+	b.WriteString("\n")
+}
+
+// mostTraded is the topBuckets buckets with the most trades, most first
+// (ties keep their order).
+func mostTraded[T any](buckets []T, trades func(T) int64) []T {
+	sorted := slices.Clone(buckets)
+	slices.SortStableFunc(sorted, func(x, y T) int { return cmp.Compare(trades(y), trades(x)) })
+	return sorted[:min(len(sorted), topBuckets)]
 }
 
 type weekdayBucket struct {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/auth"
 	"tradejournal/shared/benchcpu"
 )
 
@@ -24,12 +23,7 @@ func BenchmarkEndpoints(b *testing.B) {
 	srv := apitest.Start(b, apitest.Config(b))
 	c := srv.Client(b)
 	r := c.Register("bench@example.com", "password1")
-	var cookie string
-	for _, sc := range r.Header.Values("Set-Cookie") {
-		if strings.HasPrefix(sc, auth.CookieName+"=") {
-			cookie, _, _ = strings.Cut(sc, ";")
-		}
-	}
+	cookie := apitest.SessionCookie(r.Header.Values("Set-Cookie"))
 	h := srv.Config.Handler
 	for _, c := range []struct{ name, method, path, body string }{
 		{"me", "GET", "/api/auth/me", ""},

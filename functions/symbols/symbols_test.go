@@ -15,7 +15,6 @@ import (
 	authgroup "tradejournal/functions/auth"
 	"tradejournal/functions/symbols"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/auth"
 	"tradejournal/shared/benchcpu"
 	"tradejournal/shared/config"
 	"tradejournal/shared/httpx"
@@ -299,12 +298,7 @@ func BenchmarkSearchEndpoint(b *testing.B) {
 	fill(b, srv, markettest.Generate(10_000))
 	c := srv.Client(b)
 	r := c.Register("bench@example.com", "password1")
-	var cookie string
-	for _, sc := range r.Header.Values("Set-Cookie") {
-		if strings.HasPrefix(sc, auth.CookieName+"=") {
-			cookie, _, _ = strings.Cut(sc, ";")
-		}
-	}
+	cookie := apitest.SessionCookie(r.Header.Values("Set-Cookie"))
 	h := srv.Config.Handler
 	queries := []string{"a", "ap", "app", "apple", "aapl", "msft", "g", "golden", "golden s", "pacific en", "brk.b", "zzzz", "bank", "t", "energy"}
 	reqs := make([]*http.Request, len(queries))

@@ -1,24 +1,22 @@
 package analytics_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"tradejournal/shared/analytics"
 	"tradejournal/shared/analytics/analyticstest"
 	"tradejournal/shared/config"
+	"tradejournal/shared/testbin"
 )
 
 const (
@@ -26,27 +24,9 @@ const (
 	userID  = "0b9c6f1e-5a2d-4c3b-9e8f-7a6b5c4d3e2f"
 )
 
-// logBuffer collects a logger's lines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func newClient(t *testing.T, host string, secrets ...string) (*analytics.Client, *logBuffer) {
+func newClient(t *testing.T, host string, secrets ...string) (*analytics.Client, *testbin.SyncBuffer) {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &testbin.SyncBuffer{}
 	c := analytics.New(config.Analytics{APIKey: testKey, Host: host, Environment: "staging"}, analytics.Options{
 		Secrets: append([]string{testKey}, secrets...),
 		Log:     slog.New(slog.NewJSONHandler(logs, nil)),
@@ -138,22 +118,8 @@ func FuzzRedactor(f *testing.F) {
 
 func TestOffWithoutKey(t *testing.T) {
 	// A listener that counts connections stands where the host would be.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var accepted atomic.Int32
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted.Add(1)
-			conn.Close()
-		}
-	}()
-	c := analytics.New(config.Analytics{Host: "http://" + ln.Addr().String(), Environment: "x"}, analytics.Options{})
+	host := analyticstest.Listen(t)
+	c := analytics.New(config.Analytics{Host: host.URL(), Environment: "x"}, analytics.Options{})
 	if c != nil {
 		t.Fatal("New returned a client without ANALYTICS_API_KEY")
 	}
@@ -165,8 +131,7 @@ func TestOffWithoutKey(t *testing.T) {
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
-	ln.Close()
-	if n := accepted.Load(); n != 0 {
+	if n := host.Stop(); n != 0 {
 		t.Fatalf("%d connection(s) to the analytics host with analytics off", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/app"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
@@ -53,8 +55,19 @@ func Start(tb testing.TB, cfg config.Config) *Server {
 // StartAt is Start with the given clock.
 func StartAt(tb testing.TB, cfg config.Config, now func() time.Time) *Server {
 	tb.Helper()
+	return start(tb, cfg, now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// StartLogged is Start with the server logging to log, for tests that
+// read what it logged.
+func StartLogged(tb testing.TB, cfg config.Config, log *slog.Logger) *Server {
+	tb.Helper()
+	return start(tb, cfg, app.SystemClock, log)
+}
+
+func start(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Logger) *Server {
+	tb.Helper()
 	cfg.DB.URL = dbtest.URL(tb)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	a, err := app.New(context.Background(), cfg, log, now)
 	if err != nil {
 		tb.Fatalf("app: %v", err)
@@ -111,6 +124,26 @@ func (r Response) ErrorCode() string {
 // (sent as JSON); strings and values go with Content-Type application/json.
 func (c *Client) Do(method, path string, body any) Response {
 	c.tb.Helper()
+	req, err := c.request(context.Background(), method, path, body)
+	if err != nil {
+		c.tb.Fatalf("request: %v", err)
+	}
+	return c.Send(req)
+}
+
+// Open sends a request as Do does and returns the answer unread, for a
+// streamed body; the caller closes it. Errors are returned, not fatal, so
+// it may be called off the test's goroutine.
+func (c *Client) Open(ctx context.Context, method, path string, body any) (*http.Response, error) {
+	req, err := c.request(ctx, method, path, body)
+	if err != nil {
+		return nil, err
+	}
+	return c.http.Do(req)
+}
+
+// request builds a request with body encoded as Do describes.
+func (c *Client) request(ctx context.Context, method, path string, body any) (*http.Request, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -121,18 +154,18 @@ func (c *Client) Do(method, path string, body any) Response {
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
-			c.tb.Fatalf("encode body: %v", err)
+			return nil, fmt.Errorf("encode body: %w", err)
 		}
 		rd = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequest(method, c.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		c.tb.Fatalf("request: %v", err)
+		return nil, err
 	}
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return c.Send(req)
+	return req, nil
 }
 
 // Send sends a prepared request (for custom headers).
@@ -143,6 +176,11 @@ func (c *Client) Send(req *http.Request) Response {
 		c.tb.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer res.Body.Close()
+	return ReadResponse(res)
+}
+
+// ReadResponse reads and decodes an answer's body; the caller closes it.
+func ReadResponse(res *http.Response) Response {
 	raw, _ := io.ReadAll(res.Body)
 	out := Response{Status: res.StatusCode, Header: res.Header, Body: raw}
 	_ = json.Unmarshal(raw, &out.JSON)
@@ -215,4 +253,15 @@ func CheckErrorShape(t testing.TB, r Response) {
 	if m, _ := e["message"].(string); m == "" {
 		t.Fatalf("error without a message: %s", r.Body)
 	}
+}
+
+// SessionCookie is the "name=value" pair of the session cookie among
+// Set-Cookie values (a sign-in's answer), or "" when there is none.
+func SessionCookie(setCookies []string) string {
+	for _, c := range setCookies {
+		if pair, _, _ := strings.Cut(c, ";"); strings.HasPrefix(pair, auth.CookieName+"=") {
+			return pair
+		}
+	}
+	return ""
 }

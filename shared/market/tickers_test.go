@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"tradejournal/shared/market"
 	"tradejournal/shared/market/markettest"
+	"tradejournal/shared/testbin"
 )
 
 func TestCodeHostUserAgent(t *testing.T) {
@@ -107,22 +107,7 @@ func TestParseTickers(t *testing.T) {
 }
 
 // logs is a concurrency-safe buffer behind a JSON slog logger.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+type logs struct{ testbin.SyncBuffer }
 
 // Lines returns the records at level ("ERROR", "WARN", ...).
 func (l *logs) Lines(level string) []map[string]any {

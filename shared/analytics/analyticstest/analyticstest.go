@@ -6,9 +6,11 @@ package analyticstest
 import (
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"tradejournal/shared/config"
@@ -116,4 +118,43 @@ func (s *Sink) Raw() string {
 		out += b.Raw + "\n"
 	}
 	return out
+}
+
+// Counter stands where the analytics host would be when analytics is off:
+// it accepts and drops connections, counting them, so a test can show that
+// none was made.
+type Counter struct {
+	ln       net.Listener
+	accepted atomic.Int32
+}
+
+// Listen runs a Counter on loopback until Stop or the end of the test.
+func Listen(tb testing.TB) *Counter {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &Counter{ln: ln}
+	tb.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.accepted.Add(1)
+			_ = conn.Close()
+		}
+	}()
+	return c
+}
+
+// URL is the address to configure as ANALYTICS_HOST.
+func (c *Counter) URL() string { return "http://" + c.ln.Addr().String() }
+
+// Stop closes the listener and returns how many connections it accepted.
+func (c *Counter) Stop() int32 {
+	_ = c.ln.Close()
+	return c.accepted.Load()
 }

@@ -110,3 +110,67 @@ export function PageTitle({ children, actions }: { children: ReactNode; actions?
     </div>
   );
 }
+
+/** FormActions is a form's submit button, disabled while busy, and a Cancel button when there is something to cancel. */
+export function FormActions({ submit, busy, onCancel }: { submit: ReactNode; busy: boolean; onCancel?: (() => void) | undefined }) {
+  return (
+    <div className="row">
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+      {onCancel && (
+        <button type="button" className="ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** ConfirmButton asks the browser's confirm dialog before a destructive action, and stays disabled while it runs. */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  busy,
+  className = 'ghost',
+  label,
+  children,
+}: {
+  question: string;
+  onConfirm: () => void;
+  busy: boolean;
+  className?: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={className}
+      disabled={busy}
+      aria-label={label}
+      onClick={() => {
+        if (window.confirm(question)) onConfirm();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** The part of an infinite query that LoadMore reads. */
+interface PagedQuery {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** LoadMore fetches an infinite query's next page while there is one; busyLabel, when given, replaces the label while it loads. */
+export function LoadMore({ query, label = 'Load more', busyLabel }: { query: PagedQuery; label?: string; busyLabel?: string }) {
+  if (!query.hasNextPage) return null;
+  return (
+    <button type="button" className="ghost" onClick={() => void query.fetchNextPage()} disabled={query.isFetchingNextPage}>
+      {query.isFetchingNextPage && busyLabel ? busyLabel : label}
+    </button>
+  );
+}

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys } from '../api/queries';
-import { ErrorNote, Field, Loading, SelectField } from '../components/ui';
+import { DataTable, numeric, QueryList } from '../components/QueryView';
+import { ErrorNote, Field, LoadMore, SelectField } from '../components/ui';
 import { fromLocalInput, toLocalInput } from '../datetime';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 
@@ -87,49 +88,28 @@ export function AccountLedger({ account, onClose }: { account: Account; onClose:
       </form>
       {err && err.details.length === 0 && <ErrorNote error={err} />}
       <ErrorNote error={remove.error} />
-      {ledger.isPending ? (
-        <Loading />
-      ) : ledger.isError ? (
-        <ErrorNote error={ledger.error} />
-      ) : items.length === 0 ? (
-        <p className="muted">No entries yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col">Note</th>
-                <th scope="col">Actions</th>
+      <QueryList query={ledger} items={items} empty="No entries yet.">
+        {(entries) => (
+          <DataTable columns={['When', 'Kind', numeric('Amount'), 'Note', 'Actions']}>
+            {entries.map((e) => (
+              <tr key={e.id}>
+                <td>{formatDateTime(e.occurredAt)}</td>
+                <td>{e.positionId ? <Link to={`/positions/${e.positionId}`}>{kindLabel[e.kind]}</Link> : kindLabel[e.kind]}</td>
+                <td className={`num ${pnlClass(e.amount)}`}>{formatMoney(e.amount, account.currency)}</td>
+                <td>{e.note}</td>
+                <td>
+                  {(e.kind === 'deposit' || e.kind === 'withdrawal') && (
+                    <button type="button" className="ghost" disabled={remove.isPending} onClick={() => remove.mutate(e.id)} aria-label={`Delete ${e.kind} of ${formatDateTime(e.occurredAt)}`}>
+                      Delete
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id}>
-                  <td>{formatDateTime(e.occurredAt)}</td>
-                  <td>{e.positionId ? <Link to={`/positions/${e.positionId}`}>{kindLabel[e.kind]}</Link> : kindLabel[e.kind]}</td>
-                  <td className={`num ${pnlClass(e.amount)}`}>{formatMoney(e.amount, account.currency)}</td>
-                  <td>{e.note}</td>
-                  <td>
-                    {(e.kind === 'deposit' || e.kind === 'withdrawal') && (
-                      <button type="button" className="ghost" disabled={remove.isPending} onClick={() => remove.mutate(e.id)} aria-label={`Delete ${e.kind} of ${formatDateTime(e.occurredAt)}`}>
-                        Delete
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {ledger.hasNextPage && (
-        <button type="button" className="ghost" onClick={() => void ledger.fetchNextPage()} disabled={ledger.isFetchingNextPage}>
-          Load more
-        </button>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryList>
+      <LoadMore query={ledger} />
     </section>
   );
 }

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useAccounts, useBrokerages } from '../api/queries';
 import { Datalists } from '../components/Datalists';
-import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
+import { DataTable, numeric, QueryList } from '../components/QueryView';
+import { ErrorNote, Field, FormActions, PageTitle, SelectField } from '../components/ui';
 import { formatMoney, formatPercent, pnlClass } from '../format';
 import { emptyToUndefined } from '../lists';
 import { AccountLedger } from './AccountLedger';
@@ -121,16 +122,7 @@ function AccountForm({ account, onDone }: { account?: Account; onDone: () => voi
         </SelectField>
       </div>
       {err && err.details.length === 0 && <ErrorNote error={err} />}
-      <div className="row">
-        <button type="submit" disabled={save.isPending}>
-          {account ? 'Save account' : 'Create account'}
-        </button>
-        {account && (
-          <button type="button" className="ghost" onClick={onDone}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={account ? 'Save account' : 'Create account'} busy={save.isPending} onCancel={account ? onDone : undefined} />
     </form>
   );
 }
@@ -217,65 +209,38 @@ export default function Accounts() {
           Welcome! Create your first trading account to start the journal.
         </p>
       )}
-      {accounts.isPending ? (
-        <Loading />
-      ) : accounts.isError ? (
-        <ErrorNote error={accounts.error} />
-      ) : accounts.data.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Your accounts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Currency</th>
-                <th scope="col" className="num">
-                  Balance
+      <QueryList query={accounts} items={accounts.data} empty="No accounts yet.">
+        {(list) => (
+          <DataTable columns={['Name', 'Currency', numeric('Balance'), numeric('Starting balance'), numeric('Default risk'), 'Brokerage', 'Time zone', 'Actions']} caption="Your accounts">
+            {list.map((a) => (
+              <tr key={a.id}>
+                <th scope="row">
+                  <Link to={`/positions?accountId=${a.id}`}>{a.name}</Link>
+                  {a.archived && <span className="chip">archived</span>}
                 </th>
-                <th scope="col" className="num">
-                  Starting balance
-                </th>
-                <th scope="col" className="num">
-                  Default risk
-                </th>
-                <th scope="col">Brokerage</th>
-                <th scope="col">Time zone</th>
-                <th scope="col">Actions</th>
+                <td>{a.currency}</td>
+                <td className={`num ${pnlClass(a.balance.startsWith('-') ? a.balance : null)}`}>{formatMoney(a.balance, a.currency)}</td>
+                <td className="num">{formatMoney(a.startingBalance, a.currency)}</td>
+                <td className="num">{a.defaultRiskPercent ? formatPercent(a.defaultRiskPercent) : '—'}</td>
+                <td>{brokerName(a.brokerageId)}</td>
+                <td>{a.timezone}</td>
+                <td>
+                  <div className="row">
+                    <button type="button" className="ghost" onClick={() => setEditing(a.id)} aria-label={`Edit ${a.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="ghost" onClick={() => setLedgerOf(a.id)} aria-label={`Ledger of ${a.name}`}>
+                      Ledger
+                    </button>
+                    <ArchiveToggle account={a} />
+                    <DeleteAccount account={a} />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {accounts.data.map((a) => (
-                <tr key={a.id}>
-                  <th scope="row">
-                    <Link to={`/positions?accountId=${a.id}`}>{a.name}</Link>
-                    {a.archived && <span className="chip">archived</span>}
-                  </th>
-                  <td>{a.currency}</td>
-                  <td className={`num ${pnlClass(a.balance.startsWith('-') ? a.balance : null)}`}>{formatMoney(a.balance, a.currency)}</td>
-                  <td className="num">{formatMoney(a.startingBalance, a.currency)}</td>
-                  <td className="num">{a.defaultRiskPercent ? formatPercent(a.defaultRiskPercent) : '—'}</td>
-                  <td>{brokerName(a.brokerageId)}</td>
-                  <td>{a.timezone}</td>
-                  <td>
-                    <div className="row">
-                      <button type="button" className="ghost" onClick={() => setEditing(a.id)} aria-label={`Edit ${a.name}`}>
-                        Edit
-                      </button>
-                      <button type="button" className="ghost" onClick={() => setLedgerOf(a.id)} aria-label={`Ledger of ${a.name}`}>
-                        Ledger
-                      </button>
-                      <ArchiveToggle account={a} />
-                      <DeleteAccount account={a} />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="muted">No accounts yet.</p>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryList>
       {ledgerOf && accounts.data?.find((a) => a.id === ledgerOf) && (
         <AccountLedger key={ledgerOf} account={accounts.data.find((a) => a.id === ledgerOf) as Account} onClose={() => setLedgerOf(null)} />
       )}

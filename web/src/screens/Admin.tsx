@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { ApiError, client, unwrap } from '../api/client';
 import { useMe } from '../api/queries';
-import { ErrorNote, Loading, PageTitle } from '../components/ui';
+import { DataTable, QueryView } from '../components/QueryView';
+import { Loading, LoadMore, PageTitle } from '../components/ui';
 import { formatDateTime } from '../format';
 
 export default function Admin() {
@@ -27,47 +28,27 @@ export default function Admin() {
   return (
     <>
       <PageTitle>Users</PageTitle>
-      {users.isPending ? (
-        <Loading />
-      ) : users.isError ? (
-        <ErrorNote error={users.error} />
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Users, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Signed up</th>
-                  <th scope="col">Last active</th>
-                  <th scope="col">Email confirmed</th>
-                  <th scope="col">Admin</th>
+      <QueryView query={users}>
+        {() => (
+          <>
+            <DataTable columns={['Email', 'Signed up', 'Last active', 'Email confirmed', 'Admin']} caption="Users, newest first">
+              {items.map((u) => (
+                <tr key={u.id}>
+                  <th scope="row">{u.email}</th>
+                  <td>{formatDateTime(u.createdAt)}</td>
+                  <td>{u.lastActiveAt ? formatDateTime(u.lastActiveAt) : 'never'}</td>
+                  <td>{u.emailVerified ? 'yes' : 'no'}</td>
+                  <td>{u.isAdmin ? 'yes' : 'no'}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {items.map((u) => (
-                  <tr key={u.id}>
-                    <th scope="row">{u.email}</th>
-                    <td>{formatDateTime(u.createdAt)}</td>
-                    <td>{u.lastActiveAt ? formatDateTime(u.lastActiveAt) : 'never'}</td>
-                    <td>{u.emailVerified ? 'yes' : 'no'}</td>
-                    <td>{u.isAdmin ? 'yes' : 'no'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p className="muted">
-            {items.length} user{items.length === 1 ? '' : 's'} shown
-          </p>
-          {users.hasNextPage && (
-            <button type="button" className="ghost" onClick={() => void users.fetchNextPage()} disabled={users.isFetchingNextPage}>
-              {users.isFetchingNextPage ? 'Loading…' : 'Load more users'}
-            </button>
-          )}
-        </>
-      )}
+              ))}
+            </DataTable>
+            <p className="muted">
+              {items.length} user{items.length === 1 ? '' : 's'} shown
+            </p>
+            <LoadMore query={users} label="Load more users" busyLabel="Loading…" />
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

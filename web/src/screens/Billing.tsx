@@ -2,6 +2,7 @@ import { Navigate, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../api/client';
 import { useAppConfig } from '../api/queries';
+import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Loading, PageTitle } from '../components/ui';
 import { safeHttpUrl } from '../config';
 import { formatDateTime, formatMoney, minorToDecimal, minorUnits } from '../format';
@@ -72,31 +73,19 @@ function Wallet() {
       {items.length === 0 ? (
         <p className="muted">No transactions yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="num">Credits</th>
-                <th scope="col" className="num">Balance after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((t) => (
-                <tr key={t.id}>
-                  <td>{formatDateTime(t.createdAt)}</td>
-                  <td>
-                    {t.kind}
-                    {t.packId ? ` (${t.packId})` : ''}
-                  </td>
-                  <td className={`num ${t.amount < 0 ? 'pnl-neg' : 'pnl-pos'}`}>{t.amount.toLocaleString()}</td>
-                  <td className="num">{t.balanceAfter.toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['When', 'Kind', numeric('Credits'), numeric('Balance after')]}>
+          {items.map((t) => (
+            <tr key={t.id}>
+              <td>{formatDateTime(t.createdAt)}</td>
+              <td>
+                {t.kind}
+                {t.packId ? ` (${t.packId})` : ''}
+              </td>
+              <td className={`num ${t.amount < 0 ? 'pnl-neg' : 'pnl-pos'}`}>{t.amount.toLocaleString()}</td>
+              <td className="num">{t.balanceAfter.toLocaleString()}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {wallet.hasNextPage && (
         <button type="button" className="ghost" onClick={() => void wallet.fetchNextPage()} disabled={wallet.isFetchingNextPage}>

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useBrokerages } from '../api/queries';
-import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
+import { DataTable, numeric, QueryView } from '../components/QueryView';
+import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle } from '../components/ui';
 import { formatDecimal } from '../format';
 
 type Brokerage = Schemas['Brokerage'];
@@ -69,16 +70,7 @@ function BrokerageForm({ brokerage, onDone }: { brokerage?: Brokerage; onDone: (
         ))}
       </div>
       {err && err.details.length === 0 && <ErrorNote error={err} />}
-      <div className="row">
-        <button type="submit" disabled={save.isPending}>
-          {brokerage ? 'Save fee schedule' : 'Create fee schedule'}
-        </button>
-        {brokerage && (
-          <button type="button" className="ghost" onClick={onDone}>
-            Cancel
-          </button>
-        )}
-      </div>
+      <FormActions submit={brokerage ? 'Save fee schedule' : 'Create fee schedule'} busy={save.isPending} onCancel={brokerage ? onDone : undefined} />
     </form>
   );
 }
@@ -94,17 +86,9 @@ function DeleteBrokerage({ brokerage }: { brokerage: Brokerage }) {
   });
   return (
     <>
-      <button
-        type="button"
-        className="ghost"
-        aria-label={`Delete ${brokerage.name}`}
-        disabled={remove.isPending}
-        onClick={() => {
-          if (window.confirm(`Delete the fee schedule ${brokerage.name}?`)) remove.mutate();
-        }}
-      >
+      <ConfirmButton label={`Delete ${brokerage.name}`} question={`Delete the fee schedule ${brokerage.name}?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
         Delete
-      </button>
+      </ConfirmButton>
       <ErrorNote error={remove.error} />
     </>
   );
@@ -118,53 +102,34 @@ export default function Brokerages() {
     <>
       <PageTitle actions={<Link to="/accounts">Accounts</Link>}>Brokerages and fee schedules</PageTitle>
       <p className="muted">An account's fee schedule estimates the fees of fills entered without one, and the calculator can use it.</p>
-      {brokerages.isPending ? (
-        <Loading />
-      ) : brokerages.isError ? (
-        <ErrorNote error={brokerages.error} />
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" className="num">Stock / share</th>
-                <th scope="col" className="num">Stock min</th>
-                <th scope="col" className="num">Stock max</th>
-                <th scope="col" className="num">Option / contract</th>
-                <th scope="col" className="num">Exchange / contract</th>
-                <th scope="col" className="num">Option min</th>
-                <th scope="col" className="num">Option max</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {brokerages.data.map((b) => (
-                <tr key={b.id}>
-                  <th scope="row">
-                    {b.name} {b.builtIn && <span className="chip">built-in</span>}
-                  </th>
-                  {feeFields.map(([k]) => (
-                    <td key={k} className="num">
-                      {formatDecimal(b[k], 2, 8)}
-                    </td>
-                  ))}
-                  <td>
-                    {!b.builtIn && (
-                      <div className="row">
-                        <button type="button" className="ghost" onClick={() => setEditing(b.id)} aria-label={`Edit ${b.name}`}>
-                          Edit
-                        </button>
-                        <DeleteBrokerage brokerage={b} />
-                      </div>
-                    )}
+      <QueryView query={brokerages}>
+        {(list) => (
+          <DataTable columns={['Name', numeric('Stock / share'), numeric('Stock min'), numeric('Stock max'), numeric('Option / contract'), numeric('Exchange / contract'), numeric('Option min'), numeric('Option max'), 'Actions']}>
+            {list.map((b) => (
+              <tr key={b.id}>
+                <th scope="row">
+                  {b.name} {b.builtIn && <span className="chip">built-in</span>}
+                </th>
+                {feeFields.map(([k]) => (
+                  <td key={k} className="num">
+                    {formatDecimal(b[k], 2, 8)}
                   </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+                ))}
+                <td>
+                  {!b.builtIn && (
+                    <div className="row">
+                      <button type="button" className="ghost" onClick={() => setEditing(b.id)} aria-label={`Edit ${b.name}`}>
+                        Edit
+                      </button>
+                      <DeleteBrokerage brokerage={b} />
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </QueryView>
       {current ? <BrokerageForm key={current.id} brokerage={current} onDone={() => setEditing(null)} /> : <BrokerageForm onDone={() => undefined} />}
     </>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, sendForm, unwrap, type Schemas } from '../api/client';
 import { useAccounts } from '../api/queries';
 import { Datalists } from '../components/Datalists';
+import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
@@ -20,33 +21,20 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
       <h3>
         {title} ({total})
       </h3>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Column</th>
-              <th scope="col">Field</th>
-              <th scope="col">Code</th>
-              <th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((p, i) => (
-              <tr key={i}>
-                <td>{p.row === 0 ? 'file' : p.row}</td>
-                <td>{p.column === 0 ? '—' : `${p.column}${p.columnName ? ` (${p.columnName})` : ''}`}</td>
-                <td>{p.field || '—'}</td>
-                <td>
-                  <code>{p.code}</code>
-                  {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
-                </td>
-                <td>{p.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable columns={['Row', 'Column', 'Field', 'Code', 'Message']}>
+        {items.map((p, i) => (
+          <tr key={i}>
+            <td>{p.row === 0 ? 'file' : p.row}</td>
+            <td>{p.column === 0 ? '—' : `${p.column}${p.columnName ? ` (${p.columnName})` : ''}`}</td>
+            <td>{p.field || '—'}</td>
+            <td>
+              <code>{p.code}</code>
+              {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
+            </td>
+            <td>{p.message}</td>
+          </tr>
+        ))}
+      </DataTable>
       {total > items.length && <p className="muted">The first {items.length} are listed.</p>}
     </section>
   );
@@ -96,41 +84,24 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
       {preview.positions.length > 0 && (
         <details open={preview.positions.length <= 20}>
           <summary>Positions the import writes ({preview.positions.length})</summary>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Symbol</th>
-                  <th scope="col">Side</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Opened</th>
-                  <th scope="col">Closed</th>
-                  <th scope="col" className="num">Multiplier</th>
-                  <th scope="col" className="num">Fills</th>
-                  <th scope="col" className="num">Net P&amp;L</th>
-                  <th scope="col">Rows</th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.positions.slice(0, 500).map((p, i) => (
-                  <tr key={i}>
-                    <th scope="row">
-                      {p.symbol}
-                      {p.existingPositionId && <span className="chip">continues</span>}
-                    </th>
-                    <td>{p.side}</td>
-                    <td>{p.status}</td>
-                    <td>{formatDateTime(p.openedAt)}</td>
-                    <td>{formatDateTime(p.closedAt)}</td>
-                    <td className="num">×{plainNumber(p.multiplier)}</td>
-                    <td className="num">{p.fills}</td>
-                    <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, s.currency)}</td>
-                    <td>{p.rows.slice(0, 8).join(', ') + (p.rows.length > 8 ? '…' : '')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Symbol', 'Side', 'Status', 'Opened', 'Closed', numeric('Multiplier'), numeric('Fills'), numeric('Net P&L'), 'Rows']}>
+            {preview.positions.slice(0, 500).map((p, i) => (
+              <tr key={i}>
+                <th scope="row">
+                  {p.symbol}
+                  {p.existingPositionId && <span className="chip">continues</span>}
+                </th>
+                <td>{p.side}</td>
+                <td>{p.status}</td>
+                <td>{formatDateTime(p.openedAt)}</td>
+                <td>{formatDateTime(p.closedAt)}</td>
+                <td className="num">×{plainNumber(p.multiplier)}</td>
+                <td className="num">{p.fills}</td>
+                <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, s.currency)}</td>
+                <td>{p.rows.slice(0, 8).join(', ') + (p.rows.length > 8 ? '…' : '')}</td>
+              </tr>
+            ))}
+          </DataTable>
         </details>
       )}
       {preview.canCommit && preview.token ? (

@@ -3,7 +3,9 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useTags } from '../api/queries';
-import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
+import { DataTable, numeric, QueryView } from '../components/QueryView';
+import { AccountFilter, DateRangeFilter, TagFilter } from '../components/filters';
+import { Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
 import { monthLabel } from './dashboard/calendar';
@@ -60,36 +62,24 @@ function Breakdown({ title, column, rows, currency }: { title: string; column: s
       {rows.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{column}</th>
-                <th scope="col" className="num">Trades</th>
-                <th scope="col" className="num">Win rate</th>
-                <th scope="col" className="num">Net P&amp;L</th>
+        <DataTable columns={[column, numeric('Trades'), numeric('Win rate'), numeric('Net P&L')]}>
+          {shown.map((r) =>
+            r === null ? (
+              <tr key="gap">
+                <td colSpan={4} className="muted">
+                  … {rows.length - bestRows - worstRows} more
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {shown.map((r) =>
-                r === null ? (
-                  <tr key="gap">
-                    <td colSpan={4} className="muted">
-                      … {rows.length - bestRows - worstRows} more
-                    </td>
-                  </tr>
-                ) : (
-                <tr key={r.key}>
-                  <th scope="row">{r.label}</th>
-                  <td className="num">{r.trades}</td>
-                  <td className="num">{formatPercent(r.winRate)}</td>
-                  <td className={`num ${pnlClass(r.netPnl)}`}>{formatMoney(r.netPnl, currency)}</td>
-                </tr>
-                ),
-              )}
-            </tbody>
-          </table>
-        </div>
+            ) : (
+              <tr key={r.key}>
+                <th scope="row">{r.label}</th>
+                <td className="num">{r.trades}</td>
+                <td className="num">{formatPercent(r.winRate)}</td>
+                <td className={`num ${pnlClass(r.netPnl)}`}>{formatMoney(r.netPnl, currency)}</td>
+              </tr>
+            ),
+          )}
+        </DataTable>
       )}
       {rows.length > bestRows + worstRows && (
         <button type="button" className="ghost" onClick={() => setAll(!all)} aria-expanded={all}>
@@ -172,41 +162,26 @@ export default function Dashboard() {
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
       <section className="card" aria-labelledby="total-title">
         <h2 id="total-title">Total balance</h2>
-        {totals.isPending ? (
-          <Loading />
-        ) : totals.isError ? (
-          <ErrorNote error={totals.error} />
-        ) : totals.data.displayCurrency === null ? (
-          <p className="muted">
-            No display currency yet: <Link to="/accounts">create an account</Link> or choose one in <Link to="/settings">Settings</Link>.
-          </p>
-        ) : totals.data.total !== null ? (
-          <p className="big-number" data-testid="dashboard-total">
-            {formatMoney(totals.data.total, totals.data.displayCurrency)}
-          </p>
-        ) : (
-          <MissingRates pairs={totals.data.missingPairs} currency={totals.data.displayCurrency} />
-        )}
+        <QueryView query={totals}>
+          {(total) =>
+            total.displayCurrency === null ? (
+              <p className="muted">
+                No display currency yet: <Link to="/accounts">create an account</Link> or choose one in <Link to="/settings">Settings</Link>.
+              </p>
+            ) : total.total !== null ? (
+              <p className="big-number" data-testid="dashboard-total">
+                {formatMoney(total.total, total.displayCurrency)}
+              </p>
+            ) : (
+              <MissingRates pairs={total.missingPairs} currency={total.displayCurrency} />
+            )
+          }
+        </QueryView>
       </section>
       <form className="card grid" role="search" aria-label="Filter statistics" onSubmit={(e) => e.preventDefault()}>
-        <SelectField label="Account" value={filters.accountId ?? ''} onChange={(e) => setFilter('accountId', e.target.value)}>
-          <option value="">All accounts</option>
-          {accounts.data?.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label="Tag" value={filters.tagId ?? ''} onChange={(e) => setFilter('tagId', e.target.value)}>
-          <option value="">Any tag</option>
-          {tags.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} ({t.category})
-            </option>
-          ))}
-        </SelectField>
-        <Field label="From" type="date" value={filters.from ?? ''} onChange={(e) => setFilter('from', e.target.value)} />
-        <Field label="To" type="date" value={filters.to ?? ''} onChange={(e) => setFilter('to', e.target.value)} />
+        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
+        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
         {blocks.length > 1 && (
           <SelectField label="Figures in" value={shown?.id ?? ''} onChange={(e) => setChosen(e.target.value)}>
             {blocks.map((b) => (
@@ -217,23 +192,21 @@ export default function Dashboard() {
           </SelectField>
         )}
       </form>
-      {perf.isPending ? (
-        <Loading />
-      ) : perf.isError ? (
-        <ErrorNote error={perf.error} />
-      ) : (
-        <>
-          {perf.data.total === null && perf.data.byCurrency.length > 1 && <MissingRates pairs={perf.data.missingPairs} currency={perf.data.displayCurrency} />}
-          {shown ? (
-            <Performance block={shown.block} />
-          ) : (
-            <p className="muted">
-              No closed positions {Object.keys(filters).length ? 'match these filters' : 'yet'}. <Link to="/positions/new">Record a trade</Link> or{' '}
-              <Link to="/import">import a CSV</Link>.
-            </p>
-          )}
-        </>
-      )}
+      <QueryView query={perf}>
+        {(performance) => (
+          <>
+            {performance.total === null && performance.byCurrency.length > 1 && <MissingRates pairs={performance.missingPairs} currency={performance.displayCurrency} />}
+            {shown ? (
+              <Performance block={shown.block} />
+            ) : (
+              <p className="muted">
+                No closed positions {Object.keys(filters).length ? 'match these filters' : 'yet'}. <Link to="/positions/new">Record a trade</Link> or{' '}
+                <Link to="/import">import a CSV</Link>.
+              </p>
+            )}
+          </>
+        )}
+      </QueryView>
     </>
   );
 }

@@ -3,7 +3,8 @@ import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { Datalists } from '../components/Datalists';
-import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
+import { DataTable, numeric, QueryList } from '../components/QueryView';
+import { ErrorNote, Field, LoadMore, PageTitle } from '../components/ui';
 import { formatDay, formatMoney } from '../format';
 
 type Preview = Schemas['ExchangeRatePreview'];
@@ -155,56 +156,36 @@ export default function ExchangeRates() {
         </p>
       )}
       <ErrorNote error={previewDelete.error ?? (pending ? null : remove.error)} />
-      {rates.isPending ? (
-        <Loading />
-      ) : rates.isError ? (
-        <ErrorNote error={rates.error} />
-      ) : items.length === 0 ? (
-        <p className="muted">No rates yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Pair</th>
-                <th scope="col">Effective</th>
-                <th scope="col" className="num">Rate</th>
-                <th scope="col">Actions</th>
+      <QueryList query={rates} items={items} empty="No rates yet.">
+        {(rateList) => (
+          <DataTable columns={['Pair', 'Effective', numeric('Rate'), 'Actions']}>
+            {rateList.map((r) => (
+              <tr key={r.id}>
+                <th scope="row">
+                  {r.baseCurrency}/{r.quoteCurrency}
+                </th>
+                <td>{formatDay(r.effectiveDate)}</td>
+                <td className="num">{r.rate}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="ghost"
+                    disabled={previewDelete.isPending || remove.isPending}
+                    aria-label={`Delete ${r.baseCurrency}/${r.quoteCurrency} of ${r.effectiveDate}`}
+                    onClick={() => {
+                      setDone('');
+                      previewDelete.mutate(r);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.id}>
-                  <th scope="row">
-                    {r.baseCurrency}/{r.quoteCurrency}
-                  </th>
-                  <td>{formatDay(r.effectiveDate)}</td>
-                  <td className="num">{r.rate}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="ghost"
-                      disabled={previewDelete.isPending || remove.isPending}
-                      aria-label={`Delete ${r.baseCurrency}/${r.quoteCurrency} of ${r.effectiveDate}`}
-                      onClick={() => {
-                        setDone('');
-                        previewDelete.mutate(r);
-                      }}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {rates.hasNextPage && (
-        <button type="button" className="ghost" onClick={() => void rates.fetchNextPage()} disabled={rates.isFetchingNextPage}>
-          Load more
-        </button>
-      )}
+            ))}
+          </DataTable>
+        )}
+      </QueryList>
+      <LoadMore query={rates} />
     </>
   );
 }

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, useTags } from '../api/queries';
-import { ErrorNote, Loading } from '../components/ui';
+import { DataTable, QueryList } from '../components/QueryView';
+import { ConfirmButton, ErrorNote } from '../components/ui';
 
 type Tag = Schemas['Tag'];
 const categories: Array<Tag['category']> = ['setup', 'mistake', 'emotion', 'general'];
@@ -46,17 +47,9 @@ function TagRow({ tag }: { tag: Tag }) {
           <button type="button" className="ghost" disabled={!changed || save.isPending} onClick={() => save.mutate()} aria-label={`Save tag ${tag.name}`}>
             Save
           </button>
-          <button
-            type="button"
-            className="ghost"
-            disabled={remove.isPending}
-            aria-label={`Delete tag ${tag.name}`}
-            onClick={() => {
-              if (window.confirm(`Delete the tag ${tag.name}? Positions keep everything else.`)) remove.mutate();
-            }}
-          >
+          <ConfirmButton label={`Delete tag ${tag.name}`} question={`Delete the tag ${tag.name}? Positions keep everything else.`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete
-          </button>
+          </ConfirmButton>
         </div>
         <ErrorNote error={remove.error} />
       </td>
@@ -70,30 +63,15 @@ export function TagsManager() {
   return (
     <section className="card" aria-labelledby="tags-title">
       <h2 id="tags-title">Tags</h2>
-      {tags.isPending ? (
-        <Loading />
-      ) : tags.isError ? (
-        <ErrorNote error={tags.error} />
-      ) : tags.data.length === 0 ? (
-        <p className="muted">No tags yet: add them on a position.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Category</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tags.data.map((t) => (
-                <TagRow key={`${t.id}-${t.name}-${t.category}`} tag={t} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryList query={tags} items={tags.data} empty="No tags yet: add them on a position.">
+        {(tagList) => (
+          <DataTable columns={['Name', 'Category', 'Actions']}>
+            {tagList.map((t) => (
+              <TagRow key={`${t.id}-${t.name}-${t.category}`} tag={t} />
+            ))}
+          </DataTable>
+        )}
+      </QueryList>
     </section>
   );
 }

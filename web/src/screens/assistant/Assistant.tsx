@@ -6,7 +6,8 @@ import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
-import { ErrorNote, Field, Loading, PageTitle, TextAreaField } from '../../components/ui';
+import { QueryList } from '../../components/QueryView';
+import { ConfirmButton, ErrorNote, Field, Loading, LoadMore, PageTitle, TextAreaField } from '../../components/ui';
 import { formatDateTime } from '../../format';
 import { streamTurn } from './stream';
 import { canRetry, incompleteText, type Turn } from './turnState';
@@ -47,28 +48,20 @@ function ConversationList({ current }: { current: string | undefined }) {
       <Link className="button" to="/assistant" aria-current={current ? undefined : 'page'}>
         New conversation
       </Link>
-      {pages.isPending ? (
-        <Loading />
-      ) : pages.isError ? (
-        <ErrorNote error={pages.error} />
-      ) : items.length === 0 ? (
-        <p className="muted">No conversations yet.</p>
-      ) : (
-        <ul>
-          {items.map((c) => (
-            <li key={c.id}>
-              <NavLink to={`/assistant/${c.id}`} title={formatDateTime(c.updatedAt)}>
-                {c.title}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      )}
-      {pages.hasNextPage && (
-        <button type="button" className="ghost" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-          {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-        </button>
-      )}
+      <QueryList query={pages} items={items} empty="No conversations yet.">
+        {(conversations) => (
+          <ul>
+            {conversations.map((c) => (
+              <li key={c.id}>
+                <NavLink to={`/assistant/${c.id}`} title={formatDateTime(c.updatedAt)}>
+                  {c.title}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryList>
+      <LoadMore query={pages} busyLabel="Loading…" />
     </nav>
   );
 }
@@ -200,16 +193,9 @@ function DeleteButton({ id, title }: { id: string; title: string }) {
   });
   return (
     <>
-      <button
-        type="button"
-        className="danger"
-        disabled={remove.isPending}
-        onClick={() => {
-          if (window.confirm(`Delete the conversation “${title}”?`)) remove.mutate();
-        }}
-      >
+      <ConfirmButton className="danger" question={`Delete the conversation “${title}”?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
         Delete
-      </button>
+      </ConfirmButton>
       {remove.error instanceof ApiError && remove.error.code === 'TURN_IN_PROGRESS' ? (
         <p className="note note-error" role="alert">
           An answer is still being written in this conversation. Stop it or wait, then delete.

@@ -3,7 +3,8 @@ import { Link } from 'react-router';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
-import { ErrorNote, Field } from '../../components/ui';
+import { EmailField } from '../../components/authFields';
+import { ErrorNote } from '../../components/ui';
 
 /** OperatorReset says how passwords are reset on an instance that sends no email. */
 function OperatorReset() {
@@ -46,15 +47,7 @@ export default function ForgotPassword() {
         </div>
       ) : (
         <form onSubmit={submit} noValidate>
-          <Field
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            error={err?.fieldError('email')}
-            onChange={(e) => setEmail(e.target.value)}
-          />
+          <EmailField value={email} onChange={setEmail} error={err?.fieldError('email')} />
           {err && err.details.length === 0 && <ErrorNote error={err} />}
           <button type="submit" disabled={request.isPending}>
             Send reset link

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { takeFragmentToken } from '../../fragment';
+import { NewPasswordField } from '../../components/authFields';
 import { ErrorNote, Field } from '../../components/ui';
 
 export default function ResetPassword() {
@@ -38,17 +39,7 @@ export default function ResetPassword() {
         </p>
       ) : (
         <form onSubmit={submit} noValidate>
-          <Field
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            hint="At least 8 characters."
-            value={password}
-            error={err?.fieldError('password')}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <NewPasswordField label="New password" value={password} onChange={setPassword} error={err?.fieldError('password')} />
           <Field
             label="Repeat new password"
             type="password"

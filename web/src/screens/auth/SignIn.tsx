@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
 import { safeNext } from '../../fragment';
+import { EmailField } from '../../components/authFields';
 import { ErrorNote, Field } from '../../components/ui';
 
 export default function SignIn() {
@@ -30,7 +31,7 @@ export default function SignIn() {
     <section className="auth-card" aria-labelledby="signin-title">
       <h1 id="signin-title">Sign in</h1>
       <form onSubmit={submit} noValidate>
-        <Field label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <EmailField value={email} onChange={setEmail} />
         <Field
           label="Password"
           type="password"

@@ -4,7 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
 import { publicConfig, safeHttpUrl } from '../../config';
-import { ErrorNote, Field } from '../../components/ui';
+import { EmailField, NewPasswordField } from '../../components/authFields';
+import { ErrorNote } from '../../components/ui';
 
 /** browserTimeZone is the IANA zone the browser runs in, sent as the reporting zone. */
 export function browserTimeZone(): string | undefined {
@@ -65,26 +66,12 @@ export default function SignUp() {
     <section className="auth-card" aria-labelledby="signup-title">
       <h1 id="signup-title">Create your account</h1>
       <form onSubmit={submit} noValidate>
-        <Field
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
+        <EmailField
           value={email}
+          onChange={setEmail}
           error={err?.fieldError('email') ?? (err?.code === 'EMAIL_TAKEN' ? 'An account with this email already exists.' : undefined)}
-          onChange={(e) => setEmail(e.target.value)}
         />
-        <Field
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          hint="At least 8 characters."
-          value={password}
-          error={err?.fieldError('password')}
-          onChange={(e) => setPassword(e.target.value)}
-        />
+        <NewPasswordField label="Password" value={password} onChange={setPassword} error={err?.fieldError('password')} />
         {err && err.details.length === 0 && err.code !== 'EMAIL_TAKEN' && <ErrorNote error={err} />}
         {signUp.error && !err && <ErrorNote error={signUp.error} />}
         <button type="submit" disabled={signUp.isPending}>

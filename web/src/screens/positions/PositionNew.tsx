@@ -73,6 +73,41 @@ export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft
   );
 }
 
+/** A position's own inputs (not its account, fills, notes or tags), as the new-position and position screens edit them. */
+export interface DetailDraft {
+  symbol: string;
+  assetType: AssetType;
+  multiplier: string;
+  side: 'long' | 'short';
+  stopLoss: string;
+  targetPrice: string;
+}
+
+/** DetailFields is a position's symbol, asset type, point value (futures), side, stop loss and target price. */
+export function DetailFields({ draft, onChange, errorOf }: { draft: DetailDraft; onChange: (d: DetailDraft) => void; errorOf: (field: string) => string | undefined }) {
+  const set = <K extends keyof DetailDraft>(key: K, value: DetailDraft[K]) => onChange({ ...draft, [key]: value });
+  return (
+    <>
+      <SymbolInput
+        value={draft.symbol}
+        onChange={(v) => set('symbol', v)}
+        error={errorOf('symbol')}
+        hint={draft.assetType === 'option' ? optionHint : draft.assetType === 'future' ? futureHint : undefined}
+      />
+      <SelectField label="Asset type" value={draft.assetType} onChange={(e) => set('assetType', e.target.value as AssetType)}>
+        <AssetTypeOptions />
+      </SelectField>
+      {draft.assetType === 'future' && <MultiplierField value={draft.multiplier} onChange={(v) => set('multiplier', v)} error={errorOf('multiplier')} />}
+      <SelectField label="Side" value={draft.side} onChange={(e) => set('side', e.target.value as DetailDraft['side'])} error={errorOf('side')}>
+        <option value="long">Long</option>
+        <option value="short">Short</option>
+      </SelectField>
+      <Field label="Stop loss" inputMode="decimal" value={draft.stopLoss} onChange={(e) => set('stopLoss', e.target.value)} error={errorOf('stopLoss')} />
+      <Field label="Target price" inputMode="decimal" value={draft.targetPrice} onChange={(e) => set('targetPrice', e.target.value)} error={errorOf('targetPrice')} />
+    </>
+  );
+}
+
 export default function PositionNew() {
   const accounts = useAccounts();
   const [params] = useSearchParams();
@@ -80,12 +115,8 @@ export default function PositionNew() {
   const queryClient = useQueryClient();
   const active = accounts.data?.filter((a) => !a.archived) ?? [];
   const [accountId, setAccountId] = useState(params.get('accountId') ?? '');
-  const [symbol, setSymbol] = useState('');
-  const [assetType, setAssetType] = useState<AssetType>('stock');
-  const [multiplier, setMultiplier] = useState('');
-  const [side, setSide] = useState<'long' | 'short'>('long');
-  const [stopLoss, setStopLoss] = useState('');
-  const [targetPrice, setTargetPrice] = useState('');
+  const [details, setDetails] = useState<DetailDraft>({ symbol: '', assetType: 'stock', multiplier: '', side: 'long', stopLoss: '', targetPrice: '' });
+  const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
   const [notes, setNotes] = useState('');
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [fills, setFills] = useState<FillDraft[]>([newFill()]);
@@ -137,17 +168,7 @@ export default function PositionNew() {
               </option>
             ))}
           </SelectField>
-          <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : assetType === 'future' ? futureHint : undefined} />
-          <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as AssetType)}>
-            <AssetTypeOptions />
-          </SelectField>
-          {assetType === 'future' && <MultiplierField value={multiplier} onChange={setMultiplier} error={err?.fieldError('multiplier')} />}
-          <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as 'long' | 'short')}>
-            <option value="long">Long</option>
-            <option value="short">Short</option>
-          </SelectField>
-          <Field label="Stop loss" inputMode="decimal" value={stopLoss} onChange={(e) => setStopLoss(e.target.value)} error={err?.fieldError('stopLoss')} />
-          <Field label="Target price" inputMode="decimal" value={targetPrice} onChange={(e) => setTargetPrice(e.target.value)} error={err?.fieldError('targetPrice')} />
+          <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field)} />
         </div>
         <QuoteButton
           symbol={symbol}

@@ -3,15 +3,15 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAccounts } from '../../api/queries';
-import { ErrorNote, Field, Loading, PageTitle, SelectField, TextAreaField } from '../../components/ui';
+import { DataTable, numeric } from '../../components/QueryView';
+import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Images } from './Images';
-import { FillFields, fillInput, newFill, optionHint, type FillDraft } from './PositionNew';
+import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
-import { SymbolInput } from './SymbolInput';
-import { AssetTypeOptions, contractText, futureHint, MultiplierField, plainNumber } from './futures';
+import { contractText, plainNumber } from './futures';
 
 type Position = Schemas['Position'];
 type Fill = Schemas['Fill'];
@@ -68,16 +68,19 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
 
 function DetailsForm({ p }: { p: Position }) {
   const setPosition = useSetPosition(p.id);
-  const [symbol, setSymbol] = useState(p.symbol);
-  const [side, setSide] = useState(p.side);
-  const [assetType, setAssetType] = useState(p.assetType);
   // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
   const savedMultiplier = p.assetType === 'future' ? plainNumber(p.multiplier) : '';
-  const [multiplier, setMultiplier] = useState(savedMultiplier);
+  const [details, setDetails] = useState<DetailDraft>({
+    symbol: p.symbol,
+    assetType: p.assetType,
+    multiplier: savedMultiplier,
+    side: p.side,
+    stopLoss: p.stopLoss ?? '',
+    targetPrice: p.targetPrice ?? '',
+  });
+  const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
   const pointValue = multiplier.trim();
   const sendMultiplier = assetType === 'future' && pointValue !== '' && pointValue !== savedMultiplier;
-  const [stopLoss, setStopLoss] = useState(p.stopLoss ?? '');
-  const [targetPrice, setTargetPrice] = useState(p.targetPrice ?? '');
   const save = useMutation({
     mutationFn: () =>
       unwrap(
@@ -104,17 +107,7 @@ function DetailsForm({ p }: { p: Position }) {
     <form className="card" onSubmit={submit} aria-label="Position details">
       <h2>Details</h2>
       <div className="grid">
-        <SymbolInput value={symbol} onChange={setSymbol} error={err?.fieldError('symbol')} hint={assetType === 'option' ? optionHint : assetType === 'future' ? futureHint : undefined} />
-        <SelectField label="Asset type" value={assetType} onChange={(e) => setAssetType(e.target.value as Position['assetType'])}>
-          <AssetTypeOptions />
-        </SelectField>
-        {assetType === 'future' && <MultiplierField value={multiplier} onChange={setMultiplier} error={err?.fieldError('multiplier')} />}
-        <SelectField label="Side" value={side} onChange={(e) => setSide(e.target.value as Position['side'])} error={err?.fieldError('side')}>
-          <option value="long">Long</option>
-          <option value="short">Short</option>
-        </SelectField>
-        <Field label="Stop loss" inputMode="decimal" value={stopLoss} onChange={(e) => setStopLoss(e.target.value)} error={err?.fieldError('stopLoss')} />
-        <Field label="Target price" inputMode="decimal" value={targetPrice} onChange={(e) => setTargetPrice(e.target.value)} error={err?.fieldError('targetPrice')} />
+        <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field)} />
       </div>
       <QuoteButton symbol={symbol} />
       {err && err.details.length === 0 && <ErrorNote error={err} />}
@@ -162,14 +155,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
           >
             <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
             {err && err.details.length === 0 && <ErrorNote error={err} />}
-            <div className="row">
-              <button type="submit" disabled={save.isPending}>
-                Save fill
-              </button>
-              <button type="button" className="ghost" onClick={() => setEditing(false)}>
-                Cancel
-              </button>
-            </div>
+            <FormActions submit="Save fill" busy={save.isPending} onCancel={() => setEditing(false)} />
           </form>
         </td>
       </tr>
@@ -191,17 +177,9 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
           <button type="button" className="ghost" onClick={() => setEditing(true)} aria-label={`Edit ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}>
             Edit
           </button>
-          <button
-            type="button"
-            className="ghost"
-            disabled={remove.isPending}
-            aria-label={`Delete ${fill.type} fill of ${formatDateTime(fill.filledAt)}`}
-            onClick={() => {
-              if (window.confirm('Delete this fill?')) remove.mutate();
-            }}
-          >
+          <ConfirmButton label={`Delete ${fill.type} fill of ${formatDateTime(fill.filledAt)}`} question="Delete this fill?" busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete
-          </button>
+          </ConfirmButton>
         </div>
         <ErrorNote error={remove.error} />
       </td>
@@ -323,16 +301,9 @@ export default function PositionPage() {
     <>
       <PageTitle
         actions={
-          <button
-            type="button"
-            className="danger"
-            disabled={remove.isPending}
-            onClick={() => {
-              if (window.confirm(`Delete ${p.symbol} with its fills and images?`)) remove.mutate();
-            }}
-          >
+          <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
             Delete position
-          </button>
+          </ConfirmButton>
         }
       >
         {p.symbol} <span className="chip">{p.side}</span> <span className="chip">{p.status}</span>
@@ -358,26 +329,11 @@ export default function PositionPage() {
           </dd>
         </dl>
         {p.fills.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">Time</th>
-                  <th scope="col" className="num">Quantity</th>
-                  <th scope="col" className="num">Price</th>
-                  <th scope="col" className="num">Fees</th>
-                  <th scope="col" className="num">Realised</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {p.fills.map((f) => (
-                  <FillRow key={`${f.id}-${p.updatedAt}`} p={p} fill={f} currency={account?.currency} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Type', 'Time', numeric('Quantity'), numeric('Price'), numeric('Fees'), numeric('Realised'), 'Actions']}>
+            {p.fills.map((f) => (
+              <FillRow key={`${f.id}-${p.updatedAt}`} p={p} fill={f} currency={account?.currency} />
+            ))}
+          </DataTable>
         )}
         <AddFill key={p.fills.length} p={p} />
       </section>

@@ -2,7 +2,9 @@ import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
-import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../../components/ui';
+import { DataTable, numeric, QueryList } from '../../components/QueryView';
+import { AccountFilter, DateRangeFilter, TagFilter } from '../../components/filters';
+import { Field, LoadMore, PageTitle, SelectField } from '../../components/ui';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { contractText } from './futures';
 
@@ -56,14 +58,7 @@ export default function PositionsList() {
         Positions
       </PageTitle>
       <form className="card grid" role="search" aria-label="Filter positions" onSubmit={(e) => e.preventDefault()}>
-        <SelectField label="Account" value={filters.accountId ?? ''} onChange={(e) => setFilter('accountId', e.target.value)}>
-          <option value="">All accounts</option>
-          {accounts.data?.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </SelectField>
+        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
         <Field label="Symbol filter" defaultValue={filters.symbol ?? ''} onBlur={(e) => setFilter('symbol', e.target.value.toUpperCase())} onKeyDown={(e) => e.key === 'Enter' && setFilter('symbol', e.currentTarget.value.toUpperCase())} />
         <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
           <option value="">Any status</option>
@@ -71,80 +66,45 @@ export default function PositionsList() {
           <option value="closed">Closed</option>
           <option value="draft">Draft</option>
         </SelectField>
-        <SelectField label="Tag" value={filters.tagId ?? ''} onChange={(e) => setFilter('tagId', e.target.value)}>
-          <option value="">Any tag</option>
-          {tags.data?.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name} ({t.category})
-            </option>
-          ))}
-        </SelectField>
-        <Field label="From" type="date" value={filters.from ?? ''} onChange={(e) => setFilter('from', e.target.value)} />
-        <Field label="To" type="date" value={filters.to ?? ''} onChange={(e) => setFilter('to', e.target.value)} />
+        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
+        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
       </form>
-      {pages.isPending ? (
-        <Loading />
-      ) : pages.isError ? (
-        <ErrorNote error={pages.error} />
-      ) : items.length === 0 ? (
-        <p className="muted">No positions match.</p>
-      ) : (
-        <>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Symbol</th>
-                  <th scope="col">Side</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Opened</th>
-                  <th scope="col">Closed</th>
-                  <th scope="col" className="num">Qty</th>
-                  <th scope="col" className="num">Avg entry</th>
-                  <th scope="col" className="num">Avg exit</th>
-                  <th scope="col" className="num">Net P&amp;L</th>
-                  <th scope="col" className="num">R</th>
-                  <th scope="col">Tags</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((p) => {
-                  const currency = accountOf(p.accountId)?.currency;
-                  return (
-                    <tr key={p.id}>
-                      <th scope="row">
-                        <Link to={`/positions/${p.id}`}>{p.symbol}</Link>
-                        {p.assetType === 'future' && <div className="muted">{contractText(p)}</div>}
-                      </th>
-                      <td>{p.side}</td>
-                      <td>{p.status}</td>
-                      <td className="when">{formatDateTime(p.openedAt)}</td>
-                      <td className="when">{formatDateTime(p.closedAt)}</td>
-                      <td className="num">{p.entryQuantity}</td>
-                      <td className="num">{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
-                      <td className="num">{formatDecimal(p.avgExitPrice, 2, 4)}</td>
-                      <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, currency)}</td>
-                      <td className={`num ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</td>
-                      <td>
-                        {p.tags.map((t) => (
-                          <span key={t.id} className="chip">
-                            {t.name}
-                          </span>
-                        ))}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {pages.hasNextPage && (
-            <button type="button" className="ghost" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
-              {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          )}
-        </>
-      )}
+      <QueryList query={pages} items={items} empty="No positions match.">
+        {(positions) => (
+          <>
+            <DataTable columns={['Symbol', 'Side', 'Status', 'Opened', 'Closed', numeric('Qty'), numeric('Avg entry'), numeric('Avg exit'), numeric('Net P&L'), numeric('R'), 'Tags']}>
+              {positions.map((p) => {
+                const currency = accountOf(p.accountId)?.currency;
+                return (
+                  <tr key={p.id}>
+                    <th scope="row">
+                      <Link to={`/positions/${p.id}`}>{p.symbol}</Link>
+                      {p.assetType === 'future' && <div className="muted">{contractText(p)}</div>}
+                    </th>
+                    <td>{p.side}</td>
+                    <td>{p.status}</td>
+                    <td className="when">{formatDateTime(p.openedAt)}</td>
+                    <td className="when">{formatDateTime(p.closedAt)}</td>
+                    <td className="num">{p.entryQuantity}</td>
+                    <td className="num">{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
+                    <td className="num">{formatDecimal(p.avgExitPrice, 2, 4)}</td>
+                    <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, currency)}</td>
+                    <td className={`num ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</td>
+                    <td>
+                      {p.tags.map((t) => (
+                        <span key={t.id} className="chip">
+                          {t.name}
+                        </span>
+                      ))}
+                    </td>
+                  </tr>
+                );
+              })}
+            </DataTable>
+            <LoadMore query={pages} busyLabel="Loading…" />
+          </>
+        )}
+      </QueryList>
     </>
   );
 }
