@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chartSeries } from './EquityChart';
+import type uPlot from 'uplot';
+import { chartSeries, xScale } from './EquityChart';
 
 // The drawing itself needs a canvas: the end-to-end tests see it in Chromium.
 describe('chartSeries', () => {
@@ -13,5 +14,17 @@ describe('chartSeries', () => {
       [1704153600, 1704240000],
       [-12.5, 85.5],
     ]);
+  });
+});
+
+describe('xScale', () => {
+  it('centres a single close in a two-day window, whatever max uPlot passes', () => {
+    const range = xScale(1).range as uPlot.Range.Function;
+    // uPlot's own one-point max: min + 86400 / 1e-3 seconds (1,000 days).
+    expect(range({} as uPlot, 1704153600, 1704153600 + 86_400_000, 'x')).toEqual([1704067200, 1704240000]);
+  });
+
+  it('leaves a curve of several closes to uPlot', () => {
+    expect(xScale(2)).toEqual({ time: true });
   });
 });

@@ -16,6 +16,17 @@ export function chartSeries(points: Point[]): [number[], number[]] {
   return [points.map((p) => Date.parse(p.closedAt) / 1000), points.map((p) => Number(p.cumulativeNetPnl))];
 }
 
+/**
+ * xScale is the time axis. A single close gets a day either side, so the
+ * point is not pinned to an edge: uPlot hands a one-point time scale a max
+ * of min + 86400 / ms (1,000 days in seconds), so the range is built from
+ * min alone.
+ */
+export function xScale(pointCount: number): uPlot.Scale {
+  if (pointCount !== 1) return { time: true };
+  return { time: true, range: (_u, min) => [min - 86400, min + 86400] };
+}
+
 function cssVar(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return v || fallback;
@@ -37,8 +48,7 @@ export function EquityChart({ points, currency }: { points: Point[]; currency: s
         height: 260,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        // A single close gets a day either side, so the point is not pinned to an edge.
-        scales: { x: points.length === 1 ? { time: true, range: (_u, min, max) => [min - 86400, max + 86400] } : { time: true } },
+        scales: { x: xScale(points.length) },
         axes: [
           { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
           {
