@@ -2,12 +2,14 @@ package wallet
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"tradejournal/shared/db"
 )
@@ -82,9 +84,7 @@ type reserveResult struct {
 // drain decides the user's queued reservations, a batch at a time, until
 // none are left.
 func (s *Service) drain(userID string) {
-	// Let the callers that arrived together with the first one queue up,
-	// so a burst is decided in one statement rather than one plus the rest.
-	runtime.Gosched()
+	s.gather(userID)
 	for {
 		s.mu.Lock()
 		queue := s.queues[userID]
@@ -101,22 +101,47 @@ func (s *Service) drain(userID string) {
 	}
 }
 
-// reserveSQL admits a queue of estimates ($2, in arrival order) against the
-// wallet the same pipeline has locked: each request may hold what the ones
-// before it left, min(estimate, remaining), if the remaining credits reach
-// the minimum ($3). It records the admitted reservations, adds their holds
-// to reserved, and returns (position, id, hold) for each.
+// gatherQuiet is how long a burst must have stopped growing before its
+// decision starts.
+const gatherQuiet = 20 * time.Microsecond
+
+// gather lets the callers that arrived together with the first one queue
+// up, so a burst is decided in one statement rather than one plus the rest.
+// A lone caller costs one yield; when others are arriving too, it waits
+// until the queue has not grown for gatherQuiet.
+func (s *Service) gather(userID string) {
+	queued := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.queues[userID])
+	}
+	runtime.Gosched()
+	n := queued()
+	for last := time.Now(); n > 1 && n < maxBatch && time.Since(last) < gatherQuiet; {
+		runtime.Gosched()
+		if m := queued(); m != n {
+			n, last = m, time.Now()
+		}
+	}
+}
+
+// reserveSQL admits a queue of estimates ($2, in arrival order, each with
+// the id ($6) it would be held under) against the wallet the same pipeline
+// has locked: each request may hold what the ones before it left,
+// min(estimate, remaining), if the remaining credits reach the minimum ($3).
+// It records the admitted reservations, adds their holds to reserved, and
+// returns (position, hold) for each.
 //
 // Its snapshot is taken after the lock is granted, so it reads the latest
 // committed balance, which nobody can change before this commits.
 const reserveSQL = `WITH req AS (
-		SELECT ord, e FROM unnest($2::bigint[]) WITH ORDINALITY AS r (e, ord)
+		SELECT ord, e, id FROM unnest($2::bigint[], $6::uuid[]) WITH ORDINALITY AS r (e, id, ord)
 	), plan AS (
-		SELECT req.ord, req.e, GREATEST(w.balance - w.reserved -
+		SELECT req.ord, req.e, req.id, GREATEST(w.balance - w.reserved -
 			COALESCE(sum(req.e::numeric) OVER (ORDER BY req.ord ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0), 0) AS remaining
 		FROM req CROSS JOIN wallets w WHERE w.user_id = $1
 	), granted AS MATERIALIZED (
-		SELECT gen_random_uuid() AS id, ord, LEAST(e, remaining)::bigint AS hold FROM plan WHERE remaining >= $3
+		SELECT id, ord, LEAST(e, remaining)::bigint AS hold FROM plan WHERE remaining >= $3
 	), held AS (
 		UPDATE wallets SET reserved = reserved + (SELECT sum(hold) FROM granted), updated_at = $4
 		WHERE user_id = $1 AND EXISTS (SELECT 1 FROM granted)
@@ -124,7 +149,22 @@ const reserveSQL = `WITH req AS (
 		INSERT INTO credit_reservations (id, user_id, amount, created_at, expires_at)
 		SELECT id, $1, hold, $4, $5 FROM granted
 	)
-	SELECT ord, id::text, hold FROM granted`
+	SELECT ord, hold FROM granted`
+
+// newReservationIDs returns n random (version 4) UUIDs. They are made here
+// rather than by gen_random_uuid(), which cost PostgreSQL a third of a
+// 100-reservation decision.
+func newReservationIDs(n int) []pgtype.UUID {
+	ids := make([]pgtype.UUID, n)
+	for i := range ids {
+		u := &ids[i]
+		_, _ = rand.Read(u.Bytes[:]) // crypto/rand.Read never fails
+		u.Bytes[6] = u.Bytes[6]&0x0f | 0x40
+		u.Bytes[8] = u.Bytes[8]&0x3f | 0x80
+		u.Valid = true
+	}
+	return ids
+}
 
 // decide runs one decision for a batch and answers every caller in it.
 func (s *Service) decide(userID string, batch []*reserveReq) {
@@ -145,6 +185,7 @@ func (s *Service) decide(userID string, batch []*reserveReq) {
 	for i, r := range live {
 		estimates[i] = r.estimate
 	}
+	ids := newReservationIDs(len(live))
 	grants := make([]*Reservation, len(live))
 	b := &pgx.Batch{}
 	if s.min == 0 {
@@ -152,17 +193,16 @@ func (s *Service) decide(userID string, batch []*reserveReq) {
 		b.Queue(`INSERT INTO wallets (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING`, userID)
 	}
 	b.Queue(`SELECT 1 FROM wallets WHERE user_id = $1 FOR UPDATE`, userID)
-	b.Queue(reserveSQL, userID, estimates, s.min, now, expires).Query(func(rows pgx.Rows) error {
+	b.Queue(reserveSQL, userID, estimates, s.min, now, expires, ids).Query(func(rows pgx.Rows) error {
 		var (
 			ord  int
-			id   string
 			hold int64
 		)
-		_, err := pgx.ForEachRow(rows, []any{&ord, &id, &hold}, func() error {
+		_, err := pgx.ForEachRow(rows, []any{&ord, &hold}, func() error {
 			if ord < 1 || ord > len(grants) {
 				return fmt.Errorf("wallet: reservation decision returned position %d of %d", ord, len(grants))
 			}
-			grants[ord-1] = &Reservation{ID: id, UserID: userID, Amount: hold, ExpiresAt: expires}
+			grants[ord-1] = &Reservation{ID: ids[ord-1].String(), UserID: userID, Amount: hold, ExpiresAt: expires}
 			return nil
 		})
 		return err

@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,8 @@ import (
 	"tradejournal/shared/config"
 	"tradejournal/shared/db/dbtest"
 )
+
+var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
 // TestDecideBatch holds one decision over a queue to the rule of admitting
 // the queue in order, each request against what the earlier ones left.
@@ -52,6 +55,7 @@ func TestDecideBatch(t *testing.T) {
 			}
 			s.decide(user, batch)
 			var held int64
+			ids := map[string]bool{}
 			for i, r := range batch {
 				res := <-r.done
 				switch {
@@ -59,10 +63,11 @@ func TestDecideBatch(t *testing.T) {
 					if e, ok := apperr.As(res.err); !ok || e.Code != apperr.InsufficientCredits {
 						t.Errorf("request %d: %+v, %v; want refused", i, res.r, res.err)
 					}
-				case res.err != nil || res.r.Amount != tc.want[i] || res.r.ID == "":
-					t.Errorf("request %d: %+v, %v; want a hold of %d", i, res.r, res.err, tc.want[i])
+				case res.err != nil || res.r.Amount != tc.want[i] || !uuidV4.MatchString(res.r.ID) || ids[res.r.ID]:
+					t.Errorf("request %d: %+v, %v; want a hold of %d under a new id", i, res.r, res.err, tc.want[i])
 				default:
 					held += res.r.Amount
+					ids[res.r.ID] = true
 				}
 			}
 			b, err := Get(ctx, pool, user)

@@ -504,6 +504,47 @@ func TestLedgerAppendOnly(t *testing.T) {
 	}
 }
 
+// TestUserDeletionTakesHolds: deleting a user removes their reservations,
+// active and closed, with their usage records, and leaves everyone else's.
+func TestUserDeletionTakesHolds(t *testing.T) {
+	pool := dbtest.New(t)
+	ctx := context.Background()
+	svc := wallet.New(pool, newClock().Now, billingCfg(true))
+	u, other := newUser(t, pool), newUser(t, pool)
+	for _, id := range []string{u, other} {
+		fund(t, pool, id, 1_000_000)
+		for range 3 {
+			if _, err := svc.Reserve(ctx, id, 1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	settled, err := svc.Reserve(ctx, u, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Settle(ctx, settled.ID, decimal.NewFromInt(10)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `DELETE FROM users WHERE id = $1`, u); err != nil {
+		t.Fatal(err)
+	}
+	count := func(table, user string) (n int) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table+` WHERE user_id = $1`, user).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n, m := count("credit_reservations", u), count("credit_usage", u); n != 0 || m != 0 {
+		t.Fatalf("%d reservation(s) and %d usage record(s) left after their user", n, m)
+	}
+	if n := count("credit_reservations", other); n != 3 {
+		t.Fatalf("the other user has %d reservations, want 3", n)
+	}
+	checkInvariants(t, pool)
+}
+
 func TestHistoryPages(t *testing.T) {
 	pool := dbtest.New(t)
 	ctx := context.Background()
@@ -600,6 +641,12 @@ func checkInvariants(t *testing.T, pool *pgxpool.Pool) {
 	}
 	if bad != 0 {
 		t.Fatalf("%d wallet(s) disagree with their ledger or reservations", bad)
+	}
+	// The gate holds credits only against a wallet, and a wallet takes its
+	// holds with it (migration 0012): no reservation outlives its wallet.
+	const orphans = `SELECT count(*) FROM credit_reservations r WHERE NOT EXISTS (SELECT 1 FROM wallets w WHERE w.user_id = r.user_id)`
+	if err := pool.QueryRow(context.Background(), orphans).Scan(&bad); err != nil || bad != 0 {
+		t.Fatalf("%d reservation(s) without their wallet (%v)", bad, err)
 	}
 	const usage = `SELECT count(*) FROM credit_reservations r WHERE (r.status = 'settled') <> EXISTS (SELECT 1 FROM credit_usage u WHERE u.reservation_id = r.id)`
 	if err := pool.QueryRow(context.Background(), usage).Scan(&bad); err != nil || bad != 0 {
