@@ -25,13 +25,18 @@ import (
 // trips (so 5,000 positions) over 250 symbols, one option in ten, with fees.
 const speedRows = 10_000
 
+// speedStart is when the speed file's first trip opens.
+var speedStart = time.Date(2024, 3, 4, 14, 30, 0, 0, time.UTC)
+
 // speedFile writes the speed file: trip i buys at minute i and sells 40
 // seconds later, at a price 1 to 3 ticks away (winners and losers).
-func speedFile(rows int) []byte {
+func speedFile(rows int) []byte { return speedFileFrom(rows, speedStart) }
+
+// speedFileFrom is the speed file with its first trip at start.
+func speedFileFrom(rows int, start time.Time) []byte {
 	var b bytes.Buffer
 	b.Grow(rows * 64)
 	b.WriteString("Date,Time,Symbol,Side,Quantity,Price,Fees\n")
-	start := time.Date(2024, 3, 4, 14, 30, 0, 0, time.UTC)
 	for i := range rows / 2 {
 		at := start.Add(time.Duration(i) * time.Minute)
 		sym := fmt.Sprintf("S%03d", i%250)
@@ -51,11 +56,13 @@ func speedFile(rows int) []byte {
 	return b.Bytes()
 }
 
-// speedSet is a running API with one signed-in user.
+// speedSet is a running API with one signed-in user, and the speed file
+// that user imports next.
 type speedSet struct {
 	srv  *apitest.Server
 	c    *apitest.Client
 	file []byte
+	week int // how many imports came before, each a week later than the last
 }
 
 func newSpeedSet(tb testing.TB) *speedSet {
@@ -63,6 +70,14 @@ func newSpeedSet(tb testing.TB) *speedSet {
 	c := srv.Client(tb)
 	c.Register("speed@example.com", "password1")
 	return &speedSet{srv: srv, c: c, file: speedFile(speedRows)}
+}
+
+// nextWeek moves the speed file a week on (its 5,000 trips span 3.5
+// days), so a run imports what a trader who imports weekly brings: a
+// journal that grows, with no trades on the days the import adds to.
+func (s *speedSet) nextWeek() {
+	s.week++
+	s.file = speedFileFrom(speedRows, speedStart.AddDate(0, 0, 7*s.week))
 }
 
 // account makes a fresh account (so each import starts from an empty
@@ -232,6 +247,7 @@ func TestImportSpeed(t *testing.T) {
 		rows                      int
 	)
 	for i := range runs + 1 {
+		s.nextWeek()
 		account := s.account(t)
 		token, p := s.preview(t, account)
 		c := s.commit(t, token)
@@ -300,6 +316,7 @@ func (s *speedSet) phases(t *testing.T, n int) {
 	names := []string{"decode", "read journal", "build", "write", "commit"}
 	times := make([][]time.Duration, len(names))
 	for range n {
+		s.nextWeek()
 		account := s.account(t)
 		token, _ := s.preview(t, account)
 		var (

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -251,25 +250,11 @@ func Cleanup(ctx context.Context, q db.Querier, cfg config.CSVImport, now time.T
 	return s, db.Classify(err)
 }
 
-// newID makes a version 4 UUID for a position the import creates, so its
-// fills can name it in the same COPY batch.
+// newID makes the id of a row the import writes, so that rows can name
+// each other (a fill its position) within the same COPY batch.
 func newID() (pgtype.UUID, string) {
-	var u pgtype.UUID
-	_, _ = rand.Read(u.Bytes[:])
-	u.Bytes[6] = u.Bytes[6]&0x0f | 0x40
-	u.Bytes[8] = u.Bytes[8]&0x3f | 0x80
-	u.Valid = true
-	var s [36]byte
-	hex.Encode(s[0:8], u.Bytes[0:4])
-	s[8] = '-'
-	hex.Encode(s[9:13], u.Bytes[4:6])
-	s[13] = '-'
-	hex.Encode(s[14:18], u.Bytes[6:8])
-	s[18] = '-'
-	hex.Encode(s[19:23], u.Bytes[8:10])
-	s[23] = '-'
-	hex.Encode(s[24:], u.Bytes[10:])
-	return u, string(s[:])
+	u := db.NewUUID()
+	return u, u.String()
 }
 
 // written is what a commit wrote.

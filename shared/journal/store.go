@@ -337,15 +337,16 @@ func (l *Ledger) insert(ctx context.Context, tx pgx.Tx) error {
 	return classify(err)
 }
 
-// Copy writes the rows with COPY: cheapest for thousands of rows.
+// Copy writes the rows with COPY: cheapest for thousands of rows. Their ids
+// are made here (db.NewUUID), not by the column's default.
 func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
 	if len(l.account) == 0 {
 		return nil
 	}
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
-		[]string{"account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
+		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
 		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
-			return []any{l.account[i], l.kind[i], l.amount[i], l.position[i], l.fill[i], l.at[i]}, nil
+			return []any{db.NewUUID(), l.account[i], l.kind[i], l.amount[i], l.position[i], l.fill[i], l.at[i]}, nil
 		}))
 	return classify(err)
 }
