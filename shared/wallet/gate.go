@@ -100,14 +100,18 @@ func (s *Service) drain(userID string) {
 	}
 }
 
-// gatherQuiet is how long a burst must have stopped growing before its
-// decision starts.
-const gatherQuiet = 20 * time.Microsecond
+// A burst's decision starts once the queue has not grown for gatherQuiet,
+// and at the latest gatherMax after the drainer began to wait (callers
+// that keep trickling in must not hold up the first).
+const (
+	gatherQuiet = 20 * time.Microsecond
+	gatherMax   = 250 * time.Microsecond
+)
 
 // gather lets the callers that arrived together with the first one queue
 // up, so a burst is decided in one statement rather than one plus the rest.
 // A lone caller costs one yield; when others are arriving too, it waits
-// until the queue has not grown for gatherQuiet.
+// until the queue has stopped growing (gatherQuiet, gatherMax).
 func (s *Service) gather(userID string) {
 	queued := func() int {
 		s.mu.Lock()
@@ -116,7 +120,8 @@ func (s *Service) gather(userID string) {
 	}
 	runtime.Gosched()
 	n := queued()
-	for last := time.Now(); n > 1 && n < maxBatch && time.Since(last) < gatherQuiet; {
+	start := time.Now()
+	for last := start; n > 1 && n < maxBatch && time.Since(last) < gatherQuiet && time.Since(start) < gatherMax; {
 		runtime.Gosched()
 		if m := queued(); m != n {
 			n, last = m, time.Now()
