@@ -2,12 +2,10 @@ package journal_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/journal"
@@ -52,7 +50,7 @@ func TestFuturesSchema(t *testing.T) {
 		{"UnknownAssetType", "EURUSD", "forex", nil, nil, nil, "1"},
 	} {
 		_, err := insert(bad.symbol, bad.asset, bad.root, bad.month, bad.strike, bad.mult)
-		if pe := (*pgconn.PgError)(nil); !errors.As(err, &pe) || pe.Code != "23514" {
+		if sqlState(err) != "23514" {
 			t.Errorf("%s: %v, want a check violation", bad.name, err)
 		}
 	}

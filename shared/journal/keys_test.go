@@ -32,8 +32,7 @@ func TestJournalKeys(t *testing.T) {
 	}
 	refused := func(name, code string, err error) {
 		t.Helper()
-		var pgErr *pgconn.PgError
-		if !errors.As(err, &pgErr) || pgErr.Code != code {
+		if sqlState(err) != code {
 			t.Errorf("%s: %v, want SQLSTATE %s", name, err, code)
 		}
 	}
@@ -89,4 +88,13 @@ func TestJournalKeys(t *testing.T) {
 	if n := count("positions", "account_id = $1", account); n != 0 {
 		t.Errorf("%d positions left after their user", n)
 	}
+}
+
+// sqlState is the SQLSTATE of a PostgreSQL error, or "" for any other.
+func sqlState(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
 }
