@@ -10,7 +10,7 @@ import (
 	"tradejournal/shared/db/dbtest"
 )
 
-// TestJournalKeys holds the composite keys of migration 0013 to what the
+// TestJournalKeys holds the composite keys of migration 0016 to what the
 // separate keys they replaced guarded, and to the agreement they add: a
 // position's account is its user's, a fill's ledger rows name the fill's
 // own position, and deleting a position, an account or a user takes the

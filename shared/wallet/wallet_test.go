@@ -643,7 +643,7 @@ func checkInvariants(t *testing.T, pool *pgxpool.Pool) {
 		t.Fatalf("%d wallet(s) disagree with their ledger or reservations", bad)
 	}
 	// The gate holds credits only against a wallet, and a wallet takes its
-	// holds with it (migration 0012): no reservation outlives its wallet.
+	// holds with it (migration 0015): no reservation outlives its wallet.
 	const orphans = `SELECT count(*) FROM credit_reservations r WHERE NOT EXISTS (SELECT 1 FROM wallets w WHERE w.user_id = r.user_id)`
 	if err := pool.QueryRow(context.Background(), orphans).Scan(&bad); err != nil || bad != 0 {
 		t.Fatalf("%d reservation(s) without their wallet (%v)", bad, err)
