@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,6 +59,11 @@ const migrateLockKey = 7240814
 // in its own transaction. Two processes starting together are serialised by
 // an advisory lock, so each file runs exactly once.
 func Migrate(ctx context.Context, url string) (applied []string, err error) {
+	return migrate(ctx, url, math.MaxInt)
+}
+
+// migrate is Migrate up to and including version upTo.
+func migrate(ctx context.Context, url string, upTo int) (applied []string, err error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, errors.New("database URL is not valid")
@@ -93,7 +99,7 @@ func Migrate(ctx context.Context, url string) (applied []string, err error) {
 		return nil, err
 	}
 	for _, f := range files {
-		if done[f.version] {
+		if done[f.version] || f.version > upTo {
 			continue
 		}
 		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
