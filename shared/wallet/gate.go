@@ -83,8 +83,8 @@ type reserveResult struct {
 // drain decides the user's queued reservations, a batch at a time, until
 // none are left.
 func (s *Service) drain(userID string) {
-	s.gather(userID)
 	for {
+		s.gather(userID)
 		s.mu.Lock()
 		queue := s.queues[userID]
 		if len(queue) == 0 {
@@ -100,16 +100,17 @@ func (s *Service) drain(userID string) {
 	}
 }
 
-// A burst's decision starts once the queue has not grown for gatherQuiet,
-// and at the latest gatherMax after the drainer began to wait (callers
-// that keep trickling in must not hold up the first).
+// A decision starts once the queue has not grown for gatherQuiet, and at
+// the latest gatherMax after the drainer began to wait (callers that keep
+// trickling in must not hold up the first).
 const (
 	gatherQuiet = 20 * time.Microsecond
 	gatherMax   = 250 * time.Microsecond
 )
 
-// gather lets the callers that arrived together with the first one queue
-// up, so a burst is decided in one statement rather than one plus the rest.
+// gather lets callers arriving together queue up before a decision, so a
+// burst (or, under load, the callers the last decision answered, coming
+// back at once) is decided in one statement rather than one plus the rest.
 // A lone caller costs one yield; when others are arriving too, it waits
 // until the queue has stopped growing (gatherQuiet, gatherMax).
 func (s *Service) gather(userID string) {
