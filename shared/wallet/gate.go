@@ -80,8 +80,8 @@ type reserveResult struct {
 	err error
 }
 
-// drain decides the user's queued reservations, a batch at a time, until
-// none are left.
+// drain decides the user's queued reservations, a batch at a time (each
+// gathered first), until none are left.
 func (s *Service) drain(userID string) {
 	for {
 		s.gather(userID)
@@ -177,7 +177,7 @@ func (s *Service) decide(userID string, batch []*reserveReq) {
 	}
 	ids := make([]pgtype.UUID, len(live))
 	for i := range ids {
-		ids[i] = db.NewUUID() // not gen_random_uuid(): a third of PostgreSQL's work for 100 holds
+		ids[i] = db.NewUUID() // not gen_random_uuid(), which PostgreSQL runs row by row
 	}
 	grants := make([]*Reservation, len(live))
 	b := &pgx.Batch{}
