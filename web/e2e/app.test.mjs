@@ -116,6 +116,37 @@ step('signs out and back in', async () => {
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 });
 
+step('the theme follows the system until the toggle picks one', async () => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = 'rgb(247, 248, 250)';
+  const dark = 'rgb(15, 18, 23)';
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await background(), light);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.equal(await background(), dark);
+  // The equity chart reads palette colours from the custom properties for
+  // its canvas: they must hold a plain colour, not light-dark(…).
+  const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
+  assert.equal(accent, '#6d9cff');
+
+  // A choice outlasts the system's: dark picked under a light system, then
+  // light picked under a dark one.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  assert.equal(await background(), dark);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.equal(await background(), dark);
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  assert.equal(await background(), light);
+
+  await page.evaluate(() => {
+    localStorage.removeItem('tj-theme');
+    delete document.documentElement.dataset.theme;
+  });
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await background(), light);
+});
+
 step('creates an account', async () => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
   const form = page.getByRole('form', { name: 'New account' });
