@@ -23,6 +23,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/money"
 )
 
@@ -37,12 +38,15 @@ const (
 // DefaultTimezone is an account's trading-day zone unless chosen.
 const DefaultTimezone = "America/New_York"
 
-type handler struct{ app *app.App }
+type handler struct {
+	app     *app.App
+	journal *journalstore.Store // deposits and withdrawals are the journal's writes
+}
 
 // Group returns the accounts route group: accounts and their ledger,
 // brokerages and tags.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "accounts",
@@ -156,8 +160,8 @@ func validateAccount(in accountRequest, create bool) (accountValues, error) {
 	)
 	switch {
 	case in.Name != nil:
-		if name, msg := journal.Name(*in.Name, journal.MaxNameChars); msg != "" {
-			p.Add("name", msg)
+		if name, err := journal.Name("name", *in.Name, journal.MaxNameChars); err != nil {
+			p.Merge(err)
 		} else {
 			v.name = &name
 		}
@@ -279,7 +283,7 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
 	var acc Account
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if err := lockUser(ctx, tx, userID, "accounts", MaxAccounts); err != nil {
 			return err
 		}
@@ -367,7 +371,7 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var acc Account
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if err := checkBrokerage(ctx, tx, userID, v.brokerageID); err != nil {
 			return err
 		}
@@ -384,7 +388,7 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 		var err error
 		acc, err = scanAccount(tx.QueryRow(ctx, upd, id, userID, v.name, v.currency, v.timezone, v.startingBalance,
 			v.riskSet, v.risk, v.brokerageSet, v.brokerageID, v.archived))
-		return journal.Classify(err)
+		return db.Classify(err)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -413,7 +417,7 @@ func (h handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, apperr.Invalid("confirm", "must be true or false"))
 		return
 	}
-	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		// Positions first, then the account: the lock order of every fill
 		// write, so a concurrent fill cannot deadlock with the delete.
 		const lockPositions = `SELECT count(*) FROM (SELECT 1 FROM positions

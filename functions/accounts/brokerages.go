@@ -86,8 +86,8 @@ func validateBrokerage(in brokerageRequest, create bool) (brokerageValues, error
 	)
 	switch {
 	case in.Name != nil:
-		if name, msg := journal.Name(*in.Name, journal.MaxNameChars); msg != "" {
-			p.Add("name", msg)
+		if name, err := journal.Name("name", *in.Name, journal.MaxNameChars); err != nil {
+			p.Merge(err)
 		} else {
 			v.name = &name
 		}
@@ -158,7 +158,7 @@ func (h handler) createBrokerage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
 	var b Brokerage
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if err := lockUser(ctx, tx, userID, "brokerages", MaxBrokerages); err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package accounts
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -9,11 +8,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/money"
 )
 
@@ -147,40 +146,25 @@ func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	now := h.app.Now()
 	at := now.Truncate(time.Microsecond)
 	if in.OccurredAt != nil {
-		t, msg := journal.ParseTime(*in.OccurredAt, now)
-		if msg != "" {
-			p.Add("occurredAt", msg)
-		}
+		t, err := journal.ParseTime("occurredAt", *in.OccurredAt, now)
+		p.Merge(err)
 		at = t
 	}
 	note := ""
 	if in.Note != nil {
-		if msg := journal.Text(*in.Note, journal.MaxNoteChars); msg != "" {
-			p.Add("note", msg)
-		}
+		p.Merge(journal.Text("note", *in.Note, journal.MaxNoteChars))
 		note = *in.Note
 	}
 	if err := p.Err(); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	if *in.Kind == "withdrawal" {
-		amount = amount.Neg()
-	}
-
 	var out ledgerEnvelope
-	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
-		if _, err := accountByID(ctx, tx, userID, accountID, false); err != nil {
-			return err
-		}
-		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note)
-			VALUES ($1, $2, $3, $4, $5) RETURNING ` + ledgerColumns
+	entry := journalstore.LedgerEntry{Kind: *in.Kind, Amount: amount, At: at, Note: note}
+	err := h.journal.AddLedgerEntry(ctx, userID, accountID, entry, func(tx pgx.Tx, entryID string) error {
 		var err error
-		if out.Entry, err = scanLedger(tx.QueryRow(ctx, ins, accountID, *in.Kind, amount, at, note)); err != nil {
-			return journal.Classify(err)
-		}
-		if err := journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount}); err != nil {
-			return err
+		if out.Entry, err = scanLedger(tx.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE id = $1`, entryID)); err != nil {
+			return db.Classify(err)
 		}
 		out.Account, err = accountByID(ctx, tx, userID, accountID, false)
 		return err
@@ -202,33 +186,8 @@ func (h handler) deleteLedgerEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var acc Account
-	err := journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
-		if _, err := accountByID(ctx, tx, userID, accountID, false); err != nil {
-			return err
-		}
-		// One statement finds and deletes, so two concurrent deletes of one
-		// entry cannot both move the balance.
-		var amount decimal.Decimal
-		const del = `DELETE FROM ledger_entries WHERE id = $1 AND account_id = $2 AND kind IN ('deposit', 'withdrawal')
-			RETURNING amount`
-		err := tx.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
-		if errors.Is(err, pgx.ErrNoRows) {
-			var ofFill bool
-			const find = `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE id = $1 AND account_id = $2)`
-			if err := tx.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
-				return db.Classify(err)
-			}
-			if ofFill {
-				return apperr.New(apperr.Conflict, "this entry belongs to a fill; it changes when the position's fills change")
-			}
-			return apperr.ErrNotFound
-		}
-		if err != nil {
-			return db.Classify(err)
-		}
-		if err := journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount.Neg()}); err != nil {
-			return err
-		}
+	err := h.journal.DeleteLedgerEntry(ctx, userID, accountID, entryID, func(tx pgx.Tx) error {
+		var err error
 		acc, err = accountByID(ctx, tx, userID, accountID, false)
 		return err
 	})

@@ -28,8 +28,8 @@ func validateTag(in tagRequest, create bool) (name, category *string, err error)
 	var p journal.Problems
 	switch {
 	case in.Name != nil:
-		if n, msg := journal.Name(*in.Name, journal.MaxTagNameChars); msg != "" {
-			p.Add("name", msg)
+		if n, err := journal.Name("name", *in.Name, journal.MaxTagNameChars); err != nil {
+			p.Merge(err)
 		} else {
 			name = &n
 		}
@@ -106,7 +106,7 @@ func (h handler) createTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
 	var t journal.Tag
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if err := lockUser(ctx, tx, userID, "tags", MaxTags); err != nil {
 			return err
 		}

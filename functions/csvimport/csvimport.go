@@ -29,8 +29,10 @@ import (
 	"strings"
 	"time"
 
+	"tradejournal/shared/db"
+	"tradejournal/shared/journalstore"
+
 	"github.com/jackc/pgx/v5"
-	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/analytics"
 	"tradejournal/shared/app"
@@ -38,15 +40,17 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/csvimport"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
 )
 
-type handler struct{ app *app.App }
+type handler struct {
+	app     *app.App
+	journal *journalstore.Store
+}
 
 // Group returns the CSV import route group.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
 	auth := a.Sessions.Require
 	return httpx.Group{
 		Name:   "csvimport",
@@ -225,14 +229,14 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	// open positions the file continues, fills it already has.
 	warnings := parsed.Warnings
 	if slices.ContainsFunc(parsed.Fills, func(f csvimport.Fill) bool { return !f.FeesGiven }) {
-		schedule, err := journal.FeeSchedule(ctx, h.app.DB, acct.ID)
+		schedule, err := journalstore.FeeSchedule(ctx, h.app.DB, acct.ID)
 		if err != nil {
 			httpx.Error(w, r, err)
 			return
 		}
 		warnings = append(warnings, csvimport.EstimateFees(parsed.Fills, parsed.HasFees, schedule)...)
 	}
-	held, err := readJournal(ctx, h.app.DB, userID, acct.ID, parsed.Fills)
+	held, err := journalstore.ReadJournal(ctx, h.app.DB, userID, acct.ID, parsed.Fills)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -396,64 +400,50 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, committedEnvelope{out})
 }
 
-// write runs the commit's one transaction: the account lock, the plan
-// against the journal as it is now, the write (store.go's write: new
-// positions with their figures, fills and ledger rows; continued positions
-// recomputed), and the deletion of the staged row.
+// write runs the commit's one transaction through the journal store: the
+// plan against the journal as it is now, the write, and the deletion of
+// the staged row.
 func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
 	fills, err := csvimport.DecodeFills(payload)
 	if err != nil {
 		return Committed{}, err
 	}
-	out := Committed{AccountID: accountID}
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
-		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
-			return err
-		}
-		held, err := readJournal(ctx, tx, userID, accountID, fills)
-		if err != nil {
-			return err
-		}
-		plan := csvimport.Build(fills, held, csvimport.BuildOptions{ConfirmDuplicates: confirm})
-		if len(plan.Errors) > 0 {
-			return changed(plan.Errors)
-		}
-		wr, err := write(ctx, tx, userID, accountID, fills, plan)
-		if err != nil {
-			var fe *journal.FillError
-			if errors.As(err, &fe) {
-				return apperr.New(apperr.Conflict, "the journal changed since the preview (%s); preview the file again", fe.Message)
+	done, err := h.journal.Import(ctx, userID, accountID, fills, csvimport.BuildOptions{ConfirmDuplicates: confirm},
+		func(ctx context.Context, tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'committing'`, hash)
+			if err != nil {
+				return db.Classify(err)
 			}
-			return err
+			if tag.RowsAffected() != 1 {
+				// The clean-up took the claim for orphaned: this commit ran
+				// longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS. Roll back.
+				return apperr.New(apperr.Conflict, "the commit took longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS and was abandoned; nothing was written")
+			}
+			return nil
+		})
+	var planErr *journalstore.PlanError
+	switch {
+	case errors.As(err, &planErr):
+		return Committed{}, changed(planErr.Problems)
+	case err != nil:
+		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
+			return Committed{}, apperr.New(apperr.Conflict, "the journal changed since the preview (%s); preview the file again", e.Message)
 		}
-		tag, err := tx.Exec(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'committing'`, hash)
-		if err != nil {
-			return journal.Classify(err)
-		}
-		if tag.RowsAffected() != 1 {
-			// The clean-up took the claim for orphaned: this commit ran
-			// longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS. Roll back.
-			return apperr.New(apperr.Conflict, "the commit took longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS and was abandoned; nothing was written")
-		}
-		var balance decimal.Decimal
-		if err := tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, accountID).Scan(&balance); err != nil {
-			return journal.Classify(err)
-		}
-		out.Balance = money.RoundN(balance, 4)
-		out.PositionsCreated, out.PositionsContinued, out.FillsCreated = len(wr.Created), len(wr.Continued), wr.Fills
-		out.PositionIDs, out.ContinuedIDs = wr.Created, wr.Continued
-		if !confirm {
-			out.DuplicatesSkipped = plan.Summary.DuplicateFills
-		}
-		return nil
-	})
+		return Committed{}, err
+	}
+	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4),
+		PositionsCreated: len(done.Created), PositionsContinued: len(done.Continued), FillsCreated: done.Fills,
+		PositionIDs: done.Created, ContinuedIDs: done.Continued}
+	if !confirm {
+		out.DuplicatesSkipped = done.Plan.Summary.DuplicateFills
+	}
 	if out.PositionIDs == nil {
 		out.PositionIDs = []string{}
 	}
 	if out.ContinuedIDs == nil {
 		out.ContinuedIDs = []string{}
 	}
-	return out, err
+	return out, nil
 }
 
 // changed answers a commit whose fills no longer fit the journal (it

@@ -19,6 +19,8 @@ import (
 	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
 	parser "tradejournal/shared/csvimport"
+	"tradejournal/shared/db"
+	"tradejournal/shared/journalstore"
 )
 
 // speedRows is the issue's speed file: 10,000 execution rows, 5,000 round
@@ -141,8 +143,7 @@ func (s *speedSet) bareCopy(tb testing.TB, from, to string) (d time.Duration, ro
 		}
 		id, ok := newIDs[old]
 		if !ok {
-			u, _ := csvimport.NewIDForTest()
-			id = u.Bytes
+			id = db.NewUUID().Bytes
 			newIDs[old] = id
 		}
 		return id
@@ -313,7 +314,7 @@ func TestImportHeap(t *testing.T) {
 // ledger rows, the balance) and the transaction's commit.
 func (s *speedSet) phases(t *testing.T, n int) {
 	ctx := context.Background()
-	names := []string{"decode", "read journal", "build", "write", "commit"}
+	names := []string{"decode", "import (read journal, build, write, commit)"}
 	times := make([][]time.Duration, len(names))
 	for range n {
 		s.nextWeek()
@@ -338,25 +339,12 @@ func (s *speedSet) phases(t *testing.T, n int) {
 			t.Fatal(err)
 		}
 		t0 = lap(0, t0)
-		tx, err := s.srv.App.DB.Begin(ctx)
-		if err != nil {
+		store := journalstore.New(s.srv.App.DB, nil, time.Now)
+		noop := func(context.Context, pgx.Tx) error { return nil }
+		if _, err := store.Import(ctx, userID, account, fills, parser.BuildOptions{}, noop); err != nil {
 			t.Fatal(err)
 		}
-		held, err := csvimport.ReadJournalForTest(ctx, tx, userID, account, fills)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t0 = lap(1, t0)
-		plan := parser.Build(fills, held, parser.BuildOptions{})
-		t0 = lap(2, t0)
-		if _, err := csvimport.WriteForTest(ctx, tx, userID, account, fills, plan); err != nil {
-			t.Fatal(err)
-		}
-		t0 = lap(3, t0)
-		if err := tx.Commit(ctx); err != nil {
-			t.Fatal(err)
-		}
-		lap(4, t0)
+		lap(1, t0)
 	}
 	var size int
 	if err := s.srv.App.DB.QueryRow(ctx, `SELECT coalesce(max(payload_bytes), 0) FROM csv_import_staging`).Scan(&size); err == nil && size > 0 {

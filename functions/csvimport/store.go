@@ -6,18 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/config"
-	"tradejournal/shared/csvimport"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
 )
@@ -60,84 +55,6 @@ func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error
 	return db.Classify(err)
 }
 
-// readJournal reads what the account holds that the fills meet: its open
-// positions in the file's symbols (with their fills), and the keys of its
-// fills in the file's time range.
-func readJournal(ctx context.Context, q db.Querier, userID, accountID string, fills []csvimport.Fill) (csvimport.Journal, error) {
-	j := csvimport.Journal{Has: map[csvimport.Key]bool{}}
-	if len(fills) == 0 {
-		return j, nil
-	}
-	symbols := map[string]bool{}
-	from, to := fills[0].FilledAt, fills[0].FilledAt
-	for i := range fills {
-		symbols[fills[i].Symbol] = true
-		if fills[i].FilledAt.Before(from) {
-			from = fills[i].FilledAt
-		}
-		if fills[i].FilledAt.After(to) {
-			to = fills[i].FilledAt
-		}
-	}
-	list := make([]string, 0, len(symbols))
-	for s := range symbols {
-		list = append(list, s)
-	}
-
-	const seedsQ = `SELECT p.id::text, p.symbol, p.asset_type, p.side, p.multiplier, p.stop_loss,
-			f.type, f.price, f.quantity, f.fees, f.filled_at
-		FROM positions p JOIN fills f ON f.position_id = p.id
-		WHERE p.account_id = $1 AND p.user_id = $2 AND p.status = 'open' AND p.symbol = ANY($3::text[])
-		ORDER BY p.id, f.filled_at, f.id`
-	rows, err := q.Query(ctx, seedsQ, accountID, userID, list)
-	if err != nil {
-		return j, db.Classify(err)
-	}
-	var (
-		id, symbol, asset, side string
-		mult                    decimal.Decimal
-		stop                    *decimal.Decimal
-		f                       journal.Fill
-	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &symbol, &asset, &side, &mult, &stop, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt}, func() error {
-		if n := len(j.Seeds); n == 0 || j.Seeds[n-1].PositionID != id {
-			j.Seeds = append(j.Seeds, csvimport.Seed{PositionID: id, Symbol: symbol, AssetType: asset, Side: side, Multiplier: mult, StopLoss: stop})
-		}
-		s := &j.Seeds[len(j.Seeds)-1]
-		s.Fills = append(s.Fills, f)
-		return nil
-	})
-	if err != nil {
-		return j, db.Classify(err)
-	}
-
-	// Fills of the account in the file's time range: its positions that
-	// overlap the range (an index range on account and opened_at), then
-	// their fills by time. Decimals come back as trimmed text, the form
-	// Key uses.
-	const dupQ = `SELECT p.symbol, p.asset_type,
-			CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'buy' ELSE 'sell' END,
-			f.filled_at, trim_scale(f.price)::text, trim_scale(f.quantity)::text
-		FROM positions p JOIN fills f ON f.position_id = p.id
-		WHERE p.account_id = $1 AND p.user_id = $2 AND p.opened_at <= $4
-			AND (p.closed_at IS NULL OR p.closed_at >= $3)
-			AND f.filled_at BETWEEN $3 AND $4`
-	rows, err = q.Query(ctx, dupQ, accountID, userID, from, to)
-	if err != nil {
-		return j, db.Classify(err)
-	}
-	var (
-		k  csvimport.Key
-		at time.Time
-	)
-	_, err = pgx.ForEachRow(rows, []any{&k.Symbol, &k.AssetType, &k.Side, &at, &k.Price, &k.Quantity}, func() error {
-		k.At = at.UnixMicro()
-		j.Has[k] = true
-		return nil
-	})
-	return j, db.Classify(err)
-}
-
 // newToken makes a preview token (32 random bytes, base64url) and its hash.
 func newToken() (string, []byte, error) {
 	var raw [32]byte
@@ -160,7 +77,7 @@ const MaxStagedPerUser = 5
 // stage stores a preview's payload and drops the user's oldest staged
 // previews beyond MaxStagedPerUser.
 func stage(ctx context.Context, pool db.Beginner, hash []byte, userID, accountID string, payload []byte, now time.Time) error {
-	return journal.InTx(ctx, pool, func(tx pgx.Tx) error {
+	return db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		const ins = `INSERT INTO csv_import_staging (token_hash, user_id, account_id, created_at, payload, payload_bytes)
 			VALUES ($1, $2, $3, $4, $5, $6)`
 		if _, err := tx.Exec(ctx, ins, hash, userID, accountID, now, payload, len(payload)); err != nil {
@@ -248,114 +165,4 @@ func Cleanup(ctx context.Context, q db.Querier, cfg config.CSVImport, now time.T
 	var s Swept
 	err := q.QueryRow(ctx, sql, now.Add(-cfg.StagingTTL), now.Add(-cfg.ClaimTimeout)).Scan(&s.Expired, &s.Orphaned)
 	return s, db.Classify(err)
-}
-
-// newID makes the id of a row the import writes, so that rows can name
-// each other (a fill its position) within the same COPY batch.
-func newID() (pgtype.UUID, string) {
-	u := db.NewUUID()
-	return u, u.String()
-}
-
-// written is what a commit wrote.
-type written struct {
-	Created   []string // new positions
-	Continued []string // open positions that took fills
-	Fills     int
-}
-
-// write puts the plan into the journal inside tx. New positions are
-// written whole, figures included, with their fills and ledger rows (three
-// COPY statements); the figures are journal.Compute's over the fills in the
-// order journal.Recompute reads them, so a later Recompute finds nothing to
-// change. Continued positions take their fills and are brought in line by
-// journal.Recompute. The account's balance moves by what was added.
-func write(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, error) {
-	w, added, err := copyPlan(ctx, tx, userID, accountID, fills, plan)
-	if err != nil {
-		return w, err
-	}
-	if err := journal.Recompute(ctx, tx, w.Continued...); err != nil {
-		return w, err
-	}
-	return w, journal.AdjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: added})
-}
-
-// copyPlan is write's COPY part: the new positions with their figures,
-// every fill, and the new positions' ledger rows. It returns what those
-// ledger rows add to the account's balance.
-func copyPlan(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan) (written, decimal.Decimal, error) {
-	var (
-		w      written
-		ledger journal.Ledger
-		added  decimal.Decimal
-	)
-	posRows := make([][]any, 0, len(plan.Positions))
-	fillRows := make([][]any, 0, plan.Summary.ImportFills)
-	for k := range plan.Positions {
-		p := &plan.Positions[k]
-		if p.ExistingID != "" {
-			var pid pgtype.UUID
-			if err := pid.Scan(p.ExistingID); err != nil {
-				return w, added, err
-			}
-			w.Continued = append(w.Continued, p.ExistingID)
-			for n, i := range p.Fills {
-				f := &fills[i]
-				fid, _ := newID()
-				fillRows = append(fillRows, []any{fid, pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
-			}
-			continue
-		}
-		pid, id := newID()
-		w.Created = append(w.Created, id)
-		trade := journal.Trade{Side: p.Side, Multiplier: p.Multiplier, Fills: make([]journal.Fill, len(p.Fills))}
-		for n, i := range p.Fills {
-			f := &fills[i]
-			fid, fidText := newID()
-			trade.Fills[n] = journal.Fill{ID: fidText, Type: p.Types[n], Price: f.Price, Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt}
-			fillRows = append(fillRows, []any{fid, pid, p.Types[n], f.Price, f.Quantity, f.Fees, f.FeeEstimated, f.FilledAt})
-		}
-		// Recompute's order: by time, then by id (uuid order is byte order,
-		// which the lowercase hex text keeps).
-		slices.SortFunc(trade.Fills, func(a, b journal.Fill) int {
-			if c := a.FilledAt.Compare(b.FilledAt); c != 0 {
-				return c
-			}
-			return strings.Compare(a.ID, b.ID)
-		})
-		fig, err := journal.Compute(trade)
-		if err != nil {
-			return w, added, err // Build computed these very fills
-		}
-		added = added.Add(ledger.AddPosition(accountID, id, trade, fig))
-
-		// Parse only makes canonical symbols: this reads their parts back.
-		inst, _, msg := journal.ParseInstrument(p.AssetType, p.Symbol, *fig.OpenedAt)
-		if msg != "" {
-			return w, added, fmt.Errorf("csvimport: staged symbol %q: %s", p.Symbol, msg)
-		}
-		c := inst.Columns()
-		posRows = append(posRows, []any{pid, userID, accountID, p.Symbol, p.AssetType, c.Underlying, c.Expiry, c.Right, c.Strike,
-			c.ContractMonth, p.Multiplier, p.Side, fig.Status, fig.OpenedAt, fig.ClosedAt, fig.EntryQuantity, fig.ExitQuantity,
-			fig.OpenQuantity, fig.AvgEntryPrice, fig.AvgExitPrice, fig.GrossPnL, fig.Fees, fig.NetPnL})
-	}
-	w.Fills = len(fillRows)
-	if len(posRows) > 0 {
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"},
-			[]string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry", "option_right",
-				"option_strike", "contract_month", "multiplier", "side", "status", "opened_at", "closed_at", "entry_quantity", "exit_quantity",
-				"open_quantity", "avg_entry_price", "avg_exit_price", "gross_pnl", "fees", "net_pnl"}, pgx.CopyFromRows(posRows))
-		if err != nil {
-			return w, added, journal.Classify(err)
-		}
-	}
-	if len(fillRows) > 0 {
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"fills"},
-			[]string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at"}, pgx.CopyFromRows(fillRows))
-		if err != nil {
-			return w, added, journal.Classify(err)
-		}
-	}
-	return w, added, ledger.Copy(ctx, tx)
 }

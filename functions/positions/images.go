@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"tradejournal/shared/journalstore"
+
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/app"
@@ -180,9 +182,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 				return upload{}, uploadError(err)
 			}
 			u.caption = string(raw)
-			if msg := journal.Text(u.caption, journal.MaxCaptionChars); msg != "" {
-				p.Add("caption", msg)
-			}
+			p.Merge(journal.Text("caption", u.caption, journal.MaxCaptionChars))
 		default:
 			name := part.FormName()
 			if name == "" {
@@ -262,9 +262,9 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 		inline, storageKey = nil, &key
 	}
 	var img Image
-	err = journal.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		// The position lock serialises uploads, so the cap holds.
-		if _, err := journal.LockPosition(ctx, tx, userID, id); err != nil {
+		if err := journalstore.LockPosition(ctx, tx, userID, id); err != nil {
 			return err
 		}
 		if err := checkImageCap(ctx, tx, id); err != nil {

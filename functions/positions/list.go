@@ -13,12 +13,13 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 )
 
 // Page is one page of the positions list.
 type Page struct {
-	Items      []Summary `json:"items"`
-	NextCursor *string   `json:"nextCursor"`
+	Items      []journalstore.Summary `json:"items"`
+	NextCursor *string                `json:"nextCursor"`
 }
 
 // list answers GET /api/positions: the user's positions newest first, by
@@ -70,9 +71,9 @@ func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.F
 	if err != nil {
 		return Page{}, db.Classify(err)
 	}
-	var s Summary
-	items := make([]Summary, 0, limit+1)
-	if _, err := pgx.ForEachRow(rows, scanSummary(&s), func() error {
+	var s journalstore.Summary
+	items := make([]journalstore.Summary, 0, limit+1)
+	if _, err := pgx.ForEachRow(rows, journalstore.ScanSummary(&s), func() error {
 		s.Tags = []journal.Tag{}
 		items = append(items, s)
 		return nil
@@ -93,7 +94,7 @@ func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.F
 	for i, s := range page.Items {
 		ids[i] = s.ID
 	}
-	tags, err := tagsOf(ctx, q, ids)
+	tags, err := journalstore.TagsOf(ctx, q, ids)
 	if err != nil {
 		return Page{}, err
 	}
@@ -122,7 +123,7 @@ func listQuery(userID string, f journal.Filter, after *journal.Cursor, limit int
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
 	}
-	sql := `SELECT ` + summaryColumns + ` FROM positions p`
+	sql := `SELECT ` + journalstore.SummaryColumns + ` FROM positions p`
 	if f.From != nil || f.To != nil {
 		sql += ` JOIN accounts a ON a.id = p.account_id`
 	}

@@ -132,24 +132,27 @@ func FuzzParse(f *testing.F) {
 		EstimateFees(parsed.Fills, parsed.HasFees, nil)
 		plan := Build(parsed.Fills, Journal{}, BuildOptions{Header: parsed.Header})
 		seen := map[int]bool{}
-		n := 0
+		n, rows := 0, 0
 		for _, pos := range plan.Positions {
 			if len(pos.Fills) == 0 || len(pos.Fills) != len(pos.Types) {
 				t.Fatalf("position %+v", pos)
 			}
-			for _, i := range pos.Fills {
-				if seen[i] || i < 0 || i >= len(parsed.Fills) {
-					t.Fatalf("fill %d used twice or out of range", i)
+			for k, i := range pos.Fills {
+				if i < 0 || i >= len(parsed.Fills) || seen[i] && !(k == 0 && pos.ReversalOf > 0) {
+					t.Fatalf("fill %d used twice (not as a reversal's two parts) or out of range", i)
+				}
+				if !seen[i] {
+					n++
 				}
 				seen[i] = true
+				rows++
 			}
-			n += len(pos.Fills)
 			if pos.Figures.OpenQuantity.IsNegative() {
 				t.Fatalf("figures %+v", pos.Figures)
 			}
 		}
-		if len(plan.Errors) == 0 && n != plan.Summary.ImportFills {
-			t.Fatalf("import fills %d, positions hold %d", plan.Summary.ImportFills, n)
+		if len(plan.Errors) == 0 && rows != plan.Summary.ImportFills {
+			t.Fatalf("import fills %d, positions hold %d", plan.Summary.ImportFills, rows)
 		}
 	})
 }

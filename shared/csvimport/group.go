@@ -41,9 +41,16 @@ type Position struct {
 	Side       string
 	Multiplier decimal.Decimal
 	// Fills are indexes into the fills given to Build, in time order, and
-	// Types their entry or exit.
-	Fills []int
-	Types []string
+	// Types their entry or exit. A reversal's fill is in two positions:
+	// Quantities and Fees hold each position's part of it (the whole fill's
+	// elsewhere).
+	Fills      []int
+	Types      []string
+	Quantities []decimal.Decimal
+	Fees       []decimal.Decimal
+	// ReversalOf is 1 + the index of the position whose reversal opened
+	// this one; 0 when it opened on its own.
+	ReversalOf int
 	// Figures are the position's figures after the import (journal.Compute
 	// over its earlier fills and the new ones).
 	Figures journal.Figures
@@ -67,6 +74,7 @@ type Summary struct {
 	OpenPositions      int // of those, open after the import
 	DuplicateFills     int // fills already in the journal
 	DuplicatesInFile   int // rows repeating an earlier row
+	Reversals          int // fills that closed a position and opened the opposite one
 	GrossPnL           decimal.Decimal
 	Fees               decimal.Decimal
 	NetPnL             decimal.Decimal
@@ -231,7 +239,7 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 		seedsOf[k] = append(seedsOf[k], st)
 	}
 
-	add := func(pos *Position, i int, typ string) bool {
+	part := func(pos *Position, i int, typ string, qty, fees decimal.Decimal) bool {
 		if pos.existing+len(pos.Fills) >= journal.MaxFills {
 			f := &fills[i]
 			errAt(f, 0, "", CodeTooManyFills, fmt.Sprintf("the %s position would hold more than %d fills; split it (later rows of %s were not checked)", f.Symbol, journal.MaxFills, f.Symbol))
@@ -239,7 +247,12 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 		}
 		pos.Fills = append(pos.Fills, i)
 		pos.Types = append(pos.Types, typ)
+		pos.Quantities = append(pos.Quantities, qty)
+		pos.Fees = append(pos.Fees, fees)
 		return true
+	}
+	add := func(pos *Position, i int, typ string) bool {
+		return part(pos, i, typ, fills[i].Quantity, fills[i].Fees)
 	}
 
 	for _, i := range use {
@@ -329,10 +342,23 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 			continue
 		}
 		if f.Quantity.GreaterThan(r.qty.Abs()) {
-			errAt(f, f.QtyColumn, FieldQuantity, CodeCrossesZero, fmt.Sprintf(
-				"%s %s but only %s are open (%s): an exit cannot cross zero; split the row into an exit of %s and a new entry of %s (later rows of %s were not checked)",
-				verb(f.Side), f.Quantity.String(), r.qty.Abs().String(), pos.Side, r.qty.Abs().String(), f.Quantity.Sub(r.qty.Abs()).String(), f.Symbol))
-			r.poisoned = true
+			// A reversal (journal.Derive's rule): the open quantity closes
+			// this position, the rest opens the opposite one.
+			open, side := r.qty.Abs(), pos.Side
+			closing, opening := journal.SplitFees(f.Fees, open, f.Quantity)
+			if !part(pos, i, journal.FillExit, open, closing) {
+				r.poisoned = true
+				continue
+			}
+			plan.Positions = append(plan.Positions, Position{Symbol: f.Symbol, AssetType: f.AssetType,
+				Side: journal.Opposite(side), Multiplier: f.Multiplier, ReversalOf: r.pos + 1})
+			r.pos = len(plan.Positions) - 1
+			part(&plan.Positions[r.pos], i, journal.FillEntry, f.Quantity.Sub(open), opening)
+			r.qty = r.qty.Add(signed)
+			sum.Reversals++
+			warnAt(f, f.QtyColumn, FieldQuantity, CodeReversal, fmt.Sprintf(
+				"%s %s while %s %s were open: closes the %s position and opens a %s position of %s",
+				verb(f.Side), f.Quantity.String(), open.String(), side, side, journal.Opposite(side), f.Quantity.Sub(open).String()))
 			continue
 		}
 		if !add(pos, i, journal.FillExit) {
@@ -378,7 +404,7 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState) {
 		existing := len(trade.Fills)
 		for n, i := range pos.Fills {
 			f := &fills[i]
-			trade.Fills = append(trade.Fills, journal.Fill{Type: pos.Types[n], Price: f.Price, Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt})
+			trade.Fills = append(trade.Fills, journal.Fill{Type: pos.Types[n], Price: f.Price, Quantity: pos.Quantities[n], Fees: pos.Fees[n], FilledAt: f.FilledAt})
 		}
 		fig, err := journal.Compute(trade)
 		if err != nil {

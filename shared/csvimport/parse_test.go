@@ -389,25 +389,31 @@ func TestGrouping(t *testing.T) {
 			t.Fatalf("%+v", plan.Warnings)
 		}
 	})
-	t.Run("ExitCrossingZero", func(t *testing.T) {
+	t.Run("ExitCrossingZeroReverses", func(t *testing.T) {
 		fills := []Fill{
 			fill(2, "AAPL", Buy, "", "100", "10", 0),
 			fill(3, "AAPL", Sell, "", "150", "11", 1),
-			fill(4, "AAPL", Buy, "", "10", "11", 2), // not checked after the error
-			fill(5, "MSFT", Buy, "", "1", "11", 3),
-			fill(6, "MSFT", Sell, "", "1", "12", 4),
+			fill(4, "AAPL", Buy, "", "50", "9", 2),
 		}
+		fills[1].Fees = decimal.RequireFromString("3")
 		plan := Build(fills, Journal{}, BuildOptions{Header: []string{"Date", "Time", "Symbol", "Side", "Quantity"}})
-		if len(plan.Errors) != 1 {
-			t.Fatalf("%+v", plan.Errors)
+		if len(plan.Errors) != 0 || !plan.CanCommit() || len(plan.Positions) != 2 || plan.Summary.Reversals != 1 {
+			t.Fatalf("%+v %+v", plan.Errors, plan.Positions)
 		}
-		e := plan.Errors[0]
-		if e.Row != 3 || e.Code != CodeCrossesZero || e.Column != 5 || e.ColumnName != "Quantity" || e.Field != FieldQuantity ||
-			!strings.Contains(e.Message, "split the row into an exit of 100 and a new entry of 50") {
-			t.Fatalf("%+v", e)
+		long, short := plan.Positions[0], plan.Positions[1]
+		// The sale of 150 closes the long at 100 (fees 2 of 3) and opens a
+		// short of 50 (fees 1), which the buy of 50 closes.
+		if long.Side != "long" || long.Figures.Status != "closed" || long.Figures.GrossPnL.String() != "100" ||
+			long.Figures.Fees.String() != "2" || long.ReversalOf != 0 {
+			t.Fatalf("long %+v", long.Figures)
 		}
-		if plan.CanCommit() {
-			t.Fatal("can commit with an error")
+		if short.Side != "short" || short.Figures.Status != "closed" || short.Figures.GrossPnL.String() != "100" ||
+			short.Figures.Fees.String() != "1" || short.ReversalOf != 1 || short.Quantities[0].String() != "50" {
+			t.Fatalf("short %+v", short.Figures)
+		}
+		w := plan.Warnings[len(plan.Warnings)-1]
+		if w.Row != 3 || w.Code != CodeReversal || w.ColumnName != "Quantity" {
+			t.Fatalf("%+v", plan.Warnings)
 		}
 	})
 	t.Run("DeclaredCloseWithNothingOpen", func(t *testing.T) {

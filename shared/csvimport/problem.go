@@ -30,7 +30,7 @@ const (
 	CodeInvalidSymbol    = "INVALID_SYMBOL"     // not a ticker or an option symbol
 	CodeOutOfRange       = "OUT_OF_RANGE"       // a value outside what the journal records
 	CodeUnsupportedAsset = "UNSUPPORTED_ASSET"  // forex, crypto, ...: the journal records stocks, options and futures
-	CodeCrossesZero      = "EXIT_CROSSES_ZERO"  // an exit larger than the open quantity
+	CodeReversal         = "REVERSAL"           // an exit larger than the open quantity: split into a close and the opposite position
 	CodeExitWithoutEntry = "EXIT_WITHOUT_ENTRY" // a fill marked closing when nothing is open
 	CodeEffectMismatch   = "EFFECT_MISMATCH"    // marked opening but it reduces the position, or the reverse
 	CodeTooManyFills     = "TOO_MANY_FILLS"     // a position of more than journal.MaxFills fills

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"tradejournal/shared/apperr"
 
 	"github.com/shopspring/decimal"
 
@@ -72,9 +73,9 @@ func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, strin
 	if m := stockWithSpace.FindStringSubmatch(s); m != nil {
 		s = m[1] + "." + m[2]
 	}
-	inst, _, msg := journal.ParseInstrument(journal.AssetStock, s, traded)
-	if msg != "" {
-		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a ticker: it %s", clip(sym), msg)
+	inst, err := journal.ParseInstrument(journal.AssetStock, s, traded)
+	if e, ok := apperr.As(err); ok {
+		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a ticker: it %s", clip(sym), e.Details[0].Message)
 	}
 	return Instrument{Symbol: inst.Symbol, AssetType: AssetStock, Multiplier: inst.Multiplier}, "", ""
 }

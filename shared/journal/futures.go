@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"tradejournal/shared/apperr"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -124,22 +126,22 @@ var MultiplierRule = DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1_000_00
 
 // SettleMultiplier sets a future's multiplier: given (a client's value,
 // which wins), else the root's built-in point value. With neither it
-// returns the message for the multiplier field. Only futures take a given
+// returns a problem of the multiplier field. Only futures take a given
 // multiplier: stocks and options have theirs fixed.
-func (in *Instrument) SettleMultiplier(given *decimal.Decimal) string {
+func (in *Instrument) SettleMultiplier(given *decimal.Decimal) error {
 	switch {
 	case in.Future == nil && given != nil:
-		return "applies only to futures (stocks have 1, options 100)"
+		return apperr.Invalid("multiplier", "applies only to futures (stocks have 1, options 100)")
 	case in.Future == nil:
-		return ""
+		return nil
 	case given != nil:
 		in.Multiplier = *given
-		return ""
+		return nil
 	}
 	v, ok := in.Future.PointValue()
 	if !ok {
-		return fmt.Sprintf("is required for a future of root %s, which has no built-in point value (the amount one point of price moves one contract)", in.Future.Root)
+		return apperr.Invalid("multiplier", fmt.Sprintf("is required for a future of root %s, which has no built-in point value (the amount one point of price moves one contract)", in.Future.Root))
 	}
 	in.Multiplier = v
-	return ""
+	return nil
 }

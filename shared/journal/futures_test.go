@@ -111,11 +111,11 @@ func TestSettleMultiplier(t *testing.T) {
 		{"option", "AAPL240119C00190000", nil, "100", ""},
 	}
 	for _, c := range cases {
-		inst, _, msg := ParseInstrument(c.asset, c.symbol, traded)
-		if msg != "" {
-			t.Fatalf("%s %s: %s", c.asset, c.symbol, msg)
+		inst, err := ParseInstrument(c.asset, c.symbol, traded)
+		if err != nil {
+			t.Fatalf("%s %s: %s", c.asset, c.symbol, err)
 		}
-		msg = inst.SettleMultiplier(c.given)
+		_, msg := problem(inst.SettleMultiplier(c.given))
 		if inst.Multiplier.String() != c.want || (msg == "") != (c.msg == "") || !strings.Contains(msg, c.msg) {
 			t.Errorf("%s %s: multiplier %s, message %q", c.asset, c.symbol, inst.Multiplier, msg)
 		}

@@ -115,6 +115,19 @@ func (p *Problems) Has(field string) bool {
 	return false
 }
 
+// Merge records the field problems of a validator's error (an
+// apperr.Error naming its fields); nil adds nothing.
+func (p *Problems) Merge(err error) {
+	if err == nil {
+		return
+	}
+	if e, ok := apperr.As(err); ok && len(e.Details) > 0 {
+		p.list = append(p.list, e.Details...)
+		return
+	}
+	p.Add("", err.Error())
+}
+
 // Err returns every problem as one VALIDATION_ERROR, or nil.
 func (p *Problems) Err() error { return apperr.Fields(p.list) }
 
@@ -187,34 +200,34 @@ func (r DecimalRule) check(d decimal.Decimal) string {
 	return ""
 }
 
-// Text checks a free-text value: at most max characters and no NUL (which
-// PostgreSQL text cannot hold). It returns the message, or "".
-func Text(s string, max int) string {
+// Text checks the free-text value of field: at most max characters and no
+// NUL (which PostgreSQL text cannot hold).
+func Text(field, s string, max int) error {
 	if strings.IndexByte(s, 0) >= 0 {
-		return "must not contain NUL characters"
+		return apperr.Invalid(field, "must not contain NUL characters")
 	}
 	if utf8.RuneCountInString(s) > max {
-		return "must be at most " + strconv.Itoa(max) + " characters"
+		return apperr.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
 	}
-	return ""
+	return nil
 }
 
-// Name trims a required name and checks it: 1 to max characters, no
-// control characters.
-func Name(s string, max int) (string, string) {
+// Name trims the required name of field and checks it: 1 to max
+// characters, no control characters.
+func Name(field, s string, max int) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", "is required"
+		return "", apperr.Invalid(field, "is required")
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
-			return "", "must not contain control characters"
+			return "", apperr.Invalid(field, "must not contain control characters")
 		}
 	}
 	if utf8.RuneCountInString(s) > max {
-		return "", "must be at most " + strconv.Itoa(max) + " characters"
+		return "", apperr.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
 	}
-	return s, ""
+	return s, nil
 }
 
 var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
@@ -233,37 +246,37 @@ type Instrument struct {
 // "future"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
 // _), for an option a parseable OCC symbol stored in its canonical padded
 // form, for a future a contract symbol (ParseFuture, ref the trade's time)
-// stored as root, month code and two-digit year. It returns the field at
-// fault and the message on failure.
-func ParseInstrument(assetType, symbol string, ref time.Time) (Instrument, string, string) {
+// stored as root, month code and two-digit year. Its error names the field
+// at fault (assetType or symbol).
+func ParseInstrument(assetType, symbol string, ref time.Time) (Instrument, error) {
 	if assetType != AssetStock && assetType != AssetOption && assetType != AssetFuture {
 		if assetType == "" {
-			return Instrument{}, "assetType", "is required"
+			return Instrument{}, apperr.Invalid("assetType", "is required")
 		}
-		return Instrument{}, "assetType", "must be stock, option or future"
+		return Instrument{}, apperr.Invalid("assetType", "must be stock, option or future")
 	}
 	if strings.TrimSpace(symbol) == "" {
-		return Instrument{}, "symbol", "is required"
+		return Instrument{}, apperr.Invalid("symbol", "is required")
 	}
 	switch assetType {
 	case AssetOption:
 		o, err := ParseOCC(symbol)
 		if err != nil {
-			return Instrument{}, "symbol", err.Error()
+			return Instrument{}, apperr.Invalid("symbol", err.Error())
 		}
-		return Instrument{Symbol: o.Symbol(), Multiplier: decimal.NewFromInt(OptionMultiplier), Option: &o}, "", ""
+		return Instrument{Symbol: o.Symbol(), Multiplier: decimal.NewFromInt(OptionMultiplier), Option: &o}, nil
 	case AssetFuture:
 		f, err := ParseFuture(symbol, ref)
 		if err != nil {
-			return Instrument{}, "symbol", err.Error()
+			return Instrument{}, apperr.Invalid("symbol", err.Error())
 		}
-		return Instrument{Symbol: f.Symbol(), Future: &f}, "", ""
+		return Instrument{Symbol: f.Symbol(), Future: &f}, nil
 	}
 	s := strings.ToUpper(strings.TrimSpace(symbol))
 	if !stockSymbol.MatchString(s) {
-		return Instrument{}, "symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _"
+		return Instrument{}, apperr.Invalid("symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _")
 	}
-	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, "", ""
+	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, nil
 }
 
 // InstrumentColumns are an instrument's own columns of a positions row:
@@ -299,20 +312,20 @@ func Contracts(assetType string) bool {
 // time before 1970 or more than a day ahead of the server clock is a typo.
 var Earliest = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// ParseTime reads an RFC 3339 timestamp with a zone ("2024-01-19T14:30:00Z",
-// "2024-01-19T09:30:00-05:00") between 1970 and one day after now. It
-// returns the time in UTC, truncated to microseconds (what timestamptz
-// keeps), or the message.
-func ParseTime(s string, now time.Time) (time.Time, string) {
+// ParseTime reads field, an RFC 3339 timestamp with a zone
+// ("2024-01-19T14:30:00Z", "2024-01-19T09:30:00-05:00") between 1970 and
+// one day after now. It returns the time in UTC, truncated to microseconds
+// (what timestamptz keeps).
+func ParseTime(field, s string, now time.Time) (time.Time, error) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, "must be a timestamp like 2024-01-19T14:30:00Z (RFC 3339, with a zone)"
+		return time.Time{}, apperr.Invalid(field, "must be a timestamp like 2024-01-19T14:30:00Z (RFC 3339, with a zone)")
 	}
 	t = t.UTC().Truncate(time.Microsecond)
 	if t.Before(Earliest) || t.After(now.Add(24*time.Hour)) {
-		return time.Time{}, "must be between 1970 and tomorrow"
+		return time.Time{}, apperr.Invalid(field, "must be between 1970 and tomorrow")
 	}
-	return t, ""
+	return t, nil
 }
 
 // FillInput is a fill as a request carries it (POST /api/positions fills,
@@ -357,8 +370,8 @@ func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now 
 	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, FeeRule)
 	if in.FilledAt == nil {
 		p.Add(prefix+"filledAt", "is required")
-	} else if t, msg := ParseTime(*in.FilledAt, now); msg != "" {
-		p.Add(prefix+"filledAt", msg)
+	} else if t, err := ParseTime(prefix+"filledAt", *in.FilledAt, now); err != nil {
+		p.Merge(err)
 	} else {
 		v.FilledAt = t
 	}

@@ -74,12 +74,11 @@ func TestParseInstrument(t *testing.T) {
 		{"", "AAPL", "", "assetType", "0"},
 	}
 	for _, c := range cases {
-		inst, field, msg := ParseInstrument(c.asset, c.symbol, traded)
-		if msg == "" {
-			if m := inst.SettleMultiplier(nil); m != "" {
-				field, msg = "multiplier", m
-			}
+		inst, err := ParseInstrument(c.asset, c.symbol, traded)
+		if err == nil {
+			err = inst.SettleMultiplier(nil)
 		}
+		field, msg := problem(err)
 		if field != c.field || (msg == "") != (c.field == "") || inst.Symbol != c.want || inst.Multiplier.String() != c.mult {
 			t.Errorf("ParseInstrument(%q, %q) = %+v %q %q", c.asset, c.symbol, inst, field, msg)
 		}

@@ -106,28 +106,28 @@ func TestDecimalRules(t *testing.T) {
 
 func TestParseTime(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if got, msg := ParseTime("2024-01-19T09:30:00-05:00", now); msg != "" || !got.Equal(time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)) || got.Location() != time.UTC {
-		t.Fatalf("%v %q", got, msg)
+	if got, err := ParseTime("at", "2024-01-19T09:30:00-05:00", now); err != nil || !got.Equal(time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)) || got.Location() != time.UTC {
+		t.Fatalf("%v %v", got, err)
 	}
 	for _, bad := range []string{"2024-01-19", "2024-01-19T09:30:00", "2024-13-01T00:00:00Z", "1969-12-31T23:59:59Z", "2026-01-02T00:00:01Z", "yesterday"} {
-		if _, msg := ParseTime(bad, now); msg == "" {
+		if _, err := ParseTime("at", bad, now); err == nil {
 			t.Errorf("ParseTime(%q) accepted", bad)
 		}
 	}
 }
 
 func TestText(t *testing.T) {
-	if Text(strings.Repeat("é", MaxNotesChars), MaxNotesChars) != "" {
+	if Text("notes", strings.Repeat("é", MaxNotesChars), MaxNotesChars) != nil {
 		t.Error("20000 characters (40000 bytes) refused")
 	}
-	if Text(strings.Repeat("a", MaxNotesChars+1), MaxNotesChars) == "" || Text("a\x00b", 10) == "" {
+	if Text("notes", strings.Repeat("a", MaxNotesChars+1), MaxNotesChars) == nil || Text("notes", "a\x00b", 10) == nil {
 		t.Error("accepted")
 	}
-	if n, msg := Name("  Main  ", 100); n != "Main" || msg != "" {
-		t.Error(n, msg)
+	if n, err := Name("name", "  Main  ", 100); n != "Main" || err != nil {
+		t.Error(n, err)
 	}
 	for _, bad := range []string{"", "   ", "a\nb", strings.Repeat("x", 101)} {
-		if _, msg := Name(bad, 100); msg == "" {
+		if _, err := Name("name", bad, 100); err == nil {
 			t.Errorf("Name(%q) accepted", bad)
 		}
 	}

@@ -55,7 +55,7 @@ type Trade struct {
 type Figures struct {
 	Status   string
 	OpenedAt *time.Time // the first fill
-	ClosedAt *time.Time // the exit that brought the quantity back to zero
+	ClosedAt *time.Time // the exit that last brought the quantity back to zero, while it is there
 
 	EntryQuantity decimal.Decimal
 	ExitQuantity  decimal.Decimal
@@ -112,12 +112,16 @@ func (e *FillError) Error() string { return e.Message }
 //   - Realised amounts are rounded half away from zero to 4 places as a
 //     running total, so the per-exit amounts add up to the gross P&L.
 //
+// A position that went back to zero reopens with an entry dated after its
+// close (the trader added to it again, or a missed fill was entered late):
+// it is open again and its close time goes. Derive never hands Compute
+// anything else after a close: an opposite trade there opens the other side.
+//
 // It refuses, with a *FillError naming the fill: an exit when nothing is
 // open (including an exit dated before the first entry), an exit larger than
-// the open quantity (no silent flip to the other side), any fill after the
-// position went back to zero (a later trade is a new position), and a price
-// or quantity that is not positive, or fees below zero. A bad side or
-// multiplier is a plain error. It never panics.
+// the open quantity (Derive splits those into a close and a reversal before
+// Compute sees them), and a price or quantity that is not positive, or fees
+// below zero. A bad side or multiplier is a plain error. It never panics.
 func Compute(t Trade) (Figures, error) {
 	if t.Side != SideLong && t.Side != SideShort {
 		return Figures{}, errors.New("side must be long or short")
@@ -163,9 +167,6 @@ func Compute(t Trade) (Figures, error) {
 			return Figures{}, bad("quantity", "quantity must be greater than 0")
 		case fill.Fees.IsNegative():
 			return Figures{}, bad("fees", "fees must not be negative")
-		case closed:
-			return Figures{}, bad("filledAt", "the position was closed at %s; a later trade belongs to a new position",
-				f.ClosedAt.UTC().Format(time.RFC3339))
 		}
 		if f.OpenedAt == nil {
 			at := fill.FilledAt
@@ -175,6 +176,7 @@ func Compute(t Trade) (Figures, error) {
 		f.Fees = f.Fees.Add(fill.Fees)
 
 		if fill.Type == FillEntry {
+			closed, f.ClosedAt = false, nil // an entry after the close reopens
 			open = open.Add(fill.Quantity)
 			basis = basis.Add(value)
 			f.EntryQuantity = f.EntryQuantity.Add(fill.Quantity)
@@ -183,6 +185,10 @@ func Compute(t Trade) (Figures, error) {
 		}
 
 		if open.IsZero() {
+			if closed {
+				return Figures{}, bad("filledAt", "nothing is open at this time: the position was closed at %s",
+					f.ClosedAt.UTC().Format(time.RFC3339))
+			}
 			return Figures{}, bad("filledAt", "an exit cannot come before the position's first entry")
 		}
 		if fill.Quantity.GreaterThan(open) {

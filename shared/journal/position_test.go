@@ -200,8 +200,8 @@ func TestComputeRefuses(t *testing.T) {
 			fill(FillEntry, "10", "100", "0", 0), fill(FillExit, "11", "60", "0", 5), fill(FillExit, "11", "60", "0", 6)}}, 2, "quantity", "exceeds the open quantity of 40", true},
 		{"NoSilentFlipShort", Trade{Side: SideShort, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
 			fill(FillEntry, "10", "5", "0", 0), fill(FillExit, "9", "6", "0", 1)}}, 1, "quantity", "exceeds the open quantity of 5", true},
-		{"FillAfterClose", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
-			fill(FillEntry, "10", "5", "0", 0), fill(FillExit, "11", "5", "0", 1), fill(FillEntry, "12", "5", "0", 2)}}, 2, "filledAt", "belongs to a new position", true},
+		{"ExitAfterClose", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{
+			fill(FillEntry, "10", "5", "0", 0), fill(FillExit, "11", "5", "0", 1), fill(FillExit, "12", "5", "0", 2)}}, 2, "filledAt", "nothing is open", true},
 		{"ZeroPrice", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "0", "5", "0", 0)}}, 0, "price", "greater than 0", true},
 		{"NegativeQuantity", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "1", "-5", "0", 0)}}, 0, "quantity", "greater than 0", true},
 		{"NegativeFees", Trade{Side: SideLong, Multiplier: decimal.NewFromInt(1), Fills: []Fill{fill(FillEntry, "1", "5", "-0.01", 0)}}, 0, "fees", "not be negative", true},

@@ -1,14 +1,16 @@
-package journal_test
+package journalstore_test
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"tradejournal/shared/db"
+
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/db/dbtest"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 )
 
 // TestFuturesSchema holds migration 0014's constraints (a future has a root
@@ -64,7 +66,7 @@ func TestFuturesSchema(t *testing.T) {
 		VALUES ($1, 'entry', 38000, 3, 0, $2), ($1, 'exit', 38013.5, 3, 0, $3)`, id, at, at.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.Recompute(ctx, tx, id) }); err != nil {
+	if err := db.InTx(ctx, pool, func(tx pgx.Tx) error { return journalstore.Rederive(ctx, tx, id) }); err != nil {
 		t.Fatal(err)
 	}
 	var gross, balance string

@@ -1,4 +1,4 @@
-package journal_test
+package journalstore_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package positions
+package journalstore
 
 import (
 	"context"
@@ -54,6 +54,10 @@ type Summary struct {
 	InitialRisk   *string    `json:"initialRisk"`
 	RMultiple     *string    `json:"rMultiple"`
 
+	// ReversalOf is the position this one continues: the one whose
+	// reversal opened it (null for a position opened on its own).
+	ReversalOf *string `json:"reversalOf"`
+
 	Tags      []journal.Tag `json:"tags"`
 	CreatedAt time.Time     `json:"createdAt"`
 	UpdatedAt time.Time     `json:"updatedAt"`
@@ -79,36 +83,53 @@ type Fill struct {
 	FeeEstimated bool      `json:"feeEstimated"`
 	FilledAt     time.Time `json:"filledAt"`
 	RealizedPnl  *string   `json:"realizedPnl"`
+	// Reversal says which part of a reversal's fill this is: "closing" (the
+	// quantity that was open) or "opening" (the remainder, which opened the
+	// next position); null for a whole fill.
+	Reversal *string `json:"reversal"`
 }
 
-type positionEnvelope struct {
+// Changes names the positions a write opened, closed, reopened or removed
+// besides keeping the one it was asked to write: a reversal opens the
+// opposite position, and editing a fill of a run derives it again.
+type Changes struct {
+	Opened   []string `json:"opened"`   // created by a reversal (or an opposite trade after a close)
+	Closed   []string `json:"closed"`   // open or draft before, closed now
+	Reopened []string `json:"reopened"` // closed before, open now
+	Removed  []string `json:"removed"`  // no longer needed by the run: deleted with their notes, tags and images
+}
+
+// Result is the answer of a write to a position: the position as it is now
+// (the one that holds the fill written, when a fill moved) and the changes.
+type Result struct {
 	Position Position `json:"position"`
+	Changes  Changes  `json:"changes"`
 }
 
-// summaryColumns select a Summary. Decimals come back as text formatted by
+// SummaryColumns select a Summary. Decimals come back as text formatted by
 // PostgreSQL (trim_scale for prices and quantities; the 4-place scale of the
 // money columns as is), which is exactly the API's form and costs far less
 // than decoding NUMERIC into decimals and formatting them again: on a page
-// of 50 it was most of the server time. Tags are read by tagsOf, for a
+// of 50 it was most of the server time. Tags are read by TagsOf, for a
 // whole page at once (a per-row JSON subquery costs 20 times the page query).
-const summaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
+const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
 	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text,
 	to_char(p.contract_month, 'YYYY-MM'), trim_scale(p.multiplier)::text,
 	p.side, p.status, trim_scale(p.stop_loss)::text, trim_scale(p.target_price)::text,
 	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
-	p.created_at, p.updated_at`
+	p.reversal_of::text, p.created_at, p.updated_at`
 
-// scanSummary returns the scan destinations of summaryColumns (then extra).
-func scanSummary(s *Summary, extra ...any) []any {
+// ScanSummary returns the scan destinations of SummaryColumns (then extra).
+func ScanSummary(s *Summary, extra ...any) []any {
 	return append([]any{&s.ID, &s.AccountID, &s.Symbol, &s.AssetType, &s.Underlying,
 		&s.OptionExpiry, &s.OptionRight, &s.OptionStrike, &s.ContractMonth, &s.Multiplier,
 		&s.Side, &s.Status, &s.StopLoss, &s.TargetPrice,
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
 		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
-		&s.CreatedAt, &s.UpdatedAt}, extra...)
+		&s.ReversalOf, &s.CreatedAt, &s.UpdatedAt}, extra...)
 }
 
 // amount formats a money figure with 4 places; nil stays nil.
@@ -128,10 +149,10 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		return Position{}, apperr.ErrNotFound
 	}
 	var p Position
-	const sql = `SELECT ` + summaryColumns + `, p.notes,
+	const sql = `SELECT ` + SummaryColumns + `, p.notes,
 			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id)
 		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
-	if err := q.QueryRow(ctx, sql, id, userID).Scan(scanSummary(&p.Summary, &p.Notes, &p.ImageCount)...); err != nil {
+	if err := q.QueryRow(ctx, sql, id, userID).Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount)...); err != nil {
 		return Position{}, db.Classify(err)
 	}
 	notes, err := k.Open(encrypt.PositionNotes, p.Notes)
@@ -153,8 +174,10 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		stop = &d
 	}
 
-	const fillsQ = `SELECT id::text, type, price, quantity, fees, fee_estimated, filled_at FROM fills
-		WHERE position_id = $1 ORDER BY filled_at, id`
+	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
+			CASE WHEN f.split_of IS NOT NULL THEN 'opening'
+				WHEN EXISTS (SELECT 1 FROM fills o WHERE o.split_of = f.id) THEN 'closing' END
+		FROM fills f WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
 	rows, err := q.Query(ctx, fillsQ, id)
 	if err != nil {
 		return Position{}, db.Classify(err)
@@ -164,10 +187,13 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		f         journal.Fill
 		estimated bool
 		est       []bool
+		part      *string
+		parts     []*string
 	)
-	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt, &part}, func() error {
 		trade.Fills = append(trade.Fills, f)
 		est = append(est, estimated)
+		parts = append(parts, part)
 		return nil
 	})
 	if err != nil {
@@ -179,13 +205,13 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	p.Fills = make([]Fill, len(trade.Fills))
 	for i, f := range trade.Fills {
 		p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
-			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt}
+			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt, Reversal: parts[i]}
 		if f.Type == journal.FillExit && figErr == nil {
 			p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
 		}
 	}
 
-	tags, err := tagsOf(ctx, q, []string{id})
+	tags, err := TagsOf(ctx, q, []string{id})
 	if err != nil {
 		return Position{}, err
 	}
@@ -195,8 +221,8 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	return p, nil
 }
 
-// tagsOf returns the tags of each position, by name.
-func tagsOf(ctx context.Context, q db.Querier, ids []string) (map[string][]journal.Tag, error) {
+// TagsOf returns the tags of each position, by name.
+func TagsOf(ctx context.Context, q db.Querier, ids []string) (map[string][]journal.Tag, error) {
 	const sql = `SELECT pt.position_id::text, t.id::text, t.name, t.category
 		FROM position_tags pt JOIN tags t ON t.id = pt.tag_id
 		WHERE pt.position_id = ANY($1::uuid[]) ORDER BY lower(t.name), t.id`

@@ -1,10 +1,11 @@
-package journal_test
+package journalstore_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
+
+	"tradejournal/shared/db"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -12,8 +13,8 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db/dbtest"
-	"tradejournal/shared/journal"
 	"tradejournal/shared/journal/journaltest"
+	"tradejournal/shared/journalstore"
 )
 
 func newUser(t *testing.T, pool *pgxpool.Pool, email string) string {
@@ -99,7 +100,7 @@ func TestSeedMatchesRecompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.Recompute(ctx, tx, ids...) }); err != nil {
+	if err := db.InTx(ctx, pool, func(tx pgx.Tx) error { return journalstore.Rederive(ctx, tx, ids...) }); err != nil {
 		t.Fatal(err)
 	}
 	after := snapshot(t, pool)
@@ -138,8 +139,9 @@ func TestRecomputeLedger(t *testing.T) {
 		}
 		return id
 	}
+	store := journalstore.New(pool, nil, time.Now)
 	recompute := func() error {
-		return journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.Recompute(ctx, tx, position) })
+		return db.InTx(ctx, pool, func(tx pgx.Tx) error { return journalstore.Rederive(ctx, tx, position) })
 	}
 	balance := func() string {
 		var b decimal.Decimal
@@ -175,37 +177,29 @@ func TestRecomputeLedger(t *testing.T) {
 		t.Fatalf("%d ledger rows (%v), want 3", n, err)
 	}
 
-	t.Run("ExitPastOpenRefused", func(t *testing.T) {
-		err := journal.InTx(ctx, pool, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, `INSERT INTO fills (position_id, type, price, quantity, filled_at) VALUES ($1, 'exit', 13, 41, $2)`,
-				position, at.Add(time.Hour)); err != nil {
+	t.Run("ExitBeforeEntryRefused", func(t *testing.T) {
+		err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO fills (position_id, type, price, quantity, filled_at) VALUES ($1, 'exit', 13, 1, $2)`,
+				position, at.Add(-time.Hour)); err != nil {
 				return err
 			}
-			return journal.Recompute(ctx, tx, position)
+			return journalstore.Rederive(ctx, tx, position)
 		})
-		var fe *journal.FillError
-		if !errors.As(err, &fe) || fe.PositionID != position || fe.Field != "quantity" {
+		if e, ok := apperr.As(err); !ok || e.Code != apperr.Validation {
 			t.Fatalf("got %v", err)
 		}
 		if b := balance(); b != "1118.0000" {
-			t.Fatalf("a refused recompute moved the balance: %s", b)
+			t.Fatalf("a refused write moved the balance: %s", b)
 		}
 	})
 	t.Run("DeleteFill", func(t *testing.T) {
-		err := journal.InTx(ctx, pool, func(tx pgx.Tx) error {
-			if err := journal.DeleteFill(ctx, tx, position, exit); err != nil {
-				return err
-			}
-			return journal.Recompute(ctx, tx, position)
-		})
-		if err != nil {
+		if _, err := store.DeleteFill(ctx, user, position, exit); err != nil {
 			t.Fatal(err)
 		}
 		if b := balance(); b != "999.0000" {
 			t.Fatalf("after deleting the exit: %s", b)
 		}
-		err = journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.DeleteFill(ctx, tx, position, exit) })
-		if err != apperr.ErrNotFound {
+		if _, err := store.DeleteFill(ctx, user, position, exit); err != apperr.ErrNotFound {
 			t.Fatalf("second delete: %v", err)
 		}
 	})
@@ -218,11 +212,10 @@ func TestRecomputeLedger(t *testing.T) {
 			t.Fatalf("closed: %s", b)
 		}
 		other := newUser(t, pool, "other@example.com")
-		err := journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.DeletePosition(ctx, tx, other, position) })
-		if err != apperr.ErrNotFound {
+		if _, err := store.DeletePosition(ctx, other, position); err != apperr.ErrNotFound {
 			t.Fatalf("another user deleted it: %v", err)
 		}
-		if err := journal.InTx(ctx, pool, func(tx pgx.Tx) error { return journal.DeletePosition(ctx, tx, user, position) }); err != nil {
+		if _, err := store.DeletePosition(ctx, user, position); err != nil {
 			t.Fatal(err)
 		}
 		if b := balance(); b != "1000.0000" {
@@ -256,11 +249,11 @@ func TestRecomputeMovesAccounts(t *testing.T) {
 		return a, b
 	}
 	a0, b0 := balances()
-	err = journal.InTx(ctx, pool, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE positions SET account_id = $2 WHERE id = $1`, position, ds.AccountIDs[1]); err != nil {
 			return err
 		}
-		return journal.Recompute(ctx, tx, position)
+		return journalstore.Rederive(ctx, tx, position)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,181 @@
+package journalstore
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
+)
+
+// AddFill records a fill of the user's position and derives its run again:
+// an exit past the open quantity reverses it, an entry after its close
+// reopens it, a fill dated inside its life is taken in time order. The run
+// is locked for the whole transaction, so concurrent fills of one position
+// are applied one after another and the ledger and balance stay exact.
+func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journal.FillInput) (Result, error) {
+	if !journal.ValidUUID(positionID) {
+		return Result{}, apperr.ErrNotFound
+	}
+	now := s.now()
+	var res Result
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		ru, err := lockRun(ctx, tx, userID, positionID)
+		if err != nil {
+			return err
+		}
+		var p journal.Problems
+		v := journal.ValidateFill(&p, "", in, journal.Contracts(ru.inst.assetType), now)
+		if err := p.Err(); err != nil {
+			return err
+		}
+		me := slices.IndexFunc(ru.members, func(m *member) bool { return m.id == positionID })
+		if len(ru.members[me].fills) >= journal.MaxFills {
+			return apperr.Invalid("fills", "a position holds at most "+strconv.Itoa(journal.MaxFills)+" fills")
+		}
+		e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(ru.members[me].side, v.Type), Price: v.Price,
+			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt}, member: me, rank: typeRank(v.Type), req: -1, estimate: !v.FeesGiven}
+		if err := estimateFees(ctx, tx, ru.inst.accountID, ru.inst.assetType, []*execution{e}); err != nil {
+			return err
+		}
+		ru.execs = append(ru.execs, e)
+		ru.newIDs()
+		if err := ru.derive(e.ids[0]); err != nil {
+			return err
+		}
+		c, err := write(ctx, tx, []*run{ru})
+		if err != nil {
+			return err
+		}
+		return s.answer(ctx, tx, userID, ru.survivorOf(positionID, e.ids[0]), c, &res)
+	})
+	return res, err
+}
+
+// survivorOf returns the position to answer a fill write with: the one
+// holding the fill (its closing part, for a reversal), else the one asked
+// for if it is still there, else the run's first.
+func (ru *run) survivorOf(positionID, fillID string) string {
+	if h := ru.holder(fillID); h != "" {
+		return h
+	}
+	return ru.survivor(positionID)
+}
+
+// UpdateFill changes a fill. Absent fields keep their value. fees: a value
+// sets it; null asks for an estimate from the account's brokerage; absent
+// keeps it, except that an estimated fee is estimated again when the
+// quantity changes.
+//
+// A fill that is one part of a reversal edits the whole execution: its
+// price, time and type apply to both parts; its quantity and fees are this
+// part's, and the execution's are this part's plus the other's. The run is
+// then derived again, which moves, makes or undoes the split.
+func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID string, in journal.FillInput) (Result, error) {
+	if !journal.ValidUUID(positionID) || !journal.ValidUUID(fillID) {
+		return Result{}, apperr.ErrNotFound
+	}
+	now := s.now()
+	var res Result
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		ru, err := lockRun(ctx, tx, userID, positionID)
+		if err != nil {
+			return err
+		}
+		me := slices.IndexFunc(ru.members, func(m *member) bool { return m.id == positionID })
+		fi := slices.IndexFunc(ru.members[me].fills, func(f storedFill) bool { return f.ID == fillID })
+		if fi < 0 {
+			return apperr.ErrNotFound
+		}
+		cur := ru.members[me].fills[fi]
+		// Merge: what the request leaves out is what the fill holds.
+		merged := in
+		if merged.Type == nil {
+			merged.Type = &cur.Type
+		}
+		if !merged.Price.Set {
+			merged.Price = journal.S(cur.Price.String())
+		}
+		if !merged.Quantity.Set {
+			merged.Quantity = journal.S(cur.Quantity.String())
+		}
+		if merged.FilledAt == nil {
+			at := cur.FilledAt.Format(time.RFC3339Nano)
+			merged.FilledAt = &at
+		}
+		perContract := journal.Contracts(ru.inst.assetType)
+		var p journal.Problems
+		v := journal.ValidateFill(&p, "", merged, perContract, now)
+		if err := p.Err(); err != nil {
+			return err
+		}
+		fees, estimated := v.Fees, false
+		switch {
+		case v.FeesGiven:
+		case in.Fees.Set || cur.estimated && !v.Quantity.Equal(cur.Quantity):
+			schedule, err := feeSchedule(ctx, tx, ru.inst.accountID)
+			if err != nil {
+				return err
+			}
+			fees, estimated = journal.EstimateFee(schedule, perContract, v.Quantity)
+		default:
+			fees, estimated = cur.Fees, cur.estimated
+		}
+
+		e := ru.find(fillID)
+		// The other part of a split execution keeps its quantity and fees.
+		otherQty, otherFees := e.Quantity.Sub(cur.Quantity), e.Fees.Sub(cur.Fees)
+		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
+		e.Price, e.FilledAt = v.Price, v.FilledAt
+		e.Quantity, e.Fees = otherQty.Add(v.Quantity), otherFees.Add(fees)
+		e.FeeEstimated = estimated
+		e.member, e.rank = me, typeRank(v.Type)
+		if err := ru.derive(fillID); err != nil {
+			return err
+		}
+		c, err := write(ctx, tx, []*run{ru})
+		if err != nil {
+			return err
+		}
+		return s.answer(ctx, tx, userID, ru.survivorOf(positionID, e.ids[0]), c, &res)
+	})
+	return res, err
+}
+
+// DeleteFill deletes a fill (both parts, when it is one part of a
+// reversal) and derives the run again. What remains must still make
+// positions (an exit cannot be left without its entry): otherwise 400 and
+// nothing changes.
+func (s *Store) DeleteFill(ctx context.Context, userID, positionID, fillID string) (Result, error) {
+	if !journal.ValidUUID(positionID) || !journal.ValidUUID(fillID) {
+		return Result{}, apperr.ErrNotFound
+	}
+	var res Result
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		ru, err := lockRun(ctx, tx, userID, positionID)
+		if err != nil {
+			return err
+		}
+		me := slices.IndexFunc(ru.members, func(m *member) bool { return m.id == positionID })
+		if !slices.ContainsFunc(ru.members[me].fills, func(f storedFill) bool { return f.ID == fillID }) {
+			return apperr.ErrNotFound
+		}
+		e := ru.find(fillID)
+		ru.execs = slices.DeleteFunc(ru.execs, func(x *execution) bool { return x == e })
+		// Without its last fill a position stays, a draft.
+		if err := ru.derive(""); err != nil {
+			return err
+		}
+		c, err := write(ctx, tx, []*run{ru})
+		if err != nil {
+			return err
+		}
+		return s.answer(ctx, tx, userID, ru.survivor(positionID), c, &res)
+	})
+	return res, err
+}

@@ -1,0 +1,188 @@
+package journalstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/sizing"
+)
+
+// Ledger is the ledger rows of computed positions, in column form: a
+// realised P&L row per exit and a fee row per charged fill.
+type Ledger struct {
+	account, kind, position, fill []string
+	amount                        []decimal.Decimal
+	at                            []time.Time
+}
+
+// AddPosition appends the rows of one position, whose figures fig are
+// journal.Compute(t), and returns what they add to the account's balance.
+func (l *Ledger) AddPosition(accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
+	var added decimal.Decimal
+	for i, fill := range t.Fills {
+		if fill.Type == journal.FillExit {
+			l.add(accountID, "realized_pnl", fig.Realized[i], positionID, fill.ID, fill.FilledAt)
+			added = added.Add(fig.Realized[i])
+		}
+		if fill.Fees.IsPositive() {
+			l.add(accountID, "fee", fill.Fees.Neg(), positionID, fill.ID, fill.FilledAt)
+			added = added.Sub(fill.Fees)
+		}
+	}
+	return added
+}
+
+func (l *Ledger) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
+	l.account = append(l.account, account)
+	l.kind = append(l.kind, kind)
+	l.amount = append(l.amount, amount)
+	l.position = append(l.position, position)
+	l.fill = append(l.fill, fill)
+	l.at = append(l.at, at)
+}
+
+// Copy writes the rows with COPY, whatever their number (one statement for
+// a fill typed in, one for a 10,000-row import). Their ids are made here
+// (db.NewUUID), not by the column's default.
+func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
+	if len(l.account) == 0 {
+		return nil
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
+		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
+		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
+			return []any{db.NewUUID(), l.account[i], l.kind[i], l.amount[i], l.position[i], l.fill[i], l.at[i]}, nil
+		}))
+	return classify(err)
+}
+
+// feeSchedule returns the fee schedule of the account's brokerage, or nil
+// when the account has none. Fills whose fee is not given are charged
+// journal.EstimateFee, marked fee_estimated.
+func feeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.FeeSchedule, error) {
+	const sql = `SELECT b.stock_per_share_commission, b.stock_min_per_fill, b.stock_max_per_fill,
+			b.options_per_contract_commission, b.options_per_contract_exchange_fee,
+			b.options_min_per_fill, b.options_max_per_fill
+		FROM accounts a JOIN brokerages b ON b.id = a.brokerage_id WHERE a.id = $1`
+	var s sizing.FeeSchedule
+	err := q.QueryRow(ctx, sql, accountID).Scan(&s.StockPerShareCommission, &s.StockMinPerFill, &s.StockMaxPerFill,
+		&s.OptionsPerContractCommission, &s.OptionsPerContractExchangeFee, &s.OptionsMinPerFill, &s.OptionsMaxPerFill)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	return &s, nil
+}
+
+// FeeSchedule is feeSchedule for the import's preview, which estimates the
+// fees of its fills before anything is written.
+func FeeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.FeeSchedule, error) {
+	return feeSchedule(ctx, q, accountID)
+}
+
+// LedgerEntry is a deposit or a withdrawal to record.
+type LedgerEntry struct {
+	Kind   string          // "deposit" or "withdrawal"
+	Amount decimal.Decimal // positive; a withdrawal is stored negative
+	At     time.Time
+	Note   string
+}
+
+// AddLedgerEntry records a deposit or a withdrawal on the user's account
+// and moves its balance, then runs view with the entry's id in the same
+// transaction (the caller reads what it answers with).
+func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e LedgerEntry, view func(tx pgx.Tx, entryID string) error) error {
+	amount := e.Amount
+	if e.Kind == "withdrawal" {
+		amount = amount.Neg()
+	}
+	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+			return notFound(err)
+		}
+		var id string
+		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
+		if err := tx.QueryRow(ctx, ins, accountID, e.Kind, amount, e.At, e.Note).Scan(&id); err != nil {
+			return classify(err)
+		}
+		if err := adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount}); err != nil {
+			return err
+		}
+		return view(tx, id)
+	})
+}
+
+// DeleteLedgerEntry deletes a deposit or withdrawal of the user's account
+// and moves the balance back, then runs view in the same transaction.
+// Entries written by fills change only with their fills: 409.
+func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryID string, view func(pgx.Tx) error) error {
+	if !journal.ValidUUID(accountID) || !journal.ValidUUID(entryID) {
+		return apperr.ErrNotFound
+	}
+	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+			return notFound(err)
+		}
+		// One statement finds and deletes, so two concurrent deletes of one
+		// entry cannot both move the balance.
+		var amount decimal.Decimal
+		const del = `DELETE FROM ledger_entries WHERE id = $1 AND account_id = $2 AND kind IN ('deposit', 'withdrawal')
+			RETURNING amount`
+		err := tx.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
+		if errors.Is(err, pgx.ErrNoRows) {
+			var ofFill bool
+			const find = `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE id = $1 AND account_id = $2)`
+			if err := tx.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
+				return db.Classify(err)
+			}
+			if ofFill {
+				return apperr.New(apperr.Conflict, "this entry belongs to a fill; it changes when the position's fills change")
+			}
+			return apperr.ErrNotFound
+		}
+		if err != nil {
+			return db.Classify(err)
+		}
+		if err := adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount.Neg()}); err != nil {
+			return err
+		}
+		return view(tx)
+	})
+}
+
+// lockAccount takes a key-share lock on the user's account, so a
+// concurrent account delete waits and then counts what this writes; an
+// account that is not theirs is errNotYourAccount.
+func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error {
+	if !journal.ValidUUID(accountID) {
+		return errNotYourAccount
+	}
+	var ok bool
+	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
+	err := tx.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNotYourAccount
+	}
+	return db.Classify(err)
+}
+
+var errNotYourAccount = apperr.Invalid("accountId", "must be one of your accounts")
+
+// notFound answers a route addressed by its account: another user's
+// account is the codeless 404 there.
+func notFound(err error) error {
+	if err == errNotYourAccount {
+		return apperr.ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,490 @@
+package journalstore
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/journal"
+)
+
+// NewPosition is the body of POST /api/positions.
+type NewPosition struct {
+	AccountID   *string             `json:"accountId"`
+	Symbol      *string             `json:"symbol"`
+	AssetType   *string             `json:"assetType"`
+	Multiplier  journal.Field       `json:"multiplier,omitzero"` // futures only; see multiplierInput
+	Side        *string             `json:"side"`
+	StopLoss    journal.Field       `json:"stopLoss,omitzero"`
+	TargetPrice journal.Field       `json:"targetPrice,omitzero"`
+	Notes       *string             `json:"notes"`
+	Fills       []journal.FillInput `json:"fills"`
+	TagIDs      []string            `json:"tagIds"`
+}
+
+// PositionPatch is the body of PATCH /api/positions/{positionId}: absent
+// fields keep their value; null (or "") clears stopLoss and targetPrice.
+type PositionPatch struct {
+	AccountID   *string       `json:"accountId"`
+	Symbol      *string       `json:"symbol"`
+	AssetType   *string       `json:"assetType"`
+	Multiplier  journal.Field `json:"multiplier,omitzero"`
+	Side        *string       `json:"side"`
+	StopLoss    journal.Field `json:"stopLoss,omitzero"`
+	TargetPrice journal.Field `json:"targetPrice,omitzero"`
+	Notes       *string       `json:"notes"`
+}
+
+// CreatePosition records a position with its fills and tags. Fees not given
+// are estimated from the account's brokerage. Fills that cross zero split
+// into the position and the opposite one (journal.Derive): the answer is
+// the position asked for, and the changes name the ones a reversal opened.
+func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPosition) (Result, error) {
+	now := s.now()
+	var p journal.Problems
+	accountID := ""
+	switch {
+	case in.AccountID == nil:
+		p.Add("accountId", "is required")
+	case !journal.ValidUUID(*in.AccountID):
+		p.Add("accountId", "must be one of your accounts")
+	default:
+		accountID = *in.AccountID
+	}
+	assetType, symbol := "", ""
+	if in.AssetType != nil {
+		assetType = *in.AssetType
+	}
+	if in.Symbol != nil {
+		symbol = *in.Symbol
+	}
+	var fills []journal.FillValues
+	if len(in.Fills) > journal.MaxFills {
+		p.Add("fills", "must hold at most "+strconv.Itoa(journal.MaxFills)+" fills")
+	} else {
+		for i, f := range in.Fills {
+			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, journal.Contracts(assetType), now))
+		}
+	}
+	// A future's one-digit year is read from when it was first traded.
+	traded := now
+	for _, f := range fills {
+		if !f.FilledAt.IsZero() && f.FilledAt.Before(traded) {
+			traded = f.FilledAt
+		}
+	}
+	given := multiplierInput(&p, in.Multiplier)
+	inst, err := journal.ParseInstrument(assetType, symbol, traded)
+	if err != nil {
+		p.Merge(err)
+	} else if err := inst.SettleMultiplier(given); err != nil {
+		p.Merge(err)
+	}
+	side := validSide(&p, in.Side, true)
+	fields := newFields{}
+	if d, ok := p.Decimal("stopLoss", in.StopLoss, journal.PriceRule); ok {
+		fields.stop = &d
+	}
+	if d, ok := p.Decimal("targetPrice", in.TargetPrice, journal.PriceRule); ok {
+		fields.target = &d
+	}
+	notes := ""
+	if in.Notes != nil {
+		p.Merge(journal.Text("notes", *in.Notes, journal.MaxNotesChars))
+		notes = *in.Notes
+	}
+	fields.tagIDs = validTagIDs(&p, in.TagIDs)
+	if err := p.Err(); err != nil {
+		return Result{}, err
+	}
+	fields.notes = s.keyring.Seal(encrypt.PositionNotes, notes)
+
+	ru := &run{side: side, first: &fields, inst: instrument{userID: userID, accountID: accountID, symbol: inst.Symbol,
+		assetType: assetType, columns: inst.Columns(), multiplier: inst.Multiplier}}
+	for i, f := range fills {
+		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, f.Type), Price: f.Price,
+			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt}, rank: typeRank(f.Type), req: i, estimate: !f.FeesGiven})
+	}
+	// The arithmetic first, in memory: an exit before any entry is a 400
+	// naming the fill before anything is read or written.
+	if err := ru.derive(""); err != nil {
+		return Result{}, err
+	}
+
+	var res Result
+	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+			return err
+		}
+		if err := checkTags(ctx, tx, userID, in.TagIDs, fields.tagIDs); err != nil {
+			return err
+		}
+		if err := estimateFees(ctx, tx, accountID, assetType, ru.execs); err != nil {
+			return err
+		}
+		ru.newIDs()
+		if err := ru.derive(""); err != nil {
+			return err
+		}
+		c, err := write(ctx, tx, []*run{ru})
+		if err != nil {
+			return err
+		}
+		// The position asked for is not news to its creator.
+		c.Opened = slices.DeleteFunc(c.Opened, func(id string) bool { return id == ru.placed[0].id })
+		return s.answer(ctx, tx, userID, ru.placed[0].id, c, &res)
+	})
+	return res, err
+}
+
+// estimateFees charges the executions whose fee was not given from the
+// account's fee schedule (none: 0) and marks them estimated.
+func estimateFees(ctx context.Context, q db.Querier, accountID, assetType string, execs []*execution) error {
+	if !slices.ContainsFunc(execs, func(e *execution) bool { return e.estimate }) {
+		return nil
+	}
+	schedule, err := feeSchedule(ctx, q, accountID)
+	if err != nil {
+		return err
+	}
+	for _, e := range execs {
+		if e.estimate {
+			e.Fees, e.FeeEstimated = journal.EstimateFee(schedule, journal.Contracts(assetType), e.Quantity)
+		}
+	}
+	return nil
+}
+
+// answer reads the position written, in the transaction, into res.
+func (s *Store) answer(ctx context.Context, tx pgx.Tx, userID, id string, c Changes, res *Result) error {
+	for _, l := range []*[]string{&c.Opened, &c.Closed, &c.Reopened, &c.Removed} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	pos, err := loadPosition(ctx, tx, s.keyring, userID, id)
+	if err != nil {
+		return err
+	}
+	*res = Result{Position: pos, Changes: c}
+	return nil
+}
+
+// UpdatePosition changes a position's own fields and derives its run again
+// (a new side, stop, asset type or account changes its figures; a new
+// account moves the ledger rows and both balances). The account and the
+// instrument are the run's: a change to one position changes every
+// position of its run.
+func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in PositionPatch) (Result, error) {
+	if !journal.ValidUUID(id) {
+		return Result{}, apperr.ErrNotFound
+	}
+	var p journal.Problems
+	if in.AccountID != nil && !journal.ValidUUID(*in.AccountID) {
+		p.Add("accountId", "must be one of your accounts")
+	}
+	side := validSide(&p, in.Side, false)
+	var stop, target *decimal.Decimal
+	if d, ok := p.Decimal("stopLoss", in.StopLoss, journal.PriceRule); ok {
+		stop = &d
+	}
+	if d, ok := p.Decimal("targetPrice", in.TargetPrice, journal.PriceRule); ok {
+		target = &d
+	}
+	if in.Notes != nil {
+		p.Merge(journal.Text("notes", *in.Notes, journal.MaxNotesChars))
+	}
+	if in.AssetType != nil && *in.AssetType != journal.AssetStock && *in.AssetType != journal.AssetOption && *in.AssetType != journal.AssetFuture {
+		p.Add("assetType", "must be stock, option or future")
+	}
+	given := multiplierInput(&p, in.Multiplier)
+	if err := p.Err(); err != nil {
+		return Result{}, err
+	}
+	var sealedNotes *string
+	if in.Notes != nil {
+		sealed := s.keyring.Seal(encrypt.PositionNotes, *in.Notes)
+		sealedNotes = &sealed
+	}
+
+	var res Result
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		ru, err := lockRun(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		me := slices.IndexFunc(ru.members, func(m *member) bool { return m.id == id })
+		cur := ru.inst
+		var openedAt *time.Time
+		const q = `SELECT min(opened_at) FROM positions WHERE id = ANY($1::uuid[])`
+		if err := tx.QueryRow(ctx, q, ru.ids()).Scan(&openedAt); err != nil {
+			return db.Classify(err)
+		}
+		assetType, symbol := cur.assetType, cur.symbol
+		if in.AssetType != nil {
+			assetType = *in.AssetType
+		}
+		if in.Symbol != nil {
+			symbol = *in.Symbol
+		}
+		traded := s.now()
+		if openedAt != nil {
+			traded = *openedAt
+		}
+		inst, err := journal.ParseInstrument(assetType, symbol, traded)
+		if err != nil {
+			return err
+		}
+		// A future keeps the multiplier it was given while its root stays
+		// (a roll from ESZ24 to ESH25 of a custom point value).
+		if given == nil && inst.Future != nil && cur.assetType == journal.AssetFuture &&
+			cur.columns.Underlying != nil && *cur.columns.Underlying == inst.Future.Root {
+			given = &cur.multiplier
+		}
+		if err := inst.SettleMultiplier(given); err != nil {
+			return err
+		}
+		if journal.Contracts(assetType) && !journal.Contracts(cur.assetType) && ru.fractional() {
+			return apperr.Invalid("assetType", "options and futures trade in whole contracts, and this position has fills of fractional quantities")
+		}
+		accountID := cur.accountID
+		if in.AccountID != nil && *in.AccountID != cur.accountID {
+			accountID = *in.AccountID
+			if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+				return err
+			}
+		}
+		ru.inst = instrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
+			columns: inst.Columns(), multiplier: inst.Multiplier}
+		if side != "" && side != ru.members[me].side {
+			ru.members[me].side = side
+			ru.execs = nil
+			ru.executions() // the fills keep their types: their directions turn
+		}
+		if in.StopLoss.Set {
+			ru.members[me].stop = stop
+		}
+		if err := ru.derive(""); err != nil {
+			return err
+		}
+		// The run's shared columns first: the ledger rows the write
+		// rewrites are the new account's.
+		c := inst.Columns()
+		const shared = `UPDATE positions SET account_id = $2, symbol = $3, asset_type = $4, underlying = $5,
+				option_expiry = $6, option_right = $7, option_strike = $8, contract_month = $9, multiplier = $10,
+				updated_at = now()
+			WHERE id = ANY($1::uuid[])`
+		if _, err := tx.Exec(ctx, shared, ru.ids(), accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right,
+			c.Strike, c.ContractMonth, inst.Multiplier); err != nil {
+			return classify(err)
+		}
+		const own = `UPDATE positions SET stop_loss = CASE WHEN $2 THEN $3 ELSE stop_loss END,
+				target_price = CASE WHEN $4 THEN $5 ELSE target_price END, notes = coalesce($6, notes)
+			WHERE id = $1`
+		if _, err := tx.Exec(ctx, own, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
+			return classify(err)
+		}
+		ch, err := write(ctx, tx, []*run{ru})
+		if err != nil {
+			return err
+		}
+		return s.answer(ctx, tx, userID, ru.survivor(id), ch, &res)
+	})
+	return res, err
+}
+
+// ids returns the run's stored position ids.
+func (ru *run) ids() []string {
+	ids := make([]string, len(ru.members))
+	for i, m := range ru.members {
+		ids[i] = m.id
+	}
+	return ids
+}
+
+// fractional reports whether a fill of the run has a fractional quantity.
+func (ru *run) fractional() bool {
+	return slices.ContainsFunc(ru.execs, func(e *execution) bool { return !e.Quantity.Equal(e.Quantity.Truncate(0)) })
+}
+
+// survivor returns id if the derivation kept that position, else the
+// run's first position.
+func (ru *run) survivor(id string) string {
+	for _, p := range ru.placed {
+		if p.id == id {
+			return id
+		}
+	}
+	return ru.placed[0].id
+}
+
+// DeletePosition deletes the user's position with its fills, tags, images
+// and ledger rows, takes its ledger's sum off the account's balance, and
+// returns the storage keys of its images (deleted once this commits). The
+// rest of its run stays: a reversal's opening part in the next position
+// becomes a fill of its own, and that position starts a run.
+func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string, error) {
+	if !journal.ValidUUID(id) {
+		return nil, apperr.ErrNotFound
+	}
+	var keys []string
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var accountID string
+		const lockQ = `SELECT account_id::text FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`
+		if err := tx.QueryRow(ctx, lockQ, id, userID).Scan(&accountID); err != nil {
+			return db.Classify(err)
+		}
+		const q = `SELECT storage_key FROM position_images WHERE position_id = $1 AND storage_key IS NOT NULL`
+		rows, err := tx.Query(ctx, q, id)
+		if err != nil {
+			return db.Classify(err)
+		}
+		if keys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return db.Classify(err)
+		}
+		var sum decimal.Decimal
+		const sumQ = `SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE position_id = $1`
+		if err := tx.QueryRow(ctx, sumQ, id).Scan(&sum); err != nil {
+			return classify(err)
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id); err != nil {
+			return classify(err)
+		}
+		return adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: sum.Neg()})
+	})
+	return keys, err
+}
+
+// SetTags replaces a position's tags with the given list (empty clears).
+func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string) (Result, error) {
+	if !journal.ValidUUID(id) {
+		return Result{}, apperr.ErrNotFound
+	}
+	var p journal.Problems
+	if tagIDs == nil {
+		p.Add("tagIds", "is required (an empty list removes every tag)")
+	}
+	ids := validTagIDs(&p, tagIDs)
+	if err := p.Err(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := LockPosition(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		if err := checkTags(ctx, tx, userID, tagIDs, ids); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM position_tags WHERE position_id = $1`, id); err != nil {
+			return db.Classify(err)
+		}
+		if len(ids) > 0 {
+			const ins = `INSERT INTO position_tags (position_id, tag_id) SELECT $1, unnest($2::uuid[])`
+			if _, err := tx.Exec(ctx, ins, id, ids); err != nil {
+				return db.Classify(err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE positions SET updated_at = now() WHERE id = $1`, id); err != nil {
+			return db.Classify(err)
+		}
+		return s.answer(ctx, tx, userID, id, Changes{}, &res)
+	})
+	return res, err
+}
+
+// LockPosition locks the user's position for the rest of tx (SELECT ... FOR
+// UPDATE); a position that does not exist or is not the user's is
+// apperr.ErrNotFound. Writes to a position's images take it too, so they
+// run one after the other with the journal's writes.
+func LockPosition(ctx context.Context, tx pgx.Tx, userID, positionID string) error {
+	if !journal.ValidUUID(positionID) {
+		return apperr.ErrNotFound
+	}
+	var ok bool
+	err := tx.QueryRow(ctx, `SELECT true FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`, positionID, userID).Scan(&ok)
+	return db.Classify(err)
+}
+
+// multiplierInput reads the multiplier field of a create or a patch: a
+// future's point value, a decimal string ("0.5"), required for a root
+// without a built-in one; absent or null leaves it to the root's table
+// value (journal.Instrument.SettleMultiplier).
+func multiplierInput(p *journal.Problems, f journal.Field) *decimal.Decimal {
+	if d, ok := p.Decimal("multiplier", f, journal.MultiplierRule); ok {
+		return &d
+	}
+	return nil
+}
+
+func validSide(p *journal.Problems, side *string, required bool) string {
+	switch {
+	case side == nil:
+		if required {
+			p.Add("side", "is required")
+		}
+	case *side == journal.SideLong, *side == journal.SideShort:
+		return *side
+	default:
+		p.Add("side", "must be long or short")
+	}
+	return ""
+}
+
+// validTagIDs checks a tag id list's shape and drops repeats.
+func validTagIDs(p *journal.Problems, ids []string) []string {
+	if len(ids) > journal.MaxTagsPerItem {
+		p.Add("tagIds", "must hold at most "+strconv.Itoa(journal.MaxTagsPerItem)+" tags")
+		return nil
+	}
+	seen := map[string]bool{}
+	out := make([]string, 0, len(ids))
+	for i, id := range ids {
+		if !journal.ValidUUID(id) {
+			p.Add("tagIds["+strconv.Itoa(i)+"]", "must be a tag id")
+			continue
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// checkTags refuses tag ids that are not the user's, naming each by its
+// index in the request.
+func checkTags(ctx context.Context, q db.Querier, userID string, requested, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := q.Query(ctx, `SELECT id::text FROM tags WHERE id = ANY($1::uuid[]) AND user_id = $2`, ids, userID)
+	if err != nil {
+		return db.Classify(err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return db.Classify(err)
+	}
+	if len(found) == len(ids) {
+		return nil
+	}
+	mine := map[string]bool{}
+	for _, id := range found {
+		mine[id] = true
+	}
+	var p journal.Problems
+	for i, id := range requested {
+		if !mine[id] {
+			p.Add("tagIds["+strconv.Itoa(i)+"]", "is not one of your tags")
+		}
+	}
+	return p.Err()
+}

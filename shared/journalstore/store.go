@@ -1,0 +1,731 @@
+// Package journalstore owns every write to the journal: positions, their
+// fills, their tags, the ledger and the account balances the ledger moves.
+// Each exported method is one transaction that locks what it changes,
+// writes, recomputes every derived figure (shared/journal, which has no
+// SQL) and returns the view, the way benbjohnson/wtf's sqlite/dial.go owns
+// dials. Handlers decode, authorise, call a method and encode; no other
+// package writes these tables, and no trigger keeps a figure for them.
+//
+// A position belongs to a run: the positions of one instrument linked by
+// reversals (positions.reversal_of). Every write of a fill derives its
+// run again from the run's executions (journal.Derive), so a reversal
+// splits, an edit that moves the crossing point moves the split, and a
+// fill that no longer crosses joins its parts again. Manual entry and the
+// CSV import write through the same code (write, below).
+//
+// Lock order, everywhere: positions (by id) before accounts (by id), so
+// two writers never wait on each other in a circle. Balances move by
+// deltas (balance = balance + x), never by re-summing the ledger: under
+// READ COMMITTED an UPDATE that waited for a row lock sees the row's newest
+// version but not rows other transactions inserted meanwhile.
+package journalstore
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/journal"
+)
+
+// Store is the journal's one writer.
+type Store struct {
+	pool    *pgxpool.Pool
+	keyring *encrypt.Keyring
+	now     func() time.Time
+}
+
+// New returns the store over pool; k seals notes (nil: plaintext), now is
+// the clock fill times are checked against.
+func New(pool *pgxpool.Pool, k *encrypt.Keyring, now func() time.Time) *Store {
+	return &Store{pool: pool, keyring: k, now: now}
+}
+
+// Position reads the user's position in full; a malformed, missing or
+// foreign id is apperr.ErrNotFound.
+func (s *Store) Position(ctx context.Context, userID, id string) (Position, error) {
+	return loadPosition(ctx, s.pool, s.keyring, userID, id)
+}
+
+// ErrOutOfRange answers a write whose figures do not fit their columns
+// (absurd prices times quantities, or a balance past 14 digits).
+var ErrOutOfRange = apperr.Invalid("amount", "the amounts are too large to record (a figure or the account balance would exceed its range)")
+
+// classify is db.Classify plus PostgreSQL's numeric overflow (22003) as
+// ErrOutOfRange, for every statement that writes money.
+func classify(err error) error {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "22003" {
+		return ErrOutOfRange
+	}
+	return db.Classify(err)
+}
+
+// instrument is what every position of a run shares: the account and the
+// instrument's columns.
+type instrument struct {
+	userID, accountID string
+	symbol, assetType string
+	columns           journal.InstrumentColumns
+	multiplier        decimal.Decimal
+}
+
+// storedFill is a fill row.
+type storedFill struct {
+	journal.Fill
+	estimated bool
+	splitOf   string
+}
+
+// member is a position of a run as stored, before the write.
+type member struct {
+	id         string
+	side       string
+	status     string
+	reversalOf *string
+	stop       *decimal.Decimal
+	fills      []storedFill
+}
+
+// execution is a journal.Execution with the fill rows that hold it: its
+// whole (or its closing part) in ids[0], its opening part in ids[1] once
+// it was split; "" for a row not written yet.
+type execution struct {
+	journal.Execution
+	ids    [2]string
+	member int // the run position of ids[0], for the order at one instant
+	rank   int // 0 for an entry of that position, 1 for an exit
+	req    int // its index in a create's fills, for naming; -1 otherwise
+	// estimate asks for a fee from the account's fee schedule (the request
+	// gave none).
+	estimate bool
+}
+
+// run is one run of positions, locked, and what a write makes of it.
+type run struct {
+	side    string // the side of its first position
+	inst    instrument
+	members []*member // as stored, in run order; none for a new run
+	execs   []*execution
+
+	// first holds the fields of a new run's first position (a manual
+	// create: its stop, target, notes and tags).
+	first *newFields
+
+	// after the derivation
+	placed []placedPosition
+}
+
+// newFields are the user's own fields of a position being created.
+type newFields struct {
+	stop, target *decimal.Decimal
+	notes        string // sealed
+	tagIDs       []string
+}
+
+// placedPosition is a derived position: a segment with its row ids.
+type placedPosition struct {
+	id         string
+	isNew      bool
+	side       string
+	reversalOf *string
+	stop       *decimal.Decimal
+	fields     *newFields // a created first position's own fields
+	legs       []journal.Leg
+	splitOf    []string // per leg: the closing part an opening part belongs to
+	figures    journal.Figures
+	before     string // the stored status; "" for a new position
+}
+
+// runIDs returns the positions of the run holding the user's position, in
+// run order; apperr.ErrNotFound when the position is not the user's.
+func runIDs(ctx context.Context, q db.Querier, userID, positionID string) ([]string, error) {
+	if !journal.ValidUUID(positionID) {
+		return nil, apperr.ErrNotFound
+	}
+	const sql = `WITH RECURSIVE up(id, prev, depth) AS (
+			SELECT id, reversal_of, 0 FROM positions WHERE id = $1 AND user_id = $2
+			UNION ALL
+			SELECT p.id, p.reversal_of, up.depth + 1 FROM positions p JOIN up ON p.id = up.prev
+		), down(id, n) AS (
+			SELECT id, 0 FROM (SELECT id FROM up ORDER BY depth DESC LIMIT 1) root
+			UNION ALL
+			SELECT p.id, down.n + 1 FROM positions p JOIN down ON p.reversal_of = down.id
+		)
+		SELECT id::text FROM down ORDER BY n`
+	rows, err := q.Query(ctx, sql, positionID, userID)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	if len(ids) == 0 {
+		return nil, apperr.ErrNotFound
+	}
+	return ids, nil
+}
+
+// lockRun locks the run holding the user's position (its positions in id
+// order, FOR UPDATE) and reads it with its fills. A run that changed while
+// its locks were taken is read again.
+func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, error) {
+	ids, err := runIDs(ctx, tx, userID, positionID)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		sorted := slices.Sorted(slices.Values(ids))
+		const lockQ = `SELECT id::text FROM positions WHERE id = ANY($1::uuid[]) AND user_id = $2 ORDER BY id FOR UPDATE`
+		if _, err := tx.Exec(ctx, lockQ, sorted, userID); err != nil {
+			return nil, classify(err)
+		}
+		again, err := runIDs(ctx, tx, userID, positionID)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Equal(again, ids) {
+			break
+		}
+		ids = again
+	}
+	return readRuns(ctx, tx, [][]string{ids})
+}
+
+// readRuns reads locked runs (position ids in run order); it returns the
+// first when given one.
+func readRuns(ctx context.Context, tx pgx.Tx, runs [][]string) (*run, error) {
+	out, err := readRunList(ctx, tx, runs)
+	if err != nil || len(out) == 0 {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+func readRunList(ctx context.Context, tx pgx.Tx, runs [][]string) ([]*run, error) {
+	var all []string
+	for _, ids := range runs {
+		all = append(all, ids...)
+	}
+	const posQ = `SELECT id::text, user_id::text, account_id::text, symbol, asset_type, underlying, option_expiry,
+			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text
+		FROM positions WHERE id = ANY($1::uuid[])`
+	rows, err := tx.Query(ctx, posQ, all)
+	if err != nil {
+		return nil, classify(err)
+	}
+	type row struct {
+		m    member
+		inst instrument
+	}
+	byID := map[string]*row{}
+	var r row
+	_, err = pgx.ForEachRow(rows, []any{&r.m.id, &r.inst.userID, &r.inst.accountID, &r.inst.symbol, &r.inst.assetType,
+		&r.inst.columns.Underlying, &r.inst.columns.Expiry, &r.inst.columns.Right, &r.inst.columns.Strike,
+		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf}, func() error {
+		c := r
+		byID[c.m.id] = &c
+		return nil
+	})
+	if err != nil {
+		return nil, classify(err)
+	}
+	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
+			coalesce(split_of::text, '')
+		FROM fills WHERE position_id = ANY($1::uuid[]) ORDER BY position_id, filled_at, id`
+	rows, err = tx.Query(ctx, fillsQ, all)
+	if err != nil {
+		return nil, classify(err)
+	}
+	var (
+		f   storedFill
+		pid string
+	)
+	_, err = pgx.ForEachRow(rows, []any{&f.ID, &pid, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.estimated, &f.FilledAt, &f.splitOf}, func() error {
+		if p := byID[pid]; p != nil {
+			p.m.fills = append(p.m.fills, f)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, classify(err)
+	}
+	out := make([]*run, 0, len(runs))
+	for _, ids := range runs {
+		ru := &run{}
+		for i, id := range ids {
+			p := byID[id]
+			if p == nil {
+				continue // deleted meanwhile; the lock said otherwise only for the run asked
+			}
+			if i == 0 {
+				ru.inst = p.inst
+			}
+			m := p.m
+			ru.members = append(ru.members, &m)
+		}
+		if len(ru.members) > 0 {
+			ru.executions()
+			out = append(out, ru)
+		}
+	}
+	return out, nil
+}
+
+// executions turns the run's stored fills into executions: a reversal's
+// two parts are one execution again.
+func (ru *run) executions() {
+	byFill := map[string]*execution{}
+	var opening []storedFill
+	var openingOf []int
+	for mi, m := range ru.members {
+		for _, f := range m.fills {
+			if f.splitOf != "" {
+				opening, openingOf = append(opening, f), append(openingOf, mi)
+				continue
+			}
+			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
+				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID},
+				ids: [2]string{f.ID, ""}, member: mi, rank: typeRank(f.Type), req: -1}
+			byFill[f.ID] = e
+			ru.execs = append(ru.execs, e)
+		}
+	}
+	for k, f := range opening {
+		if e := byFill[f.splitOf]; e != nil && e.ids[1] == "" {
+			e.Quantity = e.Quantity.Add(f.Quantity)
+			e.Fees = e.Fees.Add(f.Fees)
+			e.FeeEstimated = e.FeeEstimated || f.estimated
+			e.ids[1] = f.ID
+			continue
+		}
+		// Its closing part is outside the run: a whole fill of its own.
+		m := ru.members[openingOf[k]]
+		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
+			Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID},
+			ids: [2]string{f.ID, ""}, member: openingOf[k], rank: typeRank(f.Type), req: -1})
+	}
+}
+
+func typeRank(t string) int {
+	if t == journal.FillEntry {
+		return 0
+	}
+	return 1
+}
+
+// find returns the execution holding a fill row.
+func (ru *run) find(fillID string) *execution {
+	for _, e := range ru.execs {
+		if e.ids[0] == fillID || e.ids[1] == fillID {
+			return e
+		}
+	}
+	return nil
+}
+
+// memberOf returns the index of the run position holding a fill row.
+func (ru *run) memberOf(fillID string) int {
+	for i, m := range ru.members {
+		for _, f := range m.fills {
+			if f.ID == fillID {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// derive places the run's executions into positions (journal.Derive),
+// reusing the run's positions in order and naming new ones, and computes
+// every position's figures. Fills that do not make positions are a 400
+// naming the fill (written: the id of the fill the request wrote, whose
+// own fields are then named).
+func (ru *run) derive(written string) error {
+	slices.SortStableFunc(ru.execs, func(a, b *execution) int {
+		if c := a.FilledAt.Compare(b.FilledAt); c != 0 {
+			return c
+		}
+		if a.member != b.member {
+			return a.member - b.member
+		}
+		if a.rank != b.rank {
+			return a.rank - b.rank
+		}
+		return strings.Compare(a.ids[0], b.ids[0])
+	})
+	side := ru.side
+	if len(ru.members) > 0 {
+		side = ru.members[0].side
+	}
+	plain := make([]journal.Execution, len(ru.execs))
+	for i, e := range ru.execs {
+		plain[i] = e.Execution
+		plain[i].Ref = i
+	}
+	segs, err := journal.Derive(side, plain)
+	if err != nil {
+		return ru.fillProblem(err, written, func(i int) *execution { return ru.execs[i] })
+	}
+	fields := ru.first
+	ru.placed = ru.placed[:0]
+	for si, seg := range segs {
+		p := placedPosition{side: seg.Side, legs: seg.Legs, splitOf: make([]string, len(seg.Legs))}
+		if si < len(ru.members) {
+			m := ru.members[si]
+			p.id, p.stop, p.before = m.id, m.stop, m.status
+			p.reversalOf = m.reversalOf
+		} else {
+			p.id, p.isNew = db.NewUUID().String(), true
+		}
+		if si == 0 && fields != nil {
+			p.fields, p.stop = fields, fields.stop
+		}
+		if si > 0 {
+			prev := ru.placed[si-1].id
+			p.reversalOf = &prev
+		}
+		for li := range p.legs {
+			l := &p.legs[li]
+			e := ru.execs[l.Ref]
+			switch l.Part {
+			case journal.Opening:
+				if e.ids[1] == "" {
+					e.ids[1] = db.NewUUID().String()
+				}
+				l.ID, p.splitOf[li] = e.ids[1], e.ids[0]
+			default:
+				l.ID = e.ids[0]
+			}
+		}
+		if len(p.legs) > journal.MaxFills {
+			return apperr.Invalid("fills", "a position holds at most 1000 fills")
+		}
+		fig, err := journal.Compute(seg.Trade(ru.inst.multiplier, p.stop))
+		if err != nil {
+			return ru.fillProblem(err, written, func(i int) *execution { return ru.execs[seg.Legs[i].Ref] })
+		}
+		p.figures = fig
+		ru.placed = append(ru.placed, p)
+	}
+	return nil
+}
+
+// newIDs gives executions not yet written their row id.
+func (ru *run) newIDs() {
+	for _, e := range ru.execs {
+		if e.ids[0] == "" {
+			e.ids[0] = db.NewUUID().String()
+			e.ID = e.ids[0]
+		}
+	}
+}
+
+// fillProblem turns a *journal.FillError into a VALIDATION_ERROR naming
+// the fill: by its index in a create's fills ("fills[2].type"), by its own
+// field when it is the fill the request wrote, "fills" when it is another.
+// of finds the execution of the error's index. Anything else passes through.
+func (ru *run) fillProblem(err error, written string, of func(int) *execution) error {
+	var fe *journal.FillError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	field := "fills"
+	switch e := of(fe.Index); {
+	case e.req >= 0:
+		field = "fills[" + strconv.Itoa(e.req) + "]." + fe.Field
+	case written != "" && (e.ids[0] == written || e.ids[1] == written):
+		field = fe.Field
+	}
+	return &apperr.Error{Code: apperr.Validation, Message: fe.Message,
+		Details: []apperr.FieldError{{Field: field, Message: fe.Message}}}
+}
+
+// changes compares the stored run with its derivation.
+func (ru *run) changes(c *Changes) {
+	for _, p := range ru.placed {
+		after := p.figures.Status
+		switch {
+		case p.isNew:
+			c.Opened = append(c.Opened, p.id)
+			if after == journal.StatusClosed {
+				c.Closed = append(c.Closed, p.id)
+			}
+		case p.before != journal.StatusClosed && after == journal.StatusClosed:
+			c.Closed = append(c.Closed, p.id)
+		case p.before == journal.StatusClosed && after != journal.StatusClosed:
+			c.Reopened = append(c.Reopened, p.id)
+		}
+	}
+	for _, m := range ru.members[min(len(ru.placed), len(ru.members)):] {
+		c.Removed = append(c.Removed, m.id)
+	}
+}
+
+// holder returns the position that holds a fill row after the derivation
+// (its whole or closing part), or "".
+func (ru *run) holder(fillID string) string {
+	for _, p := range ru.placed {
+		for _, l := range p.legs {
+			if l.ID == fillID {
+				return p.id
+			}
+		}
+	}
+	return ""
+}
+
+// write brings the database to the derived state of runs, in a fixed
+// number of statements whatever their number: the path of every write,
+// from one fill typed in to a 10,000-row import. New positions, fills and
+// ledger rows are copied (COPY); changed fills and positions are updated
+// from arrays; the runs' old ledger rows go and the new ones come, and each
+// account's balance moves by the difference.
+func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
+	var (
+		c       Changes
+		newPos  [][]any
+		figs    figureColumns
+		gone    []string // positions no run needs any more
+		oldPos  []string // positions whose ledger rows are rewritten
+		ledger  Ledger
+		deltas  = map[string]decimal.Decimal{}
+		keep    = map[string]bool{}
+		newFill [][]any
+		upd     fillColumns
+		tagRows [][]any
+	)
+	for _, ru := range runs {
+		ru.changes(&c)
+		stored := map[string]storedFill{}
+		holder := map[string]string{}
+		for _, m := range ru.members {
+			oldPos = append(oldPos, m.id)
+			for _, f := range m.fills {
+				stored[f.ID], holder[f.ID] = f, m.id
+			}
+		}
+		for i := len(ru.placed); i < len(ru.members); i++ {
+			gone = append(gone, ru.members[i].id)
+		}
+		in := ru.inst
+		for _, p := range ru.placed {
+			trade := journal.Trade{Side: p.side, Multiplier: in.multiplier, Fills: make([]journal.Fill, len(p.legs))}
+			for i, l := range p.legs {
+				trade.Fills[i] = l.Fill
+			}
+			deltas[in.accountID] = deltas[in.accountID].Add(ledger.AddPosition(in.accountID, p.id, trade, p.figures))
+			if p.isNew {
+				row := []any{p.id, in.userID, in.accountID, in.symbol, in.assetType, in.columns.Underlying, in.columns.Expiry,
+					in.columns.Right, in.columns.Strike, in.columns.ContractMonth, in.multiplier, p.side, p.reversalOf}
+				var target *decimal.Decimal
+				notes := ""
+				if p.fields != nil {
+					target, notes = p.fields.target, p.fields.notes
+					for _, t := range p.fields.tagIDs {
+						tagRows = append(tagRows, []any{p.id, t})
+					}
+				}
+				row = append(row, p.stop, target, notes)
+				newPos = append(newPos, append(row, figureValues(p.figures)...))
+			} else {
+				figs.add(p.id, p.side, p.reversalOf, p.figures)
+			}
+			for i, l := range p.legs {
+				keep[l.ID] = true
+				var split *string
+				if p.splitOf[i] != "" {
+					split = &p.splitOf[i]
+				}
+				old, ok := stored[l.ID]
+				switch {
+				case !ok:
+					newFill = append(newFill, []any{l.ID, p.id, l.Type, l.Price, l.Quantity, l.Fees, l.FeeEstimated, l.FilledAt, split})
+				case holder[l.ID] != p.id || old.Type != l.Type || !old.Price.Equal(l.Price) || !old.Quantity.Equal(l.Quantity) ||
+					!old.Fees.Equal(l.Fees) || old.estimated != l.FeeEstimated || !old.FilledAt.Equal(l.FilledAt) || old.splitOf != p.splitOf[i]:
+					upd.add(l.ID, p.id, l, split)
+				}
+			}
+		}
+	}
+	var dropFills []string
+	for _, ru := range runs {
+		for _, m := range ru.members {
+			for _, f := range m.fills {
+				if !keep[f.ID] {
+					dropFills = append(dropFills, f.ID)
+				}
+			}
+		}
+	}
+
+	// The old ledger rows out, remembering what they added to each account.
+	if len(oldPos) > 0 {
+		const q = `WITH d AS (DELETE FROM ledger_entries WHERE position_id = ANY($1::uuid[]) RETURNING account_id, amount)
+			SELECT account_id::text, sum(amount) FROM d GROUP BY account_id`
+		rows, err := tx.Query(ctx, q, oldPos)
+		if err != nil {
+			return c, classify(err)
+		}
+		var (
+			account string
+			sum     decimal.Decimal
+		)
+		if _, err := pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
+			deltas[account] = deltas[account].Sub(sum)
+			return nil
+		}); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(newPos) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"}, positionColumns, pgx.CopyFromRows(newPos)); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(newFill) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"fills"}, []string{"id", "position_id", "type", "price", "quantity",
+			"fees", "fee_estimated", "filled_at", "split_of"}, pgx.CopyFromRows(newFill)); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(upd.id) > 0 {
+		const q = `UPDATE fills f SET position_id = u.position_id, type = u.type, price = u.price, quantity = u.quantity,
+				fees = u.fees, fee_estimated = u.fee_estimated, filled_at = u.filled_at, split_of = u.split_of
+			FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::boolean[],
+				$8::timestamptz[], $9::uuid[]) AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of)
+			WHERE f.id = u.id`
+		if _, err := tx.Exec(ctx, q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(dropFills) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(figs.id) > 0 {
+		if err := figs.update(ctx, tx); err != nil {
+			return c, err
+		}
+	}
+	if len(gone) > 0 {
+		if _, err := tx.Exec(ctx, `DELETE FROM positions WHERE id = ANY($1::uuid[])`, gone); err != nil {
+			return c, classify(err)
+		}
+	}
+	if len(tagRows) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"position_tags"}, []string{"position_id", "tag_id"}, pgx.CopyFromRows(tagRows)); err != nil {
+			return c, classify(err)
+		}
+	}
+	if err := ledger.Copy(ctx, tx); err != nil {
+		return c, classify(err)
+	}
+	return c, adjustBalances(ctx, tx, deltas)
+}
+
+// positionColumns are the columns of a new position's row: its own, then
+// figureValues'.
+var positionColumns = []string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry",
+	"option_right", "option_strike", "contract_month", "multiplier", "side", "reversal_of", "stop_loss", "target_price", "notes",
+	"status", "opened_at", "closed_at", "entry_quantity", "exit_quantity", "open_quantity", "avg_entry_price", "avg_exit_price",
+	"gross_pnl", "fees", "net_pnl", "initial_risk", "r_multiple"}
+
+func figureValues(f journal.Figures) []any {
+	return []any{f.Status, f.OpenedAt, f.ClosedAt, f.EntryQuantity, f.ExitQuantity, f.OpenQuantity, f.AvgEntryPrice,
+		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple}
+}
+
+// adjustBalances moves each account's balance by its delta, in account id
+// order, skipping zeros. Every ledger write calls it in the same
+// transaction, with the sum of the amounts it added (negative for removed).
+func adjustBalances(ctx context.Context, tx pgx.Tx, deltas map[string]decimal.Decimal) error {
+	accounts := make([]string, 0, len(deltas))
+	for a, d := range deltas {
+		if !d.IsZero() {
+			accounts = append(accounts, a)
+		}
+	}
+	slices.Sort(accounts)
+	for _, a := range accounts {
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2 WHERE id = $1`, a, deltas[a]); err != nil {
+			return classify(err)
+		}
+	}
+	return nil
+}
+
+// fillColumns are changed fills as column arrays for one UPDATE ... FROM unnest.
+type fillColumns struct {
+	id, position, typ []string
+	price, qty, fees  []decimal.Decimal
+	estimated         []bool
+	at                []time.Time
+	splitOf           []*string
+}
+
+func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string) {
+	c.id, c.position, c.typ = append(c.id, id), append(c.position, position), append(c.typ, l.Type)
+	c.price, c.qty, c.fees = append(c.price, l.Price), append(c.qty, l.Quantity), append(c.fees, l.Fees)
+	c.estimated, c.at, c.splitOf = append(c.estimated, l.FeeEstimated), append(c.at, l.FilledAt), append(c.splitOf, splitOf)
+}
+
+// figureColumns are positions' sides, links and Figures as column arrays
+// for one UPDATE ... FROM unnest.
+type figureColumns struct {
+	id, side, status           []string
+	reversalOf                 []*string
+	openedAt, closedAt         []*time.Time
+	entryQty, exitQty, openQty []decimal.Decimal
+	avgEntry, avgExit          []*decimal.Decimal
+	gross, fees, net           []decimal.Decimal
+	risk, r                    []*decimal.Decimal
+}
+
+func (c *figureColumns) add(id, side string, reversalOf *string, f journal.Figures) {
+	c.id, c.side, c.reversalOf = append(c.id, id), append(c.side, side), append(c.reversalOf, reversalOf)
+	c.status = append(c.status, f.Status)
+	c.openedAt = append(c.openedAt, f.OpenedAt)
+	c.closedAt = append(c.closedAt, f.ClosedAt)
+	c.entryQty = append(c.entryQty, f.EntryQuantity)
+	c.exitQty = append(c.exitQty, f.ExitQuantity)
+	c.openQty = append(c.openQty, f.OpenQuantity)
+	c.avgEntry = append(c.avgEntry, f.AvgEntryPrice)
+	c.avgExit = append(c.avgExit, f.AvgExitPrice)
+	c.gross = append(c.gross, f.GrossPnL)
+	c.fees = append(c.fees, f.Fees)
+	c.net = append(c.net, f.NetPnL)
+	c.risk = append(c.risk, f.InitialRisk)
+	c.r = append(c.r, f.RMultiple)
+}
+
+func (c *figureColumns) update(ctx context.Context, tx pgx.Tx) error {
+	const q = `UPDATE positions p SET side = u.side, reversal_of = u.reversal_of, status = u.status,
+			opened_at = u.opened_at, closed_at = u.closed_at,
+			entry_quantity = u.entry_quantity, exit_quantity = u.exit_quantity, open_quantity = u.open_quantity,
+			avg_entry_price = u.avg_entry_price, avg_exit_price = u.avg_exit_price,
+			gross_pnl = u.gross_pnl, fees = u.fees, net_pnl = u.net_pnl,
+			initial_risk = u.initial_risk, r_multiple = u.r_multiple, updated_at = now()
+		FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::numeric[],
+			$8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
+			$15::numeric[], $16::numeric[])
+			AS u(id, side, reversal_of, status, opened_at, closed_at, entry_quantity, exit_quantity, open_quantity,
+			     avg_entry_price, avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple)
+		WHERE p.id = u.id`
+	_, err := tx.Exec(ctx, q, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
+		c.openQty, c.avgEntry, c.avgExit, c.gross, c.fees, c.net, c.risk, c.r)
+	return classify(err)
+}
