@@ -42,19 +42,6 @@ func loadAccount(ctx context.Context, q db.Querier, userID, accountID string) (a
 	return a, db.Classify(err)
 }
 
-// lockAccount is loadAccount inside the commit: a key-share lock, so a
-// concurrent account delete waits for the import (and then takes its
-// positions with it), as the positions routes do.
-func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error {
-	var ok bool
-	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
-	err := tx.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return apperr.ErrNotFound
-	}
-	return db.Classify(err)
-}
-
 // newToken makes a preview token (32 random bytes, base64url) and its hash.
 func newToken() (string, []byte, error) {
 	var raw [32]byte

@@ -336,18 +336,6 @@ func (ru *run) find(fillID string) *execution {
 	return nil
 }
 
-// memberOf returns the index of the run position holding a fill row.
-func (ru *run) memberOf(fillID string) int {
-	for i, m := range ru.members {
-		for _, f := range m.fills {
-			if f.ID == fillID {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
 // derive places the run's executions into positions (journal.Derive),
 // reusing the run's positions in order and naming new ones, and computes
 // every position's figures. Fills that do not make positions are a 400
