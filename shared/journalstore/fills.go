@@ -72,10 +72,10 @@ func (ru *run) survivorOf(positionID, fillID string) string {
 // keeps it, except that an estimated fee is estimated again when the
 // quantity changes.
 //
-// A fill that is one part of a reversal edits the whole execution: its
-// price, time and type apply to both parts; its quantity and fees are this
-// part's, and the execution's are this part's plus the other's. The run is
-// then derived again, which moves, makes or undoes the split.
+// A fill that is one part of a reversal edits the whole trade: its price,
+// time and type apply to both parts, and a quantity or fees given are the
+// trade's (the view's tradeQuantity and tradeFees). The run is then derived
+// again, which moves, makes or undoes the split.
 func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID string, in journal.FillInput) (Result, error) {
 	if !journal.ValidUUID(positionID) || !journal.ValidUUID(fillID) {
 		return Result{}, apperr.ErrNotFound
@@ -114,26 +114,27 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		if err := p.Err(); err != nil {
 			return err
 		}
+		// On a part of a reversal the quantity and fees are the trade's
+		// (both parts'), as the view's tradeQuantity and tradeFees show.
+		e := ru.find(fillID)
+		qty := e.Quantity
+		if in.Quantity.Set {
+			qty = v.Quantity
+		}
 		fees, estimated := v.Fees, false
 		switch {
 		case v.FeesGiven:
-		case in.Fees.Set || cur.estimated && !v.Quantity.Equal(cur.Quantity):
+		case in.Fees.Set || e.FeeEstimated && !qty.Equal(e.Quantity):
 			schedule, err := feeSchedule(ctx, tx, ru.inst.accountID)
 			if err != nil {
 				return err
 			}
-			fees, estimated = journal.EstimateFee(schedule, perContract, v.Quantity)
+			fees, estimated = journal.EstimateFee(schedule, perContract, qty)
 		default:
-			fees, estimated = cur.Fees, cur.estimated
+			fees, estimated = e.Fees, e.FeeEstimated
 		}
-
-		e := ru.find(fillID)
-		// The other part of a split execution keeps its quantity and fees.
-		otherQty, otherFees := e.Quantity.Sub(cur.Quantity), e.Fees.Sub(cur.Fees)
 		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
-		e.Price, e.FilledAt = v.Price, v.FilledAt
-		e.Quantity, e.Fees = otherQty.Add(v.Quantity), otherFees.Add(fees)
-		e.FeeEstimated = estimated
+		e.Price, e.FilledAt, e.Quantity, e.Fees, e.FeeEstimated = v.Price, v.FilledAt, qty, fees, estimated
 		e.member, e.rank = me, typeRank(v.Type)
 		if err := ru.derive(fillID); err != nil {
 			return err

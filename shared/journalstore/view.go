@@ -87,6 +87,10 @@ type Fill struct {
 	// quantity that was open) or "opening" (the remainder, which opened the
 	// next position); null for a whole fill.
 	Reversal *string `json:"reversal"`
+	// TradeQuantity and TradeFees are, on a part of a reversal, the whole
+	// trade's (both parts'): what an edit of either part changes.
+	TradeQuantity *string `json:"tradeQuantity"`
+	TradeFees     *string `json:"tradeFees"`
 }
 
 // Changes names the positions a write opened, closed, reopened or removed
@@ -175,9 +179,10 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	}
 
 	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
-			CASE WHEN f.split_of IS NOT NULL THEN 'opening'
-				WHEN EXISTS (SELECT 1 FROM fills o WHERE o.split_of = f.id) THEN 'closing' END
-		FROM fills f WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
+			CASE WHEN f.split_of IS NOT NULL THEN 'opening' WHEN o.id IS NOT NULL THEN 'closing' END,
+			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text
+		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
+		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
 	rows, err := q.Query(ctx, fillsQ, id)
 	if err != nil {
 		return Position{}, db.Classify(err)
@@ -187,10 +192,11 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		f         journal.Fill
 		estimated bool
 		est       []bool
-		part      *string
-		parts     []*string
+		part      Fill // its reversal fields
+		parts     []Fill
 	)
-	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt, &part}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt,
+		&part.Reversal, &part.TradeQuantity, &part.TradeFees}, func() error {
 		trade.Fills = append(trade.Fills, f)
 		est = append(est, estimated)
 		parts = append(parts, part)
@@ -205,7 +211,8 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	p.Fills = make([]Fill, len(trade.Fills))
 	for i, f := range trade.Fills {
 		p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
-			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt, Reversal: parts[i]}
+			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt,
+			Reversal: parts[i].Reversal, TradeQuantity: parts[i].TradeQuantity, TradeFees: parts[i].TradeFees}
 		if f.Type == journal.FillExit && figErr == nil {
 			p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
 		}
