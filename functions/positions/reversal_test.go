@@ -41,7 +41,7 @@ func TestReversals(t *testing.T) {
 			"accountId": f.account, "symbol": "NVDA", "assetType": "stock", "side": "long", "stopLoss": "9",
 			"fills": []any{
 				fill("entry", "10", "25", "1", "2024-03-01T15:00:00Z"),
-				fill("exit", "12", "100", "4", "2024-03-01T15:10:00Z"),  // closes 25 (fees 1), opens a short of 75 (fees 3)
+				fill("exit", "12", "100", "4", "2024-03-01T15:10:00Z"),   // closes 25 (fees 1), opens a short of 75 (fees 3)
 				fill("entry", "11", "75", "0", "2024-03-01T15:20:00Z"),   // a buy: covers the short
 				fill("entry", "10.5", "10", "0", "2024-03-01T15:30:00Z"), // a buy with nothing open: long again
 			},
