@@ -132,6 +132,7 @@ type Summary struct {
 	OpenPositions      int    `json:"openPositions"`
 	DuplicateFills     int    `json:"duplicateFills"`
 	DuplicatesInFile   int    `json:"duplicatesInFile"`
+	Reversals          int    `json:"reversals"` // fills that closed a position and opened the opposite one
 	Currency           string `json:"currency"`
 	GrossPnl           string `json:"grossPnl"`
 	Fees               string `json:"fees"`
@@ -294,7 +295,7 @@ func summaryOf(s csvimport.Summary, currency string) Summary {
 	return Summary{
 		Rows: s.Rows, SkippedRows: s.SkippedRows, Fills: s.Fills, ImportFills: s.ImportFills,
 		Positions: s.Positions, NewPositions: s.NewPositions, ContinuedPositions: s.ContinuedPositions,
-		OpenPositions: s.OpenPositions, DuplicateFills: s.DuplicateFills, DuplicatesInFile: s.DuplicatesInFile,
+		OpenPositions: s.OpenPositions, DuplicateFills: s.DuplicateFills, DuplicatesInFile: s.DuplicatesInFile, Reversals: s.Reversals,
 		Currency: currency, GrossPnl: money.RoundN(s.GrossPnL, 4), Fees: money.RoundN(s.Fees, 4), NetPnl: money.RoundN(s.NetPnL, 4),
 	}
 }
