@@ -1,0 +1,258 @@
+package journalstore_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
+)
+
+// TestRandomWritesKeepInvariants drives the store with random fill
+// sequences (entries, exits, reversals, edits, deletes) and after every
+// write checks, from what is stored, what must always hold:
+//   - every position's stored figures are journal.Compute's over its stored
+//     fills (so no position crosses zero: Compute refuses that), and
+//     entry - exit = open quantity;
+//   - a run's positions but its last are closed, and each successor starts
+//     on the other side with the opening part of its predecessor's last fill
+//     (same price and time);
+//   - the ledger holds each position's realised P&L and fees, and every
+//     balance is its starting balance plus its ledger;
+//   - a refused write changes nothing.
+func TestRandomWritesKeepInvariants(t *testing.T) {
+	ctx := context.Background()
+	pool := dbtest.New(t)
+	user := newUser(t, pool, "random@example.com")
+	var account string
+	if err := pool.QueryRow(ctx, `INSERT INTO accounts (user_id, name, currency, starting_balance, balance)
+		VALUES ($1, 'Main', 'USD', 1000, 1000) RETURNING id::text`, user).Scan(&account); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
+	store := journalstore.New(pool, nil, func() time.Time { return start.AddDate(1, 0, 0) })
+	var refused, runs int
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		symbol := fmt.Sprintf("R%d", seed)
+		str := func(lo, hi int) *string { s := fmt.Sprint(lo + rng.IntN(hi-lo+1)); return &s }
+		at := func() *string {
+			s := start.Add(time.Duration(rng.IntN(600)) * time.Minute).Format(time.RFC3339)
+			return &s
+		}
+		typ := func() *string {
+			s := journal.FillEntry
+			if rng.IntN(2) == 0 {
+				s = journal.FillExit
+			}
+			return &s
+		}
+		randomFill := func() journal.FillInput {
+			return journal.FillInput{Type: typ(), Price: journal.S(*str(90, 110)), Quantity: journal.S(*str(1, 30)),
+				Fees: journal.S(*str(0, 3)), FilledAt: at()}
+		}
+		side := journal.SideLong
+		if seed%2 == 1 {
+			side = journal.SideShort
+		}
+		stock := journal.AssetStock
+		res, err := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &symbol, AssetType: &stock,
+			Side: &side, StopLoss: journal.S("95"), Fills: []journal.FillInput{{Type: ptr(journal.FillEntry), Price: journal.S("100"),
+				Quantity: journal.S("10"), FilledAt: ptr(start.Format(time.RFC3339))}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := res.Position.ID
+		for step := range 40 {
+			ids := runPositions(t, pool, root)
+			target := ids[rng.IntN(len(ids))]
+			fills := fillIDs(t, pool, target)
+			before := snapshot(t, pool)
+			var op string
+			switch k := rng.IntN(10); {
+			case k < 5 || len(fills) == 0:
+				op = "add"
+				_, err = store.AddFill(ctx, user, target, randomFill())
+			case k < 8:
+				op = "edit"
+				in := journal.FillInput{}
+				switch rng.IntN(4) {
+				case 0:
+					in.Quantity = journal.S(*str(1, 40))
+				case 1:
+					in.FilledAt = at()
+				case 2:
+					in.Type = typ()
+				default:
+					in.Price, in.Fees = journal.S(*str(90, 110)), journal.S(*str(0, 3))
+				}
+				_, err = store.UpdateFill(ctx, user, target, fills[rng.IntN(len(fills))], in)
+			default:
+				op = "delete"
+				_, err = store.DeleteFill(ctx, user, target, fills[rng.IntN(len(fills))])
+			}
+			if err != nil {
+				if e, ok := apperr.As(err); !ok || e.Code != apperr.Validation {
+					t.Fatalf("seed %d step %d %s: %v", seed, step, op, err)
+				}
+				refused++
+				if after := snapshot(t, pool); !maps(before, after) {
+					t.Fatalf("seed %d step %d: a refused %s changed the journal", seed, step, op)
+				}
+			}
+			checkInvariants(t, pool, fmt.Sprintf("seed %d step %d (%s)", seed, step, op))
+			runs = max(runs, len(runPositions(t, pool, root)))
+		}
+	}
+	// The sequences must reach what the test is for: runs of several
+	// positions, and refusals.
+	if runs < 3 || refused == 0 {
+		t.Fatalf("longest run %d positions, %d refused writes: the random writes missed reversals or refusals", runs, refused)
+	}
+	t.Logf("longest run %d positions, %d refused writes", runs, refused)
+}
+
+func ptr(s string) *string { return &s }
+
+func maps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// runPositions lists the run of root (which stays its first position: a
+// run's first position is never removed) in run order.
+func runPositions(t *testing.T, pool *pgxpool.Pool, root string) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `WITH RECURSIVE down(id, n) AS (
+			SELECT id, 0 FROM positions WHERE id = $1
+			UNION ALL SELECT p.id, down.n + 1 FROM positions p JOIN down ON p.reversal_of = down.id)
+		SELECT id::text FROM down ORDER BY n`, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func fillIDs(t *testing.T, pool *pgxpool.Pool, position string) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT id::text FROM fills WHERE position_id = $1 ORDER BY filled_at, id`, position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// checkInvariants checks what the store must keep after every write.
+func checkInvariants(t *testing.T, pool *pgxpool.Pool, at string) {
+	t.Helper()
+	ctx := context.Background()
+	type pos struct {
+		id, side, status    string
+		reversalOf          *string
+		entry, exit, open   decimal.Decimal
+		gross, fees, net    decimal.Decimal
+		realized, feeLedger decimal.Decimal
+		stop                *decimal.Decimal
+		fills               []journal.Fill
+		splitOf             []*string
+	}
+	rows, err := pool.Query(ctx, `SELECT p.id::text, p.side, p.status, p.reversal_of::text, p.entry_quantity, p.exit_quantity,
+			p.open_quantity, p.gross_pnl, p.fees, p.net_pnl, p.stop_loss,
+			coalesce((SELECT sum(amount) FROM ledger_entries l WHERE l.position_id = p.id AND kind = 'realized_pnl'), 0),
+			coalesce((SELECT sum(amount) FROM ledger_entries l WHERE l.position_id = p.id AND kind = 'fee'), 0)
+		FROM positions p`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*pos{}
+	var p pos
+	if _, err := pgx.ForEachRow(rows, []any{&p.id, &p.side, &p.status, &p.reversalOf, &p.entry, &p.exit, &p.open, &p.gross,
+		&p.fees, &p.net, &p.stop, &p.realized, &p.feeLedger}, func() error {
+		c := p
+		byID[c.id] = &c
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err = pool.Query(ctx, `SELECT position_id::text, id::text, type, price, quantity, fees, filled_at, split_of::text FROM fills`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillAt := map[string]journal.Fill{}
+	var (
+		pid   string
+		f     journal.Fill
+		split *string
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&pid, &f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt, &split}, func() error {
+		byID[pid].fills = append(byID[pid].fills, f)
+		byID[pid].splitOf = append(byID[pid].splitOf, split)
+		fillAt[f.ID] = f
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	successor := map[string]string{}
+	for _, p := range byID {
+		fig, err := journal.Compute(journal.Trade{Side: p.side, Multiplier: decimal.NewFromInt(1), StopLoss: p.stop, Fills: p.fills})
+		if err != nil {
+			t.Fatalf("%s: position %s does not make a position: %v", at, p.id, err)
+		}
+		if fig.Status != p.status || !fig.EntryQuantity.Equal(p.entry) || !fig.ExitQuantity.Equal(p.exit) || !fig.OpenQuantity.Equal(p.open) ||
+			!fig.GrossPnL.Equal(p.gross) || !fig.Fees.Equal(p.fees) || !fig.NetPnL.Equal(p.net) || !p.entry.Sub(p.exit).Equal(p.open) {
+			t.Fatalf("%s: position %s stored %s %s/%s/%s gross %s fees %s, computed %+v", at, p.id, p.status, p.entry, p.exit, p.open, p.gross, p.fees, fig)
+		}
+		if !p.realized.Equal(p.gross) || !p.feeLedger.Neg().Equal(p.fees) {
+			t.Fatalf("%s: position %s ledger %s/%s, figures %s/%s", at, p.id, p.realized, p.feeLedger, p.gross, p.fees)
+		}
+		if p.reversalOf != nil {
+			prev := byID[*p.reversalOf]
+			if prev == nil || prev.side == p.side || prev.status != journal.StatusClosed {
+				t.Fatalf("%s: position %s continues %v, which is not a closed position of the other side", at, p.id, *p.reversalOf)
+			}
+			successor[prev.id] = p.id
+		}
+		for i, s := range p.splitOf {
+			if s == nil {
+				continue
+			}
+			closing, ok := fillAt[*s]
+			if !ok || p.reversalOf == nil || !slices.ContainsFunc(byID[*p.reversalOf].fills, func(f journal.Fill) bool { return f.ID == *s }) ||
+				!closing.Price.Equal(p.fills[i].Price) || !closing.FilledAt.Equal(p.fills[i].FilledAt) || closing.Type != journal.FillExit ||
+				p.fills[i].Type != journal.FillEntry {
+				t.Fatalf("%s: opening part %s of %s does not match its closing part %v", at, p.fills[i].ID, p.id, *s)
+			}
+		}
+	}
+	for id, p := range byID {
+		if _, ok := successor[id]; !ok && p.reversalOf == nil && len(p.fills) == 0 && p.status != journal.StatusDraft {
+			t.Fatalf("%s: position %s without fills is %s", at, id, p.status)
+		}
+	}
+	checkBalances(t, pool)
+}
