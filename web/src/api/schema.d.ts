@@ -990,13 +990,18 @@ export interface paths {
         put?: never;
         /**
          * Record a fill
-         * @description Adds a fill. In one transaction the position row is locked, the fill
-         *     written, every figure recomputed from all the fills, the position's
-         *     ledger rows rewritten (realised P&L per exit, fee per fill) and the
-         *     account's balance moved: concurrent fills of one position apply one
-         *     after another and the ledger stays exact. The rules of `POST
-         *     /api/positions` apply; a fill that breaks them is 400 naming its field
-         *     (`quantity`, `filledAt`). A position holds at most 1,000 fills.
+         * @description Adds a fill. In one transaction the position's run (it and the
+         *     positions its reversals opened) is locked, the fill written, every
+         *     figure derived again from all the fills, the ledger rows rewritten
+         *     (realised P&L per exit, fee per fill) and the account's balance
+         *     moved: concurrent fills of one position apply one after another and
+         *     the ledger stays exact. An exit larger than the open quantity
+         *     reverses the position (`changes.opened` names the opposite one); an
+         *     entry dated after the close reopens it; a fill dated inside its life
+         *     is taken in time order. The answer is the position holding the fill.
+         *     The rules of `POST /api/positions` apply; a fill that breaks them is
+         *     400 naming its field (`quantity`, `filledAt`). A position holds at
+         *     most 1,000 fills.
          */
         post: operations["addFill"];
         delete?: never;
@@ -1405,8 +1410,10 @@ export interface paths {
          *     zone). Execution rows are one fill each; round-trip rows are an
          *     entry and an exit. Fills are grouped per symbol and asset type by
          *     time: a position opens when the running quantity leaves zero and
-         *     closes when it returns to zero; an exit that would cross zero is a
-         *     located error (`EXIT_CROSSES_ZERO`), never a silent flip. A later
+         *     closes when it returns to zero; an exit larger than the open
+         *     quantity is a reversal, split as on the positions routes: it closes
+         *     the position and opens the opposite one with the remainder (a
+         *     `REVERSAL` warning says so, and the summary counts them). A later
          *     fill of a symbol with one position open in the account continues
          *     that position. Fills without a fee get one estimated from the
          *     account's brokerage fee schedule. Fills the journal already has
@@ -2339,6 +2346,14 @@ export interface components {
             initialRisk: string | null;
             /** @description netPnl / initialRisk, 4 places, once closed with an initial risk above 0. */
             rMultiple: string | null;
+            /**
+             * Format: uuid
+             * @description The position this one continues: the one whose reversal (an exit
+             *     larger than its open quantity, or a trade against it after it went
+             *     back to zero) opened this one. The two are a run of one
+             *     instrument, derived again whenever one of its fills changes.
+             */
+            reversalOf: string | null;
             tags: components["schemas"]["Tag"][];
             /** Format: date-time */
             createdAt: string;
@@ -2354,6 +2369,28 @@ export interface components {
         };
         PositionEnvelope: {
             position: components["schemas"]["Position"];
+            changes?: components["schemas"]["PositionChanges"];
+        };
+        /**
+         * @description What a write did to positions besides the one it answers with (every
+         *     write answers with it; a read does not). An exit larger than the open
+         *     quantity closes the position at that fill and opens the opposite
+         *     position with the remainder at the same time and price; the fill's
+         *     fees are split by quantity (the closing part pays fees x closed /
+         *     quantity, rounded half away from zero to 4 places, the opening part
+         *     the rest). Editing or deleting a fill derives the run again, which
+         *     can move, make or undo a split. An entry dated after a close reopens
+         *     the position.
+         */
+        PositionChanges: {
+            /** @description Positions the write created (a reversal's opposite side). */
+            opened: string[];
+            /** @description Positions that were open or drafts and are closed now. */
+            closed: string[];
+            /** @description Positions that were closed and are open now. */
+            reopened: string[];
+            /** @description Positions of the run that it no longer needs (their notes, tags and images go with them). */
+            removed: string[];
         };
         PositionPage: {
             items: components["schemas"]["PositionSummary"][];
@@ -2375,6 +2412,17 @@ export interface components {
             filledAt: string;
             /** @description For an exit, the P&L it realised (4 places); null for an entry. The exits' values add up to grossPnl. */
             realizedPnl: string | null;
+            /**
+             * @description On a part of a reversal's fill: closing (the quantity that was open,
+             *     in the position it closed) or opening (the remainder, in the
+             *     position it opened); null for a whole fill.
+             * @enum {string|null}
+             */
+            reversal?: "closing" | "opening" | null;
+            /** @description On a part of a reversal, the whole trade's quantity (both parts); an edit's quantity is the trade's. */
+            tradeQuantity?: string | null;
+            /** @description On a part of a reversal, the whole trade's fees (both parts); an edit's fees are the trade's. */
+            tradeFees?: string | null;
         };
         FillInput: {
             /**
@@ -2799,10 +2847,10 @@ export interface components {
              * @description Errors: MALFORMED_ROW, MISSING_VALUE, INVALID_NUMBER,
              *     INVALID_DATE, INVALID_TIME, INVALID_SIDE, INVALID_VALUE,
              *     INVALID_SYMBOL, OUT_OF_RANGE, UNSUPPORTED_ASSET,
-             *     UNKNOWN_POINT_VALUE, EXIT_CROSSES_ZERO, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
+             *     UNKNOWN_POINT_VALUE, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
              *     TOO_MANY_FILLS. Warnings: DUPLICATE_IN_JOURNAL,
              *     DUPLICATE_IN_FILE, NO_FEES_COLUMN, FEES_ESTIMATED,
-             *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION.
+             *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION, REVERSAL.
              */
             code: string;
             message: string;
@@ -2827,6 +2875,8 @@ export interface components {
             duplicateFills: number;
             /** @description Rows repeating an earlier row (both are imported). */
             duplicatesInFile: number;
+            /** @description Fills larger than the open quantity */
+            reversals: number;
             /** @description The account's currency. */
             currency: string;
             grossPnl: components["schemas"]["Amount4"];
