@@ -70,6 +70,9 @@ type Position struct {
 	Notes      string `json:"notes"`
 	Fills      []Fill `json:"fills"`
 	ImageCount int    `json:"imageCount"`
+	// ReversedInto is the position this one's reversal opened (the next of
+	// its run), null when there is none.
+	ReversedInto *string `json:"reversedInto"`
 }
 
 // Fill is a fill as the API shows it. realizedPnl is what an exit booked
@@ -154,9 +157,10 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	}
 	var p Position
 	const sql = `SELECT ` + SummaryColumns + `, p.notes,
-			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id)
+			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id),
+			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id)
 		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
-	if err := q.QueryRow(ctx, sql, id, userID).Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount)...); err != nil {
+	if err := q.QueryRow(ctx, sql, id, userID).Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto)...); err != nil {
 		return Position{}, db.Classify(err)
 	}
 	notes, err := k.Open(encrypt.PositionNotes, p.Notes)

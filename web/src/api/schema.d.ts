@@ -2362,6 +2362,11 @@ export interface components {
         };
         /** @description A position in full. */
         Position: components["schemas"]["PositionSummary"] & {
+            /**
+             * Format: uuid
+             * @description The position this one's reversal opened (the next of its run); null when there is none.
+             */
+            reversedInto: string | null;
             notes: string;
             /** @description In time order (entries before exits at the same instant). */
             fills: components["schemas"]["Fill"][];

@@ -93,3 +93,36 @@ describe('PositionPage', () => {
     expect(await screen.findByRole('heading', { name: 'Position not found' })).toBeInTheDocument();
   });
 });
+
+describe('PositionPage reversals', () => {
+  it('says a fill reversed the position and links the position it opened', async () => {
+    const part = { ...exit, quantity: '10', fees: '0.2500', reversal: 'closing', tradeQuantity: '40', tradeFees: '1.0000' };
+    let position: Record<string, unknown> = { ...open, reversalOf: null, reversedInto: null };
+    mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/config', () => ({ body: { quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+      route('GET', '/api/positions/p1/images', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/positions/p1', () => ({ body: { position } })),
+      route('POST', '/api/positions/p1/fills', () => {
+        position = { ...closed, fills: [entry, part], reversalOf: null, reversedInto: 'p2' };
+        return { status: 201, body: { position, changes: { opened: ['p2'], closed: ['p1'], reopened: [], removed: [] } } };
+      }),
+    );
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
+    const form = await screen.findByRole('form', { name: 'Add fill' });
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('Exit price'), '110');
+    await user.type(within(form).getByLabelText('Quantity'), '40');
+    await user.click(within(form).getByRole('button', { name: 'Add fill' }));
+    const note = await screen.findByRole('status', { name: '' });
+    expect(note).toHaveTextContent('closed the position and opened the opposite one');
+    expect(within(note).getByRole('link', { name: 'Open the new position' })).toHaveAttribute('href', '/positions/p2');
+    expect(screen.getByRole('link', { name: 'reversed into the next position' })).toHaveAttribute('href', '/positions/p2');
+    expect(screen.getByText('reversal: closed here')).toBeInTheDocument();
+    // Its edit is of the whole trade.
+    await user.click(screen.getByRole('button', { name: /Edit exit fill/ }));
+    expect(screen.getByText(/part of a trade of 40/)).toBeInTheDocument();
+    expect(within(screen.getByRole('form', { name: 'Edit fill' })).getByLabelText('Quantity')).toHaveValue('40');
+  });
+});

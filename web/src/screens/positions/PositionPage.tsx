@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { createContext, useContext, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
@@ -15,6 +15,11 @@ import { contractText, plainNumber } from './futures';
 
 type Position = Schemas['Position'];
 type Fill = Schemas['Fill'];
+type Changes = Schemas['PositionChanges'];
+type Written = { position: Position; changes?: Changes };
+
+/** ReportWrite tells the page what a write answered: the changes it made to other positions, and where its fill is now. */
+const ReportWrite = createContext<(d: Written) => void>(() => {});
 
 function usePositionKey(id: string) {
   return ['positions', id] as const;
@@ -24,8 +29,16 @@ function usePositionKey(id: string) {
 function useSetPosition(id: string) {
   const queryClient = useQueryClient();
   const key = usePositionKey(id);
-  return (data: { position: Position } | undefined) => {
-    if (data) queryClient.setQueryData(key, data.position);
+  const report = useContext(ReportWrite);
+  return (data: Written | undefined) => {
+    if (data) {
+      queryClient.setQueryData(data.position.id === id ? key : (['positions', data.position.id] as const), data.position);
+      report(data);
+    }
+    // A write can reverse, reopen or remove other positions of the run.
+    if (data?.changes && Object.values(data.changes).some((ids) => ids.length > 0)) {
+      void queryClient.invalidateQueries({ queryKey: ['positions'], predicate: (q) => q.queryKey[1] !== id });
+    }
     void queryClient.invalidateQueries({ queryKey: ['positions', 'list'] });
     void queryClient.invalidateQueries({ queryKey: ['performance'] });
     void queryClient.invalidateQueries({ queryKey: ['accounts'] });
@@ -122,7 +135,10 @@ function DetailsForm({ p }: { p: Position }) {
 function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: string | undefined }) {
   const setPosition = useSetPosition(p.id);
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<FillDraft>({ type: fill.type, price: fill.price, quantity: fill.quantity, fees: fill.feeEstimated ? '' : fill.fees, filledAt: toLocalInput(fill.filledAt) });
+  // A part of a reversal is edited as the whole trade: its quantity and fees are both parts'.
+  const quantity = fill.tradeQuantity ?? fill.quantity;
+  const fees = fill.tradeFees ?? fill.fees;
+  const [draft, setDraft] = useState<FillDraft>({ type: fill.type, price: fill.price, quantity, fees: fill.feeEstimated ? '' : fees, filledAt: toLocalInput(fill.filledAt) });
   const path = { positionId: p.id, fillId: fill.id };
   const save = useMutation({
     mutationFn: () =>
@@ -153,6 +169,12 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
             }}
             aria-label="Edit fill"
           >
+            {fill.reversal && (
+              <p className="muted">
+                This fill is part of a trade of {fill.tradeQuantity} that reversed the position. The quantity and fees here are the whole trade&apos;s; saving
+                splits it again.
+              </p>
+            )}
             <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
             {err && err.details.length === 0 && <ErrorNote error={err} />}
             <FormActions submit="Save fill" busy={save.isPending} onCancel={() => setEditing(false)} />
@@ -163,7 +185,14 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
   }
   return (
     <tr>
-      <td>{fill.type}</td>
+      <td>
+        {fill.type}
+        {fill.reversal && (
+          <span className="chip" title={`Part of a trade of ${fill.tradeQuantity}: ${fill.reversal === 'closing' ? 'the quantity that was open' : 'the remainder, which opened this position'}`}>
+            {fill.reversal === 'closing' ? 'reversal: closed here' : 'reversal: opened here'}
+          </span>
+        )}
+      </td>
       <td>{formatDateTime(fill.filledAt)}</td>
       <td className="num">{fill.quantity}</td>
       <td className="num">{formatDecimal(fill.price, 2, 8)}</td>
@@ -263,11 +292,45 @@ function Tags({ p }: { p: Position }) {
   );
 }
 
+/** ChangesNote says what the last write did to other positions of the run, with links to them. */
+export function ChangesNote({ changes, current }: { changes: Changes; current: string }) {
+  const opened = changes.opened.filter((id) => id !== current);
+  const removed = changes.removed.filter((id) => id !== current);
+  if (opened.length === 0 && removed.length === 0 && !changes.reopened.includes(current)) return null;
+  return (
+    <div className="card" role="status">
+      {opened.length > 0 && (
+        <p>
+          This trade was larger than the quantity open, so it closed the position and opened the opposite one with the rest.{' '}
+          {opened.map((id, i) => (
+            <Link key={id} to={`/positions/${id}`}>
+              {opened.length > 1 ? `Open new position ${i + 1}` : 'Open the new position'}
+            </Link>
+          ))}
+        </p>
+      )}
+      {changes.reopened.includes(current) && <p>The position is open again: this entry came after its close.</p>}
+      {removed.length > 0 && (
+        <p>
+          {removed.length === 1 ? 'A position' : `${removed.length} positions`} this position&apos;s trades had opened {removed.length === 1 ? 'is' : 'are'} gone:
+          the trades no longer reverse it. Their notes, tags and screenshots went with them.
+        </p>
+      )}
+    </div>
+  );
+}
+
 export default function PositionPage() {
   const { positionId = '' } = useParams();
   const accounts = useAccounts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [last, setLast] = useState<{ changes: Changes; on: string } | null>(null);
+  const report = (d: Written) => {
+    setLast(d.changes ? { changes: d.changes, on: d.position.id } : null);
+    // The fill written now lives in another position of the run: follow it.
+    if (d.position.id !== positionId) void navigate(`/positions/${d.position.id}`);
+  };
   const position = useQuery({
     queryKey: usePositionKey(positionId),
     queryFn: async () => (await unwrap(client.GET('/api/positions/{positionId}', { params: { path: { positionId } } }))).position,
@@ -298,7 +361,7 @@ export default function PositionPage() {
   const p = position.data;
   const account = accounts.data?.find((a) => a.id === p.accountId);
   return (
-    <>
+    <ReportWrite.Provider value={report}>
       <PageTitle
         actions={
           <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
@@ -313,7 +376,20 @@ export default function PositionPage() {
         {p.closedAt ? ` · closed ${formatDateTime(p.closedAt)}` : ''}
         {p.assetType === 'option' && p.underlying ? ` · ${p.underlying} ${p.optionExpiry ?? ''} ${p.optionRight ?? ''} ${p.optionStrike ?? ''}` : ''}
         {p.assetType === 'future' && ` · ${contractText(p)}`}
+        {p.reversalOf && (
+          <>
+            {' · '}
+            <Link to={`/positions/${p.reversalOf}`}>continues the position it reversed</Link>
+          </>
+        )}
+        {p.reversedInto && (
+          <>
+            {' · '}
+            <Link to={`/positions/${p.reversedInto}`}>reversed into the next position</Link>
+          </>
+        )}
       </p>
+      {last && last.on === p.id && <ChangesNote changes={last.changes} current={p.id} />}
       <ErrorNote error={remove.error} />
       <Facts p={p} currency={account?.currency} />
       <section aria-labelledby="fills-title">
@@ -341,6 +417,6 @@ export default function PositionPage() {
       <Notes key={`n-${p.updatedAt}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
       <Images positionId={p.id} />
-    </>
+    </ReportWrite.Provider>
   );
 }
