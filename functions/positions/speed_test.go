@@ -1,8 +1,11 @@
 package positions_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -207,4 +210,82 @@ func listSQL(t testing.TB, s speedSet, query string) (string, []any) {
 		t.Fatal(err)
 	}
 	return positions.ListQuery(s.ds.UserID, f, cursor, journal.DefaultPageSize)
+}
+
+// BenchmarkAddFill reports the median and p95 time of POST
+// /api/positions/{id}/fills on a position of 20 fills, in the 100,000
+// position journal (target: p50 at most 10 ms), and of the same add when it
+// reverses the position. Each added fill is deleted again, untimed, so every
+// add meets 20 fills. It measures; it asserts no time:
+//
+//	go test -run '^$' -bench AddFill -benchtime 1x ./functions/positions/
+func BenchmarkAddFill(b *testing.B) {
+	s := seedSpeed(b)
+	start := time.Date(2024, 7, 1, 14, 0, 0, 0, time.UTC)
+	fills := make([]any, 0, 20)
+	for i := range 20 {
+		typ := "entry" // 15 entries and 5 exits of 10: open 100
+		if i%4 == 3 {
+			typ = "exit"
+		}
+		fills = append(fills, fill(typ, strconv.Itoa(100+i), "10", "1", start.Add(time.Duration(i)*time.Minute).Format(time.RFC3339)))
+	}
+	send := func(method, path string, body any) *httptest.ResponseRecorder {
+		var r io.Reader
+		if body != nil {
+			raw, _ := json.Marshal(body)
+			r = bytes.NewReader(raw)
+		}
+		req := httptest.NewRequest(method, path, r)
+		req.Header.Set("Content-Type", "application/json")
+		req.AddCookie(s.cookie)
+		rec := httptest.NewRecorder()
+		s.handler.ServeHTTP(rec, req)
+		return rec
+	}
+	rec := send("POST", "/api/positions", map[string]any{"accountId": s.ds.AccountIDs[0], "symbol": "BENCH", "assetType": "stock",
+		"side": "long", "stopLoss": "90", "fills": fills})
+	if rec.Code != 201 {
+		b.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	var created struct{ Position struct{ ID string } }
+	_ = json.Unmarshal(rec.Body.Bytes(), &created)
+	path := "/api/positions/" + created.Position.ID
+	var report strings.Builder
+	for _, c := range []struct{ name, typ, qty string }{{"add (20 fills)", "entry", "5"}, {"add reversing", "exit", "500"}} {
+		const runs = 200
+		times := make([]time.Duration, runs)
+		for i := range runs + 20 { // 20 to warm the pool and the plans
+			at := start.Add(time.Hour + time.Duration(i)*time.Second).Format(time.RFC3339)
+			t0 := time.Now()
+			rec := send("POST", path+"/fills", fill(c.typ, "120", c.qty, "1", at))
+			d := time.Since(t0)
+			if rec.Code != 201 {
+				b.Fatalf("%s: %d %s", c.name, rec.Code, rec.Body)
+			}
+			if i >= 20 {
+				times[i-20] = d
+			}
+			var got struct {
+				Position struct {
+					ID    string
+					Fills []struct{ ID, FilledAt string }
+				}
+			}
+			_ = json.Unmarshal(rec.Body.Bytes(), &got)
+			id := ""
+			for _, f := range got.Position.Fills {
+				if f.FilledAt == at {
+					id = f.ID
+				}
+			}
+			if rec := send("DELETE", "/api/positions/"+got.Position.ID+"/fills/"+id, nil); rec.Code != 200 {
+				b.Fatalf("delete: %d %s", rec.Code, rec.Body)
+			}
+		}
+		slices.Sort(times)
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		fmt.Fprintf(&report, "%-16s p50 %6.2f ms  p95 %6.2f ms\n", c.name, ms(times[runs/2]), ms(times[runs*95/100]))
+	}
+	b.Log("\n" + report.String())
 }
