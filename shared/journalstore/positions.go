@@ -47,6 +47,57 @@ type PositionPatch struct {
 // into the position and the opposite one (journal.Derive): the answer is
 // the position asked for, and the changes name the ones a reversal opened.
 func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPosition) (Result, error) {
+	ru, err := s.newRun(userID, in)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		c, err := s.createRuns(ctx, tx, userID, []*run{ru})
+		if err != nil {
+			return err
+		}
+		// The position asked for is not news to its creator.
+		c.Opened = slices.DeleteFunc(c.Opened, func(id string) bool { return id == ru.placed[0].id })
+		return s.answer(ctx, tx, userID, ru.placed[0].id, c, &res)
+	})
+	return res, err
+}
+
+// CreatePositions records several positions in one transaction, each as
+// CreatePosition would (a journal loaded in one go, like the demo
+// journal), and returns their ids. A problem with any refuses them all,
+// its fields prefixed with the position's index ("positions[3].symbol").
+func (s *Store) CreatePositions(ctx context.Context, userID string, ins []NewPosition) ([]string, error) {
+	runs := make([]*run, len(ins))
+	for i, in := range ins {
+		ru, err := s.newRun(userID, in)
+		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
+			for k := range e.Details {
+				e.Details[k].Field = "positions[" + strconv.Itoa(i) + "]." + e.Details[k].Field
+			}
+			return nil, e
+		}
+		if err != nil {
+			return nil, err
+		}
+		runs[i] = ru
+	}
+	ids := make([]string, len(runs))
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		_, err := s.createRuns(ctx, tx, userID, runs)
+		for i, ru := range runs {
+			ids[i] = ru.placed[0].id
+		}
+		return err
+	})
+	return ids, err
+}
+
+// newRun validates a position to create and derives its fills in memory:
+// an exit before any entry is a 400 naming the fill before anything is
+// read or written.
+func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	now := s.now()
 	var p journal.Problems
 	accountID := ""
@@ -88,7 +139,7 @@ func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPositio
 		p.Merge(err)
 	}
 	side := validSide(&p, in.Side, true)
-	fields := newFields{}
+	fields := newFields{requested: in.TagIDs}
 	if d, ok := p.Decimal("stopLoss", in.StopLoss, journal.PriceRule); ok {
 		fields.stop = &d
 	}
@@ -102,7 +153,7 @@ func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPositio
 	}
 	fields.tagIDs = validTagIDs(&p, in.TagIDs)
 	if err := p.Err(); err != nil {
-		return Result{}, err
+		return nil, err
 	}
 	fields.notes = s.keyring.Seal(encrypt.PositionNotes, notes)
 
@@ -112,36 +163,35 @@ func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPositio
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, f.Type), Price: f.Price,
 			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt}, rank: typeRank(f.Type), req: i, estimate: !f.FeesGiven})
 	}
-	// The arithmetic first, in memory: an exit before any entry is a 400
-	// naming the fill before anything is read or written.
 	if err := ru.derive(""); err != nil {
-		return Result{}, err
+		return nil, err
 	}
+	return ru, nil
+}
 
-	var res Result
-	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
-			return err
+// createRuns writes new runs in tx: it locks their accounts, checks their
+// tags, estimates the fees not given, names the rows and writes them.
+func (s *Store) createRuns(ctx context.Context, tx pgx.Tx, userID string, runs []*run) (Changes, error) {
+	locked := map[string]bool{}
+	for _, ru := range runs {
+		if a := ru.inst.accountID; !locked[a] {
+			if err := lockAccount(ctx, tx, userID, a); err != nil {
+				return Changes{}, err
+			}
+			locked[a] = true
 		}
-		if err := checkTags(ctx, tx, userID, in.TagIDs, fields.tagIDs); err != nil {
-			return err
+		if err := checkTags(ctx, tx, userID, ru.first.requested, ru.first.tagIDs); err != nil {
+			return Changes{}, err
 		}
-		if err := estimateFees(ctx, tx, accountID, assetType, ru.execs); err != nil {
-			return err
+		if err := estimateFees(ctx, tx, ru.inst.accountID, ru.inst.assetType, ru.execs); err != nil {
+			return Changes{}, err
 		}
 		ru.newIDs()
 		if err := ru.derive(""); err != nil {
-			return err
+			return Changes{}, err
 		}
-		c, err := write(ctx, tx, []*run{ru})
-		if err != nil {
-			return err
-		}
-		// The position asked for is not news to its creator.
-		c.Opened = slices.DeleteFunc(c.Opened, func(id string) bool { return id == ru.placed[0].id })
-		return s.answer(ctx, tx, userID, ru.placed[0].id, c, &res)
-	})
-	return res, err
+	}
+	return write(ctx, tx, runs)
 }
 
 // estimateFees charges the executions whose fee was not given from the

@@ -130,8 +130,9 @@ type run struct {
 // newFields are the user's own fields of a position being created.
 type newFields struct {
 	stop, target *decimal.Decimal
-	notes        string // sealed
-	tagIDs       []string
+	notes        string   // sealed
+	tagIDs       []string // without repeats
+	requested    []string // as the request listed them, for naming problems
 }
 
 // placedPosition is a derived position: a segment with its row ids.
