@@ -49,8 +49,9 @@ func Group(a *app.App) httpx.Group {
 	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
 	require := a.Sessions.Require
 	return httpx.Group{
-		Name:   "accounts",
-		Mounts: []string{"/api/accounts", "/api/accounts/", "/api/brokerages", "/api/brokerages/", "/api/tags", "/api/tags/"},
+		Name: "accounts",
+		Mounts: []string{"/api/accounts", "/api/accounts/", "/api/brokerages", "/api/brokerages/", "/api/tags", "/api/tags/",
+			"/api/demo-journal"},
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/accounts", Handler: require(h.listAccounts)},
 			{Pattern: "POST /api/accounts", Handler: require(h.createAccount)},
@@ -72,22 +73,28 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/tags/{tagId}", Handler: require(h.getTag)},
 			{Pattern: "PATCH /api/tags/{tagId}", Handler: require(h.updateTag)},
 			{Pattern: "DELETE /api/tags/{tagId}", Handler: require(h.deleteTag)},
+
+			{Pattern: "POST /api/demo-journal", Handler: require(h.loadDemo)},
+			{Pattern: "DELETE /api/demo-journal", Handler: require(h.removeDemo)},
 		},
 	}
 }
 
 // Account is an account as the API shows it. Amounts are 4-place strings.
 type Account struct {
-	ID                 string    `json:"id"`
-	Name               string    `json:"name"`
-	Currency           string    `json:"currency"`
-	Timezone           string    `json:"timezone"`
-	StartingBalance    string    `json:"startingBalance"`
-	Balance            string    `json:"balance"`
-	DefaultRiskPercent *string   `json:"defaultRiskPercent"`
-	BrokerageID        *string   `json:"brokerageId"`
-	Archived           bool      `json:"archived"`
-	CreatedAt          time.Time `json:"createdAt"`
+	ID                 string  `json:"id"`
+	Name               string  `json:"name"`
+	Currency           string  `json:"currency"`
+	Timezone           string  `json:"timezone"`
+	StartingBalance    string  `json:"startingBalance"`
+	Balance            string  `json:"balance"`
+	DefaultRiskPercent *string `json:"defaultRiskPercent"`
+	BrokerageID        *string `json:"brokerageId"`
+	Archived           bool    `json:"archived"`
+	// Demo marks the demo journal's account (POST /api/demo-journal),
+	// removed with DELETE /api/demo-journal.
+	Demo      bool      `json:"demo"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 type accountEnvelope struct {
@@ -108,7 +115,7 @@ func pageOf[T any](rows []T, page journal.BoundedPage, keys func(T) []string) li
 }
 
 const accountColumns = `id::text, name, currency, timezone, starting_balance, balance,
-	default_risk_percent, brokerage_id::text, archived, created_at`
+	default_risk_percent, brokerage_id::text, archived, demo, created_at`
 
 func scanAccount(row pgx.Row) (Account, error) {
 	var (
@@ -117,7 +124,7 @@ func scanAccount(row pgx.Row) (Account, error) {
 		risk          *decimal.Decimal
 		currencyBlank string
 	)
-	err := row.Scan(&a.ID, &a.Name, &currencyBlank, &a.Timezone, &start, &bal, &risk, &a.BrokerageID, &a.Archived, &a.CreatedAt)
+	err := row.Scan(&a.ID, &a.Name, &currencyBlank, &a.Timezone, &start, &bal, &risk, &a.BrokerageID, &a.Archived, &a.Demo, &a.CreatedAt)
 	a.Currency = strings.TrimSpace(currencyBlank)
 	a.StartingBalance = money.RoundN(start, 4)
 	a.Balance = money.RoundN(bal, 4)

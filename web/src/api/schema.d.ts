@@ -862,6 +862,39 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/api/demo-journal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load the demo journal
+         * @description Loads a sample journal to try the product with: an account named
+         *     "Demo account" (USD, New York trading days, the Interactive Brokers
+         *     fixed fee schedule) marked `demo`, the demo tags the user lacks
+         *     (a tag of the same name is reused), and about 75 positions over the
+         *     90 days before today, written through the journal like any others:
+         *     stocks with scale-ins and partial exits, SPY options, micro E-mini
+         *     futures, a reversal, and two positions left open. One demo at a
+         *     time: a second load is 409.
+         */
+        post: operations["loadDemoJournal"];
+        /**
+         * Remove the demo journal
+         * @description Deletes the demo account with everything in it (positions, fills,
+         *     ledger, screenshots), and the demo tags no position of another
+         *     account uses. 404 when no demo journal is loaded.
+         */
+        delete: operations["removeDemoJournal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/positions": {
         parameters: {
             query?: never;
@@ -2116,6 +2149,8 @@ export interface components {
              */
             brokerageId: string | null;
             archived: boolean;
+            /** @description The demo journal's account (POST /api/demo-journal); DELETE /api/demo-journal removes it with its positions. */
+            demo: boolean;
             /** Format: date-time */
             createdAt: string;
         };
@@ -4670,6 +4705,65 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    loadDemoJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The demo account and how many positions it holds. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: components["schemas"]["Account"];
+                        positions: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the demo journal is loaded already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeDemoJournal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
