@@ -149,23 +149,25 @@ type placedPosition struct {
 	before     string // the stored status; "" for a new position
 }
 
+// runSQL walks the run holding position $1 of user $2: its positions in
+// run order (n). Run ids first, then an outer query that uses them.
+const runSQL = `WITH RECURSIVE up(id, prev, depth) AS (
+		SELECT id, reversal_of, 0 FROM positions WHERE id = $1 AND user_id = $2
+		UNION ALL
+		SELECT p.id, p.reversal_of, up.depth + 1 FROM positions p JOIN up ON p.id = up.prev
+	), down(id, n) AS (
+		SELECT id, 0 FROM (SELECT id FROM up ORDER BY depth DESC LIMIT 1) root
+		UNION ALL
+		SELECT p.id, down.n + 1 FROM positions p JOIN down ON p.reversal_of = down.id
+	)`
+
 // runIDs returns the positions of the run holding the user's position, in
 // run order; apperr.ErrNotFound when the position is not the user's.
 func runIDs(ctx context.Context, q db.Querier, userID, positionID string) ([]string, error) {
-	if !journal.ValidUUID(positionID) {
-		return nil, apperr.ErrNotFound
-	}
-	const sql = `WITH RECURSIVE up(id, prev, depth) AS (
-			SELECT id, reversal_of, 0 FROM positions WHERE id = $1 AND user_id = $2
-			UNION ALL
-			SELECT p.id, p.reversal_of, up.depth + 1 FROM positions p JOIN up ON p.id = up.prev
-		), down(id, n) AS (
-			SELECT id, 0 FROM (SELECT id FROM up ORDER BY depth DESC LIMIT 1) root
-			UNION ALL
-			SELECT p.id, down.n + 1 FROM positions p JOIN down ON p.reversal_of = down.id
-		)
-		SELECT id::text FROM down ORDER BY n`
-	rows, err := q.Query(ctx, sql, positionID, userID)
+	return collectIDs(q.Query(ctx, runSQL+` SELECT id::text FROM down ORDER BY n`, positionID, userID))
+}
+
+func collectIDs(rows pgx.Rows, err error) ([]string, error) {
 	if err != nil {
 		return nil, db.Classify(err)
 	}
@@ -180,50 +182,48 @@ func runIDs(ctx context.Context, q db.Querier, userID, positionID string) ([]str
 }
 
 // lockRun locks the run holding the user's position (its positions in id
-// order, FOR UPDATE) and reads it with its fills. A run that changed while
-// its locks were taken is read again.
+// order, FOR UPDATE, found and locked by one statement) and reads it with
+// its fills. A run that changed while its locks were taken (a concurrent
+// write reversed or joined it) is locked and read again.
 func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, error) {
-	ids, err := runIDs(ctx, tx, userID, positionID)
+	if !journal.ValidUUID(positionID) {
+		return nil, apperr.ErrNotFound
+	}
+	const lockQ = runSQL + ` SELECT p.id::text FROM positions p WHERE p.id IN (SELECT id FROM down) ORDER BY p.id FOR UPDATE OF p`
+	locked, err := collectIDs(tx.Query(ctx, lockQ, positionID, userID))
 	if err != nil {
 		return nil, err
 	}
 	for {
-		sorted := slices.Sorted(slices.Values(ids))
-		const lockQ = `SELECT id::text FROM positions WHERE id = ANY($1::uuid[]) AND user_id = $2 ORDER BY id FOR UPDATE`
-		if _, err := tx.Exec(ctx, lockQ, sorted, userID); err != nil {
-			return nil, classify(err)
-		}
-		again, err := runIDs(ctx, tx, userID, positionID)
+		ids, err := runIDs(ctx, tx, userID, positionID)
 		if err != nil {
 			return nil, err
 		}
-		if slices.Equal(again, ids) {
-			break
+		if slices.Equal(slices.Sorted(slices.Values(ids)), locked) {
+			return readRun(ctx, tx, ids)
 		}
-		ids = again
+		const more = `SELECT id::text FROM positions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`
+		if locked, err = collectIDs(tx.Query(ctx, more, ids)); err != nil {
+			return nil, err
+		}
 	}
-	return readRuns(ctx, tx, [][]string{ids})
 }
 
-// readRuns reads locked runs (position ids in run order); it returns the
-// first when given one.
-func readRuns(ctx context.Context, tx pgx.Tx, runs [][]string) (*run, error) {
-	out, err := readRunList(ctx, tx, runs)
-	if err != nil || len(out) == 0 {
-		return nil, err
-	}
-	return out[0], nil
-}
-
-func readRunList(ctx context.Context, tx pgx.Tx, runs [][]string) ([]*run, error) {
-	var all []string
-	for _, ids := range runs {
-		all = append(all, ids...)
-	}
+// readRun reads a locked run (position ids in run order) with its fills:
+// two statements in one round trip.
+func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
 	const posQ = `SELECT id::text, user_id::text, account_id::text, symbol, asset_type, underlying, option_expiry,
 			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text
 		FROM positions WHERE id = ANY($1::uuid[])`
-	rows, err := tx.Query(ctx, posQ, all)
+	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
+			coalesce(split_of::text, '')
+		FROM fills WHERE position_id = ANY($1::uuid[]) ORDER BY position_id, filled_at, id`
+	b := &pgx.Batch{}
+	b.Queue(posQ, ids)
+	b.Queue(fillsQ, ids)
+	br := tx.SendBatch(ctx, b)
+	defer br.Close() //nolint:errcheck // the reads' errors are returned
+	rows, err := br.Query()
 	if err != nil {
 		return nil, classify(err)
 	}
@@ -243,11 +243,7 @@ func readRunList(ctx context.Context, tx pgx.Tx, runs [][]string) ([]*run, error
 	if err != nil {
 		return nil, classify(err)
 	}
-	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
-			coalesce(split_of::text, '')
-		FROM fills WHERE position_id = ANY($1::uuid[]) ORDER BY position_id, filled_at, id`
-	rows, err = tx.Query(ctx, fillsQ, all)
-	if err != nil {
+	if rows, err = br.Query(); err != nil {
 		return nil, classify(err)
 	}
 	var (
@@ -263,26 +259,17 @@ func readRunList(ctx context.Context, tx pgx.Tx, runs [][]string) ([]*run, error
 	if err != nil {
 		return nil, classify(err)
 	}
-	out := make([]*run, 0, len(runs))
-	for _, ids := range runs {
-		ru := &run{}
-		for i, id := range ids {
-			p := byID[id]
-			if p == nil {
-				continue // deleted meanwhile; the lock said otherwise only for the run asked
-			}
-			if i == 0 {
-				ru.inst = p.inst
-			}
-			m := p.m
-			ru.members = append(ru.members, &m)
+	ru := &run{}
+	for i, id := range ids {
+		p := byID[id]
+		if i == 0 {
+			ru.inst = p.inst
 		}
-		if len(ru.members) > 0 {
-			ru.executions()
-			out = append(out, ru)
-		}
+		m := p.m
+		ru.members = append(ru.members, &m)
 	}
-	return out, nil
+	ru.executions()
+	return ru, nil
 }
 
 // executions turns the run's stored fills into executions: a reversal's
