@@ -148,10 +148,16 @@ func amount(d *decimal.Decimal) *string {
 	return &s
 }
 
-// loadPosition reads the user's position in full; a malformed, missing or
-// foreign id is apperr.ErrNotFound. Inside a write it runs on the
-// transaction, so the answer is what the transaction committed.
-func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID, id string) (Position, error) {
+// batcher sends statements in one round trip: a pool or a transaction.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// loadPosition reads the user's position in full (the position, its fills
+// and its tags in one round trip); a malformed, missing or foreign id is
+// apperr.ErrNotFound. Inside a write it runs on the transaction, so the
+// answer is what the transaction committed.
+func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id string) (Position, error) {
 	if !journal.ValidUUID(id) {
 		return Position{}, apperr.ErrNotFound
 	}
@@ -160,7 +166,20 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id),
 			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id)
 		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
-	if err := q.QueryRow(ctx, sql, id, userID).Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto)...); err != nil {
+	// The fills and tags are read by the position's id alone: another
+	// user's are never answered, since the position's read finds nothing.
+	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
+			CASE WHEN f.split_of IS NOT NULL THEN 'opening' WHEN o.id IS NOT NULL THEN 'closing' END,
+			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text
+		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
+		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
+	b := &pgx.Batch{}
+	b.Queue(sql, id, userID)
+	b.Queue(fillsQ, id)
+	b.Queue(tagsSQL, []string{id})
+	br := q.SendBatch(ctx, b)
+	defer br.Close() //nolint:errcheck // the reads' errors are returned
+	if err := br.QueryRow().Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto)...); err != nil {
 		return Position{}, db.Classify(err)
 	}
 	notes, err := k.Open(encrypt.PositionNotes, p.Notes)
@@ -182,12 +201,7 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		stop = &d
 	}
 
-	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
-			CASE WHEN f.split_of IS NOT NULL THEN 'opening' WHEN o.id IS NOT NULL THEN 'closing' END,
-			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text
-		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
-		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
-	rows, err := q.Query(ctx, fillsQ, id)
+	rows, err := br.Query()
 	if err != nil {
 		return Position{}, db.Classify(err)
 	}
@@ -222,7 +236,7 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 		}
 	}
 
-	tags, err := TagsOf(ctx, q, []string{id})
+	tags, err := readTags(br.Query())
 	if err != nil {
 		return Position{}, err
 	}
@@ -232,12 +246,17 @@ func loadPosition(ctx context.Context, q db.Querier, k *encrypt.Keyring, userID,
 	return p, nil
 }
 
+// tagsSQL reads the tags of positions ($1), by name.
+const tagsSQL = `SELECT pt.position_id::text, t.id::text, t.name, t.category
+	FROM position_tags pt JOIN tags t ON t.id = pt.tag_id
+	WHERE pt.position_id = ANY($1::uuid[]) ORDER BY lower(t.name), t.id`
+
 // TagsOf returns the tags of each position, by name.
 func TagsOf(ctx context.Context, q db.Querier, ids []string) (map[string][]journal.Tag, error) {
-	const sql = `SELECT pt.position_id::text, t.id::text, t.name, t.category
-		FROM position_tags pt JOIN tags t ON t.id = pt.tag_id
-		WHERE pt.position_id = ANY($1::uuid[]) ORDER BY lower(t.name), t.id`
-	rows, err := q.Query(ctx, sql, ids)
+	return readTags(q.Query(ctx, tagsSQL, ids))
+}
+
+func readTags(rows pgx.Rows, err error) (map[string][]journal.Tag, error) {
 	if err != nil {
 		return nil, db.Classify(err)
 	}
