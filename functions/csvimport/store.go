@@ -229,27 +229,6 @@ func release(ctx context.Context, q db.Querier, hash []byte) error {
 	return db.Classify(err)
 }
 
-// Swept counts what a clean-up deleted.
-type Swept struct {
-	Expired  int64 // staged previews past CSV_IMPORT_STAGING_TTL_MINUTES
-	Orphaned int64 // committing rows past CSV_IMPORT_CLAIM_TIMEOUT_SECONDS
-}
-
-// Cleanup deletes expired staged previews (older than cfg.StagingTTL) and
-// orphaned committing rows (claimed longer ago than cfg.ClaimTimeout, their
-// commit gone with its process) as of now. It is one statement on two
-// partial indexes: cheap enough to run before every import request, and
-// the job of cmd/local's timer and of a scheduled function.
-func Cleanup(ctx context.Context, q db.Querier, cfg config.CSVImport, now time.Time) (Swept, error) {
-	const sql = `WITH d AS (DELETE FROM csv_import_staging
-			WHERE (state = 'staged' AND created_at < $1) OR (state = 'committing' AND claimed_at < $2)
-			RETURNING state)
-		SELECT count(*) FILTER (WHERE state = 'staged'), count(*) FILTER (WHERE state = 'committing') FROM d`
-	var s Swept
-	err := q.QueryRow(ctx, sql, now.Add(-cfg.StagingTTL), now.Add(-cfg.ClaimTimeout)).Scan(&s.Expired, &s.Orphaned)
-	return s, db.Classify(err)
-}
-
 // newID makes the id of a row the import writes, so that rows can name
 // each other (a fill its position) within the same COPY batch.
 func newID() (pgtype.UUID, string) {
