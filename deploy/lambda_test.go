@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"tradejournal/deploy"
-	"tradejournal/shared/jobs"
 	"tradejournal/migrations"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/jobs"
 	"tradejournal/shared/market/markettest"
 )
 
