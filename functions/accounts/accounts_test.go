@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -40,7 +41,7 @@ func must(t *testing.T, r apitest.Response, status int) apitest.Response {
 }
 
 func TestAccounts(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
@@ -154,7 +155,7 @@ func TestAccounts(t *testing.T) {
 }
 
 func TestDeleteAccountConfirmation(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a := srv.Client(t)
 	a.Register("a@example.com", "password1")
 	ctx := context.Background()
@@ -184,7 +185,7 @@ func TestDeleteAccountConfirmation(t *testing.T) {
 }
 
 func TestLedger(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a := srv.Client(t)
 	a.Register("a@example.com", "password1")
 	id := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD", "startingBalance": "1000"}), 201), "account")["id"].(string)
@@ -270,7 +271,7 @@ func TestLedger(t *testing.T) {
 }
 
 func TestBrokerages(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
@@ -317,7 +318,7 @@ func TestBrokerages(t *testing.T) {
 }
 
 func TestTags(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/journal"
 )
@@ -14,7 +15,7 @@ import (
 // and no gaps, even when the item a cursor names is deleted between pages.
 // Without a limit each list still comes back whole.
 func TestBoundedListsPaginate(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")

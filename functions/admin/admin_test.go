@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/functions/admin"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/apperr"
@@ -81,7 +82,7 @@ func ids(t *testing.T, r apitest.Response) []string {
 }
 
 func TestListUsersAccess(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	user, _ := signIn(t, srv, "user@example.com", false)
 	adm, _ := signIn(t, srv, "admin@example.com", true)
 
@@ -109,7 +110,7 @@ func TestListUsersAccess(t *testing.T) {
 
 func TestListUsersItems(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
 	adm, admin := signIn(t, srv, "admin@example.com", true)
 	_, active := signIn(t, srv, "active@example.com", false)
 	fresh, err := auth.CreateUser(context.Background(), srv.App.DB, "fresh@example.com", passwordHash(), "UTC")
@@ -208,7 +209,7 @@ func TestListUsersItems(t *testing.T) {
 // tiebreak decides their order. It returns every id in the expected order.
 func pagedServer(t *testing.T) (*apitest.Client, []string) {
 	t.Helper()
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	adm, admin := signIn(t, srv, "admin@example.com", true)
 	ctx := context.Background()
 	type row struct {
@@ -368,7 +369,7 @@ func TestListUsersPagination(t *testing.T) {
 
 func TestListUsersRateLimit(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
 	first, _ := signIn(t, srv, "first@example.com", true)
 	second, _ := signIn(t, srv, "second@example.com", true)
 
@@ -441,7 +442,7 @@ func TestSeedAdmin(t *testing.T) {
 	t.Run("Lifecycle", func(t *testing.T) {
 		cfg := apitest.Config(t)
 		cfg.Accounts.SeedAdminEmail = "boss@example.com"
-		srv := apitest.Start(t, cfg) // start-up work ran: no such user yet
+		srv := apitest.Start(t, cfg, functions.All) // start-up work ran: no such user yet
 
 		t.Run("NoUserYet", func(t *testing.T) {
 			if n := count(t, srv, `SELECT count(*) FROM users WHERE is_admin`); n != 0 {
@@ -486,7 +487,7 @@ func TestSeedAdmin(t *testing.T) {
 	t.Run("ExistingAdminBlocksPromotion", func(t *testing.T) {
 		cfg := apitest.Config(t)
 		cfg.Accounts.SeedAdminEmail = "boss@example.com"
-		srv := apitest.Start(t, cfg)
+		srv := apitest.Start(t, cfg, functions.All)
 		if _, err := auth.CreateUser(ctx, srv.App.DB, "owner@example.com", passwordHash(), "UTC"); err != nil {
 			t.Fatal(err)
 		}
@@ -512,7 +513,7 @@ func TestSeedAdmin(t *testing.T) {
 		if cfg.Accounts.SeedAdminEmail != "boss@example.com" {
 			t.Fatalf("SEED_ADMIN_EMAIL read as %q", cfg.Accounts.SeedAdminEmail)
 		}
-		srv := apitest.Start(t, cfg)
+		srv := apitest.Start(t, cfg, functions.All)
 		srv.Client(t).Register("BOSS@example.Com", "password1")
 		srv.Client(t).Register("other@example.com", "password1")
 		restart(t, srv)
@@ -525,7 +526,7 @@ func TestSeedAdmin(t *testing.T) {
 	})
 
 	t.Run("UnsetDoesNothing", func(t *testing.T) {
-		srv := apitest.Start(t, apitest.Config(t))
+		srv := apitest.Start(t, apitest.Config(t), functions.All)
 		srv.Client(t).Register("someone@example.com", "password1")
 		restart(t, srv)
 		if n := count(t, srv, `SELECT count(*) FROM users WHERE is_admin`); n != 0 || bootstrapped(t, srv) {

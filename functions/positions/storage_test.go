@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
@@ -28,7 +29,7 @@ func restartWith(t *testing.T, srv *apitest.Server, storage config.ObjectStorage
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(apitest.Handler(a))
+	hs := httptest.NewServer(apitest.Handler(a, functions.All))
 	t.Cleanup(func() { hs.Close(); a.Close() })
 	return &apitest.Server{Server: hs, App: a}
 }

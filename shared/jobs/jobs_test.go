@@ -94,7 +94,7 @@ func TestJobsOnARealDatabase(t *testing.T) {
 	sec := markettest.NewSEC(t, markettest.TickerFile(markettest.Known))
 	cfg := apitest.Config(t)
 	cfg.Market.SECTickersURL = sec.FileURL()
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, nil)
 
 	list := jobs.List(srv.App, &http.Client{})
 	var names []string
@@ -231,7 +231,7 @@ func symbolJob(t *testing.T, url, userAgent string, log *slog.Logger) (jobs.Job,
 	if userAgent != "" {
 		cfg.Market.SECUserAgent = userAgent
 	}
-	srv := apitest.StartLogged(t, cfg, log)
+	srv := apitest.StartLogged(t, cfg, log, nil)
 	for _, j := range jobs.List(srv.App, nil) {
 		if j.Name == jobs.SymbolRefresh {
 			j.Every = 10 * time.Millisecond // the loop would ask every ten milliseconds
