@@ -118,7 +118,7 @@ func Calculate(p Params) Output {
 		reward = p.target.Sub(p.entry).Abs()
 		out.PerUnitReward = money.Round2(reward)
 		if risk.IsPositive() {
-			out.RiskRewardRatio = money.Round2(reward.DivRound(risk, 2))
+			out.RiskRewardRatio = money.Round2(divRound(reward, risk, 2))
 		}
 	}
 
@@ -148,7 +148,7 @@ func Calculate(p Params) Output {
 	}
 	adjusted := actual.Add(fees)
 	out.EstimatedFees = money.Round2(fees)
-	out.FeeToRiskPercent = money.Round2(fees.Shift(2).DivRound(actual, 2))
+	out.FeeToRiskPercent = money.Round2(divRound(fees.Shift(2), actual, 2))
 	out.AdjustedDollarRisk = money.Round2(adjusted)
 	// breakeven = entry +/- fees/units, as one exact division.
 	var moved decimal.Decimal
@@ -157,10 +157,10 @@ func Calculate(p Params) Output {
 	} else {
 		moved = value.Add(fees)
 	}
-	out.Breakeven = money.Round2(moved.DivRound(units, 2))
+	out.Breakeven = money.Round2(divRound(moved, units, 2))
 	if p.hasTarget {
 		net := reward.Mul(units).Sub(fees)
-		out.AdjustedRiskRewardRatio = money.Round2(net.DivRound(adjusted, 2))
+		out.AdjustedRiskRewardRatio = money.Round2(divRound(net, adjusted, 2))
 	}
 	return out
 }
@@ -186,7 +186,7 @@ func (p Params) size(risk decimal.Decimal, out *Output) (size decimal.Decimal, s
 	if !budget.IsPositive() || !unitRisk.IsPositive() {
 		return decimal.Zero, NothingToSizeAgainst, false // only the zero Params
 	}
-	size, _ = budget.QuoRem(unitRisk, 0) // floor: both positive
+	size = floorDiv(budget, unitRisk)
 	if size.IsZero() {
 		return decimal.Zero, NothingToSizeAgainst, false
 	}
@@ -200,7 +200,7 @@ func (p Params) size(risk decimal.Decimal, out *Output) (size decimal.Decimal, s
 		if !capBasis.IsPositive() || !unitCost.IsPositive() {
 			return decimal.Zero, BuyingPowerZero, false
 		}
-		capSize, _ := capBasis.QuoRem(unitCost, 0)
+		capSize := floorDiv(capBasis, unitCost)
 		if capSize.IsZero() {
 			return decimal.Zero, BuyingPowerZero, false
 		}

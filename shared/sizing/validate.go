@@ -4,9 +4,10 @@
 // round trip. It is pure (no HTTP, no database) so that the handler is a thin
 // decode/validate/calculate/respond and the rules can be tested as a table.
 //
-// All arithmetic is exact decimal (shopspring/decimal), never float64.
-// Divisions that feed a floor or a rounding are exact (QuoRem, DivRound),
-// never a rounded quotient (100 / 0.01 must be 10000, never 9999).
+// All arithmetic is exact decimal, never float64: shopspring/decimal, and for
+// the divisions int64 on its coefficients where they fit (quotient.go), with
+// the same results. Divisions that feed a floor or a rounding are exact
+// (floorDiv, divRound), never a rounded quotient.
 package sizing
 
 import (
