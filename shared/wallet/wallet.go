@@ -29,7 +29,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -67,9 +66,8 @@ var (
 	ErrExpired = apperr.New(apperr.Conflict, "the credit reservation expired before it was settled")
 )
 
-// Service is the wallet of one process: the pre-stream gate (Reserve) and
-// the settlement of what a turn cost. Make one per process and share it:
-// concurrent reservations on one wallet are decided together (see Reserve).
+// Service is the wallet: the pre-stream gate (Reserve) and the settlement
+// of what a turn cost.
 type Service struct {
 	pool   Pool
 	now    func() time.Time
@@ -79,11 +77,6 @@ type Service struct {
 	// sells reports whether credits can be bought here; it picks the code
 	// of a refusal.
 	sells bool
-
-	// queues holds, per user, the reservations waiting for the gate's next
-	// decision; a user has an entry while a drainer decides for them.
-	mu     sync.Mutex
-	queues map[string][]*reserveReq
 }
 
 // New returns the wallet service for the billing configuration: the gate's
@@ -91,7 +84,7 @@ type Service struct {
 // the markup (PRICING_MARKUP). A zero TTL or markup takes the default.
 func New(pool Pool, now func() time.Time, cfg config.Billing) *Service {
 	s := &Service{pool: pool, now: now, min: max(cfg.MinReservationCredits, 0), ttl: cfg.ReservationTTL,
-		markup: cfg.PricingMarkup, sells: cfg.Configured(), queues: map[string][]*reserveReq{}}
+		markup: cfg.PricingMarkup, sells: cfg.Configured()}
 	if s.ttl <= 0 {
 		s.ttl = DefaultReservationTTL
 	}
