@@ -111,16 +111,16 @@ func TestListUsersAccess(t *testing.T) {
 func TestListUsersItems(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
-	adm, admin := signIn(t, srv, "admin@example.com", true)
+	adm, adminUser := signIn(t, srv, "admin@example.com", true)
 	_, active := signIn(t, srv, "active@example.com", false)
 	fresh, err := auth.CreateUser(context.Background(), srv.App.DB, "fresh@example.com", passwordHash(), "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := map[string]time.Time{
-		admin.ID:  time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		active.ID: time.Date(2026, 1, 2, 0, 0, 0, 500_000, time.UTC),
-		fresh.ID:  time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC),
+		adminUser.ID: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		active.ID:    time.Date(2026, 1, 2, 0, 0, 0, 500_000, time.UTC),
+		fresh.ID:     time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC),
 	}
 	for id, at := range created {
 		exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, id, at)
@@ -134,7 +134,7 @@ func TestListUsersItems(t *testing.T) {
 	list := items(t, r)
 
 	t.Run("NewestFirst", func(t *testing.T) {
-		want := []string{fresh.ID, active.ID, admin.ID}
+		want := []string{fresh.ID, active.ID, adminUser.ID}
 		if got := ids(t, r); !slices.Equal(got, want) {
 			t.Fatalf("order %v, want %v", got, want)
 		}
@@ -173,9 +173,9 @@ func TestListUsersItems(t *testing.T) {
 			lastActive      any
 		}
 		wants := map[string]want{
-			fresh.ID:  {"fresh@example.com", false, false, nil},
-			active.ID: {"active@example.com", false, true, now},
-			admin.ID:  {"admin@example.com", true, false, now},
+			fresh.ID:     {"fresh@example.com", false, false, nil},
+			active.ID:    {"active@example.com", false, true, now},
+			adminUser.ID: {"admin@example.com", true, false, now},
 		}
 		for _, it := range list {
 			id := it["id"].(string)
@@ -210,15 +210,15 @@ func TestListUsersItems(t *testing.T) {
 func pagedServer(t *testing.T) (*apitest.Client, []string) {
 	t.Helper()
 	srv := apitest.Start(t, apitest.Config(t), functions.All)
-	adm, admin := signIn(t, srv, "admin@example.com", true)
+	adm, adminUser := signIn(t, srv, "admin@example.com", true)
 	ctx := context.Background()
 	type row struct {
 		id string
 		at time.Time
 	}
 	base := time.Date(2025, 6, 1, 9, 30, 0, 123_456_000, time.UTC)
-	rows := []row{{admin.ID, base.Add(-time.Hour)}}
-	exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, admin.ID, rows[0].at)
+	rows := []row{{adminUser.ID, base.Add(-time.Hour)}}
+	exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, adminUser.ID, rows[0].at)
 	for i := range 105 {
 		u, err := auth.CreateUser(ctx, srv.App.DB, fmt.Sprintf("user%03d@example.com", i), "not-a-hash", "UTC")
 		if err != nil {

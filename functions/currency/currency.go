@@ -179,7 +179,7 @@ func (h handler) upsert(w http.ResponseWriter, r *http.Request) {
 	if created {
 		status = http.StatusCreated
 	}
-	httpx.JSON(w, status, map[string]ExchangeRate{"rate": saved})
+	httpx.JSON(w, status, rateEnvelope{saved})
 }
 
 // get answers one of the caller's rates; another user's id, a missing one
@@ -195,7 +195,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]ExchangeRate{"rate": rate})
+	httpx.JSON(w, http.StatusOK, rateEnvelope{rate})
 }
 
 // delete removes one of the caller's rates; another user's id, a missing
@@ -341,4 +341,8 @@ func format(d *decimal.Decimal) *string {
 	}
 	s := money.RoundN(*d, fx.Places)
 	return &s
+}
+
+type rateEnvelope struct {
+	Rate ExchangeRate `json:"rate"`
 }
