@@ -198,7 +198,7 @@ func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Ev
 	if userID == "" {
 		userID = s.ClientReferenceID
 	}
-	if s.ClientReferenceID != "" && s.ClientReferenceID != userID || !wallet.ValidUserID(userID) {
+	if s.ClientReferenceID != "" && s.ClientReferenceID != userID || !db.ValidUUID(userID) {
 		log.Info("checkout session without a user of this service; ignored")
 		return nil, nil
 	}
@@ -352,7 +352,7 @@ func resolveUser(ctx context.Context, tx pgx.Tx, customerID, metaUser string, no
 			return "", err
 		}
 	}
-	if !wallet.ValidUserID(metaUser) {
+	if !db.ValidUUID(metaUser) {
 		return "", nil
 	}
 	exists, err := userExists(ctx, tx, metaUser)

@@ -6,13 +6,13 @@ package journal
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
 )
 
 // Filter narrows positions the same way on every journal route: the
@@ -27,11 +27,9 @@ type Filter struct {
 	To        *time.Time
 }
 
-var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// ValidUUID reports whether s is a lowercase UUID, so a malformed id in a
-// path is a 404 (or a 400 in a filter) rather than a database error.
-func ValidUUID(s string) bool { return uuidShape.MatchString(s) }
+// ValidUUID is db.ValidUUID, for the callers in the journal's write path
+// (store.go, functions/csvimport) until they call it directly.
+func ValidUUID(s string) bool { return db.ValidUUID(s) }
 
 // ParseFilter reads accountId, symbol, status, tagId, from and to
 // (YYYY-MM-DD) from a query string.

@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -167,7 +166,7 @@ func (s *Service) Settle(ctx context.Context, reservationID string, rawProviderC
 	if err != nil {
 		return Settlement{}, err
 	}
-	if !uuidShape.MatchString(reservationID) {
+	if !db.ValidUUID(reservationID) {
 		return Settlement{}, apperr.ErrNotFound
 	}
 	now := s.now()
@@ -224,7 +223,7 @@ func (s *Service) Settle(ctx context.Context, reservationID string, rawProviderC
 // released or swept is refused with ErrClosed; an unknown id is
 // apperr.ErrNotFound.
 func (s *Service) Release(ctx context.Context, reservationID string) error {
-	if !uuidShape.MatchString(reservationID) {
+	if !db.ValidUUID(reservationID) {
 		return apperr.ErrNotFound
 	}
 	// One statement: the reservation row is locked (by its UPDATE) before
@@ -444,9 +443,3 @@ func decodeCursor(s string) (int64, bool) {
 	}
 	return id, true
 }
-
-var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// ValidUserID reports whether s can be a user id (UUID-shaped), so callers
-// can refuse a foreign value before it reaches SQL.
-func ValidUserID(s string) bool { return uuidShape.MatchString(s) }
