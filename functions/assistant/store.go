@@ -89,7 +89,7 @@ func (s store) list(ctx context.Context, userID string, after *journal.Cursor, l
 
 // get returns the user's conversation; another user's is ErrNotFound.
 func (s store) get(ctx context.Context, q db.Querier, userID, id string) (Conversation, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
 	var c Conversation
@@ -133,7 +133,7 @@ func (s store) messages(ctx context.Context, conversationID string, limit int) (
 }
 
 func (s store) rename(ctx context.Context, userID, id, title string, now time.Time) (Conversation, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
 	var c Conversation
@@ -151,10 +151,10 @@ func (s store) rename(ctx context.Context, userID, id, title string, now time.Ti
 // conversation whose turn is still streaming is refused: the turn must end
 // (and settle) first.
 func (s store) remove(ctx context.Context, userID, id string, staleBefore, now time.Time) error {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return apperr.ErrNotFound
 	}
-	return journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := s.lockConversation(ctx, tx, userID, id); err != nil {
 			return err
 		}
@@ -266,7 +266,7 @@ var errKeyTaken = errors.New("idempotency key taken")
 // refuses a second running turn of the user with errTurnInProgress, and a
 // key another submit just took with errKeyTaken.
 func (s store) beginTurn(ctx context.Context, n newTurn) (conversationID, turnID string, err error) {
-	err = journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		if err := closeStale(ctx, tx, n.UserID, n.StaleBefore, n.Now); err != nil {
 			return err
 		}
@@ -331,7 +331,7 @@ func (s store) finishTurn(ctx context.Context, turnID, conversationID string, e 
 	if e.Usage != nil {
 		prompt, answer = &e.Usage.PromptTokens, &e.Usage.CompletionTokens
 	}
-	err = journal.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE assistant_turns SET status = $2, end_reason = $3, prompt_tokens = $4,
 			completion_tokens = $5, credits_charged = $6, finished_at = $7 WHERE id = $1`,
 			turnID, status, e.Reason, prompt, answer, e.CreditsCharged, e.Now)

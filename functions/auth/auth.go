@@ -98,7 +98,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var user auth.User
-	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if user, err = auth.CreateUser(ctx, tx, email, hash, timezone); err != nil {
 			return err
 		}

@@ -126,7 +126,7 @@ func (h *handler) process(ctx context.Context, ev stripe.Event) error {
 		return apperr.New(apperr.InvalidJSON, "the event has no id")
 	}
 	var afterCommit func()
-	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		const record = `INSERT INTO billing_webhook_events (event_id, type, event_created, processed_at)
 			VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) DO NOTHING`
 		tag, err := tx.Exec(ctx, record, ev.ID, string(ev.Type), eventTime(ev), h.app.Now())

@@ -28,7 +28,8 @@ type Filter struct {
 }
 
 // ValidUUID is db.ValidUUID, for the callers in the journal's write path
-// (store.go, functions/csvimport) until they call it directly.
+// (store.go, functions/positions, functions/csvimport) until they call it
+// directly.
 func ValidUUID(s string) bool { return db.ValidUUID(s) }
 
 // ParseFilter reads accountId, symbol, status, tagId, from and to

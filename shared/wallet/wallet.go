@@ -295,47 +295,43 @@ func SweepExpired(ctx context.Context, pool Pool, now time.Time) (int, error) {
 }
 
 func sweepOnce(ctx context.Context, pool Pool, now time.Time) (int, error) {
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return 0, db.Classify(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
-
-	rows, err := tx.Query(ctx, `SELECT id::text, user_id::text, amount FROM credit_reservations
+	swept := 0
+	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id::text, user_id::text, amount FROM credit_reservations
 		WHERE status = 'active' AND expires_at <= $1
 		ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, sweepBatch)
-	if err != nil {
-		return 0, db.Classify(err)
-	}
-	var ids []string
-	held := map[string]int64{}
-	var r Reservation
-	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.UserID, &r.Amount}, func() error {
-		ids = append(ids, r.ID)
-		held[r.UserID] += r.Amount
+		if err != nil {
+			return db.Classify(err)
+		}
+		var ids []string
+		held := map[string]int64{}
+		var r Reservation
+		_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.UserID, &r.Amount}, func() error {
+			ids = append(ids, r.ID)
+			held[r.UserID] += r.Amount
+			return nil
+		})
+		if err != nil || len(ids) == 0 {
+			return db.Classify(err)
+		}
+		users := make([]string, 0, len(held))
+		amounts := make([]int64, 0, len(held))
+		for u, a := range held {
+			users = append(users, u)
+			amounts = append(amounts, a)
+		}
+		b := &pgx.Batch{}
+		b.Queue(`SELECT 1 FROM wallets WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`, users)
+		b.Queue(`UPDATE credit_reservations SET status = 'expired', closed_at = $2 WHERE id = ANY($1::uuid[])`, ids, now)
+		b.Queue(`UPDATE wallets w SET reserved = w.reserved - v.amount, updated_at = $3
+		FROM unnest($1::uuid[], $2::bigint[]) AS v (user_id, amount) WHERE w.user_id = v.user_id`, users, amounts, now)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return db.Classify(err)
+		}
+		swept = len(ids)
 		return nil
 	})
-	if err != nil || len(ids) == 0 {
-		return 0, db.Classify(err)
-	}
-	users := make([]string, 0, len(held))
-	amounts := make([]int64, 0, len(held))
-	for u, a := range held {
-		users = append(users, u)
-		amounts = append(amounts, a)
-	}
-	b := &pgx.Batch{}
-	b.Queue(`SELECT 1 FROM wallets WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`, users)
-	b.Queue(`UPDATE credit_reservations SET status = 'expired', closed_at = $2 WHERE id = ANY($1::uuid[])`, ids, now)
-	b.Queue(`UPDATE wallets w SET reserved = w.reserved - v.amount, updated_at = $3
-		FROM unnest($1::uuid[], $2::bigint[]) AS v (user_id, amount) WHERE w.user_id = v.user_id`, users, amounts, now)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return 0, db.Classify(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, db.Classify(err)
-	}
-	return len(ids), nil
+	return swept, err
 }
 
 // CreditPurchase adds a pack's credits to the user's wallet and writes the
