@@ -217,6 +217,37 @@ func (c *Client) Register(email, password string) Response {
 	return r
 }
 
+// Must fails the test unless r has the given status, and returns r.
+func Must(tb testing.TB, r Response, status int) Response {
+	tb.Helper()
+	if r.Status != status {
+		tb.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
+	}
+	return r
+}
+
+// Object is the JSON object under key in r's body (an envelope's resource);
+// the test fails without one.
+func Object(tb testing.TB, r Response, key string) map[string]any {
+	tb.Helper()
+	m, ok := r.JSON[key].(map[string]any)
+	if !ok {
+		tb.Fatalf("no %q in %d %s", key, r.Status, r.Body)
+	}
+	return m
+}
+
+// Items is the items array of a list page in r's body; the test fails
+// without one.
+func Items(tb testing.TB, r Response) []any {
+	tb.Helper()
+	l, ok := r.JSON["items"].([]any)
+	if !ok {
+		tb.Fatalf("no items in %d %s", r.Status, r.Body)
+	}
+	return l
+}
+
 // Case is one row of an API table test.
 type Case struct {
 	Name   string

@@ -1,7 +1,6 @@
 package jobs_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/jobs"
 	"tradejournal/shared/market/markettest"
+	"tradejournal/shared/testbin"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -126,28 +126,11 @@ func TestJobsOnARealDatabase(t *testing.T) {
 }
 
 // logs is a JSON log kept for a test to count its lines by level.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
+type logs struct{ testbin.SyncBuffer }
 
 // count is how many lines of level were logged.
 func (l *logs) count(level string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Count(l.buf.String(), `"level":"`+level+`"`)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
+	return strings.Count(l.String(), `"level":"`+level+`"`)
 }
 
 func newLogger() (*slog.Logger, *logs) {
