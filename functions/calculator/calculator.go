@@ -24,6 +24,9 @@ func Group(a *app.App) httpx.Group {
 type handler struct{ app *app.App }
 
 func (h handler) calculate(w http.ResponseWriter, r *http.Request) {
+	// encoding/json, about 5 µs of CPU per body (a hand-written parser took
+	// 0.5 µs): the request stays within its budget of 15% over /me, which
+	// costs about 85 µs of CPU in all (docs/performance.md).
 	var in sizing.Input
 	if err := httpx.Decode(w, r, &in); err != nil {
 		httpx.Error(w, r, err)
