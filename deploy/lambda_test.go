@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"tradejournal/deploy"
-	"tradejournal/functions/scheduled"
 	"tradejournal/migrations"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/jobs"
 	"tradejournal/shared/market/markettest"
 )
 
@@ -205,7 +205,7 @@ func TestBootstrapsOnTheRuntimeAPI(t *testing.T) {
 		if !out.ok {
 			t.Fatalf("cleanup jobs failed (%s): %s", out.errorType, out.body)
 		}
-		var rep scheduled.Report
+		var rep jobs.Report
 		if err := json.Unmarshal(out.body, &rep); err != nil || len(rep.Jobs) != 3 {
 			t.Fatalf("report %s (%v)", out.body, err)
 		}

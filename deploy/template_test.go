@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"tradejournal/deploy"
-	"tradejournal/functions/scheduled"
+	"tradejournal/shared/jobs"
 )
 
 // These tests hold template.yaml (AWS SAM) to the router and to the
@@ -388,7 +388,7 @@ func TestTemplateJobs(t *testing.T) {
 	}
 	defer a.Close()
 	var all []string
-	for _, j := range scheduled.Jobs(a, nil) {
+	for _, j := range jobs.List(a, nil) {
 		all = append(all, j.Name)
 	}
 
@@ -405,7 +405,7 @@ func TestTemplateJobs(t *testing.T) {
 		}
 		p := mapAt(ev, "Properties")
 		input, _ := p["Input"].(string)
-		var in scheduled.Event
+		var in jobs.Event
 		if err := json.Unmarshal([]byte(input), &in); err != nil {
 			t.Errorf("ScheduledFunction.%s: Input %q: %v", name, input, err)
 			continue

@@ -14,6 +14,7 @@ import (
 	"github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
 
+	"tradejournal/functions"
 	"tradejournal/shared/analytics"
 	"tradejournal/shared/analytics/analyticstest"
 	"tradejournal/shared/apitest"
@@ -95,7 +96,7 @@ func TestAnalyticsEvents(t *testing.T) {
 	cfg := apitest.Config(t)
 	billingOn(&cfg)
 	sink := analyticstest.Enable(t, &cfg)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	userID := journey(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -154,7 +155,7 @@ func TestAnalyticsOffMakesNoConnection(t *testing.T) {
 	billingOn(&cfg)
 	cfg.Analytics.Host = host.URL()
 	cfg.Analytics.Environment = "test"
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	if srv.App.Analytics != nil {
 		t.Fatal("an analytics client exists without ANALYTICS_API_KEY")
 	}

@@ -26,8 +26,6 @@ import (
 	"time"
 
 	"tradejournal/functions"
-	"tradejournal/functions/csvimport"
-	"tradejournal/functions/positions"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -35,9 +33,8 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/market"
+	"tradejournal/shared/jobs"
 	"tradejournal/shared/metrics"
-	"tradejournal/shared/wallet"
 )
 
 func main() {
@@ -94,31 +91,10 @@ func serve(ctx context.Context, cfg config.Config) error {
 	if err := a.Start(ctx); err != nil {
 		return fmt.Errorf("start-up: %w", err)
 	}
-	// The SEC ticker list behind symbol autocomplete: refreshed in the
-	// background now and then daily; stopped before the pool closes.
-	stopRefresh := market.StartSymbolRefresh(ctx, a.DB, &http.Client{}, cfg.Market, a.Now, log)
-	defer stopRefresh()
-	// Verification and reset mail leaves from the outbox in the background.
-	if a.Outbox != nil {
-		defer background(ctx, func(ctx context.Context) { a.Outbox.Run(ctx, outboxInterval) })()
-	}
-	// Reservations whose hold expired give their credits back.
-	defer background(ctx, every(time.Minute, func(ctx context.Context) {
-		if _, err := wallet.SweepExpired(ctx, a.DB, a.Now()); err != nil && ctx.Err() == nil {
-			log.Warn("reservation sweep failed; retrying in a minute", "err", err)
-		}
-	}))()
-	// Bucket objects of deleted images that no request deleted (a cascade
-	// from an account or user, or a store that was down) are deleted.
-	if a.Objects != nil {
-		defer background(ctx, every(time.Minute, func(ctx context.Context) {
-			if _, err := positions.PurgeObjects(ctx, a); err != nil && ctx.Err() == nil {
-				log.Warn("image object purge failed; retrying in a minute", "err", err)
-			}
-		}))()
-	}
-	// Expired CSV import previews and orphaned commits are deleted.
-	defer background(ctx, func(ctx context.Context) { csvimport.RunCleanup(ctx, a, csvimport.CleanupInterval) })()
+	// The background jobs (shared/jobs: reservations, staged imports, the
+	// SEC ticker list, image objects, the mail outbox), each on its own
+	// interval; stopped before the pool closes.
+	defer jobs.Start(ctx, jobs.List(a, &http.Client{}), log)()
 
 	// The built SPA (WEB_DIST_DIR, default ./web/dist) answers every path no
 	// route claims; without one that stays the JSON 404.
@@ -146,36 +122,6 @@ func serve(ctx context.Context, cfg config.Config) error {
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "version", cfg.AppVersion)
 	return serveUntilDone(ctx, ln, a.Serve(httpx.Mux(functions.All(a), web)), log, also...)
-}
-
-// outboxInterval is how often queued mail is retried; new mail is nudged
-// out at once.
-const outboxInterval = 10 * time.Second
-
-// background runs job until the returned stop is called, which cancels it
-// and waits, so jobs end before the pool they use closes.
-func background(ctx context.Context, job func(context.Context)) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); job(ctx) }()
-	return func() { cancel(); <-done }
-}
-
-// every turns job into a background loop that runs it now and then once per
-// interval until its context ends.
-func every(interval time.Duration, job func(context.Context)) func(context.Context) {
-	return func(ctx context.Context) {
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			job(ctx)
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}
 }
 
 // shutdowner is a listener that closes with the main server (the metrics

@@ -210,7 +210,7 @@ func validateAccount(in accountRequest, create bool) (accountValues, error) {
 		v.brokerageSet = true
 		switch {
 		case f.Null:
-		case f.NotString || !journal.ValidUUID(f.Str):
+		case f.NotString || !db.ValidUUID(f.Str):
 			p.Add("brokerageId", "must be a brokerage id")
 		default:
 			v.brokerageID = &f.Str
@@ -336,7 +336,7 @@ func lockUser(ctx context.Context, tx pgx.Tx, userID, table string, max int) err
 // accountByID reads the user's account; a malformed, missing or foreign id
 // is ErrNotFound. lock adds FOR UPDATE.
 func accountByID(ctx context.Context, q db.Querier, userID, id string, lock bool) (Account, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Account{}, apperr.ErrNotFound
 	}
 	sql := `SELECT ` + accountColumns + ` FROM accounts WHERE id = $1 AND user_id = $2`
@@ -363,7 +363,7 @@ func (h handler) getAccount(w http.ResponseWriter, r *http.Request) {
 func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -411,7 +411,7 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 func (h handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}

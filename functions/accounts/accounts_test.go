@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -13,40 +14,14 @@ const (
 	ibFixed   = "00000000-0000-4000-8000-000000000002"
 )
 
-func obj(t *testing.T, r apitest.Response, key string) map[string]any {
-	t.Helper()
-	m, ok := r.JSON[key].(map[string]any)
-	if !ok {
-		t.Fatalf("no %q in %d %s", key, r.Status, r.Body)
-	}
-	return m
-}
-
-func items(t *testing.T, r apitest.Response) []any {
-	t.Helper()
-	l, ok := r.JSON["items"].([]any)
-	if !ok {
-		t.Fatalf("no items in %d %s", r.Status, r.Body)
-	}
-	return l
-}
-
-func must(t *testing.T, r apitest.Response, status int) apitest.Response {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
-	}
-	return r
-}
-
 func TestAccounts(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
 	ctx := context.Background()
 
-	first := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{
+	first := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{
 		"name": "  Main  ", "currency": "eur", "startingBalance": "10000.5", "defaultRiskPercent": "1.5", "brokerageId": ibFixed,
 	}), 201), "account")
 	want := map[string]any{"name": "Main", "currency": "EUR", "timezone": "America/New_York", "startingBalance": "10000.5000",
@@ -59,29 +34,29 @@ func TestAccounts(t *testing.T) {
 	id := first["id"].(string)
 
 	t.Run("FirstAccountSetsDisplayCurrency", func(t *testing.T) {
-		must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Second", "currency": "GBP", "timezone": "Europe/London"}), 201)
+		apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Second", "currency": "GBP", "timezone": "Europe/London"}), 201)
 		var cur string
 		if err := srv.App.DB.QueryRow(ctx, `SELECT display_currency FROM users WHERE email = 'a@example.com'`).Scan(&cur); err != nil || cur != "EUR" {
 			t.Fatalf("display currency %q (%v), want the first account's EUR", cur, err)
 		}
 	})
 	t.Run("List", func(t *testing.T) {
-		r := must(t, a.Do("GET", "/api/accounts", nil), 200)
-		l := items(t, r)
+		r := apitest.Must(t, a.Do("GET", "/api/accounts", nil), 200)
+		l := apitest.Items(t, r)
 		if len(l) != 2 || l[0].(map[string]any)["id"] != id || r.JSON["nextCursor"] != nil {
 			t.Fatalf("list %s", r.Body)
 		}
-		if l := items(t, must(t, b.Do("GET", "/api/accounts", nil), 200)); len(l) != 0 {
+		if l := apitest.Items(t, apitest.Must(t, b.Do("GET", "/api/accounts", nil), 200)); len(l) != 0 {
 			t.Fatalf("b sees %d accounts", len(l))
 		}
 	})
 	t.Run("StartingBalanceMovesBalance", func(t *testing.T) {
-		must(t, a.Do("POST", "/api/accounts/"+id+"/ledger", map[string]any{"kind": "deposit", "amount": "500"}), 201)
-		acc := obj(t, must(t, a.Do("PATCH", "/api/accounts/"+id, map[string]any{"startingBalance": "-250"}), 200), "account")
+		apitest.Must(t, a.Do("POST", "/api/accounts/"+id+"/ledger", map[string]any{"kind": "deposit", "amount": "500"}), 201)
+		acc := apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/accounts/"+id, map[string]any{"startingBalance": "-250"}), 200), "account")
 		if acc["startingBalance"] != "-250.0000" || acc["balance"] != "250.0000" {
 			t.Fatalf("account %v", acc)
 		}
-		acc = obj(t, must(t, a.Do("PATCH", "/api/accounts/"+id, map[string]any{"defaultRiskPercent": nil, "brokerageId": nil, "archived": true, "name": "Renamed"}), 200), "account")
+		acc = apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/accounts/"+id, map[string]any{"defaultRiskPercent": nil, "brokerageId": nil, "archived": true, "name": "Renamed"}), 200), "account")
 		if acc["defaultRiskPercent"] != nil || acc["brokerageId"] != nil || acc["archived"] != true || acc["name"] != "Renamed" || acc["balance"] != "250.0000" {
 			t.Fatalf("account %v", acc)
 		}
@@ -118,8 +93,8 @@ func TestAccounts(t *testing.T) {
 		}
 	})
 	t.Run("DetailsNameEveryField", func(t *testing.T) {
-		r := must(t, a.Do("POST", "/api/accounts", map[string]any{"currency": "QQQ", "timezone": "x", "startingBalance": "1e5"}), 400)
-		e := obj(t, r, "error")
+		r := apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"currency": "QQQ", "timezone": "x", "startingBalance": "1e5"}), 400)
+		e := apitest.Object(t, r, "error")
 		details := e["details"].([]any)
 		fields := map[string]bool{}
 		for _, d := range details {
@@ -140,8 +115,8 @@ func TestAccounts(t *testing.T) {
 		{Name: "OtherLedger", Method: "GET", Path: "/api/accounts/" + id + "/ledger", Status: 404},
 		{Name: "OtherDeposit", Method: "POST", Path: "/api/accounts/" + id + "/ledger", Body: map[string]any{"kind": "deposit", "amount": "1"}, Status: 404},
 	})
-	r := must(t, a.Do("GET", "/api/accounts/"+id, nil), 200)
-	if acc := obj(t, r, "account"); acc["name"] != "Renamed" || acc["balance"] != "250.0000" {
+	r := apitest.Must(t, a.Do("GET", "/api/accounts/"+id, nil), 200)
+	if acc := apitest.Object(t, r, "account"); acc["name"] != "Renamed" || acc["balance"] != "250.0000" {
 		t.Fatalf("another user's requests changed the account: %v", acc)
 	}
 
@@ -154,29 +129,29 @@ func TestAccounts(t *testing.T) {
 }
 
 func TestDeleteAccountConfirmation(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a := srv.Client(t)
 	a.Register("a@example.com", "password1")
 	ctx := context.Background()
 
-	empty := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Empty", "currency": "USD"}), 201), "account")["id"].(string)
-	must(t, a.Do("DELETE", "/api/accounts/"+empty, nil), 204)
-	must(t, a.Do("GET", "/api/accounts/"+empty, nil), 404)
+	empty := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Empty", "currency": "USD"}), 201), "account")["id"].(string)
+	apitest.Must(t, a.Do("DELETE", "/api/accounts/"+empty, nil), 204)
+	apitest.Must(t, a.Do("GET", "/api/accounts/"+empty, nil), 404)
 
-	id := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Busy", "currency": "USD"}), 201), "account")["id"].(string)
+	id := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Busy", "currency": "USD"}), 201), "account")["id"].(string)
 	for range 2 {
-		must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": id, "symbol": "AAPL", "assetType": "stock", "side": "long",
+		apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": id, "symbol": "AAPL", "assetType": "stock", "side": "long",
 			"fills": []any{map[string]any{"type": "entry", "price": "10", "quantity": "5", "filledAt": "2024-01-02T15:00:00Z"}}}), 201)
 	}
 	r := a.Do("DELETE", "/api/accounts/"+id, nil)
 	if r.Status != 409 || r.ErrorCode() != "CONFLICT" || !strings.Contains(string(r.Body), "2 positions") || !strings.Contains(string(r.Body), "confirm=true") {
 		t.Fatalf("unconfirmed delete: %d %s", r.Status, r.Body)
 	}
-	must(t, a.Do("DELETE", "/api/accounts/"+id+"?confirm=false", nil), 409)
-	must(t, a.Do("GET", "/api/accounts/"+id, nil), 200)
+	apitest.Must(t, a.Do("DELETE", "/api/accounts/"+id+"?confirm=false", nil), 409)
+	apitest.Must(t, a.Do("GET", "/api/accounts/"+id, nil), 200)
 
-	must(t, a.Do("DELETE", "/api/accounts/"+id+"?confirm=true", nil), 204)
-	must(t, a.Do("GET", "/api/accounts/"+id, nil), 404)
+	apitest.Must(t, a.Do("DELETE", "/api/accounts/"+id+"?confirm=true", nil), 204)
+	apitest.Must(t, a.Do("GET", "/api/accounts/"+id, nil), 404)
 	var n int
 	if err := srv.App.DB.QueryRow(ctx, `SELECT (SELECT count(*) FROM positions) + (SELECT count(*) FROM fills) + (SELECT count(*) FROM ledger_entries)`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d rows left behind (%v)", n, err)
@@ -184,26 +159,26 @@ func TestDeleteAccountConfirmation(t *testing.T) {
 }
 
 func TestLedger(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a := srv.Client(t)
 	a.Register("a@example.com", "password1")
-	id := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD", "startingBalance": "1000"}), 201), "account")["id"].(string)
+	id := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD", "startingBalance": "1000"}), 201), "account")["id"].(string)
 	base := "/api/accounts/" + id + "/ledger"
 
-	r := must(t, a.Do("POST", base, map[string]any{"kind": "deposit", "amount": "250.25", "occurredAt": "2024-01-02T10:00:00Z", "note": "top-up"}), 201)
-	if e, acc := obj(t, r, "entry"), obj(t, r, "account"); e["amount"] != "250.2500" || e["kind"] != "deposit" || e["positionId"] != nil || acc["balance"] != "1250.2500" {
+	r := apitest.Must(t, a.Do("POST", base, map[string]any{"kind": "deposit", "amount": "250.25", "occurredAt": "2024-01-02T10:00:00Z", "note": "top-up"}), 201)
+	if e, acc := apitest.Object(t, r, "entry"), apitest.Object(t, r, "account"); e["amount"] != "250.2500" || e["kind"] != "deposit" || e["positionId"] != nil || acc["balance"] != "1250.2500" {
 		t.Fatalf("deposit: %s", r.Body)
 	}
-	r = must(t, a.Do("POST", base, map[string]any{"kind": "withdrawal", "amount": "50", "occurredAt": "2024-01-03T10:00:00Z"}), 201)
-	withdrawal := obj(t, r, "entry")["id"].(string)
-	if obj(t, r, "entry")["amount"] != "-50.0000" || obj(t, r, "account")["balance"] != "1200.2500" {
+	r = apitest.Must(t, a.Do("POST", base, map[string]any{"kind": "withdrawal", "amount": "50", "occurredAt": "2024-01-03T10:00:00Z"}), 201)
+	withdrawal := apitest.Object(t, r, "entry")["id"].(string)
+	if apitest.Object(t, r, "entry")["amount"] != "-50.0000" || apitest.Object(t, r, "account")["balance"] != "1200.2500" {
 		t.Fatalf("withdrawal: %s", r.Body)
 	}
 	for i := range 5 {
-		must(t, a.Do("POST", base, map[string]any{"kind": "deposit", "amount": "1", "occurredAt": "2024-02-0" + string(rune('1'+i)) + "T10:00:00Z"}), 201)
+		apitest.Must(t, a.Do("POST", base, map[string]any{"kind": "deposit", "amount": "1", "occurredAt": "2024-02-0" + string(rune('1'+i)) + "T10:00:00Z"}), 201)
 	}
 	// A position's fill adds its fee to the same ledger.
-	must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": id, "symbol": "MSFT", "assetType": "stock", "side": "long",
+	apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": id, "symbol": "MSFT", "assetType": "stock", "side": "long",
 		"fills": []any{map[string]any{"type": "entry", "price": "10", "quantity": "5", "fees": "0.35", "filledAt": "2024-03-01T15:00:00Z"}}}), 201)
 
 	t.Run("Pages", func(t *testing.T) {
@@ -214,8 +189,8 @@ func TestLedger(t *testing.T) {
 			if cursor != "" {
 				path += "&cursor=" + cursor
 			}
-			r := must(t, a.Do("GET", path, nil), 200)
-			for _, it := range items(t, r) {
+			r := apitest.Must(t, a.Do("GET", path, nil), 200)
+			for _, it := range apitest.Items(t, r) {
 				seen = append(seen, it.(map[string]any)["occurredAt"].(string))
 			}
 			next, _ := r.JSON["nextCursor"].(string)
@@ -230,18 +205,18 @@ func TestLedger(t *testing.T) {
 		if len(seen) != 8 || seen[0] != "2024-03-01T15:00:00Z" || seen[7] != "2024-01-02T10:00:00Z" {
 			t.Fatalf("entries %v", seen)
 		}
-		r := must(t, a.Do("GET", base+"?kind=fee", nil), 200)
-		if l := items(t, r); len(l) != 1 || l[0].(map[string]any)["amount"] != "-0.3500" {
+		r := apitest.Must(t, a.Do("GET", base+"?kind=fee", nil), 200)
+		if l := apitest.Items(t, r); len(l) != 1 || l[0].(map[string]any)["amount"] != "-0.3500" {
 			t.Fatalf("fees %s", r.Body)
 		}
 	})
 	t.Run("DeleteDeposit", func(t *testing.T) {
-		acc := obj(t, must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 200), "account")
+		acc := apitest.Object(t, apitest.Must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 200), "account")
 		if acc["balance"] != "1254.9000" { // 1000 + 250.25 + 5 - 0.35
 			t.Fatalf("balance %v", acc["balance"])
 		}
-		must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 404)
-		fee := items(t, must(t, a.Do("GET", base+"?kind=fee", nil), 200))[0].(map[string]any)["id"].(string)
+		apitest.Must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 404)
+		fee := apitest.Items(t, apitest.Must(t, a.Do("GET", base+"?kind=fee", nil), 200))[0].(map[string]any)["id"].(string)
 		if r := a.Do("DELETE", base+"/"+fee, nil); r.Status != 409 || r.ErrorCode() != "CONFLICT" {
 			t.Fatalf("deleting a fill's entry: %d %s", r.Status, r.Body)
 		}
@@ -270,26 +245,26 @@ func TestLedger(t *testing.T) {
 }
 
 func TestBrokerages(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
 
-	l := items(t, must(t, a.Do("GET", "/api/brokerages", nil), 200))
+	l := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/brokerages", nil), 200))
 	if len(l) != 4 || l[1].(map[string]any)["builtIn"] != true || l[1].(map[string]any)["stockPerShareCommission"] != "0.005" {
 		t.Fatalf("built-ins %v", l)
 	}
-	created := obj(t, must(t, a.Do("POST", "/api/brokerages", map[string]any{"name": "My broker", "stockPerShareCommission": "0.0035", "stockMinPerFill": "0.35"}), 201), "brokerage")
+	created := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/brokerages", map[string]any{"name": "My broker", "stockPerShareCommission": "0.0035", "stockMinPerFill": "0.35"}), 201), "brokerage")
 	id := created["id"].(string)
 	if created["builtIn"] != false || created["optionsPerContractCommission"] != "0" || created["stockMinPerFill"] != "0.35" {
 		t.Fatalf("created %v", created)
 	}
-	updated := obj(t, must(t, a.Do("PATCH", "/api/brokerages/"+id, map[string]any{"optionsPerContractCommission": "0.5", "stockMinPerFill": nil}), 200), "brokerage")
+	updated := apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/brokerages/"+id, map[string]any{"optionsPerContractCommission": "0.5", "stockMinPerFill": nil}), 200), "brokerage")
 	if updated["optionsPerContractCommission"] != "0.5" || updated["stockMinPerFill"] != "0" || updated["stockPerShareCommission"] != "0.0035" {
 		t.Fatalf("updated %v", updated)
 	}
-	must(t, a.Do("GET", "/api/brokerages/"+ibFixed, nil), 200)
-	if l := items(t, must(t, b.Do("GET", "/api/brokerages", nil), 200)); len(l) != 4 {
+	apitest.Must(t, a.Do("GET", "/api/brokerages/"+ibFixed, nil), 200)
+	if l := apitest.Items(t, apitest.Must(t, b.Do("GET", "/api/brokerages", nil), 200)); len(l) != 4 {
 		t.Fatalf("b sees %d brokerages", len(l))
 	}
 
@@ -309,43 +284,43 @@ func TestBrokerages(t *testing.T) {
 		{Name: "OtherDelete", Method: "DELETE", Path: "/api/brokerages/" + id, Status: 404},
 		{Name: "OtherUsedByAccount", Method: "POST", Path: "/api/accounts", Body: map[string]any{"name": "X", "currency": "USD", "brokerageId": id}, Status: 400, Code: "VALIDATION_ERROR"},
 	})
-	acc := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "X", "currency": "USD", "brokerageId": id}), 201), "account")["id"].(string)
-	must(t, a.Do("DELETE", "/api/brokerages/"+id, nil), 204)
-	if r := obj(t, must(t, a.Do("GET", "/api/accounts/"+acc, nil), 200), "account"); r["brokerageId"] != nil {
+	acc := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "X", "currency": "USD", "brokerageId": id}), 201), "account")["id"].(string)
+	apitest.Must(t, a.Do("DELETE", "/api/brokerages/"+id, nil), 204)
+	if r := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/accounts/"+acc, nil), 200), "account"); r["brokerageId"] != nil {
 		t.Fatalf("account keeps a deleted brokerage: %v", r)
 	}
 }
 
 func TestTags(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
 
-	tag := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Breakout", "category": "setup"}), 201), "tag")
+	tag := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Breakout", "category": "setup"}), 201), "tag")
 	id := tag["id"].(string)
-	if g := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Misc"}), 201), "tag"); g["category"] != "general" {
+	if g := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Misc"}), 201), "tag"); g["category"] != "general" {
 		t.Fatalf("default category %v", g)
 	}
 	if r := a.Do("POST", "/api/tags", map[string]any{"name": "BREAKOUT"}); r.Status != 409 || r.ErrorCode() != "CONFLICT" {
 		t.Fatalf("duplicate: %d %s", r.Status, r.Body)
 	}
-	must(t, b.Do("POST", "/api/tags", map[string]any{"name": "Breakout"}), 201) // names are per user
-	updated := obj(t, must(t, a.Do("PATCH", "/api/tags/"+id, map[string]any{"category": "mistake", "name": "Chased"}), 200), "tag")
+	apitest.Must(t, b.Do("POST", "/api/tags", map[string]any{"name": "Breakout"}), 201) // names are per user
+	updated := apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/tags/"+id, map[string]any{"category": "mistake", "name": "Chased"}), 200), "tag")
 	if updated["category"] != "mistake" || updated["name"] != "Chased" {
 		t.Fatalf("updated %v", updated)
 	}
 	if r := a.Do("PATCH", "/api/tags/"+id, map[string]any{"name": "misc"}); r.Status != 409 {
 		t.Fatalf("rename onto another tag: %d %s", r.Status, r.Body)
 	}
-	if l := items(t, must(t, a.Do("GET", "/api/tags", nil), 200)); len(l) != 2 {
+	if l := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/tags", nil), 200)); len(l) != 2 {
 		t.Fatalf("tags %v", l)
 	}
-	if got := obj(t, must(t, a.Do("GET", "/api/tags/"+id, nil), 200), "tag"); got["name"] != "Chased" || got["category"] != "mistake" || got["id"] != id {
+	if got := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/tags/"+id, nil), 200), "tag"); got["name"] != "Chased" || got["category"] != "mistake" || got["id"] != id {
 		t.Fatalf("read one tag: %v", got)
 	}
 	for _, category := range []string{"setup", "mistake", "emotion", "general"} {
-		if got := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Every " + category, "category": category}), 201), "tag"); got["category"] != category {
+		if got := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Every " + category, "category": category}), 201), "tag"); got["category"] != category {
 			t.Fatalf("category %s: %v", category, got)
 		}
 	}
@@ -362,7 +337,7 @@ func TestTags(t *testing.T) {
 		{Name: "OtherPatch", Method: "PATCH", Path: "/api/tags/" + id, Body: map[string]any{"name": "x"}, Status: 404},
 		{Name: "OtherDelete", Method: "DELETE", Path: "/api/tags/" + id, Status: 404},
 	})
-	must(t, a.Do("DELETE", "/api/tags/"+id, nil), 204)
-	must(t, a.Do("DELETE", "/api/tags/"+id, nil), 404)
-	must(t, a.Do("GET", "/api/tags/"+id, nil), 404)
+	apitest.Must(t, a.Do("DELETE", "/api/tags/"+id, nil), 204)
+	apitest.Must(t, a.Do("DELETE", "/api/tags/"+id, nil), 404)
+	apitest.Must(t, a.Do("GET", "/api/tags/"+id, nil), 404)
 }

@@ -180,7 +180,7 @@ func (h handler) createBrokerage(w http.ResponseWriter, r *http.Request) {
 
 // brokerageByID reads a brokerage the user can see: built-in or their own.
 func brokerageByID(ctx context.Context, q db.Querier, userID, id string) (Brokerage, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Brokerage{}, apperr.ErrNotFound
 	}
 	const sql = `SELECT ` + brokerageColumns + ` FROM brokerages WHERE id = $1 AND (user_id IS NULL OR user_id = $2)`
@@ -203,7 +203,7 @@ func (h handler) getBrokerage(w http.ResponseWriter, r *http.Request) {
 func (h handler) updateBrokerage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("brokerageId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -240,7 +240,7 @@ func (h handler) updateBrokerage(w http.ResponseWriter, r *http.Request) {
 func (h handler) deleteBrokerage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("brokerageId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -11,15 +12,15 @@ import (
 // figure the journal's own), a second load is refused, and one click
 // removes it all, leaving the user's own tags and positions alone.
 func TestDemoJournal(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	a, b := srv.Client(t), srv.Client(t)
 	a.Register("a@example.com", "password1")
 	b.Register("b@example.com", "password1")
 	db := srv.App.DB
-	own := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "breakout", "category": "setup"}), 201), "tag")["id"].(string)
+	own := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "breakout", "category": "setup"}), 201), "tag")["id"].(string)
 
-	r := must(t, a.Do("POST", "/api/demo-journal", nil), 201)
-	acc := obj(t, r, "account")
+	r := apitest.Must(t, a.Do("POST", "/api/demo-journal", nil), 201)
+	acc := apitest.Object(t, r, "account")
 	if acc["demo"] != true || acc["name"] != "Demo account" || r.JSON["positions"].(float64) < 60 {
 		t.Fatalf("%s", r.Body)
 	}
@@ -53,13 +54,13 @@ func TestDemoJournal(t *testing.T) {
 		t.Fatalf("another user removed it: %d", r.Status)
 	}
 
-	must(t, a.Do("DELETE", "/api/demo-journal", nil), 204)
+	apitest.Must(t, a.Do("DELETE", "/api/demo-journal", nil), 204)
 	if err := db.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM accounts WHERE demo) + (SELECT count(*) FROM tags WHERE demo)
 		+ (SELECT count(*) FROM positions p JOIN accounts a ON a.id = p.account_id WHERE a.demo)`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d demo rows left (%v)", n, err)
 	}
-	must(t, a.Do("GET", "/api/tags/"+own, nil), 200)
-	must(t, a.Do("DELETE", "/api/demo-journal", nil), 404)
+	apitest.Must(t, a.Do("GET", "/api/tags/"+own, nil), 200)
+	apitest.Must(t, a.Do("DELETE", "/api/demo-journal", nil), 404)
 	// And it loads again after a removal.
-	must(t, a.Do("POST", "/api/demo-journal", nil), 201)
+	apitest.Must(t, a.Do("POST", "/api/demo-journal", nil), 201)
 }

@@ -126,7 +126,7 @@ type ledgerEnvelope struct {
 func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, accountID := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
-	if !journal.ValidUUID(accountID) {
+	if !db.ValidUUID(accountID) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -181,7 +181,7 @@ func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
 func (h handler) deleteLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, accountID, entryID := auth.CurrentUser(ctx).ID, r.PathValue("accountId"), r.PathValue("entryId")
-	if !journal.ValidUUID(accountID) || !journal.ValidUUID(entryID) {
+	if !db.ValidUUID(accountID) || !db.ValidUUID(entryID) {
 		httpx.NotFound(w, r)
 		return
 	}

@@ -130,7 +130,7 @@ func (h handler) createTag(w http.ResponseWriter, r *http.Request) {
 func (h handler) getTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("tagId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -145,7 +145,7 @@ func (h handler) getTag(w http.ResponseWriter, r *http.Request) {
 func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("tagId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -176,7 +176,7 @@ func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
 func (h handler) deleteTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("tagId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/base64"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -13,10 +12,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/app"
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/paging"
 	"tradejournal/shared/ratelimit"
 )
 
@@ -67,7 +66,7 @@ func (h handler) listUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	limit, err := ParseLimit(q.Get("limit"))
+	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -80,35 +79,12 @@ func (h handler) listUsers(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, page)
 }
 
-var integer = regexp.MustCompile(`^[+-]?[0-9]+$`)
-
-// ParseLimit reads the limit parameter: absent means 25, an integer is
-// clamped to 1..100, anything else is a VALIDATION_ERROR.
-func ParseLimit(s string) (int, error) {
-	if s == "" {
-		return defaultPageSize, nil
-	}
-	if !integer.MatchString(s) {
-		return 0, apperr.Invalid("limit", "must be a whole number")
-	}
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
-		return 1, nil
-	case err != nil, n > maxPageSize:
-		return maxPageSize, nil
-	}
-	return n, nil
-}
-
 // Cursor is the position after the last item of a page: the keyset
 // (created_at, id), newest first.
 type Cursor struct {
 	CreatedAt time.Time
 	ID        string
 }
-
-var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // EncodeCursor makes the opaque cursor a client passes back.
 func EncodeCursor(c Cursor) string {
@@ -126,7 +102,7 @@ func DecodeCursor(s string) *Cursor {
 		return nil
 	}
 	micros, id, ok := strings.Cut(string(raw), ".")
-	if !ok || !uuidShape.MatchString(id) {
+	if !ok || !db.ValidUUID(id) {
 		return nil
 	}
 	us, err := strconv.ParseInt(micros, 10, 64)

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/functions/admin"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
 )
@@ -81,7 +81,7 @@ func ids(t *testing.T, r apitest.Response) []string {
 }
 
 func TestListUsersAccess(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	user, _ := signIn(t, srv, "user@example.com", false)
 	adm, _ := signIn(t, srv, "admin@example.com", true)
 
@@ -109,17 +109,17 @@ func TestListUsersAccess(t *testing.T) {
 
 func TestListUsersItems(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
-	adm, admin := signIn(t, srv, "admin@example.com", true)
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
+	adm, adminUser := signIn(t, srv, "admin@example.com", true)
 	_, active := signIn(t, srv, "active@example.com", false)
 	fresh, err := auth.CreateUser(context.Background(), srv.App.DB, "fresh@example.com", passwordHash(), "UTC")
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := map[string]time.Time{
-		admin.ID:  time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		active.ID: time.Date(2026, 1, 2, 0, 0, 0, 500_000, time.UTC),
-		fresh.ID:  time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC),
+		adminUser.ID: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		active.ID:    time.Date(2026, 1, 2, 0, 0, 0, 500_000, time.UTC),
+		fresh.ID:     time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC),
 	}
 	for id, at := range created {
 		exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, id, at)
@@ -133,7 +133,7 @@ func TestListUsersItems(t *testing.T) {
 	list := items(t, r)
 
 	t.Run("NewestFirst", func(t *testing.T) {
-		want := []string{fresh.ID, active.ID, admin.ID}
+		want := []string{fresh.ID, active.ID, adminUser.ID}
 		if got := ids(t, r); !slices.Equal(got, want) {
 			t.Fatalf("order %v, want %v", got, want)
 		}
@@ -172,9 +172,9 @@ func TestListUsersItems(t *testing.T) {
 			lastActive      any
 		}
 		wants := map[string]want{
-			fresh.ID:  {"fresh@example.com", false, false, nil},
-			active.ID: {"active@example.com", false, true, now},
-			admin.ID:  {"admin@example.com", true, false, now},
+			fresh.ID:     {"fresh@example.com", false, false, nil},
+			active.ID:    {"active@example.com", false, true, now},
+			adminUser.ID: {"admin@example.com", true, false, now},
 		}
 		for _, it := range list {
 			id := it["id"].(string)
@@ -208,16 +208,16 @@ func TestListUsersItems(t *testing.T) {
 // tiebreak decides their order. It returns every id in the expected order.
 func pagedServer(t *testing.T) (*apitest.Client, []string) {
 	t.Helper()
-	srv := apitest.Start(t, apitest.Config(t))
-	adm, admin := signIn(t, srv, "admin@example.com", true)
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
+	adm, adminUser := signIn(t, srv, "admin@example.com", true)
 	ctx := context.Background()
 	type row struct {
 		id string
 		at time.Time
 	}
 	base := time.Date(2025, 6, 1, 9, 30, 0, 123_456_000, time.UTC)
-	rows := []row{{admin.ID, base.Add(-time.Hour)}}
-	exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, admin.ID, rows[0].at)
+	rows := []row{{adminUser.ID, base.Add(-time.Hour)}}
+	exec(t, srv, `UPDATE users SET created_at = $2 WHERE id = $1`, adminUser.ID, rows[0].at)
 	for i := range 105 {
 		u, err := auth.CreateUser(ctx, srv.App.DB, fmt.Sprintf("user%03d@example.com", i), "not-a-hash", "UTC")
 		if err != nil {
@@ -368,7 +368,7 @@ func TestListUsersPagination(t *testing.T) {
 
 func TestListUsersRateLimit(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
 	first, _ := signIn(t, srv, "first@example.com", true)
 	second, _ := signIn(t, srv, "second@example.com", true)
 
@@ -441,7 +441,7 @@ func TestSeedAdmin(t *testing.T) {
 	t.Run("Lifecycle", func(t *testing.T) {
 		cfg := apitest.Config(t)
 		cfg.Accounts.SeedAdminEmail = "boss@example.com"
-		srv := apitest.Start(t, cfg) // start-up work ran: no such user yet
+		srv := apitest.Start(t, cfg, functions.All) // start-up work ran: no such user yet
 
 		t.Run("NoUserYet", func(t *testing.T) {
 			if n := count(t, srv, `SELECT count(*) FROM users WHERE is_admin`); n != 0 {
@@ -486,7 +486,7 @@ func TestSeedAdmin(t *testing.T) {
 	t.Run("ExistingAdminBlocksPromotion", func(t *testing.T) {
 		cfg := apitest.Config(t)
 		cfg.Accounts.SeedAdminEmail = "boss@example.com"
-		srv := apitest.Start(t, cfg)
+		srv := apitest.Start(t, cfg, functions.All)
 		if _, err := auth.CreateUser(ctx, srv.App.DB, "owner@example.com", passwordHash(), "UTC"); err != nil {
 			t.Fatal(err)
 		}
@@ -512,7 +512,7 @@ func TestSeedAdmin(t *testing.T) {
 		if cfg.Accounts.SeedAdminEmail != "boss@example.com" {
 			t.Fatalf("SEED_ADMIN_EMAIL read as %q", cfg.Accounts.SeedAdminEmail)
 		}
-		srv := apitest.Start(t, cfg)
+		srv := apitest.Start(t, cfg, functions.All)
 		srv.Client(t).Register("BOSS@example.Com", "password1")
 		srv.Client(t).Register("other@example.com", "password1")
 		restart(t, srv)
@@ -525,40 +525,13 @@ func TestSeedAdmin(t *testing.T) {
 	})
 
 	t.Run("UnsetDoesNothing", func(t *testing.T) {
-		srv := apitest.Start(t, apitest.Config(t))
+		srv := apitest.Start(t, apitest.Config(t), functions.All)
 		srv.Client(t).Register("someone@example.com", "password1")
 		restart(t, srv)
 		if n := count(t, srv, `SELECT count(*) FROM users WHERE is_admin`); n != 0 || bootstrapped(t, srv) {
 			t.Fatalf("%d admins with SEED_ADMIN_EMAIL unset", n)
 		}
 	})
-}
-
-func TestParseLimit(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want int
-	}{
-		{"", 25}, {"1", 1}, {"7", 7}, {"25", 25}, {"100", 100}, {"101", 100}, {"1000", 100},
-		{"0", 1}, {"-0", 1}, {"-5", 1}, {"+7", 7}, {"007", 7},
-		{"99999999999999999999", 100}, {"-99999999999999999999", 1},
-	} {
-		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
-			got, err := admin.ParseLimit(tc.in)
-			if err != nil || got != tc.want {
-				t.Fatalf("ParseLimit(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
-			}
-		})
-	}
-	for _, in := range []string{"abc", "1.5", "1e3", " 5", "5 ", "0x10", "-", "+", "٣", "1_000"} {
-		t.Run(fmt.Sprintf("Invalid%q", in), func(t *testing.T) {
-			_, err := admin.ParseLimit(in)
-			e, ok := apperr.As(err)
-			if !ok || e.Code != apperr.Validation || len(e.Details) != 1 || e.Details[0].Field != "limit" {
-				t.Fatalf("ParseLimit(%q) error %v, want a VALIDATION_ERROR on limit", in, err)
-			}
-		})
-	}
 }
 
 func TestCursor(t *testing.T) {

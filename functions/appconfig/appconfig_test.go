@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
@@ -29,7 +30,7 @@ func load(t *testing.T, vars map[string]string) config.Config {
 func keys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 func TestConfigDefaults(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	apitest.Run(t, srv.Client(t), []apitest.Case{
 		{Name: "Unauthenticated", Method: "GET", Path: "/api/config", Status: 401, Code: "UNAUTHENTICATED"},
 	})
@@ -85,7 +86,7 @@ func TestConfigEverythingOnAndNoSecret(t *testing.T) {
 	if len(secrets) < 15 {
 		t.Fatalf("only %d secrets: the configuration above does not set them all: %q", len(secrets), secrets)
 	}
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c := srv.Client(t)
 	c.Register("all@example.com", "password1")
 	r := c.Do("GET", "/api/config", nil)
@@ -130,7 +131,7 @@ func TestConfigBillingDefaultsAndSwitches(t *testing.T) {
 		"OBJECT_STORAGE_ENDPOINT":      "http://127.0.0.1:1",
 		"OBJECT_STORAGE_ACCESS_KEY_ID": "AKID",
 	})
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	// Registration is closed, so the user is made directly, as an operator
 	// would; then signs in.
 	c := srv.Client(t)

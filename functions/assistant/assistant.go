@@ -143,7 +143,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, listPage{Items: items, NextCursor: next})
 }
 
-type conversationBody struct {
+type conversationEnvelope struct {
 	Conversation Conversation `json:"conversation"`
 }
 
@@ -195,7 +195,7 @@ func (h *handler) rename(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, conversationBody{Conversation: c})
+	httpx.JSON(w, http.StatusOK, conversationEnvelope{Conversation: c})
 }
 
 // remove deletes a conversation, its turns and messages (204). The usage

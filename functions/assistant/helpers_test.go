@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
@@ -171,7 +172,7 @@ func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 func start(t testing.TB, cfg config.Config, p *fakeProvider) *env {
 	t.Helper()
 	logs := &testbin.SyncBuffer{}
-	srv := apitest.StartLogged(t, cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	srv := apitest.StartLogged(t, cfg, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})), functions.All)
 	return &env{t: t, srv: srv, app: srv.App, provider: p, logs: logs}
 }
 

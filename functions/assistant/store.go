@@ -89,7 +89,7 @@ func (s store) list(ctx context.Context, userID string, after *journal.Cursor, l
 
 // get returns the user's conversation; another user's is ErrNotFound.
 func (s store) get(ctx context.Context, q db.Querier, userID, id string) (Conversation, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
 	var c Conversation
@@ -133,7 +133,7 @@ func (s store) messages(ctx context.Context, conversationID string, limit int) (
 }
 
 func (s store) rename(ctx context.Context, userID, id, title string, now time.Time) (Conversation, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
 	var c Conversation
@@ -151,7 +151,7 @@ func (s store) rename(ctx context.Context, userID, id, title string, now time.Ti
 // conversation whose turn is still streaming is refused: the turn must end
 // (and settle) first.
 func (s store) remove(ctx context.Context, userID, id string, staleBefore, now time.Time) error {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return apperr.ErrNotFound
 	}
 	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {

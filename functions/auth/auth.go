@@ -47,7 +47,7 @@ func Group(a *app.App) httpx.Group {
 	}
 }
 
-type userResponse struct {
+type userEnvelope struct {
 	User auth.User `json:"user"`
 }
 
@@ -98,7 +98,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var user auth.User
-	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		if user, err = auth.CreateUser(ctx, tx, email, hash, timezone); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		h.app.Outbox.Nudge()
 	}
 	h.app.Analytics.Capture(user.ID, analytics.EventSignedUp, analytics.Props{"emailVerificationSent": h.app.Outbox != nil})
-	httpx.JSON(w, http.StatusCreated, userResponse{User: user})
+	httpx.JSON(w, http.StatusCreated, userEnvelope{User: user})
 }
 
 type loginRequest struct {
@@ -160,7 +160,7 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, userResponse{User: user})
+	httpx.JSON(w, http.StatusOK, userEnvelope{User: user})
 }
 
 // hashOrDummy keeps a login for an unknown address as slow as a real one.
@@ -180,5 +180,5 @@ func (h handler) logout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h handler) me(w http.ResponseWriter, r *http.Request) {
-	httpx.JSON(w, http.StatusOK, userResponse{User: auth.CurrentUser(r.Context())})
+	httpx.JSON(w, http.StatusOK, userEnvelope{User: auth.CurrentUser(r.Context())})
 }

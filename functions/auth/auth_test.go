@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
@@ -21,7 +22,7 @@ import (
 )
 
 func TestRegister(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 
 	t.Run("Created", func(t *testing.T) {
@@ -88,7 +89,7 @@ func TestRegister(t *testing.T) {
 	})
 	// A fresh client per rate-limited batch is not enough (the limit is per
 	// address), so the remaining bad-input cases run on their own server.
-	bad := apitest.Start(t, apitest.Config(t))
+	bad := apitest.Start(t, apitest.Config(t), functions.All)
 	badCases := []apitest.Case{
 		{Name: "ShortPassword", Body: map[string]any{"email": "a@example.com", "password": "short"}, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "OverlongPassword", Body: map[string]any{"email": "a@example.com", "password": strings.Repeat("p", 1025)}, Status: 400, Code: "VALIDATION_ERROR"},
@@ -103,7 +104,7 @@ func TestRegister(t *testing.T) {
 }
 
 func TestRegisterBadBodies(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	cases := []struct {
 		name, contentType, body string
@@ -134,7 +135,7 @@ func TestRegisterBadBodies(t *testing.T) {
 }
 
 func TestRegisterConcurrentSameEmail(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	var wg sync.WaitGroup
 	statuses := make(chan int, 2)
 	for range 2 {
@@ -156,7 +157,7 @@ func TestRegisterConcurrentSameEmail(t *testing.T) {
 func TestRegistrationDisabled(t *testing.T) {
 	cfg := apitest.Config(t)
 	cfg.Accounts.DisableRegistration = true
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	r := srv.Client(t).Do("POST", "/api/auth/register", map[string]any{"email": "a@example.com", "password": "password1"})
 	if r.Status != 403 || r.ErrorCode() != "REGISTRATION_DISABLED" {
 		t.Fatalf("got %d %s", r.Status, r.Body)
@@ -179,7 +180,7 @@ func TestRegistrationDisabled(t *testing.T) {
 }
 
 func TestRegisterRateLimit(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	for i := range 5 {
 		r := c.Do("POST", "/api/auth/register", map[string]any{"email": fmt.Sprintf("u%d@example.com", i), "password": "password1"})
@@ -204,7 +205,7 @@ func TestRegisterRateLimit(t *testing.T) {
 }
 
 func TestLoginLogoutMe(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	srv.Client(t).Register("me@example.com", "password1")
 	c := srv.Client(t)
 
@@ -238,7 +239,7 @@ func TestLoginLogoutMe(t *testing.T) {
 }
 
 func TestLoginRateLimitPerEmail(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	for i := range 10 {
 		if r := c.Do("POST", "/api/auth/login", map[string]any{"email": "victim@example.com", "password": "guess-guess"}); r.Status != 401 {
@@ -254,7 +255,7 @@ func TestLoginRateLimitPerEmail(t *testing.T) {
 // stopped after 30 attempts in 15 minutes (README), while another address
 // still gets an answer.
 func TestLoginRateLimitPerClientIP(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	login := func(email, clientIP string) apitest.Response {
 		req := c.NewRequest("POST", "/api/auth/login", fmt.Sprintf(`{"email":%q,"password":"guess-guess"}`, email))
@@ -278,7 +279,7 @@ func TestLoginRateLimitPerClientIP(t *testing.T) {
 
 func TestSessionActivityWrittenAtMostOnceAMinute(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now })
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return now }, functions.All)
 	c := srv.Client(t)
 	c.Register("active@example.com", "password1")
 	lastSeen := func() time.Time {
@@ -308,7 +309,7 @@ func TestDatabaseDownIs503(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	srv := httptest.NewServer(apitest.Handler(a))
+	srv := httptest.NewServer(apitest.Handler(a, functions.All))
 	defer srv.Close()
 	c := (&apitest.Server{Server: srv, App: a}).Client(t)
 
@@ -330,7 +331,7 @@ func TestRegisterLimitSharedAcrossInstances(t *testing.T) {
 	store := redistest.Start(t)
 	cfg := apitest.Config(t)
 	cfg.Store.URL = store.URL
-	a, b := apitest.Start(t, cfg), apitest.Start(t, cfg)
+	a, b := apitest.Start(t, cfg, functions.All), apitest.Start(t, cfg, functions.All)
 	register := func(srv *apitest.Server, i int) int {
 		return srv.Client(t).Do("POST", "/api/auth/register", map[string]any{"email": fmt.Sprintf("s%d@example.com", i), "password": "password1"}).Status
 	}
@@ -355,7 +356,7 @@ func TestRegisterLimitSharedAcrossInstances(t *testing.T) {
 }
 
 func TestNoStoreMeansLocalLimiter(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	if _, ok := srv.App.Limiter.(*ratelimit.Memory); !ok {
 		t.Fatalf("limiter %T with STORE_URL unset, want the process-local one", srv.App.Limiter)
 	}

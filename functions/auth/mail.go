@@ -74,7 +74,7 @@ func (h handler) requestReset(w http.ResponseWriter, r *http.Request) {
 	}
 	user, _, err := auth.UserByEmail(ctx, h.app.DB, addr)
 	if err == nil {
-		err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error { return h.queueMail(ctx, tx, user, auth.PurposeReset) })
+		err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error { return h.queueMail(ctx, tx, user, auth.PurposeReset) })
 		h.app.Outbox.Nudge()
 	}
 	if err != nil && err != apperr.ErrNotFound {
@@ -112,7 +112,7 @@ func (h handler) confirmReset(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		userID, err := auth.ConsumeToken(ctx, tx, req.Token, auth.PurposeReset, h.app.Now())
 		if err != nil {
 			return err
@@ -137,7 +137,7 @@ func (h handler) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	err := pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		userID, err := auth.ConsumeToken(ctx, tx, req.Token, auth.PurposeVerify, h.app.Now())
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func (h handler) resendVerification(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	if err := pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error { return h.queueMail(ctx, tx, user, auth.PurposeVerify) }); err != nil {
+	if err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error { return h.queueMail(ctx, tx, user, auth.PurposeVerify) }); err != nil {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}

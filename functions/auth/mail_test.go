@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/config"
 	"tradejournal/shared/email/smtptest"
@@ -21,7 +22,7 @@ func mailServer(t *testing.T, now func() time.Time) (*apitest.Server, *smtptest.
 	cfg := apitest.Config(t)
 	cfg.Email = config.Email{SMTPHost: "localhost", SMTPPort: sink.Port, TLSMode: "none",
 		From: "journal@example.org", WebBaseURL: "https://journal.example.org"}
-	return apitest.StartAt(t, cfg, now), sink
+	return apitest.StartAt(t, cfg, now, functions.All), sink
 }
 
 var fragmentToken = regexp.MustCompile(`https://journal\.example\.org/(verify-email|reset-password)#token=([A-Za-z0-9_-]+)`)
@@ -147,7 +148,7 @@ func TestPasswordReset(t *testing.T) {
 }
 
 func TestWithoutEmailNothingIsQueued(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	if srv.App.Outbox != nil {
 		t.Fatal("an outbox exists with email unconfigured")
 	}

@@ -15,8 +15,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +28,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/packs"
+	"tradejournal/shared/paging"
 	"tradejournal/shared/ratelimit"
 	"tradejournal/shared/wallet"
 )
@@ -161,7 +160,7 @@ func (h *handler) getWallet(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := auth.CurrentUser(ctx)
 	q := r.URL.Query()
-	limit, err := parseLimit(q.Get("limit"))
+	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -180,27 +179,6 @@ func (h *handler) getWallet(w http.ResponseWriter, r *http.Request) {
 		page.Items = []wallet.Transaction{}
 	}
 	httpx.JSON(w, http.StatusOK, walletView{Balance: bal, Transactions: page.Items, NextCursor: page.NextCursor})
-}
-
-var integer = regexp.MustCompile(`^[+-]?[0-9]+$`)
-
-// parseLimit reads the page size as the admin list does: absent means 25, a
-// whole number is clamped to 1..100, anything else is a VALIDATION_ERROR.
-func parseLimit(s string) (int, error) {
-	if s == "" {
-		return defaultPageSize, nil
-	}
-	if !integer.MatchString(s) {
-		return 0, apperr.Invalid("limit", "must be a whole number")
-	}
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
-		return 1, nil
-	case err != nil, n > maxPageSize:
-		return maxPageSize, nil
-	}
-	return n, nil
 }
 
 // checkoutRequest is the body of POST /api/billing/checkout.

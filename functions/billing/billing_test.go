@@ -19,6 +19,7 @@ import (
 
 	"github.com/stripe/stripe-go/v76"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/config"
 	"tradejournal/shared/stripetest"
@@ -106,7 +107,7 @@ func signIn(t *testing.T, srv *apitest.Server) (*apitest.Client, string) {
 }
 
 func TestUnconfigured(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c, _ := signIn(t, srv)
 	apitest.Run(t, c, []apitest.Case{
 		{Name: "Checkout", Method: "POST", Path: "/api/billing/checkout", Body: map[string]any{"packId": "starter"}, Status: 402, Code: "BILLING_NOT_AVAILABLE"},
@@ -143,7 +144,7 @@ func TestUnconfigured(t *testing.T) {
 
 func TestUnauthenticated(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c := srv.Client(t)
 	for _, rt := range []struct{ method, path string }{
 		{"GET", "/api/billing/packs"}, {"GET", "/api/billing/wallet"}, {"GET", "/api/billing/subscription"},
@@ -158,7 +159,7 @@ func TestUnauthenticated(t *testing.T) {
 func TestWebhookNeedsBothSecrets(t *testing.T) {
 	cfg, _ := billingConfig(t)
 	cfg.Billing.WebhookSecret = ""
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	r := postEvent(t, srv, testWebhookSecret, eventJSON(t, "evt_nosecret", "checkout.session.completed", time.Now(), map[string]any{"id": "cs_x"}))
 	if r.Status != 404 || r.ErrorCode() != "" {
 		t.Fatalf("webhook without its secret: %d %s", r.Status, r.Body)
@@ -176,7 +177,7 @@ func TestWebhookNeedsBothSecrets(t *testing.T) {
 func TestCheckout(t *testing.T) {
 	cfg, rec := billingConfig(t)
 	cfg.Email.WebBaseURL = "https://journal.example.com"
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 
 	r := c.Do("POST", "/api/billing/checkout", map[string]any{"packId": "plus"})
@@ -257,7 +258,7 @@ func TestCheckout(t *testing.T) {
 
 func TestCheckoutReturnsToOrigin(t *testing.T) {
 	cfg, rec := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, _ := signIn(t, srv)
 	cases := []struct{ origin, want string }{
 		{"http://localhost:5173", "http://localhost:5173/billing?checkout=cancel"},
@@ -283,7 +284,7 @@ func TestCheckoutReturnsToOrigin(t *testing.T) {
 
 func TestCheckoutRateLimit(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, _ := signIn(t, srv)
 	for i := range 10 {
 		if r := c.Do("POST", "/api/billing/checkout", map[string]any{"packId": "starter"}); r.Status != 200 {
@@ -311,7 +312,7 @@ func TestProcessorFailure(t *testing.T) {
 	}))
 	t.Cleanup(failing.Close)
 	cfg.Billing.APIBaseURL = failing.URL
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, _ := signIn(t, srv)
 	r := c.Do("POST", "/api/billing/checkout", map[string]any{"packId": "starter"})
 	if r.Status != 502 || r.ErrorCode() != "" || strings.Contains(string(r.Body), "No such price") {
@@ -321,7 +322,7 @@ func TestProcessorFailure(t *testing.T) {
 
 func TestProCheckoutAndPortal(t *testing.T) {
 	cfg, rec := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 
 	r := c.Do("POST", "/api/billing/subscription/checkout", nil)
@@ -358,7 +359,7 @@ func TestProCheckoutAndPortal(t *testing.T) {
 	t.Run("NoProPrice", func(t *testing.T) {
 		cfg, _ := billingConfig(t)
 		cfg.Billing.ProPriceID = ""
-		srv := apitest.Start(t, cfg)
+		srv := apitest.Start(t, cfg, functions.All)
 		c, _ := signIn(t, srv)
 		if r := c.Do("POST", "/api/billing/subscription/checkout", nil); r.Status != 402 || r.ErrorCode() != "BILLING_NOT_AVAILABLE" {
 			t.Fatalf("pro checkout without a price: %d %s", r.Status, r.Body)
@@ -372,7 +373,7 @@ func TestProCheckoutAndPortal(t *testing.T) {
 func TestPacks(t *testing.T) {
 	cfg, _ := billingConfig(t)
 	cfg.Billing.CreditPacks = `[{"id":"tiny","label":"Tiny","priceMinor":100,"currency":"EUR","credits":900000}]`
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, _ := signIn(t, srv)
 	r := c.Do("GET", "/api/billing/packs", nil)
 	want := `{"purchasesAvailable":true,"packs":[{"id":"tiny","label":"Tiny","priceMinor":100,"currency":"EUR","credits":900000}]}` + "\n"

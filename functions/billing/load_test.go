@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkWebhookLoad(b *testing.B) {
 	cfg := apitest.Config(b)
 	cfg.Billing.SecretKey = testSecretKey
 	cfg.Billing.WebhookSecret = testWebhookSecret
-	srv := apitest.Start(b, cfg)
+	srv := apitest.Start(b, cfg, functions.All)
 
 	users := make([]string, 20)
 	for i := range users {

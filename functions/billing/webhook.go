@@ -126,7 +126,7 @@ func (h *handler) process(ctx context.Context, ev stripe.Event) error {
 		return apperr.New(apperr.InvalidJSON, "the event has no id")
 	}
 	var afterCommit func()
-	err = pgx.BeginFunc(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		const record = `INSERT INTO billing_webhook_events (event_id, type, event_created, processed_at)
 			VALUES ($1, $2, $3, $4) ON CONFLICT (event_id) DO NOTHING`
 		tag, err := tx.Exec(ctx, record, ev.ID, string(ev.Type), eventTime(ev), h.app.Now())
@@ -198,7 +198,7 @@ func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Ev
 	if userID == "" {
 		userID = s.ClientReferenceID
 	}
-	if s.ClientReferenceID != "" && s.ClientReferenceID != userID || !wallet.ValidUserID(userID) {
+	if s.ClientReferenceID != "" && s.ClientReferenceID != userID || !db.ValidUUID(userID) {
 		log.Info("checkout session without a user of this service; ignored")
 		return nil, nil
 	}
@@ -352,7 +352,7 @@ func resolveUser(ctx context.Context, tx pgx.Tx, customerID, metaUser string, no
 			return "", err
 		}
 	}
-	if !wallet.ValidUserID(metaUser) {
+	if !db.ValidUUID(metaUser) {
 		return "", nil
 	}
 	exists, err := userExists(ctx, tx, metaUser)

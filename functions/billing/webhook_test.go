@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/stripe/stripe-go/v76/webhook"
 
+	"tradejournal/functions"
 	"tradejournal/functions/billing"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/lambdahost"
@@ -97,7 +98,7 @@ func wantCredits(t *testing.T, c *apitest.Client, want float64, entries int) {
 
 func TestWebhookCreditsPack(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 
 	payload := eventJSON(t, "evt_paid_1", "checkout.session.completed", time.Now(), checkoutSession("cs_1", userID, "starter", "paid", 500))
@@ -148,7 +149,7 @@ func TestWebhookCreditsPack(t *testing.T) {
 
 func TestWebhookDelayedPayment(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	deliver(t, srv, "evt_unpaid", "checkout.session.completed", time.Now(), checkoutSession("cs_late", userID, "starter", "unpaid", 500))
 	wantCredits(t, c, 0, 0)
@@ -160,7 +161,7 @@ func TestWebhookDelayedPayment(t *testing.T) {
 
 func TestWebhookRefusals(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	payload := eventJSON(t, "evt_refused", "checkout.session.completed", time.Now(), checkoutSession("cs_r", userID, "starter", "paid", 500))
 	now := time.Now()
@@ -201,7 +202,7 @@ func TestWebhookRefusals(t *testing.T) {
 
 func TestWebhookIgnores(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 
 	t.Run("UnknownTypes", func(t *testing.T) {
@@ -244,7 +245,7 @@ func TestWebhookIgnores(t *testing.T) {
 // every delivery answers 200 and the pack is credited once.
 func TestWebhookConcurrentDuplicates(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	payload := eventJSON(t, "evt_dup", "checkout.session.completed", time.Now(), checkoutSession("cs_dup", userID, "standard", "paid", 1000))
 	header := sign(payload, testWebhookSecret, time.Now())
@@ -285,7 +286,7 @@ func TestWebhookConcurrentDuplicates(t *testing.T) {
 // values: the handler must join them back.
 func TestWebhookThroughLambda(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	invoke := lambdahost.Handler(srv.App.Serve(billing.Group(srv.App).Handler()))
 
@@ -361,7 +362,7 @@ func wantPro(t *testing.T, c *apitest.Client, pro bool, status string, periodEnd
 
 func TestSubscriptionEvents(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	t0 := time.Now().Add(-time.Hour).Truncate(time.Second)
 	p1 := t0.Add(30 * 24 * time.Hour)
@@ -469,7 +470,7 @@ func TestSubscriptionEvents(t *testing.T) {
 // list answers them.
 func TestWalletPages(t *testing.T) {
 	cfg, _ := billingConfig(t)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c, userID := signIn(t, srv)
 	packs := []string{"starter", "standard", "plus", "max", "starter"}
 	for i, pack := range packs {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/benchcpu"
 )
@@ -20,7 +21,7 @@ const benchBody = `{"mode":"stock","direction":"long","entryPrice":"50.25","stop
 // decode, sizing and encode. The load test over HTTP is
 // infra/bench/calculator.sh.
 func BenchmarkEndpoints(b *testing.B) {
-	srv := apitest.Start(b, apitest.Config(b))
+	srv := apitest.Start(b, apitest.Config(b), functions.All)
 	c := srv.Client(b)
 	r := c.Register("bench@example.com", "password1")
 	cookie := apitest.SessionCookie(r.Header.Values("Set-Cookie"))

@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
 func TestCalculatorEndpoint(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	anon := srv.Client(t)
 	c := srv.Client(t)
 	c.Register("calc@example.com", "password1")

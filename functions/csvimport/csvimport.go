@@ -13,8 +13,8 @@
 // in one transaction that also deletes the row,
 // so an import is written whole or not at all, and exactly once. Expired
 // previews and claims orphaned by a dead process (older than
-// CSV_IMPORT_CLAIM_TIMEOUT_SECONDS) are deleted by Cleanup: before every
-// import request, on cmd/local's timer, and by a scheduled function.
+// CSV_IMPORT_CLAIM_TIMEOUT_SECONDS) are deleted by staging.Cleanup: before
+// every import request, and by the csv-import-cleanup job of shared/jobs.
 package csvimport
 
 import (
@@ -41,6 +41,7 @@ import (
 	"tradejournal/shared/csvimport"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/money"
+	"tradejournal/shared/staging"
 )
 
 type handler struct {
@@ -68,7 +69,7 @@ func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 // sweep is the lazy clean-up before an import request. A failure is
 // logged, never answered: the request itself will meet the same database.
 func (h handler) sweep(ctx context.Context) {
-	s, err := Cleanup(ctx, h.app.DB, h.app.Config.CSVImport, h.app.Now())
+	s, err := staging.Cleanup(ctx, h.app.DB, h.app.Config.CSVImport, h.app.Now())
 	if err != nil {
 		httpx.Logger(ctx).Warn("csv import clean-up", "err", err)
 		return

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/config"
 )
@@ -61,7 +62,7 @@ func setup(t *testing.T, limits func(*config.CSVImport)) *fixture {
 		limits(&cfg.CSVImport)
 	}
 	c := &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
-	srv := apitest.StartAt(t, cfg, c.Now)
+	srv := apitest.StartAt(t, cfg, c.Now, functions.All)
 	f := &fixture{srv: srv, clock: c, a: srv.Client(t), b: srv.Client(t), configured: cfg.CSVImport,
 		startingA: decimal.NewFromInt(25000)}
 	r := f.a.Register("a@example.com", "password1")

@@ -16,6 +16,7 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/lambdahost"
+	"tradejournal/shared/staging"
 )
 
 // roundTrip is a small file: AAPL bought and sold, MSFT bought (left open).
@@ -201,9 +202,9 @@ func TestDuplicates(t *testing.T) {
 	f.checkLedger(t)
 }
 
-// TestCleanup drives the clean-up with the test clock: the exported sweep
-// (the scheduled function's), the lazy one of every import request, and
-// cmd/local's timer.
+// TestCleanup drives the clean-up with the test clock: staging.Cleanup (the
+// csv-import-cleanup job of shared/jobs, whose runner shared/jobs tests) and
+// the lazy one of every import request.
 func TestCleanup(t *testing.T) {
 	f := setup(t, nil)
 	ctx := context.Background()
@@ -223,23 +224,25 @@ func TestCleanup(t *testing.T) {
 	t.Run("Scheduled", func(t *testing.T) {
 		stage()
 		orphan()
-		sweep := csvimport.Scheduled(f.srv.App)
-		if s, err := sweep(ctx); err != nil || s != (csvimport.Swept{}) {
+		sweep := func(ctx context.Context) (staging.Swept, error) {
+			return staging.Cleanup(ctx, f.srv.App.DB, cfg, f.clock.Now())
+		}
+		if s, err := sweep(ctx); err != nil || s != (staging.Swept{}) {
 			t.Fatalf("fresh rows swept: %+v %v", s, err)
 		}
 		// Orphans go CSV_IMPORT_CLAIM_TIMEOUT_SECONDS (10 minutes) after
 		// their claim; staged previews after CSV_IMPORT_STAGING_TTL_MINUTES
 		// (30).
 		f.clock.Add(cfg.ClaimTimeout)
-		if s, err := sweep(ctx); err != nil || s != (csvimport.Swept{}) {
+		if s, err := sweep(ctx); err != nil || s != (staging.Swept{}) {
 			t.Fatalf("swept at the timeout itself: %+v %v", s, err)
 		}
 		f.clock.Add(time.Second)
-		if s, err := sweep(ctx); err != nil || s != (csvimport.Swept{Orphaned: 1}) {
+		if s, err := sweep(ctx); err != nil || s != (staging.Swept{Orphaned: 1}) {
 			t.Fatalf("%+v %v", s, err)
 		}
 		f.clock.Add(cfg.StagingTTL - cfg.ClaimTimeout)
-		if s, err := sweep(ctx); err != nil || s != (csvimport.Swept{Expired: 1}) || f.counts(t).staged != 0 {
+		if s, err := sweep(ctx); err != nil || s != (staging.Swept{Expired: 1}) || f.counts(t).staged != 0 {
 			t.Fatalf("%+v %v", s, err)
 		}
 	})
@@ -265,26 +268,6 @@ func TestCleanup(t *testing.T) {
 			t.Fatalf("%d staged", n)
 		}
 		f.clock.Add(cfg.StagingTTL + time.Second)
-	})
-	t.Run("Timer", func(t *testing.T) {
-		stage()
-		orphan()
-		ctx, cancel := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() { defer close(done); csvimport.RunCleanup(ctx, f.srv.App, 10*time.Millisecond) }()
-		defer func() { cancel(); <-done }()
-		time.Sleep(50 * time.Millisecond)
-		if n := f.counts(t).staged; n != 2 {
-			t.Fatalf("the timer swept fresh rows: %d left", n)
-		}
-		f.clock.Add(max(cfg.ClaimTimeout, cfg.StagingTTL) + time.Second)
-		deadline := time.Now().Add(5 * time.Second)
-		for f.counts(t).staged != 0 {
-			if time.Now().After(deadline) {
-				t.Fatal("the timer did not sweep")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"tradejournal/functions"
 	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
 	parser "tradejournal/shared/csvimport"
@@ -68,7 +69,7 @@ type speedSet struct {
 }
 
 func newSpeedSet(tb testing.TB) *speedSet {
-	srv := apitest.Start(tb, apitest.Config(tb))
+	srv := apitest.Start(tb, apitest.Config(tb), functions.All)
 	c := srv.Client(tb)
 	c.Register("speed@example.com", "password1")
 	return &speedSet{srv: srv, c: c, file: speedFile(speedRows)}

@@ -14,7 +14,6 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
-	"tradejournal/shared/journal"
 )
 
 // account is what an import needs to know about the account it writes to.
@@ -29,7 +28,7 @@ var errNotYourAccount = apperr.Invalid("accountId", "must be one of your account
 // loadAccount reads the user's account; another user's, a missing and a
 // malformed id are all errNotYourAccount.
 func loadAccount(ctx context.Context, q db.Querier, userID, accountID string) (account, error) {
-	if !journal.ValidUUID(accountID) {
+	if !db.ValidUUID(accountID) {
 		return account{}, errNotYourAccount
 	}
 	const sql = `SELECT id::text, currency, timezone FROM accounts WHERE id = $1 AND user_id = $2`
@@ -131,25 +130,4 @@ func release(ctx context.Context, q db.Querier, hash []byte) error {
 	const sql = `UPDATE csv_import_staging SET state = 'staged', claimed_at = NULL WHERE token_hash = $1 AND state = 'committing'`
 	_, err := q.Exec(ctx, sql, hash)
 	return db.Classify(err)
-}
-
-// Swept counts what a clean-up deleted.
-type Swept struct {
-	Expired  int64 // staged previews past CSV_IMPORT_STAGING_TTL_MINUTES
-	Orphaned int64 // committing rows past CSV_IMPORT_CLAIM_TIMEOUT_SECONDS
-}
-
-// Cleanup deletes expired staged previews (older than cfg.StagingTTL) and
-// orphaned committing rows (claimed longer ago than cfg.ClaimTimeout, their
-// commit gone with its process) as of now. It is one statement on two
-// partial indexes: cheap enough to run before every import request, and
-// the job of cmd/local's timer and of a scheduled function.
-func Cleanup(ctx context.Context, q db.Querier, cfg config.CSVImport, now time.Time) (Swept, error) {
-	const sql = `WITH d AS (DELETE FROM csv_import_staging
-			WHERE (state = 'staged' AND created_at < $1) OR (state = 'committing' AND claimed_at < $2)
-			RETURNING state)
-		SELECT count(*) FILTER (WHERE state = 'staged'), count(*) FILTER (WHERE state = 'committing') FROM d`
-	var s Swept
-	err := q.QueryRow(ctx, sql, now.Add(-cfg.StagingTTL), now.Add(-cfg.ClaimTimeout)).Scan(&s.Expired, &s.Orphaned)
-	return s, db.Classify(err)
 }

@@ -19,11 +19,13 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
+	"tradejournal/shared/paging"
 )
 
 type handler struct{ app *app.App }
@@ -140,9 +142,9 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 			*p.dst = code
 		}
 	}
-	limit, err := parseLimit(q.Get("limit"))
-	if err != nil {
-		problems = append(problems, apperr.FieldError{Field: "limit", Message: err.Error()})
+	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
+	if e, ok := apperr.As(err); ok {
+		problems = append(problems, e.Details...)
 	}
 	if err := apperr.Fields(problems); err != nil {
 		httpx.Error(w, r, err)
@@ -179,14 +181,14 @@ func (h handler) upsert(w http.ResponseWriter, r *http.Request) {
 	if created {
 		status = http.StatusCreated
 	}
-	httpx.JSON(w, status, map[string]ExchangeRate{"rate": saved})
+	httpx.JSON(w, status, rateEnvelope{saved})
 }
 
 // get answers one of the caller's rates; another user's id, a missing one
 // and a malformed one are the same codeless 404.
 func (h handler) get(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("rateId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -195,14 +197,14 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]ExchangeRate{"rate": rate})
+	httpx.JSON(w, http.StatusOK, rateEnvelope{rate})
 }
 
 // delete removes one of the caller's rates; another user's id, a missing
 // one and a malformed one are the same codeless 404.
 func (h handler) delete(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("rateId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -325,7 +327,7 @@ func (req PreviewRequest) change() (fx.Change, error) {
 		if req.RateID == nil || *req.RateID == "" {
 			return fx.Change{}, apperr.Invalid("rateId", "is required with intent delete")
 		}
-		if !journal.ValidUUID(*req.RateID) {
+		if !db.ValidUUID(*req.RateID) {
 			return fx.Change{}, apperr.ErrNotFound
 		}
 		return fx.Change{DeleteID: *req.RateID}, nil
@@ -341,4 +343,8 @@ func format(d *decimal.Decimal) *string {
 	}
 	s := money.RoundN(*d, fx.Places)
 	return &s
+}
+
+type rateEnvelope struct {
+	Rate ExchangeRate `json:"rate"`
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -21,7 +22,7 @@ var clock = time.Date(2024, 3, 10, 2, 30, 0, 0, time.UTC)
 
 func start(t *testing.T) *apitest.Server {
 	t.Helper()
-	return apitest.StartAt(t, apitest.Config(t), func() time.Time { return clock })
+	return apitest.StartAt(t, apitest.Config(t), func() time.Time { return clock }, functions.All)
 }
 
 // signUp registers a user and returns its client and id.

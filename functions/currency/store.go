@@ -3,7 +3,6 @@ package currency
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -81,27 +80,6 @@ const (
 	defaultPageSize = 100
 	maxPageSize     = 500
 )
-
-var integer = regexp.MustCompile(`^[+-]?[0-9]+$`)
-
-// parseLimit reads the limit parameter: absent means 100; any whole number
-// is clamped to 1..500; anything else is refused.
-func parseLimit(s string) (int, error) {
-	if s == "" {
-		return defaultPageSize, nil
-	}
-	if !integer.MatchString(s) {
-		return 0, errors.New("must be a whole number")
-	}
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
-		return 1, nil
-	case err != nil, n > maxPageSize:
-		return maxPageSize, nil
-	}
-	return n, nil
-}
 
 // cursor is the keyset of the last rate of a page: (base, quote) ascending,
 // then effective date descending. (user, base, quote, date) is unique.

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 )
@@ -78,7 +79,7 @@ func TestHealth(t *testing.T) {
 			if tc.set {
 				cfg.AppVersion = tc.version
 			}
-			srv := apitest.Start(t, cfg)
+			srv := apitest.Start(t, cfg, functions.All)
 			status, body, h := get(t, "GET", srv.URL+"/api/health")
 			if status != 200 {
 				t.Fatalf("status %d", status)
@@ -120,7 +121,7 @@ func downServer(t *testing.T, dbURL string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.Close)
-	srv := httptest.NewServer(apitest.Handler(a))
+	srv := httptest.NewServer(apitest.Handler(a, functions.All))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -184,7 +185,7 @@ func TestHealthDatabaseDown(t *testing.T) {
 }
 
 func TestUnknownRoutes(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	for _, tc := range []struct{ name, method, path string }{
 		{"UnknownPath", "GET", "/api/nope"},
 		{"UnderHealth", "GET", "/api/health/extra"},

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"tradejournal/functions"
 	perf "tradejournal/functions/performance"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/fx"
@@ -87,7 +88,7 @@ func (f speedFixture) fetchFrom(tb testing.TB, base, path string) int {
 
 func seedSpeed(tb testing.TB) speedFixture {
 	tb.Helper()
-	srv := apitest.Start(tb, apitest.Config(tb))
+	srv := apitest.Start(tb, apitest.Config(tb), functions.All)
 	c := srv.Client(tb)
 	reg := c.Register("speed@example.com", "password1")
 	uid := reg.JSON["user"].(map[string]any)["id"].(string)

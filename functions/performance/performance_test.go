@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -15,7 +16,7 @@ var clock = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
 func start(t *testing.T) *apitest.Server {
 	t.Helper()
-	return apitest.StartAt(t, apitest.Config(t), func() time.Time { return clock })
+	return apitest.StartAt(t, apitest.Config(t), func() time.Time { return clock }, functions.All)
 }
 
 func signUp(t *testing.T, srv *apitest.Server, email string) (*apitest.Client, string) {
@@ -474,7 +475,7 @@ func TestConcurrentReportsSmallPool(t *testing.T) {
 		t.Run(fmt.Sprintf("Pool%d", size), func(t *testing.T) {
 			cfg := apitest.Config(t)
 			cfg.DB.PoolSize = size
-			srv := apitest.StartAt(t, cfg, func() time.Time { return clock })
+			srv := apitest.StartAt(t, cfg, func() time.Time { return clock }, functions.All)
 			c, uid := signUp(t, srv, "burst@example.com")
 			usd := account(t, srv, uid, "USD", "UTC")
 			eur := account(t, srv, uid, "EUR", "UTC")

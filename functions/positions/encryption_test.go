@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestNotesAndCaptionsEncryptedAtRest(t *testing.T) {
 	cfg := apitest.Config(t)
 	cfg.Encryption.Key = bytes.Repeat([]byte{7}, 32)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c := srv.Client(t)
 	c.Register("private@example.com", "password1")
 	account := obj(t, must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)

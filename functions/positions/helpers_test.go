@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
@@ -21,7 +22,7 @@ type fixture struct {
 
 func setup(t *testing.T, account map[string]any) fixture {
 	t.Helper()
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	f := fixture{srv: srv, a: srv.Client(t), b: srv.Client(t)}
 	f.a.Register("a@example.com", "password1")
 	f.b.Register("b@example.com", "password1")

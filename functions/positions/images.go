@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
@@ -85,7 +84,7 @@ func Sniff(data []byte) string {
 
 // ownPosition answers ErrNotFound unless the position is the user's.
 func ownPosition(ctx context.Context, q db.Querier, userID, id string) error {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return apperr.ErrNotFound
 	}
 	var ok bool
@@ -292,7 +291,7 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 func (h handler) getImage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id, imageID := auth.CurrentUser(ctx).ID, r.PathValue("positionId"), r.PathValue("imageId")
-	if !journal.ValidUUID(id) || !journal.ValidUUID(imageID) {
+	if !db.ValidUUID(id) || !db.ValidUUID(imageID) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -357,7 +356,7 @@ func (h handler) serveObject(w http.ResponseWriter, r *http.Request, key, conten
 func (h handler) deleteImage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, id, imageID := auth.CurrentUser(ctx).ID, r.PathValue("positionId"), r.PathValue("imageId")
-	if !journal.ValidUUID(id) || !journal.ValidUUID(imageID) {
+	if !db.ValidUUID(id) || !db.ValidUUID(imageID) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -385,51 +384,10 @@ func (h handler) discardObject(ctx context.Context, key string) {
 
 // deleteObjects deletes objects whose rows are gone (queued in
 // object_deletions by the row's delete trigger) and takes them off the
-// queue. A failure is a warning: the key stays queued and PurgeObjects
-// retries it.
+// queue. A failure is a warning: the key stays queued and the purge job
+// (objectstore.PurgeQueued) retries it.
 func (h handler) deleteObjects(ctx context.Context, keys []string) {
-	if _, err := purge(ctx, h.app, keys); err != nil {
+	if _, err := objectstore.Purge(ctx, h.app.DB, h.app.Objects, keys); err != nil {
 		httpx.Logger(ctx).Warn("image objects not deleted yet; the purge job retries", "err", err)
 	}
-}
-
-// purgeBatch is how many queued objects one PurgeObjects run deletes.
-const purgeBatch = 500
-
-// PurgeObjects deletes up to purgeBatch objects waiting in object_deletions
-// (images whose position, account or user was deleted, or whose delete
-// could not reach the store) and returns how many it deleted. It is the
-// image-object-purge job of functions/scheduled and a background loop of
-// cmd/local; it does nothing without object storage.
-func PurgeObjects(ctx context.Context, a *app.App) (int, error) {
-	if a.Objects == nil {
-		return 0, nil
-	}
-	rows, err := a.DB.Query(ctx, `SELECT storage_key FROM object_deletions ORDER BY queued_at LIMIT $1`, purgeBatch)
-	if err != nil {
-		return 0, err
-	}
-	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return 0, err
-	}
-	return purge(ctx, a, keys)
-}
-
-// purge deletes each object of keys and unqueues it; it stops at the first
-// failure (the store is likely down) and returns how many it deleted.
-// Without object storage the keys stay queued until it is configured again.
-func purge(ctx context.Context, a *app.App, keys []string) (int, error) {
-	if a.Objects == nil {
-		return 0, nil
-	}
-	for i, key := range keys {
-		if err := a.Objects.Delete(ctx, key); err != nil {
-			return i, err
-		}
-		if _, err := a.DB.Exec(ctx, `DELETE FROM object_deletions WHERE storage_key = $1`, key); err != nil {
-			return i, err
-		}
-	}
-	return len(keys), nil
 }

@@ -13,6 +13,7 @@ package positions
 import (
 	"net/http"
 
+	"tradejournal/shared/db"
 	"tradejournal/shared/journalstore"
 
 	"tradejournal/shared/app"
@@ -81,7 +82,7 @@ func (h handler) get(w http.ResponseWriter, r *http.Request) {
 func (h handler) update(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("positionId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -116,7 +117,7 @@ func (h handler) delete(w http.ResponseWriter, r *http.Request) {
 func (h handler) addFill(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("positionId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -137,7 +138,7 @@ func (h handler) addFill(w http.ResponseWriter, r *http.Request) {
 func (h handler) updateFill(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id, fillID := r.PathValue("positionId"), r.PathValue("fillId")
-	if !journal.ValidUUID(id) || !journal.ValidUUID(fillID) {
+	if !db.ValidUUID(id) || !db.ValidUUID(fillID) {
 		httpx.NotFound(w, r)
 		return
 	}
@@ -173,7 +174,7 @@ type tagsRequest struct {
 func (h handler) setTags(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := r.PathValue("positionId")
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		httpx.NotFound(w, r)
 		return
 	}

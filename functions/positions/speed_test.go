@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/functions/positions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/journal"
@@ -36,7 +37,7 @@ type speedSet struct {
 
 func seedSpeed(tb testing.TB) speedSet {
 	tb.Helper()
-	srv := apitest.Start(tb, apitest.Config(tb))
+	srv := apitest.Start(tb, apitest.Config(tb), functions.All)
 	c := srv.Client(tb)
 	r := c.Register("speed@example.com", "password1")
 	cookies := (&http.Response{Header: r.Header}).Cookies()
@@ -54,7 +55,7 @@ func seedSpeed(tb testing.TB) speedSet {
 		tb.Fatal(err)
 	}
 	tb.Logf("seeded %d positions, %d fills in %s", ds.Positions, ds.Fills, time.Since(start).Round(time.Millisecond))
-	s := speedSet{srv: srv, handler: apitest.Handler(srv.App), cookie: cookies[0], ds: ds, deep: map[string]string{}}
+	s := speedSet{srv: srv, handler: apitest.Handler(srv.App, functions.All), cookie: cookies[0], ds: ds, deep: map[string]string{}}
 	// Rare filter values among the 100,000: three open positions, a symbol
 	// traded twice and a tag on three old positions.
 	for i := range 3 {

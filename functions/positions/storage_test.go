@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"tradejournal/functions/positions"
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
@@ -29,7 +29,7 @@ func restartWith(t *testing.T, srv *apitest.Server, storage config.ObjectStorage
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(apitest.Handler(a))
+	hs := httptest.NewServer(apitest.Handler(a, functions.All))
 	t.Cleanup(func() { hs.Close(); a.Close() })
 	return &apitest.Server{Server: hs, App: a}
 }
@@ -182,7 +182,7 @@ func TestImagesInObjectStorage(t *testing.T) {
 		if queued(t, on) != 1 || !objectExists(t, objects, k) {
 			t.Fatal("the cascade did not queue the object")
 		}
-		n, err := positions.PurgeObjects(context.Background(), on.App)
+		n, err := objectstore.PurgeQueued(context.Background(), on.App.DB, on.App.Objects)
 		if err != nil || n != 1 || objectExists(t, objects, k) || queued(t, on) != 0 {
 			t.Fatalf("purge: %d %v", n, err)
 		}
@@ -197,7 +197,7 @@ func TestImagesInObjectStorage(t *testing.T) {
 		if queued(t, on) != 1 || !objectExists(t, objects, k) {
 			t.Fatal("the object of an image deleted while the store was down is not queued")
 		}
-		if n, err := positions.PurgeObjects(context.Background(), on.App); err != nil || n != 1 || objectExists(t, objects, k) {
+		if n, err := objectstore.PurgeQueued(context.Background(), on.App.DB, on.App.Objects); err != nil || n != 1 || objectExists(t, objects, k) {
 			t.Fatalf("purge once the store is back: %d %v", n, err)
 		}
 	})

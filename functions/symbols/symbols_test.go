@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	authgroup "tradejournal/functions/auth"
 	"tradejournal/functions/symbols"
 	"tradejournal/shared/apitest"
@@ -57,7 +58,7 @@ func tickerList(list []map[string]any) string {
 }
 
 func TestSearchRoute(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	anon := srv.Client(t)
 	c := srv.Client(t)
 	c.Register("searcher@example.com", "password1")
@@ -165,7 +166,7 @@ func quoteConfig(t *testing.T, p *markettest.Provider) config.Config {
 
 func TestQuoteRoute(t *testing.T) {
 	p := provider(t)
-	srv := apitest.Start(t, quoteConfig(t, p))
+	srv := apitest.Start(t, quoteConfig(t, p), functions.All)
 	c := srv.Client(t)
 	c.Register("quoter@example.com", "password1")
 
@@ -238,7 +239,7 @@ func TestQuoteRoute(t *testing.T) {
 func TestQuoteTimeout(t *testing.T) {
 	p := provider(t)
 	cfg := quoteConfig(t, p)
-	base := apitest.Start(t, cfg)
+	base := apitest.Start(t, cfg, functions.All)
 	a := base.App
 	quotes := market.NewQuotes(cfg.Market, nil, a.Now, a.Log)
 	quotes.Timeout = 200 * time.Millisecond
@@ -265,7 +266,7 @@ func TestQuoteWithoutKey(t *testing.T) {
 	p := provider(t)
 	cfg := apitest.Config(t)
 	cfg.Market.QuoteBaseURL = p.URL // a base URL alone turns nothing on
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	c := srv.Client(t)
 	c.Register("nokey@example.com", "password1")
 	for _, path := range []string{"/api/symbols/AAPL/quote", "/api/symbols/aapl/quote", "/api/symbols/NOT_VALID/quote"} {
@@ -294,7 +295,7 @@ func TestQuoteWithoutKey(t *testing.T) {
 //
 //	go test -run '^$' -bench SearchEndpoint ./functions/symbols/
 func BenchmarkSearchEndpoint(b *testing.B) {
-	srv := apitest.Start(b, apitest.Config(b))
+	srv := apitest.Start(b, apitest.Config(b), functions.All)
 	fill(b, srv, markettest.Generate(10_000))
 	c := srv.Client(b)
 	r := c.Register("bench@example.com", "password1")

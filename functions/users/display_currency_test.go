@@ -4,13 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
 const displayCurrencyPath = "/api/users/me/display-currency"
 
 func TestSetDisplayCurrency(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	reg := c.Register("money@example.com", "password1")
 	if u := reg.JSON["user"].(map[string]any); u["displayCurrency"] != nil {

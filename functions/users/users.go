@@ -47,7 +47,7 @@ func (h handler) setTimezone(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]auth.User{"user": u})
+	httpx.JSON(w, http.StatusOK, userEnvelope{u})
 }
 
 type displayCurrencyRequest struct {
@@ -72,5 +72,9 @@ func (h handler) setDisplayCurrency(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]auth.User{"user": u})
+	httpx.JSON(w, http.StatusOK, userEnvelope{u})
+}
+
+type userEnvelope struct {
+	User auth.User `json:"user"`
 }

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 )
 
 const timezonePath = "/api/users/me/timezone"
 
 func TestSetTimezone(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	c.Register("tz@example.com", "password1")
 

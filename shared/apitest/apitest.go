@@ -1,6 +1,7 @@
-// Package apitest starts the whole API against a fresh real database for a
-// test, and drives it over HTTP like a client: a cookie jar, JSON bodies, and
-// tables of request and expected response.
+// Package apitest starts the API (the route groups a test mounts, usually
+// functions.All) against a fresh real database for a test, and drives it
+// over HTTP like a client: a cookie jar, JSON bodies, and tables of request
+// and expected response.
 package apitest
 
 import (
@@ -17,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"tradejournal/functions"
 	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/config"
@@ -45,27 +45,32 @@ func Config(tb testing.TB) config.Config {
 	return cfg
 }
 
-// Start runs the API with cfg (DB.URL is filled in with a fresh database)
-// and stops it when the test ends.
-func Start(tb testing.TB, cfg config.Config) *Server {
+// Mount builds the route groups a test server serves: functions.All for
+// the whole API as the local host mounts it (this package is shared/ and
+// cannot import the groups itself), or nil for none.
+type Mount func(*app.App) []httpx.Group
+
+// Start runs the groups of mount with cfg (DB.URL is filled in with a fresh
+// database) and stops them when the test ends.
+func Start(tb testing.TB, cfg config.Config, mount Mount) *Server {
 	tb.Helper()
-	return StartAt(tb, cfg, app.SystemClock)
+	return StartAt(tb, cfg, app.SystemClock, mount)
 }
 
 // StartAt is Start with the given clock.
-func StartAt(tb testing.TB, cfg config.Config, now func() time.Time) *Server {
+func StartAt(tb testing.TB, cfg config.Config, now func() time.Time, mount Mount) *Server {
 	tb.Helper()
-	return start(tb, cfg, now, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return start(tb, cfg, now, slog.New(slog.NewTextHandler(io.Discard, nil)), mount)
 }
 
 // StartLogged is Start with the server logging to log, for tests that
 // read what it logged.
-func StartLogged(tb testing.TB, cfg config.Config, log *slog.Logger) *Server {
+func StartLogged(tb testing.TB, cfg config.Config, log *slog.Logger, mount Mount) *Server {
 	tb.Helper()
-	return start(tb, cfg, app.SystemClock, log)
+	return start(tb, cfg, app.SystemClock, log, mount)
 }
 
-func start(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Logger) *Server {
+func start(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Logger, mount Mount) *Server {
 	tb.Helper()
 	cfg.DB.URL = dbtest.URL(tb)
 	a, err := app.New(context.Background(), cfg, log, now)
@@ -82,14 +87,19 @@ func start(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Log
 		}
 		a.Observe = m.Observe
 	}
-	srv := httptest.NewServer(Handler(a))
+	srv := httptest.NewServer(Handler(a, mount))
 	tb.Cleanup(func() { srv.Close(); a.Close() })
 	return &Server{Server: srv, App: a, Metrics: m}
 }
 
-// Handler is the local host's handler for a: every group on one mux.
-func Handler(a *app.App) http.Handler {
-	return a.Serve(httpx.Mux(functions.All(a), nil))
+// Handler is the local host's handler for a with the groups of mount on
+// one mux.
+func Handler(a *app.App, mount Mount) http.Handler {
+	var groups []httpx.Group
+	if mount != nil {
+		groups = mount(a)
+	}
+	return a.Serve(httpx.Mux(groups, nil))
 }
 
 // Client is one browser: it keeps its session cookie.
@@ -205,6 +215,37 @@ func (c *Client) Register(email, password string) Response {
 		c.tb.Fatalf("register %s: %d %s", email, r.Status, r.Body)
 	}
 	return r
+}
+
+// Must fails the test unless r has the given status, and returns r.
+func Must(tb testing.TB, r Response, status int) Response {
+	tb.Helper()
+	if r.Status != status {
+		tb.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
+	}
+	return r
+}
+
+// Object is the JSON object under key in r's body (an envelope's resource);
+// the test fails without one.
+func Object(tb testing.TB, r Response, key string) map[string]any {
+	tb.Helper()
+	m, ok := r.JSON[key].(map[string]any)
+	if !ok {
+		tb.Fatalf("no %q in %d %s", key, r.Status, r.Body)
+	}
+	return m
+}
+
+// Items is the items array of a list page in r's body; the test fails
+// without one.
+func Items(tb testing.TB, r Response) []any {
+	tb.Helper()
+	l, ok := r.JSON["items"].([]any)
+	if !ok {
+		tb.Fatalf("no items in %d %s", r.Status, r.Body)
+	}
+	return l
 }
 
 // Case is one row of an API table test.

@@ -118,7 +118,7 @@ func SetDisplayCurrency(ctx context.Context, q db.Querier, userID, currency stri
 // SetPassword replaces the password of the user with that email and ends
 // every session of theirs, in one transaction.
 func SetPassword(ctx context.Context, pool db.Beginner, email, passwordHash string) error {
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	return db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		var id string
 		if err := tx.QueryRow(ctx, `SELECT id::text FROM users WHERE email = $1 FOR UPDATE`, email).Scan(&id); err != nil {
 			return db.Classify(err)
@@ -138,7 +138,7 @@ func SeedAdmin(ctx context.Context, pool db.Beginner, email string, log *slog.Lo
 	if email == "" {
 		return nil
 	}
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	return db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7240815)`); err != nil {
 			return err
 		}

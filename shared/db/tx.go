@@ -2,12 +2,15 @@ package db
 
 import (
 	"context"
+	"regexp"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // InTx runs fn in one transaction on pool and commits when fn returns nil;
-// any error rolls everything back, so a request writes all or nothing.
+// any error rolls everything back, so a change is written all or nothing.
+// fn's error comes back as it is; a failure to begin or commit is
+// classified (Classify). It is the one transaction idiom of the house.
 func InTx(ctx context.Context, pool Beginner, fn func(pgx.Tx) error) error {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
@@ -19,3 +22,10 @@ func InTx(ctx context.Context, pool Beginner, fn func(pgx.Tx) error) error {
 	}
 	return Classify(tx.Commit(ctx))
 }
+
+var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// ValidUUID reports whether s is a UUID in the lowercase form PostgreSQL
+// and NewUUID write, so a malformed id (in a path, a cursor, a webhook's
+// metadata) is refused before it reaches SQL.
+func ValidUUID(s string) bool { return uuidShape.MatchString(s) }

@@ -39,7 +39,8 @@ func NewOutbox(pool *pgxpool.Pool, mailer *Mailer, now func() time.Time, log *sl
 	return &Outbox{pool: pool, mailer: mailer, now: now, log: log, nudge: make(chan struct{}, 1)}
 }
 
-// Nudge asks a running worker to deliver now rather than at its next tick.
+// Nudge asks the running outbox job to deliver now rather than at its next
+// tick.
 func (o *Outbox) Nudge() {
 	select {
 	case o.nudge <- struct{}{}:
@@ -47,22 +48,9 @@ func (o *Outbox) Nudge() {
 	}
 }
 
-// Run delivers due messages every interval and on each Nudge until ctx ends.
-func (o *Outbox) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := o.DeliverDue(ctx); err != nil && ctx.Err() == nil {
-			o.log.Warn("email outbox", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-o.nudge:
-		}
-	}
-}
+// Nudged is the channel a Nudge signals: the outbox job of shared/jobs
+// wakes on it.
+func (o *Outbox) Nudged() <-chan struct{} { return o.nudge }
 
 // DeliverDue sends every due message once: each is claimed with SKIP
 // LOCKED, so concurrent workers never send the same message twice; a sent

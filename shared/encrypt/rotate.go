@@ -5,6 +5,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"tradejournal/shared/db"
 )
 
 // Column is a text column whose values are sealed, in a table keyed by a
@@ -45,7 +47,7 @@ func Rotate(ctx context.Context, pool *pgxpool.Pool, k *Keyring, cols []Column, 
 func rotateBatch(ctx context.Context, pool *pgxpool.Pool, k *Keyring, c Column, batchSize int) (int, error) {
 	table, col := pgx.Identifier{c.Table}.Sanitize(), pgx.Identifier{c.Name}.Sanitize()
 	n := 0
-	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT id, `+col+` FROM `+table+`
 			WHERE `+col+` <> '' AND `+col+` NOT LIKE $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
 			prefix+k.current.id+":%", batchSize)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/httpx"
 )
@@ -204,7 +205,7 @@ func TestSplitOriginModes(t *testing.T) {
 	}
 
 	t.Run("unset", func(t *testing.T) {
-		s := apitest.Start(t, apitest.Config(t))
+		s := apitest.Start(t, apitest.Config(t), functions.All)
 		c := s.Client(t)
 		for _, req := range requests(s.URL) {
 			r := c.Send(req)
@@ -222,7 +223,7 @@ func TestSplitOriginModes(t *testing.T) {
 	t.Run("set", func(t *testing.T) {
 		cfg := apitest.Config(t)
 		cfg.CORS.AllowedOrigins = []string{webOrigin}
-		s := apitest.Start(t, cfg)
+		s := apitest.Start(t, cfg, functions.All)
 		c := s.Client(t)
 		login := func(origin string) apitest.Response {
 			req := c.NewRequest("POST", "/api/auth/login", `{"email":"a@example.com","password":"wrong password"}`)

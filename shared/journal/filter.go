@@ -6,13 +6,13 @@ package journal
 import (
 	"errors"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
 )
 
 // Filter narrows positions the same way on every journal route: the
@@ -27,12 +27,6 @@ type Filter struct {
 	To        *time.Time
 }
 
-var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
-
-// ValidUUID reports whether s is a lowercase UUID, so a malformed id in a
-// path is a 404 (or a 400 in a filter) rather than a database error.
-func ValidUUID(s string) bool { return uuidShape.MatchString(s) }
-
 // ParseFilter reads accountId, symbol, status, tagId, from and to
 // (YYYY-MM-DD) from a query string.
 func ParseFilter(q url.Values) (Filter, error) {
@@ -41,7 +35,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 	bad := func(field, msg string) { problems = append(problems, apperr.FieldError{Field: field, Message: msg}) }
 
 	if v := q.Get("accountId"); v != "" {
-		if !ValidUUID(v) {
+		if !db.ValidUUID(v) {
 			bad("accountId", "must be an account id")
 		}
 		f.AccountID = v
@@ -62,7 +56,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 		f.Status = v
 	}
 	if v := q.Get("tagId"); v != "" {
-		if !ValidUUID(v) {
+		if !db.ValidUUID(v) {
 			bad("tagId", "must be a tag id")
 		}
 		f.TagID = v

@@ -3,13 +3,14 @@ package journal
 import (
 	"encoding/base64"
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
+	"tradejournal/shared/paging"
 )
 
 // Page sizes of the journal's lists (positions, ledger entries).
@@ -18,27 +19,9 @@ const (
 	MaxPageSize     = 200
 )
 
-var wholeNumber = regexp.MustCompile(`^[+-]?[0-9]+$`)
-
-// ParseLimit reads a list's limit parameter: absent means DefaultPageSize,
-// a whole number is clamped to 1..MaxPageSize, anything else is a
-// VALIDATION_ERROR (as the admin list does).
-func ParseLimit(s string) (int, error) {
-	if s == "" {
-		return DefaultPageSize, nil
-	}
-	if !wholeNumber.MatchString(s) {
-		return 0, apperr.Invalid("limit", "must be a whole number")
-	}
-	n, err := strconv.Atoi(s)
-	switch {
-	case err != nil && strings.HasPrefix(s, "-"), err == nil && n < 1:
-		return 1, nil
-	case err != nil, n > MaxPageSize:
-		return MaxPageSize, nil
-	}
-	return n, nil
-}
+// ParseLimit reads a journal list's limit parameter (paging.Limit with
+// DefaultPageSize and MaxPageSize).
+func ParseLimit(s string) (int, error) { return paging.Limit(s, DefaultPageSize, MaxPageSize) }
 
 // Cursor is the keyset position after the last item of a page: a time
 // (nil for the NULLs a list sorts first, such as a draft position's
@@ -78,7 +61,7 @@ func ParseCursor(s string) (*Cursor, error) {
 		return nil, ErrCursor
 	}
 	at, id, ok := strings.Cut(string(raw), ".")
-	if !ok || !ValidUUID(id) {
+	if !ok || !db.ValidUUID(id) {
 		return nil, ErrCursor
 	}
 	c := &Cursor{ID: id}
@@ -120,7 +103,7 @@ func ParseKeys(s string, n int) ([]string, error) {
 		return nil, ErrCursor
 	}
 	var keys []string
-	if err := json.Unmarshal(raw, &keys); err != nil || len(keys) != n || !ValidUUID(keys[n-1]) {
+	if err := json.Unmarshal(raw, &keys); err != nil || len(keys) != n || !db.ValidUUID(keys[n-1]) {
 		return nil, ErrCursor
 	}
 	for _, k := range keys {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tradejournal/shared/db"
 )
 
 func TestParseLimit(t *testing.T) {
@@ -155,7 +157,7 @@ func FuzzParseKeys(f *testing.F) {
 			return
 		}
 		again, err := ParseKeys(EncodeKeys(keys...), 3)
-		if err != nil || !slices.Equal(again, keys) || !ValidUUID(keys[2]) {
+		if err != nil || !slices.Equal(again, keys) || !db.ValidUUID(keys[2]) {
 			t.Fatalf("%q: keys %q read back as %q, %v", s, keys, again, err)
 		}
 	})

@@ -19,7 +19,7 @@ import (
 // is locked for the whole transaction, so concurrent fills of one position
 // are applied one after another and the ledger and balance stay exact.
 func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journal.FillInput) (Result, error) {
-	if !journal.ValidUUID(positionID) {
+	if !db.ValidUUID(positionID) {
 		return Result{}, apperr.ErrNotFound
 	}
 	now := s.now()
@@ -77,7 +77,7 @@ func (ru *run) survivorOf(positionID, fillID string) string {
 // trade's (the view's tradeQuantity and tradeFees). The run is then derived
 // again, which moves, makes or undoes the split.
 func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID string, in journal.FillInput) (Result, error) {
-	if !journal.ValidUUID(positionID) || !journal.ValidUUID(fillID) {
+	if !db.ValidUUID(positionID) || !db.ValidUUID(fillID) {
 		return Result{}, apperr.ErrNotFound
 	}
 	now := s.now()
@@ -153,7 +153,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 // positions (an exit cannot be left without its entry): otherwise 400 and
 // nothing changes.
 func (s *Store) DeleteFill(ctx context.Context, userID, positionID, fillID string) (Result, error) {
-	if !journal.ValidUUID(positionID) || !journal.ValidUUID(fillID) {
+	if !db.ValidUUID(positionID) || !db.ValidUUID(fillID) {
 		return Result{}, apperr.ErrNotFound
 	}
 	var res Result

@@ -126,7 +126,7 @@ func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e 
 // and moves the balance back, then runs view in the same transaction.
 // Entries written by fills change only with their fills: 409.
 func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryID string, view func(pgx.Tx) error) error {
-	if !journal.ValidUUID(accountID) || !journal.ValidUUID(entryID) {
+	if !db.ValidUUID(accountID) || !db.ValidUUID(entryID) {
 		return apperr.ErrNotFound
 	}
 	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
@@ -164,7 +164,7 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 // concurrent account delete waits and then counts what this writes; an
 // account that is not theirs is errNotYourAccount.
 func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error {
-	if !journal.ValidUUID(accountID) {
+	if !db.ValidUUID(accountID) {
 		return errNotYourAccount
 	}
 	var ok bool

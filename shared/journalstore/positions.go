@@ -104,7 +104,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	switch {
 	case in.AccountID == nil:
 		p.Add("accountId", "is required")
-	case !journal.ValidUUID(*in.AccountID):
+	case !db.ValidUUID(*in.AccountID):
 		p.Add("accountId", "must be one of your accounts")
 	default:
 		accountID = *in.AccountID
@@ -233,11 +233,11 @@ func (s *Store) answer(ctx context.Context, tx pgx.Tx, userID, id string, c Chan
 // instrument are the run's: a change to one position changes every
 // position of its run.
 func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in PositionPatch) (Result, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Result{}, apperr.ErrNotFound
 	}
 	var p journal.Problems
-	if in.AccountID != nil && !journal.ValidUUID(*in.AccountID) {
+	if in.AccountID != nil && !db.ValidUUID(*in.AccountID) {
 		p.Add("accountId", "must be one of your accounts")
 	}
 	side := validSide(&p, in.Side, false)
@@ -381,7 +381,7 @@ func (ru *run) survivor(id string) string {
 // rest of its run stays: a reversal's opening part in the next position
 // becomes a fill of its own, and that position starts a run.
 func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return nil, apperr.ErrNotFound
 	}
 	var keys []string
@@ -414,7 +414,7 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 
 // SetTags replaces a position's tags with the given list (empty clears).
 func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string) (Result, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Result{}, apperr.ErrNotFound
 	}
 	var p journal.Problems
@@ -455,7 +455,7 @@ func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string)
 // apperr.ErrNotFound. Writes to a position's images take it too, so they
 // run one after the other with the journal's writes.
 func LockPosition(ctx context.Context, tx pgx.Tx, userID, positionID string) error {
-	if !journal.ValidUUID(positionID) {
+	if !db.ValidUUID(positionID) {
 		return apperr.ErrNotFound
 	}
 	var ok bool
@@ -497,7 +497,7 @@ func validTagIDs(p *journal.Problems, ids []string) []string {
 	seen := map[string]bool{}
 	out := make([]string, 0, len(ids))
 	for i, id := range ids {
-		if !journal.ValidUUID(id) {
+		if !db.ValidUUID(id) {
 			p.Add("tagIds["+strconv.Itoa(i)+"]", "must be a tag id")
 			continue
 		}

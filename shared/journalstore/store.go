@@ -186,7 +186,7 @@ func collectIDs(rows pgx.Rows, err error) ([]string, error) {
 // its fills. A run that changed while its locks were taken (a concurrent
 // write reversed or joined it) is locked and read again.
 func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, error) {
-	if !journal.ValidUUID(positionID) {
+	if !db.ValidUUID(positionID) {
 		return nil, apperr.ErrNotFound
 	}
 	const lockQ = runSQL + ` SELECT p.id::text FROM positions p WHERE p.id IN (SELECT id FROM down) ORDER BY p.id FOR UPDATE OF p`

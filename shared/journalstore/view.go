@@ -158,7 +158,7 @@ type batcher interface {
 // apperr.ErrNotFound. Inside a write it runs on the transaction, so the
 // answer is what the transaction committed.
 func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id string) (Position, error) {
-	if !journal.ValidUUID(id) {
+	if !db.ValidUUID(id) {
 		return Position{}, apperr.ErrNotFound
 	}
 	var p Position

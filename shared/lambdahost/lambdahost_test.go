@@ -43,7 +43,7 @@ type lambdaFn struct {
 
 func start(t *testing.T) *hosts {
 	t.Helper()
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h := &hosts{srv: srv}
 	observe := func(_ *http.Request, rec *httpx.Recorder, _ time.Time) { h.route = rec.Route }
@@ -441,7 +441,7 @@ func TestInvocationContextReachesHandler(t *testing.T) {
 func TestAnalyticsSentBeforeInvocationReturns(t *testing.T) {
 	cfg := apitest.Config(t)
 	sink := analyticstest.Enable(t, &cfg)
-	srv := apitest.Start(t, cfg)
+	srv := apitest.Start(t, cfg, functions.All)
 	var authGroup httpx.Group
 	for _, g := range functions.All(srv.App) {
 		if g.Name == "auth" {

@@ -2,11 +2,9 @@ package market
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -33,7 +31,8 @@ const refreshLockKey = 7240815
 // RefreshSymbols brings the symbols table up to date with the SEC ticker
 // file at cfg.SECTickersURL, if it is due (no successful check in the last
 // RefreshEvery, and no attempt in the last RetryEvery). It is what the local
-// host runs in the background and what a scheduled function calls.
+// host runs in the background and what a scheduled function calls (the
+// symbol-refresh job of shared/jobs).
 //
 //   - A SEC_USER_AGENT naming a code-hosting address is refused before any
 //     request: one error line, ErrCodeHostUserAgent, the table untouched.
@@ -190,30 +189,4 @@ func fetchTickers(ctx context.Context, client *http.Client, cfg config.Market, l
 		out.lastModified = &lm
 	}
 	return out, nil
-}
-
-// StartSymbolRefresh runs RefreshSymbols in the background for a long-lived
-// process: at once, then every RetryEvery (RefreshSymbols itself decides
-// whether a check is due, so the table is refreshed daily and a failed
-// attempt is retried within the hour). A refused SEC_USER_AGENT is reported
-// once and ends the loop. The returned stop cancels the loop and waits for
-// it, so the caller can close the pool afterwards.
-func StartSymbolRefresh(ctx context.Context, pool db.Beginner, client *http.Client, cfg config.Market, now func() time.Time, log *slog.Logger) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tick := time.NewTicker(RetryEvery)
-		defer tick.Stop()
-		for {
-			if errors.Is(RefreshSymbols(ctx, pool, client, cfg, now(), log), ErrCodeHostUserAgent) {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-		}
-	})
-	return func() { cancel(); wg.Wait() }
 }

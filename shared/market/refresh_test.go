@@ -221,18 +221,6 @@ func TestRefreshSymbolsRefusesCodeHostUserAgent(t *testing.T) {
 		t.Fatalf("search: %v %v", got, err)
 	}
 
-	t.Run("BackgroundLoopReportsOnce", func(t *testing.T) {
-		log, out := newLogger()
-		stop := market.StartSymbolRefresh(context.Background(), pool, nil, cfg, time.Now, log)
-		deadline := time.Now().Add(5 * time.Second)
-		for len(out.Lines("ERROR")) == 0 && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		stop()
-		if len(out.Lines("ERROR")) != 1 || sec.Calls() != 0 {
-			t.Fatalf("errors %d, calls %d:\n%s", len(out.Lines("ERROR")), sec.Calls(), out)
-		}
-	})
 }
 
 func TestRefreshSymbolsOneInstanceAtATime(t *testing.T) {
@@ -280,59 +268,4 @@ func TestRefreshSymbolsOneInstanceAtATime(t *testing.T) {
 	if len(out.Lines("ERROR"))+len(out.Lines("WARN")) != 0 {
 		t.Fatalf("logged:\n%s", out)
 	}
-}
-
-func TestStartSymbolRefresh(t *testing.T) {
-	pool := dbtest.New(t)
-	sec := markettest.NewSEC(t, markettest.TickerFile(markettest.Known))
-	log, out := newLogger()
-	stop := market.StartSymbolRefresh(context.Background(), pool, nil, marketConfig(sec.FileURL()), time.Now, log)
-	deadline := time.Now().Add(10 * time.Second)
-	for state(t, pool).Generation == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	stopped := make(chan struct{})
-	go func() { stop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(5 * time.Second):
-		t.Fatal("stop did not return")
-	}
-	if s := state(t, pool); s.Tickers != len(markettest.Known) || sec.Calls() != 1 {
-		t.Fatalf("state %+v after %d calls:\n%s", s, sec.Calls(), out)
-	}
-
-	t.Run("OfflineWarnsOnly", func(t *testing.T) {
-		pool := dbtest.New(t)
-		log, out := newLogger()
-		stop := market.StartSymbolRefresh(context.Background(), pool, nil, marketConfig(closedURL(t)), time.Now, log)
-		deadline := time.Now().Add(10 * time.Second)
-		for len(out.Lines("WARN")) == 0 && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		stop()
-		if len(out.Lines("WARN")) != 1 || len(out.Lines("ERROR")) != 0 {
-			t.Fatalf("want one warning, no error:\n%s", out)
-		}
-	})
-	t.Run("StopDuringFetchLogsNothing", func(t *testing.T) {
-		pool := dbtest.New(t)
-		entered := make(chan struct{})
-		release := make(chan struct{})
-		defer close(release)
-		slow := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) {
-			close(entered)
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
-		})
-		log, out := newLogger()
-		stop := market.StartSymbolRefresh(context.Background(), pool, nil, marketConfig(slow.URL), time.Now, log)
-		<-entered
-		stop()
-		if len(out.Lines("WARN"))+len(out.Lines("ERROR")) != 0 {
-			t.Fatalf("shutdown logged:\n%s", out)
-		}
-	})
 }

@@ -33,7 +33,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,13 +71,6 @@ func methodIndex(m string) int {
 	return -1
 }
 
-// maxRequestSeries caps service_http_requests_total. Route labels come from
-// the fixed route table, so the real count stays far below (about 200 routes
-// with a handful of statuses each); the cap only keeps a future bug that put
-// raw paths into the label from blowing the 2,000-series budget. Samples of
-// new series beyond it are dropped with one warning.
-const maxRequestSeries = 1500
-
 // Options is what New needs from the App.
 type Options struct {
 	// Pool is the application pool the database probe borrows one
@@ -101,12 +93,6 @@ type Metrics struct {
 	durations [len(methods)]prometheus.Observer
 	db        *dbProbe
 
-	// series caches the counter of each (method, route, status) so the hot
-	// path never builds a label slice: lock-free reads of an immutable map,
-	// copied on write under mu (a write happens once per new series).
-	series   atomic.Pointer[map[seriesKey]prometheus.Counter]
-	mu       sync.Mutex
-	capped   atomic.Bool
 	statuses [500]string // "100".."599", made once
 
 	// lastSize is the previous exposition's length, to size the next one.
@@ -115,12 +101,6 @@ type Metrics struct {
 	// encode writes one family in the text format; a test seam for the
 	// serialisation-failure path.
 	encode func(io.Writer, *dto.MetricFamily) (int, error)
-}
-
-type seriesKey struct {
-	route  string
-	status int
-	method int
 }
 
 // New builds the registry with every collector. It starts nothing: the
@@ -138,8 +118,6 @@ func New(opt Options) (*Metrics, error) {
 	for i := range m.statuses {
 		m.statuses[i] = strconv.Itoa(100 + i)
 	}
-	empty := map[seriesKey]prometheus.Counter{}
-	m.series.Store(&empty)
 
 	version, commit := buildinfo.Labels(opt.AppVersion)
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{
@@ -182,6 +160,13 @@ func New(opt Options) (*Metrics, error) {
 // Observe records one finished request; it is the httpx.Observer the App
 // hands to httpx.Serve. It runs after the response is written and never
 // touches it: a failure costs the one sample and logs a warning.
+//
+// The counter is the CounterVec's own look-up (GetMetricWithLabelValues):
+// about 0.1 µs of CPU and no allocation per request (BenchmarkObserve),
+// well inside the target of 1 µs and 0 allocations. The number of series is
+// bounded by the route table, never by the request: the route label is a
+// registered pattern, a mount wildcard or "unmatched" (TestRoutes drives
+// 10,000 random paths and holds the series under the 2,000 budget).
 func (m *Metrics) Observe(r *http.Request, rec *httpx.Recorder, start time.Time) {
 	mi := methodIndex(r.Method)
 	if mi < 0 {
@@ -197,45 +182,12 @@ func (m *Metrics) Observe(r *http.Request, rec *httpx.Recorder, start time.Time)
 		end = time.Now()
 	}
 	m.durations[mi].Observe(end.Sub(start).Seconds())
-	if c := m.counter(seriesKey{route: rec.Route, status: rec.Status, method: mi}); c != nil {
-		c.Inc()
-	}
-}
-
-// counter returns the cached counter of k, creating it on first use.
-func (m *Metrics) counter(k seriesKey) prometheus.Counter {
-	if c, ok := (*m.series.Load())[k]; ok {
-		return c
-	}
-	return m.addCounter(k)
-}
-
-func (m *Metrics) addCounter(k seriesKey) prometheus.Counter {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	cur := *m.series.Load()
-	if c, ok := cur[k]; ok {
-		return c
-	}
-	if len(cur) >= maxRequestSeries {
-		if !m.capped.Swap(true) {
-			m.log.Warn("metrics: request series cap reached; samples of new series are dropped",
-				"cap", maxRequestSeries)
-		}
-		return nil
-	}
-	c, err := m.requests.GetMetricWithLabelValues(methods[k.method], k.route, m.statusLabel(k.status))
+	c, err := m.requests.GetMetricWithLabelValues(methods[mi], rec.Route, m.statusLabel(rec.Status))
 	if err != nil {
 		m.log.Warn("metrics: request sample dropped", "err", err)
-		return nil
+		return
 	}
-	next := make(map[seriesKey]prometheus.Counter, len(cur)+1)
-	for key, v := range cur {
-		next[key] = v
-	}
-	next[k] = c
-	m.series.Store(&next)
-	return c
+	c.Inc()
 }
 
 func (m *Metrics) statusLabel(status int) string {

@@ -19,7 +19,7 @@ func withMetrics(t *testing.T) apitest.Server {
 	t.Helper()
 	cfg := apitest.Config(t)
 	cfg.Metrics.Enabled = true
-	return *apitest.Start(t, cfg)
+	return *apitest.Start(t, cfg, functions.All)
 }
 
 // thingsGroup is a tiny route group whose one route answers 404, as a
@@ -54,7 +54,7 @@ func requestCounts(t *testing.T, m *metrics.Metrics) map[string]float64 {
 }
 
 func TestMetricsOff(t *testing.T) {
-	s := apitest.Start(t, apitest.Config(t))
+	s := apitest.Start(t, apitest.Config(t), functions.All)
 	if s.Metrics != nil {
 		t.Fatal("METRICS_ENABLED unset built the metrics")
 	}
@@ -119,7 +119,7 @@ func TestRouteClassSplitOriginRejection(t *testing.T) {
 	cfg := apitest.Config(t)
 	cfg.Metrics.Enabled = true
 	cfg.CORS.AllowedOrigins = []string{"https://app.example.com"}
-	s := apitest.Start(t, cfg)
+	s := apitest.Start(t, cfg, functions.All)
 	c := s.Client(t)
 
 	for _, fetchSite := range []string{"cross-site", ""} {

@@ -16,9 +16,9 @@ import (
 
 var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
 
-// TestDecideBatch holds one decision over a queue to the rule of admitting
-// the queue in order, each request against what the earlier ones left.
-func TestDecideBatch(t *testing.T) {
+// TestReserveInTurn holds reservations made one after another to the rule
+// that each may hold what the earlier ones left.
+func TestReserveInTurn(t *testing.T) {
 	pool := dbtest.New(t)
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -49,25 +49,20 @@ func TestDecideBatch(t *testing.T) {
 				}
 			}
 			s := New(pool, func() time.Time { return now }, config.Billing{SecretKey: "sk", MinReservationCredits: tc.min, PricingMarkup: decimal.NewFromInt(1)})
-			batch := make([]*reserveReq, len(tc.estimates))
-			for i, e := range tc.estimates {
-				batch[i] = &reserveReq{ctx: ctx, estimate: e, done: make(chan reserveResult, 1)}
-			}
-			s.decide(user, batch)
 			var held int64
 			ids := map[string]bool{}
-			for i, r := range batch {
-				res := <-r.done
+			for i, e := range tc.estimates {
+				r, err := s.Reserve(ctx, user, e)
 				switch {
 				case tc.want[i] < 0:
-					if e, ok := apperr.As(res.err); !ok || e.Code != apperr.InsufficientCredits {
-						t.Errorf("request %d: %+v, %v; want refused", i, res.r, res.err)
+					if e, ok := apperr.As(err); !ok || e.Code != apperr.InsufficientCredits {
+						t.Errorf("request %d: %+v, %v; want refused", i, r, err)
 					}
-				case res.err != nil || res.r.Amount != tc.want[i] || !uuidV4.MatchString(res.r.ID) || ids[res.r.ID]:
-					t.Errorf("request %d: %+v, %v; want a hold of %d under a new id", i, res.r, res.err, tc.want[i])
+				case err != nil || r.Amount != tc.want[i] || !uuidV4.MatchString(r.ID) || ids[r.ID]:
+					t.Errorf("request %d: %+v, %v; want a hold of %d under a new id", i, r, err, tc.want[i])
 				default:
-					held += res.r.Amount
-					ids[res.r.ID] = true
+					held += r.Amount
+					ids[r.ID] = true
 				}
 			}
 			b, err := Get(ctx, pool, user)

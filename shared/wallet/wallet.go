@@ -26,10 +26,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -67,9 +65,8 @@ var (
 	ErrExpired = apperr.New(apperr.Conflict, "the credit reservation expired before it was settled")
 )
 
-// Service is the wallet of one process: the pre-stream gate (Reserve) and
-// the settlement of what a turn cost. Make one per process and share it:
-// concurrent reservations on one wallet are decided together (see Reserve).
+// Service is the wallet: the pre-stream gate (Reserve) and the settlement
+// of what a turn cost.
 type Service struct {
 	pool   Pool
 	now    func() time.Time
@@ -79,11 +76,6 @@ type Service struct {
 	// sells reports whether credits can be bought here; it picks the code
 	// of a refusal.
 	sells bool
-
-	// queues holds, per user, the reservations waiting for the gate's next
-	// decision; a user has an entry while a drainer decides for them.
-	mu     sync.Mutex
-	queues map[string][]*reserveReq
 }
 
 // New returns the wallet service for the billing configuration: the gate's
@@ -91,7 +83,7 @@ type Service struct {
 // the markup (PRICING_MARKUP). A zero TTL or markup takes the default.
 func New(pool Pool, now func() time.Time, cfg config.Billing) *Service {
 	s := &Service{pool: pool, now: now, min: max(cfg.MinReservationCredits, 0), ttl: cfg.ReservationTTL,
-		markup: cfg.PricingMarkup, sells: cfg.Configured(), queues: map[string][]*reserveReq{}}
+		markup: cfg.PricingMarkup, sells: cfg.Configured()}
 	if s.ttl <= 0 {
 		s.ttl = DefaultReservationTTL
 	}
@@ -174,7 +166,7 @@ func (s *Service) Settle(ctx context.Context, reservationID string, rawProviderC
 	if err != nil {
 		return Settlement{}, err
 	}
-	if !uuidShape.MatchString(reservationID) {
+	if !db.ValidUUID(reservationID) {
 		return Settlement{}, apperr.ErrNotFound
 	}
 	now := s.now()
@@ -231,7 +223,7 @@ func (s *Service) Settle(ctx context.Context, reservationID string, rawProviderC
 // released or swept is refused with ErrClosed; an unknown id is
 // apperr.ErrNotFound.
 func (s *Service) Release(ctx context.Context, reservationID string) error {
-	if !uuidShape.MatchString(reservationID) {
+	if !db.ValidUUID(reservationID) {
 		return apperr.ErrNotFound
 	}
 	// One statement: the reservation row is locked (by its UPDATE) before
@@ -303,47 +295,43 @@ func SweepExpired(ctx context.Context, pool Pool, now time.Time) (int, error) {
 }
 
 func sweepOnce(ctx context.Context, pool Pool, now time.Time) (int, error) {
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return 0, db.Classify(err)
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
-
-	rows, err := tx.Query(ctx, `SELECT id::text, user_id::text, amount FROM credit_reservations
+	swept := 0
+	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT id::text, user_id::text, amount FROM credit_reservations
 		WHERE status = 'active' AND expires_at <= $1
 		ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED`, now, sweepBatch)
-	if err != nil {
-		return 0, db.Classify(err)
-	}
-	var ids []string
-	held := map[string]int64{}
-	var r Reservation
-	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.UserID, &r.Amount}, func() error {
-		ids = append(ids, r.ID)
-		held[r.UserID] += r.Amount
+		if err != nil {
+			return db.Classify(err)
+		}
+		var ids []string
+		held := map[string]int64{}
+		var r Reservation
+		_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.UserID, &r.Amount}, func() error {
+			ids = append(ids, r.ID)
+			held[r.UserID] += r.Amount
+			return nil
+		})
+		if err != nil || len(ids) == 0 {
+			return db.Classify(err)
+		}
+		users := make([]string, 0, len(held))
+		amounts := make([]int64, 0, len(held))
+		for u, a := range held {
+			users = append(users, u)
+			amounts = append(amounts, a)
+		}
+		b := &pgx.Batch{}
+		b.Queue(`SELECT 1 FROM wallets WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`, users)
+		b.Queue(`UPDATE credit_reservations SET status = 'expired', closed_at = $2 WHERE id = ANY($1::uuid[])`, ids, now)
+		b.Queue(`UPDATE wallets w SET reserved = w.reserved - v.amount, updated_at = $3
+		FROM unnest($1::uuid[], $2::bigint[]) AS v (user_id, amount) WHERE w.user_id = v.user_id`, users, amounts, now)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return db.Classify(err)
+		}
+		swept = len(ids)
 		return nil
 	})
-	if err != nil || len(ids) == 0 {
-		return 0, db.Classify(err)
-	}
-	users := make([]string, 0, len(held))
-	amounts := make([]int64, 0, len(held))
-	for u, a := range held {
-		users = append(users, u)
-		amounts = append(amounts, a)
-	}
-	b := &pgx.Batch{}
-	b.Queue(`SELECT 1 FROM wallets WHERE user_id = ANY($1::uuid[]) ORDER BY user_id FOR UPDATE`, users)
-	b.Queue(`UPDATE credit_reservations SET status = 'expired', closed_at = $2 WHERE id = ANY($1::uuid[])`, ids, now)
-	b.Queue(`UPDATE wallets w SET reserved = w.reserved - v.amount, updated_at = $3
-		FROM unnest($1::uuid[], $2::bigint[]) AS v (user_id, amount) WHERE w.user_id = v.user_id`, users, amounts, now)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return 0, db.Classify(err)
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, db.Classify(err)
-	}
-	return len(ids), nil
+	return swept, err
 }
 
 // CreditPurchase adds a pack's credits to the user's wallet and writes the
@@ -451,9 +439,3 @@ func decodeCursor(s string) (int64, bool) {
 	}
 	return id, true
 }
-
-var uuidShape = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// ValidUserID reports whether s can be a user id (UUID-shaped), so callers
-// can refuse a foreign value before it reaches SQL.
-func ValidUserID(s string) bool { return uuidShape.MatchString(s) }

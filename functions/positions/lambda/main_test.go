@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"tradejournal/functions"
 	"tradejournal/functions/positions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/lambdahost"
@@ -21,7 +22,7 @@ import (
 // session in the cookies array) and reads it back: the binary answer must
 // come out base64-encoded with its content type and nosniff.
 func TestImagesThroughLambda(t *testing.T) {
-	srv := apitest.Start(t, apitest.Config(t))
+	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)
 	r := c.Register("lambda@example.com", "password1")
 	cookie := (&http.Response{Header: r.Header}).Cookies()[0]

@@ -1,5 +1,5 @@
-// Command lambda runs the periodic clean-up jobs (package scheduled) on AWS
-// Lambda, invoked by the schedule events of template.yaml. The input
+// Command lambda runs the background jobs (shared/jobs) on AWS Lambda,
+// invoked by the schedule events of template.yaml. The input
 // {"jobs": ["wallet-sweep"]} picks jobs; {} or a plain scheduled event runs
 // them all.
 package main
@@ -13,9 +13,9 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"tradejournal/functions/scheduled"
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
+	"tradejournal/shared/jobs"
 )
 
 func main() {
@@ -30,8 +30,8 @@ func main() {
 		log.Error("start", "err", err)
 		os.Exit(1)
 	}
-	jobs := scheduled.Jobs(a, &http.Client{Timeout: time.Minute})
-	lambda.Start(func(ctx context.Context, ev scheduled.Event) (scheduled.Report, error) {
-		return scheduled.Run(ctx, jobs, ev, log)
+	list := jobs.List(a, &http.Client{Timeout: time.Minute})
+	lambda.Start(func(ctx context.Context, ev jobs.Event) (jobs.Report, error) {
+		return jobs.Run(ctx, list, ev, log)
 	})
 }
