@@ -18,15 +18,15 @@ func TestNotesAndCaptionsEncryptedAtRest(t *testing.T) {
 	srv := apitest.Start(t, cfg, functions.All)
 	c := srv.Client(t)
 	c.Register("private@example.com", "password1")
-	account := obj(t, must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)
-	pos := obj(t, must(t, c.Do("POST", "/api/positions", map[string]any{
+	account := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)
+	pos := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{
 		"accountId": account, "symbol": "AAPL", "assetType": "stock", "side": "long", "notes": "chased the gap, again",
 	}), 201), "position")
 	id := pos["id"].(string)
 	if pos["notes"] != "chased the gap, again" {
 		t.Fatalf("notes in the answer: %v", pos["notes"])
 	}
-	must(t, c.Do("PATCH", "/api/positions/"+id, map[string]any{"notes": "sized too big"}), 200)
+	apitest.Must(t, c.Do("PATCH", "/api/positions/"+id, map[string]any{"notes": "sized too big"}), 200)
 	upload(t, c, "/api/positions/"+id+"/images", map[string][]byte{"file": pngBytes, "caption": []byte("my secret setup")}, "image/png")
 
 	var notes, caption string
@@ -39,10 +39,10 @@ func TestNotesAndCaptionsEncryptedAtRest(t *testing.T) {
 			t.Fatalf("stored in the clear: %q", stored)
 		}
 	}
-	if got := obj(t, must(t, c.Do("GET", "/api/positions/"+id, nil), 200), "position")["notes"]; got != "sized too big" {
+	if got := apitest.Object(t, apitest.Must(t, c.Do("GET", "/api/positions/"+id, nil), 200), "position")["notes"]; got != "sized too big" {
 		t.Fatalf("notes read back %v", got)
 	}
-	imgs := items(t, must(t, c.Do("GET", "/api/positions/"+id+"/images", nil), 200))
+	imgs := apitest.Items(t, apitest.Must(t, c.Do("GET", "/api/positions/"+id+"/images", nil), 200))
 	if len(imgs) != 1 || imgs[0].(map[string]any)["caption"] != "my secret setup" {
 		t.Fatalf("images %v", imgs)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"tradejournal/shared/apitest"
 )
 
 // TestFuturesPositions: a future is created, read, listed and patched
@@ -17,11 +19,11 @@ func TestFuturesPositions(t *testing.T) {
 	// ES, one-digit year read from the first fill: 4.5 points x 2 x 50 =
 	// 450; the Interactive Brokers schedule charges 0.65 a contract, at
 	// least 1, on each fill of 2 contracts: 1.30 x 2.
-	r := must(t, f.a.Do("POST", "/api/positions", map[string]any{
+	r := apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "/esh4", "assetType": "future", "side": "long", "stopLoss": "4885",
 		"fills": []any{fill("entry", "4890.25", "2", "", at(31)), fill("exit", "4894.75", "2", "", at(44))},
 	}), 201)
-	es := obj(t, r, "position")
+	es := apitest.Object(t, r, "position")
 	want := map[string]any{"symbol": "ESH24", "assetType": "future", "underlying": "ES", "contractMonth": "2024-03",
 		"multiplier": 50.0, "optionExpiry": nil, "status": "closed", "grossPnl": "450.0000", "fees": "2.6000",
 		"netPnl": "447.4000", "initialRisk": "525.0000", "rMultiple": "0.8522"}
@@ -37,7 +39,7 @@ func TestFuturesPositions(t *testing.T) {
 	}
 
 	// MYM: a fractional point value. 20 points x 3 x 0.5 = 30, short.
-	mym := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{
+	mym := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "MYMH24", "assetType": "future", "side": "short",
 		"fills": []any{fill("entry", "38020", "3", "0", at(32)), fill("exit", "38000", "3", "0", at(40))},
 	}), 201), "position")
@@ -46,7 +48,7 @@ func TestFuturesPositions(t *testing.T) {
 	}
 
 	// A root without a built-in point value takes a given multiplier.
-	xyz := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{
+	xyz := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "XYZM24", "assetType": "future", "side": "long", "multiplier": "12.5",
 		"fills": []any{fill("entry", "100", "1", "0", at(33))},
 	}), 201), "position")
@@ -56,32 +58,32 @@ func TestFuturesPositions(t *testing.T) {
 	id := xyz["id"].(string)
 
 	// Its exit: 4 points x 1 x 12.5.
-	pos := obj(t, must(t, f.a.Do("POST", "/api/positions/"+id+"/fills", fill("exit", "104", "1", "0", at(50))), 201), "position")
+	pos := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions/"+id+"/fills", fill("exit", "104", "1", "0", at(50))), 201), "position")
 	if pos["grossPnl"] != "50.0000" {
 		t.Errorf("XYZ after its exit %v", pos)
 	}
 	// A roll to the next contract keeps the given multiplier; a new one
 	// replaces it (and the figures with it).
-	pos = obj(t, must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"symbol": "XYZU24"}), 200), "position")
+	pos = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"symbol": "XYZU24"}), 200), "position")
 	if pos["symbol"] != "XYZU24" || pos["contractMonth"] != "2024-09" || pos["multiplier"] != 12.5 {
 		t.Errorf("rolled %v", pos)
 	}
-	pos = obj(t, must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"multiplier": "25"}), 200), "position")
+	pos = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"multiplier": "25"}), 200), "position")
 	if pos["multiplier"] != 25.0 || pos["grossPnl"] != "100.0000" {
 		t.Errorf("new multiplier %v", pos)
 	}
 	// To a stock and back: the option and future fields follow.
-	pos = obj(t, must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"assetType": "stock", "symbol": "XYZ"}), 200), "position")
+	pos = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"assetType": "stock", "symbol": "XYZ"}), 200), "position")
 	if pos["multiplier"] != 1.0 || pos["underlying"] != nil || pos["contractMonth"] != nil || pos["grossPnl"] != "4.0000" {
 		t.Errorf("as a stock %v", pos)
 	}
-	pos = obj(t, must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"assetType": "future", "symbol": "ESZ24"}), 200), "position")
+	pos = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+id, map[string]any{"assetType": "future", "symbol": "ESZ24"}), 200), "position")
 	if pos["multiplier"] != 50.0 || pos["underlying"] != "ES" || pos["grossPnl"] != "200.0000" {
 		t.Errorf("as ES %v", pos)
 	}
 
 	// The list filters by symbol and shows the multiplier.
-	list := items(t, must(t, f.a.Do("GET", "/api/positions?symbol=MYMH24", nil), 200))
+	list := apitest.Items(t, apitest.Must(t, f.a.Do("GET", "/api/positions?symbol=MYMH24", nil), 200))
 	if len(list) != 1 || list[0].(map[string]any)["multiplier"] != 0.5 {
 		t.Errorf("list %v", list)
 	}
@@ -91,8 +93,8 @@ func TestFuturesPositions(t *testing.T) {
 		t.Errorf("balance %s", b)
 	}
 	// The performance report counts the futures like any position.
-	perf := must(t, f.a.Do("GET", "/api/performance", nil), 200)
-	summary, _ := obj(t, perf, "total")["summary"].(map[string]any)
+	perf := apitest.Must(t, f.a.Do("GET", "/api/performance", nil), 200)
+	summary, _ := apitest.Object(t, perf, "total")["summary"].(map[string]any)
 	if summary["trades"] != 3.0 || summary["netPnl"] != "677.4000" || summary["grossPnl"] != "680.0000" {
 		t.Errorf("performance summary %v", summary)
 	}
@@ -129,19 +131,19 @@ func TestFuturesBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := must(t, f.a.Do("POST", "/api/positions", tc.body), 400)
+			r := apitest.Must(t, f.a.Do("POST", "/api/positions", tc.body), 400)
 			if r.ErrorCode() != "VALIDATION_ERROR" || !slices.Contains(detailFields(t, r), tc.field) {
 				t.Fatalf("%s", r.Body)
 			}
 		})
 	}
-	if n := len(items(t, must(t, f.a.Do("GET", "/api/positions", nil), 200))); n != 0 {
+	if n := len(apitest.Items(t, apitest.Must(t, f.a.Do("GET", "/api/positions", nil), 200))); n != 0 {
 		t.Fatalf("%d positions written", n)
 	}
 
 	// PATCH: a stock with fractional shares cannot become a future; an
 	// unknown root needs a multiplier; a stock takes none.
-	stock := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{
+	stock := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
 		"fills": []any{fill("entry", "190", "1.5", "0", at)},
 	}), 201), "position")["id"].(string)
@@ -156,13 +158,13 @@ func TestFuturesBadInput(t *testing.T) {
 		{"BadAssetType", map[string]any{"assetType": "forex"}, "assetType"},
 	} {
 		t.Run("Patch"+tc.name, func(t *testing.T) {
-			r := must(t, f.a.Do("PATCH", "/api/positions/"+stock, tc.body), 400)
+			r := apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+stock, tc.body), 400)
 			if r.ErrorCode() != "VALIDATION_ERROR" || !slices.Contains(detailFields(t, r), tc.field) {
 				t.Fatalf("%s", r.Body)
 			}
 		})
 	}
-	pos := obj(t, must(t, f.a.Do("GET", "/api/positions/"+stock, nil), 200), "position")
+	pos := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+stock, nil), 200), "position")
 	if pos["assetType"] != "stock" || pos["symbol"] != "AAPL" || pos["multiplier"] != 1.0 {
 		t.Fatalf("patched by a refused request: %v", pos)
 	}

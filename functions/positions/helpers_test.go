@@ -29,34 +29,8 @@ func setup(t *testing.T, account map[string]any) fixture {
 	if account == nil {
 		account = map[string]any{"name": "Main", "currency": "USD", "startingBalance": "10000"}
 	}
-	f.account = obj(t, must(t, f.a.Do("POST", "/api/accounts", account), 201), "account")["id"].(string)
+	f.account = apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", account), 201), "account")["id"].(string)
 	return f
-}
-
-func obj(t testing.TB, r apitest.Response, key string) map[string]any {
-	t.Helper()
-	m, ok := r.JSON[key].(map[string]any)
-	if !ok {
-		t.Fatalf("no %q in %d %s", key, r.Status, r.Body)
-	}
-	return m
-}
-
-func items(t testing.TB, r apitest.Response) []any {
-	t.Helper()
-	l, ok := r.JSON["items"].([]any)
-	if !ok {
-		t.Fatalf("no items in %d %s", r.Status, r.Body)
-	}
-	return l
-}
-
-func must(t testing.TB, r apitest.Response, status int) apitest.Response {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
-	}
-	return r
 }
 
 // fill is a fill body.
@@ -71,7 +45,7 @@ func fill(typ, price, qty, fees, at string) map[string]any {
 // detailFields lists the fields named by a 400's details.
 func detailFields(t *testing.T, r apitest.Response) []string {
 	t.Helper()
-	e := obj(t, r, "error")
+	e := apitest.Object(t, r, "error")
 	ds, _ := e["details"].([]any)
 	var out []string
 	for _, d := range ds {
@@ -100,5 +74,5 @@ func checkLedger(t *testing.T, srv *apitest.Server) {
 
 func balance(t *testing.T, c *apitest.Client, account string) string {
 	t.Helper()
-	return obj(t, must(t, c.Do("GET", "/api/accounts/"+account, nil), 200), "account")["balance"].(string)
+	return apitest.Object(t, apitest.Must(t, c.Do("GET", "/api/accounts/"+account, nil), 200), "account")["balance"].(string)
 }

@@ -60,33 +60,33 @@ func TestSniff(t *testing.T) {
 func TestImages(t *testing.T) {
 	f := setup(t, nil)
 	a := f.a
-	id := obj(t, must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
+	id := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
 	base := "/api/positions/" + id + "/images"
 
-	img := obj(t, must(t, upload(t, a, base, map[string][]byte{"file": pngBytes, "caption": []byte("Daily chart")}, "application/octet-stream"), 201), "image")
+	img := apitest.Object(t, apitest.Must(t, upload(t, a, base, map[string][]byte{"file": pngBytes, "caption": []byte("Daily chart")}, "application/octet-stream"), 201), "image")
 	if img["contentType"] != "image/png" || img["caption"] != "Daily chart" || img["sizeBytes"] != float64(len(pngBytes)) || img["url"] != base+"/"+img["id"].(string) {
 		t.Fatalf("image %v", img)
 	}
 	imgID := img["id"].(string)
 	for _, data := range [][]byte{jpegBytes, webpBytes} {
-		must(t, upload(t, a, base, map[string][]byte{"file": data}, "image/png"), 201)
+		apitest.Must(t, upload(t, a, base, map[string][]byte{"file": data}, "image/png"), 201)
 	}
 	t.Run("ServedToOwner", func(t *testing.T) {
-		r := must(t, a.Do("GET", base+"/"+imgID, nil), 200)
+		r := apitest.Must(t, a.Do("GET", base+"/"+imgID, nil), 200)
 		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" || r.Header.Get("X-Content-Type-Options") != "nosniff" {
 			t.Fatalf("served %q %v", r.Body[:8], r.Header)
 		}
-		l := items(t, must(t, a.Do("GET", base, nil), 200))
+		l := apitest.Items(t, apitest.Must(t, a.Do("GET", base, nil), 200))
 		if len(l) != 3 || l[0].(map[string]any)["id"] != imgID || l[1].(map[string]any)["contentType"] != "image/jpeg" {
 			t.Fatalf("list %v", l)
 		}
-		if n := obj(t, must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["imageCount"]; n != float64(3) {
+		if n := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["imageCount"]; n != float64(3) {
 			t.Fatalf("imageCount %v", n)
 		}
-		first := must(t, a.Do("GET", base+"?limit=2", nil), 200)
+		first := apitest.Must(t, a.Do("GET", base+"?limit=2", nil), 200)
 		next, _ := first.JSON["nextCursor"].(string)
-		rest := must(t, a.Do("GET", base+"?limit=2&cursor="+next, nil), 200)
-		if got := append(items(t, first), items(t, rest)...); len(items(t, first)) != 2 || next == "" || rest.JSON["nextCursor"] != nil ||
+		rest := apitest.Must(t, a.Do("GET", base+"?limit=2&cursor="+next, nil), 200)
+		if got := append(apitest.Items(t, first), apitest.Items(t, rest)...); len(apitest.Items(t, first)) != 2 || next == "" || rest.JSON["nextCursor"] != nil ||
 			fmt.Sprint(got) != fmt.Sprint(l) {
 			t.Fatalf("pages of two %s %s, want %v", first.Body, rest.Body, l)
 		}
@@ -99,7 +99,7 @@ func TestImages(t *testing.T) {
 			data []byte
 			typ  string
 		}{{pngBytes, "image/png"}, {jpegBytes, "image/jpeg"}, {webpBytes, "image/webp"}} {
-			r := must(t, a.Do("GET", base+"/"+l[i].(map[string]any)["id"].(string), nil), 200)
+			r := apitest.Must(t, a.Do("GET", base+"/"+l[i].(map[string]any)["id"].(string), nil), 200)
 			if !bytes.Equal(r.Body, want.data) || r.Header.Get("Content-Type") != want.typ {
 				t.Errorf("image %d served as %q: %q", i, r.Header.Get("Content-Type"), r.Body[:min(len(r.Body), 12)])
 			}
@@ -150,9 +150,9 @@ func TestImages(t *testing.T) {
 	})
 	t.Run("CapPerPosition", func(t *testing.T) {
 		for range positions.MaxImagesPerTrade - 3 {
-			must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201)
+			apitest.Must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201)
 		}
-		r := must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 400)
+		r := apitest.Must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 400)
 		if !strings.Contains(string(r.Body), "at most 20 images") {
 			t.Fatalf("%s", r.Body)
 		}
@@ -161,12 +161,12 @@ func TestImages(t *testing.T) {
 	if err := f.srv.App.DB.QueryRow(context.Background(), `SELECT count(*) FROM position_images`).Scan(&n); err != nil || n != positions.MaxImagesPerTrade {
 		t.Fatalf("%d images stored (%v)", n, err)
 	}
-	must(t, a.Do("DELETE", base+"/"+imgID, nil), 204)
-	must(t, a.Do("GET", base+"/"+imgID, nil), 404)
-	must(t, a.Do("DELETE", base+"/"+imgID, nil), 404)
-	must(t, a.Do("GET", base+"/not-an-id", nil), 404)
+	apitest.Must(t, a.Do("DELETE", base+"/"+imgID, nil), 204)
+	apitest.Must(t, a.Do("GET", base+"/"+imgID, nil), 404)
+	apitest.Must(t, a.Do("DELETE", base+"/"+imgID, nil), 404)
+	apitest.Must(t, a.Do("GET", base+"/not-an-id", nil), 404)
 	// Deleting the position deletes its images.
-	must(t, a.Do("DELETE", "/api/positions/"+id, nil), 204)
+	apitest.Must(t, a.Do("DELETE", "/api/positions/"+id, nil), 204)
 	if err := f.srv.App.DB.QueryRow(context.Background(), `SELECT count(*) FROM position_images`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d images left (%v)", n, err)
 	}

@@ -14,15 +14,15 @@ import (
 func TestPositionsList(t *testing.T) {
 	f := setup(t, map[string]any{"name": "NY", "currency": "USD"})
 	a := f.a
-	berlin := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "DE", "currency": "EUR", "timezone": "Europe/Berlin"}), 201), "account")["id"].(string)
-	tag := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "A+"}), 201), "tag")["id"].(string)
+	berlin := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "DE", "currency": "EUR", "timezone": "Europe/Berlin"}), 201), "account")["id"].(string)
+	tag := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "A+"}), 201), "tag")["id"].(string)
 
 	create := func(account, symbol string, tags []any, fills ...any) string {
 		body := map[string]any{"accountId": account, "symbol": symbol, "assetType": "stock", "side": "long", "fills": fills}
 		if tags != nil {
 			body["tagIds"] = tags
 		}
-		return obj(t, must(t, a.Do("POST", "/api/positions", body), 201), "position")["id"].(string)
+		return apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", body), 201), "position")["id"].(string)
 	}
 	// Drafts (no fills) sort first.
 	for range 3 {
@@ -57,8 +57,8 @@ func TestPositionsList(t *testing.T) {
 				if cursor != "" {
 					q.Set("cursor", cursor)
 				}
-				r := must(t, a.Do("GET", "/api/positions?"+q.Encode(), nil), 200)
-				for _, it := range items(t, r) {
+				r := apitest.Must(t, a.Do("GET", "/api/positions?"+q.Encode(), nil), 200)
+				for _, it := range apitest.Items(t, r) {
 					m := it.(map[string]any)
 					got = append(got, m["id"].(string))
 					if _, ok := m["fills"]; ok {
@@ -76,19 +76,19 @@ func TestPositionsList(t *testing.T) {
 			}
 		})
 	}
-	first := items(t, must(t, a.Do("GET", "/api/positions?limit=1", nil), 200))[0].(map[string]any)
+	first := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?limit=1", nil), 200))[0].(map[string]any)
 	if first["openedAt"] != nil || first["status"] != "draft" {
 		t.Fatalf("first item is not a draft: %v", first)
 	}
 
 	count := func(query string) int {
 		t.Helper()
-		return len(items(t, must(t, a.Do("GET", "/api/positions?"+query, nil), 200)))
+		return len(apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?"+query, nil), 200)))
 	}
 	ids := func(query string) []string {
 		t.Helper()
 		var out []string
-		for _, it := range items(t, must(t, a.Do("GET", "/api/positions?"+query, nil), 200)) {
+		for _, it := range apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?"+query, nil), 200)) {
 			out = append(out, it.(map[string]any)["id"].(string))
 		}
 		return out
@@ -119,7 +119,7 @@ func TestPositionsList(t *testing.T) {
 	if got := ids("status=closed"); !slices.Equal(got, []string{closed}) {
 		t.Errorf("closed %v", got)
 	}
-	it := items(t, must(t, a.Do("GET", "/api/positions?status=closed", nil), 200))[0].(map[string]any)
+	it := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?status=closed", nil), 200))[0].(map[string]any)
 	if it["netPnl"] != "1.0000" || len(it["tags"].([]any)) != 1 || it["closedAt"] != "2024-01-04T16:00:00Z" {
 		t.Fatalf("list item %v", it)
 	}
@@ -133,7 +133,7 @@ func TestPositionsList(t *testing.T) {
 		{Name: "BadLimit", Method: "GET", Path: "/api/positions?limit=ten", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BadCursor", Method: "GET", Path: "/api/positions?cursor=bm90LWEtY3Vyc29y", Status: 400, Code: "VALIDATION_ERROR"},
 	})
-	r := must(t, a.Do("GET", "/api/positions?status=won&limit=x&cursor=%25", nil), 400)
+	r := apitest.Must(t, a.Do("GET", "/api/positions?status=won&limit=x&cursor=%25", nil), 400)
 	if fs := detailFields(t, r); !slices.Equal(fs, []string{"status", "limit", "cursor"}) {
 		t.Fatalf("details %v", fs)
 	}

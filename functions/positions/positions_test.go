@@ -20,7 +20,7 @@ func TestPositionLifecycle(t *testing.T) {
 	f := setup(t, map[string]any{"name": "IB", "currency": "USD", "startingBalance": "10000", "brokerageId": ibFixed})
 	a := f.a
 
-	r := must(t, a.Do("POST", "/api/positions", map[string]any{
+	r := apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "aapl", "assetType": "stock", "side": "long",
 		"stopLoss": "9", "targetPrice": "15", "notes": "Opening range breakout",
 		"fills": []any{
@@ -28,7 +28,7 @@ func TestPositionLifecycle(t *testing.T) {
 			fill("entry", "10", "100", "", "2024-01-02T14:35:00Z"),  // fee estimated: IB 100 x 0.005 -> min 1
 		},
 	}), 201)
-	p := obj(t, r, "position")
+	p := apitest.Object(t, r, "position")
 	id := p["id"].(string)
 	want := map[string]any{"symbol": "AAPL", "assetType": "stock", "multiplier": float64(1), "side": "long", "status": "open",
 		"stopLoss": "9", "targetPrice": "15", "notes": "Opening range breakout", "openedAt": "2024-01-02T14:35:00Z", "closedAt": nil,
@@ -52,8 +52,8 @@ func TestPositionLifecycle(t *testing.T) {
 	path := "/api/positions/" + id
 
 	t.Run("ScaleInThenClose", func(t *testing.T) {
-		must(t, a.Do("POST", path+"/fills", fill("entry", "14", "50", "", "2024-01-03T15:00:00Z")), 201)
-		p := obj(t, must(t, a.Do("POST", path+"/fills", fill("exit", "15", "110", "1", "2024-01-04T15:00:00Z")), 201), "position")
+		apitest.Must(t, a.Do("POST", path+"/fills", fill("entry", "14", "50", "", "2024-01-03T15:00:00Z")), 201)
+		p := apitest.Object(t, apitest.Must(t, a.Do("POST", path+"/fills", fill("exit", "15", "110", "1", "2024-01-04T15:00:00Z")), 201), "position")
 		// 60 left at 10 plus 50 at 14: 1300 for 110; the close at 15 realises 350.
 		for k, v := range map[string]any{"status": "closed", "closedAt": "2024-01-04T15:00:00Z", "openQuantity": "0",
 			"grossPnl": "430.0000", "fees": "3.5000", "netPnl": "426.5000", "initialRisk": "350.0000", "rMultiple": "1.2186",
@@ -67,22 +67,22 @@ func TestPositionLifecycle(t *testing.T) {
 		}
 	})
 	t.Run("EntryAfterCloseReopens", func(t *testing.T) {
-		r := must(t, a.Do("POST", path+"/fills", fill("entry", "15", "1", "0", "2024-01-05T15:00:00Z")), 201)
-		p, changes := obj(t, r, "position"), obj(t, r, "changes")
+		r := apitest.Must(t, a.Do("POST", path+"/fills", fill("entry", "15", "1", "0", "2024-01-05T15:00:00Z")), 201)
+		p, changes := apitest.Object(t, r, "position"), apitest.Object(t, r, "changes")
 		if p["status"] != "open" || p["openQuantity"] != "1" || p["closedAt"] != nil || p["grossPnl"] != "430.0000" ||
 			len(changes["reopened"].([]any)) != 1 || changes["reopened"].([]any)[0] != id {
 			t.Fatalf("%s", r.Body)
 		}
 		fills := p["fills"].([]any)
 		added := fills[len(fills)-1].(map[string]any)["id"].(string)
-		p = obj(t, must(t, a.Do("DELETE", path+"/fills/"+added, nil), 200), "position")
+		p = apitest.Object(t, apitest.Must(t, a.Do("DELETE", path+"/fills/"+added, nil), 200), "position")
 		if p["status"] != "closed" || p["closedAt"] != "2024-01-04T15:00:00Z" {
 			t.Fatalf("%v", p)
 		}
 	})
-	before := must(t, a.Do("GET", path, nil), 200)
+	before := apitest.Must(t, a.Do("GET", path, nil), 200)
 	var lastExit, firstEntry string
-	for _, fl := range obj(t, before, "position")["fills"].([]any) {
+	for _, fl := range apitest.Object(t, before, "position")["fills"].([]any) {
 		m := fl.(map[string]any)
 		if m["type"] == "exit" {
 			lastExit = m["id"].(string)
@@ -93,33 +93,33 @@ func TestPositionLifecycle(t *testing.T) {
 	t.Run("EditedEntryReversesAndBack", func(t *testing.T) {
 		// 20 bought, then 40 sold: the sale closes the long at 20 and opens
 		// a short of 20, and every later fill is read from there.
-		r := must(t, a.Do("PATCH", path+"/fills/"+firstEntry, map[string]any{"quantity": "20"}), 200)
-		p, changes := obj(t, r, "position"), obj(t, r, "changes")
+		r := apitest.Must(t, a.Do("PATCH", path+"/fills/"+firstEntry, map[string]any{"quantity": "20"}), 200)
+		p, changes := apitest.Object(t, r, "position"), apitest.Object(t, r, "changes")
 		if p["id"] != id || p["status"] != "closed" || p["entryQuantity"] != "20" || p["exitQuantity"] != "20" ||
 			len(changes["opened"].([]any)) == 0 {
 			t.Fatalf("%s", r.Body)
 		}
 		checkLedger(t, f.srv)
 		// Back to 100: one long position again, the runs' other positions gone.
-		r = must(t, a.Do("PATCH", path+"/fills/"+firstEntry, map[string]any{"quantity": "100"}), 200)
-		if removed := obj(t, r, "changes")["removed"].([]any); len(removed) != len(changes["opened"].([]any)) {
+		r = apitest.Must(t, a.Do("PATCH", path+"/fills/"+firstEntry, map[string]any{"quantity": "100"}), 200)
+		if removed := apitest.Object(t, r, "changes")["removed"].([]any); len(removed) != len(changes["opened"].([]any)) {
 			t.Fatalf("%s", r.Body)
 		}
-		after := obj(t, must(t, a.Do("GET", path, nil), 200), "position")
-		was := obj(t, before, "position")
+		after := apitest.Object(t, apitest.Must(t, a.Do("GET", path, nil), 200), "position")
+		was := apitest.Object(t, before, "position")
 		delete(after, "updatedAt")
 		delete(was, "updatedAt")
 		if fmt.Sprint(after) != fmt.Sprint(was) {
 			t.Fatalf("not restored:\n%v\n%v", was, after)
 		}
-		r = must(t, a.Do("DELETE", path+"/fills/"+firstEntry, nil), 400)
+		r = apitest.Must(t, a.Do("DELETE", path+"/fills/"+firstEntry, nil), 400)
 		if !strings.Contains(string(r.Body), "before the position's first entry") {
 			t.Fatalf("%s", r.Body)
 		}
 		checkLedger(t, f.srv)
 	})
 	t.Run("EditExitReopens", func(t *testing.T) {
-		p := obj(t, must(t, a.Do("PATCH", path+"/fills/"+lastExit, map[string]any{"quantity": "100", "price": "15.5"}), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, a.Do("PATCH", path+"/fills/"+lastExit, map[string]any{"quantity": "100", "price": "15.5"}), 200), "position")
 		if p["status"] != "open" || p["openQuantity"] != "10" || p["closedAt"] != nil || p["rMultiple"] != nil {
 			t.Fatalf("position %v", p)
 		}
@@ -129,21 +129,21 @@ func TestPositionLifecycle(t *testing.T) {
 		}
 	})
 	t.Run("FeeNullReestimates", func(t *testing.T) {
-		p := obj(t, must(t, a.Do("PATCH", path+"/fills/"+lastExit, map[string]any{"fees": nil}), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, a.Do("PATCH", path+"/fills/"+lastExit, map[string]any{"fees": nil}), 200), "position")
 		last := p["fills"].([]any)[3].(map[string]any)
 		if last["fees"] != "1.0000" || last["feeEstimated"] != true {
 			t.Fatalf("re-estimated fill %v", last)
 		}
 	})
 	t.Run("DeleteFill", func(t *testing.T) {
-		p := obj(t, must(t, a.Do("DELETE", path+"/fills/"+lastExit, nil), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, a.Do("DELETE", path+"/fills/"+lastExit, nil), 200), "position")
 		if p["openQuantity"] != "110" || len(p["fills"].([]any)) != 3 {
 			t.Fatalf("position %v", p)
 		}
-		must(t, a.Do("DELETE", path+"/fills/"+lastExit, nil), 404)
+		apitest.Must(t, a.Do("DELETE", path+"/fills/"+lastExit, nil), 404)
 	})
 	t.Run("PatchPosition", func(t *testing.T) {
-		p := obj(t, must(t, a.Do("PATCH", path, map[string]any{"stopLoss": nil, "notes": "", "side": "short", "symbol": "msft"}), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, a.Do("PATCH", path, map[string]any{"stopLoss": nil, "notes": "", "side": "short", "symbol": "msft"}), 200), "position")
 		// Short now: the exit at 12 after entries averaging 10 loses.
 		if p["stopLoss"] != nil || p["initialRisk"] != nil || p["notes"] != "" || p["symbol"] != "MSFT" || p["grossPnl"] != "-80.0000" {
 			t.Fatalf("position %v", p)
@@ -151,30 +151,30 @@ func TestPositionLifecycle(t *testing.T) {
 		checkLedger(t, f.srv)
 	})
 	t.Run("MoveToAnotherAccount", func(t *testing.T) {
-		other := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Other", "currency": "USD"}), 201), "account")["id"].(string)
-		p := obj(t, must(t, a.Do("PATCH", path, map[string]any{"accountId": other}), 200), "position")
+		other := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Other", "currency": "USD"}), 201), "account")["id"].(string)
+		p := apitest.Object(t, apitest.Must(t, a.Do("PATCH", path, map[string]any{"accountId": other}), 200), "position")
 		if p["accountId"] != other {
 			t.Fatalf("position %v", p)
 		}
 		if b := balance(t, a, f.account); b != "10000.0000" {
 			t.Fatalf("old account balance %s", b)
 		}
-		if b := balance(t, a, other); b != obj(t, must(t, a.Do("GET", path, nil), 200), "position")["netPnl"] {
+		if b := balance(t, a, other); b != apitest.Object(t, apitest.Must(t, a.Do("GET", path, nil), 200), "position")["netPnl"] {
 			t.Fatalf("new account balance %s", b)
 		}
 		checkLedger(t, f.srv)
 	})
 	t.Run("Delete", func(t *testing.T) {
-		must(t, a.Do("DELETE", path, nil), 204)
-		must(t, a.Do("GET", path, nil), 404)
-		must(t, a.Do("DELETE", path, nil), 404)
+		apitest.Must(t, a.Do("DELETE", path, nil), 204)
+		apitest.Must(t, a.Do("GET", path, nil), 404)
+		apitest.Must(t, a.Do("DELETE", path, nil), 404)
 		checkLedger(t, f.srv)
 	})
 }
 
 func TestOptionPosition(t *testing.T) {
 	f := setup(t, map[string]any{"name": "IB", "currency": "USD", "brokerageId": ibFixed})
-	p := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{
+	p := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
 		"accountId": f.account, "symbol": "aapl240119c00190000", "assetType": "option", "side": "long", "stopLoss": "1",
 		"fills": []any{fill("entry", "1.50", "2", "", "2024-01-10T15:00:00Z"), fill("exit", "2.25", "2", "", "2024-01-12T15:00:00Z")},
 	}), 201), "position")
@@ -195,16 +195,16 @@ func TestOptionPosition(t *testing.T) {
 		{Name: "PatchToStockKeepsOCC", Method: "PATCH", Path: "/api/positions/" + id, Body: map[string]any{"assetType": "stock"}, Status: 400, Code: "VALIDATION_ERROR"},
 	})
 	// A stock position with fractional shares cannot become an option.
-	s := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "SPY", "assetType": "stock", "side": "long",
+	s := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "SPY", "assetType": "stock", "side": "long",
 		"fills": []any{fill("entry", "400", "0.5", "0", "2024-01-10T15:00:00Z")}}), 201), "position")["id"].(string)
-	r := must(t, f.a.Do("PATCH", "/api/positions/"+s, map[string]any{"assetType": "option", "symbol": "SPY240119C00400000"}), 400)
+	r := apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+s, map[string]any{"assetType": "option", "symbol": "SPY240119C00400000"}), 400)
 	if fs := detailFields(t, r); !slices.Equal(fs, []string{"assetType"}) {
 		t.Fatalf("%v", fs)
 	}
 	// Stock to option with whole shares: the multiplier follows.
-	must(t, f.a.Do("PATCH", "/api/positions/"+s+"/fills/"+obj(t, must(t, f.a.Do("GET", "/api/positions/"+s, nil), 200), "position")["fills"].([]any)[0].(map[string]any)["id"].(string),
+	apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+s+"/fills/"+apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+s, nil), 200), "position")["fills"].([]any)[0].(map[string]any)["id"].(string),
 		map[string]any{"quantity": "1"}), 200)
-	p = obj(t, must(t, f.a.Do("PATCH", "/api/positions/"+s, map[string]any{"assetType": "option", "symbol": "SPY240119C00400000", "stopLoss": "390"}), 200), "position")
+	p = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+s, map[string]any{"assetType": "option", "symbol": "SPY240119C00400000", "stopLoss": "390"}), 200), "position")
 	if p["multiplier"] != float64(100) || p["initialRisk"] != "1000.0000" || p["symbol"] != "SPY   240119C00400000" {
 		t.Fatalf("position %v", p)
 	}
@@ -213,8 +213,8 @@ func TestOptionPosition(t *testing.T) {
 func TestPositionBadInput(t *testing.T) {
 	f := setup(t, nil)
 	a := f.a
-	otherAccount := obj(t, must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
-	otherTag := obj(t, must(t, f.b.Do("POST", "/api/tags", map[string]any{"name": "B's"}), 201), "tag")["id"].(string)
+	otherAccount := apitest.Object(t, apitest.Must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
+	otherTag := apitest.Object(t, apitest.Must(t, f.b.Do("POST", "/api/tags", map[string]any{"name": "B's"}), 201), "tag")["id"].(string)
 
 	base := func(extra map[string]any) map[string]any {
 		m := map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long"}
@@ -282,7 +282,7 @@ func TestPositionBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := must(t, a.Do("POST", "/api/positions", tc.body), 400)
+			r := apitest.Must(t, a.Do("POST", "/api/positions", tc.body), 400)
 			apitest.CheckErrorShape(t, r)
 			if r.ErrorCode() != "VALIDATION_ERROR" {
 				t.Fatalf("code %s", r.ErrorCode())
@@ -305,8 +305,8 @@ func TestPositionBadInput(t *testing.T) {
 	})
 
 	// The same rules on the position's own routes.
-	id := obj(t, must(t, a.Do("POST", "/api/positions", withFills(fill("entry", "10", "5", "0", at))), 201), "position")["id"].(string)
-	fillID := obj(t, must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["fills"].([]any)[0].(map[string]any)["id"].(string)
+	id := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", withFills(fill("entry", "10", "5", "0", at))), 201), "position")["id"].(string)
+	fillID := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["fills"].([]any)[0].(map[string]any)["id"].(string)
 	p := "/api/positions/" + id
 	apitest.Run(t, a, []apitest.Case{
 		{Name: "PatchBadSide", Method: "PATCH", Path: p, Body: map[string]any{"side": "flat"}, Status: 400, Code: "VALIDATION_ERROR"},
@@ -326,14 +326,14 @@ func TestPositionBadInput(t *testing.T) {
 		{Name: "TagsMissingList", Method: "PUT", Path: p + "/tags", Body: map[string]any{}, Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "TagsOtherUsers", Method: "PUT", Path: p + "/tags", Body: map[string]any{"tagIds": []any{otherTag}}, Status: 400, Code: "VALIDATION_ERROR"},
 	})
-	r := must(t, a.Do("POST", p+"/fills", fill("exit", "11", "1", "0", "2024-01-01T15:00:00Z")), 400)
+	r := apitest.Must(t, a.Do("POST", p+"/fills", fill("exit", "11", "1", "0", "2024-01-01T15:00:00Z")), 400)
 	if fs := detailFields(t, r); !slices.Equal(fs, []string{"filledAt"}) || !strings.Contains(string(r.Body), "before the position's first entry") {
 		t.Fatalf("%v %s", fs, r.Body)
 	}
 	t.Run("AmountsOutOfRange", func(t *testing.T) {
 		// Each value is in range; the loss they book is past what the
 		// balance column holds (14 integer digits): 400, nothing written.
-		r := must(t, a.Do("POST", "/api/positions", withFills(fill("entry", "99999999", "1000000000", "0", at), fill("exit", "1", "1000000000", "0", later))), 400)
+		r := apitest.Must(t, a.Do("POST", "/api/positions", withFills(fill("entry", "99999999", "1000000000", "0", at), fill("exit", "1", "1000000000", "0", later))), 400)
 		if r.ErrorCode() != "VALIDATION_ERROR" || !slices.Equal(detailFields(t, r), []string{"amount"}) {
 			t.Fatalf("%s", r.Body)
 		}
@@ -346,14 +346,14 @@ func TestPositionBadInput(t *testing.T) {
 
 func TestPositionOwnership(t *testing.T) {
 	f := setup(t, nil)
-	pos := obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
+	pos := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
 		"fills": []any{fill("entry", "10", "5", "0", "2024-01-02T15:00:00Z")}}), 201), "position")
 	id := pos["id"].(string)
 	fillID := pos["fills"].([]any)[0].(map[string]any)["id"].(string)
 	p := "/api/positions/" + id
 	// b's own position, to try a's fill id through it.
-	bAccount := obj(t, must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
-	bPos := obj(t, must(t, f.b.Do("POST", "/api/positions", map[string]any{"accountId": bAccount, "symbol": "MSFT", "assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
+	bAccount := apitest.Object(t, apitest.Must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
+	bPos := apitest.Object(t, apitest.Must(t, f.b.Do("POST", "/api/positions", map[string]any{"accountId": bAccount, "symbol": "MSFT", "assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
 
 	apitest.Run(t, f.b, []apitest.Case{
 		{Name: "Get", Method: "GET", Path: p, Status: 404},
@@ -370,17 +370,17 @@ func TestPositionOwnership(t *testing.T) {
 		{Name: "MalformedFill", Method: "POST", Path: "/api/positions/123/fills", Body: map[string]any{}, Status: 404},
 		{Name: "Missing", Method: "GET", Path: "/api/positions/" + missingID, Status: 404},
 	})
-	r := must(t, f.b.Do("GET", p, nil), 404)
-	if e := obj(t, r, "error"); e["code"] != nil {
+	r := apitest.Must(t, f.b.Do("GET", p, nil), 404)
+	if e := apitest.Object(t, r, "error"); e["code"] != nil {
 		t.Fatalf("404 with a code: %s", r.Body)
 	}
-	if l := items(t, must(t, f.b.Do("GET", "/api/positions", nil), 200)); len(l) != 1 {
+	if l := apitest.Items(t, apitest.Must(t, f.b.Do("GET", "/api/positions", nil), 200)); len(l) != 1 {
 		t.Fatalf("b lists %d positions", len(l))
 	}
-	if l := items(t, must(t, f.b.Do("GET", "/api/positions?accountId="+f.account, nil), 200)); len(l) != 0 {
+	if l := apitest.Items(t, apitest.Must(t, f.b.Do("GET", "/api/positions?accountId="+f.account, nil), 200)); len(l) != 0 {
 		t.Fatalf("b lists a's account's positions: %v", l)
 	}
-	if got := must(t, f.a.Do("GET", p, nil), 200); obj(t, got, "position")["notes"] != "" || len(obj(t, got, "position")["fills"].([]any)) != 1 {
+	if got := apitest.Must(t, f.a.Do("GET", p, nil), 200); apitest.Object(t, got, "position")["notes"] != "" || len(apitest.Object(t, got, "position")["fills"].([]any)) != 1 {
 		t.Fatalf("b changed a's position: %s", got.Body)
 	}
 }
@@ -388,23 +388,23 @@ func TestPositionOwnership(t *testing.T) {
 func TestPositionTags(t *testing.T) {
 	f := setup(t, nil)
 	a := f.a
-	t1 := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Breakout", "category": "setup"}), 201), "tag")["id"].(string)
-	t2 := obj(t, must(t, a.Do("POST", "/api/tags", map[string]any{"name": "FOMO", "category": "emotion"}), 201), "tag")["id"].(string)
-	id := obj(t, must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
+	t1 := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "Breakout", "category": "setup"}), 201), "tag")["id"].(string)
+	t2 := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "FOMO", "category": "emotion"}), 201), "tag")["id"].(string)
+	id := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
 		"tagIds": []any{t2}}), 201), "position")["id"].(string)
-	p := obj(t, must(t, a.Do("PUT", "/api/positions/"+id+"/tags", map[string]any{"tagIds": []any{t2, t1, t2}}), 200), "position")
+	p := apitest.Object(t, apitest.Must(t, a.Do("PUT", "/api/positions/"+id+"/tags", map[string]any{"tagIds": []any{t2, t1, t2}}), 200), "position")
 	tags := p["tags"].([]any)
 	if len(tags) != 2 || tags[0].(map[string]any)["name"] != "Breakout" || tags[1].(map[string]any)["category"] != "emotion" {
 		t.Fatalf("tags %v", tags)
 	}
-	if l := items(t, must(t, a.Do("GET", "/api/positions?tagId="+t1, nil), 200)); len(l) != 1 || len(l[0].(map[string]any)["tags"].([]any)) != 2 {
+	if l := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?tagId="+t1, nil), 200)); len(l) != 1 || len(l[0].(map[string]any)["tags"].([]any)) != 2 {
 		t.Fatalf("list by tag %v", l)
 	}
-	must(t, a.Do("DELETE", "/api/tags/"+t1, nil), 204)
-	if tags := obj(t, must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["tags"].([]any); len(tags) != 1 {
+	apitest.Must(t, a.Do("DELETE", "/api/tags/"+t1, nil), 204)
+	if tags := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/positions/"+id, nil), 200), "position")["tags"].([]any); len(tags) != 1 {
 		t.Fatalf("deleted tag still on the position: %v", tags)
 	}
-	if tags := obj(t, must(t, a.Do("PUT", "/api/positions/"+id+"/tags", map[string]any{"tagIds": []any{}}), 200), "position")["tags"].([]any); len(tags) != 0 {
+	if tags := apitest.Object(t, apitest.Must(t, a.Do("PUT", "/api/positions/"+id+"/tags", map[string]any{"tagIds": []any{}}), 200), "position")["tags"].([]any); len(tags) != 0 {
 		t.Fatalf("cleared tags %v", tags)
 	}
 }
@@ -417,7 +417,7 @@ func TestConcurrentFills(t *testing.T) {
 	f := setup(t, map[string]any{"name": "Main", "currency": "USD", "startingBalance": "5000", "brokerageId": ibFixed})
 	start := time.Date(2024, 1, 2, 15, 0, 0, 0, time.UTC)
 	newPosition := func(side string) string {
-		return obj(t, must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": side,
+		return apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": side,
 			"fills": []any{fill("entry", "100", "1000", "2.50", start.Format(time.RFC3339))}}), 201), "position")["id"].(string)
 	}
 	p1, p2 := newPosition("long"), newPosition("short")
@@ -482,7 +482,7 @@ func TestConcurrentFills(t *testing.T) {
 	total := decimal.RequireFromString("5000")
 	for _, c := range []struct{ id, side string }{{p1, "long"}, {p2, "short"}} {
 		want := expected(c.id, c.side)
-		p := obj(t, must(t, f.a.Do("GET", "/api/positions/"+c.id, nil), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+c.id, nil), 200), "position")
 		if p["grossPnl"] != want.GrossPnL.StringFixed(4) || p["fees"] != want.Fees.StringFixed(4) || p["netPnl"] != want.NetPnL.StringFixed(4) ||
 			p["openQuantity"] != want.OpenQuantity.String() {
 			t.Fatalf("position %s: gross %v fees %v net %v open %v; want %s %s %s %s", c.side, p["grossPnl"], p["fees"], p["netPnl"], p["openQuantity"],

@@ -59,10 +59,10 @@ func seedSpeed(tb testing.TB) speedSet {
 	// Rare filter values among the 100,000: three open positions, a symbol
 	// traded twice and a tag on three old positions.
 	for i := range 3 {
-		must(tb, c.Do("POST", "/api/positions", map[string]any{"accountId": ds.AccountIDs[0], "symbol": "OPEN", "assetType": "stock", "side": "long",
+		apitest.Must(tb, c.Do("POST", "/api/positions", map[string]any{"accountId": ds.AccountIDs[0], "symbol": "OPEN", "assetType": "stock", "side": "long",
 			"fills": []any{fill("entry", "10", "5", "0", time.Date(2024, 6, 3+i, 15, 0, 0, 0, time.UTC).Format(time.RFC3339))}}), 201)
 	}
-	rare := obj(tb, must(tb, c.Do("POST", "/api/tags", map[string]any{"name": "Rare"}), 201), "tag")["id"].(string)
+	rare := apitest.Object(tb, apitest.Must(tb, c.Do("POST", "/api/tags", map[string]any{"name": "Rare"}), 201), "tag")["id"].(string)
 	s.rareTag = rare
 	for _, q := range []string{
 		`UPDATE positions SET symbol = 'RARE' WHERE id IN (SELECT id FROM positions WHERE user_id = $1 ORDER BY opened_at LIMIT 2)`,

@@ -37,7 +37,7 @@ func restartWith(t *testing.T, srv *apitest.Server, storage config.ObjectStorage
 func login(t *testing.T, srv *apitest.Server, email string) *apitest.Client {
 	t.Helper()
 	c := srv.Client(t)
-	must(t, c.Do("POST", "/api/auth/login", map[string]string{"email": email, "password": "password1"}), 200)
+	apitest.Must(t, c.Do("POST", "/api/auth/login", map[string]string{"email": email, "password": "password1"}), 200)
 	return c
 }
 
@@ -86,12 +86,12 @@ func TestImagesInObjectStorage(t *testing.T) {
 	minio := s3test.Start(t)
 	f := setup(t, nil) // object storage off
 	position := func(c *apitest.Client, account string) string {
-		return obj(t, must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": account, "symbol": "AAPL",
+		return apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": account, "symbol": "AAPL",
 			"assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
 	}
 	posID := position(f.a, f.account)
 	base := "/api/positions/" + posID + "/images"
-	inlineID := obj(t, must(t, upload(t, f.a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
+	inlineID := apitest.Object(t, apitest.Must(t, upload(t, f.a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
 
 	on := restartWith(t, f.srv, minio.Config())
 	a, b := login(t, on, "a@example.com"), login(t, on, "b@example.com")
@@ -101,13 +101,13 @@ func TestImagesInObjectStorage(t *testing.T) {
 	}
 
 	t.Run("InlineImageStillServed", func(t *testing.T) {
-		r := must(t, a.Do("GET", base+"/"+inlineID, nil), 200)
+		r := apitest.Must(t, a.Do("GET", base+"/"+inlineID, nil), 200)
 		if !bytes.Equal(r.Body, pngBytes) || r.Header.Get("Content-Type") != "image/png" {
 			t.Fatalf("inline image after storage was turned on: %q %v", r.Body, r.Header)
 		}
 	})
 
-	img := obj(t, must(t, upload(t, a, base, map[string][]byte{"file": jpegBytes, "caption": []byte("entry")}, "image/png"), 201), "image")
+	img := apitest.Object(t, apitest.Must(t, upload(t, a, base, map[string][]byte{"file": jpegBytes, "caption": []byte("entry")}, "image/png"), 201), "image")
 	storedID := img["id"].(string)
 	key := storedKey(t, on, storedID)
 	t.Run("NewImageInTheBucket", func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestImagesInObjectStorage(t *testing.T) {
 		}
 	})
 	t.Run("ServedThroughTheAPIToItsOwner", func(t *testing.T) {
-		r := must(t, a.Do("GET", base+"/"+storedID, nil), 200)
+		r := apitest.Must(t, a.Do("GET", base+"/"+storedID, nil), 200)
 		if !bytes.Equal(r.Body, jpegBytes) || r.Header.Get("Content-Type") != "image/jpeg" ||
 			r.Header.Get("X-Content-Type-Options") != "nosniff" || r.Header.Get("Content-Length") != strconv.Itoa(len(jpegBytes)) {
 			t.Fatalf("served %q %v", r.Body, r.Header)
@@ -133,16 +133,16 @@ func TestImagesInObjectStorage(t *testing.T) {
 		if r := b.Do("GET", base+"/"+storedID, nil); r.Status != 404 {
 			t.Fatalf("another user got the image: %d", r.Status)
 		}
-		l := items(t, must(t, a.Do("GET", base, nil), 200))
+		l := apitest.Items(t, apitest.Must(t, a.Do("GET", base, nil), 200))
 		if len(l) != 2 || l[1].(map[string]any)["caption"] != "entry" {
 			t.Fatalf("list %v", l)
 		}
 	})
 	t.Run("ConfigReportsIt", func(t *testing.T) {
-		if r := must(t, a.Do("GET", "/api/config", nil), 200); r.JSON["imageStorage"] != true {
+		if r := apitest.Must(t, a.Do("GET", "/api/config", nil), 200); r.JSON["imageStorage"] != true {
 			t.Fatalf("with storage: %s", r.Body)
 		}
-		if r := must(t, f.a.Do("GET", "/api/config", nil), 200); r.JSON["imageStorage"] != false {
+		if r := apitest.Must(t, f.a.Do("GET", "/api/config", nil), 200); r.JSON["imageStorage"] != false {
 			t.Fatalf("without storage: %s", r.Body)
 		}
 	})
@@ -154,7 +154,7 @@ func TestImagesInObjectStorage(t *testing.T) {
 		apitest.CheckErrorShape(t, r)
 	})
 	t.Run("DeleteImageDeletesObject", func(t *testing.T) {
-		must(t, a.Do("DELETE", base+"/"+storedID, nil), 204)
+		apitest.Must(t, a.Do("DELETE", base+"/"+storedID, nil), 204)
 		if objectExists(t, objects, key) || queued(t, on) != 0 {
 			t.Fatal("the object outlived its image")
 		}
@@ -164,17 +164,17 @@ func TestImagesInObjectStorage(t *testing.T) {
 	})
 	t.Run("DeletePositionDeletesObjects", func(t *testing.T) {
 		id := position(a, f.account)
-		imageID := obj(t, must(t, upload(t, a, "/api/positions/"+id+"/images", map[string][]byte{"file": webpBytes}, "image/webp"), 201), "image")["id"].(string)
+		imageID := apitest.Object(t, apitest.Must(t, upload(t, a, "/api/positions/"+id+"/images", map[string][]byte{"file": webpBytes}, "image/webp"), 201), "image")["id"].(string)
 		k := storedKey(t, on, imageID)
-		must(t, a.Do("DELETE", "/api/positions/"+id, nil), 204)
+		apitest.Must(t, a.Do("DELETE", "/api/positions/"+id, nil), 204)
 		if objectExists(t, objects, k) || queued(t, on) != 0 {
 			t.Fatal("the object outlived its position")
 		}
 	})
 	t.Run("AccountDeleteQueuedThenPurged", func(t *testing.T) {
-		account := obj(t, must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Gone", "currency": "USD"}), 201), "account")["id"].(string)
+		account := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Gone", "currency": "USD"}), 201), "account")["id"].(string)
 		id := position(a, account)
-		imageID := obj(t, must(t, upload(t, a, "/api/positions/"+id+"/images", map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
+		imageID := apitest.Object(t, apitest.Must(t, upload(t, a, "/api/positions/"+id+"/images", map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
 		k := storedKey(t, on, imageID)
 		if r := a.Do("DELETE", "/api/accounts/"+account+"?confirm=true", nil); r.Status != 204 {
 			t.Fatalf("delete account: %d %s", r.Status, r.Body)
@@ -188,12 +188,12 @@ func TestImagesInObjectStorage(t *testing.T) {
 		}
 	})
 	t.Run("DeleteWithStoreDownIsRetried", func(t *testing.T) {
-		imageID := obj(t, must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
+		imageID := apitest.Object(t, apitest.Must(t, upload(t, a, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
 		k := storedKey(t, on, imageID)
 		cfg := minio.Config()
 		cfg.Endpoint = "http://127.0.0.1:1" // the store is down for this api
 		down := restartWith(t, f.srv, cfg)
-		must(t, login(t, down, "a@example.com").Do("DELETE", base+"/"+imageID, nil), 204)
+		apitest.Must(t, login(t, down, "a@example.com").Do("DELETE", base+"/"+imageID, nil), 204)
 		if queued(t, on) != 1 || !objectExists(t, objects, k) {
 			t.Fatal("the object of an image deleted while the store was down is not queued")
 		}
