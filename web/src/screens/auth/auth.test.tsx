@@ -44,13 +44,13 @@ describe('SignUp', () => {
   });
 
   it('shows field errors from the API', async () => {
-    mockApi(route('POST', '/api/auth/register', () => ({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'bad', details: [{ field: 'password', message: 'at least 8 characters' }] } } })));
+    mockApi(route('POST', '/api/auth/register', () => ({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'bad', details: [{ field: 'password', message: 'must be at least 8 characters' }] } } })));
     renderScreen(<SignUp />, { path: '/signup', at: '/signup' });
     const u = userEvent.setup();
     await u.type(screen.getByLabelText('Email'), 'a@example.com');
     await u.type(screen.getByLabelText('Password'), 'short');
     await u.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect(await screen.findByText('at least 8 characters')).toBeInTheDocument();
+    expect(await screen.findByText('The password needs at least 8 characters.')).toBeInTheDocument();
     expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true');
   });
 });
