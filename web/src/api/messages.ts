@@ -187,7 +187,7 @@ const rules: Rule[] = [
   [/^must be one of your accounts$/, () => 'Choose one of your accounts'],
   [/^is already the name of another of your accounts$/, () => 'You already have an account with this name: choose another name'],
   [/^must differ from (\w+)$/, (m, l, o) => `${cap(the(l))} must differ from ${the(leafLabel(m[1] ?? '', o).label)}`],
-  [/^must be (below|above) (\w+) for a (long|short)$/, (m, l, o) => `For a ${m[3]} position, ${the(l)} must be ${m[1]} ${the(leafLabel(m[2] ?? '', o).label)}`],
+  [/^must be (below|above) (?:the )?(.+?) for a (long|short)$/, (m, l, o) => `For a ${m[3]} position, ${the(l)} must be ${m[1]} ${the(leafLabel(m[2] ?? '', o).label)}`],
   [/^must be ([a-z_-]+(?:, [a-z_-]+)*) or ([a-z_-]+)$/, (m, l) => `Choose ${the(l)}: ${(m[1] ?? '').replace(/_/g, ' ')} or ${(m[2] ?? '').replace(/_/g, ' ')}`],
 ];
 

@@ -3,6 +3,7 @@ import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, isUnauthenticated, unwrap } from '../api/client';
 import { useAppConfig, useMe } from '../api/queries';
+import { setMessageDefaults } from '../api/messages';
 import { currentTheme, saveTheme, type Theme } from '../theme';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -86,6 +87,8 @@ export function AppLayout() {
     );
   }
   const user = me.data ?? null;
+  // Error messages write times in the user's reporting zone.
+  if (user?.timezone) setMessageDefaults({ timeZone: user.timezone });
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { normalizeDecimal } from '../numbers';
 import { Datalists } from '../components/Datalists';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
 import { ErrorNote, Field, LoadMore, PageTitle } from '../components/ui';
@@ -121,7 +122,7 @@ export default function ExchangeRates() {
     e.preventDefault();
     setDone('');
     setPending(null);
-    previewUpsert.mutate({ ...rate, baseCurrency: rate.baseCurrency.trim().toUpperCase(), quoteCurrency: rate.quoteCurrency.trim().toUpperCase(), rate: rate.rate.trim() });
+    previewUpsert.mutate({ ...rate, baseCurrency: rate.baseCurrency.trim().toUpperCase(), quoteCurrency: rate.quoteCurrency.trim().toUpperCase(), rate: normalizeDecimal(rate.rate) });
   };
   const items = rates.data?.pages.flatMap((p) => p.items) ?? [];
   return (

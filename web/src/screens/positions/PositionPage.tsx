@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
+import { normalizeDecimal } from '../../numbers';
 import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
@@ -79,7 +80,7 @@ function DetailsForm({ p }: { p: Position }) {
     targetPrice: p.targetPrice ?? '',
   });
   const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
-  const pointValue = multiplier.trim();
+  const pointValue = normalizeDecimal(multiplier);
   const sendMultiplier = assetType === 'future' && pointValue !== '' && pointValue !== savedMultiplier;
   const save = useMutation({
     mutationFn: () =>
@@ -90,8 +91,8 @@ function DetailsForm({ p }: { p: Position }) {
             symbol: symbol.trim(),
             side,
             assetType,
-            stopLoss: stopLoss.trim() || null,
-            targetPrice: targetPrice.trim() || null,
+            stopLoss: normalizeDecimal(stopLoss) || null,
+            targetPrice: normalizeDecimal(targetPrice) || null,
             ...(sendMultiplier ? { multiplier: pointValue } : {}),
           },
         }),
@@ -129,7 +130,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
       unwrap(
         client.PATCH('/api/positions/{positionId}/fills/{fillId}', {
           params: { path },
-          body: { type: draft.type, price: draft.price.trim(), quantity: draft.quantity.trim(), fees: draft.fees.trim() || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
+          body: { type: draft.type, price: normalizeDecimal(draft.price), quantity: normalizeDecimal(draft.quantity), fees: normalizeDecimal(draft.fees) || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
         }),
       ),
     onSuccess: (d) => {
