@@ -1,6 +1,9 @@
 // Package appconfig is the route group that tells the web which optional
 // features this instance has: GET /api/config. It reports switches only,
 // derived from the configuration; no secret, key or address ever appears.
+// It is public: the signed-out screens read it too (is email on for a
+// password reset, is sign-up open), so they need no request that answers
+// 401 before there is a session.
 package appconfig
 
 import (
@@ -41,9 +44,9 @@ func Group(a *app.App) httpx.Group {
 		Name:   "appconfig",
 		Mounts: []string{"/api/config"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/config", Handler: a.Sessions.Require(func(w http.ResponseWriter, _ *http.Request) {
+			{Pattern: "GET /api/config", Handler: func(w http.ResponseWriter, _ *http.Request) {
 				httpx.JSON(w, http.StatusOK, features)
-			})},
+			}},
 		},
 	}
 }
