@@ -1,6 +1,7 @@
 // Query keys and the shared queries several screens read.
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from './client';
+import { hasSession, rememberSession } from '../session';
 
 export const keys = {
   me: ['me'] as const,
@@ -13,10 +14,16 @@ export const keys = {
 export type User = Schemas['User'];
 export type AppConfig = Schemas['AppConfig'];
 
+/** useMe is the signed-in user; it is not asked for while this browser has no session (session.ts). */
 export function useMe() {
   return useQuery({
     queryKey: keys.me,
-    queryFn: async () => (await unwrap(client.GET('/api/auth/me'))).user,
+    queryFn: async () => {
+      const { user } = await unwrap(client.GET('/api/auth/me'));
+      rememberSession();
+      return user;
+    },
+    enabled: hasSession(),
     staleTime: 60_000,
   });
 }

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, isUnauthenticated, unwrap } from '../api/client';
 import { useAppConfig, useMe } from '../api/queries';
 import { setMessageDefaults } from '../api/messages';
+import { forgetSession, hasSession } from '../session';
 import { currentTheme, saveTheme, type Theme } from '../theme';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -38,7 +39,7 @@ export function PublicLayout() {
   return (
     <div className="public-shell">
       <header className="public-header">
-        <Link to="/signin" className="brand">
+        <Link to="/welcome" className="brand">
           Trade Journal
         </Link>
         <ThemeToggle />
@@ -67,6 +68,7 @@ export function AppLayout() {
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/logout')),
     onSettled: () => {
+      forgetSession();
       queryClient.clear();
       void navigate('/signin', { replace: true });
     },
@@ -75,9 +77,13 @@ export function AppLayout() {
   // While /api/auth/me is on its way the screen already loads (its chunk and
   // its queries run in parallel with it); a 401 from any of them still
   // leads to sign in.
-  if (me.data === null || isUnauthenticated(me.error)) {
+  // Without a session on this browser nothing authenticated is asked: a
+  // first visit to / is welcomed, any other page goes to sign in and back.
+  const signedOut = !hasSession() && me.data == null;
+  if (signedOut || me.data === null || isUnauthenticated(me.error)) {
+    if (isUnauthenticated(me.error)) forgetSession();
     const here = location.pathname + location.search;
-    return <Navigate to={here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`} replace />;
+    return <Navigate to={here === '/' ? (signedOut ? '/welcome' : '/signin') : `/signin?next=${encodeURIComponent(here)}`} replace />;
   }
   if (me.isError) {
     return (
