@@ -276,10 +276,15 @@ export default function PositionPage() {
   const remove = useMutation({
     mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}', { params: { path: { positionId } } })),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['positions'] });
+      // The position is gone: leave its page and refresh the lists. It is
+      // not refetched (that is a 404): it stays as it was, stale, until the
+      // cache lets it go.
+      void navigate('/positions');
+      void queryClient.invalidateQueries({ queryKey: usePositionKey(positionId), refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: ['positions', 'list'] });
       void queryClient.invalidateQueries({ queryKey: ['performance'] });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
-      void navigate('/positions');
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     },
   });
   if (position.isPending) return <Loading />;
