@@ -32,6 +32,10 @@ describe('detailSentence', () => {
     [{ field: 'balance', message: 'must be between -99999999999999.9999 and 99999999999999.9999' }, 'The account balance must be between -99,999,999,999,999.9999 and 99,999,999,999,999.9999.'],
     [{ field: 'name', message: 'is already the name of another of your accounts' }, 'You already have an account with this name: choose another name.'],
     [{ field: 'side', message: 'must be long or short' }, 'Choose the side: long or short.'],
+    [
+      { field: 'multiplier', message: 'is required for a future of root XYZ, which has no built-in point value (the amount one point of price moves one contract)' },
+      'Enter the point value: futures of root XYZ have no built-in point value (the amount one point of price moves one contract).',
+    ],
   ])('%j reads %s', (detail, want) => {
     expect(detailSentence(detail, ny)).toBe(want);
   });

@@ -169,6 +169,7 @@ type Rule = [RegExp, (m: RegExpMatchArray, label: string, o: MessageOptions, cho
 
 /** The API's rules, most specific first. `label` reads "the quantity of fill 2". */
 const rules: Rule[] = [
+  [/^is required for a future of root (\S+), which has no built-in point value/, (m, l) => `Enter ${the(l)}: futures of root ${m[1]} have no built-in point value (the amount one point of price moves one contract)`],
   [/^is required$|^is empty$/, (_m, l, _o, choose) => (choose ? `Choose ${the(l)}` : `Enter ${the(l)}`)],
   [/decimal string like|holding a decimal|must be a decimal|must be a number/, (_m, l, o) => `Enter ${the(l)} as a number, like ${formatExample('1234.56', o.locale)}`],
   [/^must be a whole number/, (_m, l) => `Enter ${the(l)} as a whole number, like 100`],
