@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"tradejournal/migrations"
 	"tradejournal/shared/apitest"
 )
@@ -66,17 +68,10 @@ func TestAccountNamesMigration(t *testing.T) {
 	if _, err := pool.Exec(ctx, string(sql)); err != nil {
 		t.Fatalf("migration: %v", err)
 	}
-	rows, err := pool.Query(ctx, `SELECT name FROM accounts ORDER BY created_at, id`)
+	rows, _ := pool.Query(ctx, `SELECT name FROM accounts ORDER BY created_at, id`)
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
 		t.Fatal(err)
-	}
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
 	}
 	want := []string{"Main", "main (3)", "MAIN (4)", "Main (2)", long, strings.Repeat("x", 96) + " (2)"}
 	if strings.Join(names, "|") != strings.Join(want, "|") {
