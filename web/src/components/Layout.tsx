@@ -67,10 +67,12 @@ export function AppLayout() {
   const signOut = useMutation({
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/logout')),
-    onSettled: () => {
+    onSettled: async () => {
+      // Leave the signed-in screens first: forgetting the session while
+      // they show would send them to sign in with this page as ?next.
+      await navigate('/signin', { replace: true });
       forgetSession();
       queryClient.clear();
-      void navigate('/signin', { replace: true });
     },
   });
 
