@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, errorText } from './client';
-import { detailSentence, errorSentences, fieldLabel } from './messages';
+import { detailSentence, errorSentences, fieldLabel, readable } from './messages';
 
 const ny = { timeZone: 'America/New_York', locale: 'en-US' };
 
@@ -61,6 +61,14 @@ describe('detailSentence', () => {
   it('falls back to a sentence naming the field, never its path', () => {
     const text = detailSentence({ field: 'fills[0].fees', message: 'must be below targetPrice somehow' }, ny);
     expect(text).toBe('The fees of fill 1: must be below target price somehow.');
+  });
+});
+
+describe('readable', () => {
+  it('writes a located problem’s times in the user’s zone', () => {
+    expect(readable('the exit (2024-03-04T14:30:00Z) is before the entry (2024-03-05T14:30:00Z)', ny)).toBe(
+      'The exit (Mar 4, 2024, 9:30 AM) is before the entry (Mar 5, 2024, 9:30 AM).',
+    );
   });
 });
 

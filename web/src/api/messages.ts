@@ -158,6 +158,11 @@ function humanize(text: string, o: MessageOptions): string {
     .replace(decimalNumber, (n) => formatExample(n, o.locale));
 }
 
+/** readable is free text from the API (a located CSV problem) with times in the user's zone and no ids or field names. */
+export function readable(text: string, options?: MessageOptions): string {
+  return sentence(humanize(text, opts(options)));
+}
+
 function sentence(text: string): string {
   const t = text.trim().replace(/[\s;:,]+$/, '');
   if (t === '') return t;

@@ -1,3 +1,4 @@
+import { readable } from '../api/messages';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,7 +32,7 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
               <code>{p.code}</code>
               {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
             </td>
-            <td>{p.message}</td>
+            <td>{readable(p.message)}</td>
           </tr>
         ))}
       </DataTable>
