@@ -68,8 +68,8 @@ export function AppLayout() {
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/logout')),
     onSettled: async () => {
-      // Leave the signed-in screens first: forgetting the session while
-      // they show would send them to sign in with this page as ?next.
+      // Leave the signed-in screens first (a query of theirs refetched
+      // without the session answers 401: on /signin that is no redirect).
       await navigate('/signin', { replace: true });
       forgetSession();
       queryClient.clear();
@@ -82,7 +82,10 @@ export function AppLayout() {
   // Without a session on this browser nothing authenticated is asked: a
   // first visit to / is welcomed, any other page goes to sign in and back.
   const signedOut = !hasSession() && me.data == null;
-  if (signedOut || me.data === null || isUnauthenticated(me.error)) {
+  // While signing out the old screens stay up until the sign-in screen has
+  // loaded (a transition): they must not redirect with themselves as ?next.
+  const leaving = signOut.isPending || signOut.isSuccess || signOut.isError;
+  if (!leaving && (signedOut || me.data === null || isUnauthenticated(me.error))) {
     if (isUnauthenticated(me.error)) forgetSession();
     const here = location.pathname + location.search;
     return <Navigate to={here === '/' ? (signedOut ? '/welcome' : '/signin') : `/signin?next=${encodeURIComponent(here)}`} replace />;
