@@ -378,6 +378,10 @@ export interface paths {
          *     what is absent (a quote button without a key, a purchase page
          *     without billing). Switches only: no key, secret or address of the
          *     configuration ever appears here. Fixed at start.
+         *
+         *     Public, so that the signed-out screens can say what this instance
+         *     does (whether a password-reset mail is sent, whether sign-up is
+         *     open) without an authenticated request that answers 401.
          */
         get: operations["getAppConfig"];
         put?: never;
@@ -634,7 +638,9 @@ export interface paths {
          *     starts at `startingBalance`. When the user has no display currency yet
          *     (their first account), it is set to this account's currency in the
          *     same transaction. A user may have at most 200 accounts (409
-         *     `CONFLICT` beyond).
+         *     `CONFLICT` beyond). Names are unique among the user's accounts,
+         *     ignoring case: another account's name is a 400 `VALIDATION_ERROR`
+         *     naming `name`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -673,7 +679,9 @@ export interface paths {
          *     `brokerageId` are cleared by null. A new `startingBalance` moves the
          *     balance by the same difference in the same statement, so the balance
          *     stays the starting balance plus the ledger. Fills already recorded
-         *     keep their fees when the brokerage changes.
+         *     keep their fees when the brokerage changes. A `name` another of the
+         *     user's accounts has (ignoring case) is a 400 `VALIDATION_ERROR`
+         *     naming `name`.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -3630,7 +3638,6 @@ export interface operations {
                     "application/json": components["schemas"]["AppConfig"];
                 };
             };
-            401: components["responses"]["Unauthenticated"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
