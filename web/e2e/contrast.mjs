@@ -58,7 +58,8 @@ export async function contrastProblems(page) {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent.trim();
       const el = node.parentElement;
-      if (!text || !el || el.closest('script, style, option, noscript, [aria-hidden="true"]')) continue;
+      // Text hidden from assistive tech (aria-hidden) is still seen: it is checked too.
+      if (!text || !el || el.closest('script, style, option, noscript')) continue;
       if (el.closest(':disabled, [aria-disabled="true"]')) continue;
       if (!el.checkVisibility({ checkOpacity: true, visibilityProperty: true })) continue;
       const range = document.createRange();
