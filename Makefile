@@ -8,12 +8,14 @@ GOBIN := $(shell go env GOPATH)/bin
 STATICCHECK_VERSION := v0.8.2
 # The payment processor's mock server the billing tests start (shared/stripetest).
 STRIPE_MOCK_VERSION := v0.203.0
-# A release stamps its version: make build BUILD_VERSION=v0.14.0-abc1234
-BUILD_VERSION ?=
+# A release stamps its version: make build BUILD_VERSION=v0.14.0-abc1234. Left
+# unset, a build in a git checkout stamps the checkout (`git describe --always
+# --dirty`: 95053ea, v0.14.0-3-g95053ea-dirty); outside git it stays unknown.
+BUILD_VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
 LDFLAGS := -s -w $(if $(BUILD_VERSION),-X tradejournal/shared/buildinfo.Version=$(BUILD_VERSION))
 GROUPS := $(notdir $(patsubst %/lambda/,%,$(dir $(wildcard functions/*/lambda/main.go))))
 
-.PHONY: run build test test-web check test-deps bench bench-load bench-web lambda clean
+.PHONY: run stop build test test-web check test-deps bench bench-load bench-web lambda clean
 
 # The built web app, rebuilt when a source changed. bin/local serves it.
 WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) \
@@ -24,6 +26,10 @@ run: build web/dist/index.html
 	[ -s .data/encryption.key ] || (umask 077; head -c 32 /dev/urandom | base64 > .data/encryption.key); \
 	echo "Trade Journal on http://localhost:$${PORT:-3100} (database under ./.data/pg)"; \
 	ENCRYPTION_KEY="$${ENCRYPTION_KEY:-$$(cat .data/encryption.key)}" DATABASE_URL="$${DATABASE_URL:-$$url}" exec bin/local
+
+# Stops the private PostgreSQL that `make run` started under ./.data/pg.
+stop:
+	infra/pg.sh stop .data/pg
 
 build:
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/local ./cmd/local

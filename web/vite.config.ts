@@ -17,6 +17,11 @@ export default defineConfig({
     sourcemap: false,
     // posthog-js (about 350 kB raw) is its own chunk, loaded only when analytics is on.
     chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      // The plugin-timing note (PLUGIN_TIMINGS) reads like a problem in a
+      // five-second build; it is a profiling hint, not a warning.
+      checks: { bundlerTimings: false },
+    },
   },
   test: {
     environment: 'jsdom',

@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 const shutdownGrace = 30 * time.Second
 
 func serve(ctx context.Context, cfg config.Config) error {
-	log := app.NewLogger(cfg.LogLevel)
+	log := newLogger(cfg.LogLevel, os.Stdout)
 	if applied, err := db.Migrate(ctx, cfg.DB.MigrationURL()); err != nil {
 		return err
 	} else if len(applied) > 0 {

@@ -303,7 +303,7 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 		var err error
 		acc, err = scanAccount(tx.QueryRow(ctx, ins, userID, *v.name, *v.currency, tz, start, v.risk, v.brokerageID, archived))
 		if err != nil {
-			return db.Classify(err)
+			return nameTaken(err)
 		}
 		_, err = tx.Exec(ctx, `UPDATE users SET display_currency = $2 WHERE id = $1 AND display_currency IS NULL`, userID, acc.Currency)
 		return db.Classify(err)
@@ -314,6 +314,22 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	h.app.Analytics.Capture(userID, analytics.EventAccountCreated, analytics.Props{"withBrokerage": v.brokerageID != nil})
 	httpx.JSON(w, http.StatusCreated, accountEnvelope{acc})
+}
+
+// accountNameKey is the unique index on (user_id, lower(name))
+// (migrations/0019_account_names.sql): two of a user's accounts cannot share
+// a name, ignoring case.
+const accountNameKey = "accounts_user_name_key"
+
+var errNameTaken = apperr.Invalid("name", "is already the name of another of your accounts")
+
+// nameTaken turns the name index's violation into errNameTaken, and any
+// other error into its class (nil stays nil).
+func nameTaken(err error) error {
+	if db.IsUniqueViolation(err, accountNameKey) {
+		return errNameTaken
+	}
+	return db.Classify(err)
 }
 
 // lockUser serialises a user's creations of one kind of record (so the cap
@@ -395,7 +411,7 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 		var err error
 		acc, err = scanAccount(tx.QueryRow(ctx, upd, id, userID, v.name, v.currency, v.timezone, v.startingBalance,
 			v.riskSet, v.risk, v.brokerageSet, v.brokerageID, v.archived))
-		return db.Classify(err)
+		return nameTaken(err)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)

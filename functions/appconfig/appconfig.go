@@ -1,6 +1,10 @@
 // Package appconfig is the route group that tells the web which optional
 // features this instance has: GET /api/config. It reports switches only,
 // derived from the configuration; no secret, key or address ever appears.
+// It is authenticated, as the spec says; the two switches a signed-out
+// screen needs (is sign-up open, is email on for a password reset) are
+// public at GET /api/config/public, so those screens make no request that
+// answers 401 before there is a session.
 package appconfig
 
 import (
@@ -10,6 +14,13 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/packs"
 )
+
+// PublicFeatures is the body of GET /api/config/public: what a signed-out
+// screen needs, and nothing else.
+type PublicFeatures struct {
+	RegistrationOpen bool `json:"registrationOpen"`
+	Email            bool `json:"email"`
+}
 
 // Features is the body of GET /api/config.
 type Features struct {
@@ -39,11 +50,14 @@ func Group(a *app.App) httpx.Group {
 	features := Describe(a)
 	return httpx.Group{
 		Name:   "appconfig",
-		Mounts: []string{"/api/config"},
+		Mounts: []string{"/api/config", "/api/config/"},
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/config", Handler: a.Sessions.Require(func(w http.ResponseWriter, _ *http.Request) {
 				httpx.JSON(w, http.StatusOK, features)
 			})},
+			{Pattern: "GET /api/config/public", Handler: func(w http.ResponseWriter, _ *http.Request) {
+				httpx.JSON(w, http.StatusOK, PublicFeatures{RegistrationOpen: features.RegistrationOpen, Email: features.Email})
+			}},
 		},
 	}
 }

@@ -31,13 +31,18 @@ func keys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
 
 func TestConfigDefaults(t *testing.T) {
 	srv := apitest.Start(t, apitest.Config(t), functions.All)
-	apitest.Run(t, srv.Client(t), []apitest.Case{
+	want := `{"quoteLookup":false,"billing":false,"proPlan":false,"email":false,"imageStorage":false,"assistant":false,"registrationOpen":true}`
+	c := srv.Client(t)
+	// The configuration endpoint is authenticated (the spec); a signed-out
+	// page reads the two switches it needs from the public one.
+	apitest.Run(t, c, []apitest.Case{
 		{Name: "Unauthenticated", Method: "GET", Path: "/api/config", Status: 401, Code: "UNAUTHENTICATED"},
 	})
-	c := srv.Client(t)
+	if r := c.Do("GET", "/api/config/public", nil); r.Status != 200 || strings.TrimSpace(string(r.Body)) != `{"registrationOpen":true,"email":false}` {
+		t.Fatalf("signed out: %d %s", r.Status, r.Body)
+	}
 	c.Register("cfg@example.com", "password1")
 	r := c.Do("GET", "/api/config", nil)
-	want := `{"quoteLookup":false,"billing":false,"proPlan":false,"email":false,"imageStorage":false,"assistant":false,"registrationOpen":true}`
 	if r.Status != 200 || strings.TrimSpace(string(r.Body)) != want {
 		t.Fatalf("%d %s\nwant %s", r.Status, r.Body, want)
 	}

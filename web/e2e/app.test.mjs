@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { artifacts, launchBrowser, startStack } from './stack.mjs';
+import { contrastProblems } from './contrast.mjs';
 
 const email = `trader-${Date.now()}@example.com`;
 const password = 'correct horse battery staple';
@@ -82,13 +83,32 @@ async function api(pathname) {
   return res.json();
 }
 
-step('a visitor is sent to sign in, and signs up with the browser time zone', async () => {
-  await page.goto('/');
-  await page.waitForURL('**/signin');
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await screenshot('signin');
+step('a first visit is welcomed, asks nothing that answers 401, and signs up with the browser time zone', async () => {
+  const refused = [];
+  const on401 = (res) => res.status() === 401 && refused.push(new URL(res.url()).pathname);
+  page.on('response', on401);
+  try {
+    await page.goto('/');
+    await page.waitForURL('**/welcome');
+    await page.getByRole('heading', { name: 'Welcome to Trade Journal' }).waitFor();
+    await screenshot('welcome');
+    await page.goto('/signin');
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshot('signin');
+    // Email is off here: the page says what the operator can do, and promises no mail.
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByTestId('operator-reset').filter({ hasText: 'reset-password --email' }).waitFor();
+    assert.equal(await page.getByText(/on its way/).count(), 0);
+    await page.goto('/positions');
+    await page.waitForURL('**/signin?next=%2Fpositions');
+    await page.goto('/');
+    await page.waitForURL('**/welcome');
+    assert.deepEqual(refused, [], 'signed-out pages asked authenticated routes');
+  } finally {
+    page.off('response', on401);
+  }
 
-  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByRole('link', { name: 'Create your account' }).click();
   await page.getByRole('heading', { name: 'Create your account' }).waitFor();
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
@@ -153,7 +173,8 @@ step('creates an account', async () => {
   await form.getByLabel('Account name').fill('Swing');
   await form.getByLabel('Currency').fill('USD');
   await form.getByLabel('Trading-day time zone').fill('America/New_York');
-  await form.getByLabel('Starting balance').fill('25000');
+  // Typed as a person writes it.
+  await form.getByLabel('Starting balance').fill('25,000');
   await form.getByLabel('Default risk %').fill('1');
   await form.getByRole('button', { name: 'Create account' }).click();
   const row = page.getByRole('row', { name: /Swing/ });
@@ -161,6 +182,15 @@ step('creates an account', async () => {
   assert.match(await row.innerText(), /USD/);
   assert.match(await row.innerText(), /25,000\.00/);
   await screenshot('accounts');
+
+  // A second account of the same name is refused, in words, on its field.
+  await form.getByLabel('Account name').fill('swing');
+  await form.getByLabel('Currency').fill('USD');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await form.getByRole('alert').filter({ hasText: 'You already have an account with this name: choose another name.' }).waitFor();
+  assert.equal(await form.getByLabel('Account name').getAttribute('aria-invalid'), 'true');
+  await screenshot('accounts-duplicate');
+  await form.getByLabel('Account name').fill('');
 });
 
 step('adds a position with an entry and an exit fill, and sees its P&L', async () => {
@@ -304,17 +334,12 @@ step('adds a EUR account, and previews and confirms exchange-rate changes', asyn
   assert.equal(await page.getByLabel('Quote currency').inputValue(), 'USD');
   await page.getByLabel('Effective date').fill('2026-01-01');
 
-  // A total appearing is a large change: confirm, seeing before and after.
+  // The first rate makes a total where there was none: nothing moves, nothing to confirm.
   await page.getByLabel('Rate', { exact: true }).fill('1.10');
   await page.getByRole('button', { name: 'Save rate' }).click();
-  const confirm = page.getByRole('alertdialog', { name: 'Confirm a large change to your total' });
-  await confirm.waitFor();
-  assert.equal(await confirm.getByTestId('preview-before').innerText(), 'no total (a rate is missing)');
-  // $25,230.00 in USD and EUR 10,000 at 1.10.
-  assert.equal(await confirm.getByTestId('preview-after').innerText(), '$36,230.00');
-  await screenshot('exchange-rate-confirm');
-  await confirm.getByRole('button', { name: 'Confirm and save rate' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved EUR/USD 1.1 from 2026-01-01.' }).waitFor();
+  const confirm = page.getByRole('alertdialog', { name: 'Confirm a large change to your total' });
+  assert.equal(await confirm.count(), 0);
 
   // A move over 5% asks again; cancelling saves nothing.
   await page.getByLabel('Rate', { exact: true }).fill('2.00');
@@ -322,6 +347,7 @@ step('adds a EUR account, and previews and confirms exchange-rate changes', asyn
   await confirm.waitFor();
   assert.equal(await confirm.getByTestId('preview-before').innerText(), '$36,230.00');
   assert.equal(await confirm.getByTestId('preview-after').innerText(), '$45,230.00');
+  await screenshot('exchange-rate-confirm');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'detached' });
 
@@ -505,4 +531,56 @@ step('asks the assistant: the answer streams in through nginx, then the credits 
     provider.release();
     await provider.close();
   }
+});
+
+/** themeWalk opens each path in the light and the dark theme and gathers the texts below their contrast threshold. */
+async function themeWalk(p, paths, ready) {
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    await p.emulateMedia({ colorScheme: scheme });
+    for (const pathname of paths) {
+      await p.goto(pathname);
+      await ready(p, pathname);
+      for (const line of await contrastProblems(p)) found.push(`${scheme} ${pathname}: ${line}`);
+    }
+  }
+  await p.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
+
+step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
+  await page.evaluate(() => localStorage.removeItem('tj-theme'));
+  const { items } = await api('/api/positions');
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/settings', '/admin'];
+  const found = await themeWalk(page, screens, async (p) => {
+    await p.getByRole('heading', { level: 1 }).first().waitFor();
+    await p.waitForLoadState('networkidle');
+  });
+  // States with more colour: field errors, the calendar's winning days (on the dashboard above), a destructive button.
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('/positions/new');
+    await page.getByRole('button', { name: 'Save position' }).click();
+    await page.locator('.field-error').first().waitFor();
+    for (const line of await contrastProblems(page)) found.push(`${scheme} /positions/new with errors: ${line}`);
+    await page.goto('/accounts');
+    await page.getByRole('button', { name: 'Delete Swing' }).click();
+    await page.getByRole('button', { name: 'Confirm delete' }).waitFor();
+    for (const line of await contrastProblems(page)) found.push(`${scheme} /accounts deleting: ${line}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // The signed-out screens, in a browser without a session.
+  const visitor = await browser.newContext({ baseURL: stack.url, viewport: { width: 1280, height: 900 } });
+  try {
+    const p = await visitor.newPage();
+    found.push(
+      ...(await themeWalk(p, ['/welcome', '/signin', '/signup', '/forgot-password'], async (q) => {
+        await q.getByRole('heading', { level: 1 }).waitFor();
+      })),
+    );
+  } finally {
+    await visitor.close();
+  }
+  assert.deepEqual(found, [], `texts below WCAG AA contrast:\n${found.join('\n')}`);
 });

@@ -5,10 +5,12 @@ import { RouterProvider } from 'react-router/dom';
 import { makeQueryClient } from './queryClient';
 import { AppLayout, PublicLayout } from './components/Layout';
 import { keys } from './api/queries';
+import { forgetSession } from './session';
 
 // One chunk per screen: the initial bundle holds only the shell.
 const SignIn = lazy(() => import('./screens/auth/SignIn'));
 const SignUp = lazy(() => import('./screens/auth/SignUp'));
+const Welcome = lazy(() => import('./screens/auth/Welcome'));
 const ForgotPassword = lazy(() => import('./screens/auth/ForgotPassword'));
 const ResetPassword = lazy(() => import('./screens/auth/ResetPassword'));
 const VerifyEmail = lazy(() => import('./screens/auth/VerifyEmail'));
@@ -27,12 +29,13 @@ const Billing = lazy(() => import('./screens/Billing'));
 const Assistant = lazy(() => import('./screens/assistant/Assistant'));
 
 /** Paths a signed-out visitor may open. */
-const publicPaths = ['/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
 
 export const router = createBrowserRouter([
   {
     element: <PublicLayout />,
     children: [
+      { path: '/welcome', element: <Welcome /> },
       { path: '/signin', element: <SignIn /> },
       { path: '/signup', element: <SignUp /> },
       { path: '/forgot-password', element: <ForgotPassword /> },
@@ -62,6 +65,7 @@ export const router = createBrowserRouter([
 ]);
 
 function toSignIn(): void {
+  forgetSession();
   const { pathname, search } = window.location;
   if (publicPaths.includes(pathname)) return;
   queryClient.setQueryData(keys.me, null);

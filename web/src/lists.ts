@@ -1,4 +1,5 @@
 // Choices offered in pickers (the server validates; these only help typing).
+import { normalizeDecimal } from './numbers';
 
 /** timeZones is every IANA zone the browser knows (the server checks its own list). */
 export function timeZones(): string[] {
@@ -18,8 +19,11 @@ export function currencies(): string[] {
   }
 }
 
-/** emptyToUndefined drops "" so an optional decimal is sent as absent. */
+/**
+ * emptyToUndefined drops "" so an optional decimal is sent as absent, and
+ * writes what was typed ("25,000") in the API's form ("25000").
+ */
 export function emptyToUndefined(value: string): string | undefined {
-  const v = value.trim();
+  const v = normalizeDecimal(value);
   return v === '' ? undefined : v;
 }

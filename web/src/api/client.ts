@@ -2,6 +2,7 @@
 // `npm run gen:api`) and the one error type every screen handles.
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
+import { detailSentence, errorSentences, type MessageOptions } from './messages';
 
 export type Schemas = components['schemas'];
 
@@ -37,9 +38,18 @@ export class ApiError extends Error {
       : [];
   }
 
-  /** fieldError is the first detail naming field (or a nested field under it). */
-  fieldError(field: string): string | undefined {
-    return this.details.find((d) => d.field === field || d.field.startsWith(field + '.') || d.field.startsWith(field + '['))?.message;
+  /**
+   * fieldError is the sentence for the first detail naming field (or a
+   * nested field under it), with the field named as the form labels it.
+   */
+  fieldError(field: string, options?: MessageOptions): string | undefined {
+    const d = this.details.find((d) => d.field === field || d.field.startsWith(field + '.') || d.field.startsWith(field + '['));
+    return d && detailSentence(d, options);
+  }
+
+  /** sentences are what a person reads for this error: one per invalid field, or one for the answer. */
+  sentences(options?: MessageOptions): string[] {
+    return errorSentences(this, options);
   }
 }
 
@@ -68,12 +78,13 @@ export function isUnauthenticated(err: unknown): boolean {
   return err instanceof ApiError && err.status === 401;
 }
 
-/** errorText is what a screen shows for a failed request. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.status === 429) return 'Too many attempts. Wait a moment and try again.';
-    return err.message;
+/** errorText is what a screen shows for a failed request, in sentences (api/messages.ts). */
+export function errorText(err: unknown, options?: MessageOptions): string {
+  if (err instanceof ApiError) return err.sentences(options).join(' ');
+  // Chromium, Firefox and Safari word a failed fetch differently.
+  if (err instanceof Error && /^(Failed to fetch|NetworkError|Load failed)/.test(err.message)) {
+    return 'The server could not be reached. Check your connection and try again.';
   }
-  if (err instanceof Error) return err.message === 'Failed to fetch' ? 'The server could not be reached.' : err.message;
-  return 'Something went wrong.';
+  if (err instanceof Error) return err.message;
+  return 'Something went wrong. Try again.';
 }

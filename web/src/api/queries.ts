@@ -1,10 +1,12 @@
 // Query keys and the shared queries several screens read.
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from './client';
+import { hasSession, rememberSession } from '../session';
 
 export const keys = {
   me: ['me'] as const,
   config: ['config'] as const,
+  publicConfig: ['config', 'public'] as const,
   accounts: ['accounts'] as const,
   brokerages: ['brokerages'] as const,
   tags: ['tags'] as const,
@@ -13,18 +15,35 @@ export const keys = {
 export type User = Schemas['User'];
 export type AppConfig = Schemas['AppConfig'];
 
+/** useMe is the signed-in user; it is not asked for while this browser has no session (session.ts). */
 export function useMe() {
   return useQuery({
     queryKey: keys.me,
-    queryFn: async () => (await unwrap(client.GET('/api/auth/me'))).user,
+    queryFn: async () => {
+      const { user } = await unwrap(client.GET('/api/auth/me'));
+      rememberSession();
+      return user;
+    },
+    enabled: hasSession(),
     staleTime: 60_000,
   });
 }
 
+/** useAppConfig is the instance's feature switches; authenticated, so not asked for without a session. */
 export function useAppConfig() {
   return useQuery({
     queryKey: keys.config,
     queryFn: () => unwrap(client.GET('/api/config')),
+    enabled: hasSession(),
+    staleTime: Infinity,
+  });
+}
+
+/** usePublicConfig is what a signed-out screen needs to know: is sign-up open, is email on. */
+export function usePublicConfig() {
+  return useQuery({
+    queryKey: keys.publicConfig,
+    queryFn: () => unwrap(client.GET('/api/config/public')),
     staleTime: Infinity,
   });
 }

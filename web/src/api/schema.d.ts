@@ -388,6 +388,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/config/public": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a signed-out screen needs to know
+         * @description The two switches the signed-out screens need, so they make no
+         *     authenticated request that answers 401: whether sign-up is open (the
+         *     welcome screen) and whether a password-reset mail is sent (the
+         *     forgot-password screen says what the operator can do instead).
+         *     Public; everything else stays behind GET /api/config.
+         */
+        get: operations["getPublicConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/billing/packs": {
         parameters: {
             query?: never;
@@ -634,7 +658,9 @@ export interface paths {
          *     starts at `startingBalance`. When the user has no display currency yet
          *     (their first account), it is set to this account's currency in the
          *     same transaction. A user may have at most 200 accounts (409
-         *     `CONFLICT` beyond).
+         *     `CONFLICT` beyond). Names are unique among the user's accounts,
+         *     ignoring case: another account's name is a 400 `VALIDATION_ERROR`
+         *     naming `name`.
          */
         post: operations["createAccount"];
         delete?: never;
@@ -673,7 +699,9 @@ export interface paths {
          *     `brokerageId` are cleared by null. A new `startingBalance` moves the
          *     balance by the same difference in the same statement, so the balance
          *     stays the starting balance plus the ledger. Fills already recorded
-         *     keep their fees when the brokerage changes.
+         *     keep their fees when the brokerage changes. A `name` another of the
+         *     user's accounts has (ignoring case) is a 400 `VALIDATION_ERROR`
+         *     naming `name`.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -3721,6 +3749,31 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPublicConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The switches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        registrationOpen: boolean;
+                        email: boolean;
+                    };
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { AppLayout } from './Layout';
 import Billing from '../screens/Billing';
 import { mockApi, renderScreen, route } from '../test/render';
+import { forgetSession, hasSession, rememberSession } from '../session';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -12,6 +13,8 @@ const user = (isAdmin: boolean) => ({
 const config = (billing: boolean) => ({ quoteLookup: false, billing, proPlan: false, email: false, imageStorage: false, registrationOpen: true });
 
 describe('AppLayout', () => {
+  beforeEach(rememberSession);
+  afterEach(forgetSession);
   it('leaves Billing and Admin out when billing is off and the user is no admin', async () => {
     mockApi(route('GET', '/api/auth/me', () => ({ body: user(false) })), route('GET', '/api/config', () => ({ body: config(false) })));
     renderScreen(<AppLayout />);
@@ -28,10 +31,19 @@ describe('AppLayout', () => {
     expect(screen.getByRole('link', { name: 'Admin' })).toBeInTheDocument();
   });
 
-  it('sends a signed-out visitor to sign in', async () => {
+  it('sends a visitor whose session ended to sign in, and forgets the session', async () => {
     mockApi(route('GET', '/api/auth/me', () => ({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'sign in' } } })));
     renderScreen(<AppLayout />, { path: '/positions', at: '/positions' });
     expect(await screen.findByText('sign-in screen')).toBeInTheDocument();
+    expect(hasSession()).toBe(false);
+  });
+
+  it('asks nothing authenticated of a browser without a session: sign in, or the welcome at /', async () => {
+    forgetSession();
+    const { calls } = mockApi(route('GET', '/api/auth/me', () => ({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'sign in' } } })));
+    renderScreen(<AppLayout />, { path: '/positions', at: '/positions' });
+    expect(await screen.findByText('sign-in screen')).toBeInTheDocument();
+    expect(calls).toEqual([]);
   });
 });
 

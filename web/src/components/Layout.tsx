@@ -3,6 +3,8 @@ import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, isUnauthenticated, unwrap } from '../api/client';
 import { useAppConfig, useMe } from '../api/queries';
+import { setMessageDefaults } from '../api/messages';
+import { forgetSession, hasSession } from '../session';
 import { currentTheme, saveTheme, type Theme } from '../theme';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -37,7 +39,7 @@ export function PublicLayout() {
   return (
     <div className="public-shell">
       <header className="public-header">
-        <Link to="/signin" className="brand">
+        <Link to="/welcome" className="brand">
           Trade Journal
         </Link>
         <ThemeToggle />
@@ -65,18 +67,28 @@ export function AppLayout() {
   const signOut = useMutation({
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/logout')),
-    onSettled: () => {
+    onSettled: async () => {
+      // Leave the signed-in screens first (a query of theirs refetched
+      // without the session answers 401: on /signin that is no redirect).
+      await navigate('/signin', { replace: true });
+      forgetSession();
       queryClient.clear();
-      void navigate('/signin', { replace: true });
     },
   });
 
   // While /api/auth/me is on its way the screen already loads (its chunk and
   // its queries run in parallel with it); a 401 from any of them still
   // leads to sign in.
-  if (me.data === null || isUnauthenticated(me.error)) {
+  // Without a session on this browser nothing authenticated is asked: a
+  // first visit to / is welcomed, any other page goes to sign in and back.
+  const signedOut = !hasSession() && me.data == null;
+  // While signing out the old screens stay up until the sign-in screen has
+  // loaded (a transition): they must not redirect with themselves as ?next.
+  const leaving = signOut.isPending || signOut.isSuccess || signOut.isError;
+  if (!leaving && (signedOut || me.data === null || isUnauthenticated(me.error))) {
+    if (isUnauthenticated(me.error)) forgetSession();
     const here = location.pathname + location.search;
-    return <Navigate to={here === '/' ? '/signin' : `/signin?next=${encodeURIComponent(here)}`} replace />;
+    return <Navigate to={here === '/' ? (signedOut ? '/welcome' : '/signin') : `/signin?next=${encodeURIComponent(here)}`} replace />;
   }
   if (me.isError) {
     return (
@@ -86,6 +98,8 @@ export function AppLayout() {
     );
   }
   const user = me.data ?? null;
+  // Error messages write times in the user's reporting zone.
+  if (user?.timezone) setMessageDefaults({ timeZone: user.timezone });
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],

@@ -8,31 +8,36 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   hint?: ReactNode;
 }
 
+/**
+ * FieldNote is the line under a field: its error, else its hint, else
+ * nothing. The line is always there (and keeps its height, styles.css), so
+ * the fields around do not jump when an error or a hint appears.
+ */
+function FieldNote({ id, error, hint }: { id: string; error?: string | undefined; hint?: ReactNode }) {
+  if (error) {
+    return (
+      <small id={id} className="field-error" role="alert">
+        {error}
+      </small>
+    );
+  }
+  return (
+    <small id={id} className="hint">
+      {hint}
+    </small>
+  );
+}
+
 /** Field is an input with its visible label, hint and error wired up for assistive tech. */
 export function Field({ label, error, hint, id, className, ...input }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errId = error ? `${inputId}-err` : undefined;
+  const noteId = `${inputId}-note`;
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={inputId}>{label}</label>
-      <input
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errId].filter(Boolean).join(' ') || undefined}
-        {...input}
-      />
-      {hint && (
-        <small id={hintId} className="hint">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={errId} className="field-error" role="alert">
-          {error}
-        </small>
-      )}
+      <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={error || hint ? noteId : undefined} {...input} />
+      <FieldNote id={noteId} error={error} hint={hint} />
     </div>
   );
 }
@@ -46,18 +51,14 @@ interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 export function SelectField({ label, error, id, children, className, ...select }: SelectProps) {
   const auto = useId();
   const selectId = id ?? auto;
-  const errId = error ? `${selectId}-err` : undefined;
+  const noteId = `${selectId}-note`;
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={selectId}>{label}</label>
-      <select id={selectId} aria-invalid={error ? true : undefined} aria-describedby={errId} {...select}>
+      <select id={selectId} aria-invalid={error ? true : undefined} aria-describedby={error ? noteId : undefined} {...select}>
         {children}
       </select>
-      {error && (
-        <small id={errId} className="field-error" role="alert">
-          {error}
-        </small>
-      )}
+      <FieldNote id={noteId} error={error} />
     </div>
   );
 }
@@ -70,16 +71,12 @@ interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
 export function TextAreaField({ label, error, id, className, ...area }: TextAreaProps) {
   const auto = useId();
   const areaId = id ?? auto;
-  const errId = error ? `${areaId}-err` : undefined;
+  const noteId = `${areaId}-note`;
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={areaId}>{label}</label>
-      <textarea id={areaId} aria-invalid={error ? true : undefined} aria-describedby={errId} {...area} />
-      {error && (
-        <small id={errId} className="field-error" role="alert">
-          {error}
-        </small>
-      )}
+      <textarea id={areaId} aria-invalid={error ? true : undefined} aria-describedby={error ? noteId : undefined} {...area} />
+      <FieldNote id={noteId} error={error} />
     </div>
   );
 }

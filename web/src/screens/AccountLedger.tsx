@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { normalizeDecimal } from '../numbers';
 import { keys } from '../api/queries';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
 import { ErrorNote, Field, LoadMore, SelectField } from '../components/ui';
@@ -39,7 +40,7 @@ export function AccountLedger({ account, onClose }: { account: Account; onClose:
   };
   const add = useMutation({
     mutationFn: () => {
-      const body: Schemas['LedgerEntryRequest'] = { kind, amount: amount.trim() };
+      const body: Schemas['LedgerEntryRequest'] = { kind, amount: normalizeDecimal(amount) };
       const at = fromLocalInput(when);
       if (at) body.occurredAt = at;
       if (note.trim()) body.note = note.trim();

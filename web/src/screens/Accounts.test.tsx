@@ -47,7 +47,7 @@ describe('Accounts', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Delete Swing' }));
     await user.click(screen.getByRole('button', { name: 'Confirm delete' }));
-    expect(await screen.findByText('this account holds 12 positions')).toBeInTheDocument();
+    expect(await screen.findByText('This account holds 12 positions. Delete it anyway?')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Delete Swing and its positions' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.search)).toEqual(['', '?confirm=true']));
   });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
 import { keys, useAccounts, useBrokerages } from '../api/queries';
 import { Datalists } from '../components/Datalists';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
@@ -77,7 +77,7 @@ function AccountForm({ account, onDone }: { account?: Account; onDone: () => voi
     <form className="card" onSubmit={submit} aria-label={account ? `Edit ${account.name}` : 'New account'}>
       <h2>{account ? `Edit ${account.name}` : 'New account'}</h2>
       <div className="grid">
-        <Field label="Account name" required maxLength={100} value={draft.name} onChange={set('name')} error={err?.fieldError('name')} />
+        <Field label="Account name" required maxLength={100} value={draft.name} onChange={set('name')} error={err?.fieldError('name', { labels: { name: 'account name' } })} />
         <Field
           label="Currency"
           required
@@ -147,7 +147,7 @@ function DeleteAccount({ account }: { account: Account }) {
   if (conflict) {
     return (
       <div role="alert" className="note note-warn">
-        <p>{conflict.message}</p>
+        <p>{errorText(conflict)} Delete it anyway?</p>
         <div className="row">
           <button type="button" className="danger" onClick={() => remove.mutate(true)} disabled={remove.isPending}>
             Delete {account.name} and its positions

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { normalizeDecimal } from '../numbers';
 import { keys, useBrokerages } from '../api/queries';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle } from '../components/ui';
@@ -36,7 +37,7 @@ function BrokerageForm({ brokerage, onDone }: { brokerage?: Brokerage; onDone: (
   const save = useMutation({
     mutationFn: () => {
       const body: Schemas['BrokerageRequest'] = { name: draft.name.trim() };
-      for (const [k] of feeFields) body[k] = draft[k].trim();
+      for (const [k] of feeFields) body[k] = normalizeDecimal(draft[k]);
       return brokerage
         ? unwrap(client.PATCH('/api/brokerages/{brokerageId}', { params: { path: { brokerageId: brokerage.id } }, body }))
         : unwrap(client.POST('/api/brokerages', { body }));

@@ -53,6 +53,25 @@ describe('Calculator', () => {
     await user.type(screen.getByLabelText('Stop loss'), '52');
     await user.type(screen.getByLabelText('Account balance'), '100');
     await waitFor(() => expect(screen.getByLabelText('Stop loss')).toHaveAttribute('aria-invalid', 'true'));
-    expect(screen.getAllByText(/must be below the entry price for a long/).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('For a long position, the stop loss must be below the entry price.').length).toBeGreaterThan(0);
+  });
+
+  it('takes numbers as a person types them', async () => {
+    const api = mockApi(...lists, route('POST', '/api/calculator', () => ({ body: { positionSize: 125, perUnitRisk: '2.00', actualDollarRisk: '250.00', totalPositionValue: '6250.00' } })));
+    renderScreen(<Calculator />);
+    fireEvent.change(screen.getByLabelText('Account balance'), { target: { value: '25,000' } });
+    fireEvent.change(screen.getByLabelText('Entry price'), { target: { value: '1 050.5' } });
+    fireEvent.change(screen.getByLabelText('Stop loss'), { target: { value: '1,048' } });
+    await screen.findByTestId('position-size');
+    expect(api.calls.find((c) => c.path === '/api/calculator')?.body).toMatchObject({ balance: '25000', entryPrice: '1050.5', stopLoss: '1048' });
+  });
+
+  it('fills an account balance as a person writes it', async () => {
+    const account = { id: 'a1', name: 'Main', currency: 'USD', balance: '27205.3400', startingBalance: '25000.0000', defaultRiskPercent: '1.5', brokerageId: null, archived: false, timezone: 'America/New_York' };
+    mockApi(route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })), lists[1]!);
+    renderScreen(<Calculator />);
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Fill from account'), 'a1');
+    expect(screen.getByLabelText('Account balance')).toHaveValue('27,205.34');
   });
 });

@@ -3,25 +3,18 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useBrokerages } from '../api/queries';
 import { Field, PageTitle, SelectField, ErrorNote } from '../components/ui';
-import { formatDecimal, formatMoney } from '../format';
+import { formatDecimal, formatMoney, minorUnits } from '../format';
 import { useDebounced } from '../hooks';
 import { calculatorRequest, cappedText, initialForm, sizingStatusText, type CalculatorForm } from './calculator/logic';
 
 type Output = Schemas['CalculatorOutput'];
 
 /** The form's label of each request field, for the list of validation problems. */
+/** The form's labels for the API's fields, as they read in a sentence. */
 const fieldLabels: Record<string, string> = {
-  mode: 'Instrument',
-  direction: 'Direction',
-  entryPrice: 'Entry price',
-  stopLoss: 'Stop loss',
-  targetPrice: 'Target price',
-  dollarRisk: 'Dollar risk',
-  balance: 'Account balance',
-  riskPercent: 'Risk percent',
-  buyingPower: 'Buying power',
-  feeSchedule: 'Brokerage fee schedule',
-  manualFees: 'Round-trip fees',
+  mode: 'instrument',
+  direction: 'direction',
+  feeSchedule: 'brokerage fee schedule',
 };
 
 function Results({ out, form, currency }: { out: Output; form: CalculatorForm; currency: string | undefined }) {
@@ -86,7 +79,7 @@ export default function Calculator() {
     staleTime: Infinity,
   });
   const err = calc.error instanceof ApiError ? calc.error : undefined;
-  const fe = (f: string) => err?.fieldError(f);
+  const fe = (f: string) => err?.fieldError(f, { labels: fieldLabels });
   const set = (k: keyof CalculatorForm) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
   const account = accounts.data?.find((a) => a.id === accountId);
   const useAccount = (id: string) => {
@@ -96,7 +89,8 @@ export default function Calculator() {
     setForm({
       ...form,
       basis: 'percent',
-      balance: a.balance,
+      // As a person writes it (27,205.34), not as the API stores it (27205.3400).
+      balance: formatDecimal(a.balance, minorUnits(a.currency), 4),
       riskPercent: a.defaultRiskPercent ?? form.riskPercent,
       ...(a.brokerageId ? { fees: 'schedule' as const, brokerageId: a.brokerageId } : {}),
     });
@@ -198,16 +192,11 @@ export default function Calculator() {
             <p className="muted">Enter the entry price, the stop and the risk to size the position.</p>
           ) : err ? (
             <div className="note note-error" role="alert">
-              <p>{err.details.length ? 'Check these fields:' : err.message}</p>
-              {err.details.length > 0 && (
-                <ul>
-                  {err.details.map((d) => (
-                    <li key={d.field + d.message}>
-                      {fieldLabels[d.field.split('.')[0] ?? ''] ?? d.field}: {d.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <ul>
+                {err.sentences({ labels: fieldLabels }).map((s) => (
+                  <li key={s}>{s}</li>
+                ))}
+              </ul>
             </div>
           ) : calc.isError ? (
             <ErrorNote error={calc.error} />

@@ -1,3 +1,4 @@
+import { readable } from '../api/messages';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,7 +32,7 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
               <code>{p.code}</code>
               {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
             </td>
-            <td>{p.message}</td>
+            <td>{readable(p.message)}</td>
           </tr>
         ))}
       </DataTable>
@@ -115,7 +116,7 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
           {preview.expiresAt && <p className="hint">This preview is kept until {formatDateTime(preview.expiresAt)}.</p>}
           {commitErr?.status === 404 ? (
             <p className="note note-error" role="alert">
-              This preview has expired or was already imported ({commitErr.message}). Preview the file again.
+              This preview has expired or was already imported. Preview the file again.
             </p>
           ) : (
             <ErrorNote error={commit.error} />
@@ -292,13 +293,12 @@ export default function CsvImport() {
         </div>
         {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat'].includes(d.field))) && (
           <div className="note note-error" role="alert">
-            <p>{err.status === 413 ? 'The file is too large (or has too many rows) to import at once.' : err.message}</p>
-            {err.details.length > 0 && (
+            {err.status === 413 ? (
+              <p>The file is too large (or has too many rows) to import at once. Split it, by year for example, and import each part.</p>
+            ) : (
               <ul>
-                {err.details.map((d) => (
-                  <li key={d.field + d.message}>
-                    {d.field}: {d.message}
-                  </li>
+                {err.sentences().map((s) => (
+                  <li key={s}>{s}</li>
                 ))}
               </ul>
             )}

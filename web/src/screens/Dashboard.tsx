@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useTags } from '../api/queries';
+import { DemoJournal } from './DemoJournal';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
 import { AccountFilter, DateRangeFilter, TagFilter } from '../components/filters';
 import { Loading, PageTitle, SelectField } from '../components/ui';
@@ -160,6 +161,7 @@ export default function Dashboard() {
   return (
     <>
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
+      <DemoJournal accounts={accounts.data} empty={perf.isSuccess && !shown && Object.keys(filters).length === 0} />
       <section className="card" aria-labelledby="total-title">
         <h2 id="total-title">Total balance</h2>
         <QueryView query={totals}>

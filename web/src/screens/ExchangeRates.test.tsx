@@ -37,6 +37,15 @@ describe('ExchangeRates', () => {
     expect(posts[0]?.body).toMatchObject({ intent: 'upsert', rate: { baseCurrency: 'EUR', quoteCurrency: 'USD', rate: '2.5' } });
   });
 
+  it('saves the first rate without a warning: there was no total to move', async () => {
+    const { calls } = api({ exceedsThreshold: true, beforeTotal: null, afterTotal: '27205.3400' });
+    renderScreen(<ExchangeRates />);
+    await fillRate();
+    await screen.findByText(/Saved EUR\/USD/);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/exchange-rates/preview', '/api/exchange-rates']);
+  });
+
   it('asks for explicit confirmation of a large upsert, showing before and after', async () => {
     const { calls } = api({ exceedsThreshold: true, beforeTotal: '1000.0000', afterTotal: '2300.0000' });
     renderScreen(<ExchangeRates />);
@@ -76,7 +85,6 @@ describe('ExchangeRates', () => {
 describe('moveText', () => {
   it('names the kind of large change', () => {
     const p = { displayCurrency: 'USD', exceedsThreshold: true };
-    expect(moveText({ ...p, beforeTotal: null, afterTotal: '1.0000' })).toMatch(/computable again/);
     expect(moveText({ ...p, beforeTotal: '1.0000', afterTotal: null })).toMatch(/no longer be computed/);
     expect(moveText({ ...p, beforeTotal: '100.0000', afterTotal: '200.0000' })).toMatch(/more than 5%/);
   });

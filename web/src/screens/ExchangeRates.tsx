@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { normalizeDecimal } from '../numbers';
 import { Datalists } from '../components/Datalists';
 import { DataTable, numeric, QueryList } from '../components/QueryView';
 import { ErrorNote, Field, LoadMore, PageTitle } from '../components/ui';
@@ -24,9 +25,18 @@ function describeTotal(value: string | null, currency: string | null): string {
   return value === null ? 'no total (a rate is missing)' : formatMoney(value, currency);
 }
 
-/** moveText says why a preview needs confirmation: a move over 5%, or a total that appears or disappears. */
+/**
+ * needsConfirmation: a change that moves an existing total by more than 5%,
+ * or makes it impossible to compute. A rate that makes a total computable
+ * where there was none (the first rate of a journal) moves nothing the
+ * user has seen: it is saved without a warning.
+ */
+export function needsConfirmation(p: Preview): boolean {
+  return p.exceedsThreshold && p.beforeTotal !== null;
+}
+
+/** moveText says why a preview needs confirmation: a move over 5%, or a total that disappears. */
 export function moveText(p: Preview): string {
-  if (p.beforeTotal === null && p.afterTotal !== null) return 'This makes your total balance computable again:';
   if (p.beforeTotal !== null && p.afterTotal === null) return 'Without it your total balance can no longer be computed:';
   return 'This moves your total balance by more than 5%:';
 }
@@ -104,14 +114,14 @@ export default function ExchangeRates() {
   const previewUpsert = useMutation({
     mutationFn: (r: RateInput) => unwrap(client.POST('/api/exchange-rates/preview', { body: { intent: 'upsert', rate: r } })),
     onSuccess: (preview, r) => {
-      if (preview.exceedsThreshold) setPending({ kind: 'upsert', rate: r, preview });
+      if (needsConfirmation(preview)) setPending({ kind: 'upsert', rate: r, preview });
       else save.mutate(r);
     },
   });
   const previewDelete = useMutation({
     mutationFn: (r: RateRecord) => unwrap(client.POST('/api/exchange-rates/preview', { body: { intent: 'delete', rateId: r.id } })),
     onSuccess: (preview, r) => {
-      if (preview.exceedsThreshold) setPending({ kind: 'delete', rate: r, preview });
+      if (needsConfirmation(preview)) setPending({ kind: 'delete', rate: r, preview });
       else remove.mutate(r);
     },
   });
@@ -121,7 +131,7 @@ export default function ExchangeRates() {
     e.preventDefault();
     setDone('');
     setPending(null);
-    previewUpsert.mutate({ ...rate, baseCurrency: rate.baseCurrency.trim().toUpperCase(), quoteCurrency: rate.quoteCurrency.trim().toUpperCase(), rate: rate.rate.trim() });
+    previewUpsert.mutate({ ...rate, baseCurrency: rate.baseCurrency.trim().toUpperCase(), quoteCurrency: rate.quoteCurrency.trim().toUpperCase(), rate: normalizeDecimal(rate.rate) });
   };
   const items = rates.data?.pages.flatMap((p) => p.items) ?? [];
   return (

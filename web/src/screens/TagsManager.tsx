@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, client, unwrap, type Schemas } from '../api/client';
+import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
 import { keys, useTags } from '../api/queries';
 import { DataTable, QueryList } from '../components/QueryView';
 import { ConfirmButton, ErrorNote } from '../components/ui';
@@ -31,7 +31,7 @@ function TagRow({ tag }: { tag: Tag }) {
     <tr>
       <td>
         <input aria-label={`Name of tag ${tag.name}`} value={name} maxLength={50} onChange={(e) => setName(e.target.value)} aria-invalid={err?.fieldError('name') ? true : undefined} />
-        {err && <small className="field-error">{err.fieldError('name') ?? err.message}</small>}
+        {err && <small className="field-error">{err.fieldError('name', { labels: { name: 'tag name' } }) ?? errorText(err)}</small>}
       </td>
       <td>
         <select aria-label={`Category of tag ${tag.name}`} value={category} onChange={(e) => setCategory(e.target.value as Tag['category'])}>

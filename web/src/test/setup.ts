@@ -1,8 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
+import { forgetSession, rememberSession } from '../session';
 
 afterEach(() => cleanup());
+
+// Screens are tested signed in, as they run; a test of a signed-out screen
+// forgets the session first.
+beforeEach(rememberSession);
+afterEach(forgetSession);
 
 // The machine running the tests is shared and slow at times: wait longer for screens to settle.
 configure({ asyncUtilTimeout: 5000 });

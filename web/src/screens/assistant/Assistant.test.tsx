@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import Assistant from './Assistant';
 import { AppLayout } from '../../components/Layout';
 import { mockApi, renderScreen, route, type Call } from '../../test/render';
+import { forgetSession, rememberSession } from '../../session';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -282,6 +283,8 @@ describe('Assistant', () => {
 });
 
 describe('AppLayout navigation', () => {
+  beforeEach(rememberSession);
+  afterEach(forgetSession);
   const me = route('GET', '/api/auth/me', () => ({
     body: { user: { id: 'u', email: 'a@example.com', emailVerified: false, isAdmin: false, timezone: 'UTC', displayCurrency: 'USD', createdAt: '2024-01-01T00:00:00Z' } },
   }));

@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
+import { rememberSession } from '../../session';
 import { safeNext } from '../../fragment';
 import { EmailField } from '../../components/authFields';
 import { ErrorNote, Field } from '../../components/ui';
@@ -17,6 +18,7 @@ export default function SignIn() {
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/login', { body: { email, password } })),
     onSuccess: (data) => {
+      rememberSession();
       queryClient.clear();
       queryClient.setQueryData(keys.me, data.user);
       void navigate(safeNext(params.get('next')), { replace: true });
@@ -54,9 +56,12 @@ export default function SignIn() {
       <p>
         <Link to="/forgot-password">Forgot your password?</Link>
       </p>
-      <p>
-        New here? <Link to="/signup">Create an account</Link>
-      </p>
+      <div className="signup-offer">
+        <p>New to this Trade Journal?</p>
+        <Link to="/signup" className="button ghost">
+          Create an account
+        </Link>
+      </div>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap, ApiError } from '../../api/client';
 import { keys } from '../../api/queries';
+import { rememberSession } from '../../session';
 import { publicConfig, safeHttpUrl } from '../../config';
 import { EmailField, NewPasswordField } from '../../components/authFields';
 import { ErrorNote } from '../../components/ui';
@@ -51,6 +52,7 @@ export default function SignUp() {
       return unwrap(client.POST('/api/auth/register', { body: { email, password, ...(timezone ? { timezone } : {}) } }));
     },
     onSuccess: (data) => {
+      rememberSession();
       queryClient.clear();
       queryClient.setQueryData(keys.me, data.user);
       void navigate('/accounts?welcome=1', { replace: true });

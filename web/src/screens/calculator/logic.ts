@@ -1,6 +1,7 @@
 // The calculator form, the request it makes, and the words for each outcome.
 import type { Schemas } from '../../api/client';
 import { signOf } from '../../format';
+import { normalizeDecimal } from '../../numbers';
 import { feeFields } from '../Brokerages';
 
 export interface CalculatorForm {
@@ -45,7 +46,8 @@ type Brokerage = Pick<Schemas['Brokerage'], 'id' | (typeof feeFields)[number][0]
  * while a required field is still empty (nothing to ask yet).
  */
 export function calculatorRequest(f: CalculatorForm, brokerages: Brokerage[] = []): Input | null {
-  const t = (s: string) => s.trim();
+  // What a person typed (25,000) in the API's form (25000).
+  const t = (s: string) => normalizeDecimal(s);
   if (!t(f.entryPrice) || !t(f.stopLoss)) return null;
   const body: Input = { mode: f.mode, direction: f.direction, entryPrice: t(f.entryPrice), stopLoss: t(f.stopLoss) };
   if (t(f.targetPrice)) body.targetPrice = t(f.targetPrice);
@@ -79,7 +81,7 @@ export function sizingStatusText(out: Pick<Output, 'sizingStatus'>, form: Pick<C
     case undefined:
       return null;
     case 'nothing-to-size-against': {
-      const s = signOf(form.balance.trim());
+      const s = signOf(normalizeDecimal(form.balance));
       if (form.basis === 'percent' && (s === 'zero' || s === 'negative')) {
         return 'Nothing to size against: the account balance is zero or negative, so a percent of it is no risk budget at all.';
       }
@@ -88,7 +90,7 @@ export function sizingStatusText(out: Pick<Output, 'sizingStatus'>, form: Pick<C
     case 'exceeds-maximum':
       return 'Too large to size: the risk budget is over 99,999,999.99, or the position would be larger than the calculator can count. Lower the risk or check the prices.';
     case 'buying-power-zero': {
-      const s = signOf(form.buyingPower.trim());
+      const s = signOf(normalizeDecimal(form.buyingPower));
       if (s === 'zero' || s === 'negative') return `No buying power: with buying power of zero or less not a single ${unit} can be bought.`;
       return `Not enough buying power: the ${form.buyingPower.trim() ? 'buying power' : 'account balance'} cannot fund a single ${unit} at the entry price.`;
     }

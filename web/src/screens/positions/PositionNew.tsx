@@ -6,6 +6,7 @@ import { useAccounts } from '../../api/queries';
 import { ErrorNote, Field, PageTitle, SelectField, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { emptyToUndefined } from '../../lists';
+import { normalizeDecimal } from '../../numbers';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
 import { TagPicker } from './TagPicker';
@@ -26,7 +27,12 @@ export const newFill = (type: FillDraft['type'] = 'entry'): FillDraft => ({ type
 
 /** fillInput turns a fill row into the API body; blank fees are left to the brokerage estimate. */
 export function fillInput(f: FillDraft): Schemas['FillInput'] {
-  const body: Schemas['FillInput'] = { type: f.type, price: f.price.trim(), quantity: f.quantity.trim(), filledAt: fromLocalInput(f.filledAt) ?? '' };
+  const body: Schemas['FillInput'] = {
+    type: f.type,
+    price: normalizeDecimal(f.price),
+    quantity: normalizeDecimal(f.quantity),
+    filledAt: fromLocalInput(f.filledAt) ?? '',
+  };
   const fees = emptyToUndefined(f.fees);
   if (fees !== undefined) body.fees = fees;
   return body;
@@ -201,10 +207,8 @@ export default function PositionNew() {
         <TagPicker selected={tagIds} onChange={setTagIds} />
         {err && err.details.length > 0 && (
           <ul className="note note-error" role="alert">
-            {err.details.map((d) => (
-              <li key={d.field + d.message}>
-                {d.field}: {d.message}
-              </li>
+            {err.sentences().map((s) => (
+              <li key={s}>{s}</li>
             ))}
           </ul>
         )}

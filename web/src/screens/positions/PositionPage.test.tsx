@@ -92,6 +92,25 @@ describe('PositionPage', () => {
     renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/unknown' });
     expect(await screen.findByRole('heading', { name: 'Position not found' })).toBeInTheDocument();
   });
+
+  it('deleting the position leaves its page without fetching it again', async () => {
+    vi.stubGlobal('confirm', () => true);
+    const { calls } = mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/config', () => ({ body: { quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+      route('GET', '/api/positions/p1/images', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/positions/p1', () => ({ body: { position: open } })),
+      route('DELETE', '/api/positions/p1', () => ({ status: 204 })),
+    );
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete position' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    const deleted = calls.findIndex((c) => c.method === 'DELETE');
+    expect(deleted).toBeGreaterThan(-1);
+    expect(calls.slice(deleted + 1).filter((c) => c.path.startsWith('/api/positions/p1'))).toEqual([]);
+  });
 });
 
 describe('PositionPage reversals', () => {

@@ -2,6 +2,7 @@ import { createContext, useContext, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
+import { normalizeDecimal } from '../../numbers';
 import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
@@ -92,7 +93,7 @@ function DetailsForm({ p }: { p: Position }) {
     targetPrice: p.targetPrice ?? '',
   });
   const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
-  const pointValue = multiplier.trim();
+  const pointValue = normalizeDecimal(multiplier);
   const sendMultiplier = assetType === 'future' && pointValue !== '' && pointValue !== savedMultiplier;
   const save = useMutation({
     mutationFn: () =>
@@ -103,8 +104,8 @@ function DetailsForm({ p }: { p: Position }) {
             symbol: symbol.trim(),
             side,
             assetType,
-            stopLoss: stopLoss.trim() || null,
-            targetPrice: targetPrice.trim() || null,
+            stopLoss: normalizeDecimal(stopLoss) || null,
+            targetPrice: normalizeDecimal(targetPrice) || null,
             ...(sendMultiplier ? { multiplier: pointValue } : {}),
           },
         }),
@@ -145,7 +146,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
       unwrap(
         client.PATCH('/api/positions/{positionId}/fills/{fillId}', {
           params: { path },
-          body: { type: draft.type, price: draft.price.trim(), quantity: draft.quantity.trim(), fees: draft.fees.trim() || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
+          body: { type: draft.type, price: normalizeDecimal(draft.price), quantity: normalizeDecimal(draft.quantity), fees: normalizeDecimal(draft.fees) || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
         }),
       ),
     onSuccess: (d) => {
@@ -338,10 +339,15 @@ export default function PositionPage() {
   const remove = useMutation({
     mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}', { params: { path: { positionId } } })),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ['positions'] });
+      // The position is gone: leave its page and refresh the lists. It is
+      // not refetched (that is a 404): it stays as it was, stale, until the
+      // cache lets it go.
+      void navigate('/positions');
+      void queryClient.invalidateQueries({ queryKey: usePositionKey(positionId), refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: ['positions', 'list'] });
       void queryClient.invalidateQueries({ queryKey: ['performance'] });
       void queryClient.invalidateQueries({ queryKey: ['accounts'] });
-      void navigate('/positions');
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     },
   });
   if (position.isPending) return <Loading />;

@@ -98,7 +98,7 @@ describe('PositionNew with a future', () => {
     await user.click(screen.getByRole('button', { name: 'Save position' }));
     const field = screen.getByLabelText('Multiplier (point value)');
     await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'));
-    expect(field).toHaveAccessibleDescription(/is required for a future of root XYZ/);
+    expect(field).toHaveAccessibleDescription(/futures of root XYZ have no built-in point value/);
     expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ assetType: 'future', symbol: 'XYZZ24' });
     expect(calls.find((c) => c.method === 'POST')?.body).not.toHaveProperty('multiplier');
 

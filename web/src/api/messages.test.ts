@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, errorText } from './client';
+import { detailSentence, errorSentences, fieldLabel, readable } from './messages';
+
+const ny = { timeZone: 'America/New_York', locale: 'en-US' };
+
+function validation(details: Array<{ field: string; message: string }>) {
+  return new ApiError(400, { error: { code: 'VALIDATION_ERROR', message: `${details[0]?.field} ${details[0]?.message}`, details } });
+}
+
+describe('fieldLabel', () => {
+  it('names a nested field as the form does', () => {
+    expect(fieldLabel('fills[1].quantity').label).toBe('quantity of fill 2');
+    expect(fieldLabel('rate.rate').label).toBe('rate');
+    expect(fieldLabel('name', { labels: { name: 'account name' } }).label).toBe('account name');
+    expect(fieldLabel('contractMonth').label).toBe('contract month');
+    expect(fieldLabel('accountId').choose).toBe(true);
+  });
+});
+
+describe('detailSentence', () => {
+  it.each([
+    [{ field: 'fills[1].quantity', message: 'must be greater than 0' }, 'The quantity of fill 2 must be more than 0.'],
+    [{ field: 'startingBalance', message: 'must be a decimal string like "10000.00"; use "0" for none' }, 'Enter the starting balance as a number, like 1,234.56.'],
+    [{ field: 'fills[0].price', message: 'must be a JSON string holding a decimal like "123.45", not a number or other value' }, 'Enter the price of fill 1 as a number, like 1,234.56.'],
+    [{ field: 'name', message: 'is required' }, 'Enter the name.'],
+    [{ field: 'accountId', message: 'is required' }, 'Choose the account.'],
+    [{ field: 'currency', message: 'must be an ISO 4217 currency code such as USD or EUR' }, 'Enter the currency as a three-letter code, such as USD or EUR.'],
+    [{ field: 'password', message: 'must be at most 1024 bytes' }, 'The password is too long: shorten it.'],
+    [{ field: 'stopLoss', message: 'must differ from entryPrice' }, 'The stop loss must differ from the entry price.'],
+    [{ field: 'riskPercent', message: 'must be greater than 0 and at most 100' }, 'The risk percent must be more than 0 and at most 100.'],
+    [{ field: 'balance', message: 'must be between -99999999999999.9999 and 99999999999999.9999' }, 'The account balance must be between -99,999,999,999,999.9999 and 99,999,999,999,999.9999.'],
+    [{ field: 'name', message: 'is already the name of another of your accounts' }, 'You already have an account with this name: choose another name.'],
+    [{ field: 'side', message: 'must be long or short' }, 'Choose the side: long or short.'],
+    [
+      { field: 'multiplier', message: 'is required for a future of root XYZ, which has no built-in point value (the amount one point of price moves one contract)' },
+      'Enter the point value: futures of root XYZ have no built-in point value (the amount one point of price moves one contract).',
+    ],
+  ])('%j reads %s', (detail, want) => {
+    expect(detailSentence(detail, ny)).toBe(want);
+  });
+
+  it('writes times in the user’s zone, without ids or field paths', () => {
+    const text = detailSentence(
+      {
+        field: 'fills[2].filledAt',
+        message: 'exit fill 5b0c3f1e-1c2a-4e5f-9a7b-1234567890ab of 50 at 2024-03-04T14:30:00Z: the position was closed at 2024-03-01T20:00:00Z; a later trade belongs to a new position',
+      },
+      ny,
+    );
+    expect(text).toBe('This position closed on Mar 1, 2024, 3:00 PM: record a later trade as a new position.');
+    expect(text).not.toMatch(/UTC|Z\b|fills\[|5b0c/);
+  });
+
+  it('uses the user’s number format in examples', () => {
+    expect(detailSentence({ field: 'amount', message: 'must be a decimal string like 123.45' }, { locale: 'de-DE' })).toBe(
+      'Enter the amount as a number, like 1.234,56.',
+    );
+  });
+
+  it('falls back to a sentence naming the field, never its path', () => {
+    const text = detailSentence({ field: 'fills[0].fees', message: 'must be below targetPrice somehow' }, ny);
+    expect(text).toBe('The fees of fill 1: must be below target price somehow.');
+  });
+});
+
+describe('readable', () => {
+  it('writes a located problem’s times in the user’s zone', () => {
+    expect(readable('the exit (2024-03-04T14:30:00Z) is before the entry (2024-03-05T14:30:00Z)', ny)).toBe(
+      'The exit (Mar 4, 2024, 9:30 AM) is before the entry (Mar 5, 2024, 9:30 AM).',
+    );
+  });
+});
+
+describe('errorSentences', () => {
+  it('turns a confirmation conflict into a sentence without the query string', () => {
+    const err = new ApiError(409, {
+      error: { code: 'CONFLICT', message: 'this account holds 2 positions; deleting it deletes them with their fills, images and ledger: repeat with ?confirm=true' },
+    });
+    expect(errorSentences(err, ny)).toEqual(['This account holds 2 positions; deleting it deletes them with their fills, images and ledger.']);
+  });
+
+  it('says what to do for a code, without byte counts', () => {
+    const err = new ApiError(413, { error: { code: 'PAYLOAD_TOO_LARGE', message: 'file is larger than 10485760 bytes' } });
+    const [text] = errorSentences(err, ny);
+    expect(text).not.toMatch(/bytes|10485760/);
+    expect(text).toMatch(/Split it/);
+  });
+
+  it('one sentence per field', () => {
+    const err = validation([
+      { field: 'fills[0].price', message: 'must be greater than 0' },
+      { field: 'symbol', message: 'is required' },
+    ]);
+    expect(errorText(err, ny)).toBe('The price of fill 1 must be more than 0. Enter the symbol.');
+    expect(err.fieldError('fills[0].price', ny)).toBe('The price of fill 1 must be more than 0.');
+    expect(err.fieldError('fills', ny)).toBe('The price of fill 1 must be more than 0.');
+  });
+
+  it('rate limits, server errors and lost connections read as advice', () => {
+    expect(errorText(new ApiError(429, { error: { code: 'RATE_LIMITED', message: 'x' } }))).toMatch(/Wait a moment/);
+    expect(errorText(new ApiError(500, { error: { message: 'internal error' } }))).toMatch(/Try again/);
+    expect(errorText(new TypeError('Failed to fetch'))).toMatch(/could not be reached/);
+  });
+});

@@ -1,0 +1,40 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { client, unwrap, type Schemas } from '../api/client';
+import { ConfirmButton, ErrorNote } from '../components/ui';
+
+/**
+ * DemoJournal offers the demo journal (a sample account of three months of
+ * trades) while the journal is empty, and its removal while it is loaded.
+ */
+export function DemoJournal({ accounts, empty }: { accounts: Schemas['Account'][] | undefined; empty: boolean }) {
+  const queryClient = useQueryClient();
+  // Everything the demo touches: accounts, positions, figures, tags.
+  const refresh = () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' });
+  const load = useMutation({ mutationFn: () => unwrap(client.POST('/api/demo-journal')), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: () => unwrap(client.DELETE('/api/demo-journal')), onSuccess: refresh });
+  const demo = accounts?.find((a) => a.demo);
+  if (demo) {
+    return (
+      <section className="card" aria-label="Demo journal">
+        <p>
+          You are looking at the demo journal: the account <strong>{demo.name}</strong> holds sample trades. Remove it when you are ready to record
+          your own; your own accounts and trades stay.
+        </p>
+        <ConfirmButton className="danger" question="Remove the demo account with all its trades?" busy={remove.isPending} onConfirm={() => remove.mutate()}>
+          Remove the demo journal
+        </ConfirmButton>
+        <ErrorNote error={remove.error} />
+      </section>
+    );
+  }
+  if (!empty || accounts === undefined) return null;
+  return (
+    <section className="card" aria-label="Demo journal">
+      <p>New here? Load a demo journal to see the dashboard, the calendar and the position pages with three months of sample trades. You can remove it in one click.</p>
+      <button type="button" onClick={() => load.mutate()} disabled={load.isPending}>
+        {load.isPending ? 'Loading the demo journal…' : 'Load a demo journal'}
+      </button>
+      <ErrorNote error={load.error} />
+    </section>
+  );
+}
