@@ -1,4 +1,4 @@
-package performance
+package stats
 
 import (
 	"cmp"
@@ -113,6 +113,56 @@ type Point struct {
 	ClosedAt         time.Time `json:"closedAt"`
 	CumulativeNetPnl string    `json:"cumulativeNetPnl"`
 }
+
+// aggRow is one group's sums: every figure is derived from them.
+type aggRow struct {
+	trades, wins, losses int64
+	net, gross, fees     decimal.Decimal
+	winSum, lossSum      decimal.Decimal // sums of the winners' and the losers' net P&L
+	hi, lo               decimal.NullDecimal
+	rSum                 decimal.Decimal
+	rCount               int64
+}
+
+type tagRow struct {
+	currency, id, name, category string
+	trades, wins, losses         int64
+	net                          decimal.Decimal
+}
+
+// curvePoint is one point of an equity curve.
+type curvePoint struct {
+	closedAt time.Time
+	cum      decimal.Decimal
+}
+
+// seriesStats are the figures of a series that depend on order.
+type seriesStats struct {
+	trades                int64
+	maxDrawdown           decimal.Decimal
+	winStreak, lossStreak int64
+	curve                 []curvePoint
+}
+
+// raw is every figure folded, before assembly and formatting.
+type raw struct {
+	summary  map[string]aggRow            // by currency
+	byDay    map[string]map[string]aggRow // currency, "YYYY-MM-DD"
+	byMonth  map[string]map[string]aggRow // currency, "YYYY-MM"
+	bySymbol map[string]map[string]aggRow
+	tags     []tagRow
+	series   map[string]seriesStats // by currency, and "*"
+}
+
+func newRaw() raw {
+	return raw{
+		summary: map[string]aggRow{}, byDay: map[string]map[string]aggRow{}, byMonth: map[string]map[string]aggRow{},
+		bySymbol: map[string]map[string]aggRow{}, series: map[string]seriesStats{},
+	}
+}
+
+// totalSeries is the series name of the converted total.
+const totalSeries = "*"
 
 // build turns the aggregates into the report: one block per currency, and
 // the total in display (converted with factors, the spot factors of the
