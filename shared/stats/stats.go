@@ -58,7 +58,7 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 	}
 
 	type linksResult struct {
-		links []link
+		links links
 		err   error
 	}
 	linked := make(chan linksResult, 1)
@@ -84,17 +84,17 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 		sums[i] = newSums()
 	}
 	closes, err := readCloses(ctx, tx, u.ID, f, j, sums)
-	var links []link
+	var tagged links
 	if width > 1 && len(j.tagIDs) > 0 {
 		res := <-linked
-		links, err = res.links, firstCause(err, res.err)
+		tagged, err = res.links, firstCause(err, res.err)
 	} else if err == nil {
-		links, err = readLinks(ctx, tx, j.tagIDs)
+		tagged, err = readLinks(ctx, tx, j.tagIDs)
 	}
 	if err != nil {
 		return Report{}, classify("closes", err)
 	}
-	addTags(closes, links, sums)
+	addTags(closes, tagged, sums)
 	return build(assemble(j, sums, closes, factors, display), display, factors), nil
 }
 
@@ -113,18 +113,16 @@ func firstCause(a, b error) error {
 }
 
 // addTags counts every close in each of its tags.
-func addTags(closes []closeRow, links []link, sums []*sums) {
-	if len(links) == 0 {
+func addTags(closes *closeList, tagged links, sums []*sums) {
+	if len(tagged) == 0 || closes.n == 0 {
 		return
 	}
-	at := make(map[[16]byte]int32, len(closes))
-	for i := range closes {
-		at[closes[i].id] = int32(i)
-	}
-	for _, l := range links {
-		if i, ok := at[l.position]; ok {
-			c := &closes[i]
-			sums[c.currency].addTag(l.tag, c.net)
+	index := newIDIndex(closes)
+	for tag, ids := range tagged {
+		for i := range ids {
+			if c := index.find(&ids[i]); c != nil {
+				sums[c.currency].addTag(tag, c.net)
+			}
 		}
 	}
 }
@@ -132,7 +130,7 @@ func addTags(closes []closeRow, links []link, sums []*sums) {
 // assemble walks the series and turns the sums into the report's raw
 // figures: every currency with a close, and the converted total ("*")
 // when every one of them has a factor into display.
-func assemble(j journalRows, sums []*sums, closes []closeRow, factors map[string]decimal.Decimal, display string) raw {
+func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string]decimal.Decimal, display string) raw {
 	r := newRaw()
 	walks := make([]*walk, len(sums))
 	total := display != ""
@@ -176,7 +174,7 @@ func assemble(j journalRows, sums []*sums, closes []closeRow, factors map[string
 	// 10^(exp-4), exp the lowest exponent of the factors.
 	var totalWalk *walk
 	scale := make([]*big.Int, len(sums))
-	if total && len(closes) > 0 {
+	if total && closes.n > 0 {
 		exp := int32(0)
 		for i := range sums {
 			if f, ok := factors[j.currencies[i]]; ok {
@@ -189,11 +187,11 @@ func assemble(j journalRows, sums []*sums, closes []closeRow, factors map[string
 				scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
 			}
 		}
-		totalWalk = newWalk(int64(len(closes)), exp-4)
+		totalWalk = newWalk(int64(closes.n), exp-4)
 	}
 	var v big.Int
-	for i := range closes {
-		c := &closes[i]
+	for i := range closes.n {
+		c := closes.at(i)
 		c.net.setBig(&v)
 		walks[c.currency].step(c.at, &v)
 		if totalWalk != nil {

@@ -18,10 +18,11 @@ type tradingDay struct {
 	consulted bool
 }
 
-func (z *tradingDay) of(t time.Time) int64 {
-	s := t.Unix()
+// of is the trading day of the instant at (Unix microseconds).
+func (z *tradingDay) of(at int64) int64 {
+	s := floorDiv(at, 1e6)
 	if !z.consulted || s < z.from || s >= z.to {
-		lt := t.In(z.loc)
+		lt := time.Unix(s, 0).In(z.loc)
 		_, off := lt.Zone()
 		start, end := lt.ZoneBounds()
 		z.offset, z.from, z.to, z.consulted = int64(off), math.MinInt64, math.MaxInt64, true

@@ -1,0 +1,235 @@
+package performance_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"tradejournal/shared/apitest"
+	"tradejournal/shared/journal/journaltest"
+)
+
+// The speed targets of issues 4 and 17, with 100,000 closed positions
+// (500,000 fills) across 5 accounts in 3 currencies (USD, EUR, GBP), 40
+// symbols (options among them) and 15 tags for one user, seeded by
+// journaltest.Seed:
+//
+//	GET /api/performance, p50, unfiltered and for each filter   <= 60 ms
+//	GET /api/dashboard/totals                                    <  10 ms
+//	POST /api/exchange-rates/preview                             <  20 ms
+//
+// Run: make bench, or
+//
+//	go test -run '^$' -bench 'Speed' -benchtime 30x ./functions/performance/
+//
+// Each figure is a whole request through the real router over loopback
+// HTTP: session lookup, the queries, the fold, JSON encoding.
+
+// seededRates writes 5 years of daily rates, as a user who records them
+// every day would have: EUR/USD direct and USD/GBP (so GBP converts
+// through the inverse of the reverse pair), plus a pair the display
+// currency has no part in. 3 x ~1,900 rows.
+const seededRates = `
+INSERT INTO exchange_rates (user_id, base_currency, quote_currency, effective_date, rate)
+SELECT $1, b, q, d, r + (extract(doy FROM d)::numeric / 10000)
+FROM generate_series(date '2021-01-01', current_date + 30, interval '1 day') AS d,
+	(VALUES ('EUR', 'USD', 1.08), ('USD', 'GBP', 0.79), ('EUR', 'GBP', 0.85)) AS p(b, q, r)`
+
+type speedFixture struct {
+	srv    *apitest.Server
+	client *apitest.Client
+	cookie string // the client's session, for requests that skip decoding
+	data   journaltest.Dataset
+	rateID string // the EUR/USD rate in force today
+}
+
+// fetch sends a GET with the client's session and reads the body without
+// decoding it: the report is megabytes of JSON, and decoding it into maps
+// is the test client's work, not the server's.
+func (f speedFixture) fetch(tb testing.TB, path string) int {
+	req, err := http.NewRequest("GET", f.srv.URL+path, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	req.Header.Set("Cookie", f.cookie)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	if _, err := io.Copy(io.Discard, res.Body); err != nil {
+		tb.Fatal(err)
+	}
+	return res.StatusCode
+}
+
+func seedSpeed(tb testing.TB) speedFixture {
+	tb.Helper()
+	srv := apitest.Start(tb, apitest.Config(tb))
+	c := srv.Client(tb)
+	reg := c.Register("speed@example.com", "password1")
+	uid := reg.JSON["user"].(map[string]any)["id"].(string)
+	var cookies []string
+	for _, ck := range (&http.Response{Header: reg.Header}).Cookies() {
+		cookies = append(cookies, ck.Name+"="+ck.Value)
+	}
+	ctx := context.Background()
+	start := time.Now()
+	data, err := journaltest.Seed(ctx, srv.App.DB, uid, journaltest.Options{Tags: 15})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := srv.App.DB.Exec(ctx, seededRates, uid); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := srv.App.DB.Exec(ctx, `VACUUM ANALYZE positions, accounts, exchange_rates, position_tags, tags`); err != nil {
+		tb.Fatal(err)
+	}
+	var rateID string
+	err = srv.App.DB.QueryRow(ctx, `SELECT id::text FROM exchange_rates WHERE user_id = $1 AND base_currency = 'EUR'
+		AND quote_currency = 'USD' AND effective_date <= current_date ORDER BY effective_date DESC LIMIT 1`, uid).Scan(&rateID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("seeded %d positions, %d fills, %d accounts, %d tags in %s", data.Positions, data.Fills, len(data.AccountIDs), len(data.TagIDs),
+		time.Since(start).Round(time.Second))
+	return speedFixture{srv: srv, client: c, cookie: strings.Join(cookies, "; "), data: data, rateID: rateID}
+}
+
+func BenchmarkSpeed(b *testing.B) {
+	f := seedSpeed(b)
+	c := f.client
+	// Warm the pool and the caches as a running server is.
+	for range 3 {
+		f.fetch(b, "/api/performance")
+	}
+	cpu := newCPUMeter(b, f.srv.App.DB)
+	report := func(b *testing.B, m cpuMark, took []time.Duration) {
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+		if len(took) > 0 {
+			slices.Sort(took)
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+		}
+		proc, backends := cpu.since(m)
+		b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
+		b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
+	}
+	year := "&from=2023-01-01&to=2023-12-31"
+	for _, bc := range []struct{ name, path string }{
+		{"Unfiltered", "/api/performance"},
+		{"Account", "/api/performance?accountId=" + f.data.AccountIDs[1]},
+		{"Year", "/api/performance?" + year[1:]},
+		{"Tag", "/api/performance?tagId=" + f.data.TagIDs[0]},
+		{"Symbol", "/api/performance?symbol=AAPL"},
+		{"AccountYearTag", "/api/performance?accountId=" + f.data.AccountIDs[1] + year + "&tagId=" + f.data.TagIDs[0]},
+	} {
+		b.Run("Performance/"+bc.name, func(b *testing.B) {
+			m := cpu.mark()
+			var took []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if status := f.fetch(b, bc.path); status != 200 {
+					b.Fatalf("%s: %d", bc.path, status)
+				}
+				took = append(took, time.Since(t0))
+			}
+			report(b, m, took)
+		})
+	}
+	tomorrow := time.Now().AddDate(0, 0, 1).Format(time.DateOnly)
+	today := time.Now().Format(time.DateOnly)
+	for _, bc := range []struct {
+		name, method, path string
+		body               any
+	}{
+		{"DashboardTotals", "GET", "/api/dashboard/totals", nil},
+		{"Preview/Upsert", "POST", "/api/exchange-rates/preview", map[string]any{"intent": "upsert",
+			"rate": map[string]any{"baseCurrency": "EUR", "quoteCurrency": "USD", "effectiveDate": today, "rate": "1.2"}}},
+		{"Preview/UpsertFuture", "POST", "/api/exchange-rates/preview", map[string]any{"intent": "upsert",
+			"rate": map[string]any{"baseCurrency": "GBP", "quoteCurrency": "USD", "effectiveDate": tomorrow, "rate": "1.2"}}},
+		{"Preview/Delete", "POST", "/api/exchange-rates/preview", map[string]any{"intent": "delete", "rateId": f.rateID}},
+		{"ExchangeRates/List", "GET", "/api/exchange-rates?limit=100", nil},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			m := cpu.mark()
+			for b.Loop() {
+				if r := c.Do(bc.method, bc.path, bc.body); r.Status != 200 {
+					b.Fatalf("%d %s", r.Status, r.Body)
+				}
+			}
+			report(b, m, nil)
+		})
+	}
+}
+
+// cpuMeter reads the CPU time of this process (the server's handlers and
+// the benchmark's client) and of the PostgreSQL backends serving the
+// benchmark's database: the load-independent measure on a shared machine.
+type cpuMeter struct {
+	tb   testing.TB
+	pool *pgxpool.Pool
+}
+
+type cpuMark struct{ proc, backends time.Duration }
+
+func newCPUMeter(tb testing.TB, pool *pgxpool.Pool) cpuMeter { return cpuMeter{tb, pool} }
+
+func (c cpuMeter) mark() cpuMark {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		c.tb.Fatal(err)
+	}
+	proc := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	rows, err := c.pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		c.tb.Fatal(err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		c.tb.Fatal(err)
+	}
+	var backends time.Duration
+	for _, pid := range pids {
+		backends += backendCPU(int(pid))
+	}
+	return cpuMark{proc, backends}
+}
+
+// since is the CPU time spent since m (backends that closed meanwhile are
+// not counted: the warmed pool keeps its connections).
+func (c cpuMeter) since(m cpuMark) (proc, backends time.Duration) {
+	now := c.mark()
+	return now.proc - m.proc, now.backends - m.backends
+}
+
+// backendCPU is the user+system CPU time of a process from /proc (in clock
+// ticks of 10 ms), or 0 where /proc does not show it.
+func backendCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return 0
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.Atoi(f[11])
+	k, _ := strconv.Atoi(f[12])
+	return time.Duration(u+k) * 10 * time.Millisecond
+}
