@@ -171,7 +171,7 @@ func oraclePercent(n, d int64) any {
 	if d == 0 {
 		return nil
 	}
-	return decimal.NewFromInt(100 * n).DivRound(decimal.NewFromInt(d), 2).StringFixed(2)
+	return decimal.NewFromInt(100*n).DivRound(decimal.NewFromInt(d), 2).StringFixed(2)
 }
 
 func oracleRatio(n, d decimal.Decimal) any {
@@ -191,14 +191,14 @@ func (b oracleBucket) fields(m map[string]any) map[string]any {
 // multiplied by factor(its currency).
 func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]oracleTag, factor func(string) decimal.Decimal) map[string]any {
 	var (
-		sum                                 oracleBucket
-		gross, fees, winSum, lossSum, rSum  decimal.Decimal
-		rCount                              int64
-		largest, smallest                   *decimal.Decimal
-		cum, peak, maxDD                    decimal.Decimal
-		winRun, lossRun, winBest, lossBest  int64
-		days, months, symbols, tagBuckets   = map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}
-		curve                               = []any{}
+		sum                                oracleBucket
+		gross, fees, winSum, lossSum, rSum decimal.Decimal
+		rCount                             int64
+		largest, smallest                  *decimal.Decimal
+		cum, peak, maxDD                   decimal.Decimal
+		winRun, lossRun, winBest, lossBest int64
+		days, months, symbols, tagBuckets  = map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}
+		curve                              = []any{}
 	)
 	bucketOf := func(m map[string]*oracleBucket, k string) *oracleBucket {
 		if m[k] == nil {
@@ -257,7 +257,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"trades": sum.trades, "wins": sum.wins, "losses": sum.losses, "breakevens": sum.trades - sum.wins - sum.losses,
 		"winRate": oraclePercent(sum.wins, sum.trades), "lossRate": oraclePercent(sum.losses, sum.trades),
 		"breakevenRate": oraclePercent(sum.trades-sum.wins-sum.losses, sum.trades),
-		"netPnl": sum.net.StringFixed(4), "grossPnl": gross.StringFixed(4), "fees": fees.StringFixed(4),
+		"netPnl":        sum.net.StringFixed(4), "grossPnl": gross.StringFixed(4), "fees": fees.StringFixed(4),
 		"grossWins": winSum.StringFixed(4), "grossLosses": lossSum.StringFixed(4),
 		"averageWin": oracleRatio(winSum, decimal.NewFromInt(sum.wins)), "averageLoss": oracleRatio(lossSum, decimal.NewFromInt(sum.losses)),
 		"profitFactor": nil, "expectancy": oracleRatio(sum.net, decimal.NewFromInt(sum.trades)),
