@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,10 +36,26 @@ type oraclePos struct {
 
 type oracleTag struct{ id, name, category string }
 
+// oracleJournal is what a report is computed from.
+type oracleJournal struct {
+	positions []oraclePos
+	tags      map[string]oracleTag
+	rates     []fx.Rate
+	display   string
+	zone      string // the user's reporting zone
+}
+
 // journalOf reads a user's positions, tags, rates, display currency and
 // reporting zone.
-func journalOf(t *testing.T, srv *apitest.Server, userID string) (ps []oraclePos, tags map[string]oracleTag, rates []fx.Rate, display, zone string) {
+func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	t.Helper()
+	var (
+		ps      []oraclePos
+		tags    map[string]oracleTag
+		rates   []fx.Rate
+		display string
+		zone    string
+	)
 	ctx := context.Background()
 	rows, err := srv.App.DB.Query(ctx, `
 		SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.status,
@@ -84,22 +101,28 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) (ps []oraclePos
 	if d != nil {
 		display = *d
 	}
-	return ps, tags, rates, display, zone
+	return oracleJournal{ps, tags, rates, display, zone}
 }
 
 // tradingDay is the calendar date of the close in the account's zone.
 func tradingDay(t *testing.T, p oraclePos) string {
-	loc, err := time.LoadLocation(p.zone)
-	if err != nil {
-		t.Fatal(err)
+	loc, ok := zones.Load(p.zone)
+	if !ok {
+		l, err := time.LoadLocation(p.zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loc, _ = zones.LoadOrStore(p.zone, l)
 	}
-	return p.closedAt.In(loc).Format(time.DateOnly)
+	return p.closedAt.In(loc.(*time.Location)).Format(time.DateOnly)
 }
 
+var zones sync.Map // zone name to *time.Location
+
 // expectedReport is the response the route must give for query.
-func expectedReport(t *testing.T, srv *apitest.Server, userID, query string, now time.Time) map[string]any {
+func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) map[string]any {
 	t.Helper()
-	ps, tags, rates, display, zone := journalOf(t, srv, userID)
+	ps, tags, rates, display, zone := j.positions, j.tags, j.rates, j.display, j.zone
 	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	var in []oraclePos
 	for _, p := range ps {
@@ -300,8 +323,17 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"bySymbol": bySymbol, "byTag": byTag, "equityCurve": curve}
 }
 
-// checkReport compares the route's answer to query with the oracle's.
-func checkReport(t *testing.T, srv *apitest.Server, c *apitest.Client, userID, query string, now time.Time) {
+// checkReport compares the route's answer to each query with the
+// oracle's over the user's journal as it is now.
+func checkReport(t *testing.T, srv *apitest.Server, c *apitest.Client, userID string, now time.Time, queries ...string) {
+	t.Helper()
+	j := journalOf(t, srv, userID)
+	for _, q := range queries {
+		checkQuery(t, c, j, q, now)
+	}
+}
+
+func checkQuery(t *testing.T, c *apitest.Client, j oracleJournal, query string, now time.Time) {
 	t.Helper()
 	r := c.Do("GET", "/api/performance"+query, nil)
 	if r.Status != 200 {
@@ -312,7 +344,7 @@ func checkReport(t *testing.T, srv *apitest.Server, c *apitest.Client, userID, q
 		t.Fatal(err)
 	}
 	var want any
-	b, err := json.Marshal(expectedReport(t, srv, userID, query, now))
+	b, err := json.Marshal(expectedReport(t, j, query, now))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,13 +98,11 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				"?accountId=" + accounts[1] + "&from=2024-01-15&to=2024-03-15&tagId=" + tags[1],
 				"?accountId=" + accounts[2] + "&symbol=SPY&tagId=" + tags[2],
 			}
-			for _, q := range queries {
-				checkReport(t, srv, c, uid, q, clock)
-			}
-			checkReport(t, srv, o, ouid, "", clock)
+			checkReport(t, srv, c, uid, clock, queries...)
+			checkReport(t, srv, o, ouid, clock, "")
 
 			c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "USD"})
-			checkReport(t, srv, c, uid, "", clock) // EUR/USD and GBP/USD missing
+			checkReport(t, srv, c, uid, clock, "") // EUR/USD and GBP/USD missing
 			for _, r := range []map[string]any{
 				{"baseCurrency": "EUR", "quoteCurrency": "USD", "effectiveDate": "2024-01-01", "rate": "1.0835"},
 				{"baseCurrency": "USD", "quoteCurrency": "GBP", "effectiveDate": "2024-01-01", "rate": "0.7913"}, // GBP through the inverse
@@ -113,9 +111,7 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					t.Fatalf("%d %s", res.Status, res.Body)
 				}
 			}
-			for _, q := range queries {
-				checkReport(t, srv, c, uid, q, clock)
-			}
+			checkReport(t, srv, c, uid, clock, queries...)
 		})
 	}
 }
