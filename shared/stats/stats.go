@@ -28,8 +28,9 @@ import (
 // Compute is the report of u's closed positions in f. The total converts
 // with the spot rates of today (now in the user's reporting zone), the
 // dashboard's rates, not the rate of each close day. width (1 or 2) is how
-// many connections of pool the report may use at once: with 2, the tag
-// links are read beside the closes, on the same snapshot.
+// many connections of pool the report may use at once: with 2, an
+// unfiltered report reads the tag links beside the closes, on the same
+// snapshot.
 func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time) (Report, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
@@ -62,7 +63,8 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 		err   error
 	}
 	linked := make(chan linksResult, 1)
-	if width > 1 && len(j.tagIDs) > 0 {
+	beside := width > 1 && len(j.tagIDs) > 0 && !narrows(f)
+	if beside {
 		var snapshot string
 		if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
 			return Report{}, classify("snapshot", err)
@@ -85,11 +87,14 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 	}
 	closes, err := readCloses(ctx, tx, u.ID, f, j, sums)
 	var tagged links
-	if width > 1 && len(j.tagIDs) > 0 {
+	switch {
+	case beside:
 		res := <-linked
 		tagged, err = res.links, firstCause(err, res.err)
-	} else if err == nil {
-		tagged, err = readLinks(ctx, tx, j.tagIDs)
+	case err == nil && narrows(f):
+		tagged, err = readLinks(ctx, tx, j.tagIDs, closes)
+	case err == nil:
+		tagged, err = readLinks(ctx, tx, j.tagIDs, nil)
 	}
 	if err != nil {
 		return Report{}, classify("closes", err)
