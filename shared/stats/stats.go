@@ -156,15 +156,15 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 			lo:   decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
 			rSum: s.rSum.decimal(), rCount: s.rCount,
 		}
-		days, months := map[string]aggRow{}, map[string]aggRow{}
+		days, months := make(map[string]bucketAgg, len(s.days)), map[string]bucketAgg{}
 		for d, t := range s.days {
 			date := dateOf(d)
 			days[date] = t.row()
 			m := months[date[:7]]
-			months[date[:7]] = aggRow{trades: m.trades + t.trades, wins: m.wins + t.wins, losses: m.losses + t.losses, net: m.net.Add(t.net.decimal())}
+			months[date[:7]] = m.add(t.trades, t.wins, t.losses, t.net.decimal())
 		}
 		r.byDay[cur], r.byMonth[cur] = days, months
-		symbols := make(map[string]aggRow, len(s.symbols))
+		symbols := make(map[string]bucketAgg, len(s.symbols))
 		for k, t := range s.symbols {
 			symbols[k] = t.row()
 		}
@@ -216,6 +216,6 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 	return r
 }
 
-func (t *tally) row() aggRow {
-	return aggRow{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()}
+func (t *tally) row() bucketAgg {
+	return bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()}
 }
