@@ -209,11 +209,14 @@ func readLinks(ctx context.Context, tx pgx.Tx, tagIDs [][16]byte, of *closeList)
 	return out, rows.Err()
 }
 
-// uuidArray reads PostgreSQL's binary one-dimensional uuid[] without
-// NULLs (array_send: int32 ndim, int32 flags, oid, int32 length, int32
+// uuidArray reads PostgreSQL's binary uuid[] without NULLs, empty or of
+// one dimension (array_send: int32 ndim, int32 flags, oid, int32 length, int32
 // lower bound, then each element's int32 length and 16 bytes). pgx's own
 // array decoding costs a reflection step an element.
 func uuidArray(b []byte) ([][16]byte, error) {
+	if len(b) >= 12 && binary.BigEndian.Uint32(b) == 0 { // empty: no dimension
+		return nil, nil
+	}
 	if len(b) < 20 || binary.BigEndian.Uint32(b) != 1 {
 		return nil, errors.New("not a one-dimensional array")
 	}
