@@ -39,7 +39,7 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 			var (
 				ids, accs, syms, statuses []string
 				closed                    []time.Time
-				nets, grosses, fees       []string
+				nets, fees                []string
 				rs                        []*string
 				links                     [][2]string
 			)
@@ -65,7 +65,6 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				id := newID()
 				ids, accs, syms, statuses = append(ids, id), append(accs, accounts[rnd.IntN(len(accounts))]), append(syms, symbols[rnd.IntN(len(symbols))]), append(statuses, status)
 				closed, nets, fees, rs = append(closed, at), append(nets, net), append(fees, fee), append(rs, r)
-				grosses = append(grosses, "0")
 				for _, g := range tags {
 					if rnd.IntN(4) == 0 {
 						links = append(links, [2]string{id, g})
