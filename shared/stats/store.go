@@ -61,28 +61,18 @@ func narrows(f journal.Filter) bool {
 	return f.AccountID != "" || f.Symbol != "" || f.TagID != "" || f.From != nil || f.To != nil
 }
 
-// where is the filter over the closes: account, symbol, status and tag as
-// every journal route reads them. The date range (trading days in each
-// account's zone) is widened here to a window of UTC times that holds
-// those days in any zone (UTC-12 to UTC+14), which the index can seek;
-// the fold keeps the closes whose trading day is in range (inRange).
+// where is the filter over the closes: the journal's shared filter for
+// account, symbol, status and tag. Its date range (trading days in each
+// account's zone) is widened here to a window of UTC times that holds those
+// days in any zone (UTC-12 to UTC+14), which the index can seek; the fold
+// keeps the closes whose trading day is in range (readCloses).
 func where(f journal.Filter, args *[]any) string {
-	conds := []string{"TRUE"}
+	undated := f
+	undated.From, undated.To = nil, nil
+	conds := []string{undated.SQL(args, "p.closed_at")}
 	arg := func(v any) string {
 		*args = append(*args, v)
 		return "$" + strconv.Itoa(len(*args))
-	}
-	if f.AccountID != "" {
-		conds = append(conds, "p.account_id = "+arg(f.AccountID))
-	}
-	if f.Symbol != "" {
-		conds = append(conds, "p.symbol = "+arg(f.Symbol))
-	}
-	if f.Status != "" {
-		conds = append(conds, "p.status = "+arg(f.Status))
-	}
-	if f.TagID != "" {
-		conds = append(conds, "EXISTS (SELECT 1 FROM position_tags pt WHERE pt.position_id = p.id AND pt.tag_id = "+arg(f.TagID)+")")
 	}
 	if f.From != nil {
 		conds = append(conds, "p.closed_at >= "+arg(f.From.AddDate(0, 0, -1)))
