@@ -27,6 +27,8 @@ type sums struct {
 	days                  map[int64]*tally  // by trading day, days since 1970-01-01
 	symbols               map[string]*tally // by symbol
 	tags                  map[int]*tally    // by tag, an index into the tags read
+	today                 *tally            // the day of the last close added
+	todayKey              int64
 }
 
 // tally is one breakdown entry: trades, wins, losses and net P&L.
@@ -80,7 +82,10 @@ func (s *sums) add(c *trade, symbol []byte) {
 		s.rSum = s.rSum.add(c.r)
 		s.rCount++
 	}
-	tallyOf(s.days, c.day).add(c.net)
+	if s.today == nil || s.todayKey != c.day { // closes come in time order: mostly the day before's
+		s.today, s.todayKey = tallyOf(s.days, c.day), c.day
+	}
+	s.today.add(c.net)
 	t, ok := s.symbols[string(symbol)] // no allocation on a hit
 	if !ok {
 		t = &tally{}
