@@ -83,6 +83,17 @@ func where(f journal.Filter, args *[]any) string {
 	return strings.Join(conds, " AND ")
 }
 
+// inBinary asks for results in binary format, which the hand-written
+// decoders read: behind a transaction pooler (DB_TRANSACTION_POOLER) the
+// connection's simple protocol would send text, and inside a transaction
+// the extended protocol's unnamed statement is safe there too.
+func inBinary(tx pgx.Tx, args []any) []any {
+	if tx.Conn().Config().DefaultQueryExecMode == pgx.QueryExecModeSimpleProtocol {
+		return append([]any{pgx.QueryExecModeDescribeExec}, args...)
+	}
+	return args
+}
+
 // TxBeginner starts a transaction with options: a pool.
 type TxBeginner interface {
 	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
@@ -178,7 +189,7 @@ func readLinks(ctx context.Context, tx pgx.Tx, tagIDs [][16]byte, of *closeList)
 		}
 		sql, args = linksOfSQL, append(args, ids)
 	}
-	rows, err := tx.Query(ctx, sql, args...)
+	rows, err := tx.Query(ctx, sql, inBinary(tx, args)...)
 	if err != nil {
 		return nil, err
 	}
@@ -239,13 +250,7 @@ func readCloses(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 	if f.To != nil {
 		to = dayOf(*f.To)
 	}
-	if tx.Conn().Config().DefaultQueryExecMode == pgx.QueryExecModeSimpleProtocol {
-		// Behind a transaction pooler (DB_TRANSACTION_POOLER) the simple
-		// protocol would send text; inside a transaction the unnamed
-		// statement of the extended protocol is safe there too.
-		args = append([]any{pgx.QueryExecModeDescribeExec}, args...)
-	}
-	rows, err := tx.Query(ctx, sql, args...)
+	rows, err := tx.Query(ctx, sql, inBinary(tx, args)...)
 	if err != nil {
 		return nil, err
 	}
