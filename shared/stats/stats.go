@@ -1,8 +1,8 @@
 // Package stats is the trading statistics of a journal: every figure GET
-// /api/performance answers and the dashboard shows, over the caller's
-// closed positions narrowed by the journal's shared filter, per account
-// currency and converted into the display currency. The assistant grounds
-// its answers in the same report.
+// /api/performance answers (the dashboard's tiles, calendar, breakdowns
+// and equity curve), over the caller's closed positions narrowed by the
+// journal's shared filter, per account currency and converted into the
+// display currency. The assistant grounds its answers in the same report.
 //
 // There is one path: the closed positions are read in close order
 // (store.go) and every figure is folded from them once (fold.go), then
