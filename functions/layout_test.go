@@ -9,14 +9,6 @@ import (
 	"testing"
 )
 
-// allowed are imports that break the layout today and are being mended on
-// another branch; the merge that mends one deletes its line here.
-var allowed = map[string]bool{
-	// The statistics core moves from functions/performance to shared/ on
-	// the performance engineer's branch (issue 24).
-	"tradejournal/functions/assistant imports tradejournal/functions/performance": true,
-}
-
 // TestLayout holds the house rule on imports (ARCHITECTURE.md, and the
 // before-stop hook's script): a route group imports no other route group,
 // only shared/; shared/ imports neither functions/ nor cmd/. Code two
@@ -40,9 +32,7 @@ func TestLayout(t *testing.T) {
 		t.Fatalf("go list named only %d packages:\n%s", len(imports), out)
 	}
 	for _, v := range layoutViolations("tradejournal", imports) {
-		if !allowed[v] {
-			t.Errorf("%s: move the piece both need into shared/", v)
-		}
+		t.Errorf("%s: move the piece both need into shared/", v)
 	}
 }
 

@@ -13,11 +13,11 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"tradejournal/functions/performance"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/stats"
 )
 
 // The model is grounded in a prepared context: a compact text summary of
@@ -43,7 +43,7 @@ var lossWords = regexp.MustCompile(`(?i)\b(los(e|es|er|ers|ing|s|ses)|red|drawdo
 
 // journalContext renders the caller's journal for the model.
 func (h *handler) journalContext(ctx context.Context, u auth.User, question string) (string, error) {
-	rep, err := performance.Compute(ctx, h.app.DB, u, journal.Filter{}, h.app.Now())
+	rep, err := stats.Compute(ctx, h.app.DB, 1, u, journal.Filter{}, h.app.Now())
 	if err != nil {
 		return "", err
 	}
@@ -70,7 +70,7 @@ func (h *handler) journalContext(ctx context.Context, u auth.User, question stri
 	return truncate(b.String(), maxContextBytes), nil
 }
 
-func writeStatistics(b *strings.Builder, rep performance.Report) {
+func writeStatistics(b *strings.Builder, rep stats.Report) {
 	if len(rep.ByCurrency) == 0 {
 		b.WriteString("No closed positions yet, so no statistics.\n")
 		return
@@ -93,18 +93,18 @@ func writeStatistics(b *strings.Builder, rep performance.Report) {
 		if len(months) > recentMonths {
 			months = months[len(months)-recentMonths:]
 		}
-		writeList(b, "By month", months, func(m performance.MonthBucket) string {
+		writeList(b, "By month", months, func(m stats.MonthBucket) string {
 			return fmt.Sprintf("%s %d trades net %s", m.Month, m.Trades, m.NetPnl)
 		})
 
-		symbols := mostTraded(blk.BySymbol, func(s performance.SymbolBucket) int64 { return s.Trades })
-		writeList(b, "Most traded symbols", symbols, func(s performance.SymbolBucket) string {
+		symbols := mostTraded(blk.BySymbol, func(s stats.SymbolBucket) int64 { return s.Trades })
+		writeList(b, "Most traded symbols", symbols, func(s stats.SymbolBucket) string {
 			return fmt.Sprintf("%s %d trades, win rate %s%%, net %s", s.Symbol, s.Trades, orNA(s.WinRate), s.NetPnl)
 		})
 
 		if len(blk.ByTag) > 0 {
-			tags := mostTraded(blk.ByTag, func(t performance.TagBucket) int64 { return t.Trades })
-			writeList(b, "Tags", tags, func(t performance.TagBucket) string {
+			tags := mostTraded(blk.ByTag, func(t stats.TagBucket) int64 { return t.Trades })
+			writeList(b, "Tags", tags, func(t stats.TagBucket) string {
 				return fmt.Sprintf("%q (%s) %d trades, win rate %s%%, net %s", truncate(t.Name, 50), t.Category, t.Trades, orNA(t.WinRate), t.NetPnl)
 			})
 		}
@@ -140,7 +140,7 @@ type weekdayBucket struct {
 
 // weekdays folds the daily buckets (dates in each account's trading-day
 // zone) into Monday..Sunday, skipping days without trades.
-func weekdays(days []performance.DayBucket) []weekdayBucket {
+func weekdays(days []stats.DayBucket) []weekdayBucket {
 	var byDay [7]weekdayBucket
 	for _, d := range days {
 		t, err := time.Parse(time.DateOnly, d.Date)

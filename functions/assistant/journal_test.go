@@ -6,28 +6,28 @@ import (
 	"strings"
 	"testing"
 
-	"tradejournal/functions/performance"
+	"tradejournal/shared/stats"
 )
 
 // statisticsReport has more months, symbols and tags than the prompt
 // keeps, with ties in trade counts, so the cuts and the order show.
-func statisticsReport() performance.Report {
+func statisticsReport() stats.Report {
 	rate := "50.00"
-	blk := performance.Block{Currency: "USD", Summary: performance.Summary{Trades: 40, NetPnl: "12.50", GrossPnl: "20.00", Fees: "7.50", MaxDrawdown: "-3.00"}}
+	blk := stats.Block{Currency: "USD", Summary: stats.Summary{Trades: 40, NetPnl: "12.50", GrossPnl: "20.00", Fees: "7.50", MaxDrawdown: "-3.00"}}
 	for i, d := range []string{"2024-05-06", "2024-05-07", "2024-05-13", "not a date"} {
-		blk.ByDay = append(blk.ByDay, performance.DayBucket{Date: d, Bucket: performance.Bucket{Trades: int64(i + 1), Wins: 1, NetPnl: fmt.Sprintf("%d.25", i)}})
+		blk.ByDay = append(blk.ByDay, stats.DayBucket{Date: d, Bucket: stats.Bucket{Trades: int64(i + 1), Wins: 1, NetPnl: fmt.Sprintf("%d.25", i)}})
 	}
 	for m := 1; m <= 14; m++ {
-		blk.ByMonth = append(blk.ByMonth, performance.MonthBucket{Month: fmt.Sprintf("%d-%02d", 2023+(m-1)/12, (m-1)%12+1), Bucket: performance.Bucket{Trades: int64(m), NetPnl: "1.00"}})
+		blk.ByMonth = append(blk.ByMonth, stats.MonthBucket{Month: fmt.Sprintf("%d-%02d", 2023+(m-1)/12, (m-1)%12+1), Bucket: stats.Bucket{Trades: int64(m), NetPnl: "1.00"}})
 	}
 	for i := range 12 {
-		blk.BySymbol = append(blk.BySymbol, performance.SymbolBucket{Symbol: fmt.Sprintf("SYM%02d", i), Bucket: performance.Bucket{Trades: int64(i % 4), WinRate: &rate, NetPnl: "2.00"}})
+		blk.BySymbol = append(blk.BySymbol, stats.SymbolBucket{Symbol: fmt.Sprintf("SYM%02d", i), Bucket: stats.Bucket{Trades: int64(i % 4), WinRate: &rate, NetPnl: "2.00"}})
 	}
-	blk.ByTag = []performance.TagBucket{
-		{Name: "short", Category: "setup", Bucket: performance.Bucket{Trades: 1, NetPnl: "1.00"}},
-		{Name: strings.Repeat("a very long tag name ", 4), Category: "mistake", Bucket: performance.Bucket{Trades: 3, WinRate: &rate, NetPnl: "-1.00"}},
+	blk.ByTag = []stats.TagBucket{
+		{Name: "short", Category: "setup", Bucket: stats.Bucket{Trades: 1, NetPnl: "1.00"}},
+		{Name: strings.Repeat("a very long tag name ", 4), Category: "mistake", Bucket: stats.Bucket{Trades: 3, WinRate: &rate, NetPnl: "-1.00"}},
 	}
-	return performance.Report{ByCurrency: []performance.Block{blk}}
+	return stats.Report{ByCurrency: []stats.Block{blk}}
 }
 
 // The statistics lines are pinned to the letter: the prompt is what the

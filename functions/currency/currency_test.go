@@ -13,6 +13,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/db"
 )
 
 // clock is the tests' now: 02:30 UTC on 10 March 2024, which is still
@@ -47,7 +48,7 @@ func account(t *testing.T, srv *apitest.Server, userID, currency, balance string
 	var id string
 	err := srv.App.DB.QueryRow(context.Background(),
 		`INSERT INTO accounts (user_id, name, currency, starting_balance, balance, archived) VALUES ($1, $2, $3, $4, $4, $5) RETURNING id::text`,
-		userID, currency+" account", currency, balance, archived).Scan(&id)
+		userID, currency+" account "+db.NewUUID().String()[:8], currency, balance, archived).Scan(&id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 type Options struct {
 	Positions int       // closed positions; default 100,000
 	Accounts  int       // default 5; currencies cycle USD, EUR, GBP
+	Tags      int       // default 3; the performance benchmark seeds 15
 	Start     time.Time // the first position opens here; default 2021-01-04 14:30 UTC
 }
 
@@ -31,7 +32,7 @@ type Dataset struct {
 	UserID     string
 	AccountIDs []string // in creation order
 	Currencies []string // of each account
-	TagIDs     []string // Breakout (setup), Late entry (mistake), FOMO (emotion)
+	TagIDs     []string // Breakout (setup), Late entry (mistake), FOMO (emotion), then "Tag 4"...
 	Positions  int
 	Fills      int
 	First      time.Time // opened_at of the first position
@@ -65,13 +66,17 @@ var (
 // trades; the last exit a day later when i mod 5 = 0 (multi-day holds);
 // fees from the accounts' built-in schedule (Interactive Brokers on even
 // accounts, commission-free on odd), marked estimated; a stop on every
-// position, so each has an initial risk and an R multiple; one or two tags.
+// position, so each has an initial risk and an R multiple; tag 1 + i mod
+// Tags, and tag 1 + (i+1) mod Tags too when i mod 7 = 0.
 func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (Dataset, error) {
 	if opt.Positions <= 0 {
 		opt.Positions = 100_000
 	}
 	if opt.Accounts <= 0 {
 		opt.Accounts = 5
+	}
+	if opt.Tags <= 0 {
+		opt.Tags = 3
 	}
 	if opt.Start.IsZero() {
 		opt.Start = time.Date(2021, 1, 4, 14, 30, 0, 0, time.UTC)
@@ -95,7 +100,11 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 			ds.AccountIDs = append(ds.AccountIDs, id)
 			ds.Currencies = append(ds.Currencies, cur)
 		}
-		for _, tag := range [][2]string{{"Breakout", "setup"}, {"Late entry", "mistake"}, {"FOMO", "emotion"}} {
+		tags := [][2]string{{"Breakout", "setup"}, {"Late entry", "mistake"}, {"FOMO", "emotion"}}
+		for n := len(tags); n < opt.Tags; n++ {
+			tags = append(tags, [2]string{fmt.Sprintf("Tag %d", n+1), "general"})
+		}
+		for _, tag := range tags[:opt.Tags] {
 			var id string
 			if err := tx.QueryRow(ctx, `INSERT INTO tags (user_id, name, category) VALUES ($1, $2, $3) RETURNING id::text`,
 				userID, tag[0], tag[1]).Scan(&id); err != nil {
@@ -127,13 +136,7 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 	if err != nil {
 		return Dataset{}, err
 	}
-	// The seed's rows skipped the triggers that keep the performance
-	// rollups (migrations/0011): compute them as the backfill does.
-	if _, err := pool.Exec(ctx, `SELECT perf_rebuild($1)`, userID); err != nil {
-		return Dataset{}, fmt.Errorf("seed rollups: %w", err)
-	}
-	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags,
-		perf_days, perf_symbols, perf_tags, perf_series`); err != nil {
+	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags`); err != nil {
 		return Dataset{}, fmt.Errorf("seed analyze: %w", err)
 	}
 	if err := pool.QueryRow(ctx, `SELECT max(closed_at) FROM positions WHERE user_id = $1`, userID).Scan(&ds.Last); err != nil {
@@ -236,9 +239,9 @@ FROM unnest($1::uuid[]) AS a`,
 		}},
 	{"tags", `
 INSERT INTO position_tags (position_id, tag_id)
-SELECT id, ($1::uuid[])[1 + i % 3] FROM seed_p
+SELECT id, ($1::uuid[])[1 + i % cardinality($1::uuid[])] FROM seed_p
 UNION ALL
-SELECT id, ($1::uuid[])[1 + (i + 1) % 3] FROM seed_p WHERE i % 7 = 0`,
+SELECT id, ($1::uuid[])[1 + (i + 1) % cardinality($1::uuid[])] FROM seed_p WHERE i % 7 = 0 AND cardinality($1::uuid[]) > 1`,
 		func(_ []string, _ int, _ time.Time, _ string, tags []string) []any { return []any{tags} }},
 	{"balances", `
 UPDATE accounts a SET balance = a.starting_balance

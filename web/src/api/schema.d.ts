@@ -1381,9 +1381,9 @@ export interface paths {
          *     filters as the positions list (AND-combined; `from` and `to` are
          *     trading days of the close, inclusive, in each position's account's
          *     time zone; only closed positions count, so `status` other than
-         *     `closed` gives empty figures). Every figure is computed in
-         *     PostgreSQL from the positions' stored net P&L, gross P&L, fees, R
-         *     multiple and close time.
+         *     `closed` gives empty figures). Every figure is computed from the
+         *     positions' stored net P&L, gross P&L, fees, R multiple and close
+         *     time, read afresh for each request (nothing derived is kept).
          *
          *     `byCurrency` has one block per account currency with closed
          *     positions in the filter, every figure in that currency. `total` is

@@ -1,4 +1,4 @@
-package performance
+package stats
 
 import (
 	"cmp"
@@ -114,6 +114,56 @@ type Point struct {
 	CumulativeNetPnl string    `json:"cumulativeNetPnl"`
 }
 
+// aggRow is one group's sums: every figure is derived from them.
+type aggRow struct {
+	trades, wins, losses int64
+	net, gross, fees     decimal.Decimal
+	winSum, lossSum      decimal.Decimal // sums of the winners' and the losers' net P&L
+	hi, lo               decimal.NullDecimal
+	rSum                 decimal.Decimal
+	rCount               int64
+}
+
+type tagRow struct {
+	currency, id, name, category string
+	trades, wins, losses         int64
+	net                          decimal.Decimal
+}
+
+// curvePoint is one point of an equity curve.
+type curvePoint struct {
+	closedAt time.Time
+	cum      decimal.Decimal
+}
+
+// seriesStats are the figures of a series that depend on order.
+type seriesStats struct {
+	trades                int64
+	maxDrawdown           decimal.Decimal
+	winStreak, lossStreak int64
+	curve                 []curvePoint
+}
+
+// raw is every figure folded, before assembly and formatting.
+type raw struct {
+	summary  map[string]aggRow               // by currency
+	byDay    map[string]map[string]bucketAgg // currency, "YYYY-MM-DD"
+	byMonth  map[string]map[string]bucketAgg // currency, "YYYY-MM"
+	bySymbol map[string]map[string]bucketAgg
+	tags     []tagRow
+	series   map[string]seriesStats // by currency, and "*"
+}
+
+func newRaw() raw {
+	return raw{
+		summary: map[string]aggRow{}, byDay: map[string]map[string]bucketAgg{}, byMonth: map[string]map[string]bucketAgg{},
+		bySymbol: map[string]map[string]bucketAgg{}, series: map[string]seriesStats{},
+	}
+}
+
+// totalSeries is the series name of the converted total.
+const totalSeries = "*"
+
 // build turns the aggregates into the report: one block per currency, and
 // the total in display (converted with factors, the spot factors of the
 // currencies that have a rate) when display is set and every currency
@@ -162,25 +212,20 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		days, months, symbols = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c])), symbols+len(r.bySymbol[c])
 	}
 	day, month, symbol := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months), make(map[string]bucketAgg, symbols)
+	// One currency at its own value: its breakdowns as they are (they are
+	// only read, here and by the total's block at the same time).
+	direct := len(from) == 1 && factor(from[0]).Equal(one)
+	if direct {
+		day, month, symbol = r.byDay[from[0]], r.byMonth[from[0]], r.bySymbol[from[0]]
+	}
 	tags := map[string]tagAgg{}
 	for _, c := range from {
 		f := factor(c)
 		unit := f.Equal(one)
 		sum = merge(sum, scale(r.summary[c], f))
-		for _, m := range []struct {
-			dst map[string]bucketAgg
-			src map[string]aggRow
-		}{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
-			for k, a := range m.src {
-				net := a.net
-				if !unit {
-					net = net.Mul(f)
-				}
-				if acc, ok := m.dst[k]; ok {
-					m.dst[k] = acc.add(a.trades, a.wins, a.losses, net)
-				} else {
-					m.dst[k] = bucketAgg{trades: a.trades, wins: a.wins, losses: a.losses, net: net}
-				}
+		if !direct {
+			for _, m := range []struct{ dst, src map[string]bucketAgg }{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
+				addScaled(m.dst, m.src, f, unit)
 			}
 		}
 		for _, t := range r.tags {
@@ -210,22 +255,25 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	for _, k := range slices.Sorted(maps.Keys(month)) {
 		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: month[k].bucket()})
 	}
-	// Breakdowns by symbol and tag: best net P&L first.
-	type symbolAgg struct {
-		symbol string
-		agg    *bucketAgg
+	// Breakdowns by symbol and tag: best net P&L first. The symbols are
+	// sorted as small keys (the float of net P&L and an index), the
+	// exact comparison only where floats cannot tell two apart.
+	type symbolKey struct {
+		approx float64
+		i      int32
 	}
-	syms, aggs := make([]symbolAgg, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
+	names, aggs := make([]string, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
+	keys := make([]symbolKey, 0, len(symbol))
 	for k, a := range symbol {
 		a.approx = approx(a.net)
-		aggs = append(aggs, a)
-		syms = append(syms, symbolAgg{k, &aggs[len(aggs)-1]})
+		keys = append(keys, symbolKey{a.approx, int32(len(aggs))})
+		names, aggs = append(names, k), append(aggs, a)
 	}
-	slices.SortFunc(syms, func(x, y symbolAgg) int {
-		return cmp.Or(y.agg.cmpNet(*x.agg), cmp.Compare(x.symbol, y.symbol))
+	slices.SortFunc(keys, func(x, y symbolKey) int {
+		return cmp.Or(aggs[y.i].cmpNet(&aggs[x.i]), cmp.Compare(names[x.i], names[y.i]))
 	})
-	for _, s := range syms {
-		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: s.symbol, Bucket: s.agg.bucket()})
+	for _, k := range keys {
+		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: names[k.i], Bucket: aggs[k.i].bucket()})
 	}
 	ts := make([]tagAgg, 0, len(tags))
 	for _, t := range tags {
@@ -233,7 +281,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		ts = append(ts, t)
 	}
 	slices.SortFunc(ts, func(x, y tagAgg) int {
-		return cmp.Or(y.cmpNet(x.bucketAgg), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
+		return cmp.Or(y.cmpNet(&x.bucketAgg), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
 	})
 	for _, t := range ts {
 		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Bucket: t.bucket()})
@@ -245,6 +293,18 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 }
 
 var one = decimal.NewFromInt(1)
+
+// addScaled adds the entries of src, their net P&L times f (unless unit),
+// into dst.
+func addScaled(dst, src map[string]bucketAgg, f decimal.Decimal, unit bool) {
+	for k, a := range src {
+		net := a.net
+		if !unit {
+			net = net.Mul(f)
+		}
+		dst[k] = dst[k].add(a.trades, a.wins, a.losses, net)
+	}
+}
 
 // bucketAgg is one breakdown entry being added up. approx, set before
 // sorting, is net as a float: it orders entries without exact arithmetic
@@ -279,7 +339,7 @@ func approx(d decimal.Decimal) float64 {
 // cmpNet compares the net P&L of a and b: by their floats when those
 // differ by more than any rounding of the conversion could (a relative
 // 1e-12), exactly otherwise.
-func (a bucketAgg) cmpNet(b bucketAgg) int {
+func (a *bucketAgg) cmpNet(b *bucketAgg) int {
 	if d := a.approx - b.approx; math.Abs(d) > 1e-12*max(math.Abs(a.approx), math.Abs(b.approx)) {
 		return cmp.Compare(a.approx, b.approx)
 	}

@@ -1,4 +1,4 @@
-package performance
+package stats
 
 import (
 	"testing"
@@ -25,10 +25,10 @@ func TestCmpNet(t *testing.T) {
 		x := bucketAgg{net: decimal.RequireFromString(tc.a)}
 		y := bucketAgg{net: decimal.RequireFromString(tc.b)}
 		x.approx, y.approx = approx(x.net), approx(y.net)
-		if got := x.cmpNet(y); got != tc.want {
+		if got := x.cmpNet(&y); got != tc.want {
 			t.Errorf("cmpNet(%s, %s) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
-		if got := y.cmpNet(x); got != -tc.want {
+		if got := y.cmpNet(&x); got != -tc.want {
 			t.Errorf("cmpNet(%s, %s) = %d, want %d", tc.b, tc.a, got, -tc.want)
 		}
 	}

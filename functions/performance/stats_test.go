@@ -1,0 +1,152 @@
+package performance_test
+
+import (
+	"context"
+	crand "crypto/rand"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"testing"
+	"time"
+
+	"tradejournal/functions"
+	"tradejournal/shared/apitest"
+)
+
+// TestStatisticsMatchRecomputation builds random closed positions (four
+// accounts in three currencies and four zones, ties on the close time,
+// breakevens, positions without an R multiple, zero to three tags, closes
+// across the spring's DST changes, open and draft positions that never
+// count, another user's journal) and checks that every figure of the
+// report, for each kind of filter and with and without a display
+// currency, equals the test's own recomputation (oracle_test.go).
+func TestStatisticsMatchRecomputation(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3, 4} {
+		// The last seed runs behind a transaction pooler's settings (the
+		// simple protocol, which sends text unless asked otherwise).
+		pooler := seed == 4
+		t.Run(fmt.Sprintf("Seed%d", seed), func(t *testing.T) {
+			cfg := apitest.Config(t)
+			cfg.DB.TransactionPooler = pooler
+			srv := apitest.StartAt(t, cfg, func() time.Time { return clock }, functions.All)
+			c, uid := signUp(t, srv, "random@example.com")
+			o, ouid := signUp(t, srv, "other@example.com")
+			rnd := rand.New(rand.NewPCG(seed, 17))
+			accounts := []string{
+				account(t, srv, uid, "USD", "America/New_York"),
+				account(t, srv, uid, "EUR", "Europe/Berlin"),
+				account(t, srv, uid, "GBP", "Europe/London"),
+				account(t, srv, uid, "USD", "Asia/Tokyo"),
+			}
+			var tags []string
+			for i, cat := range []string{"setup", "mistake", "emotion", "setup"} {
+				tags = append(tags, tag(t, srv, uid, fmt.Sprintf("Tag %c", 'D'-i), cat))
+			}
+			symbols := []string{"AAPL", "MSFT", "SPY", "SAP", "AAPL  240119C00190000"}
+			n := 900 + rnd.IntN(600) // the total's curve is sampled above 1,000
+			var (
+				ids, accs, syms, statuses []string
+				closed                    []time.Time
+				nets, fees                []string
+				rs                        []*string
+				links                     [][2]string
+			)
+			at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i := range n {
+				if rnd.IntN(10) > 0 { // one in ten closes ties with the one before
+					at = at.Add(time.Duration(rnd.IntN(240)) * time.Minute)
+				}
+				net := decimalString(rnd.IntN(20001)-10000, rnd.IntN(3)*2) // -100.00..100.00, with 0, 2 or 4 places
+				if rnd.IntN(12) == 0 {
+					net = "0"
+				}
+				fee := decimalString(rnd.IntN(500), 2)
+				var r *string
+				if rnd.IntN(4) > 0 {
+					s := decimalString(rnd.IntN(8001)-4000, 3)
+					r = &s
+				}
+				status := "closed"
+				if i%50 == 7 {
+					status = []string{"open", "draft"}[i%2]
+				}
+				id := newID()
+				ids, accs, syms, statuses = append(ids, id), append(accs, accounts[rnd.IntN(len(accounts))]), append(syms, symbols[rnd.IntN(len(symbols))]), append(statuses, status)
+				closed, nets, fees, rs = append(closed, at), append(nets, net), append(fees, fee), append(rs, r)
+				for _, g := range tags {
+					if rnd.IntN(4) == 0 {
+						links = append(links, [2]string{id, g})
+					}
+				}
+			}
+			ctx := context.Background()
+			if _, err := srv.App.DB.Exec(ctx, `
+				INSERT INTO positions (id, user_id, account_id, symbol, asset_type, side, status, opened_at, closed_at,
+					entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple)
+				SELECT x.id, $1, x.account, x.symbol, 'stock', 'long', x.status, x.at - interval '1 hour',
+					CASE WHEN x.status = 'closed' THEN x.at END, 10, 10, x.net, x.net + x.fee, x.fee, x.r
+				FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::numeric[], $8::numeric[], $9::numeric[])
+					AS x(id, account, symbol, status, at, net, fee, r)`,
+				uid, ids, accs, syms, statuses, closed, nets, fees, rs); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range links {
+				if _, err := srv.App.DB.Exec(ctx, `INSERT INTO position_tags (position_id, tag_id) VALUES ($1, $2)`, l[0], l[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			oacc := account(t, srv, ouid, "USD", "UTC")
+			position(t, srv, ouid, oacc, pos{"AAPL", "1000", "1000", "0", nil, "2024-02-01T15:00:00Z", ""})
+
+			queries := []string{"", "?status=closed", "?status=open",
+				"?accountId=" + accounts[0], "?accountId=" + accounts[3],
+				"?from=2024-02-01&to=2024-02-29", "?from=2024-03-10", "?to=2024-01-15", "?from=2024-03-31&to=2024-03-31",
+				"?tagId=" + tags[0], "?tagId=" + tags[3], "?symbol=aapl", "?symbol=" + url.QueryEscape("AAPL  240119C00190000"),
+				"?accountId=" + accounts[1] + "&from=2024-01-15&to=2024-03-15&tagId=" + tags[1],
+				"?accountId=" + accounts[2] + "&symbol=SPY&tagId=" + tags[2],
+			}
+			checkReport(t, srv, c, uid, clock, queries...)
+			checkReport(t, srv, o, ouid, clock, "")
+
+			c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "USD"})
+			checkReport(t, srv, c, uid, clock, "") // EUR/USD and GBP/USD missing
+			for _, r := range []map[string]any{
+				{"baseCurrency": "EUR", "quoteCurrency": "USD", "effectiveDate": "2024-01-01", "rate": "1.0835"},
+				{"baseCurrency": "USD", "quoteCurrency": "GBP", "effectiveDate": "2024-01-01", "rate": "0.7913"}, // GBP through the inverse
+			} {
+				if res := c.Do("POST", "/api/exchange-rates", r); res.Status != 201 {
+					t.Fatalf("%d %s", res.Status, res.Body)
+				}
+			}
+			checkReport(t, srv, c, uid, clock, queries...)
+		})
+	}
+}
+
+// decimalString is n / 10^places as text.
+func decimalString(n, places int) string {
+	s := fmt.Sprintf("%d", n)
+	if places == 0 {
+		return s
+	}
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	for len(s) <= places {
+		s = "0" + s
+	}
+	s = s[:len(s)-places] + "." + s[len(s)-places:]
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// newID is a random (version 4) UUID.
+func newID() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
