@@ -5,12 +5,15 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"tradejournal/shared/db"
 )
 
 // Recorder wraps the ResponseWriter of one request so that the outermost
@@ -64,6 +67,30 @@ const requestKey ctxKey = iota
 type requestLog struct {
 	log *slog.Logger
 	id  string
+	rec *Recorder
+	// retry is where a read stands with its one retry after a lost
+	// database connection.
+	retry retryState
+}
+
+type retryState uint8
+
+const (
+	noRetry     retryState = iota // not a read, or already retried
+	mayRetry                      // a read's first run
+	retryWanted                   // its first run lost its connection and wrote nothing
+)
+
+// retryRead is Error's question for a read that lost its database
+// connection: true (and the error is not written) when the request may
+// run once more, which Serve then does.
+func retryRead(ctx context.Context) bool {
+	l, ok := ctx.Value(requestKey).(*requestLog)
+	if !ok || l.retry != mayRetry || l.rec.Status != 0 {
+		return false
+	}
+	l.retry = retryWanted
+	return true
 }
 
 // Logger returns the request's logger (carrying its request id), or the
@@ -93,7 +120,12 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			id = newRequestID()
 		}
 		rec.Header().Set("X-Request-Id", id)
-		r = r.WithContext(context.WithValue(r.Context(), requestKey, &requestLog{log: log, id: id}))
+		rl := &requestLog{log: log, id: id, rec: rec}
+		var header http.Header
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			rl.retry, header = mayRetry, rec.Header().Clone()
+		}
+		r = r.WithContext(context.WithValue(r.Context(), requestKey, rl))
 
 		defer func() {
 			if p := recover(); p != nil {
@@ -116,6 +148,16 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			}
 		}()
 		next.ServeHTTP(rec, r)
+		if rl.retry == retryWanted {
+			// A read that lost its database connection (a restart killed
+			// the pool's connections) runs once more on fresh ones, from
+			// the headers it started with; a second loss is a 503.
+			rl.retry = noRetry
+			h := rec.Header()
+			clear(h)
+			maps.Copy(h, header)
+			next.ServeHTTP(rec, r.WithContext(db.FreshConns(r.Context())))
+		}
 	})
 }
 

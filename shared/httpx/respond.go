@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
 )
 
 // statusOf is the one table from error code to HTTP status.
@@ -53,11 +54,26 @@ type errorPayload struct {
 // Error writes err in the documented shape. An *apperr.Error keeps its code
 // and message; anything else is logged with its cause and answered with a
 // bare 500, so no internal detail reaches a client.
+//
+// A database error that reaches it unclassified is classified here
+// (db.Classify): a lost connection is a 503, a value PostgreSQL refused
+// (SQLSTATE class 22) a 400, logged as a warning because the edge's
+// validation should have caught it. A read (GET, HEAD) that lost its
+// connection writes nothing here: Serve runs it once more on a fresh
+// connection.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
 	if !ok {
+		if e, ok = apperr.As(db.Classify(err)); ok && e == db.ErrValueRange {
+			Logger(r.Context()).Warn("database refused a value", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+	}
+	if !ok {
 		Logger(r.Context()).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: errorPayload{Code: "INTERNAL", Message: "internal error"}})
+		return
+	}
+	if e == db.ErrUnavailable && retryRead(r.Context()) {
 		return
 	}
 	status, known := statusOf[e.Code]
