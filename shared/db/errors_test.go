@@ -20,7 +20,9 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	pg := func(code string) error { return fmt.Errorf("query: %w", &pgconn.PgError{Code: code, Severity: "ERROR"}) }
+	pg := func(code string) error {
+		return fmt.Errorf("query: %w", &pgconn.PgError{Code: code, Severity: "ERROR"})
+	}
 	for _, tc := range []struct {
 		name string
 		err  error

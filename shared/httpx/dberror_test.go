@@ -84,4 +84,3 @@ func TestErrorDataExceptionIsValidation(t *testing.T) {
 		})
 	}
 }
-
