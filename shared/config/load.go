@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/buildinfo"
+	"tradejournal/shared/httpx"
 )
 
 // raw has one field per variable. It is flat, with unique field names, so
@@ -30,6 +31,8 @@ import (
 type raw struct {
 	Port       int    `env:"PORT" envDefault:"3100"`
 	LogLevel   string `env:"LOG_LEVEL" envDefault:"info"`
+	// TrustedProxies is TRUSTED_PROXIES (shared/httpx.ParseProxies).
+	TrustedProxies string `env:"TRUSTED_PROXIES"`
 	AppVersion string `env:"APP_VERSION"`
 
 	DatabaseURL         string `env:"DATABASE_URL"`
@@ -331,6 +334,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)
 	c.Encryption = encryption(p, r)
 	c.CORS.AllowedOrigins = corsOrigins(p, r.CORSAllowedOrigins)
+	if _, err := httpx.ParseProxies(r.TrustedProxies); err != nil {
+		p.add("TRUSTED_PROXIES", "%v", err)
+	}
+	c.TrustedProxies = r.TrustedProxies
 	return c
 }
 

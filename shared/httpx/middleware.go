@@ -6,9 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"maps"
-	"net"
 	"net/http"
-	"net/netip"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -68,6 +66,9 @@ type requestLog struct {
 	log *slog.Logger
 	id  string
 	rec *Recorder
+	// proxies are the peers whose forwarding headers ClientIP believes
+	// (TrustProxies); nil: loopback only.
+	proxies *Proxies
 	// retry is where a read stands with its one retry after a lost
 	// database connection.
 	retry retryState
@@ -177,24 +178,4 @@ func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// ClientIP is the address rate limits are keyed on. X-Real-IP is believed
-// only from a proxy on a loopback or private address (our nginx in compose,
-// which sets it); a client talking to the api directly cannot forge it.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	if peer.IsLoopback() || peer.IsPrivate() {
-		if fwd, err := netip.ParseAddr(r.Header.Get("X-Real-IP")); err == nil {
-			return fwd.Unmap().String()
-		}
-	}
-	return peer.Unmap().String()
 }
