@@ -29,11 +29,11 @@ import (
 // one variable. Bools and integers go through the strict parsers of
 // parsers(); an empty value counts as unset and takes the default.
 type raw struct {
-	Port       int    `env:"PORT" envDefault:"3100"`
-	LogLevel   string `env:"LOG_LEVEL" envDefault:"info"`
+	Port     int    `env:"PORT" envDefault:"3100"`
+	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
 	// TrustedProxies is TRUSTED_PROXIES (shared/httpx.ParseProxies).
 	TrustedProxies string `env:"TRUSTED_PROXIES"`
-	AppVersion string `env:"APP_VERSION"`
+	AppVersion     string `env:"APP_VERSION"`
 
 	DatabaseURL         string `env:"DATABASE_URL"`
 	DirectDatabaseURL   string `env:"DIRECT_DATABASE_URL"`
