@@ -5,8 +5,10 @@ package httpx
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 
 	"tradejournal/shared/apperr"
@@ -30,6 +32,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.Conflict:             http.StatusConflict,
 	apperr.TurnInProgress:       http.StatusConflict,
 	apperr.PayloadTooLarge:      http.StatusRequestEntityTooLarge,
+	apperr.RequestTimeout:       http.StatusRequestTimeout,
 	apperr.UnsupportedMedia:     http.StatusUnsupportedMediaType,
 	apperr.RateLimited:          http.StatusTooManyRequests,
 	apperr.BadGateway:           http.StatusBadGateway,
@@ -63,6 +66,9 @@ type errorPayload struct {
 // connection.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
+	if !ok && errors.Is(err, os.ErrDeadlineExceeded) {
+		e, ok = ErrBodyTimeout, true
+	}
 	if !ok {
 		if e, ok = apperr.As(db.Classify(err)); ok && e == db.ErrValueRange {
 			Logger(r.Context()).Warn("database refused a value", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -121,3 +127,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func NotFound(w http.ResponseWriter, r *http.Request) {
 	Error(w, r, apperr.ErrNotFound)
 }
+
+// ErrBodyTimeout answers a request whose body did not arrive within the
+// listener's read deadline (Timeouts).
+var ErrBodyTimeout = apperr.New(apperr.RequestTimeout, "the request body did not arrive in time")
