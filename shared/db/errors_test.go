@@ -103,20 +103,27 @@ func terminate(t *testing.T, url string, pids []uint32) {
 	t.Fatal("backends still alive")
 }
 
-// A killed backend says so (57P01) on the next statement: that statement
-// is a 503, and the pool drops every connection it holds, so the requests
-// after it do not each land on another dead one.
-func TestTerminatedBackendsAreDroppedTogether(t *testing.T) {
+// deadPool returns a pool of 5 idle connections whose backends were all
+// just terminated.
+func deadPool(t *testing.T) *pgxpool.Pool {
+	t.Helper()
 	u := dbtest.URL(t)
 	pool, err := db.Open(context.Background(), u, db.Options{PoolSize: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	terminate(t, u, warm(t, pool, 5))
+	return pool
+}
 
+// A killed backend says so (57P01) on the next statement: that statement
+// is a 503, and the pool drops every connection it holds, so the requests
+// after it do not each land on another dead one.
+func TestTerminatedBackendsAreDroppedTogether(t *testing.T) {
+	pool := deadPool(t)
 	var one int
-	err = pool.QueryRow(context.Background(), "SELECT 1").Scan(&one)
+	err := pool.QueryRow(context.Background(), "SELECT 1").Scan(&one)
 	if !db.Unavailable(err) || db.Classify(err) != db.ErrUnavailable {
 		t.Fatalf("first statement on a dead connection: %v, want an unavailability", err)
 	}
@@ -130,13 +137,7 @@ func TestTerminatedBackendsAreDroppedTogether(t *testing.T) {
 // Under FreshConns every connection is pinged before use, so even the
 // first statement after the backends died succeeds.
 func TestFreshConnsSkipsDeadConnections(t *testing.T) {
-	u := dbtest.URL(t)
-	pool, err := db.Open(context.Background(), u, db.Options{PoolSize: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	terminate(t, u, warm(t, pool, 5))
+	pool := deadPool(t)
 	var wg sync.WaitGroup
 	for range 5 {
 		wg.Go(func() {

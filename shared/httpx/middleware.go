@@ -87,7 +87,7 @@ const (
 // run once more, which Serve then does.
 func retryRead(ctx context.Context) bool {
 	l, ok := ctx.Value(requestKey).(*requestLog)
-	if !ok || l.retry != mayRetry || l.rec.Status != 0 {
+	if !ok || l.retry != mayRetry || l.rec.Status != 0 || ctx.Err() != nil { // a client that left gets no second run
 		return false
 	}
 	l.retry = retryWanted

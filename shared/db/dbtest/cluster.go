@@ -1,6 +1,7 @@
 package dbtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,18 @@ func StartCluster(tb testing.TB) *Cluster {
 		_ = exec.Command(pgScript(), "stop", dir).Run()
 		_ = os.RemoveAll(dir)
 	})
-	out, err := exec.Command(pgScript(), "start", dir, "--fast").Output()
+	// Two clusters starting at once (go test runs packages in parallel) may
+	// pick the same free port: the loser starts again on another.
+	var out []byte
+	for range 3 {
+		cmd := exec.Command(pgScript(), "start", dir, "--fast")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if out, err = cmd.Output(); err == nil {
+			break
+		}
+		err = fmt.Errorf("%w: %s", err, stderr.String())
+	}
 	if err != nil {
 		tb.Fatalf("infra/pg.sh start: %v", err)
 	}
