@@ -24,6 +24,7 @@ var fixedAPIEnv = map[string]string{
 	"DATABASE_URL":          "postgres://tradejournal:pw@db:5432/tradejournal?sslmode=disable",
 	"DIRECT_DATABASE_URL":   "",
 	"DB_TRANSACTION_POOLER": "false",
+	"TRUSTED_PROXIES":       "web",
 }
 
 // notPassedToAPI are api variables compose never hands the api.

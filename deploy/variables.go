@@ -24,6 +24,7 @@ var NotOnFunctionPlatform = map[string]string{
 	"PAYMENT_API_BASE_URL": "test seam",
 	"STOCK_QUOTE_BASE_URL": "test seam",
 	"SEC_TICKERS_URL":      "test seam",
+	"TRUSTED_PROXIES":      "API Gateway hands each function the caller's source address; no proxy sits in front",
 }
 
 // PlatformSources says, for each variable template.yaml sets on every

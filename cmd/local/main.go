@@ -135,12 +135,7 @@ type shutdowner interface {
 // also (the metrics listener) close after the drain, or as soon as the main
 // server fails. The caller closes the pool after it returns.
 func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger, also ...shutdowner) error {
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	srv := httpx.DefaultTimeouts().Server(h, log)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	shutdownAlso := func(ctx context.Context) {

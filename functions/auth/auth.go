@@ -91,6 +91,15 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	// Cheap checks before the costly hash: an address with an account is
+	// refused without one (CreateUser's constraint still decides a race).
+	if taken, err := auth.EmailRegistered(ctx, h.app.DB, email); err != nil || taken {
+		if taken {
+			err = auth.ErrEmailTaken
+		}
+		httpx.Error(w, r, err)
+		return
+	}
 
 	hash, err := auth.HashPassword(req.Password)
 	if err != nil {

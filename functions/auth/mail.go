@@ -21,6 +21,10 @@ var (
 	resetPerClientIP = ratelimit.Limit{Name: "reset-ip", N: 10, Per: 15 * time.Minute}
 	resetPerEmail    = ratelimit.Limit{Name: "reset-email", N: 3, Per: 15 * time.Minute}
 	resendPerUser    = ratelimit.Limit{Name: "verify-resend", N: 3, Per: 15 * time.Minute}
+	// The token routes are public and cost a database round trip (and a
+	// password hash for a valid reset token): limited per client address.
+	confirmPerClientIP = ratelimit.Limit{Name: "reset-confirm-ip", N: 10, Per: 15 * time.Minute}
+	verifyPerClientIP  = ratelimit.Limit{Name: "verify-ip", N: 30, Per: 15 * time.Minute}
 )
 
 // queueMail issues a token for the user and puts its mail in the outbox,
@@ -107,6 +111,16 @@ func (h handler) confirmReset(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, apperr.Invalid("password", msg))
 		return
 	}
+	// Cheap checks first: the rate limit, then the token, and only for a
+	// live token the costly hash.
+	if err := ratelimit.Check(ctx, h.app.Limiter, confirmPerClientIP, httpx.ClientIP(r)); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if err := auth.CheckToken(ctx, h.app.DB, req.Token, auth.PurposeReset, h.app.Now()); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	hash, err := auth.HashPassword(req.Password)
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -134,6 +148,10 @@ func (h handler) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var req tokenRequest
 	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if err := ratelimit.Check(ctx, h.app.Limiter, verifyPerClientIP, httpx.ClientIP(r)); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

@@ -70,9 +70,22 @@ func StartLogged(tb testing.TB, cfg config.Config, log *slog.Logger, mount Mount
 	return start(tb, cfg, app.SystemClock, log, mount)
 }
 
+// StartOnDB runs the API with cfg on the migrated database at url (a
+// private cluster the test restarts: dbtest.StartCluster).
+func StartOnDB(tb testing.TB, cfg config.Config, url string, mount Mount) *Server {
+	tb.Helper()
+	cfg.DB.URL = url
+	return startOn(tb, cfg, app.SystemClock, slog.New(slog.NewTextHandler(io.Discard, nil)), mount)
+}
+
 func start(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Logger, mount Mount) *Server {
 	tb.Helper()
 	cfg.DB.URL = dbtest.URL(tb)
+	return startOn(tb, cfg, now, log, mount)
+}
+
+func startOn(tb testing.TB, cfg config.Config, now func() time.Time, log *slog.Logger, mount Mount) *Server {
+	tb.Helper()
 	a, err := app.New(context.Background(), cfg, log, now)
 	if err != nil {
 		tb.Fatalf("app: %v", err)

@@ -54,6 +54,10 @@ type App struct {
 	// do not even link the registry.
 	Observe httpx.Observer
 
+	// proxies are the peers whose forwarding headers give the client
+	// address (TRUSTED_PROXIES, and loopback).
+	proxies *httpx.Proxies
+
 	// splitOrigin is the CORS and anti-CSRF middleware of split-origin mode;
 	// nil when CORS_ALLOWED_ORIGINS is unset.
 	splitOrigin func(http.Handler) http.Handler
@@ -86,6 +90,10 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 			return nil, err
 		}
 	}
+	proxies, err := httpx.ParseProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
 	pool, err := db.Open(ctx, cfg.DB.URL, db.Options{PoolSize: cfg.DB.PoolSize, TransactionPooler: cfg.DB.TransactionPooler})
 	if err != nil {
 		return nil, err
@@ -100,6 +108,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Objects:  objects,
 		Sessions: auth.NewSessions(pool, now, cfg.CORS.SplitOrigin()),
 		Packs:    catalogue,
+		proxies:  proxies,
 	}
 	a.Analytics = analytics.New(cfg.Analytics, analytics.Options{Secrets: cfg.Secrets(), Log: log, Now: now})
 	if cfg.Email.Enabled() {
@@ -143,11 +152,12 @@ func NewLogger(level string) *slog.Logger {
 
 // Serve wraps a host's router with the middleware every host shares:
 // request ids, logs and recovery (httpx.Serve), the request metrics when
-// they are on, and in split-origin mode CORS and anti-CSRF, which sit
-// before the router so their answers keep the route label "unmatched".
+// they are on, the trusted proxies of the client address, and in
+// split-origin mode CORS and anti-CSRF, which sit before the router so
+// their answers keep the route label "unmatched".
 func (a *App) Serve(router http.Handler) http.Handler {
 	if a.splitOrigin != nil {
 		router = a.splitOrigin(router)
 	}
-	return httpx.Serve(router, a.Log, a.Observe)
+	return httpx.Serve(httpx.TrustProxies(a.proxies, router), a.Log, a.Observe)
 }

@@ -30,8 +30,11 @@ const (
 	InsufficientCredits  Code = "INSUFFICIENT_CREDITS"
 	// TurnInProgress: the user already has an assistant turn streaming; one
 	// at a time per user.
-	TurnInProgress     Code = "TURN_IN_PROGRESS"
-	PayloadTooLarge    Code = "PAYLOAD_TOO_LARGE"
+	TurnInProgress  Code = "TURN_IN_PROGRESS"
+	PayloadTooLarge Code = "PAYLOAD_TOO_LARGE"
+	// RequestTimeout: the request body did not arrive within the
+	// listener's read deadline.
+	RequestTimeout     Code = "REQUEST_TIMEOUT"
 	UnsupportedMedia   Code = "UNSUPPORTED_MEDIA_TYPE"
 	RateLimited        Code = "RATE_LIMITED"
 	ServiceUnavailable Code = "SERVICE_UNAVAILABLE"

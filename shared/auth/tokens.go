@@ -34,6 +34,25 @@ func IssueToken(ctx context.Context, q db.Querier, userID, purpose string, now t
 	return token, db.Classify(err)
 }
 
+// CheckToken reports ErrBadToken unless token is a live token of purpose,
+// without using it up: the cheap check a route makes before costly work
+// (a password hash). ConsumeToken decides, in the change's transaction.
+func CheckToken(ctx context.Context, q db.Querier, token, purpose string, now time.Time) error {
+	if token == "" || len(token) > 128 {
+		return ErrBadToken
+	}
+	var live bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM email_tokens WHERE token_hash = $1 AND purpose = $2 AND expires_at > $3)`,
+		hashToken(token), purpose, now).Scan(&live)
+	if err != nil {
+		return db.Classify(err)
+	}
+	if !live {
+		return ErrBadToken
+	}
+	return nil
+}
+
 // ConsumeToken uses up a token and every other token of the same purpose of
 // its user, and returns the user. It must run in the transaction of the
 // change the token allows.

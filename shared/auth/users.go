@@ -80,6 +80,17 @@ func CheckTimezone(name string) string {
 	return ""
 }
 
+// ErrEmailTaken answers a registration for an address that has an account.
+var ErrEmailTaken = apperr.New(apperr.EmailTaken, "an account with this email already exists")
+
+// EmailRegistered reports whether email (normalised) has an account: the
+// cheap check registration makes before it hashes a password.
+func EmailRegistered(ctx context.Context, q db.Querier, email string) (bool, error) {
+	var taken bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE email = $1)`, email).Scan(&taken)
+	return taken, db.Classify(err)
+}
+
 // CreateUser inserts a user; an address already registered is EMAIL_TAKEN
 // (the unique constraint decides, so two racing registrations cannot both win).
 func CreateUser(ctx context.Context, q db.Querier, email, passwordHash, timezone string) (User, error) {
@@ -87,7 +98,7 @@ func CreateUser(ctx context.Context, q db.Querier, email, passwordHash, timezone
 		RETURNING ` + userColumns
 	u, err := scanUser(q.QueryRow(ctx, sql, email, passwordHash, timezone))
 	if db.IsUniqueViolation(err, "users_email_key") {
-		return User{}, apperr.New(apperr.EmailTaken, "an account with this email already exists")
+		return User{}, ErrEmailTaken
 	}
 	return u, db.Classify(err)
 }

@@ -15,6 +15,10 @@ import (
 type Config struct {
 	Port     int    // PORT, default 3100; 0 asks the OS for a free port (tests)
 	LogLevel string // LOG_LEVEL: debug, info (default), warn or error
+	// TrustedProxies is TRUSTED_PROXIES: the peers besides loopback whose
+	// X-Real-IP / X-Forwarded-For the api believes (addresses, CIDR ranges,
+	// host names), comma-separated; checked at load.
+	TrustedProxies string
 	// AppVersion is APP_VERSION, trimmed. Unset means buildinfo.Version, or
 	// "unknown" in local builds; a blank value gives "", which the health
 	// endpoint omits.

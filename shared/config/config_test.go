@@ -200,7 +200,7 @@ func TestVariables(t *testing.T) {
 		"OBJECT_STORAGE_SECRET_ACCESS_KEY", "PAYMENT_API_BASE_URL", "PAYMENT_PRO_PRICE_ID",
 		"PAYMENT_PUBLISHABLE_KEY", "PAYMENT_SECRET_KEY", "PAYMENT_WEBHOOK_SECRET", "PORT", "PRICING_MARKUP",
 		"RESERVATION_TTL_MS", "SEC_TICKERS_URL", "SEC_USER_AGENT", "SEED_ADMIN_EMAIL", "SMTP_HOST", "SMTP_PASS",
-		"SMTP_PORT", "SMTP_TLS_MODE", "SMTP_USER", "STOCK_QUOTE_API_KEY", "STOCK_QUOTE_BASE_URL", "STORE_URL",
+		"SMTP_PORT", "SMTP_TLS_MODE", "SMTP_USER", "STOCK_QUOTE_API_KEY", "STOCK_QUOTE_BASE_URL", "STORE_URL", "TRUSTED_PROXIES",
 		"WEB_BASE_URL",
 	}
 	slices.Sort(read)
@@ -345,6 +345,9 @@ func TestRanges(t *testing.T) {
 		{"RESERVATION_TTL_MS", "480000", "RESERVATION_TTL_MS must be greater than 480000, got 480000"},
 		{"RESERVATION_TTL_MS", "1000", "RESERVATION_TTL_MS must be greater than 480000, got 1000"},
 		{"RESERVATION_TTL_MS", "480001", ""},
+		{"TRUSTED_PROXIES", "web, 10.0.0.0/8, 172.18.0.5, ::1", ""},
+		{"TRUSTED_PROXIES", "10.0.0.0/33", `TRUSTED_PROXIES entry "10.0.0.0/33" is not a CIDR range`},
+		{"TRUSTED_PROXIES", "my proxy", `TRUSTED_PROXIES entry "my proxy" is not an address, a CIDR range or a host name`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {

@@ -88,6 +88,8 @@ const (
 var variableDocs = []Variable{
 	{Name: "PORT", Group: groupServer, Doc: "Port of the api's HTTP listener. Compose fixes it at 3100 (the web container proxies there); the function platform has no listener."},
 	{Name: "LOG_LEVEL", Group: groupServer, Doc: "debug, info, warn or error. Logs are JSON lines on stdout."},
+	{Name: "TRUSTED_PROXIES", Group: groupServer, Example: "web, 10.0.0.0/8",
+		Doc: "Comma-separated addresses, CIDR ranges or host names of the reverse proxies whose `X-Real-IP` / `X-Forwarded-For` the api believes for the client address (rate limits count per client address). Loopback is always trusted; any other peer's forwarding headers are ignored, so a host listening on all interfaces cannot be told another client's address. Host names are looked up at most every 30 s. Compose sets `web`, its web container."},
 	{Name: "APP_VERSION", Group: groupServer, Web: true, DefaultNote: "the version baked into the image (`unknown` in local builds)",
 		Doc: "Leave unset. A release passes it as a build argument, which stamps it into both images; `GET /api/health` and the `version` label of the build-info metrics report it. A blank value in the environment erases it from the health response."},
 

@@ -21,6 +21,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/buildinfo"
+	"tradejournal/shared/httpx"
 )
 
 // raw has one field per variable. It is flat, with unique field names, so
@@ -28,9 +29,11 @@ import (
 // one variable. Bools and integers go through the strict parsers of
 // parsers(); an empty value counts as unset and takes the default.
 type raw struct {
-	Port       int    `env:"PORT" envDefault:"3100"`
-	LogLevel   string `env:"LOG_LEVEL" envDefault:"info"`
-	AppVersion string `env:"APP_VERSION"`
+	Port     int    `env:"PORT" envDefault:"3100"`
+	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// TrustedProxies is TRUSTED_PROXIES (shared/httpx.ParseProxies).
+	TrustedProxies string `env:"TRUSTED_PROXIES"`
+	AppVersion     string `env:"APP_VERSION"`
 
 	DatabaseURL         string `env:"DATABASE_URL"`
 	DirectDatabaseURL   string `env:"DIRECT_DATABASE_URL"`
@@ -331,6 +334,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)
 	c.Encryption = encryption(p, r)
 	c.CORS.AllowedOrigins = corsOrigins(p, r.CORSAllowedOrigins)
+	if _, err := httpx.ParseProxies(r.TrustedProxies); err != nil {
+		p.add("TRUSTED_PROXIES", "%v", err)
+	}
+	c.TrustedProxies = r.TrustedProxies
 	return c
 }
 

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	pgxdecimal "github.com/jackc/pgx-shopspring-decimal"
 	"github.com/jackc/pgx/v5"
@@ -20,7 +22,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"tradejournal/migrations"
-	"tradejournal/shared/apperr"
 )
 
 // Options shape the pool: DB_POOL_SIZE and DB_TRANSACTION_POOLER.
@@ -49,7 +50,28 @@ func Open(ctx context.Context, url string, opt Options) (*pgxpool.Pool, error) {
 		pgxdecimal.Register(c.TypeMap())
 		return nil
 	}
-	return pgxpool.NewWithConfig(ctx, cfg)
+	// A restart (or a killed backend) leaves every pooled connection dead,
+	// each failing the next request that takes it. The first backend that
+	// says so (57P01-57P05, FATAL) makes the pool drop all the connections
+	// it holds; a read retried with FreshConns pings each one it takes.
+	var self atomic.Pointer[pgxpool.Pool]
+	cfg.ConnConfig.OnPgError = func(_ *pgconn.PgConn, e *pgconn.PgError) bool {
+		if serverGone(e.Code) {
+			if p := self.Load(); p != nil {
+				p.Reset()
+			}
+		}
+		return !strings.EqualFold(e.Severity, "FATAL") // pgx's default: a FATAL error closes the connection
+	}
+	cfg.ShouldPing = func(ctx context.Context, p pgxpool.ShouldPingParams) bool {
+		return p.IdleDuration > time.Second || ctx.Value(freshKey{}) != nil // pgx's default, and the retry's
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	self.Store(pool)
+	return pool, nil
 }
 
 // migrateLockKey is the advisory lock that lets one process at a time migrate.
@@ -142,41 +164,6 @@ func migrationFiles() ([]migration, error) {
 		out = append(out, migration{version: v, name: name, sql: string(body)})
 	}
 	return out, nil
-}
-
-// IsUniqueViolation reports whether err is PostgreSQL's unique_violation,
-// optionally on the named constraint.
-func IsUniqueViolation(err error, constraint string) bool {
-	var pg *pgconn.PgError
-	return errors.As(err, &pg) && pg.Code == "23505" && (constraint == "" || pg.ConstraintName == constraint)
-}
-
-// Unavailable reports whether err means the database could not be reached,
-// which the API answers with 503 SERVICE_UNAVAILABLE rather than a 500.
-func Unavailable(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P03" // connection exceptions, cannot_connect_now
-	}
-	var connect *pgconn.ConnectError
-	return errors.As(err, &connect) || pgconn.Timeout(err)
-}
-
-// ErrUnavailable is the client's answer when the database cannot be reached.
-var ErrUnavailable = apperr.New(apperr.ServiceUnavailable, "the database is not reachable; try again shortly")
-
-// Classify maps pgx's no-rows to the not-found application error and an
-// unreachable database to 503, and passes anything else through.
-func Classify(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, pgx.ErrNoRows):
-		return apperr.ErrNotFound
-	case Unavailable(err):
-		return ErrUnavailable
-	}
-	return err
 }
 
 // Querier is what both a pool and a transaction offer, so store functions

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	"tradejournal/shared/apperr"
@@ -81,6 +82,8 @@ func decodeError(err error) error {
 		fieldName string
 	)
 	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return ErrBodyTimeout
 	case errors.As(err, &tooLarge):
 		return apperr.New(apperr.PayloadTooLarge, "request body is larger than %d bytes", tooLarge.Limit)
 	case errors.As(err, &typeErr):

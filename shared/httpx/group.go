@@ -56,6 +56,9 @@ func Mux(groups []Group, fallback http.Handler) *http.ServeMux {
 	mux := http.NewServeMux()
 	for _, g := range groups {
 		h := g.Handler()
+		if g.Streaming {
+			h = streaming(h)
+		}
 		for _, m := range g.Mounts {
 			mux.Handle(m, labelled(RouteLabel(m), h))
 		}

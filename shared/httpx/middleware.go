@@ -5,12 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
-	"net"
+	"maps"
 	"net/http"
-	"net/netip"
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"tradejournal/shared/db"
 )
 
 // Recorder wraps the ResponseWriter of one request so that the outermost
@@ -64,6 +65,33 @@ const requestKey ctxKey = iota
 type requestLog struct {
 	log *slog.Logger
 	id  string
+	rec *Recorder
+	// proxies are the peers whose forwarding headers ClientIP believes
+	// (TrustProxies); nil: loopback only.
+	proxies *Proxies
+	// retry is where a read stands with its one retry after a lost
+	// database connection.
+	retry retryState
+}
+
+type retryState uint8
+
+const (
+	noRetry     retryState = iota // not a read, or already retried
+	mayRetry                      // a read's first run
+	retryWanted                   // its first run lost its connection and wrote nothing
+)
+
+// retryRead is Error's question for a read that lost its database
+// connection: true (and the error is not written) when the request may
+// run once more, which Serve then does.
+func retryRead(ctx context.Context) bool {
+	l, ok := ctx.Value(requestKey).(*requestLog)
+	if !ok || l.retry != mayRetry || l.rec.Status != 0 || ctx.Err() != nil { // a client that left gets no second run
+		return false
+	}
+	l.retry = retryWanted
+	return true
 }
 
 // Logger returns the request's logger (carrying its request id), or the
@@ -93,7 +121,12 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			id = newRequestID()
 		}
 		rec.Header().Set("X-Request-Id", id)
-		r = r.WithContext(context.WithValue(r.Context(), requestKey, &requestLog{log: log, id: id}))
+		rl := &requestLog{log: log, id: id, rec: rec}
+		var header http.Header
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			rl.retry, header = mayRetry, rec.Header().Clone()
+		}
+		r = r.WithContext(context.WithValue(r.Context(), requestKey, rl))
 
 		defer func() {
 			if p := recover(); p != nil {
@@ -116,6 +149,16 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			}
 		}()
 		next.ServeHTTP(rec, r)
+		if rl.retry == retryWanted {
+			// A read that lost its database connection (a restart killed
+			// the pool's connections) runs once more on fresh ones, from
+			// the headers it started with; a second loss is a 503.
+			rl.retry = noRetry
+			h := rec.Header()
+			clear(h)
+			maps.Copy(h, header)
+			next.ServeHTTP(rec, r.WithContext(db.FreshConns(r.Context())))
+		}
 	})
 }
 
@@ -135,24 +178,4 @@ func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// ClientIP is the address rate limits are keyed on. X-Real-IP is believed
-// only from a proxy on a loopback or private address (our nginx in compose,
-// which sets it); a client talking to the api directly cannot forge it.
-func ClientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	if peer.IsLoopback() || peer.IsPrivate() {
-		if fwd, err := netip.ParseAddr(r.Header.Get("X-Real-IP")); err == nil {
-			return fwd.Unmap().String()
-		}
-	}
-	return peer.Unmap().String()
 }

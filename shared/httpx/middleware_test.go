@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"regexp"
 	"strings"
 	"testing"
@@ -173,40 +174,107 @@ func TestServeRequestID(t *testing.T) {
 	})
 }
 
+// Forwarding headers are believed from loopback and the configured
+// proxies only: a peer on a private network is not a proxy by being there.
 func TestClientIP(t *testing.T) {
+	const trusted = "10.1.2.0/24, 172.18.0.5, web"
 	for _, tc := range []struct {
-		name, remote, realIP, want string
+		name, remote, realIP, forwarded, want string
 	}{
-		{"DirectPublicPeer", "203.0.113.5:4444", "", "203.0.113.5"},
-		{"PublicPeerCannotForge", "203.0.113.5:4444", "198.51.100.1", "203.0.113.5"},
-		{"LoopbackProxy", "127.0.0.1:4444", "198.51.100.1", "198.51.100.1"},
-		{"IPv6LoopbackProxy", "[::1]:4444", "198.51.100.1", "198.51.100.1"},
-		{"PrivateProxy10", "10.1.2.3:4444", "198.51.100.1", "198.51.100.1"},
-		{"PrivateProxy172", "172.18.0.5:4444", "198.51.100.1", "198.51.100.1"},
-		{"PrivateProxy192", "192.168.1.1:4444", "198.51.100.1", "198.51.100.1"},
-		{"MappedPrivateProxy", "[::ffff:10.0.0.2]:4444", "198.51.100.1", "198.51.100.1"},
-		{"PublicLookalike172", "172.32.0.1:4444", "198.51.100.1", "172.32.0.1"},
-		{"LoopbackWithoutHeader", "127.0.0.1:4444", "", "127.0.0.1"},
-		{"LoopbackBadHeader", "127.0.0.1:4444", "not-an-ip", "127.0.0.1"},
-		{"LoopbackHeaderList", "127.0.0.1:4444", "198.51.100.1, 10.0.0.1", "127.0.0.1"},
-		{"MappedForwardedUnmapped", "127.0.0.1:4444", "::ffff:198.51.100.1", "198.51.100.1"},
-		{"IPv6Forwarded", "127.0.0.1:4444", "2001:db8::1", "2001:db8::1"},
-		{"MappedPeerUnmapped", "[::ffff:203.0.113.5]:4444", "", "203.0.113.5"},
-		{"NoPort", "203.0.113.5", "198.51.100.1", "203.0.113.5"},
-		{"NoPortLoopback", "127.0.0.1", "198.51.100.1", "198.51.100.1"},
-		{"Unparseable", "pipe", "198.51.100.1", "pipe"},
+		{"DirectPublicPeer", "203.0.113.5:4444", "", "", "203.0.113.5"},
+		{"PublicPeerCannotForge", "203.0.113.5:4444", "198.51.100.1", "", "203.0.113.5"},
+		{"PublicPeerCannotForgeForwardedFor", "203.0.113.5:4444", "", "198.51.100.1", "203.0.113.5"},
+		{"LoopbackProxy", "127.0.0.1:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"IPv6LoopbackProxy", "[::1]:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"ConfiguredRange", "10.1.2.3:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"ConfiguredAddress", "172.18.0.5:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"ConfiguredHostName", "172.18.0.9:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"MappedConfiguredProxy", "[::ffff:10.1.2.4]:4444", "198.51.100.1", "", "198.51.100.1"},
+		{"UnconfiguredPrivatePeer", "10.9.9.9:4444", "198.51.100.1", "", "10.9.9.9"},
+		{"UnconfiguredPrivatePeer172", "172.18.0.6:4444", "198.51.100.1", "", "172.18.0.6"},
+		{"UnconfiguredPrivatePeer192", "192.168.1.1:4444", "198.51.100.1", "", "192.168.1.1"},
+		{"LoopbackWithoutHeader", "127.0.0.1:4444", "", "", "127.0.0.1"},
+		{"LoopbackBadHeader", "127.0.0.1:4444", "not-an-ip", "", "127.0.0.1"},
+		{"LoopbackHeaderList", "127.0.0.1:4444", "198.51.100.1, 10.0.0.1", "", "127.0.0.1"},
+		{"ForwardedForLastHop", "127.0.0.1:4444", "", "192.0.2.9, 198.51.100.1", "198.51.100.1"},
+		{"RealIPBeforeForwardedFor", "127.0.0.1:4444", "198.51.100.2", "198.51.100.1", "198.51.100.2"},
+		{"MappedForwardedUnmapped", "127.0.0.1:4444", "::ffff:198.51.100.1", "", "198.51.100.1"},
+		{"IPv6Forwarded", "127.0.0.1:4444", "2001:db8::1", "", "2001:db8::1"},
+		{"MappedPeerUnmapped", "[::ffff:203.0.113.5]:4444", "", "", "203.0.113.5"},
+		{"NoPort", "203.0.113.5", "198.51.100.1", "", "203.0.113.5"},
+		{"NoPortLoopback", "127.0.0.1", "198.51.100.1", "", "198.51.100.1"},
+		{"Unparseable", "pipe", "198.51.100.1", "", "pipe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			proxies, err := httpx.ParseProxies(trusted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			httpx.SetLookup(proxies, func(host string) []netip.Addr {
+				if host == "web" {
+					return []netip.Addr{netip.MustParseAddr("172.18.0.9")}
+				}
+				return nil
+			})
+			var got string
+			h := httpx.Serve(httpx.TrustProxies(proxies, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = httpx.ClientIP(r)
+			})), slog.New(slog.DiscardHandler), nil)
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tc.remote
 			if tc.realIP != "" {
 				r.Header.Set("X-Real-IP", tc.realIP)
 			}
-			if got := httpx.ClientIP(r); got != tc.want {
+			if tc.forwarded != "" {
+				r.Header.Set("X-Forwarded-For", tc.forwarded)
+			}
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			if got != tc.want {
 				t.Fatalf("ClientIP = %q, want %q", got, tc.want)
 			}
 		})
 	}
+	t.Run("WithoutConfigurationOnlyLoopback", func(t *testing.T) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = "10.1.2.3:4444"
+		r.Header.Set("X-Real-IP", "198.51.100.1")
+		if got := httpx.ClientIP(r); got != "10.1.2.3" {
+			t.Fatalf("ClientIP = %q", got)
+		}
+	})
+	t.Run("BadEntries", func(t *testing.T) {
+		for _, bad := range []string{"10.0.0.0/33", "not a host", "-web", "1.2.3.4/x"} {
+			if _, err := httpx.ParseProxies(bad); err == nil {
+				t.Errorf("ParseProxies(%q) accepted", bad)
+			}
+		}
+	})
+}
+
+func FuzzClientIP(f *testing.F) {
+	f.Add("127.0.0.1:1", "198.51.100.1", "")
+	f.Add("10.1.2.3:1", "", "a, b,198.51.100.1")
+	f.Add("[::1]:1", "::ffff:1.2.3.4", "x")
+	f.Add("pipe", "", "")
+	proxies, _ := httpx.ParseProxies("10.1.2.0/24")
+	f.Fuzz(func(t *testing.T, remote, realIP, forwarded string) {
+		var got string
+		h := httpx.Serve(httpx.TrustProxies(proxies, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got = httpx.ClientIP(r)
+		})), slog.New(slog.DiscardHandler), nil)
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		r.Header["X-Real-Ip"] = []string{realIP}
+		r.Header["X-Forwarded-For"] = []string{forwarded}
+		h.ServeHTTP(httptest.NewRecorder(), r)
+		peer, err := netip.ParseAddrPort(remote)
+		if err != nil || peer.Addr().Unmap().IsLoopback() || proxies == nil {
+			return
+		}
+		if !netip.MustParsePrefix("10.1.2.0/24").Contains(peer.Addr().Unmap()) && got != peer.Addr().Unmap().String() {
+			t.Fatalf("untrusted peer %s: ClientIP %q", remote, got)
+		}
+	})
 }
 
 func TestLogger(t *testing.T) {

@@ -5,11 +5,14 @@ package httpx
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
+	"os"
 	"strconv"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/db"
 )
 
 // statusOf is the one table from error code to HTTP status.
@@ -29,6 +32,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.Conflict:             http.StatusConflict,
 	apperr.TurnInProgress:       http.StatusConflict,
 	apperr.PayloadTooLarge:      http.StatusRequestEntityTooLarge,
+	apperr.RequestTimeout:       http.StatusRequestTimeout,
 	apperr.UnsupportedMedia:     http.StatusUnsupportedMediaType,
 	apperr.RateLimited:          http.StatusTooManyRequests,
 	apperr.BadGateway:           http.StatusBadGateway,
@@ -53,11 +57,29 @@ type errorPayload struct {
 // Error writes err in the documented shape. An *apperr.Error keeps its code
 // and message; anything else is logged with its cause and answered with a
 // bare 500, so no internal detail reaches a client.
+//
+// A database error that reaches it unclassified is classified here
+// (db.Classify): a lost connection is a 503, a value PostgreSQL refused
+// (SQLSTATE class 22) a 400, logged as a warning because the edge's
+// validation should have caught it. A read (GET, HEAD) that lost its
+// connection writes nothing here: Serve runs it once more on a fresh
+// connection.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
+	if !ok && errors.Is(err, os.ErrDeadlineExceeded) {
+		e, ok = ErrBodyTimeout, true
+	}
+	if !ok {
+		if e, ok = apperr.As(db.Classify(err)); ok && e == db.ErrValueRange {
+			Logger(r.Context()).Warn("database refused a value", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+	}
 	if !ok {
 		Logger(r.Context()).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: errorPayload{Code: "INTERNAL", Message: "internal error"}})
+		return
+	}
+	if e == db.ErrUnavailable && retryRead(r.Context()) {
 		return
 	}
 	status, known := statusOf[e.Code]
@@ -105,3 +127,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func NotFound(w http.ResponseWriter, r *http.Request) {
 	Error(w, r, apperr.ErrNotFound)
 }
+
+// ErrBodyTimeout answers a request whose body did not arrive within the
+// listener's read deadline (Timeouts).
+var ErrBodyTimeout = apperr.New(apperr.RequestTimeout, "the request body did not arrive in time")

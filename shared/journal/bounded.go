@@ -28,11 +28,12 @@ type SortKey struct {
 // IDKey is the last sort key of every bounded list (ParseKeys checks it).
 var IDKey = SortKey{Column: "id", Param: "%s::uuid"}
 
-// TimeKey sorts on a timestamptz column; its cursor key is RFC 3339.
+// TimeKey sorts on a timestamptz column; its cursor key is RFC 3339,
+// within the range PostgreSQL reads (InDatabaseRange).
 func TimeKey(column string) SortKey {
 	return SortKey{Column: column, Param: "%s::timestamptz", Valid: func(s string) bool {
-		_, err := time.Parse(time.RFC3339Nano, s)
-		return err == nil
+		t, err := time.Parse(time.RFC3339Nano, s)
+		return err == nil && InDatabaseRange(t)
 	}}
 }
 

@@ -80,12 +80,26 @@ func ParseFilter(q url.Values) (Filter, error) {
 	return f, apperr.Fields(problems)
 }
 
-// ParseDate reads a calendar date YYYY-MM-DD.
+// ParseDate reads a calendar date YYYY-MM-DD of year 1 to 9999: Go reads
+// year 0000, PostgreSQL refuses it (there is no year 0).
 func ParseDate(s string) (time.Time, error) {
 	if len(s) != 10 {
 		return time.Time{}, errors.New("not a date")
 	}
-	return time.Parse(time.DateOnly, s)
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil || !InDatabaseRange(t) {
+		return time.Time{}, errors.New("not a date")
+	}
+	return t, nil
+}
+
+// InDatabaseRange reports whether PostgreSQL reads t written as text the
+// way Go does: a year from 1 to 9999 (Go reads 0000, PostgreSQL has no
+// year 0) and a UTC offset within PostgreSQL's +-15:59 (Go reads up to
+// +-23:59).
+func InDatabaseRange(t time.Time) bool {
+	_, offset := t.Zone()
+	return t.Year() >= 1 && t.Year() <= 9999 && offset > -16*3600 && offset < 16*3600
 }
 
 // SQL returns the filter as a WHERE fragment over positions aliased p and

@@ -33,3 +33,17 @@ func TestLimit(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLimit holds every list's limit parser to 1..most, or a
+// VALIDATION_ERROR for what is not a whole number.
+func FuzzLimit(f *testing.F) {
+	for _, s := range []string{"", "0", "-5", "25", "101", "99999999999999999999", "-99999999999999999999", "x", "+3", " 3", "3.0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := Limit(s, 25, 100)
+		if err == nil && (n < 1 || n > 100) {
+			t.Fatalf("Limit(%q) = %d", s, n)
+		}
+	})
+}

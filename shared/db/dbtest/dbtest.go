@@ -22,10 +22,15 @@ import (
 func URL(tb testing.TB) string {
 	tb.Helper()
 	u := Empty(tb)
+	migrateOrFail(tb, u)
+	return u
+}
+
+func migrateOrFail(tb testing.TB, u string) {
+	tb.Helper()
 	if _, err := db.Migrate(context.Background(), u); err != nil {
 		tb.Fatalf("migrate: %v", err)
 	}
-	return u
 }
 
 // Empty creates a database with no migrations applied (what a fresh install

@@ -1,0 +1,120 @@
+package journal
+
+import (
+	"net/url"
+	"testing"
+	"time"
+
+	"tradejournal/shared/db"
+)
+
+// Fuzz targets for every parser of the journal's query input (filters,
+// cursors, limits). Their seeds run as tests; `go test -fuzz` explores.
+// The invariant they share: a value a parser accepts is one PostgreSQL
+// reads (InDatabaseRange), so it can never come back as a 500.
+
+func FuzzParseFilter(f *testing.F) {
+	for _, s := range []string{"", "from=2024-01-01&to=2024-12-31", "from=0000-01-01", "to=0000-12-31", "from=9999-12-31&to=10000-01-01",
+		"accountId=00000000-0000-4000-8000-000000000000&status=open&symbol=aapl", "tagId=x&status=y", "symbol=%00", "from=2024-02-30"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		flt, err := ParseFilter(q)
+		if err != nil {
+			return
+		}
+		for _, d := range []*time.Time{flt.From, flt.To} {
+			if d != nil && !InDatabaseRange(*d) {
+				t.Fatalf("accepted date %v outside the database's range", d)
+			}
+		}
+		if flt.From != nil && flt.To != nil && flt.To.Before(*flt.From) {
+			t.Fatal("accepted to before from")
+		}
+		if flt.AccountID != "" && !db.ValidUUID(flt.AccountID) || flt.TagID != "" && !db.ValidUUID(flt.TagID) || len(flt.Symbol) > 32 {
+			t.Fatalf("accepted %+v", flt)
+		}
+	})
+}
+
+func FuzzParseCursor(f *testing.F) {
+	id := "00000000-0000-4000-8000-000000000000"
+	for _, s := range []string{"", "x", Cursor{ID: id}.Encode(), Cursor{At: &t0, ID: id}.Encode(),
+		"LTk5OTk5OTk5OTk5OTk5OTk5LjAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMA", "OTIyMzM3MjAzNjg1NDc3NTgwNy54"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := ParseCursor(s)
+		if err != nil || c == nil {
+			return
+		}
+		if !db.ValidUUID(c.ID) {
+			t.Fatalf("accepted id %q", c.ID)
+		}
+		if c.At != nil && (c.At.Year() < -4712 || c.At.Year() > 294275) {
+			t.Fatalf("accepted time %v outside timestamptz", c.At)
+		}
+		again, err := ParseCursor(c.Encode())
+		if err != nil || again.ID != c.ID || (again.At == nil) != (c.At == nil) || c.At != nil && !again.At.Equal(*c.At) {
+			t.Fatalf("cursor %q does not survive its own encoding: %v", s, err)
+		}
+	})
+}
+
+func FuzzParseLimit(f *testing.F) {
+	for _, s := range []string{"", "0", "-1", "50", "201", "99999999999999999999", "+7", "1e3", " 5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseLimit(s)
+		if err == nil && (n < 1 || n > MaxPageSize) {
+			t.Fatalf("ParseLimit(%q) = %d", s, n)
+		}
+	})
+}
+
+func FuzzParseBoundedPage(f *testing.F) {
+	id := "00000000-0000-4000-8000-000000000000"
+	keys := []SortKey{TimeKey("created_at"), {Column: "lower(name)", Param: "%s"}, IDKey}
+	for _, at := range []string{"2024-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "2024-01-01T00:00:00+23:59", "yesterday"} {
+		f.Add(EncodeKeys(at, "x", id), "")
+	}
+	f.Add("", "5")
+	f.Add("W10", "x")
+	f.Fuzz(func(t *testing.T, cursor, limit string) {
+		page, err := ParseBoundedPage(url.Values{"cursor": {cursor}, "limit": {limit}}, keys)
+		if err != nil || page.after == nil {
+			return
+		}
+		at, err := time.Parse(time.RFC3339Nano, page.after[0])
+		if err != nil || !InDatabaseRange(at) || !db.ValidUUID(page.after[2]) {
+			t.Fatalf("accepted cursor keys %q", page.after)
+		}
+	})
+}
+
+// Values Go parses and PostgreSQL refuses are refused at the edge: year
+// 0000 dates, and cursor times with a year 0000 or an offset past +-15:59.
+func TestEdgeRefusesWhatPostgreSQLRefuses(t *testing.T) {
+	for _, s := range []string{"0000-01-01", "0000-12-31"} {
+		if _, err := ParseDate(s); err == nil {
+			t.Errorf("ParseDate(%q) accepted", s)
+		}
+	}
+	for _, s := range []string{"0001-01-01", "9999-12-31", "2024-02-29"} {
+		if _, err := ParseDate(s); err != nil {
+			t.Errorf("ParseDate(%q): %v", s, err)
+		}
+	}
+	key := TimeKey("created_at")
+	for s, want := range map[string]bool{"0000-01-01T00:00:00Z": false, "2024-01-01T00:00:00+23:59": false, "2024-01-01T00:00:00-16:00": false,
+		"2024-01-01T00:00:00+15:59": true, "0001-01-01T00:00:00Z": true, "2024-01-01T00:00:00.123456Z": true} {
+		if got := key.Valid(s); got != want {
+			t.Errorf("TimeKey.Valid(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
