@@ -71,12 +71,6 @@ func binary(head []byte) string {
 	return ""
 }
 
-// headKey normalises a header cell for matching: trimmed, lowercase,
-// inner whitespace collapsed.
-func headKey(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(strings.TrimPrefix(s, "\ufeff")), " "))
-}
-
 // candidateDelimiters are the separators a file with the wrong delimiter
 // most often uses.
 var candidateDelimiters = []rune{',', ';', '\t', '|'}
@@ -350,6 +344,16 @@ func (p *parser) bindHeader() error {
 			}
 		}
 	}
+	// A preset's field none of whose names is in the header: their
+	// synonyms, in a second pass so that no field takes a column another
+	// field names outright.
+	if p.s.preset != nil {
+		for _, f := range fields {
+			if _, ok := p.bind[f]; !ok {
+				p.bindSynonym(f, index)
+			}
+		}
+	}
 	required := requiredOf[p.s.Shape]
 	if p.s.preset != nil {
 		required = p.s.preset.Required
@@ -443,6 +447,32 @@ func (p *parser) column(field string) int {
 		return i + 1
 	}
 	return 0
+}
+
+// bindSynonym binds field to the first free column whose header is a
+// synonym of one of the field's names.
+func (p *parser) bindSynonym(field string, index map[string]int) {
+	for _, c := range p.s.columns[field] {
+		if c.Index > 0 {
+			continue
+		}
+		for _, k := range synonymsOf(c.Name) {
+			if i, ok := index[k]; ok && !p.bound(i) {
+				p.bind[field] = i
+				return
+			}
+		}
+	}
+}
+
+// bound reports a column some field is bound to.
+func (p *parser) bound(col int) bool {
+	for _, i := range p.bind {
+		if i == col {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parser) has(field string) bool {
