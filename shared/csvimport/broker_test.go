@@ -44,3 +44,104 @@ func TestForgivingHeaders(t *testing.T) {
 		t.Fatal("headKey")
 	}
 }
+
+// TestVocabularies: the side and open/close words of broker files.
+func TestVocabularies(t *testing.T) {
+	sides := map[string][2]string{
+		"BC": {Buy, EffectClose}, "SC": {Sell, EffectClose}, "Bought To Open": {Buy, EffectOpen}, "Sold To Close": {Sell, EffectClose},
+		"Bid": {Buy, ""}, "Ask": {Sell, ""}, "BTO": {Buy, EffectOpen}, "STC": {Sell, EffectClose}, "SS": {Sell, EffectOpen},
+		"YOU BOUGHT OPENING TRANSACTION CALL (NVDA) NVIDIA CORP": {Buy, EffectOpen},
+		"YOU SOLD CLOSING TRANSACTION PUT (NVDA)":                {Sell, EffectClose},
+		"YOU BOUGHT APPLE INC (AAPL) (Cash)":                     {Buy, ""},
+		"Sell Short":                                             {Sell, EffectOpen},
+	}
+	for word, want := range sides {
+		side, effect, ok := parseAction(word)
+		if !ok || side != want[0] || effect != want[1] {
+			t.Errorf("%q: %s %s %v, want %v", word, side, effect, ok, want)
+		}
+	}
+	for _, word := range []string{"Dividend", "Reinvest Shares", "", "MoneyLink Transfer"} {
+		if _, _, ok := parseAction(word); ok {
+			t.Errorf("%q read as a side", word)
+		}
+	}
+	for word, want := range map[string]string{"AUTO": "", "Opening": EffectOpen, "TO CLOSE": EffectClose, "Closing Transaction": EffectClose} {
+		if e, ok := parseEffect(word); !ok || e != want {
+			t.Errorf("%q: %q %v", word, e, ok)
+		}
+	}
+}
+
+// TestNumberForms: currency signs and codes before or after, trailing and
+// parenthesised negatives.
+func TestNumberForms(t *testing.T) {
+	cases := []struct{ in, format, want string }{
+		{"0,62 $", NumberEU, "0.62"}, {"1.234,50 €", NumberEU, "1234.5"}, {"USD 12.50", NumberUS, "12.5"},
+		{"12.50 USD", NumberUS, "12.5"}, {"(1,234.56)", NumberUS, "-1234.56"}, {"$(25.00)", NumberUS, "-25"},
+		{"25.00-", NumberUS, "-25"}, {"-$3.10", NumberUS, "-3.1"}, {"1 234,5", NumberEU, "1234.5"},
+	}
+	for _, c := range cases {
+		d, ok := parseNumber(c.in, c.format)
+		if !ok || d.String() != c.want {
+			t.Errorf("%q (%s): %s %v, want %s", c.in, c.format, d, ok, c.want)
+		}
+	}
+	for _, bad := range []string{"$", "USD", "1.2.3", "--5", "5$$", "(5"} {
+		if d, ok := parseNumber(bad, NumberUS); ok {
+			t.Errorf("%q read as %s", bad, d)
+		}
+	}
+}
+
+// TestMappingRules: a user mapping skips rows by status (by default the
+// orders that did not fill) and by a filter, skips non-trade rows, learns
+// the file's words and types a futures file with a multiplier.
+func TestMappingRules(t *testing.T) {
+	file := "Time,Contract,Side,Qty,Price,Status,O/C,Kind\n" +
+		"2024-03-01 09:30:00,XYZH4,Purchase,2,100.5,Filled,AUTO,Trade\n" +
+		"2024-03-01 09:31:00,XYZH4,Purchase,1,100,Cancelled,AUTO,Trade\n" +
+		"2024-03-01 09:32:00,XYZH4,Sale,2,101.25,Filled,Closing,Trade\n" +
+		"2024-03-01 09:33:00,XYZH4,Purchase,2,99,Rejected,AUTO,Trade\n" +
+		"2024-03-01 09:34:00,,Interest,,,,,Cash\n" +
+		"2024-03-01 09:35:00,ESH4,Dividend,1,1,Filled,,Trade\n"
+	m := &Mapping{
+		Columns: map[string]Column{"date": {Name: "time"}, "symbol": {Name: "contract"}, "side": {Name: "side"},
+			"quantity": {Name: "qty"}, "price": {Name: "price"}, "status": {Name: "status"}, "openClose": {Name: "o/c"}},
+		Filters:          []Filter{{Column: Column{Name: "Kind"}, Keep: []string{"trade"}}},
+		SkipNonTrades:    true,
+		Vocabulary:       Vocabulary{Sides: map[string]string{"Purchase": "buy", "Sale": "sell"}, OpenClose: map[string]string{"Closing": "close"}},
+		DefaultAssetType: "future", Multiplier: "10",
+	}
+	p := parseText(t, Options{Mapping: m}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 4 {
+		t.Fatalf("errors %+v fills %d skipped %d", p.Errors, len(p.Fills), p.Skipped)
+	}
+	f := p.Fills[0]
+	if f.AssetType != AssetFuture || f.Symbol != "XYZH24" || f.Multiplier.String() != "10" || p.Fills[1].Effect != EffectClose {
+		t.Fatalf("fill %+v", f)
+	}
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	if len(plan.Positions) != 1 || plan.Positions[0].Figures.GrossPnL.String() != "15" {
+		t.Fatalf("positions %+v", plan.Positions)
+	}
+
+	bad := []struct {
+		m     Mapping
+		field string
+	}{
+		{Mapping{Vocabulary: Vocabulary{Sides: map[string]string{"Purchase": "acquire"}}}, "mapping.sides.Purchase"},
+		{Mapping{Vocabulary: Vocabulary{OpenClose: map[string]string{"X": "maybe"}}}, "mapping.openClose.X"},
+		{Mapping{DefaultAssetType: "bond"}, "mapping.defaultAssetType"},
+		{Mapping{DefaultAssetType: "stock", Multiplier: "5"}, "mapping.multiplier"},
+		{Mapping{DefaultAssetType: "future", Multiplier: "-5"}, "mapping.multiplier"},
+		{Mapping{Filters: []Filter{{Column: Column{Name: "Status"}}}}, "mapping.filters[0]"},
+	}
+	for _, b := range bad {
+		b.m.Columns = m.Columns
+		_, err := Resolve(Options{Mapping: &b.m}, "America/New_York", now, 10)
+		if err == nil || !strings.Contains(err.Error(), b.field) {
+			t.Errorf("%+v: %v, want a problem of %s", b.m, err, b.field)
+		}
+	}
+}

@@ -84,15 +84,14 @@ func delimiterName(r rune) string {
 
 // parser holds the state of one Parse.
 type parser struct {
-	s      *Spec
-	out    *Parsed
-	bind   map[string]int // field -> 0-based column; absent when the file lacks it
-	rec    []string
-	line   int
-	keep   map[int]map[string]bool // column -> kept values (lowercase)
-	skip   map[int]map[string]bool // column -> skipped values
-	reason map[string]int          // skipped rows by reason
-	last   *time.Time              // the previous row's time (InheritTime)
+	s       *Spec
+	out     *Parsed
+	bind    map[string]int // field -> 0-based column; absent when the file lacks it
+	rec     []string
+	line    int
+	filters []rowFilter
+	reason  map[string]int // skipped rows by reason
+	last    *time.Time     // the previous row's time (InheritTime)
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -384,7 +383,9 @@ func (p *parser) bindHeader() error {
 	if err := apperr.Fields(problems); err != nil {
 		return err
 	}
-	p.bindFilters()
+	if err := p.bindFilters(index); err != nil {
+		return err
+	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
 	return nil
 }
@@ -395,30 +396,7 @@ func (p *parser) bindIndexes() error {
 		p.bind[f] = cs[0].Index - 1
 	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
-	return nil
-}
-
-func (p *parser) bindFilters() {
-	pr := p.s.preset
-	if pr == nil {
-		return
-	}
-	build := func(m map[string][]string) map[int]map[string]bool {
-		out := map[int]map[string]bool{}
-		for f, values := range m {
-			col, ok := p.bind[f]
-			if !ok {
-				continue
-			}
-			set := map[string]bool{}
-			for _, v := range values {
-				set[normWords(v)] = true
-			}
-			out[col] = set
-		}
-		return out
-	}
-	p.keep, p.skip = build(pr.Keep), build(pr.Skip)
+	return p.bindFilters(nil)
 }
 
 func (p *parser) headerList() string {
@@ -492,25 +470,6 @@ func (p *parser) cell(field string) (string, int) {
 		return "", i + 1
 	}
 	return strings.TrimSpace(p.rec[i]), i + 1
-}
-
-// filtered applies a preset's keep and skip lists to the current row.
-func (p *parser) filtered() bool {
-	for col, set := range p.keep {
-		if col < len(p.rec) && !set[normWords(p.rec[col])] {
-			p.out.Skipped++
-			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
-			return true
-		}
-	}
-	for col, set := range p.skip {
-		if col < len(p.rec) && set[normWords(p.rec[col])] {
-			p.out.Skipped++
-			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
-			return true
-		}
-	}
-	return false
 }
 
 func (p *parser) columnName(col int) string {
@@ -718,8 +677,8 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 			return Instrument{}, false
 		}
 	}
-	if asset == "" && p.s.preset != nil {
-		asset = p.s.preset.DefaultAssetType
+	if asset == "" {
+		asset = p.s.defaults.asset
 	}
 	expiry, expCol := p.cell(FieldExpiry)
 	strike, strikeCol := p.cell(FieldStrike)
@@ -762,7 +721,7 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		}
 		return inst, true
 	}
-	inst, code, msg := ParseSymbol(sym, asset, traded)
+	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
 		return Instrument{}, false
@@ -781,8 +740,28 @@ func unsupportedWord(s string) bool {
 	return false
 }
 
+// nonTrade skips the current row when its side is not a trade word and
+// the file's rows may be other records (SkipNonTrades).
+func (p *parser) nonTrade(known func(string) bool) bool {
+	if !p.s.skipNonTrades || !p.has(FieldSide) {
+		return false
+	}
+	v, col := p.cell(FieldSide)
+	if known(v) {
+		return false
+	}
+	if v == "" {
+		v = "(empty)"
+	}
+	p.skipRow(p.columnName(col) + " " + v)
+	return true
+}
+
 // execution turns the current row into one fill.
 func (p *parser) execution() {
+	if p.nonTrade(func(s string) bool { _, _, ok := p.side(s); return ok }) {
+		return
+	}
 	ok := true
 	t, fine := p.when(FieldDate, FieldTime)
 	ok = ok && fine
@@ -802,7 +781,7 @@ func (p *parser) execution() {
 	switch {
 	case sideText != "":
 		var known bool
-		side, effect, known = parseAction(sideText)
+		side, effect, known = p.side(sideText)
 		if !known {
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a side (buy, sell, BOT, SLD, Buy to Open, Sell Short, Buy to Cover, ...)", clip(sideText)))
 			ok = false
@@ -816,7 +795,7 @@ func (p *parser) execution() {
 		side = Buy
 	}
 	if e, col := p.cell(FieldEffect); e != "" {
-		declared, known := parseEffect(e)
+		declared, known := p.effect(e)
 		switch {
 		case !known:
 			p.problem(false, FieldEffect, col, CodeInvalidValue, fmt.Sprintf("%q is not an open/close indicator (O, C, Open, Close, To Open, To Close)", clip(e)))
@@ -866,6 +845,9 @@ func (p *parser) quantity(q decimal.Decimal, inst Instrument, col int) decimal.D
 
 // roundTrip turns the current row into an entry and an exit fill.
 func (p *parser) roundTrip() {
+	if p.nonTrade(func(s string) bool { _, ok := p.direction(s); return ok }) {
+		return
+	}
 	ok := true
 	entry, fine := p.when(FieldEntryDate, FieldEntryTime)
 	ok = ok && fine
@@ -897,7 +879,7 @@ func (p *parser) roundTrip() {
 	direction := ""
 	sideText, sideCol := p.cell(FieldSide)
 	if sideText != "" {
-		d, known := directions[normWords(sideText)]
+		d, known := p.direction(sideText)
 		if !known {
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a direction (long, short, L, S, buy, sell)", clip(sideText)))
 			ok = false

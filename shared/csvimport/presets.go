@@ -30,6 +30,11 @@ type Preset struct {
 	// DefaultAssetType is the asset type of rows the file does not type
 	// (futures for a futures broker); blank means "from the symbol".
 	DefaultAssetType string `json:"defaultAssetType,omitempty"`
+	// SkipNonTrades skips rows whose side is not a trade word (an activity
+	// file's dividends and transfers).
+	SkipNonTrades bool `json:"skipNonTrades,omitempty"`
+	// Sides and OpenClose are the export's own words.
+	Vocabulary
 	// InheritTime gives a row with an empty time cell the previous row's
 	// time (the legs of a spread after the first).
 	InheritTime bool `json:"inheritTime,omitempty"`

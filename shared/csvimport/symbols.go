@@ -36,6 +36,12 @@ var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 // point value), or a ticker. It returns the problem's code and message on
 // failure.
 func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, string) {
+	return parseSymbol(sym, asset, traded, nil)
+}
+
+// parseSymbol is ParseSymbol with the point value of futures whose root
+// has no built-in one (a mapping's multiplier), or nil.
+func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decimal) (Instrument, string, string) {
 	s := strings.ToUpper(strings.TrimSpace(sym))
 	if len(s) > 64 {
 		return Instrument{}, CodeInvalidSymbol, "the symbol is longer than 64 characters"
@@ -65,6 +71,9 @@ func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, strin
 			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year, like ESH4 or /ESH24)", clip(sym))
 		}
 		point, known := f.PointValue()
+		if !known && multiplier != nil {
+			point, known = *multiplier, true
+		}
 		if !known {
 			return Instrument{}, CodeUnknownPointValue, fmt.Sprintf("%q: the futures root %s has no built-in point value; record its positions through the positions API, which takes a multiplier", clip(sym), f.Root)
 		}
