@@ -3,6 +3,7 @@ package csvimport
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // parseText resolves opts and parses file, failing the test on a
@@ -143,5 +144,63 @@ func TestMappingRules(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), b.field) {
 			t.Errorf("%+v: %v, want a problem of %s", b.m, err, b.field)
 		}
+	}
+}
+
+// TestInstrumentForms: futures in every common form and options from
+// compact symbols and descriptions, through journal.ParseFuture and
+// ParseOCC; forex pairs and CFDs refused by name.
+func TestInstrumentForms(t *testing.T) {
+	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
+	cases := []struct{ in, asset, symbol, kind, mult string }{
+		{"MNQ MAR25", "", "MNQH25", AssetFuture, "2"},
+		{"MNQ Mar 2025", "", "MNQH25", AssetFuture, "2"},
+		{"MES 09-26", "", "MESU26", AssetFuture, "5"},
+		{"MESM6", AssetFuture, "MESM26", AssetFuture, "5"},
+		{"F.US.MESM26", "", "MESM26", AssetFuture, "5"},
+		{"CON.F.US.EP.M25", "", "ESM25", AssetFuture, "50"},
+		{"/ESH24:XCME", "", "ESH24", AssetFuture, "50"},
+		{"ESZ2024", AssetFuture, "ESZ24", AssetFuture, "50"},
+		{"NQ 2025-12", "", "NQZ25", AssetFuture, "20"},
+		{"-NVDA260710P195", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"AAPL 240119C190", "", "AAPL  240119C00190000", AssetOption, "100"},
+		{"NVDA Jul 10 2026 195.00 Put", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"NVDA 07/10/2026 195.00 P", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"PUT NVDA 07/10/26 195", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"NVDA 100 (Weeklys) 10 JUL 26 195 PUT", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"CALL (SPY) SPDR S&P500 ETF JAN 19 24 $480 (100 SHS)", "", "SPY   240119C00480000", AssetOption, "100"},
+		{"AAPL  240119C00190000", "", "AAPL  240119C00190000", AssetOption, "100"},
+		{"BRK B", "", "BRK.B", AssetStock, "1"},
+		{"MAR", "", "MAR", AssetStock, "1"},
+	}
+	for _, c := range cases {
+		inst, code, msg := ParseSymbol(c.in, c.asset, traded)
+		if msg != "" || inst.Symbol != c.symbol || inst.AssetType != c.kind || inst.Multiplier.String() != c.mult {
+			t.Errorf("%q: %+v %s %s, want %s %s x%s", c.in, inst, code, msg, c.symbol, c.kind, c.mult)
+		}
+	}
+	for _, in := range []string{"EURUSD", "EURUSD.m", "GBP/JPY", "XAUUSD", "US30", "NAS100"} {
+		if _, code, _ := ParseSymbol(in, "", traded); code != CodeUnsupportedAsset {
+			t.Errorf("%q: code %s, want %s", in, code, CodeUnsupportedAsset)
+		}
+	}
+	for _, in := range []string{"MNQ FOO25", "ES 13-25", "F.US.", "/"} {
+		if _, code, _ := ParseSymbol(in, AssetFuture, traded); code != CodeInvalidSymbol {
+			t.Errorf("%q: code %s, want %s", in, code, CodeInvalidSymbol)
+		}
+	}
+}
+
+// TestOptionInDescription: an option written only in the description
+// column.
+func TestOptionInDescription(t *testing.T) {
+	file := "Date,Symbol,Description,Action,Quantity,Price\n" +
+		"2025-05-01,NVDA,NVDA Jul 10 2026 195.00 Put,Buy to Open,2,3.10\n" +
+		"2025-05-02,,NVDA Jul 10 2026 195.00 Put,Sell to Close,2,4.25\n" +
+		"2025-05-02,AAPL,APPLE INC,Buy,10,200\n"
+	p := parseText(t, Options{Mapping: &Mapping{Columns: map[string]Column{"date": {Name: "Date"}, "symbol": {Name: "Symbol"},
+		"description": {Name: "Description"}, "side": {Name: "Action"}, "quantity": {Name: "Quantity"}, "price": {Name: "Price"}}}}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 3 || p.Fills[0].Symbol != "NVDA  260710P00195000" || p.Fills[1].Symbol != p.Fills[0].Symbol || p.Fills[2].Symbol != "AAPL" {
+		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
 	}
 }

@@ -659,6 +659,9 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 // instrument reads the symbol (and the option fields) of the current row.
 func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
+	if inst, ok := p.described(sym); ok {
+		return inst, true
+	}
 	if sym == "" {
 		p.missing(FieldSymbol, col)
 		return Instrument{}, false
@@ -724,6 +727,30 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
+		return Instrument{}, false
+	}
+	return inst, true
+}
+
+// described reads an option written only in the row's description (the
+// symbol cell empty or the underlying alone), when the row does not type
+// itself as something else.
+func (p *parser) described(sym string) (Instrument, bool) {
+	desc, _ := p.cell(FieldDescription)
+	if desc == "" {
+		return Instrument{}, false
+	}
+	if a, _ := p.cell(FieldAssetType); a != "" {
+		if asset, _, ok := parseAssetType(a); !ok || asset != AssetOption {
+			return Instrument{}, false
+		}
+	}
+	inst, ok := parseOptionText(desc)
+	if !ok {
+		return Instrument{}, false
+	}
+	sym = strings.ToUpper(strings.TrimSpace(sym))
+	if sym != "" && sym != strings.TrimSpace(inst.Symbol[:6]) {
 		return Instrument{}, false
 	}
 	return inst, true

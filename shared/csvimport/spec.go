@@ -48,6 +48,7 @@ const (
 	FieldStrike     = "strike"     // option strike, when symbol is the underlying
 	FieldRight      = "right"      // C, P, call or put, when symbol is the underlying
 	// FieldStatus ("status") and FieldAccount ("account") are in rules.go.
+	FieldDescription = "description" // the row's description: an option written out ("NVDA Jul 10 2026 195.00 Put")
 
 	// Execution rows.
 	FieldDate   = "date"      // the fill's date (and time, if in the same cell)
@@ -69,10 +70,10 @@ const (
 // fieldsOf lists the fields of each shape, in the order errors name them.
 var fieldsOf = map[string][]string{
 	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
-		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus},
+		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription},
 	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
 		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
-		FieldFees, FieldCommission, FieldPnL, FieldStatus},
+		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription},
 }
 
 // requiredOf lists the fields a file of each shape must have.
