@@ -18,6 +18,7 @@
 package csvimport
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -178,6 +179,62 @@ type Preview struct {
 	Warnings     []csvimport.Problem `json:"warnings"`
 	ErrorCount   int                 `json:"errorCount"`
 	WarningCount int                 `json:"warningCount"`
+	// WarningGroups are the warnings by code, in the order codes first
+	// appear by row: a count and the first few.
+	WarningGroups []ProblemGroup `json:"warningGroups"`
+	// DetectedPresetID is the preset the file's header matches best, or
+	// null; PresetID the preset read with (the client's, else the
+	// detected one), null for a mapping.
+	DetectedPresetID *string `json:"detectedPresetId"`
+	PresetID         *string `json:"presetId"`
+}
+
+// ProblemGroup is the problems of one code: how many, and the first few.
+type ProblemGroup struct {
+	Code  string              `json:"code"`
+	Count int                 `json:"count"`
+	First []csvimport.Problem `json:"first"`
+}
+
+// groupFirst is how many problems a group lists.
+const groupFirst = 3
+
+// grouped groups problems by code, codes in the order of their first row.
+func grouped(ps []csvimport.Problem) []ProblemGroup {
+	sorted := slices.Clone(ps)
+	slices.SortStableFunc(sorted, func(a, b csvimport.Problem) int { return a.Row - b.Row })
+	out := []ProblemGroup{}
+	at := map[string]int{}
+	for _, p := range sorted {
+		i, ok := at[p.Code]
+		if !ok {
+			i = len(out)
+			at[p.Code] = i
+			out = append(out, ProblemGroup{Code: p.Code})
+		}
+		out[i].Count++
+		if len(out[i].First) < groupFirst {
+			out[i].First = append(out[i].First, p)
+		}
+	}
+	return out
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// checkOptions refuses options that are wrong whatever the file holds
+// before the file is read; a missing layout waits for detection.
+func checkOptions(opts csvimport.Options, zone string, now time.Time, maxRows int) error {
+	if opts.PresetID == "" && opts.Mapping == nil {
+		opts.PresetID = "generic-execution"
+	}
+	_, err := csvimport.Resolve(opts, zone, now, maxRows)
+	return err
 }
 
 func (h handler) preview(w http.ResponseWriter, r *http.Request) {
@@ -206,12 +263,28 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
+	if err := checkOptions(opts, acct.Timezone, now, cfg.MaxRows); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	part, err := up.next()
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	file, err := up.next()
+	// The layout: the client's preset or mapping, else the preset detected
+	// from the file's head (which the answer names either way).
+	file := bufio.NewReaderSize(part, csvimport.DetectBytes)
+	head, err := file.Peek(csvimport.DetectBytes)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		httpx.Error(w, r, up.readError(err))
+		return
+	}
+	detected, found := csvimport.Detect(head)
+	if opts.PresetID == "" && opts.Mapping == nil && found {
+		opts.PresetID = detected.PresetID
+	}
+	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -250,11 +323,16 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	out := Preview{
 		CanCommit: len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
 		AccountID: acct.ID,
+		PresetID:  optional(opts.PresetID),
 		Summary:   summaryOf(plan.Summary, acct.Currency),
 		Positions: proposedOf(parsed.Fills, plan),
 	}
 	out.Errors, out.ErrorCount = listed(errs)
+	out.WarningGroups = grouped(warnings)
 	out.Warnings, out.WarningCount = listed(warnings)
+	if found {
+		out.DetectedPresetID = &detected.PresetID
+	}
 
 	if out.CanCommit {
 		payload := csvimport.EncodeFills(parsed.Fills)

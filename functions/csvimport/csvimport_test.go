@@ -166,7 +166,7 @@ func TestBadInput(t *testing.T) {
 	add("PartAfterFile", 400, "VALIDATION_ERROR", "extra", optionsPart(t, opts), filePart([]byte(header+row)), part{name: "extra", content: []byte("x")})
 	add("OptionsNotJSON", 400, "INVALID_JSON", "", part{name: "options", content: []byte("accountId=1")}, filePart([]byte(header+row)))
 	add("OptionsUnknownField", 400, "VALIDATION_ERROR", "colour", part{name: "options", content: []byte(`{"colour":"red"}`)}, filePart([]byte(header+row)))
-	add("NoPresetNoMapping", 400, "VALIDATION_ERROR", "presetId", optionsPart(t, map[string]any{"accountId": f.accountA}), filePart([]byte(header+row)))
+	add("NoPresetNoMappingNotDetected", 400, "VALIDATION_ERROR", "presetId", optionsPart(t, map[string]any{"accountId": f.accountA}), filePart([]byte("Colour,Size\nred,1\n")))
 	add("BadMappingColumn", 400, "VALIDATION_ERROR", "mapping.columns.price", optionsPart(t, map[string]any{"accountId": f.accountA,
 		"mapping": map[string]any{"columns": map[string]any{"date": "Date", "symbol": "Symbol", "quantity": "Quantity", "price": true}}}), filePart([]byte(header+row)))
 	cases = append(cases,

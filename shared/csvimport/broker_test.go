@@ -1,6 +1,8 @@
 package csvimport
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +204,27 @@ func TestOptionInDescription(t *testing.T) {
 		"description": {Name: "Description"}, "side": {Name: "Action"}, "quantity": {Name: "Quantity"}, "price": {Name: "Price"}}}}, file)
 	if len(p.Errors) != 0 || len(p.Fills) != 3 || p.Fills[0].Symbol != "NVDA  260710P00195000" || p.Fills[1].Symbol != p.Fills[0].Symbol || p.Fills[2].Symbol != "AAPL" {
 		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+	}
+}
+
+// TestDetectSamples: every preset's sample is detected as that preset.
+func TestDetectSamples(t *testing.T) {
+	for _, p := range Presets() {
+		data, err := os.ReadFile(filepath.Join("testdata", p.Sample))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > DetectBytes {
+			data = data[:DetectBytes]
+		}
+		d, ok := Detect(data)
+		if !ok || d.PresetID != p.ID {
+			t.Errorf("%s: detected %+v %v", p.ID, d, ok)
+		}
+	}
+	for _, head := range []string{"", "a,b,c\n1,2,3\n", "PK\x03\x04"} {
+		if d, ok := Detect([]byte(head)); ok {
+			t.Errorf("%q detected as %+v", head, d)
+		}
 	}
 }
