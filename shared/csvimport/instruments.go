@@ -38,6 +38,9 @@ var projectXRoots = map[string]string{"EP": "ES", "ENQ": "NQ"}
 func futureForm(s string) (string, bool) {
 	s = strings.ToUpper(strings.TrimSpace(s))
 	marked := false
+	if ex, rest, ok := exchangePrefix(s); ok {
+		s, marked = rest, futuresExchange(ex)
+	}
 	for _, p := range []string{"CON.F.US.", "F.US.", "/"} {
 		if rest, ok := strings.CutPrefix(s, p); ok {
 			s, marked = rest, true
@@ -77,6 +80,39 @@ func futureForm(s string) (string, bool) {
 		return m[1] + m[2], marked
 	}
 	return s, marked
+}
+
+// exchangePrefix splits TradingView's "EXCHANGE:SYMBOL" ("NASDAQ:AAPL",
+// "CME_MINI:MESH2025").
+func exchangePrefix(s string) (exchange, rest string, ok bool) {
+	ex, rest, found := strings.Cut(s, ":")
+	if !found || ex == "" || rest == "" || len(ex) > 16 {
+		return "", s, false
+	}
+	for i := 0; i < len(ex); i++ {
+		if (ex[i] < 'A' || ex[i] > 'Z') && ex[i] != '_' {
+			return "", s, false
+		}
+	}
+	return ex, rest, true
+}
+
+// futuresExchange reports an exchange prefix of futures.
+func futuresExchange(ex string) bool {
+	for _, f := range []string{"CME", "CBOT", "NYMEX", "COMEX", "ICE", "EUREX"} {
+		if strings.HasPrefix(ex, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutExchange drops an exchange prefix from a stock or option symbol.
+func withoutExchange(s string) string {
+	if _, rest, ok := exchangePrefix(s); ok {
+		return rest
+	}
+	return s
 }
 
 func twoDigitYear(y string) string {
@@ -162,7 +198,7 @@ func parseOptionText(s string) (Instrument, bool) {
 		if haveDate {
 			break
 		}
-		if !used[i] && strings.ContainsAny(w, "/-") {
+		if !used[i] && (strings.ContainsAny(w, "/-") || len(w) == 7) {
 			if d, ok := parseDateToken(w, DateUS); ok {
 				expiry, haveDate, used[i] = d, true, true
 			}

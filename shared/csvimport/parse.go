@@ -156,8 +156,19 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if blank(rec) {
 			continue
 		}
-		if s.preset != nil && s.preset.Section != "" && title(rec) {
+		if s.preset != nil && s.preset.SectionColumn {
+			// A statement whose every line starts with its table's name
+			// and the line's kind (IB's Activity Statement): our table's
+			// data lines only.
+			if len(rec) < 2 || headKey(rec[0]) != headKey(s.preset.Section) || headKey(rec[1]) != "data" {
+				continue
+			}
+		} else if s.preset != nil && s.preset.Section != "" && title(rec) {
 			break // the next table of the statement
+		} else if s.preset != nil && s.preset.SkipNotes && title(rec) && len(p.out.Header) > 2 {
+			p.skipRow("notes (one-cell rows)")
+			p.out.Rows++
+			continue
 		}
 		if p.out.Header != nil && sameAs(rec, p.out.Header) {
 			continue // a repeated header (IB repeats it per account)
@@ -187,6 +198,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		}
 		return nil, ErrEmpty
 	}
+	oldestFirst(p.out.Fills)
 	p.summarize()
 	return p.out, nil
 }
@@ -256,7 +268,11 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 			continue
 		}
 		seen = true
-		if section != "" {
+		if section != "" && p.s.preset.SectionColumn {
+			if len(rec) < 2 || headKey(rec[0]) != headKey(section) || headKey(rec[1]) != "header" {
+				continue
+			}
+		} else if section != "" {
 			if !(title(rec) && headKey(rec[0]) == headKey(section)) {
 				continue
 			}
@@ -387,6 +403,9 @@ func (p *parser) bindHeader() error {
 		return err
 	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
+	for _, f := range p.s.extraFees {
+		p.out.HasFees = p.out.HasFees || p.has(f)
+	}
 	return nil
 }
 
@@ -526,6 +545,10 @@ func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 		p.missing(dateField, col)
 		return time.Time{}, false
 	}
+	// Schwab's "03/03/2025 as of 02/28/2025": the first date is the trade's.
+	if i := strings.Index(strings.ToLower(v), " as of "); i > 0 {
+		v = strings.TrimSpace(v[:i])
+	}
 	datePart, rest := splitDate(v)
 	d, ok := parseDateToken(datePart, p.s.DateFormat)
 	if !ok {
@@ -630,7 +653,7 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 // are empty.
 func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 	ok = true
-	for _, f := range []string{FieldFees, FieldCommission} {
+	for _, f := range append([]string{FieldFees, FieldCommission}, p.s.extraFees...) {
 		d, present, fine := p.number(f, false)
 		if !fine {
 			ok = false
@@ -784,9 +807,27 @@ func (p *parser) nonTrade(known func(string) bool) bool {
 	return true
 }
 
+// unsupported skips the current row when it trades an asset the journal
+// does not record yet and the preset says to skip those (SkipUnsupported).
+func (p *parser) unsupported() bool {
+	if p.s.preset == nil || !p.s.preset.SkipUnsupported {
+		return false
+	}
+	sym, _ := p.cell(FieldSymbol)
+	what := unsupportedSymbol(sym)
+	if a, _ := p.cell(FieldAssetType); what == "" && a != "" && unsupportedWord(a) {
+		what = strings.ToLower(a)
+	}
+	if what == "" {
+		return false
+	}
+	p.skipRow(fmt.Sprintf("%s (%s, not supported yet)", clip(strings.ToUpper(sym)), what))
+	return true
+}
+
 // execution turns the current row into one fill.
 func (p *parser) execution() {
-	if p.nonTrade(func(s string) bool { _, _, ok := p.side(s); return ok }) {
+	if p.nonTrade(func(s string) bool { _, _, ok := p.side(s); return ok }) || p.unsupported() {
 		return
 	}
 	ok := true
@@ -872,7 +913,7 @@ func (p *parser) quantity(q decimal.Decimal, inst Instrument, col int) decimal.D
 
 // roundTrip turns the current row into an entry and an exit fill.
 func (p *parser) roundTrip() {
-	if p.nonTrade(func(s string) bool { _, ok := p.direction(s); return ok }) {
+	if p.nonTrade(func(s string) bool { _, ok := p.direction(s); return ok }) || p.unsupported() {
 		return
 	}
 	ok := true
@@ -880,6 +921,11 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 	exit, fine := p.when(FieldExitDate, FieldExitTime)
 	ok = ok && fine
+	// A buy and a sell: the earlier opened the position.
+	buySell, short := p.s.preset != nil && p.s.preset.BuySell, false
+	if buySell && ok && exit.Before(entry) {
+		entry, exit, short = exit, entry, true
+	}
 	if ok && exit.Before(entry) {
 		_, col := p.cell(FieldExitDate)
 		p.problem(false, FieldExitDate, col, CodeOutOfRange, fmt.Sprintf("the exit (%s) is before the entry (%s)", exit.Format(time.RFC3339), entry.Format(time.RFC3339)))
@@ -904,6 +950,13 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 
 	direction := ""
+	if buySell {
+		direction = journal.SideLong
+		if short {
+			direction = journal.SideShort
+			entryPrice, exitPrice = exitPrice, entryPrice
+		}
+	}
 	sideText, sideCol := p.cell(FieldSide)
 	if sideText != "" {
 		d, known := p.direction(sideText)
@@ -949,6 +1002,25 @@ func (p *parser) roundTrip() {
 	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
 	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
 	p.out.Fills = append(p.out.Fills, e, x)
+}
+
+// oldestFirst puts the rows of a file listed newest first (its first fill
+// later than its last) in time order, keeping the fills of one row (a
+// round trip's entry and exit) in theirs, so that fills of equal times
+// (files with dates only) group in the order they happened.
+func oldestFirst(fills []Fill) {
+	if len(fills) < 2 || !fills[0].FilledAt.After(fills[len(fills)-1].FilledAt) {
+		return
+	}
+	slices.Reverse(fills)
+	for i := 0; i < len(fills); {
+		j := i + 1
+		for j < len(fills) && fills[j].Row == fills[i].Row {
+			j++
+		}
+		slices.Reverse(fills[i:j])
+		i = j
+	}
 }
 
 // summarize adds the file-level warnings.

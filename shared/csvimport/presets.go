@@ -35,6 +35,21 @@ type Preset struct {
 	SkipNonTrades bool `json:"skipNonTrades,omitempty"`
 	// Sides and OpenClose are the export's own words.
 	Vocabulary
+	// SectionColumn: every line of the statement starts with its table's
+	// name (Section) and the line's kind (Header, Data, Total, ...).
+	SectionColumn bool `json:"sectionColumn,omitempty"`
+	// SkipNotes skips rows of one cell (a disclaimer after the table).
+	SkipNotes bool `json:"skipNotes,omitempty"`
+	// FeeColumns are further fee columns, each added to the fees (SEC,
+	// TAF, ECN fees in columns of their own).
+	FeeColumns []string `json:"feeColumns,omitempty"`
+	// BuySell: a round trip given as its buy and its sell (entry columns
+	// hold the buy, exit columns the sell); the earlier one opened it, so
+	// a sell before the buy is a short.
+	BuySell bool `json:"buySell,omitempty"`
+	// SkipUnsupported skips rows of assets the journal does not record yet
+	// (forex, CFDs), counted by reason, instead of refusing them.
+	SkipUnsupported bool `json:"skipUnsupported,omitempty"`
 	// InheritTime gives a row with an empty time cell the previous row's
 	// time (the legs of a spread after the first).
 	InheritTime bool `json:"inheritTime,omitempty"`

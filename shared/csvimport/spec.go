@@ -191,6 +191,7 @@ type Spec struct {
 	preset  *Preset // nil for a mapping
 
 	filters       []Filter
+	extraFees     []string // fields of a preset's FeeColumns
 	skipNonTrades bool
 	vocab         vocab
 	defaults      defaults
@@ -231,6 +232,11 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 			for _, n := range names {
 				s.columns[field] = append(s.columns[field], Column{Name: n})
 			}
+		}
+		for _, n := range p.FeeColumns {
+			f := "fee:" + n
+			s.extraFees = append(s.extraFees, f)
+			s.columns[f] = []Column{{Name: n}}
 		}
 	case opts.Mapping != nil:
 		m := opts.Mapping

@@ -44,6 +44,10 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 	if len(s) > 64 {
 		return Instrument{}, CodeInvalidSymbol, "the symbol is longer than 64 characters"
 	}
+	form, looksFuture := futureForm(s)
+	if !looksFuture {
+		s = withoutExchange(s)
+	}
 	if asset == AssetOption || asset == "" {
 		if len(s) >= 16 {
 			if o, err := journal.ParseOCC(s); err == nil {
@@ -67,7 +71,6 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 			return Instrument{}, CodeUnsupportedAsset, fmt.Sprintf("%q is %s: the journal records stocks, options and futures; forex and CFDs are not supported yet", clip(sym), what)
 		}
 	}
-	form, looksFuture := futureForm(s)
 	if asset == AssetFuture || asset == "" && looksFuture {
 		f, err := journal.ParseFuture(form, traded)
 		if err != nil {
