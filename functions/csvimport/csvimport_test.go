@@ -54,6 +54,15 @@ func TestImportSamples(t *testing.T) {
 		"ESH24":  {50, "ES", "2024-03", "225.0000"}, // 4.5 x 1 x 50
 		"MNQH24": {2, "MNQ", "2024-03", "77.0000"},  // 19.25 x 2 x 2, short
 		"MESH24": {5, "MES", "2024-03", "112.5000"}, // 11.25 x 2 x 5
+		// The broker files of the second round, by preset.
+		"ibkr-activity-statement/MESH25": {5, "MES", "2025-03", "53.7500"},   // 10.75 x 1 x 5
+		"tradovate-performance/MNQH25":   {2, "MNQ", "2025-03", "53.0000"},   // 13.25 x 2 x 2
+		"tradovate-performance/ESH25":    {50, "ES", "2025-03", "-137.5000"}, // sold first: -2.75 x 1 x 50
+		"ninjatrader/MNQH25":             {2, "MNQ", "2025-03", "50.0000"},   // 12.5 x 2 x 2
+		"ninjatrader/MESH25":             {5, "MES", "2025-03", "21.2500"},   // short 4.25 x 1 x 5
+		"tradingview/MESH25":             {5, "MES", "2025-03", "75.0000"},   // 7.5 x 2 x 5
+		"projectx/MNQH25":                {2, "MNQ", "2025-03", "49.0000"},   // 12.25 x 2 x 2
+		"projectx/MESH25":                {5, "MES", "2025-03", "-16.2500"},  // short -3.25 x 1 x 5
 	}
 	seenFutures := 0
 	for _, p := range parser.Presets() {
@@ -100,7 +109,11 @@ func TestImportSamples(t *testing.T) {
 					pos["netPnl"] != want["netPnl"] || pos["grossPnl"] != want["grossPnl"] || len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
 					t.Errorf("position %v, previewed %v", pos, want)
 				}
-				if fut, ok := futures[pos["symbol"].(string)]; ok {
+				fut, ok := futures[pos["symbol"].(string)]
+				if !ok {
+					fut, ok = futures[p.ID+"/"+pos["symbol"].(string)]
+				}
+				if ok {
 					seenFutures++
 					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || want["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
 						pos["contractMonth"] != fut.month || pos["grossPnl"] != fut.gross {

@@ -89,13 +89,24 @@ func headRecords(head []byte, delim rune) [][]string {
 // non-blank record, or the first after p's section title.
 func presetHeader(p *Preset, recs [][]string) []string {
 	inSection := p.Section == ""
+	looked := 0
 	for _, r := range recs {
-		if blank(r) {
+		switch {
+		case blank(r):
 			continue
-		}
-		if !inSection {
+		case p.SectionColumn:
+			if len(r) >= 2 && headKey(r[0]) == headKey(p.Section) && headKey(r[1]) == "header" {
+				return r
+			}
+			continue
+		case !inSection:
 			inSection = title(r) && headKey(r[0]) == headKey(p.Section)
 			continue
+		case p.Section == "" && !p.headerOK(r):
+			if looked++; looked < headerSearch {
+				continue
+			}
+			return nil
 		}
 		return r
 	}

@@ -245,8 +245,15 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		section = p.s.preset.Section
 	}
 	seen := false
+	var first []string // a preset's first record, when it is not a header
+	looked := 0
 	for {
 		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) && first != nil {
+			rec, err = first, nil
+			first = nil
+			looked = headerSearch
+		}
 		if errors.Is(err, io.EOF) {
 			if section != "" && seen {
 				return apperr.Invalid("file", fmt.Sprintf("has no %q table: is it a %s export?", section, p.s.preset.Name))
@@ -294,12 +301,34 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 				}
 			}
 		}
+		// A preset's export may start with lines about the account (E*TRADE's
+		// "For Account:"): the header is the first of the first
+		// headerSearch records that has the preset's required columns.
+		if section == "" && p.s.preset != nil && !p.s.preset.headerOK(rec) {
+			if first == nil {
+				first = slices.Clone(rec)
+			}
+			if looked++; looked < headerSearch {
+				continue
+			}
+			rec = first
+		}
 		p.out.Header = slices.Clone(rec)
 		for i := range p.out.Header {
 			p.out.Header[i] = strings.TrimSpace(strings.TrimPrefix(p.out.Header[i], "\ufeff"))
 		}
 		return p.bindHeader()
 	}
+}
+
+// headerSearch bounds the records a preset's header is looked for in.
+const headerSearch = 30
+
+// headerOK reports whether rec has every column p requires (by name or
+// synonym).
+func (p *Preset) headerOK(rec []string) bool {
+	_, ok := signature(p, rec)
+	return ok
 }
 
 // checkDelimiter refuses a first row of one cell that holds another

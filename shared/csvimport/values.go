@@ -559,6 +559,7 @@ var assetWords = map[string][2]string{
 	"option": {AssetOption, ""}, "options": {AssetOption, ""}, "opt": {AssetOption, ""}, "equity option": {AssetOption, ""},
 	"equity and index options": {AssetOption, ""}, "call": {AssetOption, "C"}, "put": {AssetOption, "P"},
 	"future": {AssetFuture, ""}, "futures": {AssetFuture, ""}, "fut": {AssetFuture, ""},
+	"eq": {AssetStock, ""}, "optn": {AssetOption, ""}, "equity options": {AssetOption, ""},
 }
 
 // parseAssetType reads an asset-type cell. other reports a known word of
