@@ -311,3 +311,17 @@ func TestFeesEstimated(t *testing.T) {
 		t.Fatalf("fees %s", total)
 	}
 }
+
+// TestPresetDocs: every preset has its line in docs/broker-files.md, with
+// where the export is made.
+func TestPresetDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "broker-files.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Presets() {
+		if !strings.Contains(string(doc), "| `"+p.ID+"` | "+p.Name+" | "+p.HowToExport+" |") {
+			t.Errorf("docs/broker-files.md has no line for %s (regenerate it from the presets)", p.ID)
+		}
+	}
+}
