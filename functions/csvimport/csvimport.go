@@ -187,6 +187,13 @@ type Preview struct {
 	// detected one), null for a mapping.
 	DetectedPresetID *string `json:"detectedPresetId"`
 	PresetID         *string `json:"presetId"`
+	// CanImportPartial: the file has rows that cannot be read (errors),
+	// and the others make an import; it is staged (token), and the commit
+	// writes it only with importPartial. Summary and positions are then
+	// those of the rows imported; PartialRowsLeftOut counts the rows left
+	// out (the errors' rows, and rows that no longer fit without them).
+	CanImportPartial   bool `json:"canImportPartial"`
+	PartialRowsLeftOut int  `json:"partialRowsLeftOut"`
 }
 
 // ProblemGroup is the problems of one code: how many, and the first few.
@@ -324,9 +331,22 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		CanCommit: len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
 		AccountID: acct.ID,
 		PresetID:  optional(opts.PresetID),
-		Summary:   summaryOf(plan.Summary, acct.Currency),
-		Positions: proposedOf(parsed.Fills, plan),
 	}
+	// Rows that cannot be read: the rest may be imported on an explicit
+	// confirmation (importPartial on the commit); the preview then shows
+	// what the rest makes.
+	staged, leftOut := parsed.Fills, 0
+	if len(errs) > 0 {
+		build := func(fills []csvimport.Fill) *csvimport.Plan {
+			return csvimport.Build(fills, held, csvimport.BuildOptions{Header: parsed.Header})
+		}
+		if part := csvimport.PartialImport(parsed.Fills, errs, build); part != nil {
+			staged, leftOut, plan = part.Fills, part.LeftOut, part.Plan
+			plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
+			out.CanImportPartial, out.PartialRowsLeftOut = true, leftOut
+		}
+	}
+	out.Summary, out.Positions = summaryOf(plan.Summary, acct.Currency), proposedOf(staged, plan)
 	out.Errors, out.ErrorCount = listed(errs)
 	out.WarningGroups = grouped(warnings)
 	out.Warnings, out.WarningCount = listed(warnings)
@@ -334,8 +354,8 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		out.DetectedPresetID = &detected.PresetID
 	}
 
-	if out.CanCommit {
-		payload := csvimport.EncodeFills(parsed.Fills)
+	if out.CanCommit || out.CanImportPartial {
+		payload := csvimport.EncodeStaged(staged, leftOut)
 		if int64(len(payload)) > cfg.MaxStagedBytes {
 			httpx.Error(w, r, apperr.New(apperr.PayloadTooLarge, "the import's staged result is %d bytes, more than %d (CSV_IMPORT_MAX_STAGED_BYTES); split the file",
 				len(payload), cfg.MaxStagedBytes))
@@ -416,6 +436,9 @@ func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
 type commitRequest struct {
 	Token             *string `json:"token"`
 	ConfirmDuplicates bool    `json:"confirmDuplicates"`
+	// ImportPartial confirms a partial preview: its readable rows are
+	// written, the others left out.
+	ImportPartial bool `json:"importPartial"`
 }
 
 // Committed is what a commit wrote.
@@ -428,6 +451,7 @@ type Committed struct {
 	PositionIDs        []string `json:"positionIds"`
 	ContinuedIDs       []string `json:"continuedPositionIds"`
 	Balance            string   `json:"balance"`
+	RowsLeftOut        int      `json:"rowsLeftOut"` // a partial import's rows that could not be read
 }
 
 type committedEnvelope struct {
@@ -459,7 +483,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates)
+	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates, in.ImportPartial)
 	if err != nil {
 		// Nothing was written: hand the preview back so it can be retried
 		// while it lives.
@@ -482,10 +506,14 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 // write runs the commit's one transaction through the journal store: the
 // plan against the journal as it is now, the write, and the deletion of
 // the staged row.
-func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
-	fills, err := csvimport.DecodeFills(payload)
+func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial bool) (Committed, error) {
+	fills, leftOut, err := csvimport.DecodeStaged(payload)
 	if err != nil {
 		return Committed{}, err
+	}
+	if leftOut > 0 && !partial {
+		return Committed{}, apperr.Invalid("importPartial", fmt.Sprintf(
+			"must be true to import this preview: %d rows of the file cannot be read and are left out", leftOut))
 	}
 	done, err := h.journal.Import(ctx, userID, accountID, fills, csvimport.BuildOptions{ConfirmDuplicates: confirm},
 		func(ctx context.Context, tx pgx.Tx) error {
@@ -510,7 +538,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 		}
 		return Committed{}, err
 	}
-	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4),
+	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4), RowsLeftOut: leftOut,
 		PositionsCreated: len(done.Created), PositionsContinued: len(done.Continued), FillsCreated: done.Fills,
 		PositionIDs: done.Created, ContinuedIDs: done.Continued}
 	if !confirm {

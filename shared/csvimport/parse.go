@@ -536,6 +536,11 @@ func (p *parser) problem(warn bool, field string, col int, code, msg string) {
 	if warn {
 		p.out.Warnings = append(p.out.Warnings, pr)
 	} else {
+		if sym, _ := p.cell(FieldSymbol); sym != "" {
+			if inst, _, m := parseSymbol(sym, p.s.defaults.asset, p.s.Now, p.s.defaults.multiplier); m == "" {
+				pr.Symbol = inst.Symbol
+			}
+		}
 		p.out.Errors = append(p.out.Errors, pr)
 	}
 }

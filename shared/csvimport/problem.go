@@ -16,6 +16,9 @@ type Problem struct {
 	Field      string `json:"field"`      // the importer field, or ""
 	Code       string `json:"code"`
 	Message    string `json:"message"`
+	// Symbol is the canonical symbol of the row's instrument when it could
+	// be read (a partial import leaves that instrument's rows out).
+	Symbol string `json:"-"`
 }
 
 // Codes of errors: the row cannot be imported as it is.
