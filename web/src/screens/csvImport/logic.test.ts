@@ -12,6 +12,9 @@ describe('importOptions', () => {
       numberFormat: 'eu',
     });
   });
+  it('sends no preset when none is chosen: the preview detects it', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: '' })).toEqual({ accountId: 'a1' });
+  });
   it('sends a mapping with header names and column numbers, never a preset', () => {
     const o = importOptions({
       ...initialImportForm,

@@ -40,7 +40,8 @@ export const initialImportForm: ImportForm = {
 export function importOptions(f: ImportForm): Options {
   const o: Options = { accountId: f.accountId };
   if (f.source === 'preset') {
-    o.presetId = f.presetId;
+    // No preset chosen: the preview detects it from the file's header.
+    if (f.presetId) o.presetId = f.presetId;
   } else {
     const columns: Record<string, string | number> = {};
     for (const [field, raw] of Object.entries(f.columns)) {
