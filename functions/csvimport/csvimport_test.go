@@ -63,6 +63,7 @@ func TestImportSamples(t *testing.T) {
 		"tradingview/MESH25":             {5, "MES", "2025-03", "75.0000"},   // 7.5 x 2 x 5
 		"projectx/MNQH25":                {2, "MNQ", "2025-03", "49.0000"},   // 12.25 x 2 x 2
 		"projectx/MESH25":                {5, "MES", "2025-03", "-16.2500"},  // short -3.25 x 1 x 5
+		"tastytrade/MESH25":              {5, "MES", "2025-03", "56.2500"},   // 11.25 x 1 x 5
 	}
 	seenFutures := 0
 	for _, p := range parser.Presets() {

@@ -682,6 +682,25 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 	return d, true
 }
 
+// fieldPriceMultiplier is the column of the multiplier a price was
+// multiplied by (PriceTimesMultiplier).
+const fieldPriceMultiplier = "priceMultiplier"
+
+// perUnit divides a price written per contract (price x multiplier, as
+// tastytrade writes it) by the row's multiplier.
+func (p *parser) perUnit(price decimal.Decimal) (decimal.Decimal, bool) {
+	m, present, fine := p.number(fieldPriceMultiplier, false)
+	if !fine || !present {
+		return price, fine
+	}
+	if !m.IsPositive() {
+		_, col := p.cell(fieldPriceMultiplier)
+		p.problem(false, fieldPriceMultiplier, col, CodeOutOfRange, "the multiplier must be greater than 0")
+		return price, false
+	}
+	return p.fit(FieldPrice, price.DivRound(m, 12).Truncate(12), 8), true
+}
+
 // fees reads the fees and commission cells: their magnitudes add up (a
 // broker may print charges as negative amounts). given is false when both
 // are empty.
@@ -912,6 +931,10 @@ func (p *parser) execution() {
 
 	price, fine := p.price(FieldPrice)
 	ok = ok && fine
+	if fine && p.s.preset != nil && p.s.preset.PriceTimesMultiplier {
+		price, fine = p.perUnit(price)
+		ok = ok && fine
+	}
 	fees, given, fine := p.fees()
 	ok = ok && fine
 

@@ -47,6 +47,9 @@ type Preset struct {
 	// hold the buy, exit columns the sell); the earlier one opened it, so
 	// a sell before the buy is a short.
 	BuySell bool `json:"buySell,omitempty"`
+	// PriceTimesMultiplier: the price column holds price x multiplier
+	// (per contract), divided by the "priceMultiplier" column's value.
+	PriceTimesMultiplier bool `json:"priceTimesMultiplier,omitempty"`
 	// SkipUnsupported skips rows of assets the journal does not record yet
 	// (forex, CFDs), counted by reason, instead of refusing them.
 	SkipUnsupported bool `json:"skipUnsupported,omitempty"`
@@ -537,6 +540,53 @@ var presets = []Preset{
 		SkipNonTrades:   true,
 		SkipUnsupported: true,
 		Sample:          "mt5_deals.csv",
+	},
+	{
+		ID:   "tastytrade",
+		Name: "tastytrade: transactions",
+		Description: "tastytrade's transaction history: Date (with its offset), Type (only Trade rows are fills; money " +
+			"movements are skipped), Action (BUY_TO_OPEN, SELL_TO_CLOSE, ...), Symbol (OCC options, /MESH5 futures), " +
+			"Instrument Type, Quantity, Average Price (per contract: divided by the Multiplier column), Commissions, Fees.",
+		HowToExport: "tastytrade: History > Transactions, choose the dates, then the CSV download button.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:            {"Date"},
+			"type":               {"Type"},
+			FieldSide:            {"Action"},
+			FieldSymbol:          {"Symbol"},
+			FieldAssetType:       {"Instrument Type"},
+			FieldQuantity:        {"Quantity"},
+			FieldPrice:           {"Average Price"},
+			FieldCommission:      {"Commissions"},
+			FieldFees:            {"Fees"},
+			fieldPriceMultiplier: {"Multiplier"},
+		},
+		Required:             []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		Keep:                 map[string][]string{"type": {"Trade"}},
+		PriceTimesMultiplier: true,
+		Sample:               "tastytrade_transactions.csv",
+	},
+	{
+		ID:   "firstrade",
+		Name: "Firstrade: account history",
+		Description: "Firstrade's account history download: Symbol, Quantity (negative for a sell), Price, Action (BUY, SELL), " +
+			"TradeDate, Commission, Fee, RecordType (only Trade rows are fills; interest and transfers are skipped).",
+		HowToExport: "Firstrade: Accounts > History, choose the dates, then Download (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:      {"Symbol"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price"},
+			FieldSide:        {"Action"},
+			FieldDescription: {"Description"},
+			FieldDate:        {"TradeDate"},
+			FieldCommission:  {"Commission"},
+			FieldFees:        {"Fee"},
+			"recordType":     {"RecordType"},
+		},
+		Required: []string{FieldSymbol, FieldQuantity, FieldPrice, FieldSide, FieldDate},
+		Keep:     map[string][]string{"recordType": {"Trade"}},
+		Sample:   "firstrade_history.csv",
 	},
 }
 

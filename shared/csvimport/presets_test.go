@@ -185,6 +185,19 @@ func TestPresetSamples(t *testing.T) {
 		{preset: "metatrader5", rows: 6, skipped: 4, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "15"},
 		}, net: "15", warnings: []string{CodeRowsSkipped}},
+		// Average Price is per contract: divided by the multiplier. SPY
+		// 3.10 x 10 less 0.02; TSLA calls 3.15 x 100 less 1.28; MES 11.25 x
+		// 5 less 2.24; the money movement skipped.
+		{preset: "tastytrade", rows: 7, skipped: 1, positions: []wantPosition{
+			{"SPY", "long", "closed", 2, "30.98"},
+			{"TSLA  250321C00400000", "long", "closed", 2, "313.72"},
+			{"MESH25", "long", "closed", 2, "54.01"},
+		}, net: "398.71", warnings: []string{CodeRowsSkipped}},
+		// F 0.12 x 500 less 0.13; INTC 0.65 x 200 less 0.07.
+		{preset: "firstrade", rows: 5, skipped: 1, positions: []wantPosition{
+			{"F", "long", "closed", 2, "59.87"},
+			{"INTC", "long", "closed", 2, "129.93"},
+		}, net: "189.8", warnings: []string{CodeRowsSkipped}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {
