@@ -1,6 +1,8 @@
 package csvimport
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +81,36 @@ func FuzzVocabulary(f *testing.F) {
 			if d, ok := parseNumber(s, format); ok && strings.TrimSpace(s) == "" {
 				t.Fatalf("%q read as %s", s, d)
 			}
+		}
+	})
+}
+
+// FuzzDetect: detection never panics, names a preset that exists, and a
+// detected preset's spec resolves; the samples seed it.
+func FuzzDetect(f *testing.F) {
+	for _, p := range Presets() {
+		data, err := os.ReadFile(filepath.Join("testdata", p.Sample))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("Trades,Header,Symbol\nTrades,Data,AAPL\n"))
+	f.Add([]byte("\"unterminated,Header\n"))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if len(head) > DetectBytes {
+			head = head[:DetectBytes]
+		}
+		d, ok := Detect(head)
+		if !ok {
+			return
+		}
+		p := PresetByID(d.PresetID)
+		if p == nil {
+			t.Fatalf("detected %q, not a preset", d.PresetID)
+		}
+		if _, err := Resolve(Options{PresetID: p.ID}, "UTC", now, 100); err != nil {
+			t.Fatalf("%s: %v", p.ID, err)
 		}
 	})
 }
