@@ -194,6 +194,25 @@ type Preview struct {
 	// out (the errors' rows, and rows that no longer fit without them).
 	CanImportPartial   bool `json:"canImportPartial"`
 	PartialRowsLeftOut int  `json:"partialRowsLeftOut"`
+	// FileAccounts are the values of the file's account column with their
+	// rows, when it has one: a file of several accounts is imported once
+	// per account (fileAccount).
+	FileAccounts []FileAccount `json:"fileAccounts"`
+}
+
+// FileAccount is an account of the file and its data rows.
+type FileAccount struct {
+	Account string `json:"account"`
+	Rows    int    `json:"rows"`
+}
+
+func fileAccounts(m map[string]int) []FileAccount {
+	out := make([]FileAccount, 0, len(m))
+	for a, n := range m {
+		out = append(out, FileAccount{Account: a, Rows: n})
+	}
+	slices.SortFunc(out, func(a, b FileAccount) int { return strings.Compare(a.Account, b.Account) })
+	return out
 }
 
 // ProblemGroup is the problems of one code: how many, and the first few.
@@ -328,9 +347,10 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	warnings = append(warnings, plan.Warnings...)
 
 	out := Preview{
-		CanCommit: len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
-		AccountID: acct.ID,
-		PresetID:  optional(opts.PresetID),
+		CanCommit:    len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
+		AccountID:    acct.ID,
+		PresetID:     optional(opts.PresetID),
+		FileAccounts: fileAccounts(parsed.Accounts),
 	}
 	// Rows that cannot be read: the rest may be imported on an explicit
 	// confirmation (importPartial on the commit); the preview then shows

@@ -44,3 +44,31 @@ func TestDetection(t *testing.T) {
 		t.Fatalf("%s", r.Body)
 	}
 }
+
+// TestFileAccounts: a file of two accounts lists them and is refused
+// until fileAccount picks one; each account then imports on its own.
+func TestFileAccounts(t *testing.T) {
+	f := setup(t, nil)
+	file := []byte("Instrument,Action,Quantity,Price,Time,E/X,Commission,Account\n" +
+		"MES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,Entry,$0.62,Sim101\n" +
+		"MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101\n" +
+		"MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22\n" +
+		"MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22\n")
+	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA}, file), 200)
+	accounts := r.JSON["fileAccounts"].([]any)
+	if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != false || len(accounts) != 2 ||
+		accounts[0].(map[string]any)["account"] != "APEX-22" || accounts[0].(map[string]any)["rows"] != 2.0 {
+		t.Fatalf("%s", r.Body)
+	}
+	if codes := errorCodes(r); len(codes) != 1 || codes[0] != "MULTIPLE_ACCOUNTS" {
+		t.Fatalf("errors %v", codes)
+	}
+	for _, a := range []string{"Sim101", "APEX-22"} {
+		r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "fileAccount": a}, file), 200)
+		if r.JSON["canCommit"] != true || r.JSON["summary"].(map[string]any)["skippedRows"] != 2.0 {
+			t.Fatalf("%s: %s", a, r.Body)
+		}
+		must(t, commit(f.a, r.JSON["token"], false), 201)
+	}
+	f.checkLedger(t)
+}

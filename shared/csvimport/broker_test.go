@@ -228,3 +228,30 @@ func TestDetectSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestFileAccounts: a file of several accounts is refused until the
+// options pick one; then the other accounts' rows are skipped.
+func TestFileAccounts(t *testing.T) {
+	file := "Instrument,Action,Quantity,Price,Time,E/X,Commission,Account\n" +
+		"MES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,Entry,$0.62,Sim101\n" +
+		"MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101\n" +
+		"MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22\n" +
+		"MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22\n"
+	p := parseText(t, Options{PresetID: "ninjatrader"}, file)
+	if len(p.Errors) != 1 || p.Errors[0].Code != CodeMultipleAccounts || p.Accounts["Sim101"] != 2 || p.Accounts["APEX-22"] != 2 {
+		t.Fatalf("errors %+v accounts %v", p.Errors, p.Accounts)
+	}
+	p = parseText(t, Options{PresetID: "ninjatrader", FileAccount: "APEX-22"}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 2 {
+		t.Fatalf("errors %+v fills %d skipped %d", p.Errors, len(p.Fills), p.Skipped)
+	}
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	// A short of 9 points x 2 x 5, less 2.48.
+	if len(plan.Positions) != 1 || plan.Positions[0].Side != "short" || plan.Positions[0].Figures.NetPnL.String() != "87.52" {
+		t.Fatalf("positions %+v", plan.Positions)
+	}
+	s, _ := Resolve(Options{PresetID: "generic-execution", FileAccount: "x"}, "UTC", now, 10)
+	if _, err := Parse(strings.NewReader("Date,Symbol,Quantity,Price\n2024-01-02,AAPL,1,1\n"), s); err == nil || !strings.Contains(err.Error(), "fileAccount") {
+		t.Fatalf("fileAccount without an account column: %v", err)
+	}
+}

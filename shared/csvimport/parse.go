@@ -29,6 +29,9 @@ type Parsed struct {
 	Warnings []Problem
 	// HasFees reports a fee or commission column.
 	HasFees bool
+	// Accounts counts the data rows of each value of the account column
+	// (a file of several accounts), before fileAccount picks one.
+	Accounts map[string]int
 }
 
 // Errors of a whole file. Each is a 4xx naming the part or option.
@@ -183,7 +186,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
 			return nil, TooManyRows(s.MaxRows)
 		}
-		if p.filtered() {
+		if p.otherAccount() || p.filtered() {
 			continue
 		}
 		if s.Shape == ShapeRoundTrip {
@@ -199,6 +202,11 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		return nil, ErrEmpty
 	}
 	oldestFirst(p.out.Fills)
+	if len(p.out.Accounts) > 1 && s.fileAccount == "" {
+		p.out.Errors = append(p.out.Errors, Problem{Field: FieldAccount, Code: CodeMultipleAccounts, Message: fmt.Sprintf(
+			"the file holds %d accounts (%s): import them one at a time, choosing the file's account (fileAccount) for each of yours",
+			len(p.out.Accounts), accountList(p.out.Accounts))})
+	}
 	p.summarize()
 	return p.out, nil
 }
@@ -430,6 +438,9 @@ func (p *parser) bindHeader() error {
 	}
 	if err := p.bindFilters(index); err != nil {
 		return err
+	}
+	if p.s.fileAccount != "" && !p.has(FieldAccount) {
+		return apperr.Invalid("fileAccount", "applies to a file with an account column; this file has none (map one as account)")
 	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
 	for _, f := range p.s.extraFees {
@@ -841,6 +852,41 @@ func unsupportedWord(s string) bool {
 		return true
 	}
 	return false
+}
+
+// otherAccount counts the current row's account and skips it when the
+// options picked another of the file's accounts.
+func (p *parser) otherAccount() bool {
+	v, col := p.cell(FieldAccount)
+	if col == 0 || v == "" {
+		return false
+	}
+	if p.out.Accounts == nil {
+		p.out.Accounts = map[string]int{}
+	}
+	if _, seen := p.out.Accounts[v]; seen || len(p.out.Accounts) < maxAccounts {
+		p.out.Accounts[v]++
+	}
+	if p.s.fileAccount == "" || v == p.s.fileAccount {
+		return false
+	}
+	p.skipRow("account " + clip(v))
+	return true
+}
+
+// maxAccounts bounds the account values a file's rows are counted by.
+const maxAccounts = 100
+
+func accountList(accounts map[string]int) string {
+	names := make([]string, 0, len(accounts))
+	for a, n := range accounts {
+		names = append(names, fmt.Sprintf("%s: %d rows", clip(a), n))
+	}
+	slices.Sort(names)
+	if len(names) > 10 {
+		names = append(names[:10], "...")
+	}
+	return strings.Join(names, "; ")
 }
 
 // nonTrade skips the current row when its side is not a trade word and

@@ -70,10 +70,10 @@ const (
 // fieldsOf lists the fields of each shape, in the order errors name them.
 var fieldsOf = map[string][]string{
 	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
-		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription},
+		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription, FieldAccount},
 	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
 		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
-		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription},
+		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription, FieldAccount},
 }
 
 // requiredOf lists the fields a file of each shape must have.
@@ -105,6 +105,11 @@ type Options struct {
 	DateFormat string `json:"dateFormat,omitempty"`
 	// NumberFormat is us or eu; default the preset's, or us.
 	NumberFormat string `json:"numberFormat,omitempty"`
+	// FileAccount picks, in a file of several accounts (an account
+	// column), the account whose rows this import reads; the others are
+	// skipped and counted. A file of several accounts without it is
+	// refused (MULTIPLE_ACCOUNTS), listing them.
+	FileAccount string `json:"fileAccount,omitempty"`
 }
 
 // Mapping describes a file no preset knows.
@@ -191,6 +196,7 @@ type Spec struct {
 	preset  *Preset // nil for a mapping
 
 	filters       []Filter
+	fileAccount   string
 	extraFees     []string // fields of a preset's FeeColumns
 	skipNonTrades bool
 	vocab         vocab
@@ -282,6 +288,10 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 	default:
 		bad("numberFormat", "must be us (1,234.56) or eu (1.234,56)")
 	}
+	if len(opts.FileAccount) > maxColumnName {
+		bad("fileAccount", "must be at most "+strconv.Itoa(maxColumnName)+" characters")
+	}
+	s.fileAccount = strings.TrimSpace(opts.FileAccount)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
 	}

@@ -2813,6 +2813,8 @@ export interface components {
              * @enum {string}
              */
             dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+            /** @description In a file of several accounts (an account column), the account whose rows this import reads; the others are skipped and counted. 400 on fileAccount when the file has no account column. */
+            fileAccount?: string;
             /**
              * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs and codes before or after the digits (0,62 $, USD 12.50), parentheses or a trailing minus for negatives and a leading @ are allowed.
              * @enum {string}
@@ -2832,8 +2834,8 @@ export interface components {
              *     ignored: "FilledAt" is "Filled At") or the 1-based column number
              *     (the only form without a header). Execution rows need date,
              *     symbol, quantity and price, and may name time, side, openClose,
-             *     fees, commission, assetType, expiry, strike, right, status and
-             *     description (an option written out, "NVDA Jul 10 2026 195.00
+             *     fees, commission, assetType, expiry, strike, right, status,
+             *     account (see fileAccount) and description (an option written out, "NVDA Jul 10 2026 195.00
              *     Put", read when the symbol is empty or the underlying).
              *     Round-trip rows need symbol, quantity, entryDate, entryPrice,
              *     exitDate and exitPrice, and may name side, entryTime, exitTime,
@@ -2919,7 +2921,7 @@ export interface components {
              *     INVALID_DATE, INVALID_TIME, INVALID_SIDE, INVALID_VALUE,
              *     INVALID_SYMBOL, OUT_OF_RANGE, UNSUPPORTED_ASSET,
              *     UNKNOWN_POINT_VALUE, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
-             *     TOO_MANY_FILLS. Warnings: DUPLICATE_IN_JOURNAL,
+             *     TOO_MANY_FILLS, MULTIPLE_ACCOUNTS. Warnings: DUPLICATE_IN_JOURNAL,
              *     DUPLICATE_IN_FILE, NO_FEES_COLUMN, FEES_ESTIMATED,
              *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION, REVERSAL.
              */
@@ -3020,6 +3022,17 @@ export interface components {
             canImportPartial: boolean;
             /** @description The rows a partial import leaves out; 0 otherwise. */
             partialRowsLeftOut: number;
+            /**
+             * @description The values of the file's account column (a preset's, or the
+             *     mapping's `account`) with their data rows, empty without one. A
+             *     file of several accounts is refused (`MULTIPLE_ACCOUNTS`, row 0)
+             *     until `fileAccount` picks the one this import reads: import it
+             *     once per account into the matching account of yours.
+             */
+            fileAccounts: {
+                account: string;
+                rows: number;
+            }[];
         };
         CsvImportProblemGroup: {
             code: string;

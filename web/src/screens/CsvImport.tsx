@@ -181,7 +181,12 @@ export default function CsvImport() {
       return sendForm<Preview>('/api/csv-import/preview', previewForm(importOptions({ ...form, accountId, presetId }), file, file.name));
     },
     onMutate: () => setCommitted(null),
+    onSuccess: (data) => {
+      // A file of several accounts: keep them to choose from.
+      if ((data.fileAccounts ?? []).length > 1) setFileAccounts((data.fileAccounts ?? []).map((a) => a.account));
+    },
   });
+  const [fileAccounts, setFileAccounts] = useState<string[]>([]);
   const err = preview.error instanceof ApiError ? preview.error : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -304,6 +309,16 @@ export default function CsvImport() {
             <option value="eu">EU 19/01/2024</option>
             <option value="iso-datetime">ISO date-time 2024-01-19T09:35:12</option>
           </SelectField>
+          {fileAccounts.length > 1 && (
+            <SelectField label="Account in the file" value={form.fileAccount} onChange={(e) => set('fileAccount', e.target.value)} error={err?.fieldError('fileAccount')}>
+              <option value="">Choose one (the file holds several)</option>
+              {fileAccounts.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </SelectField>
+          )}
           <SelectField label="Number format" value={form.numberFormat} onChange={(e) => set('numberFormat', e.target.value as ImportForm['numberFormat'])} error={err?.fieldError('numberFormat')}>
             <option value="">{form.source === 'preset' ? "The preset's" : 'US 1,234.56'}</option>
             <option value="us">US 1,234.56</option>

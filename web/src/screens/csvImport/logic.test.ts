@@ -15,6 +15,9 @@ describe('importOptions', () => {
   it('sends no preset when none is chosen: the preview detects it', () => {
     expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: '' })).toEqual({ accountId: 'a1' });
   });
+  it("sends the file's account when one is chosen", () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', fileAccount: ' APEX-22 ' })).toEqual({ accountId: 'a1', fileAccount: 'APEX-22' });
+  });
   it('sends a mapping with header names and column numbers, never a preset', () => {
     const o = importOptions({
       ...initialImportForm,

@@ -15,6 +15,8 @@ export interface ImportForm {
   timezone: string;
   dateFormat: '' | 'iso' | 'us' | 'eu' | 'iso-datetime';
   numberFormat: '' | 'us' | 'eu';
+  /** In a file of several accounts, the one this import reads. */
+  fileAccount: string;
 }
 
 export const initialImportForm: ImportForm = {
@@ -28,6 +30,7 @@ export const initialImportForm: ImportForm = {
   timezone: '',
   dateFormat: '',
   numberFormat: '',
+  fileAccount: '',
 };
 
 /**
@@ -55,6 +58,7 @@ export function importOptions(f: ImportForm): Options {
   if (f.timezone.trim()) o.timezone = f.timezone.trim();
   if (f.dateFormat) o.dateFormat = f.dateFormat;
   if (f.numberFormat) o.numberFormat = f.numberFormat;
+  if (f.fileAccount.trim()) o.fileAccount = f.fileAccount.trim();
   return o;
 }
 
