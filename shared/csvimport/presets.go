@@ -148,18 +148,8 @@ var presets = []Preset{
 			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
-		Section: "Account Trade History",
-		Columns: map[string][]string{
-			FieldDate:      {"Exec Time"},
-			FieldSide:      {"Side"},
-			FieldQuantity:  {"Qty"},
-			FieldEffect:    {"Pos Effect"},
-			FieldSymbol:    {"Symbol"},
-			FieldExpiry:    {"Exp"},
-			FieldStrike:    {"Strike"},
-			FieldAssetType: {"Type"},
-			FieldPrice:     {"Price"},
-		},
+		Section:     "Account Trade History",
+		Columns:     thinkorswimColumns(),
 		Required:    []string{FieldDate, FieldSide, FieldQuantity, FieldSymbol, FieldPrice},
 		InheritTime: true,
 		Sample:      "thinkorswim_statement.csv",
@@ -308,18 +298,8 @@ var presets = []Preset{
 			"Strike, Type, Price. The table has no fees: they are estimated from the account's fee schedule.",
 		HowToExport: "thinkorswim (paperMoney or live): Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
-		Section: "Filled Orders",
-		Columns: map[string][]string{
-			FieldDate:      {"Exec Time"},
-			FieldSide:      {"Side"},
-			FieldQuantity:  {"Qty"},
-			FieldEffect:    {"Pos Effect"},
-			FieldSymbol:    {"Symbol"},
-			FieldExpiry:    {"Exp"},
-			FieldStrike:    {"Strike"},
-			FieldAssetType: {"Type"},
-			FieldPrice:     {"Price"},
-		},
+		Section:     "Filled Orders",
+		Columns:     thinkorswimColumns(),
 		Required:    []string{FieldDate, FieldSide, FieldQuantity, FieldSymbol, FieldPrice},
 		InheritTime: true,
 		Sample:      "thinkorswim_filled_orders.csv",
@@ -590,6 +570,22 @@ var presets = []Preset{
 		Keep:     map[string][]string{"recordType": {"Trade"}},
 		Sample:   "firstrade_history.csv",
 	},
+}
+
+// thinkorswimColumns are the columns of a thinkorswim statement's trade
+// tables (Account Trade History, Filled Orders).
+func thinkorswimColumns() map[string][]string {
+	return map[string][]string{
+		FieldDate:      {"Exec Time"},
+		FieldSide:      {"Side"},
+		FieldQuantity:  {"Qty"},
+		FieldEffect:    {"Pos Effect"},
+		FieldSymbol:    {"Symbol"},
+		FieldExpiry:    {"Exp"},
+		FieldStrike:    {"Strike"},
+		FieldAssetType: {"Type"},
+		FieldPrice:     {"Price"},
+	}
 }
 
 // Presets returns the built-in presets (a copy: callers may not change them).
