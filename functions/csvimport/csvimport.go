@@ -60,6 +60,9 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/csv-import/presets", Handler: auth(h.presets)},
 			{Pattern: "POST /api/csv-import/preview", Handler: auth(h.preview)},
 			{Pattern: "POST /api/csv-import/commit", Handler: auth(h.commit)},
+			{Pattern: "GET /api/csv-import/mappings", Handler: auth(h.listMappings)},
+			{Pattern: "POST /api/csv-import/mappings", Handler: auth(h.saveMapping)},
+			{Pattern: "DELETE /api/csv-import/mappings/{mappingId}", Handler: auth(h.deleteMapping)},
 		},
 	}
 }

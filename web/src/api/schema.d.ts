@@ -1369,9 +1369,8 @@ export interface paths {
         /**
          * The built-in CSV import presets
          * @description The file layouts the importer knows (generic execution and round-trip
-         *     files, Interactive Brokers Flex trades, thinkorswim / Schwab account
-         *     statements, Webull, Tradovate, TradeStation, Tradervue and TradeZella
-         *     exports), with the header names each field is read from; the fields
+         *     files and 21 broker and platform exports, docs/broker-files.md), with
+         *     the header names each field is read from; the fields
          *     an explicit mapping may name per row shape; the date and number
          *     formats; and this instance's limits.
          */
@@ -1379,6 +1378,51 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csv-import/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's saved mappings
+         * @description The mappings the user saved under a name, by name. Send one's fields as a preview's options (`mapping`, `rowShape`, `timezone`, `dateFormat`, `numberFormat`) to read a file with it.
+         */
+        get: operations["listCsvImportMappings"];
+        put?: never;
+        /**
+         * Save a mapping under a name
+         * @description Stores a mapping under a name (1 to 100 characters); a mapping saved
+         *     under the same name (ignoring case) is replaced, keeping its id. The
+         *     mapping is checked as a preview checks it (400 naming `mapping.*`,
+         *     `rowShape`, `timezone`, `dateFormat` or `numberFormat`). A user keeps
+         *     at most 100 (409 beyond).
+         */
+        post: operations["saveCsvImportMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csv-import/mappings/{mappingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved mapping */
+        delete: operations["deleteCsvImportMapping"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2820,6 +2864,23 @@ export interface components {
              * @enum {string}
              */
             numberFormat?: "us" | "eu";
+        };
+        CsvImportSavedMapping: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            mapping: components["schemas"]["CsvImportMapping"];
+            /** @enum {string} */
+            rowShape?: "execution" | "round-trip";
+            timezone?: string;
+            /** @enum {string} */
+            dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+            /** @enum {string} */
+            numberFormat?: "us" | "eu";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         CsvImportMapping: {
             /** @default true */
@@ -5621,6 +5682,104 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCsvImportMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved mappings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CsvImportSavedMapping"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveCsvImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    mapping: components["schemas"]["CsvImportMapping"];
+                    /** @enum {string} */
+                    rowShape?: "execution" | "round-trip";
+                    timezone?: string;
+                    /** @enum {string} */
+                    dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+                    /** @enum {string} */
+                    numberFormat?: "us" | "eu";
+                };
+            };
+        };
+        responses: {
+            /** @description The saved mapping. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mapping: components["schemas"]["CsvImportSavedMapping"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `CONFLICT`: the user keeps 100 saved mappings already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCsvImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mappingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
