@@ -10,6 +10,7 @@ import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
 import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
+import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
 import { plainNumber } from './positions/futures';
 
 type Preview = Schemas['CsvImportPreview'];
@@ -297,6 +298,14 @@ export default function CsvImport() {
                 ))}
               </div>
             </fieldset>
+            <MappingRulesFields rules={form.rules} onChange={(r) => set('rules', r)} />
+            <SavedMappings
+              form={form}
+              onLoad={(f) => {
+                setForm(f);
+                preview.reset();
+              }}
+            />
           </>
         )}
         <h2>3. Options</h2>

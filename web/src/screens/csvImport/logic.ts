@@ -2,6 +2,10 @@
 import type { Schemas } from '../../api/client';
 
 export type Options = Schemas['CsvImportOptions'];
+type Mapping = Schemas['CsvImportMapping'];
+type SavedMapping = Schemas['CsvImportSavedMapping'];
+/** MappingRules are a mapping's parts beyond its columns (filters, vocabularies, defaults). */
+export type MappingRules = Omit<Mapping, 'columns' | 'hasHeader' | 'delimiter'>;
 type RowShape = 'execution' | 'round-trip';
 
 export interface ImportForm {
@@ -17,6 +21,8 @@ export interface ImportForm {
   numberFormat: '' | 'us' | 'eu';
   /** In a file of several accounts, the one this import reads. */
   fileAccount: string;
+  /** The mapping's rules: filters, vocabularies, default asset type and multiplier. */
+  rules: MappingRules;
 }
 
 export const initialImportForm: ImportForm = {
@@ -31,6 +37,7 @@ export const initialImportForm: ImportForm = {
   dateFormat: '',
   numberFormat: '',
   fileAccount: '',
+  rules: {},
 };
 
 /**
@@ -52,7 +59,7 @@ export function importOptions(f: ImportForm): Options {
       if (!v) continue;
       columns[field] = /^[1-9]\d{0,3}$/.test(v) ? Number(v) : v;
     }
-    o.mapping = { hasHeader: f.hasHeader, delimiter: f.delimiter === '\t' ? 'tab' : f.delimiter || ',', columns };
+    o.mapping = { ...cleanRules(f.rules), hasHeader: f.hasHeader, delimiter: f.delimiter === '\t' ? 'tab' : f.delimiter || ',', columns };
     o.rowShape = f.rowShape;
   }
   if (f.timezone.trim()) o.timezone = f.timezone.trim();
@@ -78,4 +85,46 @@ export function headerNames(firstLine: string, delimiter: string): string[] {
     .split(d)
     .map((h) => h.trim().replace(/^"(.*)"$/, '$1').trim())
     .filter(Boolean);
+}
+
+/** cleanRules drops the rules left empty. */
+function cleanRules(r: MappingRules): MappingRules {
+  const out: MappingRules = {};
+  if (r.filters?.length) out.filters = r.filters;
+  if (r.skipNonTrades) out.skipNonTrades = true;
+  if (r.sides && Object.keys(r.sides).length) out.sides = r.sides;
+  if (r.openClose && Object.keys(r.openClose).length) out.openClose = r.openClose;
+  if (r.defaultAssetType) out.defaultAssetType = r.defaultAssetType;
+  if (r.multiplier?.trim() && r.defaultAssetType === 'future') out.multiplier = r.multiplier.trim();
+  return out;
+}
+
+/** loadSaved fills the form from a saved mapping (the account and file stay). */
+export function loadSaved(f: ImportForm, m: SavedMapping): ImportForm {
+  const { columns, hasHeader, delimiter, ...rules } = m.mapping;
+  return {
+    ...f,
+    source: 'mapping',
+    rowShape: m.rowShape ?? 'execution',
+    hasHeader: hasHeader ?? true,
+    delimiter: delimiter === 'tab' || delimiter === '\\t' ? '\t' : delimiter || ',',
+    columns: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, String(v)])),
+    timezone: m.timezone ?? '',
+    dateFormat: m.dateFormat ?? '',
+    numberFormat: m.numberFormat ?? '',
+    rules,
+  };
+}
+
+/** savedBody is the body that saves the form's mapping under a name. */
+export function savedBody(f: ImportForm, name: string) {
+  const o = importOptions({ ...f, source: 'mapping' });
+  return {
+    name: name.trim(),
+    mapping: o.mapping as Mapping,
+    rowShape: o.rowShape,
+    ...(o.timezone ? { timezone: o.timezone } : {}),
+    ...(o.dateFormat ? { dateFormat: o.dateFormat } : {}),
+    ...(o.numberFormat ? { numberFormat: o.numberFormat } : {}),
+  };
 }
