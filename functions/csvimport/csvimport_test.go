@@ -207,7 +207,8 @@ func TestBadInput(t *testing.T) {
 	}
 
 	// Bad values are a 200 preview with located errors that cannot be
-	// committed, and stage nothing.
+	// committed as a whole; the readable rest is staged as a partial
+	// import (written only on confirmation: TestPartialImport).
 	t.Run("LocatedErrors", func(t *testing.T) {
 		file := header + row +
 			"2024-01-32,09:31:05,AAPL,Sell,100,185\n" +
@@ -217,7 +218,7 @@ func TestBadInput(t *testing.T) {
 			"2024-01-18,11:00:00,MSFT,Sell,15,401\n" // a reversal: not an error
 
 		r := must(t, preview(t, f.a, opts, []byte(file)), 200)
-		if r.JSON["canCommit"] != false || r.JSON["token"] != nil {
+		if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != true || r.JSON["token"] == nil {
 			t.Fatalf("%s", r.Body)
 		}
 		errs := r.JSON["errors"].([]any)
@@ -247,8 +248,8 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
-	if c := f.counts(t); c != (counts{}) {
-		t.Fatalf("bad input wrote %+v", c)
+	if c := f.counts(t); c != (counts{staged: 1}) {
+		t.Fatalf("bad input wrote %+v (only the partial preview is staged)", c)
 	}
 }
 
