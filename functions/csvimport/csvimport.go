@@ -18,6 +18,7 @@
 package csvimport
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -60,6 +61,9 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/csv-import/presets", Handler: auth(h.presets)},
 			{Pattern: "POST /api/csv-import/preview", Handler: auth(h.preview)},
 			{Pattern: "POST /api/csv-import/commit", Handler: auth(h.commit)},
+			{Pattern: "GET /api/csv-import/mappings", Handler: auth(h.listMappings)},
+			{Pattern: "POST /api/csv-import/mappings", Handler: auth(h.saveMapping)},
+			{Pattern: "DELETE /api/csv-import/mappings/{mappingId}", Handler: auth(h.deleteMapping)},
 		},
 	}
 }
@@ -179,6 +183,88 @@ type Preview struct {
 	Warnings     []csvimport.Problem `json:"warnings"`
 	ErrorCount   int                 `json:"errorCount"`
 	WarningCount int                 `json:"warningCount"`
+	// WarningGroups are the warnings by code, in the order codes first
+	// appear by row: a count and the first few.
+	WarningGroups []ProblemGroup `json:"warningGroups"`
+	// DetectedPresetID is the preset the file's header matches best, or
+	// null; PresetID the preset read with (the client's, else the
+	// detected one), null for a mapping.
+	DetectedPresetID *string `json:"detectedPresetId"`
+	PresetID         *string `json:"presetId"`
+	// CanImportPartial: the file has rows that cannot be read (errors),
+	// and the others make an import; it is staged (token), and the commit
+	// writes it only with importPartial. Summary and positions are then
+	// those of the rows imported; PartialRowsLeftOut counts the rows left
+	// out (the errors' rows, and rows that no longer fit without them).
+	CanImportPartial   bool `json:"canImportPartial"`
+	PartialRowsLeftOut int  `json:"partialRowsLeftOut"`
+	// FileAccounts are the values of the file's account column with their
+	// rows, when it has one: a file of several accounts is imported once
+	// per account (fileAccount).
+	FileAccounts []FileAccount `json:"fileAccounts"`
+}
+
+// FileAccount is an account of the file and its data rows.
+type FileAccount struct {
+	Account string `json:"account"`
+	Rows    int    `json:"rows"`
+}
+
+func fileAccounts(m map[string]int) []FileAccount {
+	out := make([]FileAccount, 0, len(m))
+	for a, n := range m {
+		out = append(out, FileAccount{Account: a, Rows: n})
+	}
+	slices.SortFunc(out, func(a, b FileAccount) int { return strings.Compare(a.Account, b.Account) })
+	return out
+}
+
+// ProblemGroup is the problems of one code: how many, and the first few.
+type ProblemGroup struct {
+	Code  string              `json:"code"`
+	Count int                 `json:"count"`
+	First []csvimport.Problem `json:"first"`
+}
+
+// groupFirst is how many problems a group lists.
+const groupFirst = 3
+
+// grouped groups problems by code, codes in the order of their first row.
+func grouped(ps []csvimport.Problem) []ProblemGroup {
+	sorted := slices.Clone(ps)
+	slices.SortStableFunc(sorted, func(a, b csvimport.Problem) int { return a.Row - b.Row })
+	out := []ProblemGroup{}
+	at := map[string]int{}
+	for _, p := range sorted {
+		i, ok := at[p.Code]
+		if !ok {
+			i = len(out)
+			at[p.Code] = i
+			out = append(out, ProblemGroup{Code: p.Code})
+		}
+		out[i].Count++
+		if len(out[i].First) < groupFirst {
+			out[i].First = append(out[i].First, p)
+		}
+	}
+	return out
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// checkOptions refuses options that are wrong whatever the file holds
+// before the file is read; a missing layout waits for detection.
+func checkOptions(opts csvimport.Options, zone string, now time.Time, maxRows int) error {
+	if opts.PresetID == "" && opts.Mapping == nil {
+		opts.PresetID = "generic-execution"
+	}
+	_, err := csvimport.Resolve(opts, zone, now, maxRows)
+	return err
 }
 
 func (h handler) preview(w http.ResponseWriter, r *http.Request) {
@@ -207,12 +293,28 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
+	if err := checkOptions(opts, acct.Timezone, now, cfg.MaxRows); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	part, err := up.next()
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	file, err := up.next()
+	// The layout: the client's preset or mapping, else the preset detected
+	// from the file's head (which the answer names either way).
+	file := bufio.NewReaderSize(part, csvimport.DetectBytes)
+	head, err := file.Peek(csvimport.DetectBytes)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		httpx.Error(w, r, up.readError(err))
+		return
+	}
+	detected, found := csvimport.Detect(head)
+	if opts.PresetID == "" && opts.Mapping == nil && found {
+		opts.PresetID = detected.PresetID
+	}
+	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -249,16 +351,35 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	warnings = append(warnings, plan.Warnings...)
 
 	out := Preview{
-		CanCommit: len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
-		AccountID: acct.ID,
-		Summary:   summaryOf(plan.Summary, acct.Currency),
-		Positions: proposedOf(parsed.Fills, plan),
+		CanCommit:    len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
+		AccountID:    acct.ID,
+		PresetID:     optional(opts.PresetID),
+		FileAccounts: fileAccounts(parsed.Accounts),
 	}
+	// Rows that cannot be read: the rest may be imported on an explicit
+	// confirmation (importPartial on the commit); the preview then shows
+	// what the rest makes.
+	staged, leftOut := parsed.Fills, 0
+	if len(errs) > 0 {
+		build := func(fills []csvimport.Fill) *csvimport.Plan {
+			return csvimport.Build(fills, held, csvimport.BuildOptions{Header: parsed.Header})
+		}
+		if part := csvimport.PartialImport(parsed.Fills, errs, build); part != nil {
+			staged, leftOut, plan = part.Fills, part.LeftOut, part.Plan
+			plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
+			out.CanImportPartial, out.PartialRowsLeftOut = true, leftOut
+		}
+	}
+	out.Summary, out.Positions = summaryOf(plan.Summary, acct.Currency), proposedOf(staged, plan)
 	out.Errors, out.ErrorCount = listed(errs)
+	out.WarningGroups = grouped(warnings)
 	out.Warnings, out.WarningCount = listed(warnings)
+	if found {
+		out.DetectedPresetID = &detected.PresetID
+	}
 
-	if out.CanCommit {
-		payload := csvimport.EncodeFills(parsed.Fills)
+	if out.CanCommit || out.CanImportPartial {
+		payload := csvimport.EncodeStaged(staged, leftOut)
 		if int64(len(payload)) > cfg.MaxStagedBytes {
 			httpx.Error(w, r, apperr.New(apperr.PayloadTooLarge, "the import's staged result is %d bytes, more than %d (CSV_IMPORT_MAX_STAGED_BYTES); split the file",
 				len(payload), cfg.MaxStagedBytes))
@@ -339,6 +460,9 @@ func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
 type commitRequest struct {
 	Token             *string `json:"token"`
 	ConfirmDuplicates bool    `json:"confirmDuplicates"`
+	// ImportPartial confirms a partial preview: its readable rows are
+	// written, the others left out.
+	ImportPartial bool `json:"importPartial"`
 }
 
 // Committed is what a commit wrote.
@@ -351,6 +475,7 @@ type Committed struct {
 	PositionIDs        []string `json:"positionIds"`
 	ContinuedIDs       []string `json:"continuedPositionIds"`
 	Balance            string   `json:"balance"`
+	RowsLeftOut        int      `json:"rowsLeftOut"` // a partial import's rows that could not be read
 }
 
 type committedEnvelope struct {
@@ -382,7 +507,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates)
+	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates, in.ImportPartial)
 	if err != nil {
 		// Nothing was written: hand the preview back so it can be retried
 		// while it lives.
@@ -405,10 +530,14 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 // write runs the commit's one transaction through the journal store: the
 // plan against the journal as it is now, the write, and the deletion of
 // the staged row.
-func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm bool) (Committed, error) {
-	fills, err := csvimport.DecodeFills(payload)
+func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial bool) (Committed, error) {
+	fills, leftOut, err := csvimport.DecodeStaged(payload)
 	if err != nil {
 		return Committed{}, err
+	}
+	if leftOut > 0 && !partial {
+		return Committed{}, apperr.Invalid("importPartial", fmt.Sprintf(
+			"must be true to import this preview: %d rows of the file cannot be read and are left out", leftOut))
 	}
 	done, err := h.journal.Import(ctx, userID, accountID, fills, csvimport.BuildOptions{ConfirmDuplicates: confirm},
 		func(ctx context.Context, tx pgx.Tx) error {
@@ -433,7 +562,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 		}
 		return Committed{}, err
 	}
-	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4),
+	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4), RowsLeftOut: leftOut,
 		PositionsCreated: len(done.Created), PositionsContinued: len(done.Continued), FillsCreated: done.Fills,
 		PositionIDs: done.Created, ContinuedIDs: done.Continued}
 	if !confirm {

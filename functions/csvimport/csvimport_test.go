@@ -54,6 +54,16 @@ func TestImportSamples(t *testing.T) {
 		"ESH24":  {50, "ES", "2024-03", "225.0000"}, // 4.5 x 1 x 50
 		"MNQH24": {2, "MNQ", "2024-03", "77.0000"},  // 19.25 x 2 x 2, short
 		"MESH24": {5, "MES", "2024-03", "112.5000"}, // 11.25 x 2 x 5
+		// The broker files of the second round, by preset.
+		"ibkr-activity-statement/MESH25": {5, "MES", "2025-03", "53.7500"},   // 10.75 x 1 x 5
+		"tradovate-performance/MNQH25":   {2, "MNQ", "2025-03", "53.0000"},   // 13.25 x 2 x 2
+		"tradovate-performance/ESH25":    {50, "ES", "2025-03", "-137.5000"}, // sold first: -2.75 x 1 x 50
+		"ninjatrader/MNQH25":             {2, "MNQ", "2025-03", "50.0000"},   // 12.5 x 2 x 2
+		"ninjatrader/MESH25":             {5, "MES", "2025-03", "21.2500"},   // short 4.25 x 1 x 5
+		"tradingview/MESH25":             {5, "MES", "2025-03", "75.0000"},   // 7.5 x 2 x 5
+		"projectx/MNQH25":                {2, "MNQ", "2025-03", "49.0000"},   // 12.25 x 2 x 2
+		"projectx/MESH25":                {5, "MES", "2025-03", "-16.2500"},  // short -3.25 x 1 x 5
+		"tastytrade/MESH25":              {5, "MES", "2025-03", "56.2500"},   // 11.25 x 1 x 5
 	}
 	seenFutures := 0
 	for _, p := range parser.Presets() {
@@ -100,7 +110,11 @@ func TestImportSamples(t *testing.T) {
 					pos["netPnl"] != want["netPnl"] || pos["grossPnl"] != want["grossPnl"] || len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
 					t.Errorf("position %v, previewed %v", pos, want)
 				}
-				if fut, ok := futures[pos["symbol"].(string)]; ok {
+				fut, ok := futures[pos["symbol"].(string)]
+				if !ok {
+					fut, ok = futures[p.ID+"/"+pos["symbol"].(string)]
+				}
+				if ok {
 					seenFutures++
 					if pos["assetType"] != "future" || pos["multiplier"] != fut.mult || want["multiplier"] != fut.mult || pos["underlying"] != fut.root ||
 						pos["contractMonth"] != fut.month || pos["grossPnl"] != fut.gross {
@@ -166,7 +180,7 @@ func TestBadInput(t *testing.T) {
 	add("PartAfterFile", 400, "VALIDATION_ERROR", "extra", optionsPart(t, opts), filePart([]byte(header+row)), part{name: "extra", content: []byte("x")})
 	add("OptionsNotJSON", 400, "INVALID_JSON", "", part{name: "options", content: []byte("accountId=1")}, filePart([]byte(header+row)))
 	add("OptionsUnknownField", 400, "VALIDATION_ERROR", "colour", part{name: "options", content: []byte(`{"colour":"red"}`)}, filePart([]byte(header+row)))
-	add("NoPresetNoMapping", 400, "VALIDATION_ERROR", "presetId", optionsPart(t, map[string]any{"accountId": f.accountA}), filePart([]byte(header+row)))
+	add("NoPresetNoMappingNotDetected", 400, "VALIDATION_ERROR", "presetId", optionsPart(t, map[string]any{"accountId": f.accountA}), filePart([]byte("Colour,Size\nred,1\n")))
 	add("BadMappingColumn", 400, "VALIDATION_ERROR", "mapping.columns.price", optionsPart(t, map[string]any{"accountId": f.accountA,
 		"mapping": map[string]any{"columns": map[string]any{"date": "Date", "symbol": "Symbol", "quantity": "Quantity", "price": true}}}), filePart([]byte(header+row)))
 	cases = append(cases,
@@ -193,7 +207,8 @@ func TestBadInput(t *testing.T) {
 	}
 
 	// Bad values are a 200 preview with located errors that cannot be
-	// committed, and stage nothing.
+	// committed as a whole; the readable rest is staged as a partial
+	// import (written only on confirmation: TestPartialImport).
 	t.Run("LocatedErrors", func(t *testing.T) {
 		file := header + row +
 			"2024-01-32,09:31:05,AAPL,Sell,100,185\n" +
@@ -203,7 +218,7 @@ func TestBadInput(t *testing.T) {
 			"2024-01-18,11:00:00,MSFT,Sell,15,401\n" // a reversal: not an error
 
 		r := must(t, preview(t, f.a, opts, []byte(file)), 200)
-		if r.JSON["canCommit"] != false || r.JSON["token"] != nil {
+		if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != true || r.JSON["token"] == nil {
 			t.Fatalf("%s", r.Body)
 		}
 		errs := r.JSON["errors"].([]any)
@@ -233,8 +248,8 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
-	if c := f.counts(t); c != (counts{}) {
-		t.Fatalf("bad input wrote %+v", c)
+	if c := f.counts(t); c != (counts{staged: 1}) {
+		t.Fatalf("bad input wrote %+v (only the partial preview is staged)", c)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 func fuzzSpec(choice byte) *Spec {
 	all := Presets()
 	var opts Options
-	switch n := int(choice) % (len(all) + 3); {
+	switch n := int(choice) % (len(all) + 4); {
 	case n < len(all):
 		opts.PresetID = all[n].ID
 	case n == len(all):
@@ -29,6 +29,18 @@ func fuzzSpec(choice byte) *Spec {
 			FieldDate: {Name: "d"}, FieldTime: {Name: "t"}, FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldPrice: {Name: "p"},
 			FieldEffect: {Name: "e"}, FieldExpiry: {Name: "x"}, FieldStrike: {Name: "k"}, FieldRight: {Name: "r"}}}
 		opts.NumberFormat, opts.DateFormat = NumberEU, DateEU
+	case n == len(all)+2:
+		// A mapping with every rule: filters, vocabularies, defaults, the
+		// file's accounts.
+		opts.Mapping = &Mapping{Columns: map[string]Column{
+			FieldDate: {Name: "d"}, FieldSymbol: {Name: "s"}, FieldSide: {Name: "side"}, FieldQuantity: {Name: "q"},
+			FieldPrice: {Name: "p"}, FieldStatus: {Name: "st"}, FieldAccount: {Name: "acct"}, FieldDescription: {Name: "desc"},
+			FieldEffect: {Name: "oc"}},
+			Filters:          []Filter{{Column: Column{Name: "kind"}, Skip: []string{"cash"}}},
+			SkipNonTrades:    true,
+			Vocabulary:       Vocabulary{Sides: map[string]string{"purchase": "buy", "sale": "sell to close"}, OpenClose: map[string]string{"x": "auto"}},
+			DefaultAssetType: AssetFuture, Multiplier: "10"}
+		opts.FileAccount = "A1"
 	default:
 		opts.Mapping = &Mapping{Columns: map[string]Column{
 			FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldEntryDate: {Name: "a"}, FieldEntryPrice: {Name: "ap"},

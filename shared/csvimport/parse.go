@@ -29,6 +29,9 @@ type Parsed struct {
 	Warnings []Problem
 	// HasFees reports a fee or commission column.
 	HasFees bool
+	// Accounts counts the data rows of each value of the account column
+	// (a file of several accounts), before fileAccount picks one.
+	Accounts map[string]int
 }
 
 // Errors of a whole file. Each is a 4xx naming the part or option.
@@ -71,12 +74,6 @@ func binary(head []byte) string {
 	return ""
 }
 
-// headKey normalises a header cell for matching: trimmed, lowercase,
-// inner whitespace collapsed.
-func headKey(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(strings.TrimPrefix(s, "\ufeff")), " "))
-}
-
 // candidateDelimiters are the separators a file with the wrong delimiter
 // most often uses.
 var candidateDelimiters = []rune{',', ';', '\t', '|'}
@@ -90,15 +87,14 @@ func delimiterName(r rune) string {
 
 // parser holds the state of one Parse.
 type parser struct {
-	s      *Spec
-	out    *Parsed
-	bind   map[string]int // field -> 0-based column; absent when the file lacks it
-	rec    []string
-	line   int
-	keep   map[int]map[string]bool // column -> kept values (lowercase)
-	skip   map[int]map[string]bool // column -> skipped values
-	reason map[string]int          // skipped rows by reason
-	last   *time.Time              // the previous row's time (InheritTime)
+	s       *Spec
+	out     *Parsed
+	bind    map[string]int // field -> 0-based column; absent when the file lacks it
+	rec     []string
+	line    int
+	filters []rowFilter
+	reason  map[string]int // skipped rows by reason
+	last    *time.Time     // the previous row's time (InheritTime)
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -163,8 +159,19 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if blank(rec) {
 			continue
 		}
-		if s.preset != nil && s.preset.Section != "" && title(rec) {
+		if s.preset != nil && s.preset.SectionColumn {
+			// A statement whose every line starts with its table's name
+			// and the line's kind (IB's Activity Statement): our table's
+			// data lines only.
+			if len(rec) < 2 || headKey(rec[0]) != headKey(s.preset.Section) || headKey(rec[1]) != "data" {
+				continue
+			}
+		} else if s.preset != nil && s.preset.Section != "" && title(rec) {
 			break // the next table of the statement
+		} else if s.preset != nil && s.preset.SkipNotes && title(rec) && len(p.out.Header) > 2 {
+			p.skipRow("notes (one-cell rows)")
+			p.out.Rows++
+			continue
 		}
 		if p.out.Header != nil && sameAs(rec, p.out.Header) {
 			continue // a repeated header (IB repeats it per account)
@@ -179,7 +186,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
 			return nil, TooManyRows(s.MaxRows)
 		}
-		if p.filtered() {
+		if p.otherAccount() || p.filtered() {
 			continue
 		}
 		if s.Shape == ShapeRoundTrip {
@@ -193,6 +200,12 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 			return nil, ErrHeaderOnly
 		}
 		return nil, ErrEmpty
+	}
+	oldestFirst(p.out.Fills)
+	if len(p.out.Accounts) > 1 && s.fileAccount == "" {
+		p.out.Errors = append(p.out.Errors, Problem{Field: FieldAccount, Code: CodeMultipleAccounts, Message: fmt.Sprintf(
+			"the file holds %d accounts (%s): import them one at a time, choosing the file's account (fileAccount) for each of yours",
+			len(p.out.Accounts), accountList(p.out.Accounts))})
 	}
 	p.summarize()
 	return p.out, nil
@@ -240,8 +253,15 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		section = p.s.preset.Section
 	}
 	seen := false
+	var first []string // a preset's first record, when it is not a header
+	looked := 0
 	for {
 		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) && first != nil {
+			rec, err = first, nil
+			first = nil
+			looked = headerSearch
+		}
 		if errors.Is(err, io.EOF) {
 			if section != "" && seen {
 				return apperr.Invalid("file", fmt.Sprintf("has no %q table: is it a %s export?", section, p.s.preset.Name))
@@ -263,7 +283,11 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 			continue
 		}
 		seen = true
-		if section != "" {
+		if section != "" && p.s.preset.SectionColumn {
+			if len(rec) < 2 || headKey(rec[0]) != headKey(section) || headKey(rec[1]) != "header" {
+				continue
+			}
+		} else if section != "" {
 			if !(title(rec) && headKey(rec[0]) == headKey(section)) {
 				continue
 			}
@@ -285,12 +309,34 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 				}
 			}
 		}
+		// A preset's export may start with lines about the account (E*TRADE's
+		// "For Account:"): the header is the first of the first
+		// headerSearch records that has the preset's required columns.
+		if section == "" && p.s.preset != nil && !p.s.preset.headerOK(rec) {
+			if first == nil {
+				first = slices.Clone(rec)
+			}
+			if looked++; looked < headerSearch {
+				continue
+			}
+			rec = first
+		}
 		p.out.Header = slices.Clone(rec)
 		for i := range p.out.Header {
 			p.out.Header[i] = strings.TrimSpace(strings.TrimPrefix(p.out.Header[i], "\ufeff"))
 		}
 		return p.bindHeader()
 	}
+}
+
+// headerSearch bounds the records a preset's header is looked for in.
+const headerSearch = 30
+
+// headerOK reports whether rec has every column p requires (by name or
+// synonym).
+func (p *Preset) headerOK(rec []string) bool {
+	_, ok := signature(p, rec)
+	return ok
 }
 
 // checkDelimiter refuses a first row of one cell that holds another
@@ -350,6 +396,16 @@ func (p *parser) bindHeader() error {
 			}
 		}
 	}
+	// A preset's field none of whose names is in the header: their
+	// synonyms, in a second pass so that no field takes a column another
+	// field names outright.
+	if p.s.preset != nil {
+		for _, f := range fields {
+			if _, ok := p.bind[f]; !ok {
+				p.bindSynonym(f, index)
+			}
+		}
+	}
 	required := requiredOf[p.s.Shape]
 	if p.s.preset != nil {
 		required = p.s.preset.Required
@@ -380,8 +436,16 @@ func (p *parser) bindHeader() error {
 	if err := apperr.Fields(problems); err != nil {
 		return err
 	}
-	p.bindFilters()
+	if err := p.bindFilters(index); err != nil {
+		return err
+	}
+	if p.s.fileAccount != "" && !p.has(FieldAccount) {
+		return apperr.Invalid("fileAccount", "applies to a file with an account column; this file has none (map one as account)")
+	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
+	for _, f := range p.s.extraFees {
+		p.out.HasFees = p.out.HasFees || p.has(f)
+	}
 	return nil
 }
 
@@ -391,30 +455,7 @@ func (p *parser) bindIndexes() error {
 		p.bind[f] = cs[0].Index - 1
 	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
-	return nil
-}
-
-func (p *parser) bindFilters() {
-	pr := p.s.preset
-	if pr == nil {
-		return
-	}
-	build := func(m map[string][]string) map[int]map[string]bool {
-		out := map[int]map[string]bool{}
-		for f, values := range m {
-			col, ok := p.bind[f]
-			if !ok {
-				continue
-			}
-			set := map[string]bool{}
-			for _, v := range values {
-				set[normWords(v)] = true
-			}
-			out[col] = set
-		}
-		return out
-	}
-	p.keep, p.skip = build(pr.Keep), build(pr.Skip)
+	return p.bindFilters(nil)
 }
 
 func (p *parser) headerList() string {
@@ -445,6 +486,32 @@ func (p *parser) column(field string) int {
 	return 0
 }
 
+// bindSynonym binds field to the first free column whose header is a
+// synonym of one of the field's names.
+func (p *parser) bindSynonym(field string, index map[string]int) {
+	for _, c := range p.s.columns[field] {
+		if c.Index > 0 {
+			continue
+		}
+		for _, k := range synonymsOf(c.Name) {
+			if i, ok := index[k]; ok && !p.bound(i) {
+				p.bind[field] = i
+				return
+			}
+		}
+	}
+}
+
+// bound reports a column some field is bound to.
+func (p *parser) bound(col int) bool {
+	for _, i := range p.bind {
+		if i == col {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) has(field string) bool {
 	_, ok := p.bind[field]
 	return ok
@@ -464,25 +531,6 @@ func (p *parser) cell(field string) (string, int) {
 	return strings.TrimSpace(p.rec[i]), i + 1
 }
 
-// filtered applies a preset's keep and skip lists to the current row.
-func (p *parser) filtered() bool {
-	for col, set := range p.keep {
-		if col < len(p.rec) && !set[normWords(p.rec[col])] {
-			p.out.Skipped++
-			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
-			return true
-		}
-	}
-	for col, set := range p.skip {
-		if col < len(p.rec) && set[normWords(p.rec[col])] {
-			p.out.Skipped++
-			p.reason[p.columnName(col+1)+" "+strings.TrimSpace(p.rec[col])]++
-			return true
-		}
-	}
-	return false
-}
-
 func (p *parser) columnName(col int) string {
 	if col >= 1 && col <= len(p.out.Header) {
 		return p.out.Header[col-1]
@@ -499,6 +547,11 @@ func (p *parser) problem(warn bool, field string, col int, code, msg string) {
 	if warn {
 		p.out.Warnings = append(p.out.Warnings, pr)
 	} else {
+		if sym, _ := p.cell(FieldSymbol); sym != "" {
+			if inst, _, m := parseSymbol(sym, p.s.defaults.asset, p.s.Now, p.s.defaults.multiplier); m == "" {
+				pr.Symbol = inst.Symbol
+			}
+		}
 		p.out.Errors = append(p.out.Errors, pr)
 	}
 }
@@ -536,6 +589,10 @@ func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 		}
 		p.missing(dateField, col)
 		return time.Time{}, false
+	}
+	// Schwab's "03/03/2025 as of 02/28/2025": the first date is the trade's.
+	if i := strings.Index(strings.ToLower(v), " as of "); i > 0 {
+		v = strings.TrimSpace(v[:i])
 	}
 	datePart, rest := splitDate(v)
 	d, ok := parseDateToken(datePart, p.s.DateFormat)
@@ -636,12 +693,31 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 	return d, true
 }
 
+// fieldPriceMultiplier is the column of the multiplier a price was
+// multiplied by (PriceTimesMultiplier).
+const fieldPriceMultiplier = "priceMultiplier"
+
+// perUnit divides a price written per contract (price x multiplier, as
+// tastytrade writes it) by the row's multiplier.
+func (p *parser) perUnit(price decimal.Decimal) (decimal.Decimal, bool) {
+	m, present, fine := p.number(fieldPriceMultiplier, false)
+	if !fine || !present {
+		return price, fine
+	}
+	if !m.IsPositive() {
+		_, col := p.cell(fieldPriceMultiplier)
+		p.problem(false, fieldPriceMultiplier, col, CodeOutOfRange, "the multiplier must be greater than 0")
+		return price, false
+	}
+	return p.fit(FieldPrice, price.DivRound(m, 12).Truncate(12), 8), true
+}
+
 // fees reads the fees and commission cells: their magnitudes add up (a
 // broker may print charges as negative amounts). given is false when both
 // are empty.
 func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 	ok = true
-	for _, f := range []string{FieldFees, FieldCommission} {
+	for _, f := range append([]string{FieldFees, FieldCommission}, p.s.extraFees...) {
 		d, present, fine := p.number(f, false)
 		if !fine {
 			ok = false
@@ -670,6 +746,9 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 // instrument reads the symbol (and the option fields) of the current row.
 func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
+	if inst, ok := p.described(sym); ok {
+		return inst, true
+	}
 	if sym == "" {
 		p.missing(FieldSymbol, col)
 		return Instrument{}, false
@@ -688,8 +767,8 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 			return Instrument{}, false
 		}
 	}
-	if asset == "" && p.s.preset != nil {
-		asset = p.s.preset.DefaultAssetType
+	if asset == "" {
+		asset = p.s.defaults.asset
 	}
 	expiry, expCol := p.cell(FieldExpiry)
 	strike, strikeCol := p.cell(FieldStrike)
@@ -732,9 +811,33 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		}
 		return inst, true
 	}
-	inst, code, msg := ParseSymbol(sym, asset, traded)
+	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
+		return Instrument{}, false
+	}
+	return inst, true
+}
+
+// described reads an option written only in the row's description (the
+// symbol cell empty or the underlying alone), when the row does not type
+// itself as something else.
+func (p *parser) described(sym string) (Instrument, bool) {
+	desc, _ := p.cell(FieldDescription)
+	if desc == "" {
+		return Instrument{}, false
+	}
+	if a, _ := p.cell(FieldAssetType); a != "" {
+		if asset, _, ok := parseAssetType(a); !ok || asset != AssetOption {
+			return Instrument{}, false
+		}
+	}
+	inst, ok := parseOptionText(desc)
+	if !ok {
+		return Instrument{}, false
+	}
+	sym = strings.ToUpper(strings.TrimSpace(sym))
+	if sym != "" && sym != strings.TrimSpace(inst.Symbol[:6]) {
 		return Instrument{}, false
 	}
 	return inst, true
@@ -751,8 +854,81 @@ func unsupportedWord(s string) bool {
 	return false
 }
 
+// otherAccount counts the current row's account and skips it when the
+// options picked another of the file's accounts.
+func (p *parser) otherAccount() bool {
+	v, col := p.cell(FieldAccount)
+	if col == 0 || v == "" {
+		return false
+	}
+	if p.out.Accounts == nil {
+		p.out.Accounts = map[string]int{}
+	}
+	if _, seen := p.out.Accounts[v]; seen || len(p.out.Accounts) < maxAccounts {
+		p.out.Accounts[v]++
+	}
+	if p.s.fileAccount == "" || v == p.s.fileAccount {
+		return false
+	}
+	p.skipRow("account " + clip(v))
+	return true
+}
+
+// maxAccounts bounds the account values a file's rows are counted by.
+const maxAccounts = 100
+
+func accountList(accounts map[string]int) string {
+	names := make([]string, 0, len(accounts))
+	for a, n := range accounts {
+		names = append(names, fmt.Sprintf("%s: %d rows", clip(a), n))
+	}
+	slices.Sort(names)
+	if len(names) > 10 {
+		names = append(names[:10], "...")
+	}
+	return strings.Join(names, "; ")
+}
+
+// nonTrade skips the current row when its side is not a trade word and
+// the file's rows may be other records (SkipNonTrades).
+func (p *parser) nonTrade(known func(string) bool) bool {
+	if !p.s.skipNonTrades || !p.has(FieldSide) {
+		return false
+	}
+	v, col := p.cell(FieldSide)
+	if known(v) {
+		return false
+	}
+	if v == "" {
+		v = "(empty)"
+	}
+	p.skipRow(p.columnName(col) + " " + v)
+	return true
+}
+
+// unsupported skips the current row when it trades an asset the journal
+// does not record yet and the preset says to skip those (SkipUnsupported).
+func (p *parser) unsupported() bool {
+	if p.s.preset == nil || !p.s.preset.SkipUnsupported {
+		return false
+	}
+	sym, _ := p.cell(FieldSymbol)
+	what := unsupportedSymbol(sym)
+	if a, _ := p.cell(FieldAssetType); what == "" && a != "" && unsupportedWord(a) {
+		what = strings.ToLower(a)
+	}
+	if what == "" {
+		return false
+	}
+	p.skipRow(fmt.Sprintf("%s (%s, not supported yet)", clip(strings.ToUpper(sym)), what))
+	return true
+}
+
 // execution turns the current row into one fill.
 func (p *parser) execution() {
+	if p.nonTrade(func(s string) bool { _, _, ok := p.side(s); return ok }) || p.unsupported() {
+		return
+	}
 	ok := true
 	t, fine := p.when(FieldDate, FieldTime)
 	ok = ok && fine
@@ -772,7 +948,7 @@ func (p *parser) execution() {
 	switch {
 	case sideText != "":
 		var known bool
-		side, effect, known = parseAction(sideText)
+		side, effect, known = p.side(sideText)
 		if !known {
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a side (buy, sell, BOT, SLD, Buy to Open, Sell Short, Buy to Cover, ...)", clip(sideText)))
 			ok = false
@@ -786,7 +962,7 @@ func (p *parser) execution() {
 		side = Buy
 	}
 	if e, col := p.cell(FieldEffect); e != "" {
-		declared, known := parseEffect(e)
+		declared, known := p.effect(e)
 		switch {
 		case !known:
 			p.problem(false, FieldEffect, col, CodeInvalidValue, fmt.Sprintf("%q is not an open/close indicator (O, C, Open, Close, To Open, To Close)", clip(e)))
@@ -801,6 +977,10 @@ func (p *parser) execution() {
 
 	price, fine := p.price(FieldPrice)
 	ok = ok && fine
+	if fine && p.s.preset != nil && p.s.preset.PriceTimesMultiplier {
+		price, fine = p.perUnit(price)
+		ok = ok && fine
+	}
 	fees, given, fine := p.fees()
 	ok = ok && fine
 
@@ -836,11 +1016,19 @@ func (p *parser) quantity(q decimal.Decimal, inst Instrument, col int) decimal.D
 
 // roundTrip turns the current row into an entry and an exit fill.
 func (p *parser) roundTrip() {
+	if p.nonTrade(func(s string) bool { _, ok := p.direction(s); return ok }) || p.unsupported() {
+		return
+	}
 	ok := true
 	entry, fine := p.when(FieldEntryDate, FieldEntryTime)
 	ok = ok && fine
 	exit, fine := p.when(FieldExitDate, FieldExitTime)
 	ok = ok && fine
+	// A buy and a sell: the earlier opened the position.
+	buySell, short := p.s.preset != nil && p.s.preset.BuySell, false
+	if buySell && ok && exit.Before(entry) {
+		entry, exit, short = exit, entry, true
+	}
 	if ok && exit.Before(entry) {
 		_, col := p.cell(FieldExitDate)
 		p.problem(false, FieldExitDate, col, CodeOutOfRange, fmt.Sprintf("the exit (%s) is before the entry (%s)", exit.Format(time.RFC3339), entry.Format(time.RFC3339)))
@@ -865,9 +1053,16 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 
 	direction := ""
+	if buySell {
+		direction = journal.SideLong
+		if short {
+			direction = journal.SideShort
+			entryPrice, exitPrice = exitPrice, entryPrice
+		}
+	}
 	sideText, sideCol := p.cell(FieldSide)
 	if sideText != "" {
-		d, known := directions[normWords(sideText)]
+		d, known := p.direction(sideText)
 		if !known {
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a direction (long, short, L, S, buy, sell)", clip(sideText)))
 			ok = false
@@ -910,6 +1105,25 @@ func (p *parser) roundTrip() {
 	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
 	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
 	p.out.Fills = append(p.out.Fills, e, x)
+}
+
+// oldestFirst puts the rows of a file listed newest first (its first fill
+// later than its last) in time order, keeping the fills of one row (a
+// round trip's entry and exit) in theirs, so that fills of equal times
+// (files with dates only) group in the order they happened.
+func oldestFirst(fills []Fill) {
+	if len(fills) < 2 || !fills[0].FilledAt.After(fills[len(fills)-1].FilledAt) {
+		return
+	}
+	slices.Reverse(fills)
+	for i := 0; i < len(fills); {
+		j := i + 1
+		for j < len(fills) && fills[j].Row == fills[i].Row {
+			j++
+		}
+		slices.Reverse(fills[i:j])
+		i = j
+	}
 }
 
 // summarize adds the file-level warnings.

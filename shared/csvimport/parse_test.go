@@ -326,7 +326,7 @@ func TestResolve(t *testing.T) {
 	}{
 		{"Neither", Options{}, "presetId"},
 		{"Both", Options{PresetID: "webull", Mapping: &Mapping{}}, "presetId"},
-		{"UnknownPreset", Options{PresetID: "robinhood"}, "presetId"},
+		{"UnknownPreset", Options{PresetID: "robinhood-crypto"}, "presetId"},
 		{"BadShape", Options{PresetID: "webull", RowShape: "daily"}, "rowShape"},
 		{"ShapeAgainstPreset", Options{PresetID: "webull", RowShape: ShapeRoundTrip}, "rowShape"},
 		{"BadDateFormat", Options{PresetID: "webull", DateFormat: "dmy"}, "dateFormat"},

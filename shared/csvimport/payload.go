@@ -19,10 +19,18 @@ import (
 const payloadVersion = "tjcsv1"
 
 // EncodeFills writes fills in the staged form.
-func EncodeFills(fills []Fill) []byte {
+func EncodeFills(fills []Fill) []byte { return EncodeStaged(fills, 0) }
+
+// EncodeStaged writes fills in the staged form, with the number of rows a
+// partial import left out (0 for a whole file) on the version line.
+func EncodeStaged(fills []Fill, leftOut int) []byte {
 	var b bytes.Buffer
-	b.Grow(len(payloadVersion) + 1 + 80*len(fills))
+	b.Grow(len(payloadVersion) + 24 + 80*len(fills))
 	b.WriteString(payloadVersion)
+	if leftOut > 0 {
+		b.WriteString(" partial ")
+		b.WriteString(strconv.Itoa(leftOut))
+	}
 	b.WriteByte('\n')
 	var num [24]byte
 	for i := range fills {
@@ -73,10 +81,32 @@ var ErrPayload = errors.New("csvimport: staged payload is corrupt")
 
 // DecodeFills reads what EncodeFills wrote.
 func DecodeFills(data []byte) ([]Fill, error) {
+	fills, _, err := DecodeStaged(data)
+	return fills, err
+}
+
+// DecodeStaged reads what EncodeStaged wrote: the fills and the rows the
+// partial import left out.
+func DecodeStaged(data []byte) ([]Fill, int, error) {
 	head, rest, ok := bytes.Cut(data, []byte{'\n'})
-	if !ok || string(head) != payloadVersion {
-		return nil, ErrPayload
+	if !ok {
+		return nil, 0, ErrPayload
 	}
+	leftOut := 0
+	if n, found := strings.CutPrefix(string(head), payloadVersion+" partial "); found {
+		var err error
+		if leftOut, err = strconv.Atoi(n); err != nil || leftOut < 1 {
+			return nil, 0, ErrPayload
+		}
+	} else if string(head) != payloadVersion {
+		return nil, 0, ErrPayload
+	}
+	fills, err := decodeLines(rest)
+	return fills, leftOut, err
+}
+
+func decodeLines(rest []byte) ([]Fill, error) {
+	ok := true
 	fills := make([]Fill, 0, bytes.Count(rest, []byte{'\n'}))
 	for len(rest) > 0 {
 		var line []byte

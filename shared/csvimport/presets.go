@@ -30,6 +30,29 @@ type Preset struct {
 	// DefaultAssetType is the asset type of rows the file does not type
 	// (futures for a futures broker); blank means "from the symbol".
 	DefaultAssetType string `json:"defaultAssetType,omitempty"`
+	// SkipNonTrades skips rows whose side is not a trade word (an activity
+	// file's dividends and transfers).
+	SkipNonTrades bool `json:"skipNonTrades,omitempty"`
+	// Sides and OpenClose are the export's own words.
+	Vocabulary
+	// SectionColumn: every line of the statement starts with its table's
+	// name (Section) and the line's kind (Header, Data, Total, ...).
+	SectionColumn bool `json:"sectionColumn,omitempty"`
+	// SkipNotes skips rows of one cell (a disclaimer after the table).
+	SkipNotes bool `json:"skipNotes,omitempty"`
+	// FeeColumns are further fee columns, each added to the fees (SEC,
+	// TAF, ECN fees in columns of their own).
+	FeeColumns []string `json:"feeColumns,omitempty"`
+	// BuySell: a round trip given as its buy and its sell (entry columns
+	// hold the buy, exit columns the sell); the earlier one opened it, so
+	// a sell before the buy is a short.
+	BuySell bool `json:"buySell,omitempty"`
+	// PriceTimesMultiplier: the price column holds price x multiplier
+	// (per contract), divided by the "priceMultiplier" column's value.
+	PriceTimesMultiplier bool `json:"priceTimesMultiplier,omitempty"`
+	// SkipUnsupported skips rows of assets the journal does not record yet
+	// (forex, CFDs), counted by reason, instead of refusing them.
+	SkipUnsupported bool `json:"skipUnsupported,omitempty"`
 	// InheritTime gives a row with an empty time cell the previous row's
 	// time (the legs of a spread after the first).
 	InheritTime bool `json:"inheritTime,omitempty"`
@@ -125,18 +148,8 @@ var presets = []Preset{
 			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
-		Section: "Account Trade History",
-		Columns: map[string][]string{
-			FieldDate:      {"Exec Time"},
-			FieldSide:      {"Side"},
-			FieldQuantity:  {"Qty"},
-			FieldEffect:    {"Pos Effect"},
-			FieldSymbol:    {"Symbol"},
-			FieldExpiry:    {"Exp"},
-			FieldStrike:    {"Strike"},
-			FieldAssetType: {"Type"},
-			FieldPrice:     {"Price"},
-		},
+		Section:     "Account Trade History",
+		Columns:     thinkorswimColumns(),
 		Required:    []string{FieldDate, FieldSide, FieldQuantity, FieldSymbol, FieldPrice},
 		InheritTime: true,
 		Sample:      "thinkorswim_statement.csv",
@@ -254,6 +267,325 @@ var presets = []Preset{
 		Required: []string{FieldDate, FieldTime, FieldSymbol, FieldSide, FieldQuantity, FieldPrice},
 		Sample:   "tradezella_executions.csv",
 	},
+	{
+		ID:   "ibkr-activity-statement",
+		Name: "Interactive Brokers: Activity Statement",
+		Description: "IB's default Activity Statement in CSV: the Trades table is read (every line starts with the table's " +
+			"name), order rows only; subtotals and other tables are ignored. Stocks, options (SPY 21MAR25 600 C) and " +
+			"futures (MESH5); forex rows are skipped as not supported yet. Comm/Fee is negative: a charge.",
+		HowToExport: "Client Portal: Performance & Reports > Statements > Activity, period Daily (or a custom range), format CSV, Run, then Download.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Section: "Trades", SectionColumn: true,
+		Columns: map[string][]string{
+			FieldDate:           {"Date/Time"},
+			FieldSymbol:         {"Symbol"},
+			FieldAssetType:      {"Asset Category"},
+			FieldQuantity:       {"Quantity"},
+			FieldPrice:          {"T. Price", "Trade Price"},
+			FieldCommission:     {"Comm/Fee", "Comm in USD"},
+			"dataDiscriminator": {"DataDiscriminator"},
+		},
+		Required:        []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
+		Keep:            map[string][]string{"dataDiscriminator": {"Order"}},
+		SkipUnsupported: true,
+		Sample:          "ibkr_activity_statement.csv",
+	},
+	{
+		ID:   "thinkorswim-filled-orders",
+		Name: "thinkorswim: account statement filled orders (paperMoney)",
+		Description: "The Filled Orders table of a thinkorswim account statement, the one paperMoney statements carry " +
+			"(other tables are ignored). Same columns as the trade history: Exec Time, Side, Qty, Pos Effect, Symbol, Exp, " +
+			"Strike, Type, Price. The table has no fees: they are estimated from the account's fee schedule.",
+		HowToExport: "thinkorswim (paperMoney or live): Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Section:     "Filled Orders",
+		Columns:     thinkorswimColumns(),
+		Required:    []string{FieldDate, FieldSide, FieldQuantity, FieldSymbol, FieldPrice},
+		InheritTime: true,
+		Sample:      "thinkorswim_filled_orders.csv",
+	},
+	{
+		ID:   "tradovate-performance",
+		Name: "Tradovate: Performance (closed trades)",
+		Description: "Tradovate's Performance export: one row per matched buy and sell (qty, buyPrice, sellPrice, " +
+			"boughtTimestamp, soldTimestamp). The earlier of the two opened the trade, so a sell before the buy is a short. " +
+			"No fees in the export: they are estimated from the account's fee schedule.",
+		HowToExport: "Tradovate: Account > Reports > Performance, choose the dates, then Download Report (CSV).",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"symbol"},
+			FieldQuantity:   {"qty"},
+			FieldEntryPrice: {"buyPrice"},
+			FieldExitPrice:  {"sellPrice"},
+			FieldEntryDate:  {"boughtTimestamp"},
+			FieldExitDate:   {"soldTimestamp"},
+			FieldPnL:        {"pnl"},
+		},
+		Required:         []string{FieldSymbol, FieldQuantity, FieldEntryPrice, FieldExitPrice, FieldEntryDate, FieldExitDate},
+		BuySell:          true,
+		DefaultAssetType: AssetFuture,
+		Sample:           "tradovate_performance.csv",
+	},
+	{
+		ID:   "ninjatrader",
+		Name: "NinjaTrader 8: executions",
+		Description: "NinjaTrader's Executions grid exported to CSV: Instrument (MNQ 03-25), Action, Quantity, Price, Time, " +
+			"E/X, Commission, Account. Instruments are futures (root and MM-YY) with the root's point value. A file " +
+			"saved in another locale (0,62 $) reads with number format eu.",
+		HowToExport: "NinjaTrader 8: Control Center > New > Trade Performance, Executions tab, Generate, then right-click the grid > Export (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Instrument"},
+			FieldSide:       {"Action"},
+			FieldQuantity:   {"Quantity"},
+			FieldPrice:      {"Price"},
+			FieldDate:       {"Time"},
+			FieldEffect:     {"E/X"},
+			FieldCommission: {"Commission"},
+			FieldAccount:    {"Account"},
+		},
+		Required:         []string{FieldSymbol, FieldSide, FieldQuantity, FieldPrice, FieldDate},
+		DefaultAssetType: AssetFuture,
+		Sample:           "ninjatrader_executions.csv",
+	},
+	{
+		ID:   "tradezero",
+		Name: "TradeZero: trade history",
+		Description: "TradeZero's trade history: T/D and Exec Time, Side (B, S, SS, BC), Symbol, Qty, Price; Comm plus the " +
+			"SEC, TAF, NSCC, Nasdaq and ECN Remove fees. ECN Add rebates are not counted (the journal's fees are charges).",
+		HowToExport: "TradeZero web portal: Account > Trade History (or Reports > Trades), choose the dates, then Export CSV.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"T/D", "Trade Date"},
+			FieldTime:       {"Exec Time"},
+			FieldSide:       {"Side"},
+			FieldSymbol:     {"Symbol"},
+			FieldQuantity:   {"Qty"},
+			FieldPrice:      {"Price"},
+			FieldCommission: {"Comm"},
+			FieldAccount:    {"Account"},
+		},
+		FeeColumns: []string{"SEC", "TAF", "NSCC", "Nasdaq", "ECN Remove"},
+		Required:   []string{FieldDate, FieldTime, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		Sample:     "tradezero_trades.csv",
+	},
+	{
+		ID:   "schwab-transactions",
+		Name: "Charles Schwab: transaction history",
+		Description: "Schwab's account history: Date (\"as of\" dates read as the first date), Action, Symbol, Quantity, Price, " +
+			"Fees & Comm. Options as NVDA 03/21/2025 130.00 C. Rows that are not trades (dividends, transfers, interest) " +
+			"are skipped and counted. Dates only, newest first: fills of one day keep their order.",
+		HowToExport: "schwab.com: Accounts > History > Transactions, choose the account and dates, then Export (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"Date"},
+			FieldSide:        {"Action"},
+			FieldSymbol:      {"Symbol"},
+			FieldDescription: {"Description"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price"},
+			FieldFees:        {"Fees & Comm"},
+		},
+		Required:      []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		SkipNonTrades: true,
+		Sample:        "schwab_transactions.csv",
+	},
+	{
+		ID:   "etrade",
+		Name: "E*TRADE: transaction history",
+		Description: "E*TRADE's transactions download: TransactionDate, TransactionType (Bought, Sold, Bought To Open, ...), " +
+			"SecurityType (EQ, OPTN), Symbol (options as SPY Feb 21 '25 $600 Put), Quantity, Price, Commission. The account " +
+			"lines before the header are passed over; dividends and transfers are skipped and counted.",
+		HowToExport: "E*TRADE: Accounts > Transactions, choose the account and dates, then Download (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"TransactionDate"},
+			FieldSide:        {"TransactionType"},
+			FieldAssetType:   {"SecurityType"},
+			FieldSymbol:      {"Symbol"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price"},
+			FieldCommission:  {"Commission"},
+			FieldDescription: {"Description"},
+		},
+		Required:      []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		SkipNonTrades: true,
+		Sample:        "etrade_transactions.csv",
+	},
+	{
+		ID:   "fidelity",
+		Name: "Fidelity: account history",
+		Description: "Fidelity's Accounts History download: Run Date, Action (YOU BOUGHT ..., YOU SOLD CLOSING TRANSACTION ...), " +
+			"Symbol (options as -NVDA260710P195), Quantity, Price ($), Commission ($), Fees ($). Dividends and transfers are " +
+			"skipped and counted, and so are the disclaimer lines after the table.",
+		HowToExport: "Fidelity.com: Accounts & Trade > Portfolio > Activity & Orders, History, choose the dates, then Download (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"Run Date"},
+			FieldSide:        {"Action"},
+			FieldSymbol:      {"Symbol"},
+			FieldDescription: {"Description"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price ($)", "Price"},
+			FieldCommission:  {"Commission ($)", "Commission"},
+			FieldFees:        {"Fees ($)", "Fees"},
+		},
+		Required:      []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		SkipNonTrades: true,
+		SkipNotes:     true,
+		Sample:        "fidelity_history.csv",
+	},
+	{
+		ID:   "robinhood",
+		Name: "Robinhood: account activity report",
+		Description: "Robinhood's activity report: Activity Date, Instrument, Description (options as NVDA 3/21/2025 Call " +
+			"$140.00), Trans Code (Buy, Sell, BTO, STC, ...), Quantity, Price. Dividends, deposits and other codes are skipped " +
+			"and counted. No fee column: fees are estimated from the account's fee schedule.",
+		HowToExport: "Robinhood web: Account > Reports and statements > Reports, Generate report (CSV) for the dates, then download it from the email or the page.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"Activity Date"},
+			FieldSymbol:      {"Instrument"},
+			FieldDescription: {"Description"},
+			FieldSide:        {"Trans Code"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price"},
+		},
+		Required:      []string{FieldDate, FieldSymbol, FieldSide, FieldQuantity, FieldPrice},
+		SkipNonTrades: true,
+		Sample:        "robinhood_activity.csv",
+	},
+	{
+		ID:   "tradingview",
+		Name: "TradingView: order history (paper trading)",
+		Description: "TradingView's order history: Symbol with its exchange (NASDAQ:AAPL, CME_MINI:MESH2025), Side, Qty, " +
+			"Fill Price, Status (cancelled and rejected orders are skipped), Commission, Closing Time (the fill).",
+		HowToExport: "TradingView: the Trading Panel (Paper Trading or the broker) > History (or Orders) tab, then the export (download) button.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Side"},
+			FieldQuantity:   {"Qty"},
+			FieldPrice:      {"Fill Price", "Avg Fill Price"},
+			FieldDate:       {"Closing Time", "Fill Time"},
+			FieldCommission: {"Commission"},
+			FieldStatus:     {"Status"},
+		},
+		Required: []string{FieldSymbol, FieldSide, FieldQuantity, FieldPrice, FieldDate},
+		Keep:     map[string][]string{FieldStatus: {"Filled"}},
+		Sample:   "tradingview_orders.csv",
+	},
+	{
+		ID:   "projectx",
+		Name: "ProjectX / TopstepX: trades",
+		Description: "The trades export of ProjectX platforms (TopstepX and other prop firms): one closed trade per row with " +
+			"ContractName (MNQH5), EnteredAt, ExitedAt (with their offset), EntryPrice, ExitPrice, Size, Type (Long/Short), " +
+			"Fees, Commissions and PnL.",
+		HowToExport: "TopstepX (or another ProjectX platform): the Trades tab of the account panel, choose the dates, then Export (CSV).",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"ContractName", "Contract"},
+			FieldEntryDate:  {"EnteredAt"},
+			FieldExitDate:   {"ExitedAt"},
+			FieldEntryPrice: {"EntryPrice"},
+			FieldExitPrice:  {"ExitPrice"},
+			FieldQuantity:   {"Size"},
+			FieldSide:       {"Type"},
+			FieldFees:       {"Fees"},
+			FieldCommission: {"Commissions"},
+			FieldPnL:        {"PnL"},
+		},
+		Required:         []string{FieldSymbol, FieldEntryDate, FieldExitDate, FieldEntryPrice, FieldExitPrice, FieldQuantity, FieldSide},
+		DefaultAssetType: AssetFuture,
+		Sample:           "projectx_trades.csv",
+	},
+	{
+		ID:   "metatrader5",
+		Name: "MetaTrader 5: history report deals",
+		Description: "The Deals table of an MT5 history report saved as CSV: Time (2025.02.24 16:30:05, server time: set the " +
+			"file's time zone), Symbol, Type (buy/sell), Direction (in/out), Volume, Price, Commission, Fee. Balance rows " +
+			"are skipped; forex pairs and CFDs (EURUSD, XAUUSD, US30) are skipped and counted as not supported yet.",
+		HowToExport: "MetaTrader 5: Toolbox > History, right-click > Report > Open XML (or HTML), then open it in a spreadsheet and save as CSV.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Section: "Deals",
+		Columns: map[string][]string{
+			FieldDate:       {"Time"},
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Type"},
+			FieldEffect:     {"Direction"},
+			FieldQuantity:   {"Volume"},
+			FieldPrice:      {"Price"},
+			FieldCommission: {"Commission"},
+			FieldFees:       {"Fee"},
+		},
+		Required:        []string{FieldDate, FieldSymbol, FieldSide, FieldQuantity, FieldPrice},
+		SkipNonTrades:   true,
+		SkipUnsupported: true,
+		Sample:          "mt5_deals.csv",
+	},
+	{
+		ID:   "tastytrade",
+		Name: "tastytrade: transactions",
+		Description: "tastytrade's transaction history: Date (with its offset), Type (only Trade rows are fills; money " +
+			"movements are skipped), Action (BUY_TO_OPEN, SELL_TO_CLOSE, ...), Symbol (OCC options, /MESH5 futures), " +
+			"Instrument Type, Quantity, Average Price (per contract: divided by the Multiplier column), Commissions, Fees.",
+		HowToExport: "tastytrade: History > Transactions, choose the dates, then the CSV download button.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:            {"Date"},
+			"type":               {"Type"},
+			FieldSide:            {"Action"},
+			FieldSymbol:          {"Symbol"},
+			FieldAssetType:       {"Instrument Type"},
+			FieldQuantity:        {"Quantity"},
+			FieldPrice:           {"Average Price"},
+			FieldCommission:      {"Commissions"},
+			FieldFees:            {"Fees"},
+			fieldPriceMultiplier: {"Multiplier"},
+		},
+		Required:             []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		Keep:                 map[string][]string{"type": {"Trade"}},
+		PriceTimesMultiplier: true,
+		Sample:               "tastytrade_transactions.csv",
+	},
+	{
+		ID:   "firstrade",
+		Name: "Firstrade: account history",
+		Description: "Firstrade's account history download: Symbol, Quantity (negative for a sell), Price, Action (BUY, SELL), " +
+			"TradeDate, Commission, Fee, RecordType (only Trade rows are fills; interest and transfers are skipped).",
+		HowToExport: "Firstrade: Accounts > History, choose the dates, then Download (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:      {"Symbol"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price"},
+			FieldSide:        {"Action"},
+			FieldDescription: {"Description"},
+			FieldDate:        {"TradeDate"},
+			FieldCommission:  {"Commission"},
+			FieldFees:        {"Fee"},
+			"recordType":     {"RecordType"},
+		},
+		Required: []string{FieldSymbol, FieldQuantity, FieldPrice, FieldSide, FieldDate},
+		Keep:     map[string][]string{"recordType": {"Trade"}},
+		Sample:   "firstrade_history.csv",
+	},
+}
+
+// thinkorswimColumns are the columns of a thinkorswim statement's trade
+// tables (Account Trade History, Filled Orders).
+func thinkorswimColumns() map[string][]string {
+	return map[string][]string{
+		FieldDate:      {"Exec Time"},
+		FieldSide:      {"Side"},
+		FieldQuantity:  {"Qty"},
+		FieldEffect:    {"Pos Effect"},
+		FieldSymbol:    {"Symbol"},
+		FieldExpiry:    {"Exp"},
+		FieldStrike:    {"Strike"},
+		FieldAssetType: {"Type"},
+		FieldPrice:     {"Price"},
+	}
 }
 
 // Presets returns the built-in presets (a copy: callers may not change them).

@@ -117,6 +117,87 @@ func TestPresetSamples(t *testing.T) {
 			{"ESH24", "long", "closed", 2, "225"},
 			{"MNQH24", "short", "closed", 2, "77"},
 		}, net: "302", warnings: []string{CodeDirectionInferred, CodeNoFeesColumn, CodeRowsSkipped}},
+		// IB's Activity Statement: the Trades table's order rows; the forex
+		// row skipped as not supported yet. AAPL 1.25 x 100 less 2.0123;
+		// SPY calls 1.25 x 2 x 100 less 2.60; MES 10.75 x 5 less 1.24.
+		{preset: "ibkr-activity-statement", rows: 7, skipped: 1, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "122.9877"},
+			{"SPY   250321C00600000", "long", "closed", 2, "247.4"},
+			{"MESH25", "long", "closed", 2, "52.51"},
+		}, net: "422.8977", warnings: []string{CodeRowsSkipped}},
+		// AMD 2.15 x 100; QQQ calls 0.95 x 3 x 100; newest first in the file.
+		{preset: "thinkorswim-filled-orders", rows: 4, positions: []wantPosition{
+			{"AMD", "long", "closed", 2, "215"},
+			{"QQQ   250321C00530000", "long", "closed", 2, "285"},
+		}, net: "500", warnings: []string{CodeNoFeesColumn}},
+		// ES sold before it was bought: a short of 2.75 points x 50.
+		{preset: "tradovate-performance", rows: 2, positions: []wantPosition{
+			{"MNQH25", "long", "closed", 2, "53"},
+			{"ESH25", "short", "closed", 2, "-137.5"},
+		}, net: "-84.5", warnings: []string{CodeNoFeesColumn}},
+		// MNQ 12.5 x 2 x 2 less 2.48; MES short 4.25 x 5 less 1.24.
+		{preset: "ninjatrader", rows: 4, positions: []wantPosition{
+			{"MNQH25", "long", "closed", 2, "47.52"},
+			{"MESH25", "short", "closed", 2, "20.01"},
+		}, net: "67.53"},
+		// SOFI 0.36 x 500 less 1.64 (ECN Remove, SEC, TAF); PLTR short
+		// 0.85 x 100 less 0.63.
+		{preset: "tradezero", rows: 4, positions: []wantPosition{
+			{"SOFI", "long", "closed", 2, "178.36"},
+			{"PLTR", "short", "closed", 2, "84.37"},
+		}, net: "262.73"},
+		// Newest first, dates only: AAPL bought and sold on 02/04 in that
+		// order (155 less 0.02; the buy's empty fee estimated at 0 here);
+		// NVDA calls 1.30 x 2 x 100 less 2.64.
+		{preset: "schwab-transactions", rows: 6, skipped: 2, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "154.98"},
+			{"NVDA  250321C00130000", "long", "closed", 2, "257.36"},
+		}, net: "412.34", warnings: []string{CodeFeesEstimated, CodeRowsSkipped}},
+		// SPY puts 0.93 x 100 less 1.32; AMD 3.71 x 100.
+		{preset: "etrade", rows: 5, skipped: 1, positions: []wantPosition{
+			{"SPY   250221P00600000", "long", "closed", 2, "91.68"},
+			{"AMD", "long", "closed", 2, "371"},
+		}, net: "462.68", warnings: []string{CodeRowsSkipped}},
+		// MSFT 5.30 x 20 less 0.01; NVDA puts 1.25 x 100 less 1.36; the
+		// dividend and the two disclaimer lines skipped.
+		{preset: "fidelity", rows: 7, skipped: 3, positions: []wantPosition{
+			{"MSFT", "long", "closed", 2, "105.99"},
+			{"NVDA  260710P00195000", "long", "closed", 2, "123.64"},
+		}, net: "229.63", warnings: []string{CodeFeesEstimated, CodeRowsSkipped}},
+		// HOOD 2.15 x 30; NVDA calls (from the description) 1.10 x 2 x 100.
+		{preset: "robinhood", rows: 7, skipped: 3, positions: []wantPosition{
+			{"HOOD", "long", "closed", 2, "64.5"},
+			{"NVDA  250321C00140000", "long", "closed", 2, "220"},
+		}, net: "284.5", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
+		// MES 7.5 x 2 x 5 less 2.48; AAPL 1.75 x 10; the cancelled order
+		// skipped.
+		{preset: "tradingview", rows: 5, skipped: 1, positions: []wantPosition{
+			{"MESH25", "long", "closed", 2, "72.52"},
+			{"AAPL", "long", "closed", 2, "17.5"},
+		}, net: "90.02", warnings: []string{CodeRowsSkipped}},
+		// MNQ 12.25 x 2 x 2 less 1.48; MES short -3.25 x 5 less 0.74.
+		{preset: "projectx", rows: 2, positions: []wantPosition{
+			{"MNQH25", "long", "closed", 2, "47.52"},
+			{"MESH25", "short", "closed", 2, "-16.99"},
+		}, net: "30.53"},
+		// AAPL 1.60 x 10 less 1.00; the balance, the EURUSD deals and the
+		// totals line skipped.
+		{preset: "metatrader5", rows: 6, skipped: 4, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "15"},
+		}, net: "15", warnings: []string{CodeRowsSkipped}},
+		// Average Price is per contract: divided by the multiplier. SPY
+		// 3.10 x 10 less 0.02; TSLA calls 3.15 x 100 less 1.28; MES 11.25 x
+		// 5 less 2.24; the money movement skipped.
+		{preset: "tastytrade", rows: 7, skipped: 1, positions: []wantPosition{
+			{"SPY", "long", "closed", 2, "30.98"},
+			{"TSLA  250321C00400000", "long", "closed", 2, "313.72"},
+			{"MESH25", "long", "closed", 2, "54.01"},
+		}, net: "398.71", warnings: []string{CodeRowsSkipped}},
+		// F 0.12 x 500 less 0.13; INTC 0.65 x 200 less 0.07.
+		{preset: "firstrade", rows: 5, skipped: 1, positions: []wantPosition{
+			{"F", "long", "closed", 2, "59.87"},
+			{"INTC", "long", "closed", 2, "129.93"},
+		}, net: "189.8", warnings: []string{CodeRowsSkipped}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {
@@ -241,5 +322,19 @@ func TestFeesEstimated(t *testing.T) {
 	// per-contract rate (1.30).
 	if !total.Equal(decimal.RequireFromString("11.8")) {
 		t.Fatalf("fees %s", total)
+	}
+}
+
+// TestPresetDocs: every preset has its line in docs/broker-files.md, with
+// where the export is made.
+func TestPresetDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "broker-files.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Presets() {
+		if !strings.Contains(string(doc), "| `"+p.ID+"` | "+p.Name+" | "+p.HowToExport+" |") {
+			t.Errorf("docs/broker-files.md has no line for %s (regenerate it from the presets)", p.ID)
+		}
 	}
 }

@@ -16,6 +16,9 @@ type Problem struct {
 	Field      string `json:"field"`      // the importer field, or ""
 	Code       string `json:"code"`
 	Message    string `json:"message"`
+	// Symbol is the canonical symbol of the row's instrument when it could
+	// be read (a partial import leaves that instrument's rows out).
+	Symbol string `json:"-"`
 }
 
 // Codes of errors: the row cannot be imported as it is.
@@ -34,6 +37,9 @@ const (
 	CodeExitWithoutEntry = "EXIT_WITHOUT_ENTRY" // a fill marked closing when nothing is open
 	CodeEffectMismatch   = "EFFECT_MISMATCH"    // marked opening but it reduces the position, or the reverse
 	CodeTooManyFills     = "TOO_MANY_FILLS"     // a position of more than journal.MaxFills fills
+	// The file holds several accounts (an account column) and the options
+	// did not say which one to import (fileAccount).
+	CodeMultipleAccounts = "MULTIPLE_ACCOUNTS"
 	// A future whose root has no built-in point value (the positions API
 	// takes its multiplier; a file has no column for it).
 	CodeUnknownPointValue = "UNKNOWN_POINT_VALUE"

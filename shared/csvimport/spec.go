@@ -47,6 +47,8 @@ const (
 	FieldExpiry     = "expiry"     // option expiry, when symbol is the underlying
 	FieldStrike     = "strike"     // option strike, when symbol is the underlying
 	FieldRight      = "right"      // C, P, call or put, when symbol is the underlying
+	// FieldStatus ("status") and FieldAccount ("account") are in rules.go.
+	FieldDescription = "description" // the row's description: an option written out ("NVDA Jul 10 2026 195.00 Put")
 
 	// Execution rows.
 	FieldDate   = "date"      // the fill's date (and time, if in the same cell)
@@ -68,10 +70,10 @@ const (
 // fieldsOf lists the fields of each shape, in the order errors name them.
 var fieldsOf = map[string][]string{
 	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
-		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission},
+		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription, FieldAccount},
 	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
 		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
-		FieldFees, FieldCommission, FieldPnL},
+		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription, FieldAccount},
 }
 
 // requiredOf lists the fields a file of each shape must have.
@@ -103,6 +105,11 @@ type Options struct {
 	DateFormat string `json:"dateFormat,omitempty"`
 	// NumberFormat is us or eu; default the preset's, or us.
 	NumberFormat string `json:"numberFormat,omitempty"`
+	// FileAccount picks, in a file of several accounts (an account
+	// column), the account whose rows this import reads; the others are
+	// skipped and counted. A file of several accounts without it is
+	// refused (MULTIPLE_ACCOUNTS), listing them.
+	FileAccount string `json:"fileAccount,omitempty"`
 }
 
 // Mapping describes a file no preset knows.
@@ -114,6 +121,21 @@ type Mapping struct {
 	// Columns maps each field to its column: the header text (matched
 	// ignoring case and surrounding spaces) or the 1-based column number.
 	Columns map[string]Column `json:"columns"`
+	// Filters skip rows by a column's value (a status, a record type);
+	// with a status column and no filter on it, orders that did not fill
+	// (cancelled, rejected, expired, ...) are skipped.
+	Filters []Filter `json:"filters,omitempty"`
+	// SkipNonTrades skips (and counts) rows whose side is not a trade word
+	// (dividends, transfers, interest in an activity file) instead of
+	// refusing them.
+	SkipNonTrades bool `json:"skipNonTrades,omitempty"`
+	// Sides and OpenClose teach the file's own words.
+	Vocabulary
+	// DefaultAssetType types the rows the file does not (future for a
+	// futures file); Multiplier is the point value of futures whose root
+	// has no built-in one.
+	DefaultAssetType string `json:"defaultAssetType,omitempty"`
+	Multiplier       string `json:"multiplier,omitempty"`
 }
 
 // Column is a column of the file: by header text or by 1-based number.
@@ -172,6 +194,13 @@ type Spec struct {
 	// mapping, the accepted header names for a preset.
 	columns map[string][]Column
 	preset  *Preset // nil for a mapping
+
+	filters       []Filter
+	fileAccount   string
+	extraFees     []string // fields of a preset's FeeColumns
+	skipNonTrades bool
+	vocab         vocab
+	defaults      defaults
 }
 
 // Preset returns the preset the spec was resolved from, or nil.
@@ -201,11 +230,19 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 		s.preset = p
 		s.Shape, s.DateFormat, s.NumberFormat, s.HasHeader = p.RowShape, p.DateFormat, p.NumberFormat, true
 		s.Delimiter, _ = utf8.DecodeRuneInString(p.Delimiter)
+		s.filters, s.skipNonTrades = presetFilters(p), p.SkipNonTrades
+		s.vocab = compileVocabulary(p.Vocabulary, "presetId", bad)
+		s.defaults = defaults{asset: p.DefaultAssetType}
 		s.columns = map[string][]Column{}
 		for field, names := range p.Columns {
 			for _, n := range names {
 				s.columns[field] = append(s.columns[field], Column{Name: n})
 			}
+		}
+		for _, n := range p.FeeColumns {
+			f := "fee:" + n
+			s.extraFees = append(s.extraFees, f)
+			s.columns[f] = []Column{{Name: n}}
 		}
 	case opts.Mapping != nil:
 		m := opts.Mapping
@@ -219,6 +256,10 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 			}
 			s.Delimiter = d
 		}
+		s.filters = compileFilters(m.Filters, s.HasHeader, bad)
+		s.skipNonTrades = m.SkipNonTrades
+		s.vocab = compileVocabulary(m.Vocabulary, "mapping", bad)
+		s.defaults = compileDefaults(m.DefaultAssetType, m.Multiplier, "mapping.", bad)
 	default:
 		bad("presetId", "give presetId (a built-in preset) or mapping (the file's columns)")
 	}
@@ -247,6 +288,10 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 	default:
 		bad("numberFormat", "must be us (1,234.56) or eu (1.234,56)")
 	}
+	if len(opts.FileAccount) > maxColumnName {
+		bad("fileAccount", "must be at most "+strconv.Itoa(maxColumnName)+" characters")
+	}
+	s.fileAccount = strings.TrimSpace(opts.FileAccount)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
 	}

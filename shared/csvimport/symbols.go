@@ -19,10 +19,6 @@ type Instrument struct {
 	Multiplier decimal.Decimal // 1, journal.OptionMultiplier, a future's point value
 }
 
-// tradeStationOption is TradeStation's option symbology: root, a space,
-// YYMMDD, C or P and the strike as a plain number ("AAPL 240119C190").
-var tradeStationOption = regexp.MustCompile(`^([A-Z][A-Z0-9]{0,5}) +([0-9]{6})([CP])([0-9]{1,8}(?:\.[0-9]{1,3})?)$`)
-
 var optionMultiplier = decimal.NewFromInt(journal.OptionMultiplier)
 
 // stockWithSpace is a share class written with a space ("BRK B"), stored
@@ -30,15 +26,27 @@ var optionMultiplier = decimal.NewFromInt(journal.OptionMultiplier)
 var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 
 // ParseSymbol reads a symbol cell for an asset type ("" lets the symbol
-// decide): an OCC option symbol (padded or not), a TradeStation option
-// symbol, a futures contract (journal.ParseFuture; a one-digit year is read
-// from traded, the fill's time, and the multiplier is the root's built-in
-// point value), or a ticker. It returns the problem's code and message on
-// failure.
+// decide): an OCC option symbol (padded or not), a compact option symbol
+// (TradeStation's "AAPL 240119C190", Fidelity's "-NVDA260710P195"), an
+// option written out ("NVDA Jul 10 2026 195.00 Put"), a futures contract in
+// any common form (futureForm, then journal.ParseFuture; a one-digit year
+// is read from traded, the fill's time, and the multiplier is the root's
+// built-in point value), or a ticker. Forex pairs and CFDs are refused by
+// name. It returns the problem's code and message on failure.
 func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, string) {
+	return parseSymbol(sym, asset, traded, nil)
+}
+
+// parseSymbol is ParseSymbol with the point value of futures whose root
+// has no built-in one (a mapping's multiplier), or nil.
+func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decimal) (Instrument, string, string) {
 	s := strings.ToUpper(strings.TrimSpace(sym))
 	if len(s) > 64 {
 		return Instrument{}, CodeInvalidSymbol, "the symbol is longer than 64 characters"
+	}
+	form, looksFuture := futureForm(s)
+	if !looksFuture {
+		s = withoutExchange(s)
 	}
 	if asset == AssetOption || asset == "" {
 		if len(s) >= 16 {
@@ -46,27 +54,34 @@ func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, strin
 				return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: optionMultiplier}, "", ""
 			}
 		}
-		if m := tradeStationOption.FindStringSubmatch(s); m != nil {
-			d, ok := parseDateToken("20"+m[2], DateISO)
-			k, err := decimal.NewFromString(m[4])
-			if ok && err == nil {
-				if inst, msg := optionFrom(m[1], d, m[3], k); msg == "" {
-					return inst, "", ""
-				}
+		if inst, ok := parseCompactOption(s); ok {
+			return inst, "", ""
+		}
+		if strings.Contains(s, " ") {
+			if inst, ok := parseOptionText(s); ok {
+				return inst, "", ""
 			}
 		}
 		if asset == AssetOption {
-			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not an option symbol (OCC like \"AAPL  240119C00190000\", or give expiry, strike and right columns)", clip(sym))
+			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not an option symbol (OCC like \"AAPL  240119C00190000\", like -AAPL240119C190, a description like \"AAPL Jan 19 2024 190 Call\", or give expiry, strike and right columns)", clip(sym))
 		}
 	}
-	if asset == AssetFuture || asset == "" && strings.HasPrefix(s, "/") {
-		f, err := journal.ParseFuture(s, traded)
+	if asset == "" {
+		if what := unsupportedSymbol(s); what != "" {
+			return Instrument{}, CodeUnsupportedAsset, fmt.Sprintf("%q is %s: the journal records stocks, options and futures; forex and CFDs are not supported yet", clip(sym), what)
+		}
+	}
+	if asset == AssetFuture || asset == "" && looksFuture {
+		f, err := journal.ParseFuture(form, traded)
 		if err != nil {
-			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year, like ESH4 or /ESH24)", clip(sym))
+			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year like ESH4, /ESH24, MNQ MAR25, MES 09-26 or F.US.MESM26)", clip(sym))
 		}
 		point, known := f.PointValue()
+		if !known && multiplier != nil {
+			point, known = *multiplier, true
+		}
 		if !known {
-			return Instrument{}, CodeUnknownPointValue, fmt.Sprintf("%q: the futures root %s has no built-in point value; record its positions through the positions API, which takes a multiplier", clip(sym), f.Root)
+			return Instrument{}, CodeUnknownPointValue, fmt.Sprintf("%q: the futures root %s has no built-in point value; give the mapping a multiplier, or record its positions through the positions API, which takes one", clip(sym), f.Root)
 		}
 		return Instrument{Symbol: f.Symbol(), AssetType: AssetFuture, Multiplier: point}, "", ""
 	}

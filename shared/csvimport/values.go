@@ -17,7 +17,7 @@ import (
 // characters are refused. The digits then go through money.Parse's strict
 // grammar. ok is false for anything else.
 func parseNumber(s, format string) (decimal.Decimal, bool) {
-	s = strings.TrimSpace(s)
+	s = trimCurrency(strings.TrimSpace(s))
 	neg := false
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		neg, s = true, strings.TrimSpace(s[1:len(s)-1])
@@ -28,11 +28,14 @@ func parseNumber(s, format string) (decimal.Decimal, bool) {
 		}
 		s = strings.TrimSpace(s[1:])
 	}
-	for _, prefix := range []string{"$", "€", "£", "@"} {
+	for _, prefix := range []string{"$", "€", "£", "¥", "@"} {
 		if rest, ok := strings.CutPrefix(s, prefix); ok {
 			s = strings.TrimSpace(rest)
 			break
 		}
+	}
+	if rest, ok := strings.CutSuffix(s, "-"); ok && !neg && rest != "" { // 25.00- (a trailing minus)
+		neg, s = true, strings.TrimSpace(rest)
 	}
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && !neg { // $(25.00)
 		neg, s = true, strings.TrimSpace(s[1:len(s)-1])
@@ -104,6 +107,35 @@ func parseNumber(s, format string) (decimal.Decimal, bool) {
 		return decimal.Zero, false
 	}
 	return d, true
+}
+
+// currencyWords are the currency codes a number cell may carry before or
+// after the digits ("USD 12.50", "0,62 EUR"); currencySigns the signs that
+// may follow them ("0,62 $", "12.50€").
+var (
+	currencyWords = []string{"USD", "EUR", "GBP", "CAD", "AUD", "CHF", "JPY", "HKD", "SGD", "NZD", "US$", "C$", "A$"}
+	currencySigns = []string{"$", "€", "£", "¥"}
+)
+
+// trimCurrency drops a currency code before or after the number, and a
+// currency sign after it.
+func trimCurrency(s string) string {
+	for _, w := range currencyWords {
+		if len(s) > len(w) && strings.EqualFold(s[len(s)-len(w):], w) {
+			s = strings.TrimSpace(s[:len(s)-len(w)])
+			break
+		}
+		if len(s) > len(w) && strings.EqualFold(s[:len(w)], w) {
+			s = strings.TrimSpace(s[len(w):])
+			break
+		}
+	}
+	for _, sign := range currencySigns {
+		if rest, ok := strings.CutSuffix(s, sign); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return s
 }
 
 // month names (English, as brokers write them), by their first three letters.
@@ -435,18 +467,61 @@ var actions = map[string][2]string{
 	"sell to open": {Sell, EffectOpen}, "sto": {Sell, EffectOpen}, "sell open": {Sell, EffectOpen},
 	"sell short": {Sell, EffectOpen}, "short": {Sell, EffectOpen}, "ss": {Sell, EffectOpen}, "short sell": {Sell, EffectOpen},
 	"sell short exempt": {Sell, EffectOpen}, "shrt": {Sell, EffectOpen},
+	// Two-letter codes (TradeZero, E*TRADE, DAS): BC is a buy to cover or
+	// to close, SC a sell to close; BO and SO open.
+	"bc": {Buy, EffectClose}, "sc": {Sell, EffectClose}, "bo": {Buy, EffectOpen}, "so": {Sell, EffectOpen},
+	"bought to open": {Buy, EffectOpen}, "bought to close": {Buy, EffectClose}, "bought to cover": {Buy, EffectClose},
+	"sold to open": {Sell, EffectOpen}, "sold to close": {Sell, EffectClose}, "sold short": {Sell, EffectOpen},
+	"you bought": {Buy, ""}, "you sold": {Sell, ""}, "bought opening": {Buy, EffectOpen}, "sold closing": {Sell, EffectClose},
+	"buy to cover short": {Buy, EffectClose}, "sell short sale": {Sell, EffectOpen}, "short sale": {Sell, EffectOpen},
+	// ProjectX (TopstepX) and DOM platforms write the book side: a buy
+	// lifts the ask from the bid side (Bid), a sell hits the bid (Ask).
+	"bid": {Buy, ""}, "ask": {Sell, ""},
+	"long": {Buy, ""}, "buy long": {Buy, ""}, "sell long": {Sell, ""}, "market buy": {Buy, ""}, "market sell": {Sell, ""},
+	"limit buy": {Buy, ""}, "limit sell": {Sell, ""}, "stop buy": {Buy, ""}, "stop sell": {Sell, ""},
 }
 
-// parseAction reads an execution's side.
+// actionPhrases read a side out of a longer text (Fidelity's "YOU BOUGHT
+// OPENING TRANSACTION CALL (NVDA) ..."), by its first words and what
+// follows them.
+var actionPhrases = []struct {
+	prefix string
+	side   string
+}{
+	{"you bought ", Buy}, {"you sold ", Sell}, {"bought ", Buy}, {"sold ", Sell},
+	{"buy ", Buy}, {"sell ", Sell},
+}
+
+// parseAction reads an execution's side: a side word, or a description
+// that starts with one (then "opening"/"to open", "closing"/"to close" or
+// "short" in it declare the effect).
 func parseAction(s string) (side, effect string, ok bool) {
-	a, ok := actions[normWords(s)]
-	return a[0], a[1], ok
+	w := normWords(s)
+	if a, ok := actions[w]; ok {
+		return a[0], a[1], true
+	}
+	for _, ph := range actionPhrases {
+		rest, found := strings.CutPrefix(w, ph.prefix)
+		if !found {
+			continue
+		}
+		switch {
+		case strings.Contains(rest, "opening") || strings.HasPrefix(rest, "to open") || strings.Contains(rest, "short sale") ||
+			strings.HasPrefix(rest, "short"):
+			effect = EffectOpen
+		case strings.Contains(rest, "closing") || strings.HasPrefix(rest, "to close") || strings.HasPrefix(rest, "to cover"):
+			effect = EffectClose
+		}
+		return ph.side, effect, true
+	}
+	return "", "", false
 }
 
 // directions maps a round trip's side word to the position's side.
 var directions = map[string]string{
 	"long": "long", "l": "long", "buy": "long", "b": "long", "bot": "long",
 	"short": "short", "s": "short", "sell": "short", "sell short": "short", "sld": "short", "ss": "short",
+	"bought": "long", "sold": "short", "buy long": "long", "sell short sale": "short", "sold short": "short",
 }
 
 // effects maps an open/close indicator to a declared effect; "c;o" (a
@@ -455,6 +530,12 @@ var effects = map[string]string{
 	"o": EffectOpen, "open": EffectOpen, "opening": EffectOpen, "to open": EffectOpen, "entry": EffectOpen,
 	"c": EffectClose, "close": EffectClose, "closing": EffectClose, "to close": EffectClose, "exit": EffectClose,
 	"c;o": "", "o;c": "",
+	// AUTO (platforms that net positions), blank words: the running
+	// position decides.
+	"auto": "", "n/a": "", "none": "",
+	"opening transaction": EffectOpen, "closing transaction": EffectClose, "open position": EffectOpen,
+	"close position": EffectClose, "opening trade": EffectOpen, "closing trade": EffectClose, "in": EffectOpen, "out": EffectClose,
+	"bto": EffectOpen, "sto": EffectOpen, "btc": EffectClose, "stc": EffectClose,
 }
 
 func parseEffect(s string) (string, bool) {
@@ -478,6 +559,7 @@ var assetWords = map[string][2]string{
 	"option": {AssetOption, ""}, "options": {AssetOption, ""}, "opt": {AssetOption, ""}, "equity option": {AssetOption, ""},
 	"equity and index options": {AssetOption, ""}, "call": {AssetOption, "C"}, "put": {AssetOption, "P"},
 	"future": {AssetFuture, ""}, "futures": {AssetFuture, ""}, "fut": {AssetFuture, ""},
+	"eq": {AssetStock, ""}, "optn": {AssetOption, ""}, "equity options": {AssetOption, ""},
 }
 
 // parseAssetType reads an asset-type cell. other reports a known word of

@@ -1430,9 +1430,8 @@ export interface paths {
         /**
          * The built-in CSV import presets
          * @description The file layouts the importer knows (generic execution and round-trip
-         *     files, Interactive Brokers Flex trades, thinkorswim / Schwab account
-         *     statements, Webull, Tradovate, TradeStation, Tradervue and TradeZella
-         *     exports), with the header names each field is read from; the fields
+         *     files and 21 broker and platform exports, docs/broker-files.md), with
+         *     the header names each field is read from; the fields
          *     an explicit mapping may name per row shape; the date and number
          *     formats; and this instance's limits.
          */
@@ -1440,6 +1439,51 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csv-import/mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's saved mappings
+         * @description The mappings the user saved under a name, by name. Send one's fields as a preview's options (`mapping`, `rowShape`, `timezone`, `dateFormat`, `numberFormat`) to read a file with it.
+         */
+        get: operations["listCsvImportMappings"];
+        put?: never;
+        /**
+         * Save a mapping under a name
+         * @description Stores a mapping under a name (1 to 100 characters); a mapping saved
+         *     under the same name (ignoring case) is replaced, keeping its id. The
+         *     mapping is checked as a preview checks it (400 naming `mapping.*`,
+         *     `rowShape`, `timezone`, `dateFormat` or `numberFormat`). A user keeps
+         *     at most 100 (409 beyond).
+         */
+        post: operations["saveCsvImportMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csv-import/mappings/{mappingId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a saved mapping */
+        delete: operations["deleteCsvImportMapping"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1463,6 +1507,14 @@ export interface paths {
          *     bytes actually read whatever `Content-Length` says, and at most
          *     `CSV_IMPORT_MAX_ROWS`, default 10000, data rows). The file is read
          *     once, as it arrives, so `options` must come first.
+         *
+         *     The layout: the client's `presetId` or `mapping`; with neither,
+         *     the preset whose header signature the file's head (first 64 KiB)
+         *     matches best, its table found by title in multi-table statements.
+         *     `detectedPresetId` names the detected preset in every answer, so
+         *     the client can show it and override it. Headers match ignoring
+         *     case, spaces and punctuation; a preset also finds its columns under
+         *     common synonyms.
          *
          *     The file is read with the preset's layout or the mapping (any
          *     one-character delimiter, a UTF-8 byte-order mark, CRLF line ends,
@@ -1737,7 +1789,7 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -2807,7 +2859,7 @@ export interface components {
             dateFormat: "iso" | "us" | "eu" | "iso-datetime";
             /** @enum {string} */
             numberFormat: "us" | "eu";
-            /** @description Per field, the header names it is read from (the first present wins; case and surrounding spaces ignored). */
+            /** @description Per field, the header names it is read from (the first present wins; case, spaces and punctuation ignored; when none is present, a common synonym of one is used). */
             columns: {
                 [key: string]: string[];
             };
@@ -2827,6 +2879,10 @@ export interface components {
             defaultAssetType?: string;
             /** @description A row without a time takes the previous row's (spread legs). */
             inheritTime?: boolean;
+            /** @description Rows whose side is not a trade word (an activity file's dividends, transfers) are skipped and counted. */
+            skipNonTrades?: boolean;
+            sides?: components["schemas"]["CsvImportSideWords"];
+            openClose?: components["schemas"]["CsvImportOpenCloseWords"];
         };
         /** @description The preview's two parts, options first. */
         CsvImportUpload: {
@@ -2834,7 +2890,7 @@ export interface components {
             /** @description The CSV file (UTF-8, optionally with a byte-order mark). */
             file: string;
         };
-        /** @description Exactly one of presetId and mapping. */
+        /** @description At most one of presetId and mapping; with neither, the preset detected from the file's header is used (400 on presetId when none fits). */
         CsvImportOptions: {
             /**
              * Format: uuid
@@ -2864,11 +2920,30 @@ export interface components {
              * @enum {string}
              */
             dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+            /** @description In a file of several accounts (an account column), the account whose rows this import reads; the others are skipped and counted. 400 on fileAccount when the file has no account column. */
+            fileAccount?: string;
             /**
-             * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs, parentheses for negatives and a leading @ are allowed.
+             * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs and codes before or after the digits (0,62 $, USD 12.50), parentheses or a trailing minus for negatives and a leading @ are allowed.
              * @enum {string}
              */
             numberFormat?: "us" | "eu";
+        };
+        CsvImportSavedMapping: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            mapping: components["schemas"]["CsvImportMapping"];
+            /** @enum {string} */
+            rowShape?: "execution" | "round-trip";
+            timezone?: string;
+            /** @enum {string} */
+            dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+            /** @enum {string} */
+            numberFormat?: "us" | "eu";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         CsvImportMapping: {
             /** @default true */
@@ -2879,14 +2954,21 @@ export interface components {
              */
             delimiter: string;
             /**
-             * @description Field to column: the header text (case and surrounding spaces
-             *     ignored) or the 1-based column number (the only form without a
-             *     header). Execution rows need date, symbol, quantity and price,
-             *     and may name time, side, openClose, fees, commission, assetType,
-             *     expiry, strike and right. Round-trip rows need symbol,
-             *     quantity, entryDate, entryPrice, exitDate and exitPrice, and may
-             *     name side, entryTime, exitTime, fees, commission, assetType,
-             *     expiry, strike, right and pnl.
+             * @description Field to column: the header text (case, spaces and punctuation
+             *     ignored: "FilledAt" is "Filled At") or the 1-based column number
+             *     (the only form without a header). Execution rows need date,
+             *     symbol, quantity and price, and may name time, side, openClose,
+             *     fees, commission, assetType, expiry, strike, right, status,
+             *     account (see fileAccount) and description (an option written out, "NVDA Jul 10 2026 195.00
+             *     Put", read when the symbol is empty or the underlying).
+             *     Round-trip rows need symbol, quantity, entryDate, entryPrice,
+             *     exitDate and exitPrice, and may name side, entryTime, exitTime,
+             *     fees, commission, assetType, expiry, strike, right, pnl, status
+             *     and description. Symbols may be tickers, OCC or compact option
+             *     symbols (-NVDA260710P195, AAPL 240119C190), options written out,
+             *     or futures in any common form (ESH4, /ESH24:XCME, MNQ MAR25,
+             *     MES 09-26, F.US.MESM26); forex pairs and CFDs are refused
+             *     (UNSUPPORTED_ASSET).
              * @example {
              *       "date": "Trade Date",
              *       "time": "Time",
@@ -2900,6 +2982,53 @@ export interface components {
             columns: {
                 [key: string]: string | number;
             };
+            /**
+             * @description Rows skipped (and counted in skippedRows) by a column's value:
+             *     rows whose value is not in keep (when keep is given) and rows
+             *     whose value is in skip; values match ignoring case, '-', '_' and
+             *     repeated spaces. With a status column mapped and no filter on it,
+             *     orders that did not fill (cancelled, canceled, rejected, expired,
+             *     failed, working, pending, ...) are skipped.
+             */
+            filters?: components["schemas"]["CsvImportFilter"][];
+            /** @description Rows whose side is not a trade word (dividends, transfers, interest) are skipped and counted instead of refused. */
+            skipNonTrades?: boolean;
+            sides?: components["schemas"]["CsvImportSideWords"];
+            openClose?: components["schemas"]["CsvImportOpenCloseWords"];
+            /**
+             * @description The asset type of rows the file does not type (no asset type column, or an empty cell).
+             * @enum {string}
+             */
+            defaultAssetType?: "stock" | "option" | "future";
+            /**
+             * @description With defaultAssetType future, the point value of contracts whose root has no built-in one.
+             * @example 50
+             */
+            multiplier?: string;
+        };
+        CsvImportFilter: {
+            /** @description The header text or the 1-based column number. */
+            column: string | number;
+            keep?: string[];
+            skip?: string[];
+        };
+        /**
+         * @description The file's own side words, each to one the importer knows: buy, sell,
+         *     buy to open, buy to close, sell to open, sell to close (round trips:
+         *     long, short). The built-in words (Buy, BOT, SLD, BC, SC, BTO, STC,
+         *     Bought To Open, Sold To Close, Sell Short, Bid, Ask, YOU BOUGHT ...)
+         *     need no entry.
+         * @example {
+         *       "Purchase": "buy",
+         *       "Sale": "sell"
+         *     }
+         */
+        CsvImportSideWords: {
+            [key: string]: string;
+        };
+        /** @description The file's own open/close words, each to open, close or auto (the running position decides). */
+        CsvImportOpenCloseWords: {
+            [key: string]: "open" | "close" | "auto";
         };
         /** @description A located error or warning. */
         CsvImportProblem: {
@@ -2916,7 +3045,7 @@ export interface components {
              *     INVALID_DATE, INVALID_TIME, INVALID_SIDE, INVALID_VALUE,
              *     INVALID_SYMBOL, OUT_OF_RANGE, UNSUPPORTED_ASSET,
              *     UNKNOWN_POINT_VALUE, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
-             *     TOO_MANY_FILLS. Warnings: DUPLICATE_IN_JOURNAL,
+             *     TOO_MANY_FILLS, MULTIPLE_ACCOUNTS. Warnings: DUPLICATE_IN_JOURNAL,
              *     DUPLICATE_IN_FILE, NO_FEES_COLUMN, FEES_ESTIMATED,
              *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION, REVERSAL.
              */
@@ -3000,10 +3129,45 @@ export interface components {
             warnings: components["schemas"]["CsvImportProblem"][];
             errorCount: number;
             warningCount: number;
+            /** @description Every warning grouped by code (codes in the order of their first row), with a count and the first three. */
+            warningGroups: components["schemas"]["CsvImportProblemGroup"][];
+            /** @description The preset whose header signature (and, for statements, table title) the file matches best; null when none fits. */
+            detectedPresetId: string | null;
+            /** @description The preset the file was read with (the client's presetId, else the detected one); null for a mapping. */
+            presetId: string | null;
+            /**
+             * @description The file has rows that cannot be read (`errors`), and the other
+             *     rows make an import: it is staged (`token`), and the commit
+             *     writes it only with `importPartial: true`. The rows of an
+             *     instrument with an unreadable row are left out with it (its
+             *     positions cannot be told without that row). `summary` and
+             *     `positions` are then those of the rows imported.
+             */
+            canImportPartial: boolean;
+            /** @description The rows a partial import leaves out; 0 otherwise. */
+            partialRowsLeftOut: number;
+            /**
+             * @description The values of the file's account column (a preset's, or the
+             *     mapping's `account`) with their data rows, empty without one. A
+             *     file of several accounts is refused (`MULTIPLE_ACCOUNTS`, row 0)
+             *     until `fileAccount` picks the one this import reads: import it
+             *     once per account into the matching account of yours.
+             */
+            fileAccounts: {
+                account: string;
+                rows: number;
+            }[];
+        };
+        CsvImportProblemGroup: {
+            code: string;
+            count: number;
+            first: components["schemas"]["CsvImportProblem"][];
         };
         CsvImportCommitRequest: {
             /** @description The preview's token. */
             token: string;
+            /** @description Confirms a partial preview (canImportPartial); without it such a commit is a 400 on importPartial and the preview stays staged. */
+            importPartial?: boolean;
             /**
              * @description Import fills the journal already has as well.
              * @default false
@@ -3014,6 +3178,8 @@ export interface components {
             import: {
                 /** Format: uuid */
                 accountId: string;
+                /** @description The rows a confirmed partial import left out; 0 for a whole file. */
+                rowsLeftOut: number;
                 positionsCreated: number;
                 positionsContinued: number;
                 fillsCreated: number;
@@ -5663,6 +5829,104 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCsvImportMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved mappings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["CsvImportSavedMapping"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveCsvImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    mapping: components["schemas"]["CsvImportMapping"];
+                    /** @enum {string} */
+                    rowShape?: "execution" | "round-trip";
+                    timezone?: string;
+                    /** @enum {string} */
+                    dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
+                    /** @enum {string} */
+                    numberFormat?: "us" | "eu";
+                };
+            };
+        };
+        responses: {
+            /** @description The saved mapping. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mapping: components["schemas"]["CsvImportSavedMapping"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description `CONFLICT`: the user keeps 100 saved mappings already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCsvImportMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mappingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

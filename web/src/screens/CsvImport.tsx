@@ -10,6 +10,8 @@ import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
+import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
+import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
 import { plainNumber } from './positions/futures';
 
 type Preview = Schemas['CsvImportPreview'];
@@ -41,12 +43,22 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
   );
 }
 
-function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted: (r: Schemas['CsvImportCommitted']['import']) => void }) {
+function PreviewResult({
+  preview,
+  presets,
+  onCommitted,
+}: {
+  preview: Preview;
+  presets: Schemas['CsvImportPreset'][];
+  onCommitted: (r: Schemas['CsvImportCommitted']['import']) => void;
+}) {
   const queryClient = useQueryClient();
   const [confirmDuplicates, setConfirmDuplicates] = useState(false);
+  const [importPartial, setImportPartial] = useState(false);
   const s = preview.summary;
   const commit = useMutation({
-    mutationFn: () => unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates } })),
+    mutationFn: () =>
+      unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates, importPartial } })),
     onSuccess: (data) => {
       for (const key of ['positions', 'performance', 'accounts', 'dashboard']) void queryClient.invalidateQueries({ queryKey: [key] });
       onCommitted(data.import);
@@ -56,6 +68,7 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
   return (
     <section className="card" aria-labelledby="preview-title">
       <h2 id="preview-title">Preview</h2>
+      <PresetNote preview={preview} presets={presets} />
       <dl className="facts">
         <dt>Rows read</dt>
         <dd>
@@ -81,7 +94,38 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
       </dl>
       <Problems title="Errors" items={preview.errors} total={preview.errorCount} />
       <UnknownPointValueNote errors={preview.errors} />
-      <Problems title="Warnings" items={preview.warnings} total={preview.warningCount} />
+      {preview.canImportPartial && preview.token && (
+        <label className="check">
+          <input type="checkbox" checked={importPartial} onChange={(e) => setImportPartial(e.target.checked)} />
+          {partialText(preview)}
+        </label>
+      )}
+      {(preview.canCommit || (preview.canImportPartial && importPartial)) && preview.token ? (
+        <>
+          {s.duplicateFills > 0 && (
+            <label className="check">
+              <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />
+              Also import the {s.duplicateFills} fills the journal already has
+            </label>
+          )}
+          {preview.expiresAt && <p className="hint">This preview is kept until {formatDateTime(preview.expiresAt)}.</p>}
+          {commitErr?.status === 404 ? (
+            <p className="note note-error" role="alert">
+              This preview has expired or was already imported. Preview the file again.
+            </p>
+          ) : (
+            <ErrorNote error={commit.error} />
+          )}
+          <button type="button" onClick={() => commit.mutate()} disabled={commit.isPending}>
+            {commit.isPending ? 'Importing…' : 'Import'}
+          </button>
+        </>
+      ) : preview.canImportPartial ? null : (
+        <p className="note note-error" role="alert">
+          {preview.errorCount > 0 ? 'Fix the errors in the file (or the mapping) and preview again: nothing can be imported yet.' : 'Nothing to import.'}
+        </p>
+      )}
+      <WarningGroups groups={preview.warningGroups} />
       {preview.positions.length > 0 && (
         <details open={preview.positions.length <= 20}>
           <summary>Positions the import writes ({preview.positions.length})</summary>
@@ -105,31 +149,6 @@ function PreviewResult({ preview, onCommitted }: { preview: Preview; onCommitted
           </DataTable>
         </details>
       )}
-      {preview.canCommit && preview.token ? (
-        <>
-          {s.duplicateFills > 0 && (
-            <label className="check">
-              <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />
-              Also import the {s.duplicateFills} fills the journal already has
-            </label>
-          )}
-          {preview.expiresAt && <p className="hint">This preview is kept until {formatDateTime(preview.expiresAt)}.</p>}
-          {commitErr?.status === 404 ? (
-            <p className="note note-error" role="alert">
-              This preview has expired or was already imported. Preview the file again.
-            </p>
-          ) : (
-            <ErrorNote error={commit.error} />
-          )}
-          <button type="button" onClick={() => commit.mutate()} disabled={commit.isPending}>
-            {commit.isPending ? 'Importing…' : 'Import'}
-          </button>
-        </>
-      ) : (
-        <p className="note note-error" role="alert">
-          {preview.errorCount > 0 ? 'Fix the errors in the file (or the mapping) and preview again: nothing can be imported yet.' : 'Nothing to import.'}
-        </p>
-      )}
     </section>
   );
 }
@@ -142,7 +161,8 @@ export default function CsvImport() {
   const [headers, setHeaders] = useState<string[]>([]);
   const [committed, setCommitted] = useState<Schemas['CsvImportCommitted']['import'] | null>(null);
   const accountId = form.accountId || accounts.data?.find((a) => !a.archived)?.id || '';
-  const presetId = form.presetId || presets.data?.items[0]?.id || '';
+  // An empty preset: detected from the file's header by the preview.
+  const presetId = form.presetId;
   const preset = presets.data?.items.find((p) => p.id === presetId);
 
   useEffect(() => {
@@ -163,7 +183,12 @@ export default function CsvImport() {
       return sendForm<Preview>('/api/csv-import/preview', previewForm(importOptions({ ...form, accountId, presetId }), file, file.name));
     },
     onMutate: () => setCommitted(null),
+    onSuccess: (data) => {
+      // A file of several accounts: keep them to choose from.
+      if ((data.fileAccounts ?? []).length > 1) setFileAccounts((data.fileAccounts ?? []).map((a) => a.account));
+    },
   });
+  const [fileAccounts, setFileAccounts] = useState<string[]>([]);
   const err = preview.error instanceof ApiError ? preview.error : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -227,6 +252,7 @@ export default function CsvImport() {
           ) : (
             <>
               <SelectField label="Preset" value={presetId} onChange={(e) => set('presetId', e.target.value)} error={err?.fieldError('presetId')}>
+                <option value="">Detect from the file</option>
                 {presets.data?.items.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}
@@ -273,6 +299,14 @@ export default function CsvImport() {
                 ))}
               </div>
             </fieldset>
+            <MappingRulesFields rules={form.rules} onChange={(r) => set('rules', r)} />
+            <SavedMappings
+              form={form}
+              onLoad={(f) => {
+                setForm(f);
+                preview.reset();
+              }}
+            />
           </>
         )}
         <h2>3. Options</h2>
@@ -285,6 +319,16 @@ export default function CsvImport() {
             <option value="eu">EU 19/01/2024</option>
             <option value="iso-datetime">ISO date-time 2024-01-19T09:35:12</option>
           </SelectField>
+          {fileAccounts.length > 1 && (
+            <SelectField label="Account in the file" value={form.fileAccount} onChange={(e) => set('fileAccount', e.target.value)} error={err?.fieldError('fileAccount')}>
+              <option value="">Choose one (the file holds several)</option>
+              {fileAccounts.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </SelectField>
+          )}
           <SelectField label="Number format" value={form.numberFormat} onChange={(e) => set('numberFormat', e.target.value as ImportForm['numberFormat'])} error={err?.fieldError('numberFormat')}>
             <option value="">{form.source === 'preset' ? "The preset's" : 'US 1,234.56'}</option>
             <option value="us">US 1,234.56</option>
@@ -321,7 +365,9 @@ export default function CsvImport() {
           </p>
         </section>
       ) : (
-        preview.data && <PreviewResult key={preview.data.token ?? 'x'} preview={preview.data} onCommitted={setCommitted} />
+        preview.data && (
+          <PreviewResult key={preview.data.token ?? 'x'} preview={preview.data} presets={presets.data?.items ?? []} onCommitted={setCommitted} />
+        )
       )}
     </>
   );

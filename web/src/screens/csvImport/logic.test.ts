@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerNames, importOptions, initialImportForm, previewForm } from './logic';
+import { headerNames, importOptions, initialImportForm, loadSaved, previewForm, savedBody } from './logic';
 
 describe('importOptions', () => {
   it('sends a preset and only the options set', () => {
@@ -11,6 +11,12 @@ describe('importOptions', () => {
       dateFormat: 'eu',
       numberFormat: 'eu',
     });
+  });
+  it('sends no preset when none is chosen: the preview detects it', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: '' })).toEqual({ accountId: 'a1' });
+  });
+  it("sends the file's account when one is chosen", () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', fileAccount: ' APEX-22 ' })).toEqual({ accountId: 'a1', fileAccount: 'APEX-22' });
   });
   it('sends a mapping with header names and column numbers, never a preset', () => {
     const o = importOptions({
@@ -42,5 +48,34 @@ describe('headerNames', () => {
   it('reads the header line for suggestions', () => {
     expect(headerNames('\uFEFF"Trade Date", Symbol ,Qty', ',')).toEqual(['Trade Date', 'Symbol', 'Qty']);
     expect(headerNames('a\tb', 'tab')).toEqual(['a', 'b']);
+  });
+});
+
+describe('saved mappings', () => {
+  const saved = {
+    id: 'm1',
+    name: 'Futures',
+    mapping: { hasHeader: true, delimiter: 'tab', columns: { date: 'Filled At', quantity: 4 }, defaultAssetType: 'future' as const, multiplier: '10', skipNonTrades: true },
+    rowShape: 'execution' as const,
+    dateFormat: 'us' as const,
+    createdAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-01T00:00:00Z',
+  };
+  it('loads into the form and sends back what was saved', () => {
+    const f = loadSaved({ ...initialImportForm, accountId: 'a1' }, saved);
+    expect(f.source).toBe('mapping');
+    expect(f.delimiter).toBe('\t');
+    expect(f.columns).toEqual({ date: 'Filled At', quantity: '4' });
+    expect(importOptions(f)).toEqual({
+      accountId: 'a1',
+      rowShape: 'execution',
+      dateFormat: 'us',
+      mapping: { hasHeader: true, delimiter: 'tab', columns: { date: 'Filled At', quantity: 4 }, defaultAssetType: 'future', multiplier: '10', skipNonTrades: true },
+    });
+    expect(savedBody(f, ' Futures ')).toEqual({ name: 'Futures', mapping: saved.mapping, rowShape: 'execution', dateFormat: 'us' });
+  });
+  it('drops empty rules and a multiplier without futures', () => {
+    const o = importOptions({ ...initialImportForm, source: 'mapping', columns: { date: 'd' }, rules: { filters: [], multiplier: '5', defaultAssetType: 'stock' } });
+    expect(o.mapping).toEqual({ hasHeader: true, delimiter: ',', columns: { date: 'd' }, defaultAssetType: 'stock' });
   });
 });

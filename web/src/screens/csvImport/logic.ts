@@ -2,6 +2,10 @@
 import type { Schemas } from '../../api/client';
 
 export type Options = Schemas['CsvImportOptions'];
+type Mapping = Schemas['CsvImportMapping'];
+type SavedMapping = Schemas['CsvImportSavedMapping'];
+/** MappingRules are a mapping's parts beyond its columns (filters, vocabularies, defaults). */
+export type MappingRules = Omit<Mapping, 'columns' | 'hasHeader' | 'delimiter'>;
 type RowShape = 'execution' | 'round-trip';
 
 export interface ImportForm {
@@ -15,6 +19,10 @@ export interface ImportForm {
   timezone: string;
   dateFormat: '' | 'iso' | 'us' | 'eu' | 'iso-datetime';
   numberFormat: '' | 'us' | 'eu';
+  /** In a file of several accounts, the one this import reads. */
+  fileAccount: string;
+  /** The mapping's rules: filters, vocabularies, default asset type and multiplier. */
+  rules: MappingRules;
 }
 
 export const initialImportForm: ImportForm = {
@@ -28,6 +36,8 @@ export const initialImportForm: ImportForm = {
   timezone: '',
   dateFormat: '',
   numberFormat: '',
+  fileAccount: '',
+  rules: {},
 };
 
 /**
@@ -40,7 +50,8 @@ export const initialImportForm: ImportForm = {
 export function importOptions(f: ImportForm): Options {
   const o: Options = { accountId: f.accountId };
   if (f.source === 'preset') {
-    o.presetId = f.presetId;
+    // No preset chosen: the preview detects it from the file's header.
+    if (f.presetId) o.presetId = f.presetId;
   } else {
     const columns: Record<string, string | number> = {};
     for (const [field, raw] of Object.entries(f.columns)) {
@@ -48,12 +59,13 @@ export function importOptions(f: ImportForm): Options {
       if (!v) continue;
       columns[field] = /^[1-9]\d{0,3}$/.test(v) ? Number(v) : v;
     }
-    o.mapping = { hasHeader: f.hasHeader, delimiter: f.delimiter === '\t' ? 'tab' : f.delimiter || ',', columns };
+    o.mapping = { ...cleanRules(f.rules), hasHeader: f.hasHeader, delimiter: f.delimiter === '\t' ? 'tab' : f.delimiter || ',', columns };
     o.rowShape = f.rowShape;
   }
   if (f.timezone.trim()) o.timezone = f.timezone.trim();
   if (f.dateFormat) o.dateFormat = f.dateFormat;
   if (f.numberFormat) o.numberFormat = f.numberFormat;
+  if (f.fileAccount.trim()) o.fileAccount = f.fileAccount.trim();
   return o;
 }
 
@@ -73,4 +85,46 @@ export function headerNames(firstLine: string, delimiter: string): string[] {
     .split(d)
     .map((h) => h.trim().replace(/^"(.*)"$/, '$1').trim())
     .filter(Boolean);
+}
+
+/** cleanRules drops the rules left empty. */
+function cleanRules(r: MappingRules): MappingRules {
+  const out: MappingRules = {};
+  if (r.filters?.length) out.filters = r.filters;
+  if (r.skipNonTrades) out.skipNonTrades = true;
+  if (r.sides && Object.keys(r.sides).length) out.sides = r.sides;
+  if (r.openClose && Object.keys(r.openClose).length) out.openClose = r.openClose;
+  if (r.defaultAssetType) out.defaultAssetType = r.defaultAssetType;
+  if (r.multiplier?.trim() && r.defaultAssetType === 'future') out.multiplier = r.multiplier.trim();
+  return out;
+}
+
+/** loadSaved fills the form from a saved mapping (the account and file stay). */
+export function loadSaved(f: ImportForm, m: SavedMapping): ImportForm {
+  const { columns, hasHeader, delimiter, ...rules } = m.mapping;
+  return {
+    ...f,
+    source: 'mapping',
+    rowShape: m.rowShape ?? 'execution',
+    hasHeader: hasHeader ?? true,
+    delimiter: delimiter === 'tab' || delimiter === '\\t' ? '\t' : delimiter || ',',
+    columns: Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, String(v)])),
+    timezone: m.timezone ?? '',
+    dateFormat: m.dateFormat ?? '',
+    numberFormat: m.numberFormat ?? '',
+    rules,
+  };
+}
+
+/** savedBody is the body that saves the form's mapping under a name. */
+export function savedBody(f: ImportForm, name: string) {
+  const o = importOptions({ ...f, source: 'mapping' });
+  return {
+    name: name.trim(),
+    mapping: o.mapping as Mapping,
+    rowShape: o.rowShape,
+    ...(o.timezone ? { timezone: o.timezone } : {}),
+    ...(o.dateFormat ? { dateFormat: o.dateFormat } : {}),
+    ...(o.numberFormat ? { numberFormat: o.numberFormat } : {}),
+  };
 }

@@ -1,0 +1,257 @@
+package csvimport
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parseText resolves opts and parses file, failing the test on a
+// whole-file error.
+func parseText(t *testing.T, opts Options, file string) *Parsed {
+	t.Helper()
+	s, err := Resolve(opts, "America/New_York", now, 10000)
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	parsed, err := Parse(strings.NewReader(file), s)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return parsed
+}
+
+// TestForgivingHeaders: case, spaces and punctuation do not matter, and a
+// preset finds a column under a common synonym.
+func TestForgivingHeaders(t *testing.T) {
+	for _, head := range []string{"Filled At", "FilledAt", "filled_at", "FILLED-AT", "Fill Time"} {
+		t.Run(head, func(t *testing.T) {
+			file := head + ",Ticker,EntryQty,Fill Price,B/S\n2024-01-16 09:31:05,AAPL,100,185.5,Buy\n"
+			p := parseText(t, Options{PresetID: "generic-execution"}, file)
+			if len(p.Errors) != 0 || len(p.Fills) != 1 || p.Fills[0].Quantity.String() != "100" || p.Fills[0].Symbol != "AAPL" {
+				t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+			}
+		})
+	}
+	t.Run("Mapping", func(t *testing.T) {
+		file := "FilledAt,SYMBOL,qty,price\n2024-01-16 09:31:05,AAPL,100,185.5\n"
+		p := parseText(t, Options{Mapping: &Mapping{Columns: map[string]Column{
+			"date": {Name: "Filled At"}, "symbol": {Name: "symbol"}, "quantity": {Name: "Q.T.Y."}, "price": {Name: "Price"}}}}, file)
+		if len(p.Errors) != 0 || len(p.Fills) != 1 {
+			t.Fatalf("errors %+v", p.Errors)
+		}
+	})
+	if headKey("P&L") == headKey("PL") || headKey(" Filled  At ") != "filledat" {
+		t.Fatal("headKey")
+	}
+}
+
+// TestVocabularies: the side and open/close words of broker files.
+func TestVocabularies(t *testing.T) {
+	sides := map[string][2]string{
+		"BC": {Buy, EffectClose}, "SC": {Sell, EffectClose}, "Bought To Open": {Buy, EffectOpen}, "Sold To Close": {Sell, EffectClose},
+		"Bid": {Buy, ""}, "Ask": {Sell, ""}, "BTO": {Buy, EffectOpen}, "STC": {Sell, EffectClose}, "SS": {Sell, EffectOpen},
+		"YOU BOUGHT OPENING TRANSACTION CALL (NVDA) NVIDIA CORP": {Buy, EffectOpen},
+		"YOU SOLD CLOSING TRANSACTION PUT (NVDA)":                {Sell, EffectClose},
+		"YOU BOUGHT APPLE INC (AAPL) (Cash)":                     {Buy, ""},
+		"Sell Short":                                             {Sell, EffectOpen},
+	}
+	for word, want := range sides {
+		side, effect, ok := parseAction(word)
+		if !ok || side != want[0] || effect != want[1] {
+			t.Errorf("%q: %s %s %v, want %v", word, side, effect, ok, want)
+		}
+	}
+	for _, word := range []string{"Dividend", "Reinvest Shares", "", "MoneyLink Transfer"} {
+		if _, _, ok := parseAction(word); ok {
+			t.Errorf("%q read as a side", word)
+		}
+	}
+	for word, want := range map[string]string{"AUTO": "", "Opening": EffectOpen, "TO CLOSE": EffectClose, "Closing Transaction": EffectClose} {
+		if e, ok := parseEffect(word); !ok || e != want {
+			t.Errorf("%q: %q %v", word, e, ok)
+		}
+	}
+}
+
+// TestNumberForms: currency signs and codes before or after, trailing and
+// parenthesised negatives.
+func TestNumberForms(t *testing.T) {
+	cases := []struct{ in, format, want string }{
+		{"0,62 $", NumberEU, "0.62"}, {"1.234,50 €", NumberEU, "1234.5"}, {"USD 12.50", NumberUS, "12.5"},
+		{"12.50 USD", NumberUS, "12.5"}, {"(1,234.56)", NumberUS, "-1234.56"}, {"$(25.00)", NumberUS, "-25"},
+		{"25.00-", NumberUS, "-25"}, {"-$3.10", NumberUS, "-3.1"}, {"1 234,5", NumberEU, "1234.5"},
+	}
+	for _, c := range cases {
+		d, ok := parseNumber(c.in, c.format)
+		if !ok || d.String() != c.want {
+			t.Errorf("%q (%s): %s %v, want %s", c.in, c.format, d, ok, c.want)
+		}
+	}
+	for _, bad := range []string{"$", "USD", "1.2.3", "--5", "5$$", "(5"} {
+		if d, ok := parseNumber(bad, NumberUS); ok {
+			t.Errorf("%q read as %s", bad, d)
+		}
+	}
+}
+
+// TestMappingRules: a user mapping skips rows by status (by default the
+// orders that did not fill) and by a filter, skips non-trade rows, learns
+// the file's words and types a futures file with a multiplier.
+func TestMappingRules(t *testing.T) {
+	file := "Time,Contract,Side,Qty,Price,Status,O/C,Kind\n" +
+		"2024-03-01 09:30:00,XYZH4,Purchase,2,100.5,Filled,AUTO,Trade\n" +
+		"2024-03-01 09:31:00,XYZH4,Purchase,1,100,Cancelled,AUTO,Trade\n" +
+		"2024-03-01 09:32:00,XYZH4,Sale,2,101.25,Filled,Closing,Trade\n" +
+		"2024-03-01 09:33:00,XYZH4,Purchase,2,99,Rejected,AUTO,Trade\n" +
+		"2024-03-01 09:34:00,,Interest,,,,,Cash\n" +
+		"2024-03-01 09:35:00,ESH4,Dividend,1,1,Filled,,Trade\n"
+	m := &Mapping{
+		Columns: map[string]Column{"date": {Name: "time"}, "symbol": {Name: "contract"}, "side": {Name: "side"},
+			"quantity": {Name: "qty"}, "price": {Name: "price"}, "status": {Name: "status"}, "openClose": {Name: "o/c"}},
+		Filters:          []Filter{{Column: Column{Name: "Kind"}, Keep: []string{"trade"}}},
+		SkipNonTrades:    true,
+		Vocabulary:       Vocabulary{Sides: map[string]string{"Purchase": "buy", "Sale": "sell"}, OpenClose: map[string]string{"Closing": "close"}},
+		DefaultAssetType: "future", Multiplier: "10",
+	}
+	p := parseText(t, Options{Mapping: m}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 4 {
+		t.Fatalf("errors %+v fills %d skipped %d", p.Errors, len(p.Fills), p.Skipped)
+	}
+	f := p.Fills[0]
+	if f.AssetType != AssetFuture || f.Symbol != "XYZH24" || f.Multiplier.String() != "10" || p.Fills[1].Effect != EffectClose {
+		t.Fatalf("fill %+v", f)
+	}
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	if len(plan.Positions) != 1 || plan.Positions[0].Figures.GrossPnL.String() != "15" {
+		t.Fatalf("positions %+v", plan.Positions)
+	}
+
+	bad := []struct {
+		m     Mapping
+		field string
+	}{
+		{Mapping{Vocabulary: Vocabulary{Sides: map[string]string{"Purchase": "acquire"}}}, "mapping.sides.Purchase"},
+		{Mapping{Vocabulary: Vocabulary{OpenClose: map[string]string{"X": "maybe"}}}, "mapping.openClose.X"},
+		{Mapping{DefaultAssetType: "bond"}, "mapping.defaultAssetType"},
+		{Mapping{DefaultAssetType: "stock", Multiplier: "5"}, "mapping.multiplier"},
+		{Mapping{DefaultAssetType: "future", Multiplier: "-5"}, "mapping.multiplier"},
+		{Mapping{Filters: []Filter{{Column: Column{Name: "Status"}}}}, "mapping.filters[0]"},
+	}
+	for _, b := range bad {
+		b.m.Columns = m.Columns
+		_, err := Resolve(Options{Mapping: &b.m}, "America/New_York", now, 10)
+		if err == nil || !strings.Contains(err.Error(), b.field) {
+			t.Errorf("%+v: %v, want a problem of %s", b.m, err, b.field)
+		}
+	}
+}
+
+// TestInstrumentForms: futures in every common form and options from
+// compact symbols and descriptions, through journal.ParseFuture and
+// ParseOCC; forex pairs and CFDs refused by name.
+func TestInstrumentForms(t *testing.T) {
+	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
+	cases := []struct{ in, asset, symbol, kind, mult string }{
+		{"MNQ MAR25", "", "MNQH25", AssetFuture, "2"},
+		{"MNQ Mar 2025", "", "MNQH25", AssetFuture, "2"},
+		{"MES 09-26", "", "MESU26", AssetFuture, "5"},
+		{"MESM6", AssetFuture, "MESM26", AssetFuture, "5"},
+		{"F.US.MESM26", "", "MESM26", AssetFuture, "5"},
+		{"CON.F.US.EP.M25", "", "ESM25", AssetFuture, "50"},
+		{"/ESH24:XCME", "", "ESH24", AssetFuture, "50"},
+		{"ESZ2024", AssetFuture, "ESZ24", AssetFuture, "50"},
+		{"NQ 2025-12", "", "NQZ25", AssetFuture, "20"},
+		{"-NVDA260710P195", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"AAPL 240119C190", "", "AAPL  240119C00190000", AssetOption, "100"},
+		{"NVDA Jul 10 2026 195.00 Put", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"NVDA 07/10/2026 195.00 P", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"PUT NVDA 07/10/26 195", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"NVDA 100 (Weeklys) 10 JUL 26 195 PUT", "", "NVDA  260710P00195000", AssetOption, "100"},
+		{"CALL (SPY) SPDR S&P500 ETF JAN 19 24 $480 (100 SHS)", "", "SPY   240119C00480000", AssetOption, "100"},
+		{"AAPL  240119C00190000", "", "AAPL  240119C00190000", AssetOption, "100"},
+		{"BRK B", "", "BRK.B", AssetStock, "1"},
+		{"MAR", "", "MAR", AssetStock, "1"},
+	}
+	for _, c := range cases {
+		inst, code, msg := ParseSymbol(c.in, c.asset, traded)
+		if msg != "" || inst.Symbol != c.symbol || inst.AssetType != c.kind || inst.Multiplier.String() != c.mult {
+			t.Errorf("%q: %+v %s %s, want %s %s x%s", c.in, inst, code, msg, c.symbol, c.kind, c.mult)
+		}
+	}
+	for _, in := range []string{"EURUSD", "EURUSD.m", "GBP/JPY", "XAUUSD", "US30", "NAS100"} {
+		if _, code, _ := ParseSymbol(in, "", traded); code != CodeUnsupportedAsset {
+			t.Errorf("%q: code %s, want %s", in, code, CodeUnsupportedAsset)
+		}
+	}
+	for _, in := range []string{"MNQ FOO25", "ES 13-25", "F.US.", "/"} {
+		if _, code, _ := ParseSymbol(in, AssetFuture, traded); code != CodeInvalidSymbol {
+			t.Errorf("%q: code %s, want %s", in, code, CodeInvalidSymbol)
+		}
+	}
+}
+
+// TestOptionInDescription: an option written only in the description
+// column.
+func TestOptionInDescription(t *testing.T) {
+	file := "Date,Symbol,Description,Action,Quantity,Price\n" +
+		"2025-05-01,NVDA,NVDA Jul 10 2026 195.00 Put,Buy to Open,2,3.10\n" +
+		"2025-05-02,,NVDA Jul 10 2026 195.00 Put,Sell to Close,2,4.25\n" +
+		"2025-05-02,AAPL,APPLE INC,Buy,10,200\n"
+	p := parseText(t, Options{Mapping: &Mapping{Columns: map[string]Column{"date": {Name: "Date"}, "symbol": {Name: "Symbol"},
+		"description": {Name: "Description"}, "side": {Name: "Action"}, "quantity": {Name: "Quantity"}, "price": {Name: "Price"}}}}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 3 || p.Fills[0].Symbol != "NVDA  260710P00195000" || p.Fills[1].Symbol != p.Fills[0].Symbol || p.Fills[2].Symbol != "AAPL" {
+		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+	}
+}
+
+// TestDetectSamples: every preset's sample is detected as that preset.
+func TestDetectSamples(t *testing.T) {
+	for _, p := range Presets() {
+		data, err := os.ReadFile(filepath.Join("testdata", p.Sample))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) > DetectBytes {
+			data = data[:DetectBytes]
+		}
+		d, ok := Detect(data)
+		if !ok || d.PresetID != p.ID {
+			t.Errorf("%s: detected %+v %v", p.ID, d, ok)
+		}
+	}
+	for _, head := range []string{"", "a,b,c\n1,2,3\n", "PK\x03\x04"} {
+		if d, ok := Detect([]byte(head)); ok {
+			t.Errorf("%q detected as %+v", head, d)
+		}
+	}
+}
+
+// TestFileAccounts: a file of several accounts is refused until the
+// options pick one; then the other accounts' rows are skipped.
+func TestFileAccounts(t *testing.T) {
+	file := "Instrument,Action,Quantity,Price,Time,E/X,Commission,Account\n" +
+		"MES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,Entry,$0.62,Sim101\n" +
+		"MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101\n" +
+		"MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22\n" +
+		"MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22\n"
+	p := parseText(t, Options{PresetID: "ninjatrader"}, file)
+	if len(p.Errors) != 1 || p.Errors[0].Code != CodeMultipleAccounts || p.Accounts["Sim101"] != 2 || p.Accounts["APEX-22"] != 2 {
+		t.Fatalf("errors %+v accounts %v", p.Errors, p.Accounts)
+	}
+	p = parseText(t, Options{PresetID: "ninjatrader", FileAccount: "APEX-22"}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 2 {
+		t.Fatalf("errors %+v fills %d skipped %d", p.Errors, len(p.Fills), p.Skipped)
+	}
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	// A short of 9 points x 2 x 5, less 2.48.
+	if len(plan.Positions) != 1 || plan.Positions[0].Side != "short" || plan.Positions[0].Figures.NetPnL.String() != "87.52" {
+		t.Fatalf("positions %+v", plan.Positions)
+	}
+	s, _ := Resolve(Options{PresetID: "generic-execution", FileAccount: "x"}, "UTC", now, 10)
+	if _, err := Parse(strings.NewReader("Date,Symbol,Quantity,Price\n2024-01-02,AAPL,1,1\n"), s); err == nil || !strings.Contains(err.Error(), "fileAccount") {
+		t.Fatalf("fileAccount without an account column: %v", err)
+	}
+}

@@ -1,0 +1,116 @@
+package csvimport
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/journal"
+)
+
+// FuzzSymbol holds the instrument parsers to their promises on any text:
+// no panic; a parsed instrument is canonical (parsing its own symbol gives
+// it back) with the multiplier of its kind; a failure has a code.
+func FuzzSymbol(f *testing.F) {
+	for _, s := range []string{"MNQ MAR25", "MES 09-26", "MESM6", "F.US.MESM26", "CON.F.US.EP.M25", "/ESH24:XCME", "ESZ2024",
+		"-NVDA260710P195", "NVDA Jul 10 2026 195.00 Put", "PUT NVDA 07/10/26 195", "AAPL  240119C00190000", "BRK B", "EURUSD.m",
+		"CALL (SPY) SPDR JAN 19 24 $480 (100 SHS)", "NQ 2025-12", "", " ", "((", "C P 1/1/1 1"} {
+		f.Add(s, "")
+		f.Add(s, AssetFuture)
+		f.Add(s, AssetOption)
+	}
+	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, sym, asset string) {
+		switch asset {
+		case "", AssetStock, AssetOption, AssetFuture:
+		default:
+			asset = ""
+		}
+		inst, code, msg := ParseSymbol(sym, asset, traded)
+		if msg != "" {
+			if code == "" {
+				t.Fatalf("%q: a message without a code", sym)
+			}
+			return
+		}
+		if asset != "" && inst.AssetType != asset {
+			t.Fatalf("%q as %s: %+v", sym, asset, inst)
+		}
+		again, _, msg := ParseSymbol(inst.Symbol, inst.AssetType, traded)
+		if msg != "" || again != inst && !(again.Symbol == inst.Symbol && again.Multiplier.Equal(inst.Multiplier)) {
+			t.Fatalf("%q: %+v does not read back (%+v, %s)", sym, inst, again, msg)
+		}
+		switch inst.AssetType {
+		case AssetOption:
+			if _, err := journal.ParseOCC(inst.Symbol); err != nil || !inst.Multiplier.Equal(optionMultiplier) {
+				t.Fatalf("%q: option %+v", sym, inst)
+			}
+		case AssetFuture:
+			if _, err := journal.ParseFuture(inst.Symbol, traded); err != nil || !inst.Multiplier.IsPositive() {
+				t.Fatalf("%q: future %+v", sym, inst)
+			}
+		case AssetStock:
+			if !inst.Multiplier.Equal(decimal.NewFromInt(1)) {
+				t.Fatalf("%q: stock %+v", sym, inst)
+			}
+		}
+	})
+}
+
+// FuzzVocabulary: the side, open/close and number readers never panic,
+// and a side they read is buy or sell with a known effect.
+func FuzzVocabulary(f *testing.F) {
+	for _, s := range []string{"BC", "Bought To Open", "YOU SOLD CLOSING TRANSACTION", "Bid", "AUTO", "0,62 $", "(1,234.56)",
+		"25.00-", "USD 12", "$-", "sell short", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if side, effect, ok := parseAction(s); ok {
+			if side != Buy && side != Sell || effect != "" && effect != EffectOpen && effect != EffectClose {
+				t.Fatalf("%q: %q %q", s, side, effect)
+			}
+		}
+		if e, ok := parseEffect(s); ok && e != "" && e != EffectOpen && e != EffectClose {
+			t.Fatalf("%q: effect %q", s, e)
+		}
+		for _, format := range []string{NumberUS, NumberEU} {
+			if d, ok := parseNumber(s, format); ok && strings.TrimSpace(s) == "" {
+				t.Fatalf("%q read as %s", s, d)
+			}
+		}
+	})
+}
+
+// FuzzDetect: detection never panics, names a preset that exists, and a
+// detected preset's spec resolves; the samples seed it.
+func FuzzDetect(f *testing.F) {
+	for _, p := range Presets() {
+		data, err := os.ReadFile(filepath.Join("testdata", p.Sample))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("Trades,Header,Symbol\nTrades,Data,AAPL\n"))
+	f.Add([]byte("\"unterminated,Header\n"))
+	f.Fuzz(func(t *testing.T, head []byte) {
+		if len(head) > DetectBytes {
+			head = head[:DetectBytes]
+		}
+		d, ok := Detect(head)
+		if !ok {
+			return
+		}
+		p := PresetByID(d.PresetID)
+		if p == nil {
+			t.Fatalf("detected %q, not a preset", d.PresetID)
+		}
+		if _, err := Resolve(Options{PresetID: p.ID}, "UTC", now, 100); err != nil {
+			t.Fatalf("%s: %v", p.ID, err)
+		}
+	})
+}

@@ -1,0 +1,79 @@
+package csvimport
+
+import (
+	"strings"
+	"unicode"
+)
+
+// headKey normalises a header cell for matching: lowercase letters and
+// digits only, so case, spaces and punctuation do not matter ("FilledAt",
+// "Filled At", "filled_at" and "Filled-At" are one header). A cell of
+// punctuation only keeps its symbols ("#", "%") so it still names a column.
+func headKey(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "\ufeff")
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '&' || r == '#' || r == '%' || r == '+':
+			// "P&L" and "PL", "Order #" and "Order": distinct enough words
+			// that a symbol may tell apart; kept.
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// synonymGroups are header names that mean the same thing in the files
+// traders bring. A preset's or a mapping's column name that is not in the
+// header is looked for under its synonyms, after every name given.
+var synonymGroups = [][]string{
+	{"Date", "Trade Date", "TradeDate", "Transaction Date", "Exec Date", "Execution Date", "Run Date", "Activity Date"},
+	{"Time", "Trade Time", "Exec Time", "Execution Time", "Time Executed"},
+	{"Filled At", "Fill Time", "Filled Time", "Time Filled", "Date Filled", "Fill Date", "Filled Date", "Date/Time", "DateTime", "Timestamp", "Executed At", "Execution Date/Time"},
+	{"Quantity", "Qty", "Shares", "Contracts", "Size", "Volume", "Lots", "EntryQty", "Filled Qty", "Qty Filled", "Quantity Filled", "Filled Quantity", "Exec Qty"},
+	{"Price", "Fill Price", "Filled Price", "Avg Price", "Average Price", "Avg Fill Price", "Execution Price", "Exec Price", "Trade Price", "Price Filled"},
+	{"Symbol", "Ticker", "Instrument", "Contract", "Security", "Sym", "Symbol/Description"},
+	{"Side", "Action", "Buy/Sell", "B/S", "Direction", "Trade Side", "Transaction Type", "Order Side"},
+	{"Commission", "Commissions", "Comm", "Commission Amount", "Brokerage"},
+	{"Fees", "Fee", "Fees & Comm", "Total Fees", "Reg Fees", "Other Fees"},
+	{"Open/Close", "Position Effect", "Pos Effect", "Open Close", "O/C", "Opening/Closing"},
+	{"Asset Type", "AssetType", "Asset Class", "Instrument Type", "Security Type", "Sec Type", "Product Type", "Asset Category"},
+	{"Expiry", "Expiration", "Exp", "Expiration Date", "Expiry Date"},
+	{"Strike", "Strike Price"},
+	{"Call/Put", "Put/Call", "Right", "Option Type", "C/P", "P/C"},
+	{"Status", "Order Status", "State"},
+	{"Account", "Account Number", "Account Name", "Account ID", "Acct", "AccountId"},
+	{"Entry Date", "Open Date", "Entry Datetime", "Open Datetime", "Entry Time", "Opened", "Open Time"},
+	{"Exit Date", "Close Date", "Exit Datetime", "Close Datetime", "Exit Time", "Closed", "Close Time"},
+	{"Entry Price", "Open Price", "Buy Price", "EntryPrice"},
+	{"Exit Price", "Close Price", "Sell Price", "ExitPrice"},
+	{"P&L", "PnL", "Profit", "Gross P&L", "Realized P&L", "Profit/Loss"},
+}
+
+// synonyms maps a header key to the keys of its group (itself included).
+var synonyms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range synonymGroups {
+		keys := make([]string, len(g))
+		for i, n := range g {
+			keys[i] = headKey(n)
+		}
+		for _, k := range keys {
+			m[k] = append(m[k], keys...)
+		}
+	}
+	return m
+}()
+
+// synonymsOf returns the header keys that mean what name means, name's own
+// key first.
+func synonymsOf(name string) []string {
+	k := headKey(name)
+	if s, ok := synonyms[k]; ok {
+		return s
+	}
+	return []string{k}
+}

@@ -1,0 +1,60 @@
+// Parts of the import wizard's preview: the preset read with, the warnings
+// grouped by code, and the partial-import confirmation.
+import type { Schemas } from '../../api/client';
+import { readable } from '../../api/messages';
+
+type Preview = Schemas['CsvImportPreview'];
+type Preset = Schemas['CsvImportPreset'];
+
+/** PresetNote says which preset read the file and which the header matched. */
+export function PresetNote({ preview, presets }: { preview: Preview; presets: Preset[] }) {
+  const name = (id: string | null) => presets.find((p) => p.id === id)?.name ?? id ?? '';
+  const { presetId, detectedPresetId } = preview;
+  if (!presetId && !detectedPresetId) return null;
+  return (
+    <p className="hint" data-testid="preset-note">
+      {presetId && presetId === detectedPresetId && <>Read as <strong>{name(presetId)}</strong>, detected from the file&apos;s header.</>}
+      {presetId && presetId !== detectedPresetId && (
+        <>
+          Read as <strong>{name(presetId)}</strong>
+          {detectedPresetId ? <> (the header looks like {name(detectedPresetId)}: choose it above to read it so)</> : null}.
+        </>
+      )}
+      {!presetId && detectedPresetId && <>Read with your mapping; the header looks like {name(detectedPresetId)}, a preset you can choose above.</>}
+    </p>
+  );
+}
+
+/** WarningGroups lists the warnings by code: a count and the first rows. */
+export function WarningGroups({ groups }: { groups: Preview['warningGroups'] | undefined }) {
+  // An answer of a server before grouping has none.
+  if (!groups || groups.length === 0) return null;
+  return (
+    <details aria-label="Warnings">
+      <summary>
+        Warnings ({groups.reduce((n, g) => n + g.count, 0)}): {groups.map((g) => `${g.code} ×${g.count}`).join(', ')}
+      </summary>
+      <ul>
+        {groups.map((g) => (
+          <li key={g.code}>
+            <code>{g.code}</code> ×{g.count}
+            <ul>
+              {g.first.map((p, i) => (
+                <li key={i}>
+                  {p.row === 0 ? 'file' : `row ${p.row}`}: {readable(p.message)}
+                </li>
+              ))}
+              {g.count > g.first.length && <li className="muted">and {g.count - g.first.length} more like these</li>}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** partialText is the confirmation of a partial import. */
+export function partialText(preview: Preview): string {
+  const n = preview.partialRowsLeftOut;
+  return `Import the rows that can be read, leaving out ${n} row${n === 1 ? '' : 's'} (the errors' rows and the other rows of their instruments)`;
+}
