@@ -57,6 +57,10 @@ func (h handler) loadDemo(w http.ResponseWriter, r *http.Request) {
 			RETURNING ` + accountColumns
 		var err error
 		if acc, err = scanAccount(tx.QueryRow(ctx, ins, userID)); err != nil {
+			return nameTaken(err)
+		}
+		// As for a first account of one's own: its currency is the display one.
+		if _, err := tx.Exec(ctx, `UPDATE users SET display_currency = 'USD' WHERE id = $1 AND display_currency IS NULL`, userID); err != nil {
 			return db.Classify(err)
 		}
 		for _, t := range demoTags {

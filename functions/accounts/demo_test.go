@@ -24,6 +24,10 @@ func TestDemoJournal(t *testing.T) {
 	if acc["demo"] != true || acc["name"] != "Demo account" || r.JSON["positions"].(float64) < 60 {
 		t.Fatalf("%s", r.Body)
 	}
+	// The dashboard has a currency to show the demo in.
+	if total := apitest.Must(t, a.Do("GET", "/api/dashboard/totals", nil), 200); total.JSON["displayCurrency"] != "USD" || total.JSON["total"] == nil {
+		t.Fatalf("%s", total.Body)
+	}
 	var n, open, reversed, futures, options int
 	if err := db.QueryRow(context.Background(), `SELECT count(*), count(*) FILTER (WHERE status = 'open'),
 			count(*) FILTER (WHERE reversal_of IS NOT NULL), count(*) FILTER (WHERE asset_type = 'future'),

@@ -161,7 +161,7 @@ export default function Dashboard() {
   return (
     <>
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
-      <DemoJournal accounts={accounts.data} empty={perf.isSuccess && !shown && Object.keys(filters).length === 0} />
+      <DemoJournal accounts={accounts.data} />
       <section className="card" aria-labelledby="total-title">
         <h2 id="total-title">Total balance</h2>
         <QueryView query={totals}>

@@ -11,20 +11,20 @@ const account = { id: 'a1', name: 'Demo account', currency: 'USD', timezone: 'Am
 describe('DemoJournal', () => {
   it('offers the demo journal on an empty journal and loads it', async () => {
     const { calls } = mockApi(route('POST', '/api/demo-journal', () => ({ status: 201, body: { account, positions: 75 } })));
-    renderScreen(<DemoJournal accounts={[]} empty />);
+    renderScreen(<DemoJournal accounts={[]} />);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Load a demo journal' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/demo-journal')).toBe(true));
   });
 
-  it('says nothing on a journal with trades', () => {
-    renderScreen(<DemoJournal accounts={[{ ...account, demo: false }]} empty={false} />);
+  it('says nothing to a user with accounts of their own', () => {
+    renderScreen(<DemoJournal accounts={[{ ...account, demo: false }]} />);
     expect(screen.queryByRole('region', { name: 'Demo journal' })).toBeNull();
   });
 
   it('removes a loaded demo journal after confirmation', async () => {
     vi.stubGlobal('confirm', () => true);
     const { calls } = mockApi(route('DELETE', '/api/demo-journal', () => ({ status: 204 })));
-    renderScreen(<DemoJournal accounts={[account]} empty={false} />);
+    renderScreen(<DemoJournal accounts={[account]} />);
     expect(screen.getByText(/looking at the demo journal/)).toBeInTheDocument();
     await userEvent.setup().click(screen.getByRole('button', { name: 'Remove the demo journal' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/demo-journal')).toBe(true));

@@ -4,9 +4,9 @@ import { ConfirmButton, ErrorNote } from '../components/ui';
 
 /**
  * DemoJournal offers the demo journal (a sample account of three months of
- * trades) while the journal is empty, and its removal while it is loaded.
+ * trades) to a user without accounts, and its removal while it is loaded.
  */
-export function DemoJournal({ accounts, empty }: { accounts: Schemas['Account'][] | undefined; empty: boolean }) {
+export function DemoJournal({ accounts }: { accounts: Schemas['Account'][] | undefined }) {
   const queryClient = useQueryClient();
   // Everything the demo touches: accounts, positions, figures, tags.
   const refresh = () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'me' && q.queryKey[0] !== 'config' });
@@ -27,7 +27,7 @@ export function DemoJournal({ accounts, empty }: { accounts: Schemas['Account'][
       </section>
     );
   }
-  if (!empty || accounts === undefined) return null;
+  if (accounts === undefined || accounts.length > 0) return null;
   return (
     <section className="card" aria-label="Demo journal">
       <p>New here? Load a demo journal to see the dashboard, the calendar and the position pages with three months of sample trades. You can remove it in one click.</p>
