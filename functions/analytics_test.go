@@ -44,7 +44,7 @@ func journey(t *testing.T, srv *apitest.Server) string {
 		t.Fatalf("calculator: %d %s", r.Status, r.Body)
 	}
 
-	csvData, err := os.ReadFile("../shared/csvimport/testdata/generic_execution.csv")
+	csvData, err := os.ReadFile("../shared/brokerfile/testdata/generic_execution.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // read into a staged preview (POST /api/csv-import/preview), committed to
 // the journal in one transaction (POST /api/csv-import/commit), and the
 // built-in presets (GET /api/csv-import/presets). The parsing and grouping
-// are shared/csvimport's; this package streams the upload, reads and writes
+// are shared/brokerfile's; this package streams the upload, reads and writes
 // the database, and keeps the staged previews' lifecycle.
 //
 // A preview is staged as a row of csv_import_staging (migrations/0008) that
@@ -39,7 +39,7 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
-	"tradejournal/shared/csvimport"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/money"
 	"tradejournal/shared/staging"
@@ -53,17 +53,17 @@ type handler struct {
 // Group returns the CSV import route group.
 func Group(a *app.App) httpx.Group {
 	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
-	auth := a.Sessions.Require
+	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "csvimport",
 		Mounts: []string{"/api/csv-import/"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/csv-import/presets", Handler: auth(h.presets)},
-			{Pattern: "POST /api/csv-import/preview", Handler: auth(h.preview)},
-			{Pattern: "POST /api/csv-import/commit", Handler: auth(h.commit)},
-			{Pattern: "GET /api/csv-import/mappings", Handler: auth(h.listMappings)},
-			{Pattern: "POST /api/csv-import/mappings", Handler: auth(h.saveMapping)},
-			{Pattern: "DELETE /api/csv-import/mappings/{mappingId}", Handler: auth(h.deleteMapping)},
+			{Pattern: "GET /api/csv-import/presets", Handler: require(h.presets)},
+			{Pattern: "POST /api/csv-import/preview", Handler: require(h.preview)},
+			{Pattern: "POST /api/csv-import/commit", Handler: require(h.commit)},
+			{Pattern: "GET /api/csv-import/mappings", Handler: require(h.listMappings)},
+			{Pattern: "POST /api/csv-import/mappings", Handler: require(h.saveMapping)},
+			{Pattern: "DELETE /api/csv-import/mappings/{mappingId}", Handler: require(h.deleteMapping)},
 		},
 	}
 }
@@ -90,7 +90,7 @@ type fieldInfo struct {
 }
 
 type presetList struct {
-	Items         []csvimport.Preset     `json:"items"`
+	Items         []brokerfile.Preset    `json:"items"`
 	Fields        map[string][]fieldInfo `json:"fields"`
 	DateFormats   []string               `json:"dateFormats"`
 	NumberFormats []string               `json:"numberFormats"`
@@ -105,17 +105,17 @@ type limits struct {
 
 func (h handler) presets(w http.ResponseWriter, r *http.Request) {
 	fields := map[string][]fieldInfo{}
-	for _, shape := range []string{csvimport.ShapeExecution, csvimport.ShapeRoundTrip} {
-		for _, f := range csvimport.Fields(shape) {
-			fields[shape] = append(fields[shape], fieldInfo{Field: f, Required: slices.Contains(csvimport.Required(shape), f)})
+	for _, shape := range []string{brokerfile.ShapeExecution, brokerfile.ShapeRoundTrip} {
+		for _, f := range brokerfile.Fields(shape) {
+			fields[shape] = append(fields[shape], fieldInfo{Field: f, Required: slices.Contains(brokerfile.Required(shape), f)})
 		}
 	}
 	cfg := h.app.Config.CSVImport
 	httpx.JSON(w, http.StatusOK, presetList{
-		Items:         csvimport.Presets(),
+		Items:         brokerfile.Presets(),
 		Fields:        fields,
-		DateFormats:   []string{csvimport.DateISO, csvimport.DateUS, csvimport.DateEU, csvimport.DateISODateTime},
-		NumberFormats: []string{csvimport.NumberUS, csvimport.NumberEU},
+		DateFormats:   []string{brokerfile.DateISO, brokerfile.DateUS, brokerfile.DateEU, brokerfile.DateISODateTime},
+		NumberFormats: []string{brokerfile.NumberUS, brokerfile.NumberEU},
 		Limits:        limits{MaxFileBytes: cfg.MaxFileBytes, MaxRows: cfg.MaxRows, StagingTTLMinutes: int64(cfg.StagingTTL / time.Minute)},
 	})
 }
@@ -173,16 +173,16 @@ type Proposed struct {
 type Preview struct {
 	// Token names the staged preview for the commit; null when it cannot
 	// be committed (then nothing was staged).
-	Token        *string             `json:"token"`
-	ExpiresAt    *time.Time          `json:"expiresAt"`
-	CanCommit    bool                `json:"canCommit"`
-	AccountID    string              `json:"accountId"`
-	Summary      Summary             `json:"summary"`
-	Positions    []Proposed          `json:"positions"`
-	Errors       []csvimport.Problem `json:"errors"`
-	Warnings     []csvimport.Problem `json:"warnings"`
-	ErrorCount   int                 `json:"errorCount"`
-	WarningCount int                 `json:"warningCount"`
+	Token        *string              `json:"token"`
+	ExpiresAt    *time.Time           `json:"expiresAt"`
+	CanCommit    bool                 `json:"canCommit"`
+	AccountID    string               `json:"accountId"`
+	Summary      Summary              `json:"summary"`
+	Positions    []Proposed           `json:"positions"`
+	Errors       []brokerfile.Problem `json:"errors"`
+	Warnings     []brokerfile.Problem `json:"warnings"`
+	ErrorCount   int                  `json:"errorCount"`
+	WarningCount int                  `json:"warningCount"`
 	// WarningGroups are the warnings by code, in the order codes first
 	// appear by row: a count and the first few.
 	WarningGroups []ProblemGroup `json:"warningGroups"`
@@ -221,18 +221,18 @@ func fileAccounts(m map[string]int) []FileAccount {
 
 // ProblemGroup is the problems of one code: how many, and the first few.
 type ProblemGroup struct {
-	Code  string              `json:"code"`
-	Count int                 `json:"count"`
-	First []csvimport.Problem `json:"first"`
+	Code  string               `json:"code"`
+	Count int                  `json:"count"`
+	First []brokerfile.Problem `json:"first"`
 }
 
 // groupFirst is how many problems a group lists.
 const groupFirst = 3
 
 // grouped groups problems by code, codes in the order of their first row.
-func grouped(ps []csvimport.Problem) []ProblemGroup {
+func grouped(ps []brokerfile.Problem) []ProblemGroup {
 	sorted := slices.Clone(ps)
-	slices.SortStableFunc(sorted, func(a, b csvimport.Problem) int { return a.Row - b.Row })
+	slices.SortStableFunc(sorted, func(a, b brokerfile.Problem) int { return a.Row - b.Row })
 	out := []ProblemGroup{}
 	at := map[string]int{}
 	for _, p := range sorted {
@@ -259,11 +259,11 @@ func optional(s string) *string {
 
 // checkOptions refuses options that are wrong whatever the file holds
 // before the file is read; a missing layout waits for detection.
-func checkOptions(opts csvimport.Options, zone string, now time.Time, maxRows int) error {
+func checkOptions(opts brokerfile.Options, zone string, now time.Time, maxRows int) error {
 	if opts.PresetID == "" && opts.Mapping == nil {
 		opts.PresetID = "generic-execution"
 	}
-	_, err := csvimport.Resolve(opts, zone, now, maxRows)
+	_, err := brokerfile.Resolve(opts, zone, now, maxRows)
 	return err
 }
 
@@ -304,22 +304,22 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	// The layout: the client's preset or mapping, else the preset detected
 	// from the file's head (which the answer names either way).
-	file := bufio.NewReaderSize(part, csvimport.DetectBytes)
-	head, err := file.Peek(csvimport.DetectBytes)
+	file := bufio.NewReaderSize(part, brokerfile.DetectBytes)
+	head, err := file.Peek(brokerfile.DetectBytes)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		httpx.Error(w, r, up.readError(err))
 		return
 	}
-	detected, found := csvimport.Detect(head)
+	detected, found := brokerfile.Detect(head)
 	if opts.PresetID == "" && opts.Mapping == nil && found {
 		opts.PresetID = detected.PresetID
 	}
-	spec, err := csvimport.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
+	spec, err := brokerfile.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	parsed, err := csvimport.Parse(file, spec)
+	parsed, err := brokerfile.Parse(file, spec)
 	if err != nil {
 		httpx.Error(w, r, up.readError(err))
 		return
@@ -332,20 +332,20 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	// What the journal holds: the fee schedule for fills without a fee,
 	// open positions the file continues, fills it already has.
 	warnings := parsed.Warnings
-	if slices.ContainsFunc(parsed.Fills, func(f csvimport.Fill) bool { return !f.FeesGiven }) {
+	if slices.ContainsFunc(parsed.Fills, func(f brokerfile.Fill) bool { return !f.FeesGiven }) {
 		schedule, err := journalstore.FeeSchedule(ctx, h.app.DB, acct.ID)
 		if err != nil {
 			httpx.Error(w, r, err)
 			return
 		}
-		warnings = append(warnings, csvimport.EstimateFees(parsed.Fills, parsed.HasFees, schedule)...)
+		warnings = append(warnings, brokerfile.EstimateFees(parsed.Fills, parsed.HasFees, schedule)...)
 	}
 	held, err := journalstore.ReadJournal(ctx, h.app.DB, userID, acct.ID, parsed.Fills)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	plan := csvimport.Build(parsed.Fills, held, csvimport.BuildOptions{Header: parsed.Header})
+	plan := brokerfile.Build(parsed.Fills, held, brokerfile.BuildOptions{Header: parsed.Header})
 	plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
 	errs := append(parsed.Errors, plan.Errors...)
 	warnings = append(warnings, plan.Warnings...)
@@ -361,10 +361,10 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	// what the rest makes.
 	staged, leftOut := parsed.Fills, 0
 	if len(errs) > 0 {
-		build := func(fills []csvimport.Fill) *csvimport.Plan {
-			return csvimport.Build(fills, held, csvimport.BuildOptions{Header: parsed.Header})
+		build := func(fills []brokerfile.Fill) *brokerfile.Plan {
+			return brokerfile.Build(fills, held, brokerfile.BuildOptions{Header: parsed.Header})
 		}
-		if part := csvimport.PartialImport(parsed.Fills, errs, build); part != nil {
+		if part := brokerfile.PartialImport(parsed.Fills, errs, build); part != nil {
 			staged, leftOut, plan = part.Fills, part.LeftOut, part.Plan
 			plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
 			out.CanImportPartial, out.PartialRowsLeftOut = true, leftOut
@@ -379,7 +379,7 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	}
 
 	if out.CanCommit || out.CanImportPartial {
-		payload := csvimport.EncodeStaged(staged, leftOut)
+		payload := brokerfile.EncodeStaged(staged, leftOut)
 		if int64(len(payload)) > cfg.MaxStagedBytes {
 			httpx.Error(w, r, apperr.New(apperr.PayloadTooLarge, "the import's staged result is %d bytes, more than %d (CSV_IMPORT_MAX_STAGED_BYTES); split the file",
 				len(payload), cfg.MaxStagedBytes))
@@ -401,19 +401,19 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 }
 
 // listed sorts problems by row and keeps the first maxListed.
-func listed(ps []csvimport.Problem) ([]csvimport.Problem, int) {
-	slices.SortStableFunc(ps, func(a, b csvimport.Problem) int { return a.Row - b.Row })
+func listed(ps []brokerfile.Problem) ([]brokerfile.Problem, int) {
+	slices.SortStableFunc(ps, func(a, b brokerfile.Problem) int { return a.Row - b.Row })
 	n := len(ps)
 	if n > maxListed {
 		ps = ps[:maxListed]
 	}
 	if ps == nil {
-		ps = []csvimport.Problem{}
+		ps = []brokerfile.Problem{}
 	}
 	return ps, n
 }
 
-func summaryOf(s csvimport.Summary, currency string) Summary {
+func summaryOf(s brokerfile.Summary, currency string) Summary {
 	return Summary{
 		Rows: s.Rows, SkippedRows: s.SkippedRows, Fills: s.Fills, ImportFills: s.ImportFills,
 		Positions: s.Positions, NewPositions: s.NewPositions, ContinuedPositions: s.ContinuedPositions,
@@ -422,7 +422,7 @@ func summaryOf(s csvimport.Summary, currency string) Summary {
 	}
 }
 
-func proposedOf(fills []csvimport.Fill, plan *csvimport.Plan) []Proposed {
+func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
 	out := make([]Proposed, 0, len(plan.Positions))
 	for k := range plan.Positions {
 		p := &plan.Positions[k]
@@ -531,7 +531,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 // plan against the journal as it is now, the write, and the deletion of
 // the staged row.
 func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial bool) (Committed, error) {
-	fills, leftOut, err := csvimport.DecodeStaged(payload)
+	fills, leftOut, err := brokerfile.DecodeStaged(payload)
 	if err != nil {
 		return Committed{}, err
 	}
@@ -539,7 +539,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 		return Committed{}, apperr.Invalid("importPartial", fmt.Sprintf(
 			"must be true to import this preview: %d rows of the file cannot be read and are left out", leftOut))
 	}
-	done, err := h.journal.Import(ctx, userID, accountID, fills, csvimport.BuildOptions{ConfirmDuplicates: confirm},
+	done, err := h.journal.Import(ctx, userID, accountID, fills, brokerfile.BuildOptions{ConfirmDuplicates: confirm},
 		func(ctx context.Context, tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'committing'`, hash)
 			if err != nil {
@@ -579,7 +579,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 
 // changed answers a commit whose fills no longer fit the journal (it
 // changed since the preview, or confirmed duplicates break a position).
-func changed(problems []csvimport.Problem) error {
+func changed(problems []brokerfile.Problem) error {
 	var b strings.Builder
 	for i, p := range problems {
 		if i == 3 {

@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/config"
-	parser "tradejournal/shared/csvimport"
 )
 
 func TestPresetsRoute(t *testing.T) {
@@ -66,7 +66,7 @@ func TestImportSamples(t *testing.T) {
 		"tastytrade/MESH25":              {5, "MES", "2025-03", "56.2500"},   // 11.25 x 1 x 5
 	}
 	seenFutures := 0
-	for _, p := range parser.Presets() {
+	for _, p := range brokerfile.Presets() {
 		t.Run(p.ID, func(t *testing.T) {
 			// An account per file (the samples come from different brokers),
 			// on the Interactive Brokers schedule: files without fees get
@@ -226,7 +226,7 @@ func TestBadInput(t *testing.T) {
 			row   float64
 			field string
 			code  string
-		}{{3, "date", parser.CodeInvalidDate}, {4, "price", parser.CodeInvalidNumber}, {5, "price", parser.CodeInvalidNumber}}
+		}{{3, "date", brokerfile.CodeInvalidDate}, {4, "price", brokerfile.CodeInvalidNumber}, {5, "price", brokerfile.CodeInvalidNumber}}
 		if len(errs) != len(want) {
 			t.Fatalf("errors %v", errs)
 		}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	parser "tradejournal/shared/csvimport"
+	"tradejournal/shared/brokerfile"
 )
 
 // TestFuturesImport: a Tradovate file leaves an MYM future (point value
@@ -42,7 +42,7 @@ func TestFuturesImport(t *testing.T) {
 
 	before := f.counts(t)
 	r = must(t, preview(t, f.a, tradovate, []byte(head+"3, Buy,XYZH4,1,100,01/24/2024 11:00:00, Filled,1\n")), 200)
-	if r.JSON["canCommit"] != false || r.JSON["token"] != nil || !slices.Contains(errorCodes(r), parser.CodeUnknownPointValue) {
+	if r.JSON["canCommit"] != false || r.JSON["token"] != nil || !slices.Contains(errorCodes(r), brokerfile.CodeUnknownPointValue) {
 		t.Fatalf("unknown root %s", r.Body)
 	}
 	if f.counts(t) != before {

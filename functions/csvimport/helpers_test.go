@@ -153,7 +153,7 @@ func preview(t testing.TB, c *apitest.Client, opts map[string]any, file []byte) 
 
 func sample(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "csvimport", "testdata", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "brokerfile", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
-	"tradejournal/shared/csvimport"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 )
@@ -21,24 +21,24 @@ import (
 // SavedMapping is a user's mapping kept under a name (migrations/0018):
 // the options a preview takes for a file no preset reads, but the account.
 type SavedMapping struct {
-	ID           string             `json:"id"`
-	Name         string             `json:"name"`
-	Mapping      *csvimport.Mapping `json:"mapping"`
-	RowShape     string             `json:"rowShape,omitempty"`
-	Timezone     string             `json:"timezone,omitempty"`
-	DateFormat   string             `json:"dateFormat,omitempty"`
-	NumberFormat string             `json:"numberFormat,omitempty"`
-	CreatedAt    time.Time          `json:"createdAt"`
-	UpdatedAt    time.Time          `json:"updatedAt"`
+	ID           string              `json:"id"`
+	Name         string              `json:"name"`
+	Mapping      *brokerfile.Mapping `json:"mapping"`
+	RowShape     string              `json:"rowShape,omitempty"`
+	Timezone     string              `json:"timezone,omitempty"`
+	DateFormat   string              `json:"dateFormat,omitempty"`
+	NumberFormat string              `json:"numberFormat,omitempty"`
+	CreatedAt    time.Time           `json:"createdAt"`
+	UpdatedAt    time.Time           `json:"updatedAt"`
 }
 
 // savedOptions is what the options column holds.
 type savedOptions struct {
-	Mapping      *csvimport.Mapping `json:"mapping"`
-	RowShape     string             `json:"rowShape,omitempty"`
-	Timezone     string             `json:"timezone,omitempty"`
-	DateFormat   string             `json:"dateFormat,omitempty"`
-	NumberFormat string             `json:"numberFormat,omitempty"`
+	Mapping      *brokerfile.Mapping `json:"mapping"`
+	RowShape     string              `json:"rowShape,omitempty"`
+	Timezone     string              `json:"timezone,omitempty"`
+	DateFormat   string              `json:"dateFormat,omitempty"`
+	NumberFormat string              `json:"numberFormat,omitempty"`
 }
 
 // mappingRequest is the body of POST /api/csv-import/mappings.
@@ -119,9 +119,9 @@ func checkMapping(in mappingRequest, now time.Time) (string, error) {
 		if zone == "" {
 			zone = "UTC"
 		}
-		opts := csvimport.Options{Mapping: in.Mapping, RowShape: in.RowShape, Timezone: zone,
+		opts := brokerfile.Options{Mapping: in.Mapping, RowShape: in.RowShape, Timezone: zone,
 			DateFormat: in.DateFormat, NumberFormat: in.NumberFormat}
-		if _, err := csvimport.Resolve(opts, zone, now, 0); err != nil {
+		if _, err := brokerfile.Resolve(opts, zone, now, 0); err != nil {
 			if e, ok := apperr.As(err); ok {
 				problems = append(problems, e.Details...)
 			} else {

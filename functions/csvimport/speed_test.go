@@ -19,7 +19,7 @@ import (
 	"tradejournal/functions"
 	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
-	parser "tradejournal/shared/csvimport"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journalstore"
 )
@@ -335,14 +335,14 @@ func (s *speedSet) phases(t *testing.T, n int) {
 			return now
 		}
 		t0 := time.Now()
-		fills, err := parser.DecodeFills(payload)
+		fills, err := brokerfile.DecodeFills(payload)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t0 = lap(0, t0)
 		store := journalstore.New(s.srv.App.DB, nil, time.Now)
 		noop := func(context.Context, pgx.Tx) error { return nil }
-		if _, err := store.Import(ctx, userID, account, fills, parser.BuildOptions{}, noop); err != nil {
+		if _, err := store.Import(ctx, userID, account, fills, brokerfile.BuildOptions{}, noop); err != nil {
 			t.Fatal(err)
 		}
 		lap(1, t0)

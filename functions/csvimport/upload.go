@@ -8,8 +8,8 @@ import (
 	"net/http"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/config"
-	"tradejournal/shared/csvimport"
 	"tradejournal/shared/httpx"
 )
 
@@ -57,8 +57,8 @@ func openUpload(w http.ResponseWriter, r *http.Request, cfg config.CSVImport) (*
 }
 
 // options reads and decodes the options part, which must come first.
-func (u *upload) options() (csvimport.Options, error) {
-	var opts csvimport.Options
+func (u *upload) options() (brokerfile.Options, error) {
+	var opts brokerfile.Options
 	part, err := u.mr.NextPart()
 	switch {
 	case errors.Is(err, io.EOF):

@@ -7,7 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"tradejournal/shared/csvimport"
+	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
 )
@@ -17,24 +17,24 @@ type Imported struct {
 	Created   []string // new positions
 	Continued []string // open positions that took fills
 	Fills     int      // fill rows written (a reversal's fill is two)
-	Plan      *csvimport.Plan
+	Plan      *brokerfile.Plan
 	Balance   decimal.Decimal // the account's balance after it
 }
 
 // PlanError answers an import whose fills no longer fit the journal (it
 // changed since the preview, or confirmed duplicates break a position).
-type PlanError struct{ Problems []csvimport.Problem }
+type PlanError struct{ Problems []brokerfile.Problem }
 
 func (e *PlanError) Error() string { return "the fills no longer fit the journal" }
 
 // Import writes a CSV import's fills into the user's account in one
 // transaction: it locks the account, plans the import against the journal
-// as it is now (csvimport.Build), derives each run of the plan through the
+// as it is now (brokerfile.Build), derives each run of the plan through the
 // same code as a fill typed in (journal.Derive, write), and runs finish
 // (the caller's last step in the transaction: its staged preview's
 // deletion). Open positions the file continues are locked and derived with
 // their new fills; new positions are copied whole.
-func (s *Store) Import(ctx context.Context, userID, accountID string, fills []csvimport.Fill, opt csvimport.BuildOptions,
+func (s *Store) Import(ctx context.Context, userID, accountID string, fills []brokerfile.Fill, opt brokerfile.BuildOptions,
 	finish func(context.Context, pgx.Tx) error) (Imported, error) {
 	var out Imported
 	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
@@ -45,7 +45,7 @@ func (s *Store) Import(ctx context.Context, userID, accountID string, fills []cs
 		if err != nil {
 			return err
 		}
-		plan := csvimport.Build(fills, held, opt)
+		plan := brokerfile.Build(fills, held, opt)
 		if len(plan.Errors) > 0 {
 			return &PlanError{plan.Errors}
 		}
@@ -69,7 +69,7 @@ func (s *Store) Import(ctx context.Context, userID, accountID string, fills []cs
 // by reversals is one run of executions (a reversal's fill once), started
 // on its first position's side, or added to the stored run of the open
 // position it continues.
-func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []csvimport.Fill, plan *csvimport.Plan, out *Imported) ([]*run, error) {
+func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []brokerfile.Fill, plan *brokerfile.Plan, out *Imported) ([]*run, error) {
 	runOf := make([]*run, len(plan.Positions))
 	var runs []*run
 	for k := range plan.Positions {
@@ -110,7 +110,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 				continue // the opening part of the reversal: its execution is the previous position's
 			}
 			f := &fills[i]
-			ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: f.Side == csvimport.Buy, Price: f.Price,
+			ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: f.Side == brokerfile.Buy, Price: f.Price,
 				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt},
 				member: member, rank: typeRank(p.Types[n]), req: -1})
 		}
@@ -136,8 +136,8 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 // ReadJournal reads what the account holds that the fills meet: its open
 // positions in the file's symbols (with their fills), and the keys of its
 // fills in the file's time range.
-func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fills []csvimport.Fill) (csvimport.Journal, error) {
-	j := csvimport.Journal{Has: map[csvimport.Key]bool{}}
+func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fills []brokerfile.Fill) (brokerfile.Journal, error) {
+	j := brokerfile.Journal{Has: map[brokerfile.Key]bool{}}
 	if len(fills) == 0 {
 		return j, nil
 	}
@@ -174,7 +174,7 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 	)
 	_, err = pgx.ForEachRow(rows, []any{&id, &symbol, &asset, &side, &mult, &stop, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt}, func() error {
 		if n := len(j.Seeds); n == 0 || j.Seeds[n-1].PositionID != id {
-			j.Seeds = append(j.Seeds, csvimport.Seed{PositionID: id, Symbol: symbol, AssetType: asset, Side: side, Multiplier: mult, StopLoss: stop})
+			j.Seeds = append(j.Seeds, brokerfile.Seed{PositionID: id, Symbol: symbol, AssetType: asset, Side: side, Multiplier: mult, StopLoss: stop})
 		}
 		s := &j.Seeds[len(j.Seeds)-1]
 		s.Fills = append(s.Fills, f)
@@ -200,7 +200,7 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 		return j, db.Classify(err)
 	}
 	var (
-		k  csvimport.Key
+		k  brokerfile.Key
 		at time.Time
 	)
 	_, err = pgx.ForEachRow(rows, []any{&k.Symbol, &k.AssetType, &k.Side, &at, &k.Price, &k.Quantity}, func() error {

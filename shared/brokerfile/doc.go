@@ -1,4 +1,4 @@
-// Package csvimport turns a broker's CSV file into journal fills and groups
+// Package brokerfile turns a broker's CSV file into journal fills and groups
 // them into positions. It is the pure part of the CSV import: no database,
 // no HTTP. The route group functions/csvimport streams the uploaded file into
 // Parse, reads what the journal already holds (open positions, fills that
@@ -29,4 +29,4 @@
 // Rows are numbered by the line of the file on which the record starts (the
 // header is usually row 1), which is the row a spreadsheet shows unless a
 // quoted field holds a line break.
-package csvimport
+package brokerfile

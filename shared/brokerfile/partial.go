@@ -1,4 +1,4 @@
-package csvimport
+package brokerfile
 
 // Partial is what a file with rows that cannot be read can still import:
 // the fills of its other rows and their plan.

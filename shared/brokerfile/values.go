@@ -1,4 +1,4 @@
-package csvimport
+package brokerfile
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package csvimport
+package brokerfile
 
 // Preset describes a file layout the importer knows: a broker's export or
 // a journal's. Columns name, per field, the header texts that may hold it
