@@ -1,6 +1,6 @@
 -- CSV import previews, staged between POST /api/csv-import/preview and
 -- POST /api/csv-import/commit. A row holds the fills a preview read from the
--- file (shared/csvimport's staged form), never the file itself.
+-- file (shared/brokerfile's staged form), never the file itself.
 --
 -- Lifecycle: a preview inserts a row in state 'staged'. A commit claims it
 -- with one atomic UPDATE (state 'committing', claimed_at set; only one of two

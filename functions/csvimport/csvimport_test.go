@@ -17,7 +17,7 @@ import (
 
 func TestPresetsRoute(t *testing.T) {
 	f := setup(t, nil)
-	r := must(t, f.a.Do("GET", "/api/csv-import/presets", nil), 200)
+	r := apitest.Must(t, f.a.Do("GET", "/api/csv-import/presets", nil), 200)
 	items := r.JSON["items"].([]any)
 	var ids []string
 	for _, it := range items {
@@ -29,7 +29,7 @@ func TestPresetsRoute(t *testing.T) {
 			t.Errorf("presets lack %s: %v", want, ids)
 		}
 	}
-	if lim := obj(t, r, "limits"); lim["maxFileBytes"].(float64) != 10<<20 || lim["maxRows"].(float64) != 10000 || lim["stagingTtlMinutes"].(float64) != 30 {
+	if lim := apitest.Object(t, r, "limits"); lim["maxFileBytes"].(float64) != 10<<20 || lim["maxRows"].(float64) != 10000 || lim["stagingTtlMinutes"].(float64) != 30 {
 		t.Errorf("limits %v", lim)
 	}
 	apitest.Run(t, f.srv.Client(t), []apitest.Case{
@@ -71,21 +71,21 @@ func TestImportSamples(t *testing.T) {
 			// An account per file (the samples come from different brokers),
 			// on the Interactive Brokers schedule: files without fees get
 			// estimates.
-			f.accountA = obj(t, must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": p.ID, "currency": "USD",
+			f.accountA = apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": p.ID, "currency": "USD",
 				"startingBalance": "25000", "brokerageId": ibFixed}), 201), "account")["id"].(string)
 			before := f.counts(t)
 			balance := f.balance(t, f.accountA)
-			r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": p.ID}, sample(t, p.Sample)), 200)
+			r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": p.ID}, sample(t, p.Sample)), 200)
 			if r.JSON["canCommit"] != true || len(errorCodes(r)) != 0 {
 				t.Fatalf("preview %s", r.Body)
 			}
-			sum := obj(t, r, "summary")
+			sum := apitest.Object(t, r, "summary")
 			token := r.JSON["token"].(string)
 			if f.counts(t).staged != before.staged+1 {
 				t.Fatal("preview staged nothing")
 			}
-			c := must(t, commit(f.a, token, false), 201)
-			imp := obj(t, c, "import")
+			c := apitest.Must(t, commit(f.a, token, false), 201)
+			imp := apitest.Object(t, c, "import")
 			if imp["positionsCreated"].(float64) != sum["positions"].(float64) || imp["fillsCreated"].(float64) != sum["importFills"].(float64) {
 				t.Fatalf("commit %s for preview summary %v", c.Body, sum)
 			}
@@ -104,7 +104,7 @@ func TestImportSamples(t *testing.T) {
 			ids := imp["positionIds"].([]any)
 			previewed := r.JSON["positions"].([]any)
 			for i, id := range ids {
-				pos := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
+				pos := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
 				want := previewed[i].(map[string]any)
 				if pos["symbol"] != want["symbol"] || pos["assetType"] != want["assetType"] || pos["status"] != want["status"] ||
 					pos["netPnl"] != want["netPnl"] || pos["grossPnl"] != want["grossPnl"] || len(pos["fills"].([]any)) != int(want["fills"].(float64)) {
@@ -198,7 +198,7 @@ func TestBadInput(t *testing.T) {
 			}
 			apitest.CheckErrorShape(t, r)
 			if c.field != "" {
-				details, _ := obj(t, r, "error")["details"].([]any)
+				details, _ := apitest.Object(t, r, "error")["details"].([]any)
 				if len(details) == 0 || details[0].(map[string]any)["field"] != c.field {
 					t.Fatalf("details %v, want field %s", details, c.field)
 				}
@@ -217,7 +217,7 @@ func TestBadInput(t *testing.T) {
 			"2024-01-18,10:00:00,MSFT,Buy,10,400\n" +
 			"2024-01-18,11:00:00,MSFT,Sell,15,401\n" // a reversal: not an error
 
-		r := must(t, preview(t, f.a, opts, []byte(file)), 200)
+		r := apitest.Must(t, preview(t, f.a, opts, []byte(file)), 200)
 		if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != true || r.JSON["token"] == nil {
 			t.Fatalf("%s", r.Body)
 		}
@@ -258,19 +258,19 @@ func TestFileAtTheCap(t *testing.T) {
 	f := setup(t, func(c *config.CSVImport) { c.MaxFileBytes = 4096 })
 	data := []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,100,184.25\n")
 	data = append(data, bytes.Repeat([]byte(" "), 4096-len(data))...)
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, data), 200)
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, data), 200)
 	if r.JSON["canCommit"] != true {
 		t.Fatalf("%s", r.Body)
 	}
 	ct, body := multipartBody(t, optionsPart(t, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}), filePart(append(data, 'x')))
-	must(t, send(t, f.a, ct, body), 413)
+	apitest.Must(t, send(t, f.a, ct, body), 413)
 }
 
 // TestTimezoneDefaultsToTheAccountZone: a file's wall-clock times are read in
 // the account's trading-day zone unless the options name another zone.
 func TestTimezoneDefaultsToTheAccountZone(t *testing.T) {
 	f := setup(t, nil)
-	tokyo := obj(t, must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Tokyo", "currency": "USD",
+	tokyo := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Tokyo", "currency": "USD",
 		"timezone": "Asia/Tokyo"}), 201), "account")["id"].(string)
 	file := []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,100,184.25\n")
 	for _, tc := range []struct {
@@ -284,7 +284,7 @@ func TestTimezoneDefaultsToTheAccountZone(t *testing.T) {
 			if tc.zone != "" {
 				opts["timezone"] = tc.zone
 			}
-			r := must(t, preview(t, f.a, opts, file), 200)
+			r := apitest.Must(t, preview(t, f.a, opts, file), 200)
 			pos := r.JSON["positions"].([]any)
 			if len(pos) != 1 || pos[0].(map[string]any)["openedAt"] != tc.want {
 				t.Fatalf("positions %v, want opened at %s", pos, tc.want)

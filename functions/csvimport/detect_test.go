@@ -2,6 +2,8 @@ package csvimport_test
 
 import (
 	"testing"
+
+	"tradejournal/shared/apitest"
 )
 
 // TestDetection: without presetId or mapping the preview reads the file
@@ -10,7 +12,7 @@ import (
 // code with a count.
 func TestDetection(t *testing.T) {
 	f := setup(t, nil)
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA}, sample(t, "tradovate_orders.csv")), 200)
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA}, sample(t, "tradovate_orders.csv")), 200)
 	if r.JSON["detectedPresetId"] != "tradovate" || r.JSON["presetId"] != "tradovate" || r.JSON["canCommit"] != true {
 		t.Fatalf("%s", r.Body)
 	}
@@ -32,12 +34,12 @@ func TestDetection(t *testing.T) {
 	if r.Status != 200 || r.JSON["presetId"] != "generic-execution" || r.JSON["detectedPresetId"] != "tradovate" || r.JSON["canCommit"] != false {
 		t.Fatalf("override: %d %s", r.Status, r.Body)
 	}
-	r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "webull"}, sample(t, "webull_orders.csv")), 200)
+	r = apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "webull"}, sample(t, "webull_orders.csv")), 200)
 	if r.JSON["detectedPresetId"] != "webull" || r.JSON["presetId"] != "webull" {
 		t.Fatalf("%s", r.Body)
 	}
 	// A mapping: no preset read with; the detected one is still named.
-	r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "mapping": map[string]any{"columns": map[string]any{
+	r = apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "mapping": map[string]any{"columns": map[string]any{
 		"date": "Filled Time", "symbol": "Symbol", "side": "Side", "quantity": "Filled", "price": "Avg Price", "status": "Status"}},
 		"dateFormat": "us"}, sample(t, "webull_orders.csv")), 200)
 	if r.JSON["detectedPresetId"] != "webull" || r.JSON["presetId"] != nil || r.JSON["canCommit"] != true {
@@ -54,7 +56,7 @@ func TestFileAccounts(t *testing.T) {
 		"MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101\n" +
 		"MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22\n" +
 		"MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22\n")
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA}, file), 200)
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA}, file), 200)
 	accounts := r.JSON["fileAccounts"].([]any)
 	if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != false || len(accounts) != 2 ||
 		accounts[0].(map[string]any)["account"] != "APEX-22" || accounts[0].(map[string]any)["rows"] != 2.0 {
@@ -64,11 +66,11 @@ func TestFileAccounts(t *testing.T) {
 		t.Fatalf("errors %v", codes)
 	}
 	for _, a := range []string{"Sim101", "APEX-22"} {
-		r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "fileAccount": a}, file), 200)
+		r = apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "fileAccount": a}, file), 200)
 		if r.JSON["canCommit"] != true || r.JSON["summary"].(map[string]any)["skippedRows"] != 2.0 {
 			t.Fatalf("%s: %s", a, r.Body)
 		}
-		must(t, commit(f.a, r.JSON["token"], false), 201)
+		apitest.Must(t, commit(f.a, r.JSON["token"], false), 201)
 	}
 	f.checkLedger(t)
 }

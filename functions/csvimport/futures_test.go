@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"tradejournal/shared/apitest"
 	"tradejournal/shared/brokerfile"
 )
 
@@ -17,10 +18,10 @@ func TestFuturesImport(t *testing.T) {
 	tradovate := map[string]any{"accountId": f.accountA, "presetId": "tradovate"}
 	const head = "orderId,B/S,Contract,filledQty,avgPrice,Fill Time,Status,Commission\n"
 	first := head + "1, Buy,MYMH4,2,38000,01/24/2024 09:31:02, Filled,1.04\n"
-	r := must(t, preview(t, f.a, tradovate, []byte(first)), 200)
-	imp := obj(t, must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	r := apitest.Must(t, preview(t, f.a, tradovate, []byte(first)), 200)
+	imp := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
 	id := imp["positionIds"].([]any)[0].(string)
-	open := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id, nil), 200), "position")
+	open := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+id, nil), 200), "position")
 	if open["symbol"] != "MYMH24" || open["assetType"] != "future" || open["multiplier"] != 0.5 || open["status"] != "open" ||
 		open["contractMonth"] != "2024-03" {
 		t.Fatalf("opened %v", open)
@@ -28,20 +29,20 @@ func TestFuturesImport(t *testing.T) {
 
 	// 10 points x 2 x 0.5 = 10, less 1.04 x 2 in fees.
 	second := head + "2, Sell,MYMH4,2,38010,01/24/2024 10:02:44, Filled,1.04\n"
-	r = must(t, preview(t, f.a, tradovate, []byte(second)), 200)
+	r = apitest.Must(t, preview(t, f.a, tradovate, []byte(second)), 200)
 	pos := r.JSON["positions"].([]any)[0].(map[string]any)
 	if pos["existingPositionId"] != id || pos["status"] != "closed" || pos["grossPnl"] != "10.0000" || pos["netPnl"] != "7.9200" {
 		t.Fatalf("%s", r.Body)
 	}
-	must(t, commit(f.a, r.JSON["token"], false), 201)
-	closed := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id, nil), 200), "position")
+	apitest.Must(t, commit(f.a, r.JSON["token"], false), 201)
+	closed := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+id, nil), 200), "position")
 	if closed["status"] != "closed" || closed["netPnl"] != "7.9200" || len(closed["fills"].([]any)) != 2 {
 		t.Fatalf("closed %v", closed)
 	}
 	f.checkLedger(t)
 
 	before := f.counts(t)
-	r = must(t, preview(t, f.a, tradovate, []byte(head+"3, Buy,XYZH4,1,100,01/24/2024 11:00:00, Filled,1\n")), 200)
+	r = apitest.Must(t, preview(t, f.a, tradovate, []byte(head+"3, Buy,XYZH4,1,100,01/24/2024 11:00:00, Filled,1\n")), 200)
 	if r.JSON["canCommit"] != false || r.JSON["token"] != nil || !slices.Contains(errorCodes(r), brokerfile.CodeUnknownPointValue) {
 		t.Fatalf("unknown root %s", r.Body)
 	}

@@ -73,27 +73,10 @@ func setup(t *testing.T, limits func(*config.CSVImport)) *fixture {
 	}
 	f.cookieA = cookies[0].Name + "=" + cookies[0].Value
 	f.b.Register("b@example.com", "password1")
-	f.accountA = obj(t, must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD",
+	f.accountA = apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD",
 		"startingBalance": "25000"}), 201), "account")["id"].(string)
-	f.accountB = obj(t, must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
+	f.accountB = apitest.Object(t, apitest.Must(t, f.b.Do("POST", "/api/accounts", map[string]any{"name": "B", "currency": "USD"}), 201), "account")["id"].(string)
 	return f
-}
-
-func obj(t testing.TB, r apitest.Response, key string) map[string]any {
-	t.Helper()
-	m, ok := r.JSON[key].(map[string]any)
-	if !ok {
-		t.Fatalf("no %q in %d %s", key, r.Status, r.Body)
-	}
-	return m
-}
-
-func must(t testing.TB, r apitest.Response, status int) apitest.Response {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("status %d, want %d: %.2000s", r.Status, status, r.Body)
-	}
-	return r
 }
 
 // part is one part of a multipart body.

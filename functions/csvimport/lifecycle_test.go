@@ -27,7 +27,7 @@ const roundTrip = "Date,Time,Symbol,Side,Quantity,Price,Fees\n" +
 
 func (f *fixture) stageOne(t *testing.T, file string) string {
 	t.Helper()
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(file)), 200)
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(file)), 200)
 	token, ok := r.JSON["token"].(string)
 	if !ok {
 		t.Fatalf("no token: %s", r.Body)
@@ -53,8 +53,8 @@ func TestCommitOnce(t *testing.T) {
 			{Name: "HugeToken", Method: "POST", Path: "/api/csv-import/commit", Body: map[string]any{"token": strings.Repeat("x", 500)}, Status: 404},
 		})
 	})
-	first := must(t, commit(f.a, token, false), 201)
-	if imp := obj(t, first, "import"); imp["positionsCreated"].(float64) != 2 || imp["fillsCreated"].(float64) != 3 ||
+	first := apitest.Must(t, commit(f.a, token, false), 201)
+	if imp := apitest.Object(t, first, "import"); imp["positionsCreated"].(float64) != 2 || imp["fillsCreated"].(float64) != 3 ||
 		imp["balance"] != "25082.0000" {
 		t.Fatalf("%s", first.Body)
 	}
@@ -99,7 +99,7 @@ func TestExpiry(t *testing.T) {
 	t.Run("CommitJustBeforeExpiry", func(t *testing.T) {
 		token := f.stageOne(t, roundTrip)
 		f.clock.Add(ttl)
-		must(t, commit(f.a, token, false), 201)
+		apitest.Must(t, commit(f.a, token, false), 201)
 	})
 	t.Run("ExpiredIsRefusedAndDeleted", func(t *testing.T) {
 		before := f.counts(t)
@@ -133,16 +133,16 @@ func TestExpiry(t *testing.T) {
 func TestJournalChanged(t *testing.T) {
 	f := setup(t, nil)
 	open := f.stageOne(t, "Date,Time,Symbol,Side,Quantity,Price,Fees\n2025-05-20,09:31:05,AAPL,Buy,100,184.25,1\n")
-	imp := obj(t, must(t, commit(f.a, open, false), 201), "import")
+	imp := apitest.Object(t, apitest.Must(t, commit(f.a, open, false), 201), "import")
 	id := imp["positionIds"].([]any)[0].(string)
 
 	closing := "Date,Time,Symbol,Side,Quantity,Price,Fees,Open/Close\n2025-05-22,09:31:05,AAPL,Sell,100,190,1,C\n"
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(closing)), 200)
-	if s := obj(t, r, "summary"); s["continuedPositions"].(float64) != 1 || s["netPnl"] != "574.0000" {
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(closing)), 200)
+	if s := apitest.Object(t, r, "summary"); s["continuedPositions"].(float64) != 1 || s["netPnl"] != "574.0000" {
 		t.Fatalf("%s", r.Body)
 	}
 	token := r.JSON["token"].(string)
-	must(t, f.a.Do("DELETE", "/api/positions/"+id, nil), 204)
+	apitest.Must(t, f.a.Do("DELETE", "/api/positions/"+id, nil), 204)
 	before := f.counts(t)
 	c := commit(f.a, token, false)
 	if c.Status != 409 || c.ErrorCode() != "CONFLICT" || !strings.Contains(string(c.Body), "preview the file again") {
@@ -157,18 +157,18 @@ func TestJournalChanged(t *testing.T) {
 // left open: the fill joins it (no new position).
 func TestContinuesOpenPosition(t *testing.T) {
 	f := setup(t, nil)
-	must(t, commit(f.a, f.stageOne(t, roundTrip), false), 201)
+	apitest.Must(t, commit(f.a, f.stageOne(t, roundTrip), false), 201)
 	next := "Date,Time,Symbol,Side,Quantity,Price,Fees\n2025-05-22,10:00:00,MSFT,Sell,25,400.50,1\n"
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(next)), 200)
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(next)), 200)
 	pos := r.JSON["positions"].([]any)[0].(map[string]any)
 	if pos["existingPositionId"] == nil || pos["status"] != "closed" || pos["netPnl"] != "248.0000" || warningCodes(r)["CONTINUES_POSITION"] != 1 {
 		t.Fatalf("%s", r.Body)
 	}
-	imp := obj(t, must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	imp := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
 	if imp["positionsCreated"].(float64) != 0 || imp["positionsContinued"].(float64) != 1 || imp["balance"] != "25331.0000" {
 		t.Fatalf("%v", imp)
 	}
-	got := obj(t, must(t, f.a.Do("GET", "/api/positions/"+pos["existingPositionId"].(string), nil), 200), "position")
+	got := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+pos["existingPositionId"].(string), nil), 200), "position")
 	if got["status"] != "closed" || len(got["fills"].([]any)) != 2 || got["netPnl"] != "248.0000" {
 		t.Fatalf("%v", got)
 	}
@@ -179,23 +179,23 @@ func TestContinuesOpenPosition(t *testing.T) {
 // skipped unless confirmed.
 func TestDuplicates(t *testing.T) {
 	f := setup(t, nil)
-	must(t, commit(f.a, f.stageOne(t, roundTrip), false), 201)
+	apitest.Must(t, commit(f.a, f.stageOne(t, roundTrip), false), 201)
 	before := f.counts(t)
 
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(roundTrip)), 200)
-	s := obj(t, r, "summary")
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(roundTrip)), 200)
+	s := apitest.Object(t, r, "summary")
 	if s["duplicateFills"].(float64) != 3 || s["positions"].(float64) != 0 || r.JSON["canCommit"] != true || warningCodes(r)["DUPLICATE_IN_JOURNAL"] != 3 {
 		t.Fatalf("%s", r.Body)
 	}
-	imp := obj(t, must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	imp := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
 	if imp["fillsCreated"].(float64) != 0 || imp["duplicatesSkipped"].(float64) != 3 || f.counts(t).positions != before.positions {
 		t.Fatalf("%v", imp)
 	}
 
 	// Confirmed: written again. The MSFT buy is a second entry of the open
 	// MSFT position it duplicates (it is at that position's last fill).
-	r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(roundTrip)), 200)
-	imp = obj(t, must(t, commit(f.a, r.JSON["token"], true), 201), "import")
+	r = apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(roundTrip)), 200)
+	imp = apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], true), 201), "import")
 	if imp["fillsCreated"].(float64) != 3 || imp["positionsCreated"].(float64) != 1 || imp["positionsContinued"].(float64) != 1 {
 		t.Fatalf("%v", imp)
 	}
@@ -318,7 +318,7 @@ func TestCommitWritesWhole(t *testing.T) {
 		"2024-01-17,09:45:00,TSLA,Sell,5,200.5,1\n2024-01-17,11:00:00,TSLA,Buy,5,190.25,1\n" +
 		"2024-01-18,09:30:00,NVDA,Buy,10,500,1\n2024-01-18,10:30:00,NVDA,Sell,4,510,1\n"
 	for _, file := range [][]byte{[]byte(sameInstant), speedFile(400)} {
-		must(t, commit(f.a, f.stageOne(t, string(file)), false), 201)
+		apitest.Must(t, commit(f.a, f.stageOne(t, string(file)), false), 201)
 	}
 	var n int
 	if err := f.srv.App.DB.QueryRow(ctx, `SELECT count(*) FROM positions`).Scan(&n); err != nil || n != 204 {

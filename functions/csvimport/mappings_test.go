@@ -2,6 +2,8 @@ package csvimport_test
 
 import (
 	"testing"
+
+	"tradejournal/shared/apitest"
 )
 
 // TestSavedMappings: a mapping saved under a name lists back as given, is
@@ -16,19 +18,19 @@ func TestSavedMappings(t *testing.T) {
 		"defaultAssetType": "future",
 		"multiplier":       "10",
 	}
-	r := must(t, f.a.Do("POST", "/api/csv-import/mappings", map[string]any{"name": "My futures broker", "mapping": mapping, "dateFormat": "us"}), 201)
-	saved := obj(t, r, "mapping")
+	r := apitest.Must(t, f.a.Do("POST", "/api/csv-import/mappings", map[string]any{"name": "My futures broker", "mapping": mapping, "dateFormat": "us"}), 201)
+	saved := apitest.Object(t, r, "mapping")
 	id := saved["id"].(string)
 	if saved["name"] != "My futures broker" || saved["dateFormat"] != "us" || saved["mapping"].(map[string]any)["columns"].(map[string]any)["quantity"] != 4.0 ||
 		saved["mapping"].(map[string]any)["multiplier"] != "10" {
 		t.Fatalf("%s", r.Body)
 	}
 	// The same name, other case: replaced, same id.
-	r = must(t, f.a.Do("POST", "/api/csv-import/mappings", map[string]any{"name": "my futures broker", "mapping": mapping}), 201)
-	if obj(t, r, "mapping")["id"] != id {
+	r = apitest.Must(t, f.a.Do("POST", "/api/csv-import/mappings", map[string]any{"name": "my futures broker", "mapping": mapping}), 201)
+	if apitest.Object(t, r, "mapping")["id"] != id {
 		t.Fatalf("%s", r.Body)
 	}
-	list := must(t, f.a.Do("GET", "/api/csv-import/mappings", nil), 200).JSON["items"].([]any)
+	list := apitest.Must(t, f.a.Do("GET", "/api/csv-import/mappings", nil), 200).JSON["items"].([]any)
 	if len(list) != 1 || list[0].(map[string]any)["name"] != "my futures broker" {
 		t.Fatalf("list %v", list)
 	}
@@ -48,10 +50,10 @@ func TestSavedMappings(t *testing.T) {
 	if r := f.b.Do("DELETE", "/api/csv-import/mappings/"+id, nil); r.Status != 404 {
 		t.Fatalf("other user's delete: %d", r.Status)
 	}
-	if l := must(t, f.b.Do("GET", "/api/csv-import/mappings", nil), 200).JSON["items"].([]any); len(l) != 0 {
+	if l := apitest.Must(t, f.b.Do("GET", "/api/csv-import/mappings", nil), 200).JSON["items"].([]any); len(l) != 0 {
 		t.Fatalf("other user's list %v", l)
 	}
-	must(t, f.a.Do("DELETE", "/api/csv-import/mappings/"+id, nil), 204)
-	must(t, f.a.Do("DELETE", "/api/csv-import/mappings/"+id, nil), 404)
-	must(t, f.a.Do("DELETE", "/api/csv-import/mappings/not-a-uuid", nil), 404)
+	apitest.Must(t, f.a.Do("DELETE", "/api/csv-import/mappings/"+id, nil), 204)
+	apitest.Must(t, f.a.Do("DELETE", "/api/csv-import/mappings/"+id, nil), 404)
+	apitest.Must(t, f.a.Do("DELETE", "/api/csv-import/mappings/not-a-uuid", nil), 404)
 }

@@ -19,7 +19,7 @@ func TestPartialImport(t *testing.T) {
 		"2024-13-16,10:07:00,TSLA,Buy,5,200,1\n" // unreadable date
 	opts := map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}
 	before := f.counts(t)
-	r := must(t, preview(t, f.a, opts, []byte(file)), 200)
+	r := apitest.Must(t, preview(t, f.a, opts, []byte(file)), 200)
 	if r.JSON["canCommit"] != false || r.JSON["canImportPartial"] != true || r.JSON["token"] == nil ||
 		r.JSON["partialRowsLeftOut"].(float64) < 2 || len(errorCodes(r)) < 2 {
 		t.Fatalf("%s", r.Body)
@@ -37,8 +37,8 @@ func TestPartialImport(t *testing.T) {
 	if now := f.counts(t); now.positions != before.positions || now.fills != before.fills || now.staged != before.staged+1 {
 		t.Fatalf("counts %+v -> %+v", before, now)
 	}
-	c = must(t, f.a.Do("POST", "/api/csv-import/commit", map[string]any{"token": r.JSON["token"], "importPartial": true}), 201)
-	imp := obj(t, c, "import")
+	c = apitest.Must(t, f.a.Do("POST", "/api/csv-import/commit", map[string]any{"token": r.JSON["token"], "importPartial": true}), 201)
+	imp := apitest.Object(t, c, "import")
 	if imp["positionsCreated"] != 1.0 || imp["fillsCreated"] != 2.0 || imp["rowsLeftOut"].(float64) < 2 {
 		t.Fatalf("%s", c.Body)
 	}
@@ -48,7 +48,7 @@ func TestPartialImport(t *testing.T) {
 	f.checkLedger(t)
 
 	// A file whose every row is bad has nothing to import.
-	r = must(t, preview(t, f.a, opts, []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,x,1\n")), 200)
+	r = apitest.Must(t, preview(t, f.a, opts, []byte("Date,Time,Symbol,Side,Quantity,Price\n2024-01-16,09:31:05,AAPL,Buy,x,1\n")), 200)
 	if r.JSON["canImportPartial"] != false || r.JSON["token"] != nil {
 		t.Fatalf("%s", r.Body)
 	}

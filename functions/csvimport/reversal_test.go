@@ -2,6 +2,8 @@ package csvimport_test
 
 import (
 	"testing"
+
+	"tradejournal/shared/apitest"
 )
 
 // TestImportReversals: a file that sells more than it holds closes the
@@ -16,8 +18,8 @@ func TestImportReversals(t *testing.T) {
 		"2025-05-20,09:40:00,AAPL,Sell,100,102,4\n" + // closes 25 (fees 1), opens a short of 75 (fees 3)
 		"2025-05-20,09:50:00,AAPL,Buy,75,101,0\n" +
 		"2025-05-21,10:00:00,MSFT,Buy,10,400,0\n"
-	r := must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(file)), 200)
-	if r.JSON["canCommit"] != true || obj(t, r, "summary")["reversals"] != float64(1) || obj(t, r, "summary")["newPositions"] != float64(3) {
+	r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(file)), 200)
+	if r.JSON["canCommit"] != true || apitest.Object(t, r, "summary")["reversals"] != float64(1) || apitest.Object(t, r, "summary")["newPositions"] != float64(3) {
 		t.Fatalf("%s", r.Body)
 	}
 	warned := false
@@ -29,13 +31,13 @@ func TestImportReversals(t *testing.T) {
 	if !warned {
 		t.Fatalf("no reversal warning: %s", r.Body)
 	}
-	ids := obj(t, must(t, commit(f.a, r.JSON["token"], false), 201), "import")["positionIds"].([]any)
+	ids := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")["positionIds"].([]any)
 	if len(ids) != 3 {
 		t.Fatalf("positions %v", ids)
 	}
 	byPos := map[string]map[string]any{}
 	for _, id := range ids {
-		p := obj(t, must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
+		p := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+id.(string), nil), 200), "position")
 		byPos[p["symbol"].(string)+" "+p["side"].(string)] = p
 	}
 	long, short := byPos["AAPL long"], byPos["AAPL short"]
@@ -47,21 +49,21 @@ func TestImportReversals(t *testing.T) {
 
 	// The sale was of 20: no reversal; the buy of 75 adds to the long.
 	sale := long["fills"].([]any)[1].(map[string]any)["id"].(string)
-	r = must(t, f.a.Do("PATCH", "/api/positions/"+long["id"].(string)+"/fills/"+sale, map[string]any{"quantity": "20"}), 200)
-	if p := obj(t, r, "position"); p["status"] != "open" || p["openQuantity"] != "80" ||
-		len(obj(t, r, "changes")["removed"].([]any)) != 1 {
+	r = apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+long["id"].(string)+"/fills/"+sale, map[string]any{"quantity": "20"}), 200)
+	if p := apitest.Object(t, r, "position"); p["status"] != "open" || p["openQuantity"] != "80" ||
+		len(apitest.Object(t, r, "changes")["removed"].([]any)) != 1 {
 		t.Fatalf("%s", r.Body)
 	}
 	f.checkLedger(t)
 
 	// A file that continues the open long of 80 and sells 100 reverses it.
 	more := "Date,Time,Symbol,Side,Quantity,Price,Fees\n2025-05-22,10:00:00,AAPL,Sell,100,105,0\n"
-	r = must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(more)), 200)
-	done := obj(t, must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	r = apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}, []byte(more)), 200)
+	done := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
 	if len(done["continuedPositionIds"].([]any)) != 1 || len(done["positionIds"].([]any)) != 1 {
 		t.Fatalf("%v", done)
 	}
-	p := obj(t, must(t, f.a.Do("GET", "/api/positions/"+done["positionIds"].([]any)[0].(string), nil), 200), "position")
+	p := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+done["positionIds"].([]any)[0].(string), nil), 200), "position")
 	if p["side"] != "short" || p["openQuantity"] != "20" || p["reversalOf"] != long["id"] {
 		t.Fatalf("%v", p)
 	}

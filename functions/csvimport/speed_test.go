@@ -89,7 +89,7 @@ func (s *speedSet) account(tb testing.TB) string {
 	tb.Helper()
 	r := s.c.Do("POST", "/api/accounts", map[string]any{"name": fmt.Sprintf("Speed %d", time.Now().UnixNano()), "currency": "USD",
 		"startingBalance": "100000", "brokerageId": ibFixed})
-	return obj(tb, must(tb, r, 201), "account")["id"].(string)
+	return apitest.Object(tb, apitest.Must(tb, r, 201), "account")["id"].(string)
 }
 
 func (s *speedSet) preview(tb testing.TB, account string) (string, time.Duration) {
@@ -97,9 +97,9 @@ func (s *speedSet) preview(tb testing.TB, account string) (string, time.Duration
 	start := time.Now()
 	r := preview(tb, s.c, map[string]any{"accountId": account, "presetId": "generic-execution"}, s.file)
 	d := time.Since(start)
-	must(tb, r, 200)
+	apitest.Must(tb, r, 200)
 	token, ok := r.JSON["token"].(string)
-	if !ok || obj(tb, r, "summary")["positions"].(float64) != speedRows/2 {
+	if !ok || apitest.Object(tb, r, "summary")["positions"].(float64) != speedRows/2 {
 		tb.Fatalf("preview: %.500s", r.Body)
 	}
 	return token, d
@@ -110,7 +110,7 @@ func (s *speedSet) commit(tb testing.TB, token string) time.Duration {
 	start := time.Now()
 	r := commit(s.c, token, false)
 	d := time.Since(start)
-	if imp := obj(tb, must(tb, r, 201), "import"); imp["fillsCreated"].(float64) != speedRows {
+	if imp := apitest.Object(tb, apitest.Must(tb, r, 201), "import"); imp["fillsCreated"].(float64) != speedRows {
 		tb.Fatalf("commit: %v", imp)
 	}
 	return d
