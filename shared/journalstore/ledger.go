@@ -58,7 +58,7 @@ func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
 	_, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
 		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
 		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
-			return []any{db.NewUUID(), l.account[i], l.kind[i], l.amount[i], l.position[i], l.fill[i], l.at[i]}, nil
+			return []any{db.NewUUID(), copyUUID(l.account[i]), l.kind[i], l.amount[i], copyUUID(l.position[i]), copyUUID(l.fill[i]), l.at[i]}, nil
 		}))
 	return classify(err)
 }
