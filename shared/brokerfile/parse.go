@@ -935,12 +935,7 @@ func (p *parser) execution() {
 	inst, fine := p.instrument(t)
 	ok = ok && fine
 
-	qty, fine, _ := p.number(FieldQuantity, true)
-	_, qtyCol := p.cell(FieldQuantity)
-	if fine && qty.IsZero() {
-		p.problem(false, FieldQuantity, qtyCol, CodeOutOfRange, "quantity must not be 0")
-		fine = false
-	}
+	qty, qtyCol, fine := p.nonZeroQuantity()
 	ok = ok && fine
 
 	side, effect := "", ""
@@ -1036,12 +1031,7 @@ func (p *parser) roundTrip() {
 	}
 	inst, fine := p.instrument(entry)
 	ok = ok && fine
-	qty, fine, _ := p.number(FieldQuantity, true)
-	_, qtyCol := p.cell(FieldQuantity)
-	if fine && qty.IsZero() {
-		p.problem(false, FieldQuantity, qtyCol, CodeOutOfRange, "quantity must not be 0")
-		fine = false
-	}
+	qty, qtyCol, fine := p.nonZeroQuantity()
 	ok = ok && fine
 	entryPrice, fine := p.price(FieldEntryPrice)
 	ok = ok && fine
@@ -1140,4 +1130,16 @@ func (p *parser) summarize() {
 		p.out.Warnings = append(p.out.Warnings, Problem{Code: CodeRowsSkipped, Message: fmt.Sprintf(
 			"%d rows are not fills and were skipped (%s)", p.out.Skipped, strings.Join(reasons, "; "))})
 	}
+}
+
+// nonZeroQuantity reads the row's quantity, which may be signed but not 0,
+// and its column.
+func (p *parser) nonZeroQuantity() (decimal.Decimal, int, bool) {
+	qty, fine, _ := p.number(FieldQuantity, true)
+	_, col := p.cell(FieldQuantity)
+	if fine && qty.IsZero() {
+		p.problem(false, FieldQuantity, col, CodeOutOfRange, "quantity must not be 0")
+		return qty, col, false
+	}
+	return qty, col, fine
 }

@@ -45,16 +45,22 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 		}
 		ru.execs = append(ru.execs, e)
 		ru.newIDs()
-		if err := ru.derive(e.ids[0]); err != nil {
-			return err
-		}
-		c, err := write(ctx, tx, []*run{ru})
-		if err != nil {
-			return err
-		}
-		return s.answer(ctx, tx, userID, ru.survivorOf(positionID, e.ids[0]), c, &res)
+		return s.settle(ctx, tx, userID, ru, e.ids[0], func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
 	})
 	return res, err
+}
+
+// settle derives a locked run again (written names the request's fill in
+// its problems), writes it, and answers with the position answer picks.
+func (s *Store) settle(ctx context.Context, tx pgx.Tx, userID string, ru *run, written string, answer func() string, res *Result) error {
+	if err := ru.derive(written); err != nil {
+		return err
+	}
+	c, err := write(ctx, tx, []*run{ru})
+	if err != nil {
+		return err
+	}
+	return s.answer(ctx, tx, userID, answer(), c, res)
 }
 
 // survivorOf returns the position to answer a fill write with: the one
@@ -136,14 +142,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
 		e.Price, e.FilledAt, e.Quantity, e.Fees, e.FeeEstimated = v.Price, v.FilledAt, qty, fees, estimated
 		e.member, e.rank = me, typeRank(v.Type)
-		if err := ru.derive(fillID); err != nil {
-			return err
-		}
-		c, err := write(ctx, tx, []*run{ru})
-		if err != nil {
-			return err
-		}
-		return s.answer(ctx, tx, userID, ru.survivorOf(positionID, e.ids[0]), c, &res)
+		return s.settle(ctx, tx, userID, ru, fillID, func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
 	})
 	return res, err
 }
@@ -169,14 +168,7 @@ func (s *Store) DeleteFill(ctx context.Context, userID, positionID, fillID strin
 		e := ru.find(fillID)
 		ru.execs = slices.DeleteFunc(ru.execs, func(x *execution) bool { return x == e })
 		// Without its last fill a position stays, a draft.
-		if err := ru.derive(""); err != nil {
-			return err
-		}
-		c, err := write(ctx, tx, []*run{ru})
-		if err != nil {
-			return err
-		}
-		return s.answer(ctx, tx, userID, ru.survivor(positionID), c, &res)
+		return s.settle(ctx, tx, userID, ru, "", func() string { return ru.survivor(positionID) }, &res)
 	})
 	return res, err
 }
