@@ -131,7 +131,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		switch {
 		case v.FeesGiven:
 		case in.Fees.Set || e.FeeEstimated && !qty.Equal(e.Quantity):
-			schedule, err := feeSchedule(ctx, tx, ru.inst.accountID)
+			schedule, err := FeeSchedule(ctx, tx, ru.inst.accountID)
 			if err != nil {
 				return err
 			}

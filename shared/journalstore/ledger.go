@@ -14,17 +14,17 @@ import (
 	"tradejournal/shared/sizing"
 )
 
-// Ledger is the ledger rows of computed positions, in column form: a
+// ledgerRows are the ledger rows of computed positions, in column form: a
 // realised P&L row per exit and a fee row per charged fill.
-type Ledger struct {
+type ledgerRows struct {
 	account, kind, position, fill []string
 	amount                        []decimal.Decimal
 	at                            []time.Time
 }
 
-// AddPosition appends the rows of one position, whose figures fig are
+// addPosition appends the rows of one position, whose figures fig are
 // journal.Compute(t), and returns what they add to the account's balance.
-func (l *Ledger) AddPosition(accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
+func (l *ledgerRows) addPosition(accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
 	var added decimal.Decimal
 	for i, fill := range t.Fills {
 		if fill.Type == journal.FillExit {
@@ -39,7 +39,7 @@ func (l *Ledger) AddPosition(accountID, positionID string, t journal.Trade, fig 
 	return added
 }
 
-func (l *Ledger) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
+func (l *ledgerRows) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
 	l.account = append(l.account, account)
 	l.kind = append(l.kind, kind)
 	l.amount = append(l.amount, amount)
@@ -48,10 +48,10 @@ func (l *Ledger) add(account, kind string, amount decimal.Decimal, position, fil
 	l.at = append(l.at, at)
 }
 
-// Copy writes the rows with COPY, whatever their number (one statement for
+// copy writes the rows with COPY, whatever their number (one statement for
 // a fill typed in, one for a 10,000-row import). Their ids are made here
 // (db.NewUUID), not by the column's default.
-func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
+func (l *ledgerRows) copy(ctx context.Context, tx pgx.Tx) error {
 	if len(l.account) == 0 {
 		return nil
 	}
@@ -63,10 +63,10 @@ func (l *Ledger) Copy(ctx context.Context, tx pgx.Tx) error {
 	return classify(err)
 }
 
-// feeSchedule returns the fee schedule of the account's brokerage, or nil
-// when the account has none. Fills whose fee is not given are charged
+// FeeSchedule returns the fee schedule of the account's brokerage, or nil
+// when the account has none (the import's preview estimates with it too). Fills whose fee is not given are charged
 // journal.EstimateFee, marked fee_estimated.
-func feeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.FeeSchedule, error) {
+func FeeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.FeeSchedule, error) {
 	const sql = `SELECT b.stock_per_share_commission, b.stock_min_per_fill, b.stock_max_per_fill,
 			b.options_per_contract_commission, b.options_per_contract_exchange_fee,
 			b.options_min_per_fill, b.options_max_per_fill
@@ -81,12 +81,6 @@ func feeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.F
 		return nil, db.Classify(err)
 	}
 	return &s, nil
-}
-
-// FeeSchedule is feeSchedule for the import's preview, which estimates the
-// fees of its fills before anything is written.
-func FeeSchedule(ctx context.Context, q db.Querier, accountID string) (*sizing.FeeSchedule, error) {
-	return feeSchedule(ctx, q, accountID)
 }
 
 // LedgerEntry is a deposit or a withdrawal to record.

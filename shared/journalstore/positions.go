@@ -200,7 +200,7 @@ func estimateFees(ctx context.Context, q db.Querier, accountID, assetType string
 	if !slices.ContainsFunc(execs, func(e *execution) bool { return e.estimate }) {
 		return nil
 	}
-	schedule, err := feeSchedule(ctx, q, accountID)
+	schedule, err := FeeSchedule(ctx, q, accountID)
 	if err != nil {
 		return err
 	}

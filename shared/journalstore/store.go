@@ -477,7 +477,7 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 		figs    figureColumns
 		gone    []string // positions no run needs any more
 		oldPos  []string // positions whose ledger rows are rewritten
-		ledger  Ledger
+		ledger  ledgerRows
 		deltas  = map[string]decimal.Decimal{}
 		keep    = map[string]bool{}
 		newFill [][]any
@@ -503,7 +503,7 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 			for i, l := range p.legs {
 				trade.Fills[i] = l.Fill
 			}
-			deltas[in.accountID] = deltas[in.accountID].Add(ledger.AddPosition(in.accountID, p.id, trade, p.figures))
+			deltas[in.accountID] = deltas[in.accountID].Add(ledger.addPosition(in.accountID, p.id, trade, p.figures))
 			if p.isNew {
 				row := []any{copyUUID(p.id), copyUUID(in.userID), copyUUID(in.accountID), in.symbol, in.assetType, in.columns.Underlying,
 					in.columns.Expiry, in.columns.Right, in.columns.Strike, in.columns.ContractMonth, in.multiplier, p.side, copyUUIDPtr(p.reversalOf)}
@@ -609,7 +609,7 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 			return c, classify(err)
 		}
 	}
-	if err := ledger.Copy(ctx, tx); err != nil {
+	if err := ledger.copy(ctx, tx); err != nil {
 		return c, classify(err)
 	}
 	return c, adjustBalances(ctx, tx, deltas)
