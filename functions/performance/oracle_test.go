@@ -28,7 +28,8 @@ import (
 // oraclePos is a position as the tables hold it.
 type oraclePos struct {
 	id, account, currency, zone, symbol, status string
-	closedAt                                    time.Time
+	underlying, side, assetType                 string
+	openedAt, closedAt                          time.Time
 	net, gross, fees                            decimal.Decimal
 	r                                           *decimal.Decimal
 	tags                                        []string
@@ -59,6 +60,7 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	ctx := context.Background()
 	rows, err := srv.App.DB.Query(ctx, `
 		SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.status,
+			coalesce(p.underlying, p.symbol), p.side, p.asset_type, coalesce(p.opened_at, 'epoch'),
 			coalesce(p.closed_at, 'epoch'), p.net_pnl, p.gross_pnl, p.fees, p.r_multiple,
 			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id)
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
@@ -67,7 +69,8 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	}
 	for rows.Next() {
 		var p oraclePos
-		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.closedAt,
+		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
+			&p.openedAt, &p.closedAt,
 			&p.net, &p.gross, &p.fees, &p.r, &p.tags); err != nil {
 			t.Fatal(err)
 		}
@@ -106,6 +109,10 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 
 // tradingDay is the calendar date of the close in the account's zone.
 func tradingDay(t *testing.T, p oraclePos) string {
+	return p.closedAt.In(zoneOf(t, p)).Format(time.DateOnly)
+}
+
+func zoneOf(t *testing.T, p oraclePos) *time.Location {
 	loc, ok := zones.Load(p.zone)
 	if !ok {
 		l, err := time.LoadLocation(p.zone)
@@ -114,7 +121,45 @@ func tradingDay(t *testing.T, p oraclePos) string {
 		}
 		loc, _ = zones.LoadOrStore(p.zone, l)
 	}
-	return p.closedAt.In(loc.(*time.Location)).Format(time.DateOnly)
+	return loc.(*time.Location)
+}
+
+// inFilter is the plain reading of the journal's filter (query) for p:
+// every parameter combines, a list (repeated, or comma-separated) takes any
+// of its values, a symbol is the position's or its underlying, weekday and
+// hour are the entry's in the account's zone.
+func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
+	list := func(name string) []string {
+		var out []string
+		for _, v := range q[name] {
+			for _, x := range strings.Split(v, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					out = append(out, x)
+				}
+			}
+		}
+		return out
+	}
+	anyOf := func(name string, ok func(string) bool) bool {
+		vs := list(name)
+		return len(vs) == 0 || slices.ContainsFunc(vs, ok)
+	}
+	entry := p.openedAt.In(zoneOf(t, p))
+	weekday := int(entry.Weekday())
+	if weekday == 0 {
+		weekday = 7
+	}
+	day := tradingDay(t, p)
+	return anyOf("accountId", func(v string) bool { return v == p.account }) &&
+		anyOf("symbol", func(v string) bool { v = strings.ToUpper(v); return v == p.symbol || v == p.underlying }) &&
+		anyOf("tagId", func(v string) bool { return slices.Contains(p.tags, v) }) &&
+		!slices.ContainsFunc(list("excludeTagId"), func(v string) bool { return slices.Contains(p.tags, v) }) &&
+		anyOf("side", func(v string) bool { return v == p.side }) &&
+		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
+		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
+		anyOf("hour", func(v string) bool { return v == fmt.Sprint(entry.Hour()) }) &&
+		(q.Get("status") == "" || q.Get("status") == p.status) &&
+		(q.Get("from") == "" || day >= q.Get("from")) && (q.Get("to") == "" || day <= q.Get("to"))
 }
 
 var zones sync.Map // zone name to *time.Location
@@ -126,18 +171,9 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	var in []oraclePos
 	for _, p := range ps {
-		day := tradingDay(t, p)
-		switch {
-		case p.status != "closed",
-			q.Get("status") != "" && q.Get("status") != p.status,
-			q.Get("accountId") != "" && q.Get("accountId") != p.account,
-			q.Get("symbol") != "" && strings.ToUpper(strings.TrimSpace(q.Get("symbol"))) != p.symbol,
-			q.Get("tagId") != "" && !slices.Contains(p.tags, q.Get("tagId")),
-			q.Get("from") != "" && day < q.Get("from"),
-			q.Get("to") != "" && day > q.Get("to"):
-			continue
+		if p.status == "closed" && inFilter(t, q, p) {
+			in = append(in, p)
 		}
-		in = append(in, p)
 	}
 	// Close order: closed_at, then id (PostgreSQL orders uuids as their
 	// lowercase text does).
@@ -221,6 +257,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		cum, peak, maxDD                   decimal.Decimal
 		winRun, lossRun, winBest, lossBest int64
 		days, months, symbols, tagBuckets  = map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}
+		underlyings                        = map[string]*oracleBucket{}
 		curve                              = []any{}
 	)
 	bucketOf := func(m map[string]*oracleBucket, k string) *oracleBucket {
@@ -254,6 +291,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		bucketOf(days, day).add(v)
 		bucketOf(months, day[:7]).add(v)
 		bucketOf(symbols, p.symbol).add(v)
+		bucketOf(underlyings, p.underlying).add(v)
 		for _, g := range p.tags {
 			if _, ok := tags[g]; ok {
 				bucketOf(tagBuckets, g).add(v)
@@ -305,12 +343,15 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		byMonth = append(byMonth, months[m].fields(map[string]any{"month": m}))
 	}
 	// Best net P&L first; ties by symbol, or by tag name then id.
-	syms := slices.SortedFunc(maps.Keys(symbols), func(a, b string) int {
-		return cmp.Or(symbols[b].net.Cmp(symbols[a].net), strings.Compare(a, b))
-	})
-	bySymbol := []any{}
-	for _, s := range syms {
-		bySymbol = append(bySymbol, symbols[s].fields(map[string]any{"symbol": s}))
+	bestFirst := func(symbols map[string]*oracleBucket) []any {
+		syms := slices.SortedFunc(maps.Keys(symbols), func(a, b string) int {
+			return cmp.Or(symbols[b].net.Cmp(symbols[a].net), strings.Compare(a, b))
+		})
+		out := []any{}
+		for _, s := range syms {
+			out = append(out, symbols[s].fields(map[string]any{"symbol": s}))
+		}
+		return out
 	}
 	ids := slices.SortedFunc(maps.Keys(tagBuckets), func(a, b string) int {
 		return cmp.Or(tagBuckets[b].net.Cmp(tagBuckets[a].net), strings.Compare(tags[a].name, tags[b].name), strings.Compare(a, b))
@@ -320,7 +361,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		byTag = append(byTag, tagBuckets[id].fields(map[string]any{"tagId": id, "name": tags[id].name, "category": tags[id].category}))
 	}
 	return map[string]any{"currency": name, "summary": summary, "byDay": byDay, "byMonth": byMonth,
-		"bySymbol": bySymbol, "byTag": byTag, "equityCurve": curve}
+		"bySymbol": bestFirst(symbols), "byUnderlying": bestFirst(underlyings), "byTag": byTag, "equityCurve": curve}
 }
 
 // checkReport compares the route's answer to each query with the

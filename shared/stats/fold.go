@@ -1,9 +1,7 @@
 package stats
 
 import (
-	"encoding/binary"
 	"math/big"
-	"math/bits"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -23,11 +21,12 @@ type sums struct {
 	net, gross, fees      units
 	winSum, lossSum, rSum units // the winners' and the losers' net P&L; R multiples
 	rCount                int64
-	hi, lo                units             // the largest and smallest net P&L (trades > 0)
-	days                  map[int64]*tally  // by trading day, days since 1970-01-01
-	symbols               map[string]*tally // by symbol
-	tags                  map[int]*tally    // by tag, an index into the tags read
-	today                 *tally            // the day of the last close added
+	hi, lo                units            // the largest and smallest net P&L (trades > 0)
+	days                  map[int64]*tally // by trading day, days since 1970-01-01
+	symbols               []tally          // by symbol (nil: not asked for), and
+	underlyings           []tally          // by underlying: indexes into the closes' strings
+	tags                  map[int]*tally   // by tag, an index into the tags read
+	today                 *tally           // the day of the last close added
 	todayKey              int64
 }
 
@@ -48,20 +47,18 @@ func (t *tally) add(net units) {
 	}
 }
 
-func newSums() *sums {
-	return &sums{days: map[int64]*tally{}, symbols: map[string]*tally{}, tags: map[int]*tally{}}
-}
-
-// trade is one closed position as read: what the sums need.
-type trade struct {
-	day              int64 // the trading day in the account's zone, days since 1970-01-01
-	net, gross, fees units
-	r                units
-	hasR             bool
+// newSums makes the sums of closes whose strings (symbols, underlyings)
+// number strings; withSymbols asks for the breakdown by symbol.
+func newSums(strings int, withSymbols bool) *sums {
+	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), tags: map[int]*tally{}}
+	if withSymbols {
+		s.symbols = make([]tally, strings)
+	}
+	return s
 }
 
 // add counts c in s (its tags are added later, by addTag).
-func (s *sums) add(c *trade, symbol []byte) {
+func (s *sums) add(c *closed) {
 	if s.trades == 0 || c.net.cmp(s.hi) > 0 {
 		s.hi = c.net
 	}
@@ -86,12 +83,10 @@ func (s *sums) add(c *trade, symbol []byte) {
 		s.today, s.todayKey = tallyOf(s.days, c.day), c.day
 	}
 	s.today.add(c.net)
-	t, ok := s.symbols[string(symbol)] // no allocation on a hit
-	if !ok {
-		t = &tally{}
-		s.symbols[string(symbol)] = t
+	if s.symbols != nil {
+		s.symbols[c.symbol].add(c.net)
 	}
-	t.add(c.net)
+	s.underlyings[c.underlying].add(c.net)
 }
 
 func (s *sums) addTag(tag int, net units) { tallyOf(s.tags, tag).add(net) }
@@ -163,75 +158,4 @@ func (w *walk) step(at int64, v *big.Int) {
 func (w *walk) stats() seriesStats {
 	return seriesStats{trades: w.i, maxDrawdown: decimalOf(&w.maxDrawdown, w.exp),
 		winStreak: w.winStreak, lossStreak: w.lossStreak, curve: w.curve}
-}
-
-// closeRow is what the walks and the tag join keep of a close, in close
-// order: no pointer, so 100,000 of them are one flat allocation the
-// collector does not scan.
-type closeRow struct {
-	id       [16]byte // the position's id
-	at       int64    // closed_at, Unix microseconds
-	net      units
-	currency int32 // index into the currencies read
-}
-
-// closeList holds the closes in chunks, so that appending never copies
-// what is already read.
-type closeList struct {
-	chunks [][]closeRow
-	n      int
-}
-
-const chunkBits = 13
-
-func (l *closeList) add(c closeRow) {
-	if l.n>>chunkBits == len(l.chunks) {
-		l.chunks = append(l.chunks, make([]closeRow, 0, 1<<chunkBits))
-	}
-	last := &l.chunks[len(l.chunks)-1]
-	*last = append(*last, c)
-	l.n++
-}
-
-func (l *closeList) at(i int) *closeRow { return &l.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
-
-// idIndex finds a close by its position's id: open addressing over a
-// table of twice as many slots as closes. It replaces a Go map keyed by
-// [16]byte, which cost 20 ms of the report's CPU time on 100,000 closes.
-type idIndex struct {
-	slots []int32 // index+1 into the list, 0 for empty
-	mask  uint64
-	list  *closeList
-}
-
-func newIDIndex(l *closeList) idIndex {
-	size := uint64(2)
-	for size < 2*uint64(l.n) {
-		size <<= 1
-	}
-	x := idIndex{slots: make([]int32, size), mask: size - 1, list: l}
-	for i := range l.n {
-		h := hashID(&l.at(i).id) & x.mask
-		for x.slots[h] != 0 {
-			h = (h + 1) & x.mask
-		}
-		x.slots[h] = int32(i + 1)
-	}
-	return x
-}
-
-func (x idIndex) find(id *[16]byte) *closeRow {
-	for h := hashID(id) & x.mask; x.slots[h] != 0; h = (h + 1) & x.mask {
-		if c := x.list.at(int(x.slots[h] - 1)); c.id == *id {
-			return c
-		}
-	}
-	return nil
-}
-
-// hashID mixes both halves of an id (time-ordered UUIDs share their
-// first bytes) and keeps the high bits of a Fibonacci multiply.
-func hashID(id *[16]byte) uint64 {
-	h := (binary.LittleEndian.Uint64(id[:8]) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(id[8:]), 31)) * 0x9E3779B97F4A7C15
-	return h ^ h>>29
 }

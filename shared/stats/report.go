@@ -33,13 +33,17 @@ type Report struct {
 
 // Block is every figure of one currency.
 type Block struct {
-	Currency    string         `json:"currency"`
-	Summary     Summary        `json:"summary"`
-	ByDay       []DayBucket    `json:"byDay"`
-	ByMonth     []MonthBucket  `json:"byMonth"`
-	BySymbol    []SymbolBucket `json:"bySymbol"`
-	ByTag       []TagBucket    `json:"byTag"`
-	EquityCurve []Point        `json:"equityCurve"`
+	Currency string        `json:"currency"`
+	Summary  Summary       `json:"summary"`
+	ByDay    []DayBucket   `json:"byDay"`
+	ByMonth  []MonthBucket `json:"byMonth"`
+	// BySymbol is empty unless asked for (GET /api/performance?bySymbol=true).
+	BySymbol []SymbolBucket `json:"bySymbol"`
+	// ByUnderlying groups an option or future with its underlying; a stock
+	// is its own.
+	ByUnderlying []SymbolBucket `json:"byUnderlying"`
+	ByTag        []TagBucket    `json:"byTag"`
+	EquityCurve  []Point        `json:"equityCurve"`
 }
 
 // Summary holds the headline statistics over closed positions. Money is a
@@ -146,18 +150,19 @@ type seriesStats struct {
 
 // raw is every figure folded, before assembly and formatting.
 type raw struct {
-	summary  map[string]aggRow               // by currency
-	byDay    map[string]map[string]bucketAgg // currency, "YYYY-MM-DD"
-	byMonth  map[string]map[string]bucketAgg // currency, "YYYY-MM"
-	bySymbol map[string]map[string]bucketAgg
-	tags     []tagRow
-	series   map[string]seriesStats // by currency, and "*"
+	summary      map[string]aggRow               // by currency
+	byDay        map[string]map[string]bucketAgg // currency, "YYYY-MM-DD"
+	byMonth      map[string]map[string]bucketAgg // currency, "YYYY-MM"
+	bySymbol     map[string]map[string]bucketAgg
+	byUnderlying map[string]map[string]bucketAgg
+	tags         []tagRow
+	series       map[string]seriesStats // by currency, and "*"
 }
 
 func newRaw() raw {
 	return raw{
 		summary: map[string]aggRow{}, byDay: map[string]map[string]bucketAgg{}, byMonth: map[string]map[string]bucketAgg{},
-		bySymbol: map[string]map[string]bucketAgg{}, series: map[string]seriesStats{},
+		bySymbol: map[string]map[string]bucketAgg{}, byUnderlying: map[string]map[string]bucketAgg{}, series: map[string]seriesStats{},
 	}
 }
 
@@ -207,16 +212,19 @@ func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 // amount is multiplied only when its factor is not 1.
 func block(name string, r raw, from []string, factor func(string) decimal.Decimal, series string) Block {
 	var sum aggRow
-	var days, months, symbols int
+	var days, months, symbols, underlyings int
 	for _, c := range from {
-		days, months, symbols = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c])), symbols+len(r.bySymbol[c])
+		days, months = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c]))
+		symbols, underlyings = symbols+len(r.bySymbol[c]), underlyings+len(r.byUnderlying[c])
 	}
-	day, month, symbol := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months), make(map[string]bucketAgg, symbols)
+	day, month := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months)
+	symbol, underlying := make(map[string]bucketAgg, symbols), make(map[string]bucketAgg, underlyings)
 	// One currency at its own value: its breakdowns as they are (they are
 	// only read, here and by the total's block at the same time).
 	direct := len(from) == 1 && factor(from[0]).Equal(one)
 	if direct {
-		day, month, symbol = r.byDay[from[0]], r.byMonth[from[0]], r.bySymbol[from[0]]
+		c := from[0]
+		day, month, symbol, underlying = r.byDay[c], r.byMonth[c], r.bySymbol[c], r.byUnderlying[c]
 	}
 	tags := map[string]tagAgg{}
 	for _, c := range from {
@@ -224,7 +232,8 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		unit := f.Equal(one)
 		sum = merge(sum, scale(r.summary[c], f))
 		if !direct {
-			for _, m := range []struct{ dst, src map[string]bucketAgg }{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
+			for _, m := range []struct{ dst, src map[string]bucketAgg }{{day, r.byDay[c]}, {month, r.byMonth[c]},
+				{symbol, r.bySymbol[c]}, {underlying, r.byUnderlying[c]}} {
 				addScaled(m.dst, m.src, f, unit)
 			}
 		}
@@ -246,7 +255,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		Currency: name,
 		Summary:  summary(sum, r.series[series]),
 		ByDay:    make([]DayBucket, 0, len(day)), ByMonth: make([]MonthBucket, 0, len(month)),
-		BySymbol: make([]SymbolBucket, 0, len(symbol)), ByTag: make([]TagBucket, 0, len(tags)),
+		BySymbol: bestFirst(symbol), ByUnderlying: bestFirst(underlying), ByTag: make([]TagBucket, 0, len(tags)),
 		EquityCurve: make([]Point, 0, len(r.series[series].curve)),
 	}
 	for _, k := range slices.Sorted(maps.Keys(day)) {
@@ -255,26 +264,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	for _, k := range slices.Sorted(maps.Keys(month)) {
 		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: month[k].bucket()})
 	}
-	// Breakdowns by symbol and tag: best net P&L first. The symbols are
-	// sorted as small keys (the float of net P&L and an index), the
-	// exact comparison only where floats cannot tell two apart.
-	type symbolKey struct {
-		approx float64
-		i      int32
-	}
-	names, aggs := make([]string, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
-	keys := make([]symbolKey, 0, len(symbol))
-	for k, a := range symbol {
-		a.approx = approx(a.net)
-		keys = append(keys, symbolKey{a.approx, int32(len(aggs))})
-		names, aggs = append(names, k), append(aggs, a)
-	}
-	slices.SortFunc(keys, func(x, y symbolKey) int {
-		return cmp.Or(aggs[y.i].cmpNet(&aggs[x.i]), cmp.Compare(names[x.i], names[y.i]))
-	})
-	for _, k := range keys {
-		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: names[k.i], Bucket: aggs[k.i].bucket()})
-	}
+	// The breakdown by tag: best net P&L first.
 	ts := make([]tagAgg, 0, len(tags))
 	for _, t := range tags {
 		t.approx = approx(t.net)
@@ -290,6 +280,31 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum)})
 	}
 	return b
+}
+
+// bestFirst is a breakdown by symbol in order: best net P&L first. The
+// entries are sorted as small keys (the float of net P&L and an index),
+// the exact comparison only where floats cannot tell two apart.
+func bestFirst(symbol map[string]bucketAgg) []SymbolBucket {
+	type symbolKey struct {
+		approx float64
+		i      int32
+	}
+	names, aggs := make([]string, 0, len(symbol)), make([]bucketAgg, 0, len(symbol))
+	keys := make([]symbolKey, 0, len(symbol))
+	for k, a := range symbol {
+		a.approx = approx(a.net)
+		keys = append(keys, symbolKey{a.approx, int32(len(aggs))})
+		names, aggs = append(names, k), append(aggs, a)
+	}
+	slices.SortFunc(keys, func(x, y symbolKey) int {
+		return cmp.Or(aggs[y.i].cmpNet(&aggs[x.i]), cmp.Compare(names[x.i], names[y.i]))
+	})
+	out := make([]SymbolBucket, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, SymbolBucket{Symbol: names[k.i], Bucket: aggs[k.i].bucket()})
+	}
+	return out
 }
 
 var one = decimal.NewFromInt(1)

@@ -13,7 +13,6 @@ package stats
 
 import (
 	"context"
-	"errors"
 	"math/big"
 	"time"
 
@@ -27,17 +26,16 @@ import (
 
 // Compute is the report of u's closed positions in f. The total converts
 // with the spot rates of today (now in the user's reporting zone), the
-// dashboard's rates, not the rate of each close day. width (1 or 2) is how
-// many connections of pool the report may use at once: with 2, an
-// unfiltered report reads the tag links beside the closes, on the same
-// snapshot.
-func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time) (Report, error) {
+// dashboard's rates, not the rate of each close day.
+//
+// withSymbols asks for the breakdown by symbol (every option contract its
+// own row: thousands for an options trader); the breakdown by underlying
+// is always there.
+func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, withSymbols bool, now time.Time) (Report, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	tx, err := pool.BeginTx(ctx, readOnly)
 	if err != nil {
 		return Report{}, classify("begin", err)
@@ -57,85 +55,29 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 	if err != nil {
 		return Report{}, classify("accounts and tags", err)
 	}
-
-	type linksResult struct {
-		links links
-		err   error
-	}
-	linked := make(chan linksResult, 1)
-	beside := width > 1 && len(j.tagIDs) > 0 && !narrows(f)
-	if beside {
-		var snapshot string
-		if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
-			return Report{}, classify("snapshot", err)
-		}
-		if !snapshotID.MatchString(snapshot) {
-			return Report{}, classify("snapshot", errUnexpectedSnapshot)
-		}
-		go func() {
-			links, err := linksOnSnapshot(ctx, pool, snapshot, j.tagIDs)
-			if err != nil {
-				cancel()
-			}
-			linked <- linksResult{links, err}
-		}()
-	}
-
-	sums := make([]*sums, len(j.currencies))
-	for i := range sums {
-		sums[i] = newSums()
-	}
-	closes, err := readCloses(ctx, tx, u.ID, f, j, sums)
-	var tagged links
-	switch {
-	case beside:
-		res := <-linked
-		tagged, err = res.links, firstCause(err, res.err)
-	case err == nil && narrows(f):
-		tagged, err = readLinks(ctx, tx, j.tagIDs, closes)
-	case err == nil:
-		tagged, err = readLinks(ctx, tx, j.tagIDs, nil)
-	}
+	cs, err := readClosed(ctx, tx, u.ID, f, j)
 	if err != nil {
 		return Report{}, classify("closes", err)
 	}
-	addTags(closes, tagged, sums)
-	return build(assemble(j, sums, closes, factors, display), display, factors), nil
-}
-
-var errUnexpectedSnapshot = errors.New("unexpected snapshot id")
-
-// firstCause prefers the error that is not a consequence of the other's
-// cancellation.
-func firstCause(a, b error) error {
-	if a != nil && !errors.Is(a, context.Canceled) {
-		return a
+	sums := make([]*sums, len(j.currencies))
+	for i := range sums {
+		sums[i] = newSums(len(cs.strings), withSymbols)
 	}
-	if b != nil {
-		return b
-	}
-	return a
-}
-
-// addTags counts every close in each of its tags.
-func addTags(closes *closeList, tagged links, sums []*sums) {
-	if len(tagged) == 0 || closes.n == 0 {
-		return
-	}
-	index := newIDIndex(closes)
-	for tag, ids := range tagged {
-		for i := range ids {
-			if c := index.find(&ids[i]); c != nil {
-				sums[c.currency].addTag(tag, c.net)
-			}
+	for _, i := range cs.order {
+		c := cs.list.at(i)
+		s := sums[j.accounts[c.account].currency]
+		s.add(c)
+		for _, t := range cs.tagsOf(c) {
+			s.addTag(int(t), c.net)
 		}
 	}
+	return build(assemble(j, sums, cs, factors, display), display, factors), nil
 }
 
 // assemble walks the series and turns the sums into the report's raw
 // figures: every currency with a close, and the converted total ("*")
 // when every one of them has a factor into display.
-func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string]decimal.Decimal, display string) raw {
+func assemble(j journalRows, sums []*sums, cs *closes, factors map[string]decimal.Decimal, display string) raw {
 	r := newRaw()
 	walks := make([]*walk, len(sums))
 	total := display != ""
@@ -164,11 +106,7 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 			months[date[:7]] = m.add(t.trades, t.wins, t.losses, t.net.decimal())
 		}
 		r.byDay[cur], r.byMonth[cur] = days, months
-		symbols := make(map[string]bucketAgg, len(s.symbols))
-		for k, t := range s.symbols {
-			symbols[k] = t.row()
-		}
-		r.bySymbol[cur] = symbols
+		r.bySymbol[cur], r.byUnderlying[cur] = rows(s.symbols, cs.strings), rows(s.underlyings, cs.strings)
 		for k, t := range s.tags {
 			tg := j.tags[k]
 			r.tags = append(r.tags, tagRow{currency: cur, id: tg.id, name: tg.name, category: tg.category,
@@ -179,7 +117,7 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 	// 10^(exp-4), exp the lowest exponent of the factors.
 	var totalWalk *walk
 	scale := make([]*big.Int, len(sums))
-	if total && closes.n > 0 {
+	if total && len(cs.order) > 0 {
 		exp := int32(0)
 		for i := range sums {
 			if f, ok := factors[j.currencies[i]]; ok {
@@ -192,15 +130,16 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 				scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
 			}
 		}
-		totalWalk = newWalk(int64(closes.n), exp-4)
+		totalWalk = newWalk(int64(len(cs.order)), exp-4)
 	}
 	var v big.Int
-	for i := range closes.n {
-		c := closes.at(i)
+	for _, i := range cs.order {
+		c := cs.list.at(i)
 		c.net.setBig(&v)
-		walks[c.currency].step(c.at, &v)
+		cur := j.accounts[c.account].currency
+		walks[cur].step(c.at, &v)
 		if totalWalk != nil {
-			totalWalk.step(c.at, v.Mul(&v, scale[c.currency]))
+			totalWalk.step(c.at, v.Mul(&v, scale[cur]))
 		}
 	}
 	for i, w := range walks {
@@ -214,6 +153,17 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 		r.series[totalSeries] = seriesStats{}
 	}
 	return r
+}
+
+// rows are the entries of a breakdown by string with trades in it.
+func rows(tallies []tally, names []string) map[string]bucketAgg {
+	out := map[string]bucketAgg{}
+	for i := range tallies {
+		if t := &tallies[i]; t.trades > 0 {
+			out[names[i]] = t.row()
+		}
+	}
+	return out
 }
 
 func (t *tally) row() bucketAgg {
