@@ -36,7 +36,8 @@ const block = (currency: string) => ({
   summary,
   byDay: [{ date: '2024-05-03', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
   byMonth: [{ month: '2024-05', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
-  bySymbol: [{ symbol: 'AAPL', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
+  bySymbol: [],
+  byUnderlying: [{ symbol: 'AAPL', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
   byTag: [{ tagId: 't1', name: 'Breakout', category: 'setup', trades: 2, wins: 2, losses: 0, winRate: '100.00', netPnl: '200.0000' }],
   equityCurve: [],
 });
