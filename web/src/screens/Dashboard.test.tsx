@@ -76,7 +76,7 @@ describe('Dashboard', () => {
     );
     renderScreen(<Dashboard />, { path: '/', at: '/?from=2024-05-01&tagId=t1' });
     expect(await screen.findByTestId('dashboard-total')).toHaveTextContent('$25,098.00');
-    expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1' });
+    expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1', bySymbol: 'false' });
   });
 });
 
@@ -86,10 +86,10 @@ describe('Dashboard breakdowns', () => {
     mockApi(
       ...lists,
       route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
-      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), bySymbol: many } } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), byUnderlying: many } } })),
     );
     renderScreen(<Dashboard />);
-    const region = await screen.findByRole('region', { name: 'By symbol' });
+    const region = await screen.findByRole('region', { name: 'By underlying' });
     const rows = () => within(region).getAllByRole('row').slice(1);
     expect(rows()).toHaveLength(16);
     expect(region).toHaveTextContent('S09');
