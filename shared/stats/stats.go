@@ -13,7 +13,9 @@ package stats
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -68,7 +70,7 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 		s := sums[j.accounts[c.account].currency]
 		s.add(c)
 		for _, t := range cs.tagsOf(c) {
-			s.addTag(int(t), c.net)
+			s.addTag(int(t), c)
 		}
 	}
 	return build(assemble(j, sums, cs, factors, display), display, factors), nil
@@ -82,36 +84,15 @@ func assemble(j journalRows, sums []*sums, cs *closes, factors map[string]decima
 	walks := make([]*walk, len(sums))
 	total := display != ""
 	for i, s := range sums {
-		if s.trades == 0 {
+		if s.all.trades == 0 {
 			continue
 		}
 		cur := j.currencies[i]
-		walks[i] = newWalk(s.trades, -4)
+		walks[i] = newWalk(s.all.trades, -4)
 		if _, ok := factors[cur]; !ok {
 			total = false
 		}
-		r.summary[cur] = aggRow{
-			trades: s.trades, wins: s.wins, losses: s.losses,
-			net: s.net.decimal(), gross: s.gross.decimal(), fees: s.fees.decimal(),
-			winSum: s.winSum.decimal(), lossSum: s.lossSum.decimal(),
-			hi:   decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true},
-			lo:   decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
-			rSum: s.rSum.decimal(), rCount: s.rCount,
-		}
-		days, months := make(map[string]bucketAgg, len(s.days)), map[string]bucketAgg{}
-		for d, t := range s.days {
-			date := dateOf(d)
-			days[date] = t.row()
-			m := months[date[:7]]
-			months[date[:7]] = m.add(t.trades, t.wins, t.losses, t.net.decimal())
-		}
-		r.byDay[cur], r.byMonth[cur] = days, months
-		r.bySymbol[cur], r.byUnderlying[cur] = rows(s.symbols, cs.strings), rows(s.underlyings, cs.strings)
-		for k, t := range s.tags {
-			tg := j.tags[k]
-			r.tags = append(r.tags, tagRow{currency: cur, id: tg.id, name: tg.name, category: tg.category,
-				trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()})
-		}
+		r.currencies[cur] = s.raw(j, cs)
 	}
 	// The total's values are net P&L x factor: integers in units of
 	// 10^(exp-4), exp the lowest exponent of the factors.
@@ -155,17 +136,64 @@ func assemble(j journalRows, sums []*sums, cs *closes, factors map[string]decima
 	return r
 }
 
-// rows are the entries of a breakdown by string with trades in it.
-func rows(tallies []tally, names []string) map[string]bucketAgg {
-	out := map[string]bucketAgg{}
-	for i := range tallies {
-		if t := &tallies[i]; t.trades > 0 {
-			out[names[i]] = t.row()
+// raw turns one currency's sums into decimals, keyed for the report: the
+// calendar's weeks, months and years added up from its days.
+func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
+	out := &currencyRaw{
+		summary: aggRow{bucketAgg: aggOf(&s.all), gross: s.gross.decimal(), fees: s.fees.decimal(),
+			hi: decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true}, lo: decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
+			rSq: s.rSq},
+		tags: map[string]tag{}, rBuckets: s.rBuckets, winners: s.winners, losers: s.losers,
+	}
+	for k := range out.breakdowns {
+		out.breakdowns[k] = map[string]bucketAgg{}
+	}
+	b := &out.breakdowns
+	weeks, months, years := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
+	for d, t := range s.days {
+		date := dateOf(d)
+		b[kindDay][date] = aggOf(t)
+		y, w := time.Unix(d*86400, 0).UTC().ISOWeek()
+		tallyOf(weeks, fmt.Sprintf("%04d-W%02d", y, w)).merge(t)
+		tallyOf(months, date[:7]).merge(t)
+		tallyOf(years, date[:4]).merge(t)
+	}
+	for kind, m := range map[int]map[string]*tally{kindWeek: weeks, kindMonth: months, kindYear: years} {
+		for k, t := range m {
+			b[kind][k] = aggOf(t)
+		}
+	}
+	for kind, ts := range map[int][]tally{kindSymbol: s.symbols, kindUnderlying: s.underlyings, kindAsset: s.assets} {
+		for i := range ts {
+			if ts[i].trades > 0 {
+				b[kind][cs.strings[i]] = aggOf(&ts[i])
+			}
+		}
+	}
+	for k, t := range s.tags {
+		tg := j.tags[k]
+		b[kindTag][tg.id] = aggOf(t)
+		out.tags[tg.id] = tg
+	}
+	for d := 1; d <= 7; d++ {
+		if s.weekdays[d].trades > 0 {
+			b[kindWeekday][strconv.Itoa(d)] = aggOf(&s.weekdays[d])
+		}
+	}
+	for h := range s.hours {
+		if s.hours[h].trades > 0 {
+			b[kindHour][strconv.Itoa(h)] = aggOf(&s.hours[h])
+		}
+	}
+	for i, h := range holdBuckets {
+		if s.holds[i].trades > 0 {
+			b[kindHold][h.key] = aggOf(&s.holds[i])
+		}
+	}
+	for i, side := range []string{journal.SideLong, journal.SideShort} {
+		if s.sides[i].trades > 0 {
+			b[kindSide][side] = aggOf(&s.sides[i])
 		}
 	}
 	return out
-}
-
-func (t *tally) row() bucketAgg {
-	return bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()}
 }
