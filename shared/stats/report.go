@@ -489,15 +489,34 @@ func aggOf(t *tally) bucketAgg {
 
 func (a bucketAgg) merge(b bucketAgg) bucketAgg {
 	return bucketAgg{trades: a.trades + b.trades, wins: a.wins + b.wins, losses: a.losses + b.losses, rCount: a.rCount + b.rCount,
-		net: a.net.Add(b.net), winSum: a.winSum.Add(b.winSum), lossSum: a.lossSum.Add(b.lossSum), rSum: a.rSum.Add(b.rSum)}
+		net: add(a.net, b.net), winSum: add(a.winSum, b.winSum), lossSum: add(a.lossSum, b.lossSum), rSum: add(a.rSum, b.rSum)}
 }
 
 // scale converts a's money by factor f (> 0); unit says f is 1.
 func (a bucketAgg) scale(f decimal.Decimal, unit bool) bucketAgg {
 	if !unit {
-		a.net, a.winSum, a.lossSum = a.net.Mul(f), a.winSum.Mul(f), a.lossSum.Mul(f)
+		a.net, a.winSum, a.lossSum = mul(a.net, f), mul(a.winSum, f), mul(a.lossSum, f)
 	}
 	return a
+}
+
+// add and mul are decimal's, without its allocation when an operand is
+// zero (a day's entry carries only its net P&L: the other sums are 0).
+func add(a, b decimal.Decimal) decimal.Decimal {
+	switch {
+	case b.IsZero():
+		return a
+	case a.IsZero():
+		return b
+	}
+	return a.Add(b)
+}
+
+func mul(a, f decimal.Decimal) decimal.Decimal {
+	if a.IsZero() {
+		return a
+	}
+	return a.Mul(f)
 }
 
 // approx is d as a float64 within a relative 1e-15, from its coefficient

@@ -58,6 +58,9 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 		return Report{}, classify("accounts and tags", err)
 	}
 	cs, err := readClosed(ctx, tx, u.ID, f, j)
+	if cs != nil {
+		defer cs.list.release()
+	}
 	if err != nil {
 		return Report{}, classify("closes", err)
 	}
@@ -152,7 +155,7 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	weeks, months, years := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
 	for d, t := range s.days {
 		date := dateOf(d)
-		b[kindDay][date] = aggOf(t)
+		b[kindDay][date] = bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()} // a day shows no more
 		y, w := time.Unix(d*86400, 0).UTC().ISOWeek()
 		tallyOf(weeks, fmt.Sprintf("%04d-W%02d", y, w)).merge(t)
 		tallyOf(months, date[:7]).merge(t)
