@@ -73,7 +73,7 @@ function UserActions({ user, self, act, busy }: { user: AdminUser; self: boolean
   const actions: Action[] = [user.isAdmin ? 'demote' : 'promote'];
   if (!self) actions.push(user.disabledAt ? 'enable' : 'disable');
   return (
-    <div className="row">
+    <div className="row nowrap">
       {actions.map((a) => (
         <ConfirmButton key={a} question={question(a, user)} busy={busy} label={`${labels[a]}: ${user.email}`} onConfirm={() => act(a, user)}>
           {labels[a]}

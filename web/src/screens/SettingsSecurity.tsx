@@ -172,7 +172,7 @@ function Sessions() {
                   <td>{formatDateTime(s.lastSeenAt)}</td>
                   <td>
                     {s.current ? (
-                      <ConfirmButton question="Sign out on this device?" busy={revoke.isPending} onConfirm={() => signOutHere(s)}>
+                      <ConfirmButton question="Sign out on this device?" busy={revoke.isPending} label="Sign out on this device" onConfirm={() => signOutHere(s)}>
                         Sign out
                       </ConfirmButton>
                     ) : (
