@@ -2,11 +2,13 @@ package admin_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/auth"
 )
 
 func actionPath(userID, action string) string { return usersPath + "/" + userID + "/" + action }
@@ -165,6 +167,17 @@ func TestDisable(t *testing.T) {
 		var sessions int
 		if err := srv.App.DB.QueryRow(context.Background(), `SELECT count(*) FROM sessions WHERE user_id = $1`, u.ID).Scan(&sessions); err != nil || sessions != 0 {
 			t.Fatalf("sessions left %d %v", sessions, err)
+		}
+	})
+
+	t.Run("NoSessionOfADisabledUserCounts", func(t *testing.T) {
+		// A session that raced the disabling (a sign-in that checked just
+		// before it) is refused at every request all the same.
+		exec(t, srv, `INSERT INTO sessions (token_hash, user_id, expires_at) VALUES (sha256('raced'), $1, now() + interval '1 day')`, u.ID)
+		req := first.NewRequest("GET", "/api/auth/me", "")
+		req.AddCookie(&http.Cookie{Name: auth.CookieName, Value: "raced"})
+		if r := first.Send(req); r.Status != 401 {
+			t.Fatalf("a disabled user's session answers %d", r.Status)
 		}
 	})
 

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
@@ -79,7 +80,7 @@ func ConfirmEmailChange(ctx context.Context, q db.Querier, token string, now tim
 	}
 	var addr *string
 	err := q.QueryRow(ctx, `SELECT new_email FROM email_tokens WHERE token_hash = $1 AND purpose = $2`, hashToken(token), PurposeEmail).Scan(&addr)
-	if err == pgx.ErrNoRows || (err == nil && addr == nil) {
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && addr == nil) {
 		return User{}, "", ErrBadToken
 	} else if err != nil {
 		return User{}, "", db.Classify(err)
