@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import SettingsSecurity, { deviceName } from './SettingsSecurity';
 import Admin, { formatBytes } from './Admin';
+import ConfirmEmail from './auth/ConfirmEmail';
 import { mockApi, renderScreen, route } from '../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -129,5 +130,30 @@ describe('Admin', () => {
     const u = userEvent.setup();
     await u.click(await screen.findByRole('button', { name: 'Remove admin: me@example.com' }));
     expect(await screen.findByText('This is the last administrator; promote another user first.')).toBeInTheDocument();
+  });
+});
+
+describe('ConfirmEmail', () => {
+  it('confirms once with the fragment token, and removes it from the address bar', async () => {
+    window.history.replaceState(null, '', '/confirm-email#token=c-1');
+    const { calls } = mockApi(route('POST', '/api/users/email-change/confirm', () => ({ status: 204 })));
+    renderScreen(<ConfirmEmail />, { path: '/confirm-email', at: '/confirm-email' });
+    expect(await screen.findByText(/Your email address is changed/)).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/users/email-change/confirm')).toEqual([expect.objectContaining({ body: { token: 'c-1' } })]);
+    expect(window.location.hash).toBe('');
+  });
+
+  it('says when the address was taken meanwhile', async () => {
+    window.history.replaceState(null, '', '/confirm-email#token=c-2');
+    mockApi(route('POST', '/api/users/email-change/confirm', () => ({ status: 409, body: { error: { code: 'EMAIL_TAKEN', message: 'x' } } })));
+    renderScreen(<ConfirmEmail />, { path: '/confirm-email', at: '/confirm-email' });
+    expect(await screen.findByText(/Another account took this email address/)).toBeInTheDocument();
+  });
+
+  it('says when the link is used or expired', async () => {
+    window.history.replaceState(null, '', '/confirm-email#token=old');
+    mockApi(route('POST', '/api/users/email-change/confirm', () => ({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ field: 'token', message: 'is invalid or has expired' }] } } })));
+    renderScreen(<ConfirmEmail />, { path: '/confirm-email', at: '/confirm-email' });
+    expect(await screen.findByText(/invalid, used or expired/)).toBeInTheDocument();
   });
 });
