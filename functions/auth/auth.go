@@ -116,7 +116,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		return h.app.Sessions.Start(ctx, w, tx, user.ID)
+		return h.app.Sessions.Start(w, r, tx, user.ID)
 	})
 	if err != nil {
 		w.Header().Del("Set-Cookie") // the session rolled back with the user
@@ -165,7 +165,7 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, errBadCredentials)
 		return
 	}
-	if err := h.app.Sessions.Start(ctx, w, h.app.DB, user.ID); err != nil {
+	if err := h.app.Sessions.Start(w, r, h.app.DB, user.ID); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

@@ -40,6 +40,8 @@ const (
 	ServiceUnavailable Code = "SERVICE_UNAVAILABLE"
 	BadGateway         Code = "BAD_GATEWAY"
 	GatewayTimeout     Code = "GATEWAY_TIMEOUT"
+	// AccountDisabled: a sign-in to an account an administrator disabled.
+	AccountDisabled Code = "ACCOUNT_DISABLED"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

@@ -26,6 +26,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.InsufficientCredits:  http.StatusPaymentRequired,
 	apperr.RegistrationDisabled: http.StatusForbidden,
 	apperr.AdminRequired:        http.StatusForbidden,
+	apperr.AccountDisabled:      http.StatusForbidden,
 	apperr.CSRFRejected:         http.StatusForbidden,
 	apperr.NotFound:             http.StatusNotFound,
 	apperr.EmailTaken:           http.StatusConflict,

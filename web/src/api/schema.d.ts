@@ -211,6 +211,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the password
+         * @description Sets a new password when `currentPassword` is the user's. Every other
+         *     session of the user ends (their cookies then get 401); the caller's
+         *     own session stays. Reset links already mailed stop working.
+         *
+         *     A wrong `currentPassword` is 400 `VALIDATION_ERROR` on field
+         *     `currentPassword` (not 401: the session is fine). The current password
+         *     is checked at most 10 times per 15 minutes per user, together with
+         *     `PUT /api/users/me/email` (then 429).
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the email address
+         * @description Moves the account to a new address when `currentPassword` is the
+         *     user's. The address is trimmed and lowercased; one that another
+         *     account has is 409 `EMAIL_TAKEN` (as at registration), the user's own
+         *     is 400 `VALIDATION_ERROR`.
+         *
+         *     With email configured, a single-use link
+         *     `{WEB_BASE_URL}/confirm-email#token=...`, valid 24 hours, is mailed to
+         *     the new address and the answer is 202 with `pendingEmail`: the
+         *     account keeps its old address until the link is opened
+         *     (`POST /api/users/email-change/confirm`). A newer request replaces a
+         *     pending one. Without email configured the address changes at once
+         *     (200, `pendingEmail` null) and is unconfirmed.
+         *
+         *     A wrong `currentPassword` is 400 `VALIDATION_ERROR` on field
+         *     `currentPassword`; the check shares the limit of
+         *     `PUT /api/users/me/password`.
+         */
+        put: operations["changeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/email-change/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new email address with the mailed token
+         * @description Public: the link may be opened on a device that is not signed in; the
+         *     token is the proof. Consumes the token and moves the account to the
+         *     address it was mailed to, confirmed. Every other mailed link of the
+         *     user ends, and the old address is told of the change. An unknown,
+         *     used or expired token is 400 `VALIDATION_ERROR` on field `token`; an
+         *     address another account took meanwhile is 409 `EMAIL_TAKEN`. 30
+         *     requests per 15 minutes per client address.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in devices
+         * @description Every live session of the user, the most recently used first: when it
+         *     signed in, when it was last used (recorded at most once a minute) and
+         *     the browser's user agent (its first 200 characters); `current` marks
+         *     the caller's own.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere else
+         * @description Ends every session of the user but the caller's own.
+         */
+        delete: operations["revokeOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session's `id` from the list. Another user's session, an unknown and a malformed id are the same codeless 404. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one session
+         * @description Ends the session: its cookie gets 401 from then on. Ending the
+         *     caller's own session signs them out (the cookie is cleared).
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -230,6 +369,133 @@ export interface paths {
          *     user), then the query.
          */
         get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a user an administrator (admin)
+         * @description Sets the user's admin flag (already set: no change). Checked in this
+         *     order: session (401), admin flag (403 `ADMIN_REQUIRED`), the rate
+         *     limit (60 requests per 60 seconds per administrator, shared by the
+         *     admin actions and the usage figures), then the user.
+         */
+        post: operations["promoteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/demote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a user's administrator flag (admin)
+         * @description Clears the user's admin flag. The last administrator who can sign in
+         *     (not disabled) keeps it, whoever asks, themselves included: 409
+         *     `CONFLICT`. Checks as for promote.
+         */
+        post: operations["demoteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user (admin)
+         * @description Every session of the user ends at once, and until re-enabled a
+         *     sign-in with the right password is 403 `ACCOUNT_DISABLED`. Nothing of
+         *     the user's journal is touched. An administrator cannot disable
+         *     themselves, nor the last administrator who can sign in: 409
+         *     `CONFLICT`. Already disabled: no change. Checks as for promote.
+         */
+        post: operations["disableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-enable a disabled user (admin)
+         * @description The user can sign in again (already enabled, no change). Checks as for promote.
+         */
+        post: operations["enableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance's usage figures (admin)
+         * @description Counts of users, administrators, disabled users, users active in the
+         *     last 7 and 30 days (their last recorded sign-in or session use),
+         *     positions, committed CSV imports (counted from the version that
+         *     added this figure on) and stored images with their total size in
+         *     bytes (inline and in object storage alike). Checked in this order:
+         *     session (401), admin flag (403 `ADMIN_REQUIRED`), the rate limit of
+         *     the admin actions.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1790,7 +2056,7 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -1853,6 +2119,52 @@ export interface components {
             /** @description An IANA zone name such as `Europe/Berlin` (not `Local`). */
             timezone: string;
         };
+        PasswordChangeRequest: {
+            /** @description The password the user signs in with now. */
+            currentPassword: string;
+            /** @description At least 8 characters, at most 1024 bytes. */
+            newPassword: string;
+        };
+        EndedSessions: {
+            /** @description How many other sessions ended. */
+            endedSessions: number;
+        };
+        EmailChangeRequest: {
+            /** @description The password the user signs in with now. */
+            currentPassword: string;
+            /** Format: email */
+            email: string;
+        };
+        EmailChange: {
+            user: components["schemas"]["User"];
+            /**
+             * Format: email
+             * @description The new address waiting for its confirmation link; null when it changed at once.
+             */
+            pendingEmail: string | null;
+        };
+        /** @description One signed-in device. The session token never leaves the server. */
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last use
+             */
+            lastSeenAt: string;
+            /** @description The browser's User-Agent at sign-in (first 200 characters; empty if none). */
+            userAgent: string;
+            /** @description The session of this request. */
+            current: boolean;
+        };
+        SessionList: {
+            items: components["schemas"]["Session"][];
+        };
         /** @description One user of the admin list. No secret field. */
         AdminUserListItem: {
             /** Format: uuid */
@@ -1871,11 +2183,34 @@ export interface components {
              *     arbitrarily old.
              */
             lastActiveAt: string | null;
+            /**
+             * Format: date-time
+             * @description When an administrator disabled the account (no sign-in until re-enabled); null while enabled.
+             */
+            disabledAt: string | null;
         };
         AdminUserPage: {
             items: components["schemas"]["AdminUserListItem"][];
             /** @description Opaque cursor of the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        AdminUserEnvelope: {
+            user: components["schemas"]["AdminUserListItem"];
+        };
+        AdminUsage: {
+            users: number;
+            admins: number;
+            disabledUsers: number;
+            /** @description Users whose last sign-in or session use is within 7 days. */
+            activeUsers7Days: number;
+            /** @description Within 30 days. */
+            activeUsers30Days: number;
+            positions: number;
+            /** @description Committed CSV imports */
+            imports: number;
+            images: number;
+            /** @description Total size of the stored images. */
+            storageBytes: number;
         };
         Health: {
             /**
@@ -3319,6 +3654,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The user as they are now. */
+        AdminUser: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminUserEnvelope"];
+            };
+        };
+        /**
+         * @description `ADMIN_REQUIRED`: the signed-in user is not an administrator.
+         *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
+         *     allowed.
+         */
+        AdminForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The payment processor refused or failed the request (logged with the
          *     processor's request id). No `code`; try again later.
@@ -3333,6 +3690,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+        AdminUserId: string;
         /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         PositionId: string;
         /**
@@ -3459,7 +3818,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            403: components["responses"]["CsrfRejected"];
+            /**
+             * @description `ACCOUNT_DISABLED`: the password is right but an administrator
+             *     disabled the account; no session is started.
+             *     `CSRF_REJECTED`: split-origin mode only, a request from an origin
+             *     not allowed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3652,6 +4024,196 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Password changed; the count of other sessions that ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed at once (email not configured). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChange"];
+                };
+            };
+            /** @description A confirmation link went to the new address; the user is unchanged so far. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `EMAIL_TAKEN`: another account has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The address is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `EMAIL_TAKEN`: another account has this address now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count of sessions that ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session's `id` from the list. Another user's session, an unknown and a malformed id are the same codeless 404. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: {
@@ -3702,6 +4264,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    promoteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    demoteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: this is the last administrator. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: the caller themselves, or the last administrator. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap } from '../api/client';
 import { keys, useAppConfig, useMe } from '../api/queries';
@@ -109,6 +110,9 @@ export default function Settings() {
           {me.data.isAdmin && <span className="chip">admin</span>}
         </p>
         <EmailStatus verified={me.data.emailVerified} />
+        <p>
+          <Link to="/settings/security">Security: password, email address and signed-in devices</Link>
+        </p>
         {version && <p className="hint">Trade Journal {version}</p>}
       </section>
     </>
