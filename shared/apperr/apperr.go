@@ -40,6 +40,9 @@ const (
 	ServiceUnavailable Code = "SERVICE_UNAVAILABLE"
 	BadGateway         Code = "BAD_GATEWAY"
 	GatewayTimeout     Code = "GATEWAY_TIMEOUT"
+	// InsufficientScope: an API token whose scopes do not include what the
+	// route needs (a read-only token on a write).
+	InsufficientScope Code = "INSUFFICIENT_SCOPE"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

@@ -27,6 +27,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.RegistrationDisabled: http.StatusForbidden,
 	apperr.AdminRequired:        http.StatusForbidden,
 	apperr.CSRFRejected:         http.StatusForbidden,
+	apperr.InsufficientScope:    http.StatusForbidden,
 	apperr.NotFound:             http.StatusNotFound,
 	apperr.EmailTaken:           http.StatusConflict,
 	apperr.Conflict:             http.StatusConflict,
