@@ -224,14 +224,14 @@ function NewToken() {
             Your new token <strong>{create.data.token.name}</strong>. Copy it now: it is not shown again.
           </p>
           <p>
-            <code aria-label="New API token">{create.data.secret}</code>
+            <code aria-label="Your new API token">{create.data.secret}</code>
           </p>
           <button type="button" className="ghost" onClick={() => void navigator.clipboard?.writeText(create.data.secret).then(() => setCopied(true))}>
             {copied ? 'Copied' : 'Copy the token'}
           </button>
         </div>
       )}
-      <form onSubmit={submit} aria-label="New API token">
+      <form onSubmit={submit} aria-label="Create an API token">
         <Field
           label="Token name"
           hint="What the token is for, such as “nightly export”."
