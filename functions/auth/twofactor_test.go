@@ -124,6 +124,17 @@ func TestTwoFactorEnrolment(t *testing.T) {
 		if plain, err := srv.App.Keyring.Open(encrypt.TOTPSecrets, stored); err != nil || plain != secret {
 			t.Fatalf("opened %q, %v", plain, err)
 		}
+		// rotate-encryption-key walks the column: to another key and back.
+		keyA, keyB := bytes.Repeat([]byte{0x5A}, 32), bytes.Repeat([]byte{0x6B}, 32)
+		for _, keys := range [][2][]byte{{keyB, keyA}, {keyA, keyB}} {
+			ring, err := encrypt.New(keys[0], keys[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n, err := encrypt.Rotate(context.Background(), srv.App.DB, ring, encrypt.Sealed, 10); err != nil || n != 1 {
+				t.Fatalf("rotation re-sealed %d values (%v), want the one secret", n, err)
+			}
+		}
 	})
 	t.Run("NotOnBeforeConfirm", func(t *testing.T) {
 		apitest.Must(t, srv.Client(t).Do("POST", "/api/auth/login", map[string]any{"email": "two@example.com", "password": "password1"}), 200)
