@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -265,5 +267,39 @@ func TestLoginLockoutSparesTheOwner(t *testing.T) {
 	}
 	if r := login("password1", "203.0.113.9"); r.Status != 200 {
 		t.Fatalf("the owner from another client: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestLoginCeilingPerAccount: guessing spread over many addresses meets the
+// per-account ceiling (100 an hour) after ten addresses have spent their
+// ten tries each; the trade-off is that the owner is refused then too.
+func TestLoginCeilingPerAccount(t *testing.T) {
+	// A stopped clock: the limits do not refill while the hashes run.
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	srv := apitest.StartAt(t, apitest.Config(t), func() time.Time { return at }, functions.All)
+	srv.Client(t).Register("target@example.com", "password1")
+	login := func(c *apitest.Client, password, clientIP string) apitest.Response {
+		req := c.NewRequest("POST", "/api/auth/login", `{"email":"target@example.com","password":"`+password+`"}`)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Real-IP", clientIP)
+		return c.Send(req)
+	}
+	var wg sync.WaitGroup
+	for worker := range 2 {
+		wg.Go(func() {
+			c := srv.Client(t)
+			for ip := worker; ip < 10; ip += 2 {
+				for range 10 {
+					if r := login(c, "guess-guess", fmt.Sprintf("198.51.100.%d", ip)); r.Status != 401 {
+						t.Errorf("address %d: %d %s", ip, r.Status, r.Body)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if r := login(srv.Client(t), "password1", "203.0.113.9"); r.Status != 429 || r.ErrorCode() != "RATE_LIMITED" {
+		t.Fatalf("the 101st try of the hour, from a new address: %d %s", r.Status, r.Body)
 	}
 }
