@@ -2028,7 +2028,11 @@ export interface components {
         };
         LoginTwoFactorRequest: {
             pendingToken: string;
-            /** @description The 6-digit code of the authenticator app, or a recovery code (spaces and dashes ignored). */
+            /**
+             * @description The 6-digit code of the authenticator app, or a recovery code
+             *     (spaces and dashes ignored). Anything else is a wrong code (401
+             *     `INVALID_CREDENTIALS`), counted against the limits.
+             */
             code: string;
         };
         TwoFactorStatus: {
@@ -3456,7 +3460,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie). */
+        /**
+         * @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie),
+         *     or an API token that is unknown, revoked, or not accepted on this route.
+         */
         Unauthenticated: {
             headers: {
                 [name: string]: unknown;
