@@ -1,5 +1,6 @@
-// Package auth is the sign-up and sign-in route group: register, login,
-// logout, me, password reset and email verification.
+// Package auth is the sign-up and sign-in route group: register, login (with
+// its two-factor code step), logout, me, password reset, email verification,
+// two-factor set-up and personal API tokens.
 package auth
 
 import (
