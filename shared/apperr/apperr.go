@@ -42,6 +42,9 @@ const (
 	GatewayTimeout     Code = "GATEWAY_TIMEOUT"
 	// AccountDisabled: a sign-in to an account an administrator disabled.
 	AccountDisabled Code = "ACCOUNT_DISABLED"
+	// InsufficientScope: an API token whose scopes do not include what the
+	// route needs (a read-only token on a write).
+	InsufficientScope Code = "INSUFFICIENT_SCOPE"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

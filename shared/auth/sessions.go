@@ -13,6 +13,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/ratelimit"
 )
 
 // CookieName is the session cookie.
@@ -34,6 +35,9 @@ type Sessions struct {
 	// splitOrigin makes cookies SameSite=None; Secure for a web app on
 	// another origin (CORS_ALLOWED_ORIGINS); otherwise SameSite=Lax.
 	splitOrigin bool
+	// limiter holds API tokens to their rate limit; nil until
+	// AcceptAPITokens (apitokens.go) turns tokens on.
+	limiter ratelimit.Limiter
 }
 
 // NewSessions returns the session service.
@@ -150,7 +154,7 @@ func CurrentUser(ctx context.Context) User {
 // the user to next through the context.
 func (s *Sessions) Require(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, err := s.lookup(w, r)
+		u, err := s.identify(w, r)
 		if err != nil {
 			httpx.Error(w, r, err)
 			return

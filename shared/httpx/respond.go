@@ -28,6 +28,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.AdminRequired:        http.StatusForbidden,
 	apperr.AccountDisabled:      http.StatusForbidden,
 	apperr.CSRFRejected:         http.StatusForbidden,
+	apperr.InsufficientScope:    http.StatusForbidden,
 	apperr.NotFound:             http.StatusNotFound,
 	apperr.EmailTaken:           http.StatusConflict,
 	apperr.Conflict:             http.StatusConflict,

@@ -47,9 +47,16 @@ export interface paths {
          *     get the same 401 `INVALID_CREDENTIALS` (no account enumeration; an
          *     unknown email costs the same time as a wrong password).
          *
-         *     Rate limited twice: 30 requests per 15 minutes per client address and
-         *     10 per 15 minutes per (normalised) email address. Sign-in is never
-         *     affected by `DISABLE_REGISTRATION`.
+         *     For a user with two-factor sign-in on, a correct password answers 202
+         *     with a `pendingToken` and no session; the code then goes to
+         *     `POST /api/auth/login/two-factor`.
+         *
+         *     Rate limited three ways: 30 requests per 15 minutes per client
+         *     address; 10 per 15 minutes per (normalised) email address and client
+         *     address together, so one client's guesses refuse only that client and
+         *     never the owner signing in from elsewhere; and 100 an hour per email
+         *     address over all clients, the ceiling against guessing spread over
+         *     many addresses. Sign-in is never affected by `DISABLE_REGISTRATION`.
          */
         post: operations["login"];
         delete?: never;
@@ -185,6 +192,176 @@ export interface paths {
          */
         post: operations["resendVerificationEmail"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a sign-in with a two-factor code
+         * @description The second step of signing in for a user with two-factor sign-in on.
+         *     Takes the `pendingToken` of the login's 202 answer (valid 5 minutes,
+         *     good for nothing else) and the 6-digit code of the authenticator app
+         *     or one unused recovery code (spaces and dashes are ignored). A code is
+         *     accepted for one 30-second step either side of the server's clock,
+         *     and at most once: a code already used, or older than the last one
+         *     used, is refused. On success the pending token is used up and the
+         *     session starts.
+         *
+         *     An unknown, used or expired pending token is 401 `UNAUTHENTICATED`
+         *     (enter the password again); a wrong or reused code is 401
+         *     `INVALID_CREDENTIALS`. Rate limited to 30 requests per 15 minutes per
+         *     client address and 10 per 15 minutes per account.
+         */
+        post: operations["loginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor sign-in is on */
+        get: operations["getTwoFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up two-factor sign-in
+         * @description Makes a new authenticator secret (20 random bytes, base32) for the
+         *     signed-in user and returns it with its `otpauth://` URI and a QR code
+         *     of the URI. Nothing changes at sign-in until the first code is
+         *     confirmed; a set-up that was never confirmed is replaced. The secret
+         *     is stored encrypted with `ENCRYPTION_KEY` when it is set. No body.
+         *     409 `CONFLICT` while two-factor is on. 10 requests per 15 minutes per
+         *     user, shared with confirm and disable.
+         */
+        post: operations["setupTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with the first code
+         * @description Checks the 6-digit code of the set-up's secret and turns two-factor
+         *     sign-in on. Answers the ten single-use recovery codes: this is the
+         *     only time they are shown (the server keeps their SHA-256). A wrong
+         *     code is 400 `VALIDATION_ERROR` on `code`; no set-up, or two-factor
+         *     already on, is 409 `CONFLICT`.
+         */
+        post: operations["confirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description Takes the current password and a code (or an unused recovery code),
+         *     and removes the secret and the recovery codes. A wrong password or
+         *     code is 400 `VALIDATION_ERROR` on `password` or `code`; two-factor
+         *     not on is 409 `CONFLICT`.
+         */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's API tokens
+         * @description Newest first, with when each was last used (recorded at most once a minute). Never the tokens themselves.
+         */
+        get: operations["listApiTokens"];
+        put?: never;
+        /**
+         * Make an API token
+         * @description Makes a personal API token with a name (1 to 100 characters) and
+         *     scopes (`read`, `write`, `import`; at least one). The answer's
+         *     `secret` is the token: shown this once, stored only as its SHA-256.
+         *     A user keeps at most 50 tokens (409 `CONFLICT` beyond). Needs a
+         *     browser session: a token cannot make tokens.
+         */
+        post: operations["createApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description The token stops working at once (its next request is 401 `UNAUTHENTICATED`).
+         */
+        delete: operations["revokeApiToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2056,7 +2233,7 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -2109,6 +2286,69 @@ export interface components {
             password: string;
             /** @description IANA zone name detected by the browser; `UTC` when omitted. */
             timezone?: string;
+        };
+        LoginChallenge: {
+            /** @constant */
+            twoFactorRequired: true;
+            /** @description Opaque; send it with the code to POST /api/auth/login/two-factor within 5 minutes. */
+            pendingToken: string;
+        };
+        LoginTwoFactorRequest: {
+            pendingToken: string;
+            /**
+             * @description The 6-digit code of the authenticator app, or a recovery code
+             *     (spaces and dashes ignored). Anything else is a wrong code (401
+             *     `INVALID_CREDENTIALS`), counted against the limits.
+             */
+            code: string;
+        };
+        TwoFactorStatus: {
+            enabled: boolean;
+            recoveryCodesLeft: number;
+        };
+        TwoFactorSetup: {
+            /** @description The secret in unpadded base32, for typing into an app. */
+            secret: string;
+            /** @description `otpauth://totp/Trade%20Journal:<email>?secret=...&issuer=Trade+Journal&algorithm=SHA1&digits=6&period=30` */
+            uri: string;
+            /** @description The URI as a QR code, a PNG `data:` URL. */
+            qrCode: string;
+        };
+        TwoFactorCodeRequest: {
+            /** @description The 6-digit code the authenticator app shows. */
+            code: string;
+        };
+        RecoveryCodes: {
+            recoveryCodes: string[];
+        };
+        DisableTwoFactorRequest: {
+            password: string;
+            /** @description A current code, or an unused recovery code. */
+            code: string;
+        };
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: components["schemas"]["ApiTokenScope"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+        };
+        /** @enum {string} */
+        ApiTokenScope: "read" | "write" | "import";
+        ApiTokenList: {
+            items: components["schemas"]["ApiToken"][];
+        };
+        CreateApiTokenRequest: {
+            name: string;
+            scopes: components["schemas"]["ApiTokenScope"][];
+        };
+        CreatedApiToken: {
+            token: components["schemas"]["ApiToken"];
+            /** @description The token (`tj_` and 43 characters). Shown only in this answer. */
+            secret: string;
         };
         LoginRequest: {
             /** Format: email */
@@ -3561,7 +3801,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie). */
+        /**
+         * @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie),
+         *     or an API token that is unknown, revoked, or not accepted on this route.
+         */
         Unauthenticated: {
             headers: {
                 [name: string]: unknown;
@@ -3808,6 +4051,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserEnvelope"];
                 };
             };
+            /** @description The password is right and two-factor sign-in is on; no session yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginChallenge"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             /** @description `INVALID_CREDENTIALS`: wrong email or password. */
             401: {
@@ -3990,6 +4242,272 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    loginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description `UNAUTHENTICATED`: the pending sign-in is unknown, used or expired.
+             *     `INVALID_CREDENTIALS`: wrong or already used code.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of two-factor sign-in for the signed-in user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setupTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, not yet in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetup"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: two-factor sign-in is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: no set-up to confirm, or two-factor sign-in is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: two-factor sign-in is not on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every API token of the user (at most 50). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user already has 50 tokens. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -8,6 +8,7 @@ import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
 import { TagsManager } from './TagsManager';
+import { ApiTokensSection, TwoFactorSection } from './Security';
 
 function TimezoneForm({ current }: { current: string }) {
   const queryClient = useQueryClient();
@@ -103,6 +104,8 @@ export default function Settings() {
       <TimezoneForm key={me.data.timezone} current={me.data.timezone} />
       <DisplayCurrencyForm key={me.data.displayCurrency ?? ''} current={me.data.displayCurrency} />
       <TagsManager />
+      <TwoFactorSection />
+      <ApiTokensSection />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
         <p>
