@@ -109,7 +109,11 @@ func FuzzDetect(f *testing.F) {
 		if p == nil {
 			t.Fatalf("detected %q, not a preset", d.PresetID)
 		}
-		if _, err := Resolve(Options{PresetID: p.ID}, "UTC", now, 100); err != nil {
+		opts := Options{PresetID: p.ID}
+		if p.NeedsDate {
+			opts.TradeDate = "2025-03-04"
+		}
+		if _, err := Resolve(opts, "UTC", now, 100); err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}
 	})

@@ -56,6 +56,9 @@ type Preset struct {
 	// InheritTime gives a row with an empty time cell the previous row's
 	// time (the legs of a spread after the first).
 	InheritTime bool `json:"inheritTime,omitempty"`
+	// NeedsDate: the export has times of day but no dates (DAS Trader's
+	// trade log holds one day); the import asks for the day (tradeDate).
+	NeedsDate bool `json:"needsDate,omitempty"`
 	// Sample is the file name of the preset's sample under testdata/.
 	Sample string `json:"-"`
 }
@@ -569,6 +572,73 @@ var presets = []Preset{
 		Required: []string{FieldSymbol, FieldQuantity, FieldPrice, FieldSide, FieldDate},
 		Keep:     map[string][]string{"recordType": {"Trade"}},
 		Sample:   "firstrade_history.csv",
+	},
+	{
+		ID:   "lightspeed",
+		Name: "Lightspeed: trade blotter",
+		Description: "Lightspeed's blotter (executions) download: Trade Date and Execution Time (Eastern time), Side (B, S; " +
+			"short sales are S), Symbol, Qty (sells may be negative), Price, Commission Amount plus the FeeSEC, FeeTAF, " +
+			"FeeMF, FeeStamp and Fee1-Fee4 columns, and Account (a file of several accounts can go to several journal accounts).",
+		HowToExport: "lightspeed.com: Reports > Account List, pick the account, then Blotter; choose the dates, Apply, then the CSV button (unzip the download).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"Trade Date"},
+			FieldTime:       {"Execution Time", "Raw Exec. Time"},
+			FieldSide:       {"Side"},
+			FieldSymbol:     {"Symbol"},
+			FieldQuantity:   {"Qty"},
+			FieldPrice:      {"Price"},
+			FieldCommission: {"Commission Amount"},
+			FieldAccount:    {"Account"},
+		},
+		FeeColumns: []string{"FeeSEC", "FeeTAF", "FeeMF", "FeeStamp", "Fee1", "Fee2", "Fee3", "Fee4"},
+		Required:   []string{FieldDate, FieldTime, FieldSide, FieldSymbol, FieldQuantity, FieldPrice, FieldCommission},
+		Sample:     "lightspeed_blotter.csv",
+	},
+	{
+		ID:   "das-trader",
+		Name: "DAS Trader Pro: trade log",
+		Description: "DAS Trader's Trades window exported to CSV: Time (no date: the log holds one day, so the import asks " +
+			"for the trading day), Symb, Side (B, S, SS), Price, Qty, Route, Account. The log has no fees: they are " +
+			"estimated from the account's fee schedule.",
+		HowToExport: "DAS Trader Pro: Trade > Trade Log (or the Trades window), right-click > Export, before the day's log is cleared; give the import the day it is of.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldTime:     {"Time"},
+			FieldSymbol:   {"Symb", "Symbol"},
+			FieldSide:     {"Side"},
+			FieldPrice:    {"Price"},
+			FieldQuantity: {"Qty"},
+			FieldAccount:  {"Account"},
+			"route":       {"Route"},
+		},
+		Required:  []string{FieldTime, FieldSymbol, FieldSide, FieldPrice, FieldQuantity, "route"},
+		NeedsDate: true,
+		Sample:    "das_trades.csv",
+	},
+	{
+		ID:   "avatrade",
+		Name: "AvaTrade: closed positions",
+		Description: "AvaTrade's closed positions report: one closed position per row with Ticket, Symbol, Buy/Sell, Amount, " +
+			"Open and Close (rates), Open Time and Close Time (DD/MM/YYYY), and Gross P/L in the account's currency. Share " +
+			"CFDs by ticker are journaled as shares; forex pairs and index or commodity CFDs are skipped and counted as not " +
+			"supported yet. No fee column: fees are estimated from the account's fee schedule.",
+		HowToExport: "AvaTrade WebTrader: Account > Closed Positions (or Reports > Account Statement), choose the dates, then Export (CSV).",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateEU, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol", "Instrument"},
+			FieldSide:       {"Buy/Sell"},
+			FieldQuantity:   {"Amount"},
+			FieldEntryPrice: {"Open", "Open Rate"},
+			FieldEntryDate:  {"Open Time"},
+			FieldExitPrice:  {"Close", "Close Rate"},
+			FieldExitDate:   {"Close Time"},
+			FieldPnL:        {"Gross P/L"},
+			"ticket":        {"Ticket"},
+		},
+		Required:        []string{"ticket", FieldSymbol, FieldSide, FieldQuantity, FieldEntryPrice, FieldEntryDate, FieldExitPrice, FieldExitDate},
+		SkipUnsupported: true,
+		Sample:          "avatrade_closed_positions.csv",
 	},
 }
 
