@@ -79,6 +79,9 @@ func splitParts(parsed *brokerfile.Parsed, main account, targets map[string]acco
 	byID := map[string]*part{}
 	for _, f := range parsed.Fills {
 		id := m[f.Account]
+		if id == "" {
+			continue // an account the map does not name: the file's error says so
+		}
 		pt := byID[id]
 		if pt == nil {
 			pt = &part{acct: targets[id]}
