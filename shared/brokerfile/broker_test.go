@@ -255,3 +255,19 @@ func TestFileAccounts(t *testing.T) {
 		t.Fatalf("fileAccount without an account column: %v", err)
 	}
 }
+
+// TestFlexSeparateTime: a Flex query with TradeDate and TradeTime (no
+// DateTime) keeps the time, and its ClientAccountID splits the file.
+func TestFlexSeparateTime(t *testing.T) {
+	file := "TradeDate,TradeTime,Buy/Sell,AssetClass,Symbol,Quantity,TradePrice,IBCommission,ClientAccountID\n" +
+		"20160912,100344,BUY,OPT,SPX 161118P02035000,2,30.1,-2.2434,U111\n" +
+		"20160912,143148,SELL,STK,AAPL,-5,105,-1,U222\n"
+	p := parseText(t, Options{PresetID: "ibkr-flex-trades", AccountMap: map[string]string{"U111": "j1", "U222": "j2"}}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 {
+		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+	}
+	if p.Fills[0].FilledAt != time.Date(2016, 9, 12, 14, 3, 44, 0, time.UTC) || p.Fills[0].Symbol != "SPX   161118P02035000" ||
+		p.Fills[0].Account != "U111" || p.Fills[1].Account != "U222" || p.Fills[1].Side != Sell {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+}

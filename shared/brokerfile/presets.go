@@ -121,14 +121,17 @@ var presets = []Preset{
 		ID:   "ibkr-flex-trades",
 		Name: "Interactive Brokers: Flex Query trades",
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
-			"negative, DateTime yyyyMMdd;HHmmss in the time zone set in the query (default: the account's). Options come " +
-			"as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass CASH) are skipped.",
+			"negative, DateTime yyyyMMdd;HHmmss (or TradeDate and TradeTime) in the time zone set in the query (default: the " +
+			"account's). Options come as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass " +
+			"CASH) are skipped. ClientAccountID: a query over several accounts can go to several journal accounts.",
 		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
 			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
 		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
 		Columns: map[string][]string{
 			FieldDate:       {"DateTime", "Date/Time", "TradeDate", "Trade Date"},
+			FieldTime:       {"TradeTime", "Trade Time"},
 			FieldSymbol:     {"Symbol"},
+			FieldAccount:    {"ClientAccountID", "AccountId", "Account ID"},
 			FieldAssetType:  {"AssetClass", "Asset Class"},
 			FieldSide:       {"Buy/Sell"},
 			FieldEffect:     {"Open/CloseIndicator", "Open/Close"},
@@ -194,6 +197,7 @@ var presets = []Preset{
 			FieldPrice:      {"avgPrice", "Avg Fill Price"},
 			FieldDate:       {"Fill Time"},
 			FieldCommission: {"Commission"},
+			FieldAccount:    {"Account"},
 			"status":        {"Status"},
 		},
 		Required:         []string{FieldSide, FieldSymbol, FieldQuantity, FieldPrice, FieldDate},
@@ -286,6 +290,7 @@ var presets = []Preset{
 			FieldQuantity:       {"Quantity"},
 			FieldPrice:          {"T. Price", "Trade Price"},
 			FieldCommission:     {"Comm/Fee", "Comm in USD"},
+			FieldAccount:        {"Account"},
 			"dataDiscriminator": {"DataDiscriminator"},
 		},
 		Required:        []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
