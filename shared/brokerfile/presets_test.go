@@ -18,7 +18,7 @@ var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // load parses a testdata file with a preset and builds the plan against
 // an empty journal.
-func load(t *testing.T, presetID, file string, opts Options) (*Parsed, *Plan) {
+func load(t testing.TB, presetID, file string, opts Options) (*Parsed, *Plan) {
 	t.Helper()
 	opts.PresetID = presetID
 	s, err := Resolve(opts, "America/New_York", now, 10000)
