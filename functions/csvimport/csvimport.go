@@ -269,8 +269,9 @@ func optional(s string) *string {
 func checkOptions(opts brokerfile.Options, zone string, now time.Time, maxRows int) error {
 	if opts.PresetID == "" && opts.Mapping == nil {
 		// The layout is detected from the file: the day of a file of
-		// times only is checked against it then.
-		opts.PresetID, opts.TradeDate = "generic-execution", ""
+		// times only, and the instrument of one without symbols, are
+		// checked against it then.
+		opts.PresetID, opts.TradeDate, opts.Symbol = "generic-execution", "", ""
 	}
 	_, err := brokerfile.Resolve(opts, zone, now, maxRows)
 	return err

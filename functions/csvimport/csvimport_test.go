@@ -79,6 +79,9 @@ func TestImportSamples(t *testing.T) {
 			if p.NeedsDate {
 				opts["tradeDate"] = "2025-03-04"
 			}
+			if p.NeedsSymbol {
+				opts["symbol"] = "AAPL"
+			}
 			r := apitest.Must(t, preview(t, f.a, opts, sample(t, p.Sample)), 200)
 			if r.JSON["canCommit"] != true || len(errorCodes(r)) != 0 {
 				t.Fatalf("preview %s", r.Body)

@@ -271,3 +271,30 @@ func TestFlexSeparateTime(t *testing.T) {
 		t.Fatalf("fills %+v", p.Fills)
 	}
 }
+
+// TestPairedRows: TradeStation's trades list: the exit row takes its
+// entry's quantity (its cell holds the profit), an exit without its entry
+// is a located error, and the list's instrument is the options' symbol,
+// required and checked.
+func TestPairedRows(t *testing.T) {
+	head := "#,Type,Date/Time,Signal,Price,Shares/Ctrts - Profit/Loss\n"
+	p := parseText(t, Options{PresetID: "tradestation-trades", Symbol: "/ESH25"}, head+
+		"1,Sell Short,03/04/2025 09:45:00 AM,SE,6000,2\n"+
+		"1,Buy to Cover,03/04/2025 10:15:00 AM,SX,5990,$1000.00\n"+
+		",Sell,03/04/2025 11:00:00 AM,LX,5995,($50.00)\n")
+	if len(p.Fills) != 2 || p.Fills[1].Quantity.String() != "2" || p.Fills[1].Symbol != "ESH25" || p.Fills[1].AssetType != AssetFuture {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+	if len(p.Errors) != 1 || p.Errors[0].Row != 4 || p.Errors[0].Code != CodeMissingValue || p.Errors[0].ColumnName != "#" {
+		t.Fatalf("errors %+v", p.Errors)
+	}
+	for _, opts := range []Options{
+		{PresetID: "tradestation-trades"},
+		{PresetID: "tradestation-trades", Symbol: "EURUSD"},
+		{PresetID: "generic-execution", Symbol: "AAPL"},
+	} {
+		if _, err := Resolve(opts, "UTC", now, 10); err == nil || !strings.Contains(err.Error(), "symbol") {
+			t.Errorf("%+v: %v", opts, err)
+		}
+	}
+}

@@ -113,6 +113,9 @@ func FuzzDetect(f *testing.F) {
 		if p.NeedsDate {
 			opts.TradeDate = "2025-03-04"
 		}
+		if p.NeedsSymbol {
+			opts.Symbol = "AAPL"
+		}
 		if _, err := Resolve(opts, "UTC", now, 100); err != nil {
 			t.Fatalf("%s: %v", p.ID, err)
 		}

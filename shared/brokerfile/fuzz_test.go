@@ -23,6 +23,9 @@ func fuzzSpec(choice byte) *Spec {
 		if all[n].NeedsDate {
 			opts.TradeDate = "2025-03-04"
 		}
+		if all[n].NeedsSymbol {
+			opts.Symbol = "/ESH25"
+		}
 	case n == len(all)+3:
 		// A file without dates on a given day, split across accounts.
 		opts.Mapping = &Mapping{Columns: map[string]Column{

@@ -96,6 +96,9 @@ type parser struct {
 	reason  map[string]int // skipped rows by reason
 	last    *time.Time     // the previous row's time (InheritTime)
 	account string         // the current row's account (the account column)
+	// A trade of paired rows (PairedRows): its number and entry quantity.
+	pairNumber string
+	pairQty    decimal.Decimal
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -274,7 +277,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		if errors.Is(err, io.EOF) && first != nil {
 			rec, err = first, nil
 			first = nil
-			looked = headerSearch
+			looked = p.s.preset.headerLines()
 		}
 		if errors.Is(err, io.EOF) {
 			if section != "" && seen {
@@ -330,7 +333,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 			if first == nil {
 				first = slices.Clone(rec)
 			}
-			if looked++; looked < headerSearch {
+			if looked++; looked < p.s.preset.headerLines() {
 				continue
 			}
 			rec = first
@@ -345,6 +348,14 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 
 // headerSearch bounds the records a preset's header is looked for in.
 const headerSearch = 30
+
+// headerLines is how many records p's header is looked for in.
+func (p *Preset) headerLines() int {
+	if p.HeaderLines > 0 {
+		return p.HeaderLines
+	}
+	return headerSearch
+}
 
 // headerOK reports whether rec has every column p requires (by name or
 // synonym).
@@ -788,6 +799,9 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 // instrument reads the symbol (and the option fields) of the current row.
 func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
+	if col == 0 && p.s.symbol != "" {
+		sym = p.s.symbol // a file that names no symbol: the options' (checked by Resolve)
+	}
 	if inst, ok := p.described(sym); ok {
 		return inst, true
 	}
@@ -989,7 +1003,7 @@ func (p *parser) execution() {
 	inst, fine := p.instrument(t)
 	ok = ok && fine
 
-	qty, qtyCol, fine := p.nonZeroQuantity()
+	qty, qtyCol, fine := p.rowQuantity()
 	ok = ok && fine
 
 	side, effect := "", ""
@@ -1185,6 +1199,32 @@ func (p *parser) summarize() {
 		p.out.Warnings = append(p.out.Warnings, Problem{Code: CodeRowsSkipped, Message: fmt.Sprintf(
 			"%d rows are not fills and were skipped (%s)", p.out.Skipped, strings.Join(reasons, "; "))})
 	}
+}
+
+// rowQuantity reads the row's quantity: its own, or in a file of paired
+// rows (PairedRows) the entry's for the exit row, whose cell holds the
+// trade's profit instead.
+func (p *parser) rowQuantity() (decimal.Decimal, int, bool) {
+	if p.s.preset == nil || !p.s.preset.PairedRows {
+		return p.nonZeroQuantity()
+	}
+	n, nCol := p.cell("tradeNumber")
+	_, col := p.cell(FieldQuantity)
+	if n != "" && n != p.pairNumber {
+		qty, col, ok := p.nonZeroQuantity()
+		p.pairNumber, p.pairQty = n, decimal.Zero
+		if ok {
+			p.pairQty = qty.Abs()
+		}
+		return qty, col, ok
+	}
+	if p.pairQty.IsZero() {
+		p.problem(false, "tradeNumber", nCol, CodeMissingValue, "an exit row without its trade's entry row (numbered in #) above it")
+		return decimal.Zero, col, false
+	}
+	qty := p.pairQty
+	p.pairNumber, p.pairQty = "", decimal.Zero // one exit a trade
+	return qty, col, true
 }
 
 // nonZeroQuantity reads the row's quantity, which may be signed but not 0,

@@ -59,6 +59,17 @@ type Preset struct {
 	// NeedsDate: the export has times of day but no dates (DAS Trader's
 	// trade log holds one day); the import asks for the day (tradeDate).
 	NeedsDate bool `json:"needsDate,omitempty"`
+	// NeedsSymbol: the export names no instrument (a report of one
+	// chart's trades); the import asks for it (symbol).
+	NeedsSymbol bool `json:"needsSymbol,omitempty"`
+	// PairedRows: each trade is two rows, its entry (numbered in the
+	// "tradeNumber" column, with its quantity) and then its exit (not
+	// numbered, or the same number), whose quantity cell holds the trade's
+	// profit: the exit takes the entry's quantity.
+	PairedRows bool `json:"pairedRows,omitempty"`
+	// HeaderLines is how many lines may come before the header (a report's
+	// summary above its list); 0 means a few (headerSearch).
+	HeaderLines int `json:"-"`
 	// Sample is the file name of the preset's sample under testdata/.
 	Sample string `json:"-"`
 }
@@ -644,6 +655,30 @@ var presets = []Preset{
 		Required:        []string{"ticket", FieldSymbol, FieldSide, FieldQuantity, FieldEntryPrice, FieldEntryDate, FieldExitPrice, FieldExitDate},
 		SkipUnsupported: true,
 		Sample:          "avatrade_closed_positions.csv",
+	},
+	{
+		ID:   "tradestation-trades",
+		Name: "TradeStation: trades list",
+		Description: "The Trades List of a TradeStation performance report (Strategy Performance Report or TradeManager " +
+			"Analysis) saved as CSV: two rows a trade, # and Type (Buy, Sell Short) on the entry with its Shares/Ctrts, then " +
+			"the exit (Sell, Buy to Cover) whose Shares/Ctrts cell holds the profit, Date/Time, Price and Comm. The list " +
+			"names no symbol: the import asks for the instrument (symbol). A summary above the list is passed over.",
+		HowToExport: "TradeStation: open the Strategy Performance Report (or TradeManager Analysis), Trades List tab, then File > Save As (Excel or CSV) and save that sheet as CSV.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			"tradeNumber":   {"#"},
+			FieldSide:       {"Type"},
+			FieldDate:       {"Date/Time"},
+			"signal":        {"Signal"},
+			FieldPrice:      {"Price"},
+			FieldQuantity:   {"Shares/Ctrts - Profit/Loss", "Shares/Ctrts/Units - Profit/Loss", "Contracts - Profit/Loss"},
+			FieldCommission: {"Comm."},
+		},
+		Required:    []string{"tradeNumber", FieldSide, FieldDate, "signal", FieldPrice, FieldQuantity},
+		NeedsSymbol: true,
+		PairedRows:  true,
+		HeaderLines: 300,
+		Sample:      "tradestation_trades_list.csv",
 	},
 }
 

@@ -210,6 +210,12 @@ func TestPresetSamples(t *testing.T) {
 			{"TSLA", "long", "closed", 2, "62.5"},
 			{"GME", "short", "closed", 2, "117"},
 		}, net: "179.5", warnings: []string{CodeNoFeesColumn}},
+		// Paired rows of one chart's symbol: AAPL 1.00 x 100 less 2; a short
+		// of 0.50 x 50 less 2 (the exit rows' Shares/Ctrts cells are profits).
+		{preset: "tradestation-trades", opts: Options{Symbol: "AAPL"}, rows: 4, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "98"},
+			{"AAPL", "short", "closed", 2, "23"},
+		}, net: "121"},
 		// AAPL 1.75 x 20; NVDA short 1.20 x 15; the EUR/USD position skipped.
 		{preset: "avatrade", rows: 3, skipped: 1, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "35"},

@@ -121,6 +121,9 @@ type Options struct {
 	// but no dates: a preset that needs it (DAS Trader's trade log), or a
 	// mapping without a date column.
 	TradeDate string `json:"tradeDate,omitempty"`
+	// Symbol is the instrument of a file that names none, for a preset
+	// that needs it (TradeStation's trades list of one chart).
+	Symbol string `json:"symbol,omitempty"`
 }
 
 // Mapping describes a file no preset knows.
@@ -210,6 +213,7 @@ type Spec struct {
 	fileAccount   string
 	accountMap    map[string]string // the file's accounts to journal ids ("" skips)
 	tradeDate     *time.Time        // the day of a file without dates
+	symbol        string            // the instrument of a file without symbols
 	extraFees     []string          // fields of a preset's FeeColumns
 	skipNonTrades bool
 	vocab         vocab
@@ -311,6 +315,7 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 	s.fileAccount = strings.TrimSpace(opts.FileAccount)
 	s.accountMap = compileAccountMap(opts, bad)
 	s.tradeDate = resolveTradeDate(opts, s.preset, bad)
+	s.symbol = resolveSymbol(opts, s.preset, now, bad)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
 	}
@@ -424,6 +429,27 @@ func resolveTradeDate(opts Options, p *Preset, bad func(field, msg string)) *tim
 		}
 	}
 	return &d
+}
+
+// resolveSymbol checks opts.Symbol against the preset: required by one
+// that needs it, refused elsewhere; it must read as an instrument.
+func resolveSymbol(opts Options, p *Preset, now time.Time, bad func(field, msg string)) string {
+	needs := p != nil && p.NeedsSymbol
+	sym := strings.TrimSpace(opts.Symbol)
+	switch {
+	case sym == "" && needs:
+		bad("symbol", "is required: "+p.Name+" names no symbol; give the instrument the file is of (AAPL, /ESH25 for a future, or an OCC option symbol)")
+	case sym == "":
+	case !needs:
+		bad("symbol", "applies only to a file that names no symbol (TradeStation's trades list)")
+	default:
+		if _, _, msg := ParseSymbol(sym, "", now); msg != "" {
+			bad("symbol", msg)
+			return ""
+		}
+		return sym
+	}
+	return ""
 }
 
 // parseDelimiter reads a mapping's delimiter: one character other than a

@@ -2881,6 +2881,10 @@ export interface components {
             inheritTime?: boolean;
             /** @description The export has times of day but no dates (DAS Trader's trade log); the preview needs tradeDate. */
             needsDate?: boolean;
+            /** @description The export names no instrument (TradeStation's trades list of one chart); the preview needs symbol. */
+            needsSymbol?: boolean;
+            /** @description Two rows a trade, the entry numbered with its quantity, then the exit, whose quantity cell holds the profit (the exit takes the entry's quantity). */
+            pairedRows?: boolean;
             /** @description Rows whose side is not a trade word (an activity file's dividends, transfers) are skipped and counted. */
             skipNonTrades?: boolean;
             sides?: components["schemas"]["CsvImportSideWords"];
@@ -2942,6 +2946,8 @@ export interface components {
              * @description The trading day of a file that has times but no dates, for a preset with needsDate (required there, else 400 on tradeDate) or a mapping without a date column.
              */
             tradeDate?: string;
+            /** @description The instrument of a file that names none, for a preset with needsSymbol (required there, else 400 on symbol); a ticker, an OCC option symbol, or a future as /ESH25. */
+            symbol?: string;
             /**
              * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs and codes before or after the digits (0,62 $, USD 12.50), parentheses or a trailing minus for negatives and a leading @ are allowed.
              * @enum {string}

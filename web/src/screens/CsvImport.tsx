@@ -195,6 +195,8 @@ export default function CsvImport() {
   const err = preview.error instanceof ApiError ? preview.error : undefined;
   const [fileAccounts, setFileAccounts] = useState<Schemas['CsvImportPreview']['fileAccounts']>([]);
   // A file of times only (DAS Trader's log): the trading day is asked for.
+  // A list of one chart's trades (TradeStation): the instrument is asked for.
+  const asksSymbol = !!preset?.needsSymbol || !!err?.fieldError('symbol');
   const asksDate = !!preset?.needsDate || !!err?.fieldError('tradeDate') || (form.source === 'mapping' && !form.columns.date?.trim());
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -327,6 +329,15 @@ export default function CsvImport() {
             <option value="eu">EU 19/01/2024</option>
             <option value="iso-datetime">ISO date-time 2024-01-19T09:35:12</option>
           </SelectField>
+          {asksSymbol && (
+            <Field
+              label="Instrument of the file"
+              value={form.symbol}
+              onChange={(e) => set('symbol', e.target.value)}
+              error={err?.fieldError('symbol')}
+              hint="The file names no symbol: the ticker (AAPL), future (/ESH25) or option its trades are in."
+            />
+          )}
           {asksDate && (
             <Field
               label="Trading day of the file"
@@ -370,7 +381,7 @@ export default function CsvImport() {
             </div>
           </fieldset>
         )}
-        {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat', 'tradeDate'].includes(d.field) && !d.field.startsWith('accountMap.'))) && (
+        {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat', 'tradeDate', 'symbol'].includes(d.field) && !d.field.startsWith('accountMap.'))) && (
           <div className="note note-error" role="alert">
             {err.status === 413 ? (
               <p>The file is too large (or has too many rows) to import at once. Split it, by year for example, and import each part.</p>

@@ -22,6 +22,13 @@ describe('importOptions', () => {
     });
     expect(importOptions({ ...initialImportForm, accountId: 'a1', accountMap: { Sim101: '' } })).toEqual({ accountId: 'a1' });
   });
+  it('sends the instrument of a file that names none', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'tradestation-trades', symbol: ' /esh25 ' })).toEqual({
+      accountId: 'a1',
+      presetId: 'tradestation-trades',
+      symbol: '/ESH25',
+    });
+  });
   it('sends the trading day of a file without dates', () => {
     expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'das-trader', tradeDate: '2025-03-04' })).toEqual({
       accountId: 'a1',

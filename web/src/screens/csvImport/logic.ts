@@ -26,6 +26,8 @@ export interface ImportForm {
   accountMap: Record<string, string>;
   /** The trading day (YYYY-MM-DD) of a file with times but no dates (DAS Trader). */
   tradeDate: string;
+  /** The instrument of a file that names none (TradeStation's trades list). */
+  symbol: string;
   /** The mapping's rules: filters, vocabularies, default asset type and multiplier. */
   rules: MappingRules;
 }
@@ -43,6 +45,7 @@ export const initialImportForm: ImportForm = {
   numberFormat: '',
   accountMap: {},
   tradeDate: '',
+  symbol: '',
   rules: {},
 };
 
@@ -74,6 +77,7 @@ export function importOptions(f: ImportForm): Options {
   const split = Object.entries(f.accountMap).filter(([, id]) => id);
   if (split.length) o.accountMap = Object.fromEntries(split.map(([a, id]) => [a, id === skipAccount ? '' : id]));
   if (f.tradeDate) o.tradeDate = f.tradeDate;
+  if (f.symbol.trim()) o.symbol = f.symbol.trim().toUpperCase();
   return o;
 }
 
@@ -124,6 +128,7 @@ export function loadSaved(f: ImportForm, m: SavedMapping): ImportForm {
     dateFormat: m.dateFormat ?? '',
     numberFormat: m.numberFormat ?? '',
     tradeDate: '',
+    symbol: '',
     rules,
   };
 }
