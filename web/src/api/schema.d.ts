@@ -1382,8 +1382,8 @@ export interface paths {
          *     trading days of the close, inclusive, in each position's account's
          *     time zone; only closed positions count, so `status` other than
          *     `closed` gives empty figures). Every figure is computed from the
-         *     positions' stored net P&L, gross P&L, fees, R multiple and close
-         *     time, read afresh for each request (nothing derived is kept).
+         *     positions' stored figures, kept for the statistics by the journal's
+         *     writes in the same transaction (closed_trades).
          *
          *     `byCurrency` has one block per account currency with closed
          *     positions in the filter, every figure in that currency. `total` is
@@ -1408,8 +1408,9 @@ export interface paths {
          *     ends it. The equity curve is the cumulative net P&L after every k-th
          *     close, k = ceil(trades/1000), and after the last: at most 1000 points
          *     (100,000 positions give 1000). `byDay` and `byMonth` are calendar
-         *     trading days and their months, ascending; `bySymbol` and `byTag` are
-         *     best net P&L first (a position with two tags counts in both).
+         *     trading days and their months, ascending; `bySymbol`, `byUnderlying`
+         *     and `byTag` are best net P&L first (a position with two tags counts
+         *     in both).
          */
         get: operations["getPerformance"];
         put?: never;
@@ -2759,8 +2760,13 @@ export interface components {
                 /** @example 2024-05 */
                 month: string;
             } & components["schemas"]["PerformanceBucket"])[];
-            /** @description One entry per symbol, best net P&L first. */
+            /** @description One entry per symbol, best net P&L first; empty with `bySymbol=false`. */
             bySymbol: ({
+                symbol: string;
+            } & components["schemas"]["PerformanceBucket"])[];
+            /** @description One entry per underlying (an option or future with its underlying, a stock on its own), best net P&L first. */
+            byUnderlying: ({
+                /** @description The underlying. */
                 symbol: string;
             } & components["schemas"]["PerformanceBucket"])[];
             /** @description One entry per tag on a position of the filter, best net P&L first. */
@@ -5039,13 +5045,23 @@ export interface operations {
     listPositions: {
         parameters: {
             query?: {
-                /** @description Only this account's positions. */
-                accountId?: string;
-                /** @description Only this symbol (case-insensitive, exact; an option's canonical OCC symbol). */
-                symbol?: string;
+                /** @description These accounts only (repeat the parameter or separate ids with commas). */
+                accountId?: string[];
+                /** @description These symbols only, case-insensitive; a symbol also matches the options and futures of that underlying (repeat or separate with commas). */
+                symbol?: string[];
                 status?: "draft" | "open" | "closed";
-                /** @description Only positions carrying this tag. */
-                tagId?: string;
+                /** @description Positions carrying at least one of these tags. */
+                tagId?: string[];
+                /** @description Positions carrying none of these tags. */
+                excludeTagId?: string[];
+                /** @description Long or short positions only. */
+                side?: "long" | "short";
+                /** @description These asset types only. */
+                assetType?: ("stock" | "option" | "future")[];
+                /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
+                weekday?: number[];
+                /** @description Hours of the entry (0 to 23) in the account's time zone. */
+                hour?: number[];
                 /** @description First trading day (YYYY-MM-DD) of the opening fill, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the opening fill, in the account's zone; not before `from`. */
@@ -5812,18 +5828,30 @@ export interface operations {
     getPerformance: {
         parameters: {
             query?: {
-                /** @description Only this account's positions (another user's account gives empty figures). */
-                accountId?: string;
-                /** @description Only this symbol (case-insensitive, exact; an option's OCC symbol). */
-                symbol?: string;
+                /** @description These accounts only (repeat the parameter or separate ids with commas). */
+                accountId?: string[];
+                /** @description These symbols only, case-insensitive; a symbol also matches the options and futures of that underlying (repeat or separate with commas). */
+                symbol?: string[];
                 /** @description Only closed positions count; `draft` or `open` give empty figures. */
                 status?: "draft" | "open" | "closed";
-                /** @description Only positions carrying this tag. */
-                tagId?: string;
+                /** @description Positions carrying at least one of these tags. */
+                tagId?: string[];
+                /** @description Positions carrying none of these tags. */
+                excludeTagId?: string[];
+                /** @description Long or short positions only. */
+                side?: "long" | "short";
+                /** @description These asset types only. */
+                assetType?: ("stock" | "option" | "future")[];
+                /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
+                weekday?: number[];
+                /** @description Hours of the entry (0 to 23) in the account's time zone. */
+                hour?: number[];
                 /** @description First trading day (YYYY-MM-DD) of the close, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the close, in the account's zone; not before `from`. */
                 to?: string;
+                /** @description With `false`, `bySymbol` is empty (an options trader has a row per contract); `byUnderlying` is always there. */
+                bySymbol?: boolean;
             };
             header?: never;
             path?: never;
