@@ -93,6 +93,11 @@ func TestSplitAcrossAccounts(t *testing.T) {
 		if got := f.balance(t, tc.account); !got.Equal(tc.balance.Add(decimal.RequireFromString(tc.net))) {
 			t.Fatalf("%s balance %s from %s", tc.symbol, got, tc.balance)
 		}
+		// The account's statistics count its trade, and only it.
+		total := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/performance?accountId="+tc.account, nil), 200), "total")
+		if sum := total["summary"].(map[string]any); sum["netPnl"] != tc.net {
+			t.Fatalf("%s statistics %v", tc.symbol, sum)
+		}
 	}
 	f.checkLedger(t)
 
