@@ -50,7 +50,7 @@ func loadTargets(ctx context.Context, q db.Querier, userID string, main account,
 			var err error
 			a, err = loadAccount(ctx, q, userID, id)
 			if err == errNotYourAccount {
-				problems = append(problems, apperr.FieldError{Field: field, Message: "must be one of your accounts (or empty to skip this account of the file)"})
+				problems = append(problems, apperr.FieldError{Field: field, Message: "must be one of your accounts"})
 				continue
 			}
 			if err != nil {
@@ -59,9 +59,10 @@ func loadTargets(ctx context.Context, q db.Querier, userID string, main account,
 			out[id] = a
 		}
 		if a.Currency != main.Currency {
+			// One file's amounts are in one currency: the import account's.
 			problems = append(problems, apperr.FieldError{Field: field, Message: fmt.Sprintf(
-				"is an account in %s, but this import's amounts are in %s (the currency of accountId): send the file's accounts to accounts of one currency",
-				a.Currency, main.Currency)})
+				"is an account in %s, but the import's account is in %s: send the file's accounts to accounts in %s",
+				a.Currency, main.Currency, main.Currency)})
 		}
 	}
 	return out, apperr.Fields(problems)

@@ -407,7 +407,7 @@ func resolveTradeDate(opts Options, p *Preset, bad func(field, msg string)) *tim
 	needs := p != nil && p.NeedsDate
 	if opts.TradeDate == "" {
 		if needs {
-			bad("tradeDate", "is required: "+p.Name+" has times but no dates; give the trading day the file is of (YYYY-MM-DD)")
+			bad("tradeDate", "is required: the file has times but no dates ("+p.Name+"); give the trading day it is of (YYYY-MM-DD)")
 		}
 		return nil
 	}
@@ -438,7 +438,7 @@ func resolveSymbol(opts Options, p *Preset, now time.Time, bad func(field, msg s
 	sym := strings.TrimSpace(opts.Symbol)
 	switch {
 	case sym == "" && needs:
-		bad("symbol", "is required: "+p.Name+" names no symbol; give the instrument the file is of (AAPL, /ESH25 for a future, or an OCC option symbol)")
+		bad("symbol", "is required: the file names no symbol ("+p.Name+"); give the instrument it is of (AAPL, /ESH25 for a future, or an OCC option symbol)")
 	case sym == "":
 	case !needs:
 		bad("symbol", "applies only to a file that names no symbol (TradeStation's trades list)")
