@@ -3460,6 +3460,12 @@ export interface components {
             defaultAssetType?: string;
             /** @description A row without a time takes the previous row's (spread legs). */
             inheritTime?: boolean;
+            /** @description The export has times of day but no dates (DAS Trader's trade log); the preview needs tradeDate. */
+            needsDate?: boolean;
+            /** @description The export names no instrument (TradeStation's trades list of one chart); the preview needs symbol. */
+            needsSymbol?: boolean;
+            /** @description Two rows a trade, the entry numbered with its quantity, then the exit, whose quantity cell holds the profit (the exit takes the entry's quantity). */
+            pairedRows?: boolean;
             /** @description Rows whose side is not a trade word (an activity file's dividends, transfers) are skipped and counted. */
             skipNonTrades?: boolean;
             sides?: components["schemas"]["CsvImportSideWords"];
@@ -3503,6 +3509,26 @@ export interface components {
             dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
             /** @description In a file of several accounts (an account column), the account whose rows this import reads; the others are skipped and counted. 400 on fileAccount when the file has no account column. */
             fileAccount?: string;
+            /**
+             * @description Splits a file of several accounts (an account column) across the
+             *     user's journal accounts in one import: each of the file's
+             *     accounts to a journal account id, or to "" to skip its rows.
+             *     Every account of the file must be named (else a MULTIPLE_ACCOUNTS
+             *     error lists the others). Each id must be one of the user's
+             *     accounts, in the currency of accountId (otherwise 400 on
+             *     accountMap.<file account>); accountId still gives the default
+             *     time zone and the currency. Not with fileAccount.
+             */
+            accountMap?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date
+             * @description The trading day of a file that has times but no dates, for a preset with needsDate (required there, else 400 on tradeDate) or a mapping without a date column.
+             */
+            tradeDate?: string;
+            /** @description The instrument of a file that names none, for a preset with needsSymbol (required there, else 400 on symbol); a ticker, an OCC option symbol, or a future as /ESH25. */
+            symbol?: string;
             /**
              * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs and codes before or after the digits (0,62 $, USD 12.50), parentheses or a trailing minus for negatives and a leading @ are allowed.
              * @enum {string}
@@ -3613,6 +3639,8 @@ export interface components {
         };
         /** @description A located error or warning. */
         CsvImportProblem: {
+            /** @description The row's account in a file with an account column; absent otherwise. */
+            account?: string;
             /** @description The line of the file on which the record starts (the header is usually 1); 0 for the whole file. */
             row: number;
             /** @description The 1-based column; 0 for the whole row. */
@@ -3663,6 +3691,11 @@ export interface components {
             netPnl: components["schemas"]["Amount4"];
         };
         CsvImportProposedPosition: {
+            /**
+             * Format: uuid
+             * @description The journal account the position is written to (with accountMap, the one its file account goes to).
+             */
+            accountId: string;
             /**
              * Format: uuid
              * @description The open position the file continues; null for a new one.
@@ -3731,13 +3764,17 @@ export interface components {
              * @description The values of the file's account column (a preset's, or the
              *     mapping's `account`) with their data rows, empty without one. A
              *     file of several accounts is refused (`MULTIPLE_ACCOUNTS`, row 0)
-             *     until `fileAccount` picks the one this import reads: import it
-             *     once per account into the matching account of yours.
+             *     until `fileAccount` picks the one this import reads, or
+             *     `accountMap` sends each to one of the user's accounts.
              */
             fileAccounts: {
                 account: string;
                 rows: number;
             }[];
+            /** @description The options' accountMap (file accounts to journal account ids, "" skipped), or null. */
+            accountMap: {
+                [key: string]: string;
+            } | null;
         };
         CsvImportProblemGroup: {
             code: string;
@@ -3757,8 +3794,20 @@ export interface components {
         };
         CsvImportCommitted: {
             import: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The first account written (the only one without accountMap).
+                 */
                 accountId: string;
+                /** @description What each journal account got; the counts above are their totals. */
+                accounts: {
+                    /** Format: uuid */
+                    accountId: string;
+                    positionsCreated: number;
+                    positionsContinued: number;
+                    fillsCreated: number;
+                    balance: components["schemas"]["Amount4"];
+                }[];
                 /** @description The rows a confirmed partial import left out; 0 for a whole file. */
                 rowsLeftOut: number;
                 positionsCreated: number;
