@@ -3330,20 +3330,29 @@ export interface components {
                 /** Format: date */
                 date: string;
             } & components["schemas"]["PerformanceBucket"])[];
+            /** @description One entry per ISO week of trading days, ascending. */
+            byWeek: ({
+                /** @example 2024-W05 */
+                week: string;
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per month of trading days, ascending. */
             byMonth: ({
                 /** @example 2024-05 */
                 month: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per year of trading days, ascending. */
+            byYear: ({
+                year: string;
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per symbol, best net P&L first; empty with `bySymbol=false`. */
             bySymbol: ({
                 symbol: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per underlying (an option or future with its underlying, a stock on its own), best net P&L first. */
             byUnderlying: ({
                 /** @description The underlying. */
                 symbol: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per tag on a position of the filter, best net P&L first. */
             byTag: ({
                 /** Format: uuid */
@@ -3351,13 +3360,60 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 category: "setup" | "mistake" | "emotion" | "general";
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per ISO weekday of the entry (1 Monday to 7 Sunday) in the account's zone, ascending. */
+            byWeekday: ({
+                weekday: number;
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per hour of the entry (0 to 23) in the account's zone, ascending. */
+            byHour: ({
+                hour: number;
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per range of the time from entry to close, shortest first. */
+            byHoldTime: ({
+                /** @enum {string} */
+                bucket: "lt1m" | "1m-5m" | "5m-15m" | "15m-1h" | "1h-4h" | "4h-1d" | "1d-1w" | "gte1w";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description Long, then short. */
+            bySide: ({
+                /** @enum {string} */
+                side: "long" | "short";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per asset type. */
+            byAssetType: ({
+                /** @enum {string} */
+                assetType: "stock" | "option" | "future";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description Positions by R multiple in [from, to) (null is unbounded); all eight ranges, below -3 to 3 and above. */
+            rDistribution: {
+                from: string | null;
+                to: string | null;
+                trades: number;
+            }[];
+            winnersLosers: {
+                winners: components["schemas"]["PerformanceSizes"];
+                losers: components["schemas"]["PerformanceSizes"];
+                /** @description The average win over the absolute average loss; null without both. */
+                payoffRatio: string | null;
+            };
             /** @description At most 1000 points in close order; the last is after the last close. */
             equityCurve: {
                 /** Format: date-time */
                 closedAt: string;
                 cumulativeNetPnl: components["schemas"]["Amount4"];
+                /** @description The deepest fall below the running peak (0 or negative) since the point before. */
+                drawdown: components["schemas"]["Amount4"];
             }[];
+        };
+        /** @description The averages of the winners (or losers); null without one. */
+        PerformanceSizes: {
+            trades: number;
+            /** @description From entry to close. */
+            averageHoldSeconds: number | null;
+            /** @description The entry quantity. */
+            averageQuantity: string | null;
+            /** @description The entry's cost (price x quantity x multiplier) */
+            averageNotional: string | null;
         };
         PerformanceBucket: {
             trades: number;
@@ -3366,6 +3422,15 @@ export interface components {
             /** @description Percent of trades that won; null without trades. */
             winRate: components["schemas"]["Decimal2"] | null;
             netPnl: components["schemas"]["Amount4"];
+        };
+        /** @description A breakdown entry's figures. */
+        PerformanceBreakdown: components["schemas"]["PerformanceBucket"] & {
+            /** @description Mean R multiple over rTrades. */
+            averageR: string | null;
+            /** @description Positions with an R multiple. */
+            rTrades: number;
+            /** @description The winners' net P&L over the losers' absolute; null without a loss. */
+            profitFactor: string | null;
         };
         /** @description A figure that does not exist (no trades, no wins, no losses, no R multiple) is null. */
         PerformanceSummary: {
@@ -3402,7 +3467,15 @@ export interface components {
             rTrades: number;
             largestWin: components["schemas"]["Amount4"] | null;
             largestLoss: components["schemas"]["Amount4"] | null;
+            /** @description System quality number: sqrt(min(rTrades, 100)) x mean R / its sample standard deviation; null below 2 R multiples. */
+            sqn: string | null;
             maxDrawdown: components["schemas"]["Amount4"];
+            /** @description The close of the largest drawdown's peak; null for the starting 0. */
+            maxDrawdownStart: string | null;
+            /** @description The close of its trough; null without a drawdown. */
+            maxDrawdownEnd: string | null;
+            /** @description The first close back at the peak; null if not yet. */
+            maxDrawdownRecovered: string | null;
             longestWinStreak: number;
             longestLossStreak: number;
         };
@@ -6286,6 +6359,8 @@ export interface operations {
                  *     would make an infinite scroll repeat itself).
                  */
                 cursor?: components["parameters"]["JournalCursor"];
+                /** @description The date `from` and `to` apply to, in the account's zone; `closed` lists a calendar day's closed positions. */
+                dateBy?: "opened" | "closed";
             };
             header?: never;
             path?: never;
