@@ -23,6 +23,7 @@ func Group(a *app.App) httpx.Group {
 		Routes: []httpx.Route{
 			{Pattern: "PUT /api/users/me/timezone", Handler: a.Sessions.Require(h.setTimezone)},
 			{Pattern: "PUT /api/users/me/display-currency", Handler: a.Sessions.Require(h.setDisplayCurrency)},
+			{Pattern: "DELETE /api/users/me", Handler: a.Sessions.Require(h.deleteMe)},
 		},
 	}
 }
