@@ -11,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/textproto"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -138,8 +139,20 @@ func TestRestoreRefusals(t *testing.T) {
 	a, _ := f.user(t, "a@example.com")
 	journal(t, a)
 	archive := download(t, a)
-	target, targetID := f.user(t, "t@example.com")
-	empty := owned(t, f, targetID)
+	// Restores are limited per user: a new target every eight attempts.
+	var (
+		target   *apitest.Client
+		targetID string
+		empty    map[string]int
+		attempts int
+	)
+	next := func(t *testing.T) {
+		if attempts%8 == 0 {
+			target, targetID = f.user(t, "t"+strconv.Itoa(attempts)+"@example.com")
+			empty = owned(t, f, targetID)
+		}
+		attempts++
+	}
 
 	// build writes an archive of entries with a correct manifest.
 	build := func(entries map[string]string, version int) []byte {
@@ -261,6 +274,7 @@ func TestRestoreRefusals(t *testing.T) {
 		{"ImageThenBadRate", imageThenBadRate, 400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			next(t)
 			c := target
 			if tc.status == 201 {
 				c, _ = f.user(t, "control@example.com")
@@ -289,6 +303,7 @@ func TestRestoreRefusals(t *testing.T) {
 		})
 	}
 	t.Run("MediaType", func(t *testing.T) {
+		next(t)
 		req := target.NewRequest("POST", "/api/backup/restore", string(archive))
 		req.Header.Set("Content-Type", "application/json")
 		if r := target.Send(req); r.Status != 415 || r.ErrorCode() != "UNSUPPORTED_MEDIA_TYPE" {

@@ -172,8 +172,8 @@ func upload(t *testing.T, c *apitest.Client, path string, data []byte, caption s
 // schedules) or by a position's key (account, symbol, side, opening).
 func snapshot(t *testing.T, f *fixture, userID string) []string {
 	t.Helper()
-	const pos = `(SELECT a.name || '|' || p.symbol || '|' || p.side || '|' || coalesce(p.opened_at::text, 'draft')
-		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.id = %s)`
+	const pos = `(SELECT ka.name || '|' || kp.symbol || '|' || kp.side || '|' || coalesce(kp.opened_at::text, 'draft')
+		FROM positions kp JOIN accounts ka ON ka.id = kp.account_id WHERE kp.id = %s)`
 	queries := []string{
 		`SELECT 'user', timezone, display_currency FROM users WHERE id = $1`,
 		`SELECT 'brokerage', name, stock_per_share_commission, stock_min_per_fill, stock_max_per_fill, options_per_contract_commission,

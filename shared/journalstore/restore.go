@@ -113,7 +113,13 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := inst.SettleMultiplier(&r.Multiplier); err != nil {
+	// A future keeps its point value (a root without a built-in one has
+	// only this); stocks and options have theirs.
+	var given *decimal.Decimal
+	if r.AssetType == journal.AssetFuture {
+		given = &r.Multiplier
+	}
+	if err := inst.SettleMultiplier(given); err != nil {
 		return nil, err
 	}
 	ru := &run{inst: instrument{userID: userID, accountID: r.AccountID, symbol: inst.Symbol, assetType: r.AssetType,
