@@ -219,10 +219,10 @@ func TestRestoreRefusals(t *testing.T) {
 	// An image is put in the bucket before the rates turn out bad: the
 	// restore fails and the object is deleted again.
 	imageThenBadRate := build(map[string]string{
-		backup.EntryAccounts:  account,
-		backup.EntryPositions: position("p1", "acc1", ""),
-		backup.EntryImages:    `{"id":"i1","positionId":"p1","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
-		backup.ImageDir + "i1": string(pngBytes),
+		backup.EntryAccounts:      account,
+		backup.EntryPositions:     position("p1", "acc1", ""),
+		backup.EntryImages:        `{"id":"i1","positionId":"p1","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+		backup.ImageDir + "i1":    string(pngBytes),
 		backup.EntryExchangeRates: `{"baseCurrency":"EUR","quoteCurrency":"USD","effectiveDate":"2025-01-01","rate":"-1"}` + "\n",
 	}, 1)
 
@@ -267,7 +267,7 @@ func TestRestoreRefusals(t *testing.T) {
 		{"ReversalOfUnknownPosition", build(map[string]string{backup.EntryAccounts: account,
 			backup.EntryPositions: strings.Replace(position("p1", "acc1", ""), `"reversalOf":null`, `"reversalOf":"p0"`, 1)}, 1), 400, "INVALID_BACKUP"},
 		{"ImageOfUnknownPosition", build(map[string]string{backup.EntryAccounts: account,
-			backup.EntryImages:    `{"id":"i1","positionId":"p9","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+			backup.EntryImages:     `{"id":"i1","positionId":"p9","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
 			backup.ImageDir + "i1": string(pngBytes)}, 1), 400, "INVALID_BACKUP"},
 		{"UnknownField", build(map[string]string{backup.EntryAccounts: strings.Replace(account, `"demo":false`, `"demo":false,"extra":1`, 1)}, 1),
 			400, "INVALID_BACKUP"},
