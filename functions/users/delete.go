@@ -17,7 +17,7 @@ import (
 )
 
 // deleteLimit bounds password tries on the deletion route, per user.
-var deleteLimit = ratelimit.Limit{Name: "account-delete", N: 5, Per: 15 * time.Minute}
+var deleteLimit = ratelimit.Limit{Name: "account-delete", N: 10, Per: 15 * time.Minute}
 
 type deleteRequest struct {
 	Password     string `json:"password"`
