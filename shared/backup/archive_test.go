@@ -15,7 +15,7 @@ func sample(t testing.TB) []byte {
 	var buf bytes.Buffer
 	w := NewWriter(&buf, "v1.2.3", time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC))
 	for name, body := range map[string]string{
-		EntryAccounts: `{"id":"a1","name":"Main","currency":"USD","timezone":"UTC","startingBalance":"1","defaultRiskPercent":null,"brokerageId":null,"archived":false,"demo":false,"createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+		EntryAccounts:   `{"id":"a1","name":"Main","currency":"USD","timezone":"UTC","startingBalance":"1","defaultRiskPercent":null,"brokerageId":null,"archived":false,"demo":false,"createdAt":"2025-01-01T00:00:00Z"}` + "\n",
 		ImageDir + "i1": "\x89PNG\r\n\x1a\n",
 	} {
 		ew, err := w.Create(name, name == EntryAccounts)
