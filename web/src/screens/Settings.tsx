@@ -7,6 +7,7 @@ import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
 import { TagsManager } from './TagsManager';
+import { YourData } from './YourData';
 
 function TimezoneForm({ current }: { current: string }) {
   const queryClient = useQueryClient();
@@ -111,6 +112,8 @@ export default function Settings() {
         <EmailStatus verified={me.data.emailVerified} />
         {version && <p className="hint">Trade Journal {version}</p>}
       </section>
+      <h2 className="section-title">Your data</h2>
+      <YourData email={me.data.email} />
     </>
   );
 }
