@@ -594,7 +594,7 @@ step('takes the journal out as CSV and as a backup, restores the backup into a n
     // A second restore is refused in words, and writes nothing.
     await p.getByRole('button', { name: 'Restore' }).click();
     await p.getByRole('alert').filter({ hasText: 'only into an empty journal' }).waitFor();
-    await screenshot('your-data');
+    await p.screenshot({ path: path.join(artifacts, 'your-data.png'), fullPage: true });
 
     await p.getByLabel('Password', { exact: true }).fill(password);
     await p.getByLabel(/Type your email/).fill(otherEmail);
