@@ -156,10 +156,11 @@ type restorer struct {
 }
 
 func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
-	// The user's row lock serialises two restores of one user; the
-	// emptiness is checked again under it.
+	// The user's row lock (the one account, tag and fee schedule
+	// creations take) serialises a restore with them and with a second
+	// restore; the emptiness is checked again under it.
 	var locked bool
-	if err := tx.QueryRow(ctx, `SELECT true FROM users WHERE id = $1 FOR UPDATE`, rs.userID).Scan(&locked); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT true FROM users WHERE id = $1 FOR NO KEY UPDATE`, rs.userID).Scan(&locked); err != nil {
 		return db.Classify(err)
 	}
 	if empty, err := journalEmpty(ctx, tx, rs.userID); err != nil || !empty {

@@ -23,14 +23,15 @@ const (
 	ImageDir           = "images/" // images/<image id>: the image's bytes
 )
 
-// Record caps of a restore, per entry (Lines' max): a journal past them is
-// restored in parts by no one, so they sit well above what a person records
-// and below what a restore holds in memory comfortably.
+// Record caps of a restore, per entry (Lines' max). Fee schedules,
+// accounts and tags have the caps the app keeps for one user
+// (functions/accounts); the rest sit well above what a person records and
+// below what a restore holds in memory comfortably.
 const (
-	MaxBrokerages    = 1_000
-	MaxAccounts      = 1_000
+	MaxBrokerages    = 100
+	MaxAccounts      = 200
 	MaxLedgerEntries = 200_000
-	MaxTags          = 5_000
+	MaxTags          = 500
 	MaxPositions     = 200_000
 	MaxImages        = 10_000
 	MaxExchangeRates = 200_000
