@@ -116,12 +116,14 @@ func firstErr(errs ...error) error {
 }
 
 // journalEmpty reports whether the user has no accounts, tags, fee
-// schedules or exchange rates of their own: what a restore brings.
+// schedules, exchange rates or saved CSV mappings of their own: what a
+// restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM brokerages WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -417,6 +419,12 @@ func (rs *restorer) images(ctx context.Context, tx pgx.Tx) error {
 		}
 		if len(data) == 0 || len(data) > maxImageBytes {
 			return invalidf("an image is empty or larger than 5 MiB")
+		}
+		// The bytes must be the image type the record names (PNG, JPEG or
+		// WebP, as an upload's are sniffed), so nothing else is ever served
+		// as an image.
+		if http.DetectContentType(data) != img.ContentType {
+			return invalidf("the image %q is not the %s it claims to be", img.ID, img.ContentType)
 		}
 		inline, key := data, (*string)(nil)
 		if rs.h.app.Objects != nil {

@@ -67,7 +67,7 @@ export function restoreMessage(err: unknown): string {
   if (err instanceof ApiError) {
     switch (err.code) {
       case 'JOURNAL_NOT_EMPTY':
-        return 'Your journal already has accounts, tags, fee schedules or exchange rates, so nothing was restored (a backup goes only into an empty journal, so nothing is restored twice). Sign up a new account for the backup, or delete this one first.';
+        return 'Your journal already holds accounts, tags, fee schedules, exchange rates or saved import mappings, so nothing was restored (a backup goes only into an empty journal, so nothing is restored twice). Sign up a new account for the backup, or delete this one first.';
       case 'BACKUP_TOO_NEW':
         return 'This backup was made by a newer version of Trade Journal. Ask whoever runs this journal to update it, then try again. Nothing was restored.';
       case 'PAYLOAD_TOO_LARGE':
