@@ -447,11 +447,47 @@ func requiresSession(t *testing.T, doc map[string]any, op operation) bool {
 	}
 	name := cookieScheme(t, doc)
 	for _, alt := range alternatives {
-		if _, ok := mapAt(alt)[name]; !ok {
+		_, cookie := mapAt(alt)[name]
+		_, token := mapAt(alt)[tokenScheme]
+		if !cookie && !token {
 			return false
 		}
 	}
 	return true
+}
+
+// tokenScheme is the security scheme of personal API tokens.
+const tokenScheme = "apiToken"
+
+// TestOpenAPITokenRoutes holds the document to auth.TokenRoutes, the one
+// table of routes an API token may call: the apiToken alternative appears on
+// exactly those operations, and every entry of the table is a route.
+func TestOpenAPITokenRoutes(t *testing.T) {
+	doc := loadDocument(t)
+	if s := mapAt(doc, "components", "securitySchemes", tokenScheme); s["type"] != "http" || s["scheme"] != "bearer" {
+		t.Fatalf("components.securitySchemes.%s = %v, want an http bearer scheme", tokenScheme, s)
+	}
+	seen := map[string]bool{}
+	for _, op := range operations(t, doc) {
+		pattern := op.route.Method + " " + op.route.Path
+		alternatives, _ := op.Op["security"].([]any)
+		declared := false
+		for _, alt := range alternatives {
+			if _, ok := mapAt(alt)[tokenScheme]; ok {
+				declared = true
+			}
+		}
+		_, listed := auth.TokenRoutes[pattern]
+		seen[pattern] = true
+		if declared != listed {
+			t.Errorf("%s: apiToken security declared %v, in auth.TokenRoutes %v", pattern, declared, listed)
+		}
+	}
+	for pattern := range auth.TokenRoutes {
+		if !seen[pattern] {
+			t.Errorf("auth.TokenRoutes lists %q, which is no documented route", pattern)
+		}
+	}
 }
 
 // TestOpenAPISecurityMatchesRouter asks the router itself which routes need

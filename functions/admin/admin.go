@@ -1,4 +1,6 @@
-// Package admin is the administrators' route group: the user list.
+// Package admin is the administrators' route group: the user list, the
+// actions on a user (promote, demote, disable, enable) and the instance's
+// usage figures.
 package admin
 
 import (
@@ -40,6 +42,11 @@ func Group(a *app.App) httpx.Group {
 		Guard:  a.Sessions.RequireAdmin,
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/admin/users", Handler: h.listUsers},
+			{Pattern: "POST /api/admin/users/{userId}/promote", Handler: h.action(promote)},
+			{Pattern: "POST /api/admin/users/{userId}/demote", Handler: h.action(demote)},
+			{Pattern: "POST /api/admin/users/{userId}/disable", Handler: h.action(disable)},
+			{Pattern: "POST /api/admin/users/{userId}/enable", Handler: h.action(enable)},
+			{Pattern: "GET /api/admin/usage", Handler: h.usage},
 		},
 	}
 }
@@ -52,6 +59,8 @@ type UserItem struct {
 	IsAdmin       bool       `json:"isAdmin"`
 	EmailVerified bool       `json:"emailVerified"`
 	LastActiveAt  *time.Time `json:"lastActiveAt"`
+	// DisabledAt is when an administrator disabled the account, or nil.
+	DisabledAt *time.Time `json:"disabledAt"`
 }
 
 type userPage struct {
@@ -112,12 +121,21 @@ func DecodeCursor(s string) *Cursor {
 	return &Cursor{CreatedAt: time.UnixMicro(us).UTC(), ID: id}
 }
 
+// itemColumns is selected wherever a UserItem is scanned, in scanItem's order.
+const itemColumns = `u.id::text, u.email, u.created_at, u.is_admin, u.email_verified, u.last_active_at, u.disabled_at`
+
+func scanItem(row pgx.Row) (UserItem, error) {
+	var u UserItem
+	err := row.Scan(&u.ID, &u.Email, &u.CreatedAt, &u.IsAdmin, &u.EmailVerified, &u.LastActiveAt, &u.DisabledAt)
+	return u, err
+}
+
 // ListUsers returns one page, newest first, by keyset on (created_at, id)
 // so page 400 costs what page 1 does.
 func ListUsers(ctx context.Context, q db.Querier, after *Cursor, limit int) (userPage, error) {
 	// Qualified names: a bare "id" in ORDER BY would mean the id::text
 	// output column, sorting text and leaving the (created_at, id) index.
-	const cols = `SELECT u.id::text, u.email, u.created_at, u.is_admin, u.email_verified, u.last_active_at FROM users u `
+	const cols = `SELECT ` + itemColumns + ` FROM users u `
 	const order = ` ORDER BY u.created_at DESC, u.id DESC LIMIT $1`
 	var (
 		rows pgx.Rows
@@ -131,11 +149,7 @@ func ListUsers(ctx context.Context, q db.Querier, after *Cursor, limit int) (use
 	if err != nil {
 		return userPage{}, db.Classify(err)
 	}
-	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (UserItem, error) {
-		var u UserItem
-		err := row.Scan(&u.ID, &u.Email, &u.CreatedAt, &u.IsAdmin, &u.EmailVerified, &u.LastActiveAt)
-		return u, err
-	})
+	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (UserItem, error) { return scanItem(row) })
 	if err != nil {
 		return userPage{}, db.Classify(err)
 	}

@@ -139,7 +139,7 @@ func TestListUsersItems(t *testing.T) {
 		}
 	})
 	t.Run("ExactFields", func(t *testing.T) {
-		want := []string{"createdAt", "email", "emailVerified", "id", "isAdmin", "lastActiveAt"}
+		want := []string{"createdAt", "disabledAt", "email", "emailVerified", "id", "isAdmin", "lastActiveAt"}
 		for _, it := range list {
 			var keys []string
 			for k := range it {

@@ -43,7 +43,7 @@ var lossWords = regexp.MustCompile(`(?i)\b(los(e|es|er|ers|ing|s|ses)|red|drawdo
 
 // journalContext renders the caller's journal for the model.
 func (h *handler) journalContext(ctx context.Context, u auth.User, question string) (string, error) {
-	rep, err := stats.Compute(ctx, h.app.DB, 1, u, journal.Filter{}, h.app.Now())
+	rep, err := stats.Compute(ctx, h.app.DB, u, journal.Filter{}, true, h.app.Now())
 	if err != nil {
 		return "", err
 	}

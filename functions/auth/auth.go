@@ -1,8 +1,10 @@
-// Package auth is the sign-up and sign-in route group: register, login,
-// logout, me, password reset and email verification.
+// Package auth is the sign-up and sign-in route group: register, login (with
+// its two-factor code step), logout, me, password reset, email verification,
+// two-factor set-up and personal API tokens.
 package auth
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -17,13 +19,26 @@ import (
 	"tradejournal/shared/ratelimit"
 )
 
-// Rate limits. Register's is the spec's; login's are ours: generous for a
-// person who mistypes, tight for a guesser (per address, and per client).
+// Rate limits. Register's is the spec's; sign-in's are ours: generous for
+// a person who mistypes, tight for a guesser.
+//
+// Sign-in counts per client (its address, through TRUSTED_PROXIES) and per
+// account and client, so the tries one client spends on an account refuse
+// only that client: the owner, signing in from another address, is never
+// locked out by them. The per-account ceiling, counted over all clients,
+// stops guessing spread across many addresses. It is the one limit a
+// stranger can still use against the owner: whoever controls more than
+// ten addresses (ceiling / per-account-and-client) can keep the account's
+// sign-in shut for the hour. It is set to 100 an hour, far above what one
+// person mistyping reaches and far below what guessing needs to get
+// anywhere against argon2id and a password of 8 characters or more; two-factor
+// sign-in covers what remains.
 var (
-	registerLimit     = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute, Fallback: 3}
-	loginPerEmail     = ratelimit.Limit{Name: "login-email", N: 10, Per: 15 * time.Minute}
-	loginPerClientIP  = ratelimit.Limit{Name: "login-ip", N: 30, Per: 15 * time.Minute}
-	errBadCredentials = apperr.New(apperr.InvalidCredentials, "wrong email or password")
+	registerLimit          = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute, Fallback: 3}
+	loginPerClientIP       = ratelimit.Limit{Name: "login-ip", N: 30, Per: 15 * time.Minute}
+	loginPerAccountClient  = ratelimit.Limit{Name: "login-account-ip", N: 10, Per: 15 * time.Minute}
+	loginPerAccountCeiling = ratelimit.Limit{Name: "login-account", N: 100, Per: time.Hour}
+	errBadCredentials      = apperr.New(apperr.InvalidCredentials, "wrong email or password")
 )
 
 type handler struct{ app *app.App }
@@ -43,6 +58,14 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "POST /api/auth/password-reset/confirm", Handler: h.confirmReset},
 			{Pattern: "POST /api/auth/verify-email", Handler: h.verifyEmail},
 			{Pattern: "POST /api/auth/verify-email/resend", Handler: a.Sessions.Require(h.resendVerification)},
+			{Pattern: "POST /api/auth/login/two-factor", Handler: h.loginCode},
+			{Pattern: "GET /api/auth/two-factor", Handler: a.Sessions.Require(h.twoFactorStatus)},
+			{Pattern: "POST /api/auth/two-factor/setup", Handler: a.Sessions.Require(h.setup)},
+			{Pattern: "POST /api/auth/two-factor/confirm", Handler: a.Sessions.Require(h.confirm)},
+			{Pattern: "POST /api/auth/two-factor/disable", Handler: a.Sessions.Require(h.disable)},
+			{Pattern: "GET /api/auth/tokens", Handler: a.Sessions.Require(h.listTokens)},
+			{Pattern: "POST /api/auth/tokens", Handler: a.Sessions.Require(h.createToken)},
+			{Pattern: "DELETE /api/auth/tokens/{tokenId}", Handler: a.Sessions.Require(h.revokeToken)},
 		},
 	}
 }
@@ -116,7 +139,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 				return err
 			}
 		}
-		return h.app.Sessions.Start(ctx, w, tx, user.ID)
+		return h.app.Sessions.Start(w, r, tx, user.ID)
 	})
 	if err != nil {
 		w.Header().Del("Set-Cookie") // the session rolled back with the user
@@ -147,13 +170,15 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, errBadCredentials)
 		return
 	}
-	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerClientIP, httpx.ClientIP(r)); err != nil {
-		httpx.Error(w, r, err)
-		return
-	}
-	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerEmail, email); err != nil {
-		httpx.Error(w, r, err)
-		return
+	client := httpx.ClientIP(r)
+	for _, c := range []struct {
+		limit ratelimit.Limit
+		key   string
+	}{{loginPerClientIP, client}, {loginPerAccountClient, email + "\x00" + client}, {loginPerAccountCeiling, email}} {
+		if err := ratelimit.Check(ctx, h.app.Limiter, c.limit, c.key); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
 	}
 	user, hash, err := auth.UserByEmail(ctx, h.app.DB, email)
 	if err != nil && err != apperr.ErrNotFound {
@@ -165,11 +190,32 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, errBadCredentials)
 		return
 	}
-	if err := h.app.Sessions.Start(ctx, w, h.app.DB, user.ID); err != nil {
+	if on, _, err := auth.TOTPStatus(ctx, h.app.DB, user.ID); err != nil || on {
+		if err == nil {
+			err = h.challenge(ctx, w, user.ID)
+		}
+		if err != nil {
+			httpx.Error(w, r, err)
+		}
+		return
+	}
+	if err := h.app.Sessions.Start(w, r, h.app.DB, user.ID); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
 	httpx.JSON(w, http.StatusOK, userEnvelope{User: user})
+}
+
+// challenge answers a correct password of a user with two-factor on with
+// 202 and the pending-sign-in token that POST /api/auth/login/two-factor
+// takes with the code.
+func (h handler) challenge(ctx context.Context, w http.ResponseWriter, userID string) error {
+	token, err := auth.StartChallenge(ctx, h.app.DB, userID, h.app.Now())
+	if err != nil {
+		return err
+	}
+	httpx.JSON(w, http.StatusAccepted, challengeResponse{TwoFactorRequired: true, PendingToken: token})
+	return nil
 }
 
 // hashOrDummy keeps a login for an unknown address as slow as a real one.

@@ -238,6 +238,8 @@ func TestLoginLogoutMe(t *testing.T) {
 	})
 }
 
+// TestLoginRateLimitPerEmail: one client gets ten tries at an address in
+// 15 minutes (TestLoginLockoutSparesTheOwner: another client is not refused).
 func TestLoginRateLimitPerEmail(t *testing.T) {
 	srv := apitest.Start(t, apitest.Config(t), functions.All)
 	c := srv.Client(t)

@@ -550,7 +550,9 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 				// longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS. Roll back.
 				return apperr.New(apperr.Conflict, "the commit took longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS and was abandoned; nothing was written")
 			}
-			return nil
+			// Counted for the admin usage panel (functions/admin).
+			_, err = tx.Exec(ctx, `INSERT INTO csv_imports (user_id) VALUES ($1)`, userID)
+			return db.Classify(err)
 		})
 	var planErr *journalstore.PlanError
 	switch {

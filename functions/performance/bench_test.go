@@ -126,14 +126,19 @@ func BenchmarkSpeed(b *testing.B) {
 		b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
 		b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
 	}
+	// The dashboard's requests (bySymbol=false: no row per option
+	// contract), and the full report beside them.
 	year := "&from=2023-01-01&to=2023-12-31"
+	const dash = "/api/performance?bySymbol=false"
 	for _, bc := range []struct{ name, path string }{
-		{"Unfiltered", "/api/performance"},
-		{"Account", "/api/performance?accountId=" + f.data.AccountIDs[1]},
-		{"Year", "/api/performance?" + year[1:]},
-		{"Tag", "/api/performance?tagId=" + f.data.TagIDs[0]},
-		{"Symbol", "/api/performance?symbol=MSFT"}, // 2,500 stock positions (AAPL is only ever an option)
-		{"AccountYearTag", "/api/performance?accountId=" + f.data.AccountIDs[1] + year + "&tagId=" + f.data.TagIDs[0]},
+		{"Unfiltered", dash},
+		{"Account", dash + "&accountId=" + f.data.AccountIDs[1]},
+		{"Year", dash + year},
+		{"Tag", dash + "&tagId=" + f.data.TagIDs[0]},
+		{"Symbol", dash + "&symbol=MSFT"}, // 2,500 stock positions (AAPL is only ever an option)
+		{"AccountYearTag", dash + "&accountId=" + f.data.AccountIDs[1] + year + "&tagId=" + f.data.TagIDs[0]},
+		{"SideWeekdaysNoTag", dash + "&side=short&weekday=1,2,3&excludeTagId=" + f.data.TagIDs[1]},
+		{"UnfilteredBySymbol", "/api/performance"},
 	} {
 		b.Run("Performance/"+bc.name, func(b *testing.B) {
 			m := cpu.mark()

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +30,9 @@ import (
 // oraclePos is a position as the tables hold it.
 type oraclePos struct {
 	id, account, currency, zone, symbol, status string
-	closedAt                                    time.Time
+	underlying, side, assetType                 string
+	openedAt, closedAt                          time.Time
+	quantity, notional                          float64
 	net, gross, fees                            decimal.Decimal
 	r                                           *decimal.Decimal
 	tags                                        []string
@@ -59,6 +63,8 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	ctx := context.Background()
 	rows, err := srv.App.DB.Query(ctx, `
 		SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.status,
+			coalesce(p.underlying, p.symbol), p.side, p.asset_type, coalesce(p.opened_at, p.closed_at, 'epoch'),
+			p.entry_quantity::float8, coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0)::float8,
 			coalesce(p.closed_at, 'epoch'), p.net_pnl, p.gross_pnl, p.fees, p.r_multiple,
 			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id)
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
@@ -67,7 +73,8 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	}
 	for rows.Next() {
 		var p oraclePos
-		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.closedAt,
+		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
+			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
 			&p.net, &p.gross, &p.fees, &p.r, &p.tags); err != nil {
 			t.Fatal(err)
 		}
@@ -106,6 +113,10 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 
 // tradingDay is the calendar date of the close in the account's zone.
 func tradingDay(t *testing.T, p oraclePos) string {
+	return p.closedAt.In(zoneOf(t, p)).Format(time.DateOnly)
+}
+
+func zoneOf(t *testing.T, p oraclePos) *time.Location {
 	loc, ok := zones.Load(p.zone)
 	if !ok {
 		l, err := time.LoadLocation(p.zone)
@@ -114,7 +125,45 @@ func tradingDay(t *testing.T, p oraclePos) string {
 		}
 		loc, _ = zones.LoadOrStore(p.zone, l)
 	}
-	return p.closedAt.In(loc.(*time.Location)).Format(time.DateOnly)
+	return loc.(*time.Location)
+}
+
+// inFilter is the plain reading of the journal's filter (query) for p:
+// every parameter combines, a list (repeated, or comma-separated) takes any
+// of its values, a symbol is the position's or its underlying, weekday and
+// hour are the entry's in the account's zone.
+func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
+	list := func(name string) []string {
+		var out []string
+		for _, v := range q[name] {
+			for _, x := range strings.Split(v, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					out = append(out, x)
+				}
+			}
+		}
+		return out
+	}
+	anyOf := func(name string, ok func(string) bool) bool {
+		vs := list(name)
+		return len(vs) == 0 || slices.ContainsFunc(vs, ok)
+	}
+	entry := p.openedAt.In(zoneOf(t, p))
+	weekday := int(entry.Weekday())
+	if weekday == 0 {
+		weekday = 7
+	}
+	day := tradingDay(t, p)
+	return anyOf("accountId", func(v string) bool { return v == p.account }) &&
+		anyOf("symbol", func(v string) bool { v = strings.ToUpper(v); return v == p.symbol || v == p.underlying }) &&
+		anyOf("tagId", func(v string) bool { return slices.Contains(p.tags, v) }) &&
+		!slices.ContainsFunc(list("excludeTagId"), func(v string) bool { return slices.Contains(p.tags, v) }) &&
+		anyOf("side", func(v string) bool { return v == p.side }) &&
+		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
+		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
+		anyOf("hour", func(v string) bool { return v == fmt.Sprint(entry.Hour()) }) &&
+		(q.Get("status") == "" || q.Get("status") == p.status) &&
+		(q.Get("from") == "" || day >= q.Get("from")) && (q.Get("to") == "" || day <= q.Get("to"))
 }
 
 var zones sync.Map // zone name to *time.Location
@@ -126,18 +175,9 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	var in []oraclePos
 	for _, p := range ps {
-		day := tradingDay(t, p)
-		switch {
-		case p.status != "closed",
-			q.Get("status") != "" && q.Get("status") != p.status,
-			q.Get("accountId") != "" && q.Get("accountId") != p.account,
-			q.Get("symbol") != "" && strings.ToUpper(strings.TrimSpace(q.Get("symbol"))) != p.symbol,
-			q.Get("tagId") != "" && !slices.Contains(p.tags, q.Get("tagId")),
-			q.Get("from") != "" && day < q.Get("from"),
-			q.Get("to") != "" && day > q.Get("to"):
-			continue
+		if p.status == "closed" && inFilter(t, q, p) {
+			in = append(in, p)
 		}
-		in = append(in, p)
 	}
 	// Close order: closed_at, then id (PostgreSQL orders uuids as their
 	// lowercase text does).
@@ -176,17 +216,25 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 }
 
 type oracleBucket struct {
-	trades, wins, losses int64
-	net                  decimal.Decimal
+	trades, wins, losses, rTrades int64
+	net, winSum, lossSum, rSum    decimal.Decimal
 }
 
-func (b *oracleBucket) add(v decimal.Decimal) {
+// add counts a position of net P&L v (in the block's currency) and R
+// multiple r.
+func (b *oracleBucket) add(v decimal.Decimal, r *decimal.Decimal) {
 	b.trades++
 	b.net = b.net.Add(v)
 	if v.IsPositive() {
 		b.wins++
+		b.winSum = b.winSum.Add(v)
 	} else if v.IsNegative() {
 		b.losses++
+		b.lossSum = b.lossSum.Add(v)
+	}
+	if r != nil {
+		b.rTrades++
+		b.rSum = b.rSum.Add(*r)
 	}
 }
 
@@ -210,40 +258,85 @@ func (b oracleBucket) fields(m map[string]any) map[string]any {
 	return m
 }
 
+// breakdown is fields and the breakdowns' own: average R and profit factor.
+func (b oracleBucket) breakdown(m map[string]any) map[string]any {
+	b.fields(m)
+	m["averageR"], m["rTrades"], m["profitFactor"] = oracleRatio(b.rSum, decimal.NewFromInt(b.rTrades)), b.rTrades, nil
+	if b.losses > 0 {
+		m["profitFactor"] = oracleRatio(b.winSum, b.lossSum.Abs())
+	}
+	return m
+}
+
+// oracleHold names the hold-time range of d.
+func oracleHold(d time.Duration) string {
+	for _, h := range []struct {
+		key   string
+		below time.Duration
+	}{{"lt1m", time.Minute}, {"1m-5m", 5 * time.Minute}, {"5m-15m", 15 * time.Minute}, {"15m-1h", time.Hour},
+		{"1h-4h", 4 * time.Hour}, {"4h-1d", 24 * time.Hour}, {"1d-1w", 7 * 24 * time.Hour}} {
+		if d < h.below {
+			return h.key
+		}
+	}
+	return "gte1w"
+}
+
+// oracleSizes are what the winners (or the losers) held, added up as the
+// route does: in close order within a currency, then currency by currency.
+type oracleSizes struct {
+	trades, hold       int64
+	quantity, notional float64
+}
+
+func (z oracleSizes) out() map[string]any {
+	m := map[string]any{"trades": z.trades, "averageHoldSeconds": nil, "averageQuantity": nil, "averageNotional": nil}
+	if z.trades > 0 {
+		n := float64(z.trades)
+		m["averageHoldSeconds"] = z.hold / z.trades
+		m["averageQuantity"] = strconv.FormatFloat(z.quantity/n, 'f', 4, 64)
+		m["averageNotional"] = strconv.FormatFloat(z.notional/n, 'f', 4, 64)
+	}
+	return m
+}
+
 // expectedBlock is the block of ps (in close order), each amount
 // multiplied by factor(its currency).
 func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]oracleTag, factor func(string) decimal.Decimal) map[string]any {
 	var (
 		sum                                oracleBucket
-		gross, fees, winSum, lossSum, rSum decimal.Decimal
-		rCount                             int64
+		gross, fees                        decimal.Decimal
 		largest, smallest                  *decimal.Decimal
-		cum, peak, maxDD                   decimal.Decimal
+		cum, peak, maxDD, deepest          decimal.Decimal
+		peakAt, ddStart, ddEnd, ddBack     any = nil, nil, nil, nil
+		ddPeak                             decimal.Decimal
 		winRun, lossRun, winBest, lossBest int64
-		days, months, symbols, tagBuckets  = map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}, map[string]*oracleBucket{}
 		curve                              = []any{}
+		kinds                              = map[string]map[string]*oracleBucket{}
+		rDist                              = make([]int64, 8)
+		// the float sums, per currency in close order as the route adds them
+		rSq             = map[string]float64{}
+		winners, losers = map[string]*oracleSizes{}, map[string]*oracleSizes{}
 	)
-	bucketOf := func(m map[string]*oracleBucket, k string) *oracleBucket {
-		if m[k] == nil {
-			m[k] = &oracleBucket{}
+	bucketOf := func(kind, k string) *oracleBucket {
+		if kinds[kind] == nil {
+			kinds[kind] = map[string]*oracleBucket{}
 		}
-		return m[k]
+		if kinds[kind][k] == nil {
+			kinds[kind][k] = &oracleBucket{}
+		}
+		return kinds[kind][k]
+	}
+	stamp := func(at time.Time) any {
+		b, _ := json.Marshal(at.UTC())
+		return strings.Trim(string(b), `"`)
 	}
 	k := max(1, (len(ps)+999)/1000)
 	for i, p := range ps {
 		f := factor(p.currency)
 		v := p.net.Mul(f)
-		sum.add(v)
+		sum.add(v, p.r)
 		gross, fees = gross.Add(p.gross.Mul(f)), fees.Add(p.fees.Mul(f))
-		if v.IsPositive() {
-			winSum = winSum.Add(v)
-		}
-		if v.IsNegative() {
-			lossSum = lossSum.Add(v)
-		}
-		if p.r != nil {
-			rSum, rCount = rSum.Add(*p.r), rCount+1
-		}
 		if largest == nil || v.GreaterThan(*largest) {
 			largest = &v
 		}
@@ -251,17 +344,58 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 			smallest = &v
 		}
 		day := tradingDay(t, p)
-		bucketOf(days, day).add(v)
-		bucketOf(months, day[:7]).add(v)
-		bucketOf(symbols, p.symbol).add(v)
+		d, _ := time.Parse(time.DateOnly, day)
+		y, w := d.ISOWeek()
+		entry := p.openedAt.In(zoneOf(t, p))
+		weekday := int(entry.Weekday())
+		if weekday == 0 {
+			weekday = 7
+		}
+		for kind, key := range map[string]string{"day": day, "week": fmt.Sprintf("%04d-W%02d", y, w), "month": day[:7], "year": day[:4],
+			"symbol": p.symbol, "underlying": p.underlying, "weekday": fmt.Sprint(weekday), "hour": fmt.Sprint(entry.Hour()),
+			"hold": oracleHold(p.closedAt.Sub(p.openedAt)), "side": p.side, "asset": p.assetType} {
+			bucketOf(kind, key).add(v, p.r)
+		}
 		for _, g := range p.tags {
 			if _, ok := tags[g]; ok {
-				bucketOf(tagBuckets, g).add(v)
+				bucketOf("tag", g).add(v, p.r)
 			}
 		}
+		if p.r != nil {
+			b := 0
+			for b < 7 && p.r.GreaterThanOrEqual(decimal.NewFromInt(int64(b-3))) {
+				b++
+			}
+			rDist[b]++
+			x := p.r.InexactFloat64()
+			rSq[p.currency] += x * x
+		}
+		if v.Sign() != 0 {
+			group := winners
+			if v.IsNegative() {
+				group = losers
+			}
+			z := group[p.currency]
+			if z == nil {
+				z = &oracleSizes{}
+				group[p.currency] = z
+			}
+			z.trades++
+			z.hold += max(0, int64(p.closedAt.Sub(p.openedAt)/time.Second))
+			z.quantity += p.quantity
+			z.notional += p.notional
+		}
 		cum = cum.Add(v)
-		peak = decimal.Max(peak, cum)
-		maxDD = decimal.Max(maxDD, peak.Sub(cum))
+		if cum.GreaterThan(peak) {
+			peak, peakAt = cum, stamp(p.closedAt)
+		}
+		if ddEnd != nil && ddBack == nil && cum.GreaterThanOrEqual(ddPeak) {
+			ddBack = stamp(p.closedAt)
+		}
+		if dd := peak.Sub(cum); dd.GreaterThan(maxDD) {
+			maxDD, ddPeak, ddStart, ddEnd, ddBack = dd, peak, peakAt, stamp(p.closedAt), nil
+		}
+		deepest = decimal.Max(deepest, peak.Sub(cum))
 		switch v.Sign() {
 		case 1:
 			winRun, lossRun = winRun+1, 0
@@ -272,8 +406,31 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		}
 		winBest, lossBest = max(winBest, winRun), max(lossBest, lossRun)
 		if (i+1)%k == 0 || i == len(ps)-1 {
-			at, _ := json.Marshal(p.closedAt.UTC())
-			curve = append(curve, map[string]any{"closedAt": strings.Trim(string(at), `"`), "cumulativeNetPnl": cum.StringFixed(4)})
+			curve = append(curve, map[string]any{"closedAt": stamp(p.closedAt), "cumulativeNetPnl": cum.StringFixed(4),
+				"drawdown": deepest.Neg().StringFixed(4)})
+			deepest = decimal.Zero
+		}
+	}
+	// SQN and the sizes: float sums per currency, then currency by currency
+	// in the order of their names, as the route adds them.
+	var sq float64
+	var win, loss oracleSizes
+	for _, c := range slices.Sorted(maps.Keys(rSq)) {
+		sq += rSq[c]
+	}
+	for _, c := range slices.Sorted(maps.Keys(winners)) {
+		z, f := winners[c], factor(c).InexactFloat64()
+		win = oracleSizes{win.trades + z.trades, win.hold + z.hold, win.quantity + z.quantity, win.notional + z.notional*f}
+	}
+	for _, c := range slices.Sorted(maps.Keys(losers)) {
+		z, f := losers[c], factor(c).InexactFloat64()
+		loss = oracleSizes{loss.trades + z.trades, loss.hold + z.hold, loss.quantity + z.quantity, loss.notional + z.notional*f}
+	}
+	var sqn any
+	if n := float64(sum.rTrades); sum.rTrades >= 2 {
+		mean := sum.rSum.InexactFloat64() / n
+		if variance := (sq - n*mean*mean) / (n - 1); variance > 1e-12 {
+			sqn = strconv.FormatFloat(math.Sqrt(min(n, 100))*mean/math.Sqrt(variance), 'f', 2, 64)
 		}
 	}
 	summary := map[string]any{
@@ -281,15 +438,16 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"winRate": oraclePercent(sum.wins, sum.trades), "lossRate": oraclePercent(sum.losses, sum.trades),
 		"breakevenRate": oraclePercent(sum.trades-sum.wins-sum.losses, sum.trades),
 		"netPnl":        sum.net.StringFixed(4), "grossPnl": gross.StringFixed(4), "fees": fees.StringFixed(4),
-		"grossWins": winSum.StringFixed(4), "grossLosses": lossSum.StringFixed(4),
-		"averageWin": oracleRatio(winSum, decimal.NewFromInt(sum.wins)), "averageLoss": oracleRatio(lossSum, decimal.NewFromInt(sum.losses)),
+		"grossWins": sum.winSum.StringFixed(4), "grossLosses": sum.lossSum.StringFixed(4),
+		"averageWin": oracleRatio(sum.winSum, decimal.NewFromInt(sum.wins)), "averageLoss": oracleRatio(sum.lossSum, decimal.NewFromInt(sum.losses)),
 		"profitFactor": nil, "expectancy": oracleRatio(sum.net, decimal.NewFromInt(sum.trades)),
-		"averageR": oracleRatio(rSum, decimal.NewFromInt(rCount)), "rTrades": rCount,
+		"averageR": oracleRatio(sum.rSum, decimal.NewFromInt(sum.rTrades)), "rTrades": sum.rTrades, "sqn": sqn,
 		"largestWin": nil, "largestLoss": nil, "maxDrawdown": maxDD.StringFixed(4),
+		"maxDrawdownStart": ddStart, "maxDrawdownEnd": ddEnd, "maxDrawdownRecovered": ddBack,
 		"longestWinStreak": winBest, "longestLossStreak": lossBest,
 	}
 	if sum.losses > 0 {
-		summary["profitFactor"] = oracleRatio(winSum, lossSum.Abs())
+		summary["profitFactor"] = oracleRatio(sum.winSum, sum.lossSum.Abs())
 	}
 	if largest != nil && largest.IsPositive() {
 		summary["largestWin"] = largest.StringFixed(4)
@@ -297,30 +455,68 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 	if smallest != nil && smallest.IsNegative() {
 		summary["largestLoss"] = smallest.StringFixed(4)
 	}
-	byDay, byMonth := []any{}, []any{}
-	for _, d := range slices.Sorted(maps.Keys(days)) {
-		byDay = append(byDay, days[d].fields(map[string]any{"date": d}))
+	ascending := func(kind, field string, key func(string) any, order func(a, b string) int) []any {
+		out := []any{}
+		for _, k := range slices.SortedFunc(maps.Keys(kinds[kind]), order) {
+			m := map[string]any{field: key(k)}
+			if kind == "day" {
+				out = append(out, kinds[kind][k].fields(m))
+			} else {
+				out = append(out, kinds[kind][k].breakdown(m))
+			}
+		}
+		return out
 	}
-	for _, m := range slices.Sorted(maps.Keys(months)) {
-		byMonth = append(byMonth, months[m].fields(map[string]any{"month": m}))
-	}
+	text := func(k string) any { return k }
+	num := func(k string) any { n, _ := strconv.Atoi(k); return n }
+	byNum := func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return cmp.Compare(x, y) }
+	holds := []string{"lt1m", "1m-5m", "5m-15m", "15m-1h", "1h-4h", "4h-1d", "1d-1w", "gte1w"}
+	byHold := func(a, b string) int { return cmp.Compare(slices.Index(holds, a), slices.Index(holds, b)) }
 	// Best net P&L first; ties by symbol, or by tag name then id.
-	syms := slices.SortedFunc(maps.Keys(symbols), func(a, b string) int {
-		return cmp.Or(symbols[b].net.Cmp(symbols[a].net), strings.Compare(a, b))
-	})
-	bySymbol := []any{}
-	for _, s := range syms {
-		bySymbol = append(bySymbol, symbols[s].fields(map[string]any{"symbol": s}))
+	bestFirst := func(kind string) []any {
+		symbols := kinds[kind]
+		syms := slices.SortedFunc(maps.Keys(symbols), func(a, b string) int {
+			return cmp.Or(symbols[b].net.Cmp(symbols[a].net), strings.Compare(a, b))
+		})
+		out := []any{}
+		for _, s := range syms {
+			out = append(out, symbols[s].breakdown(map[string]any{"symbol": s}))
+		}
+		return out
 	}
+	tagBuckets := kinds["tag"]
 	ids := slices.SortedFunc(maps.Keys(tagBuckets), func(a, b string) int {
 		return cmp.Or(tagBuckets[b].net.Cmp(tagBuckets[a].net), strings.Compare(tags[a].name, tags[b].name), strings.Compare(a, b))
 	})
 	byTag := []any{}
 	for _, id := range ids {
-		byTag = append(byTag, tagBuckets[id].fields(map[string]any{"tagId": id, "name": tags[id].name, "category": tags[id].category}))
+		byTag = append(byTag, tagBuckets[id].breakdown(map[string]any{"tagId": id, "name": tags[id].name, "category": tags[id].category}))
 	}
-	return map[string]any{"currency": name, "summary": summary, "byDay": byDay, "byMonth": byMonth,
-		"bySymbol": bySymbol, "byTag": byTag, "equityCurve": curve}
+	rDistribution := []any{}
+	for i, n := range rDist {
+		var from, to any
+		if i > 0 {
+			from = fmt.Sprint(i - 4)
+		}
+		if i < 7 {
+			to = fmt.Sprint(i - 3)
+		}
+		rDistribution = append(rDistribution, map[string]any{"from": from, "to": to, "trades": n})
+	}
+	winnersLosers := map[string]any{"winners": win.out(), "losers": loss.out(), "payoffRatio": nil}
+	if sum.wins > 0 && sum.losses > 0 {
+		avgWin := sum.winSum.DivRound(decimal.NewFromInt(sum.wins), 16)
+		avgLoss := sum.lossSum.DivRound(decimal.NewFromInt(sum.losses), 16)
+		winnersLosers["payoffRatio"] = oracleRatio(avgWin, avgLoss.Abs())
+	}
+	return map[string]any{"currency": name, "summary": summary,
+		"byDay": ascending("day", "date", text, strings.Compare), "byWeek": ascending("week", "week", text, strings.Compare),
+		"byMonth": ascending("month", "month", text, strings.Compare), "byYear": ascending("year", "year", text, strings.Compare),
+		"bySymbol": bestFirst("symbol"), "byUnderlying": bestFirst("underlying"), "byTag": byTag,
+		"byWeekday": ascending("weekday", "weekday", num, byNum), "byHour": ascending("hour", "hour", num, byNum),
+		"byHoldTime": ascending("hold", "bucket", text, byHold), "bySide": ascending("side", "side", text, strings.Compare),
+		"byAssetType":   ascending("asset", "assetType", text, strings.Compare),
+		"rDistribution": rDistribution, "winnersLosers": winnersLosers, "equityCurve": curve}
 }
 
 // checkReport compares the route's answer to each query with the

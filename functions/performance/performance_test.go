@@ -72,7 +72,17 @@ func position(t *testing.T, srv *apitest.Server, userID, accountID string, p pos
 			entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple)
 		VALUES ($1, $2, $3, 'stock', 'long', $4, $5::timestamptz - interval '1 hour', $6, 10, 10, $7, $8, $9, $10) RETURNING id::text`,
 		userID, accountID, p.symbol, status, closed, closedAt, p.net, p.gross, p.fees, p.r)
+	rebuild(t, srv, userID)
 	return id
+}
+
+// rebuild makes the user's closed_trades rows, as the journal store does
+// for its writes: the tests write positions with SQL.
+func rebuild(t *testing.T, srv *apitest.Server, userID string) {
+	t.Helper()
+	if _, err := srv.App.DB.Exec(context.Background(), `SELECT closed_trades_rebuild($1)`, userID); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func tag(t *testing.T, srv *apitest.Server, userID, name, category string, positions ...string) string {
@@ -84,6 +94,7 @@ func tag(t *testing.T, srv *apitest.Server, userID, name, category string, posit
 			t.Fatal(err)
 		}
 	}
+	rebuild(t, srv, userID)
 	return id
 }
 
@@ -443,6 +454,7 @@ func TestEquityCurveDownsampled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rebuild(t, srv, uid)
 	var net string
 	queryRow(t, srv, &net, `SELECT sum(net_pnl)::numeric(24,4)::text FROM positions`)
 	rep := get(t, c, "")

@@ -81,9 +81,12 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 			}
 			ctx := context.Background()
 			if _, err := srv.App.DB.Exec(ctx, `
-				INSERT INTO positions (id, user_id, account_id, symbol, asset_type, side, status, opened_at, closed_at,
+				INSERT INTO positions (id, user_id, account_id, symbol, asset_type, underlying, side, status, opened_at, closed_at,
 					entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple)
-				SELECT x.id, $1, x.account, x.symbol, 'stock', 'long', x.status, x.at - interval '1 hour',
+				SELECT x.id, $1, x.account, x.symbol, CASE WHEN x.symbol LIKE '% %' THEN 'option' ELSE 'stock' END,
+					CASE WHEN x.symbol LIKE '% %' THEN 'AAPL' END,
+					CASE WHEN (get_byte(uuid_send(x.id), 15) % 3) = 0 THEN 'short' ELSE 'long' END, x.status,
+					x.at - (get_byte(uuid_send(x.id), 14) * interval '7 minutes'),
 					CASE WHEN x.status = 'closed' THEN x.at END, 10, 10, x.net, x.net + x.fee, x.fee, x.r
 				FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::numeric[], $8::numeric[], $9::numeric[])
 					AS x(id, account, symbol, status, at, net, fee, r)`,
@@ -95,6 +98,7 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			rebuild(t, srv, uid)
 			oacc := account(t, srv, ouid, "USD", "UTC")
 			position(t, srv, ouid, oacc, pos{"AAPL", "1000", "1000", "0", nil, "2024-02-01T15:00:00Z", ""})
 
@@ -104,6 +108,12 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				"?tagId=" + tags[0], "?tagId=" + tags[3], "?symbol=aapl", "?symbol=" + url.QueryEscape("AAPL  240119C00190000"),
 				"?accountId=" + accounts[1] + "&from=2024-01-15&to=2024-03-15&tagId=" + tags[1],
 				"?accountId=" + accounts[2] + "&symbol=SPY&tagId=" + tags[2],
+				// The combinable filters: several values, tags out, side, asset type, the entry's weekday and hour.
+				"?accountId=" + accounts[0] + "," + accounts[3], "?symbol=aapl&symbol=SPY", "?tagId=" + tags[0] + "," + tags[1],
+				"?excludeTagId=" + tags[0] + "&excludeTagId=" + tags[2], "?tagId=" + tags[1] + "&excludeTagId=" + tags[3],
+				"?side=short", "?assetType=option", "?assetType=stock&side=long", "?weekday=1,2,3", "?weekday=6,7", "?hour=9,10,23",
+				"?accountId=" + accounts[1] + "&weekday=5&side=long&excludeTagId=" + tags[0],
+				"?symbol=aapl&assetType=option&hour=0,1,2,3,4,5,6,7,8,9,10,11&from=2024-01-10",
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

@@ -25,8 +25,9 @@ type Page struct {
 // list answers GET /api/positions: the user's positions newest first, by
 // keyset on (opened_at DESC NULLS FIRST, id DESC) so that drafts (no fills,
 // no opened_at) come first and page 400 costs what page 1 does. Filters are
-// journal.ParseFilter's (accountId, symbol, status, tagId, from/to on the
-// opened date in the account's trading-day zone); limit defaults to 50 and
+// journal.ParseFilter's (accounts, symbols, status, tags in and out, side,
+// asset types, entry weekday and hour, from/to on the opened date in the
+// account's trading-day zone); limit defaults to 50 and
 // is clamped to 1..200.
 func (h handler) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -60,7 +61,7 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 // column in the same order) and one for the page's tags.
 func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.Filter, after *journal.Cursor, limit int) (Page, error) {
 	sql, args := listQuery(userID, f, after, limit)
-	if f.TagID != "" {
+	if len(f.TagIDs)+len(f.ExcludeTagIDs) > 0 {
 		// How many positions carry a tag varies from one to all of them, and
 		// the best plan with it (walk the list index, or start from the
 		// tag's few positions): plan each time with the value, never with
@@ -124,7 +125,7 @@ func listQuery(userID string, f journal.Filter, after *journal.Cursor, limit int
 		return "$" + strconv.Itoa(len(args))
 	}
 	sql := `SELECT ` + journalstore.SummaryColumns + ` FROM positions p`
-	if f.From != nil || f.To != nil {
+	if f.NeedsAccount() {
 		sql += ` JOIN accounts a ON a.id = p.account_id`
 	}
 	sql += ` WHERE p.user_id = $1 AND ` + f.SQL(&args, "p.opened_at")

@@ -1,4 +1,6 @@
-// Package users is the route group for the signed-in user's own settings.
+// Package users is the route group for the signed-in user's own settings
+// and credentials: time zone, display currency, password, email address and
+// signed-in devices.
 package users
 
 import (
@@ -23,6 +25,12 @@ func Group(a *app.App) httpx.Group {
 		Routes: []httpx.Route{
 			{Pattern: "PUT /api/users/me/timezone", Handler: a.Sessions.Require(h.setTimezone)},
 			{Pattern: "PUT /api/users/me/display-currency", Handler: a.Sessions.Require(h.setDisplayCurrency)},
+			{Pattern: "PUT /api/users/me/password", Handler: a.Sessions.Require(h.changePassword)},
+			{Pattern: "PUT /api/users/me/email", Handler: a.Sessions.Require(h.changeEmail)},
+			{Pattern: "POST /api/users/email-change/confirm", Handler: h.confirmEmailChange},
+			{Pattern: "GET /api/users/me/sessions", Handler: a.Sessions.Require(h.listSessions)},
+			{Pattern: "DELETE /api/users/me/sessions", Handler: a.Sessions.Require(h.revokeOtherSessions)},
+			{Pattern: "DELETE /api/users/me/sessions/{sessionId}", Handler: a.Sessions.Require(h.revokeSession)},
 			{Pattern: "DELETE /api/users/me", Handler: a.Sessions.Require(h.deleteMe)},
 		},
 	}

@@ -110,6 +110,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, now func() ti
 		Packs:    catalogue,
 		proxies:  proxies,
 	}
+	a.Sessions.AcceptAPITokens(limiter)
 	a.Analytics = analytics.New(cfg.Analytics, analytics.Options{Secrets: cfg.Secrets(), Log: log, Now: now})
 	if cfg.Email.Enabled() {
 		a.Outbox = email.NewOutbox(pool, email.NewMailer(cfg.Email, nil), now, log)

@@ -40,6 +40,11 @@ const (
 	ServiceUnavailable Code = "SERVICE_UNAVAILABLE"
 	BadGateway         Code = "BAD_GATEWAY"
 	GatewayTimeout     Code = "GATEWAY_TIMEOUT"
+	// AccountDisabled: a sign-in to an account an administrator disabled.
+	AccountDisabled Code = "ACCOUNT_DISABLED"
+	// InsufficientScope: an API token whose scopes do not include what the
+	// route needs (a read-only token on a write).
+	InsufficientScope Code = "INSUFFICIENT_SCOPE"
 	// InvalidBackup: a restore's file is not a whole, unchanged and
 	// consistent backup archive (shared/backup); BackupTooNew: it was made
 	// by a later format version than this instance reads.

@@ -13,6 +13,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/ratelimit"
 )
 
 // CookieName is the session cookie.
@@ -34,6 +35,9 @@ type Sessions struct {
 	// splitOrigin makes cookies SameSite=None; Secure for a web app on
 	// another origin (CORS_ALLOWED_ORIGINS); otherwise SameSite=Lax.
 	splitOrigin bool
+	// limiter holds API tokens to their rate limit; nil until
+	// AcceptAPITokens (apitokens.go) turns tokens on.
+	limiter ratelimit.Limiter
 }
 
 // NewSessions returns the session service.
@@ -46,9 +50,15 @@ func hashToken(token string) []byte {
 	return h[:]
 }
 
-// Start creates a session for the user inside q (the caller's transaction)
-// and sets its cookie on w.
-func (s *Sessions) Start(ctx context.Context, w http.ResponseWriter, q db.Querier, userID string) error {
+// ErrAccountDisabled answers a sign-in to an account an administrator
+// disabled. It comes only after the password was right, so it tells a
+// guesser nothing.
+var ErrAccountDisabled = apperr.New(apperr.AccountDisabled, "this account is disabled; ask the administrator of this instance")
+
+// Start creates a session for the user inside q (the caller's transaction),
+// recording the browser that signed in (devices.go), and sets its cookie on
+// w. A disabled user gets ErrAccountDisabled and no session.
+func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, userID string) error {
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
 		return err
@@ -56,11 +66,15 @@ func (s *Sessions) Start(ctx context.Context, w http.ResponseWriter, q db.Querie
 	token := base64.RawURLEncoding.EncodeToString(raw[:])
 	now := s.now()
 	expires := now.Add(SessionTTL)
-	const sql = `WITH s AS (INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at)
-			VALUES ($1, $2, $3, $3, $4) RETURNING user_id)
+	const sql = `WITH s AS (INSERT INTO sessions (token_hash, user_id, created_at, last_seen_at, expires_at, user_agent)
+			SELECT $1, id, $3, $3, $4, $5 FROM users WHERE id = $2 AND disabled_at IS NULL RETURNING user_id)
 		UPDATE users SET last_active_at = $3 FROM s WHERE users.id = s.user_id`
-	if _, err := q.Exec(ctx, sql, hashToken(token), userID, now, expires); err != nil {
+	tag, err := q.Exec(r.Context(), sql, hashToken(token), userID, now, expires, userAgent(r))
+	if err != nil {
 		return db.Classify(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrAccountDisabled
 	}
 	s.setCookie(w, token, expires)
 	return nil
@@ -104,7 +118,7 @@ func (s *Sessions) lookup(w http.ResponseWriter, r *http.Request) (User, error) 
 	hash := hashToken(c.Value)
 	const sql = `SELECT ` + userColumns + `, s.last_seen_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = $1 AND s.expires_at > $2`
+		WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`
 	var lastSeen time.Time
 	u, err := scanUser(s.pool.QueryRow(ctx, sql, hash, now), &lastSeen)
 	if err != nil {
@@ -140,7 +154,7 @@ func CurrentUser(ctx context.Context) User {
 // the user to next through the context.
 func (s *Sessions) Require(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		u, err := s.lookup(w, r)
+		u, err := s.identify(w, r)
 		if err != nil {
 			httpx.Error(w, r, err)
 			return

@@ -14,9 +14,12 @@ import (
 const (
 	PurposeVerify = "verify"
 	PurposeReset  = "reset"
+	// PurposeEmail confirms a change of address (account.go); the token's
+	// row carries the new address.
+	PurposeEmail = "email"
 )
 
-var tokenTTL = map[string]time.Duration{PurposeVerify: 24 * time.Hour, PurposeReset: time.Hour}
+var tokenTTL = map[string]time.Duration{PurposeVerify: 24 * time.Hour, PurposeReset: time.Hour, PurposeEmail: 24 * time.Hour}
 
 // ErrBadToken answers a token that is unknown, used, expired or of another
 // purpose, all alike.
@@ -102,6 +105,5 @@ func ReplacePassword(ctx context.Context, q db.Querier, userID, passwordHash str
 	if _, err := q.Exec(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, userID, passwordHash); err != nil {
 		return db.Classify(err)
 	}
-	_, err := q.Exec(ctx, `DELETE FROM sessions WHERE user_id = $1`, userID)
-	return db.Classify(err)
+	return EndAll(ctx, q, userID)
 }

@@ -21,7 +21,8 @@ var (
 	ImageCaptions     = Column{Table: "position_images", Name: "caption"}
 	AssistantTitles   = Column{Table: "assistant_conversations", Name: "title"}
 	AssistantMessages = Column{Table: "assistant_messages", Name: "content"}
-	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages}
+	TOTPSecrets       = Column{Table: "user_totp", Name: "secret"}
+	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets}
 )
 
 // Rotate re-seals with the current key every value of cols that is not

@@ -16,51 +16,106 @@ import (
 )
 
 // Filter narrows positions the same way on every journal route: the
-// positions list, performance and the dashboard. Dates are trading days in
-// each position's account's time zone, inclusive.
+// positions list, performance and the dashboard. Every field combines with
+// the others (AND); a list field matches any of its values. Dates are
+// trading days in each position's account's time zone, inclusive; weekday
+// and hour are the entry's (opened_at) in that zone.
 type Filter struct {
-	AccountID string
-	Symbol    string
-	Status    string
-	TagID     string
-	From      *time.Time // a date (midnight UTC carrying Y-M-D)
-	To        *time.Time
+	AccountIDs    []string
+	Symbols       []string // upper case; a symbol, or the underlying of an option or future
+	Status        string
+	TagIDs        []string // positions with at least one of these tags
+	ExcludeTagIDs []string // positions with none of these tags
+	Side          string
+	AssetTypes    []string
+	Weekdays      []int      // ISO: 1 Monday to 7 Sunday
+	Hours         []int      // 0 to 23
+	From          *time.Time // a date (midnight UTC carrying Y-M-D)
+	To            *time.Time
 }
 
-// ParseFilter reads accountId, symbol, status, tagId, from and to
-// (YYYY-MM-DD) from a query string.
+// maxFilterValues bounds each list of a filter.
+const maxFilterValues = 50
+
+// ParseFilter reads accountId, symbol, status, tagId, excludeTagId, side,
+// assetType, weekday, hour, from and to (YYYY-MM-DD) from a query string.
+// A list is given by repeating the parameter or separating its values with
+// commas (tagId=a,b).
 func ParseFilter(q url.Values) (Filter, error) {
 	var f Filter
 	var problems []apperr.FieldError
 	bad := func(field, msg string) { problems = append(problems, apperr.FieldError{Field: field, Message: msg}) }
-
-	if v := q.Get("accountId"); v != "" {
-		if !db.ValidUUID(v) {
-			bad("accountId", "must be an account id")
+	list := func(name string) []string {
+		var out []string
+		for _, v := range q[name] {
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, part)
+				}
+			}
 		}
-		f.AccountID = v
+		if len(out) > maxFilterValues {
+			bad(name, "must list at most "+strconv.Itoa(maxFilterValues)+" values")
+			return nil
+		}
+		return out
 	}
-	if v := strings.TrimSpace(q.Get("symbol")); v != "" {
+	ids := func(name, what string) []string {
+		out := list(name)
+		for _, v := range out {
+			if !db.ValidUUID(v) {
+				bad(name, "must be "+what+" ids")
+				return nil
+			}
+		}
+		return out
+	}
+	f.AccountIDs = ids("accountId", "account")
+	f.TagIDs = ids("tagId", "tag")
+	f.ExcludeTagIDs = ids("excludeTagId", "tag")
+	for _, v := range list("symbol") {
 		switch {
 		case len(v) > 32:
 			bad("symbol", "must be at most 32 characters")
 		case !utf8.ValidString(v) || strings.ContainsRune(v, 0):
 			bad("symbol", "must be text")
+		default:
+			f.Symbols = append(f.Symbols, strings.ToUpper(v))
 		}
-		f.Symbol = strings.ToUpper(v)
 	}
 	if v := q.Get("status"); v != "" {
-		if v != "draft" && v != "open" && v != "closed" {
+		if v != StatusDraft && v != StatusOpen && v != StatusClosed {
 			bad("status", "must be draft, open or closed")
 		}
 		f.Status = v
 	}
-	if v := q.Get("tagId"); v != "" {
-		if !db.ValidUUID(v) {
-			bad("tagId", "must be a tag id")
+	if v := q.Get("side"); v != "" {
+		if v != SideLong && v != SideShort {
+			bad("side", "must be long or short")
 		}
-		f.TagID = v
+		f.Side = v
 	}
+	for _, v := range list("assetType") {
+		if v != AssetStock && v != AssetOption && v != AssetFuture {
+			bad("assetType", "must be stock, option or future")
+			break
+		}
+		f.AssetTypes = append(f.AssetTypes, v)
+	}
+	numbers := func(name string, lo, hi int, what string) []int {
+		var out []int
+		for _, v := range list(name) {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < lo || n > hi {
+				bad(name, what)
+				return nil
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	f.Weekdays = numbers("weekday", 1, 7, "must be weekdays from 1 (Monday) to 7 (Sunday)")
+	f.Hours = numbers("hour", 0, 23, "must be hours from 0 to 23")
 	for _, d := range []struct {
 		name string
 		dst  **time.Time
@@ -78,6 +133,12 @@ func ParseFilter(q url.Values) (Filter, error) {
 		bad("to", "must not be before from")
 	}
 	return f, apperr.Fields(problems)
+}
+
+// NeedsAccount reports whether f's SQL reads the account's zone (the
+// caller joins accounts a).
+func (f Filter) NeedsAccount() bool {
+	return f.From != nil || f.To != nil || len(f.Weekdays) > 0 || len(f.Hours) > 0
 }
 
 // ParseDate reads a calendar date YYYY-MM-DD of year 1 to 9999: Go reads
@@ -103,27 +164,44 @@ func InDatabaseRange(t time.Time) bool {
 }
 
 // SQL returns the filter as a WHERE fragment over positions aliased p and
-// their accounts aliased a (the caller joins them), appending its arguments
-// to args. dateColumn is the position time the date range applies to
+// (when NeedsAccount) their accounts aliased a, appending its arguments to
+// args. dateColumn is the position time the date range applies to
 // ("p.opened_at" for lists, "p.closed_at" for performance); the range is
-// read in the account's trading-day zone.
+// read in the account's trading-day zone. shared/stats applies the same
+// filter in Go to its records (stats.matcher); a test holds them equal.
 func (f Filter) SQL(args *[]any, dateColumn string) string {
 	var conds []string
 	arg := func(v any) string {
 		*args = append(*args, v)
 		return "$" + strconv.Itoa(len(*args))
 	}
-	if f.AccountID != "" {
-		conds = append(conds, "p.account_id = "+arg(f.AccountID))
+	if len(f.AccountIDs) > 0 {
+		conds = append(conds, "p.account_id = ANY("+arg(f.AccountIDs)+"::uuid[])")
 	}
-	if f.Symbol != "" {
-		conds = append(conds, "p.symbol = "+arg(f.Symbol))
+	if len(f.Symbols) > 0 {
+		a := arg(f.Symbols)
+		conds = append(conds, "(p.symbol = ANY("+a+"::text[]) OR p.underlying = ANY("+a+"::text[]))")
 	}
 	if f.Status != "" {
 		conds = append(conds, "p.status = "+arg(f.Status))
 	}
-	if f.TagID != "" {
-		conds = append(conds, "EXISTS (SELECT 1 FROM position_tags pt WHERE pt.position_id = p.id AND pt.tag_id = "+arg(f.TagID)+")")
+	if len(f.TagIDs) > 0 {
+		conds = append(conds, "EXISTS (SELECT 1 FROM position_tags pt WHERE pt.position_id = p.id AND pt.tag_id = ANY("+arg(f.TagIDs)+"::uuid[]))")
+	}
+	if len(f.ExcludeTagIDs) > 0 {
+		conds = append(conds, "NOT EXISTS (SELECT 1 FROM position_tags pt WHERE pt.position_id = p.id AND pt.tag_id = ANY("+arg(f.ExcludeTagIDs)+"::uuid[]))")
+	}
+	if f.Side != "" {
+		conds = append(conds, "p.side = "+arg(f.Side))
+	}
+	if len(f.AssetTypes) > 0 {
+		conds = append(conds, "p.asset_type = ANY("+arg(f.AssetTypes)+"::text[])")
+	}
+	if len(f.Weekdays) > 0 {
+		conds = append(conds, "extract(isodow FROM p.opened_at AT TIME ZONE a.timezone)::int = ANY("+arg(f.Weekdays)+"::int[])")
+	}
+	if len(f.Hours) > 0 {
+		conds = append(conds, "extract(hour FROM p.opened_at AT TIME ZONE a.timezone)::int = ANY("+arg(f.Hours)+"::int[])")
 	}
 	if f.From != nil {
 		conds = append(conds, "("+dateColumn+" AT TIME ZONE a.timezone)::date >= "+arg(f.From.Format(time.DateOnly))+"::date")

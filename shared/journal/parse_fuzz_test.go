@@ -2,8 +2,11 @@ package journal
 
 import (
 	"net/url"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"tradejournal/shared/db"
 )
@@ -15,7 +18,9 @@ import (
 
 func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{"", "from=2024-01-01&to=2024-12-31", "from=0000-01-01", "to=0000-12-31", "from=9999-12-31&to=10000-01-01",
-		"accountId=00000000-0000-4000-8000-000000000000&status=open&symbol=aapl", "tagId=x&status=y", "symbol=%00", "from=2024-02-30"} {
+		"accountId=00000000-0000-4000-8000-000000000000&status=open&symbol=aapl", "tagId=x&status=y", "symbol=%00", "from=2024-02-30",
+		"weekday=1,7&hour=0&hour=23&side=short&assetType=option,future", "weekday=8", "hour=-1", "symbol=aapl,,msft&excludeTagId=,",
+		"tagId=00000000-0000-4000-8000-000000000000,00000000-0000-4000-8000-000000000001&excludeTagId=00000000-0000-4000-8000-000000000002"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -35,8 +40,25 @@ func FuzzParseFilter(f *testing.F) {
 		if flt.From != nil && flt.To != nil && flt.To.Before(*flt.From) {
 			t.Fatal("accepted to before from")
 		}
-		if flt.AccountID != "" && !db.ValidUUID(flt.AccountID) || flt.TagID != "" && !db.ValidUUID(flt.TagID) || len(flt.Symbol) > 32 {
-			t.Fatalf("accepted %+v", flt)
+		for _, id := range slices.Concat(flt.AccountIDs, flt.TagIDs, flt.ExcludeTagIDs) {
+			if !db.ValidUUID(id) {
+				t.Fatalf("accepted id %q", id)
+			}
+		}
+		for _, s := range flt.Symbols {
+			if len(s) > 32 || !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+				t.Fatalf("accepted symbol %q", s)
+			}
+		}
+		for _, d := range flt.Weekdays {
+			if d < 1 || d > 7 {
+				t.Fatalf("accepted weekday %d", d)
+			}
+		}
+		for _, h := range flt.Hours {
+			if h < 0 || h > 23 {
+				t.Fatalf("accepted hour %d", h)
+			}
 		}
 	})
 }

@@ -386,9 +386,13 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 	}
 	var keys []string
 	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		var accountID string
-		const lockQ = `SELECT account_id::text FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`
-		if err := tx.QueryRow(ctx, lockQ, id, userID).Scan(&accountID); err != nil {
+		var (
+			accountID string
+			closedAt  *time.Time
+		)
+		const lockQ = `SELECT account_id::text, CASE WHEN status = 'closed' THEN closed_at END
+			FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`
+		if err := tx.QueryRow(ctx, lockQ, id, userID).Scan(&accountID, &closedAt); err != nil {
 			return db.Classify(err)
 		}
 		const q = `SELECT storage_key FROM position_images WHERE position_id = $1 AND storage_key IS NOT NULL`
@@ -407,7 +411,9 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 		if _, err := tx.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id); err != nil {
 			return classify(err)
 		}
-		return adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: sum.Neg()})
+		closed := closedKeys{}
+		closed.add(accountID, closedAt)
+		return settleAccounts(ctx, tx, userID, map[string]decimal.Decimal{accountID: sum.Neg()}, closed)
 	})
 	return keys, err
 }
@@ -442,8 +448,19 @@ func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string)
 				return db.Classify(err)
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE positions SET updated_at = now() WHERE id = $1`, id); err != nil {
+		var (
+			accountID string
+			closedAt  *time.Time
+		)
+		const touch = `UPDATE positions SET updated_at = now() WHERE id = $1
+			RETURNING account_id::text, CASE WHEN status = 'closed' THEN closed_at END`
+		if err := tx.QueryRow(ctx, touch, id).Scan(&accountID, &closedAt); err != nil {
 			return db.Classify(err)
+		}
+		closed := closedKeys{}
+		closed.add(accountID, closedAt)
+		if err := settleAccounts(ctx, tx, userID, nil, closed); err != nil {
+			return err
 		}
 		return s.answer(ctx, tx, userID, id, Changes{}, &res)
 	})

@@ -39,6 +39,14 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 		VALUES ($1, 'Main', 'USD', 1000, 1000) RETURNING id::text`, user).Scan(&account); err != nil {
 		t.Fatal(err)
 	}
+	var tags []string
+	for _, name := range []string{"breakout", "fade"} {
+		var id string
+		if err := pool.QueryRow(ctx, `INSERT INTO tags (user_id, name) VALUES ($1, $2) RETURNING id::text`, user, name).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		tags = append(tags, id)
+	}
 	start := time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
 	store := journalstore.New(pool, nil, func() time.Time { return start.AddDate(1, 0, 0) })
 	var refused, runs int
@@ -47,7 +55,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 		symbol := fmt.Sprintf("R%d", seed)
 		str := func(lo, hi int) *string { s := fmt.Sprint(lo + rng.IntN(hi-lo+1)); return &s }
 		at := func() *string {
-			s := start.Add(time.Duration(rng.IntN(600)) * time.Minute).Format(time.RFC3339)
+			s := start.Add(time.Duration(rng.IntN(2000)) * time.Minute).Format(time.RFC3339) // across UTC days
 			return &s
 		}
 		typ := func() *string {
@@ -83,6 +91,9 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			case k < 5 || len(fills) == 0:
 				op = "add"
 				_, err = store.AddFill(ctx, user, target, randomFill())
+			case k == 8:
+				op = "tags"
+				_, err = store.SetTags(ctx, user, target, tags[:rng.IntN(len(tags)+1)])
 			case k < 8:
 				op = "edit"
 				in := journal.FillInput{}
@@ -255,4 +266,32 @@ func checkInvariants(t *testing.T, pool *pgxpool.Pool, at string) {
 		}
 	}
 	checkBalances(t, pool)
+	checkClosedTrades(t, pool, at)
+}
+
+// checkClosedTrades checks that the statistics' rows are what a rebuild
+// from the positions makes.
+func checkClosedTrades(t *testing.T, pool *pgxpool.Pool, at string) {
+	t.Helper()
+	ctx := context.Background()
+	const q = `SELECT coalesce(string_agg(user_id::text || day::text || account_id::text || trades::text || encode(packed, 'hex'), ','
+		ORDER BY user_id, day, account_id), '') FROM closed_trades`
+	var stored, rebuilt string
+	if err := pool.QueryRow(ctx, q).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // only read
+	if _, err := tx.Exec(ctx, `SELECT closed_trades_rebuild(id) FROM users`); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.QueryRow(ctx, q).Scan(&rebuilt); err != nil {
+		t.Fatal(err)
+	}
+	if stored != rebuilt {
+		t.Fatalf("%s: closed_trades differ from a rebuild:\nstored  %.300s\nrebuilt %.300s", at, stored, rebuilt)
+	}
 }

@@ -94,6 +94,8 @@ type member struct {
 	id         string
 	side       string
 	status     string
+	account    string     // as stored: an edit may move the run
+	closedAt   *time.Time // as stored
 	reversalOf *string
 	stop       *decimal.Decimal
 	fills      []storedFill
@@ -214,7 +216,7 @@ func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, e
 // two statements in one round trip.
 func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
 	const posQ = `SELECT id::text, user_id::text, account_id::text, symbol, asset_type, underlying, option_expiry,
-			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text
+			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text, closed_at
 		FROM positions WHERE id = ANY($1::uuid[])`
 	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
 			coalesce(split_of::text, '')
@@ -236,8 +238,9 @@ func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
 	var r row
 	_, err = pgx.ForEachRow(rows, []any{&r.m.id, &r.inst.userID, &r.inst.accountID, &r.inst.symbol, &r.inst.assetType,
 		&r.inst.columns.Underlying, &r.inst.columns.Expiry, &r.inst.columns.Right, &r.inst.columns.Strike,
-		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf}, func() error {
+		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf, &r.m.closedAt}, func() error {
 		c := r
+		c.m.account = c.inst.accountID
 		byID[c.m.id] = &c
 		return nil
 	})
@@ -468,8 +471,10 @@ func (ru *run) holder(fillID string) string {
 // number of statements whatever their number: the path of every write,
 // from one fill typed in to a 10,000-row import. New positions, fills and
 // ledger rows are copied (COPY); changed fills and positions are updated
-// from arrays; the runs' old ledger rows go and the new ones come, and each
-// account's balance moves by the difference.
+// from arrays; the runs' old ledger rows go and the new ones come, each
+// account's balance moves by the difference, and the closed_trades rows of
+// the runs' closes, before and after, are refreshed. The runs are one
+// user's.
 func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 	var (
 		c       Changes
@@ -483,9 +488,15 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 		newFill [][]any
 		upd     fillColumns
 		tagRows [][]any
+		closed  = closedKeys{}
 	)
 	for _, ru := range runs {
 		ru.changes(&c)
+		for _, m := range ru.members {
+			if m.status == journal.StatusClosed {
+				closed.add(m.account, m.closedAt)
+			}
+		}
 		stored := map[string]storedFill{}
 		holder := map[string]string{}
 		for _, m := range ru.members {
@@ -504,6 +515,9 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 				trade.Fills[i] = l.Fill
 			}
 			deltas[in.accountID] = deltas[in.accountID].Add(ledger.addPosition(in.accountID, p.id, trade, p.figures))
+			if p.figures.Status == journal.StatusClosed {
+				closed.add(in.accountID, p.figures.ClosedAt)
+			}
 			if p.isNew {
 				row := []any{copyUUID(p.id), copyUUID(in.userID), copyUUID(in.accountID), in.symbol, in.assetType, in.columns.Underlying,
 					in.columns.Expiry, in.columns.Right, in.columns.Strike, in.columns.ContractMonth, in.multiplier, p.side, copyUUIDPtr(p.reversalOf)}
@@ -612,7 +626,10 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 	if err := ledger.copy(ctx, tx); err != nil {
 		return c, classify(err)
 	}
-	return c, adjustBalances(ctx, tx, deltas)
+	if len(runs) == 0 {
+		return c, nil
+	}
+	return c, settleAccounts(ctx, tx, runs[0].inst.userID, deltas, closed)
 }
 
 // copyUUID is a row id as COPY sends it: pgtype.UUID, which pgx writes in

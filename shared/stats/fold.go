@@ -1,9 +1,8 @@
 package stats
 
 import (
-	"encoding/binary"
+	"math"
 	"math/big"
-	"math/bits"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -13,88 +12,155 @@ import (
 func decimalOf(b *big.Int, exp int32) decimal.Decimal { return decimal.NewFromBigInt(b, exp) }
 
 // The statistics are folded in Go from the closed positions in close
-// order, each read once (store.go streams them). This file is every sum and
+// order, each read once (store.go reads them). This file is every sum and
 // every order-dependent figure; report.go turns them into the response.
 
 // sums are the order-independent figures of one currency: the summary's
-// sums and the breakdowns' buckets.
+// sums and the breakdowns' tallies.
 type sums struct {
-	trades, wins, losses  int64
-	net, gross, fees      units
-	winSum, lossSum, rSum units // the winners' and the losers' net P&L; R multiples
-	rCount                int64
-	hi, lo                units             // the largest and smallest net P&L (trades > 0)
-	days                  map[int64]*tally  // by trading day, days since 1970-01-01
-	symbols               map[string]*tally // by symbol
-	tags                  map[int]*tally    // by tag, an index into the tags read
-	today                 *tally            // the day of the last close added
-	todayKey              int64
+	all    tally
+	gross  units
+	fees   units
+	hi, lo units   // the largest and smallest net P&L (all.trades > 0)
+	rSq    float64 // the sum of squared R multiples, for the SQN
+
+	days        map[int64]*tally // by trading day of the close, days since 1970-01-01
+	today       *tally           // the day of the last close added
+	todayKey    int64
+	symbols     []tally        // by symbol (nil: not asked for),
+	underlyings []tally        // by underlying, and
+	assets      []tally        // by asset type: indexes into the closes' strings
+	tags        map[int]*tally // by tag, an index into the tags read
+	weekdays    [8]tally       // by ISO weekday of the entry, 1..7
+	hours       [24]tally      // by hour of the entry
+	holds       [len(holdBuckets)]tally
+	sides       [2]tally // long, short
+	rBuckets    [len(rBounds) + 1]int64
+	winners     sizes
+	losers      sizes
 }
 
-// tally is one breakdown entry: trades, wins, losses and net P&L.
+// sizes add up what winners (or losers) held and for how long.
+type sizes struct {
+	trades             int64
+	holdSeconds        int64
+	quantity, notional float64
+}
+
+// tally is one breakdown entry.
 type tally struct {
 	trades, wins, losses int64
 	net                  units
+	winSum, lossSum      units // the winners' and the losers' net P&L
+	rSum                 units // R multiples, of rCount positions
+	rCount               int64
 }
 
-func (t *tally) add(net units) {
+func (t *tally) add(c *closed) {
 	t.trades++
-	t.net = t.net.add(net)
-	switch net.sign() {
-	case 1:
-		t.wins++
-	case -1:
-		t.losses++
-	}
-}
-
-func newSums() *sums {
-	return &sums{days: map[int64]*tally{}, symbols: map[string]*tally{}, tags: map[int]*tally{}}
-}
-
-// trade is one closed position as read: what the sums need.
-type trade struct {
-	day              int64 // the trading day in the account's zone, days since 1970-01-01
-	net, gross, fees units
-	r                units
-	hasR             bool
-}
-
-// add counts c in s (its tags are added later, by addTag).
-func (s *sums) add(c *trade, symbol []byte) {
-	if s.trades == 0 || c.net.cmp(s.hi) > 0 {
-		s.hi = c.net
-	}
-	if s.trades == 0 || c.net.cmp(s.lo) < 0 {
-		s.lo = c.net
-	}
-	s.trades++
-	s.net, s.gross, s.fees = s.net.add(c.net), s.gross.add(c.gross), s.fees.add(c.fees)
+	t.net = t.net.add(c.net)
 	switch c.net.sign() {
 	case 1:
-		s.wins++
-		s.winSum = s.winSum.add(c.net)
+		t.wins++
+		t.winSum = t.winSum.add(c.net)
 	case -1:
-		s.losses++
-		s.lossSum = s.lossSum.add(c.net)
+		t.losses++
+		t.lossSum = t.lossSum.add(c.net)
 	}
 	if c.hasR {
-		s.rSum = s.rSum.add(c.r)
-		s.rCount++
+		t.rSum = t.rSum.add(c.r)
+		t.rCount++
 	}
+}
+
+// merge adds u into t.
+func (t *tally) merge(u *tally) {
+	t.trades, t.wins, t.losses, t.rCount = t.trades+u.trades, t.wins+u.wins, t.losses+u.losses, t.rCount+u.rCount
+	t.net, t.winSum, t.lossSum, t.rSum = t.net.add(u.net), t.winSum.add(u.winSum), t.lossSum.add(u.lossSum), t.rSum.add(u.rSum)
+}
+
+// holdBuckets are the upper bounds (exclusive, seconds) of the hold-time
+// buckets; the last bucket has none.
+var holdBuckets = [...]struct {
+	key   string
+	below int64
+}{
+	{"lt1m", 60}, {"1m-5m", 300}, {"5m-15m", 900}, {"15m-1h", 3600}, {"1h-4h", 4 * 3600},
+	{"4h-1d", 86400}, {"1d-1w", 7 * 86400}, {"gte1w", 1 << 62},
+}
+
+// rBounds are the R multiples that separate the R distribution's
+// buckets: below -3, [-3, -2), ..., [2, 3), 3 and above.
+var rBounds = [...]int64{-3, -2, -1, 0, 1, 2, 3}
+
+// newSums makes the sums of closes whose strings (symbols, underlyings,
+// asset types) number strings; withSymbols asks for the breakdown by
+// symbol.
+func newSums(strings int, withSymbols bool) *sums {
+	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{}}
+	if withSymbols {
+		s.symbols = make([]tally, strings)
+	}
+	return s
+}
+
+// add counts c in s (its tags are added by addTag).
+func (s *sums) add(c *closed) {
+	if s.all.trades == 0 || c.net.cmp(s.hi) > 0 {
+		s.hi = c.net
+	}
+	if s.all.trades == 0 || c.net.cmp(s.lo) < 0 {
+		s.lo = c.net
+	}
+	s.all.add(c)
+	s.gross, s.fees = s.gross.add(c.gross), s.fees.add(c.fees)
 	if s.today == nil || s.todayKey != c.day { // closes come in time order: mostly the day before's
 		s.today, s.todayKey = tallyOf(s.days, c.day), c.day
 	}
-	s.today.add(c.net)
-	t, ok := s.symbols[string(symbol)] // no allocation on a hit
-	if !ok {
-		t = &tally{}
-		s.symbols[string(symbol)] = t
+	s.today.add(c)
+	if s.symbols != nil {
+		s.symbols[c.symbol].add(c)
 	}
-	t.add(c.net)
+	s.underlyings[c.underlying].add(c)
+	s.assets[c.assetType].add(c)
+	s.weekdays[isoWeekday(c.entry)].add(c)
+	s.hours[hourOf(c.entry)].add(c)
+	hold := max(0, (c.at-c.opened)/1e6)
+	h := 0
+	for hold >= holdBuckets[h].below {
+		h++
+	}
+	s.holds[h].add(c)
+	side := 1
+	if c.long {
+		side = 0
+	}
+	s.sides[side].add(c)
+	if c.hasR {
+		b := 0
+		for b < len(rBounds) && c.r.cmp(units{lo: uint64(rBounds[b] * 10000), hi: rBounds[b] >> 63}) >= 0 {
+			b++
+		}
+		s.rBuckets[b]++
+		r := c.r.float()
+		s.rSq += r * r
+	}
+	var z *sizes
+	switch c.net.sign() {
+	case 1:
+		z = &s.winners
+	case -1:
+		z = &s.losers
+	default:
+		return
+	}
+	z.trades++
+	z.holdSeconds += hold
+	z.quantity += c.quantity
+	z.notional += c.notional
 }
 
-func (s *sums) addTag(tag int, net units) { tallyOf(s.tags, tag).add(net) }
+func (s *sums) addTag(tag int, c *closed) { tallyOf(s.tags, tag).add(c) }
 
 func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 	t, ok := m[k]
@@ -109,11 +175,14 @@ func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 // currency, or every position converted into the display currency) over
 // its closes in (closed_at, id) order:
 //   - cum, the cumulative net P&L, and peak, its running maximum counting
-//     the starting 0: the drawdown at a close is peak - cum;
+//     the starting 0: the drawdown at a close is peak - cum; the largest
+//     one's peak, trough and recovery (the first close back at the peak);
 //   - the running streaks of wins (net > 0) and losses (net < 0); a
 //     breakeven ends both;
 //   - the equity curve: cum after every k-th close, k = ceil(n/maxCurvePoints),
-//     and after the last (n, the series' closes, is known before the walk).
+//     and after the last (n, the series' closes, is known before the walk),
+//     each point with the deepest drawdown since the point before, so the
+//     drawdown curve shows every trough.
 //
 // Values are integers in units of 10^exp (exp -4 for a currency; lower for
 // the converted total, whose factors have more places), so every
@@ -121,7 +190,10 @@ func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 type walk struct {
 	n, k, i                                int64
 	exp                                    int32
-	cum, peak, maxDrawdown, dd             big.Int
+	cum, peak, maxDrawdown, dd, deepest    big.Int
+	peakAt                                 int64 // the close that made the peak; noTime for the starting 0
+	ddPeak                                 big.Int
+	ddStart, ddEnd, ddRecovered            int64 // the largest drawdown's peak, trough, recovery; noTime for none
 	winRun, lossRun, winStreak, lossStreak int64
 	curve                                  []curvePoint
 }
@@ -131,7 +203,8 @@ const maxCurvePoints = 1000
 
 func newWalk(n int64, exp int32) *walk {
 	k := max(1, (n+maxCurvePoints-1)/maxCurvePoints)
-	return &walk{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1))}
+	return &walk{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1)),
+		peakAt: noTime, ddStart: noTime, ddEnd: noTime, ddRecovered: noTime}
 }
 
 // step folds the close at at (Unix microseconds), worth v (its sign is
@@ -141,8 +214,18 @@ func (w *walk) step(at int64, v *big.Int) {
 	w.cum.Add(&w.cum, v)
 	if w.cum.Cmp(&w.peak) > 0 {
 		w.peak.Set(&w.cum)
-	} else if w.dd.Sub(&w.peak, &w.cum); w.dd.Cmp(&w.maxDrawdown) > 0 {
+		w.peakAt = at
+	}
+	if w.ddEnd != noTime && w.ddRecovered == noTime && w.cum.Cmp(&w.ddPeak) >= 0 {
+		w.ddRecovered = at
+	}
+	if w.dd.Sub(&w.peak, &w.cum); w.dd.Cmp(&w.maxDrawdown) > 0 {
 		w.maxDrawdown.Set(&w.dd)
+		w.ddPeak.Set(&w.peak)
+		w.ddStart, w.ddEnd, w.ddRecovered = w.peakAt, at, noTime
+	}
+	if w.dd.Cmp(&w.deepest) > 0 {
+		w.deepest.Set(&w.dd)
 	}
 	switch v.Sign() {
 	case 1:
@@ -155,83 +238,27 @@ func (w *walk) step(at int64, v *big.Int) {
 		w.winRun, w.lossRun = 0, 0
 	}
 	if w.i%w.k == 0 || w.i == w.n {
-		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: decimalOf(&w.cum, w.exp)})
+		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: decimalOf(&w.cum, w.exp),
+			drawdown: decimalOf(new(big.Int).Neg(&w.deepest), w.exp)})
+		w.deepest.SetInt64(0)
 	}
 }
 
 // stats is what the walk found.
 func (w *walk) stats() seriesStats {
 	return seriesStats{trades: w.i, maxDrawdown: decimalOf(&w.maxDrawdown, w.exp),
+		ddStart: timeOf(w.ddStart), ddEnd: timeOf(w.ddEnd), ddRecovered: timeOf(w.ddRecovered),
 		winStreak: w.winStreak, lossStreak: w.lossStreak, curve: w.curve}
 }
 
-// closeRow is what the walks and the tag join keep of a close, in close
-// order: no pointer, so 100,000 of them are one flat allocation the
-// collector does not scan.
-type closeRow struct {
-	id       [16]byte // the position's id
-	at       int64    // closed_at, Unix microseconds
-	net      units
-	currency int32 // index into the currencies read
-}
+// noTime marks a close time not there.
+const noTime = math.MinInt64
 
-// closeList holds the closes in chunks, so that appending never copies
-// what is already read.
-type closeList struct {
-	chunks [][]closeRow
-	n      int
-}
-
-const chunkBits = 13
-
-func (l *closeList) add(c closeRow) {
-	if l.n>>chunkBits == len(l.chunks) {
-		l.chunks = append(l.chunks, make([]closeRow, 0, 1<<chunkBits))
+// timeOf is a close time (Unix microseconds), nil for noTime.
+func timeOf(at int64) *time.Time {
+	if at == noTime {
+		return nil
 	}
-	last := &l.chunks[len(l.chunks)-1]
-	*last = append(*last, c)
-	l.n++
-}
-
-func (l *closeList) at(i int) *closeRow { return &l.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
-
-// idIndex finds a close by its position's id: open addressing over a
-// table of twice as many slots as closes. It replaces a Go map keyed by
-// [16]byte, which cost 20 ms of the report's CPU time on 100,000 closes.
-type idIndex struct {
-	slots []int32 // index+1 into the list, 0 for empty
-	mask  uint64
-	list  *closeList
-}
-
-func newIDIndex(l *closeList) idIndex {
-	size := uint64(2)
-	for size < 2*uint64(l.n) {
-		size <<= 1
-	}
-	x := idIndex{slots: make([]int32, size), mask: size - 1, list: l}
-	for i := range l.n {
-		h := hashID(&l.at(i).id) & x.mask
-		for x.slots[h] != 0 {
-			h = (h + 1) & x.mask
-		}
-		x.slots[h] = int32(i + 1)
-	}
-	return x
-}
-
-func (x idIndex) find(id *[16]byte) *closeRow {
-	for h := hashID(id) & x.mask; x.slots[h] != 0; h = (h + 1) & x.mask {
-		if c := x.list.at(int(x.slots[h] - 1)); c.id == *id {
-			return c
-		}
-	}
-	return nil
-}
-
-// hashID mixes both halves of an id (time-ordered UUIDs share their
-// first bytes) and keeps the high bits of a Fibonacci multiply.
-func hashID(id *[16]byte) uint64 {
-	h := (binary.LittleEndian.Uint64(id[:8]) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(id[8:]), 31)) * 0x9E3779B97F4A7C15
-	return h ^ h>>29
+	t := time.UnixMicro(at).UTC()
+	return &t
 }

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,51 +34,79 @@ type Report struct {
 
 // Block is every figure of one currency.
 type Block struct {
-	Currency    string         `json:"currency"`
-	Summary     Summary        `json:"summary"`
-	ByDay       []DayBucket    `json:"byDay"`
-	ByMonth     []MonthBucket  `json:"byMonth"`
-	BySymbol    []SymbolBucket `json:"bySymbol"`
-	ByTag       []TagBucket    `json:"byTag"`
-	EquityCurve []Point        `json:"equityCurve"`
+	Currency string         `json:"currency"`
+	Summary  Summary        `json:"summary"`
+	ByDay    []DayBucket    `json:"byDay"`
+	ByWeek   []WeekBucket   `json:"byWeek"`
+	ByMonth  []MonthBucket  `json:"byMonth"`
+	ByYear   []YearBucket   `json:"byYear"`
+	BySymbol []SymbolBucket `json:"bySymbol"` // empty unless asked for
+	// ByUnderlying groups an option or future with its underlying; a stock
+	// is its own.
+	ByUnderlying  []SymbolBucket    `json:"byUnderlying"`
+	ByTag         []TagBucket       `json:"byTag"`
+	ByWeekday     []WeekdayBucket   `json:"byWeekday"`
+	ByHour        []HourBucket      `json:"byHour"`
+	ByHoldTime    []HoldTimeBucket  `json:"byHoldTime"`
+	BySide        []SideBucket      `json:"bySide"`
+	ByAssetType   []AssetTypeBucket `json:"byAssetType"`
+	RDistribution []RBucket         `json:"rDistribution"`
+	WinnersLosers WinnersLosers     `json:"winnersLosers"`
+	EquityCurve   []Point           `json:"equityCurve"`
 }
 
 // Summary holds the headline statistics over closed positions. Money is a
 // 4-place string; rates are percents of trades with 2 places; a figure that
 // does not exist (no wins, no losses, no trades) is null.
 type Summary struct {
-	Trades            int64   `json:"trades"`
-	Wins              int64   `json:"wins"`
-	Losses            int64   `json:"losses"`
-	Breakevens        int64   `json:"breakevens"`
-	WinRate           *string `json:"winRate"`
-	LossRate          *string `json:"lossRate"`
-	BreakevenRate     *string `json:"breakevenRate"`
-	NetPnl            string  `json:"netPnl"`
-	GrossPnl          string  `json:"grossPnl"`
-	Fees              string  `json:"fees"`
-	GrossWins         string  `json:"grossWins"`
-	GrossLosses       string  `json:"grossLosses"`
-	AverageWin        *string `json:"averageWin"`
-	AverageLoss       *string `json:"averageLoss"`
-	ProfitFactor      *string `json:"profitFactor"`
-	Expectancy        *string `json:"expectancy"`
-	AverageR          *string `json:"averageR"`
-	RTrades           int64   `json:"rTrades"`
-	LargestWin        *string `json:"largestWin"`
-	LargestLoss       *string `json:"largestLoss"`
-	MaxDrawdown       string  `json:"maxDrawdown"`
-	LongestWinStreak  int64   `json:"longestWinStreak"`
-	LongestLossStreak int64   `json:"longestLossStreak"`
+	Trades        int64   `json:"trades"`
+	Wins          int64   `json:"wins"`
+	Losses        int64   `json:"losses"`
+	Breakevens    int64   `json:"breakevens"`
+	WinRate       *string `json:"winRate"`
+	LossRate      *string `json:"lossRate"`
+	BreakevenRate *string `json:"breakevenRate"`
+	NetPnl        string  `json:"netPnl"`
+	GrossPnl      string  `json:"grossPnl"`
+	Fees          string  `json:"fees"`
+	GrossWins     string  `json:"grossWins"`
+	GrossLosses   string  `json:"grossLosses"`
+	AverageWin    *string `json:"averageWin"`
+	AverageLoss   *string `json:"averageLoss"`
+	ProfitFactor  *string `json:"profitFactor"`
+	Expectancy    *string `json:"expectancy"`
+	AverageR      *string `json:"averageR"`
+	RTrades       int64   `json:"rTrades"`
+	SQN           *string `json:"sqn"`
+	LargestWin    *string `json:"largestWin"`
+	LargestLoss   *string `json:"largestLoss"`
+	MaxDrawdown   string  `json:"maxDrawdown"`
+	// The largest drawdown's peak (null: the starting 0), trough, and the
+	// first close back at the peak (null: not yet).
+	MaxDrawdownStart     *time.Time `json:"maxDrawdownStart"`
+	MaxDrawdownEnd       *time.Time `json:"maxDrawdownEnd"`
+	MaxDrawdownRecovered *time.Time `json:"maxDrawdownRecovered"`
+	LongestWinStreak     int64      `json:"longestWinStreak"`
+	LongestLossStreak    int64      `json:"longestLossStreak"`
 }
 
-// Bucket is the figures of one breakdown entry.
+// Bucket is the figures of one calendar day.
 type Bucket struct {
 	Trades  int64   `json:"trades"`
 	Wins    int64   `json:"wins"`
 	Losses  int64   `json:"losses"`
 	WinRate *string `json:"winRate"`
 	NetPnl  string  `json:"netPnl"`
+}
+
+// Breakdown is the figures of one entry of a breakdown: a day's, and the
+// average R over the entry's positions with one (RTrades) and the profit
+// factor.
+type Breakdown struct {
+	Bucket
+	AverageR     *string `json:"averageR"`
+	RTrades      int64   `json:"rTrades"`
+	ProfitFactor *string `json:"profitFactor"`
 }
 
 // DayBucket is one trading day: the calendar date of the close in the
@@ -87,16 +116,28 @@ type DayBucket struct {
 	Bucket
 }
 
+// WeekBucket is one ISO week of trading days ("2024-W05").
+type WeekBucket struct {
+	Week string `json:"week"`
+	Breakdown
+}
+
 // MonthBucket is one calendar month of trading days ("2024-05").
 type MonthBucket struct {
 	Month string `json:"month"`
-	Bucket
+	Breakdown
 }
 
-// SymbolBucket is one symbol.
+// YearBucket is one year of trading days ("2024").
+type YearBucket struct {
+	Year string `json:"year"`
+	Breakdown
+}
+
+// SymbolBucket is one symbol, or one underlying.
 type SymbolBucket struct {
 	Symbol string `json:"symbol"`
-	Bucket
+	Breakdown
 }
 
 // TagBucket is one tag; a position with several tags counts in each.
@@ -104,61 +145,135 @@ type TagBucket struct {
 	TagID    string `json:"tagId"`
 	Name     string `json:"name"`
 	Category string `json:"category"`
-	Bucket
+	Breakdown
+}
+
+// WeekdayBucket is the positions entered on one ISO weekday (1 Monday)
+// in their account's zone.
+type WeekdayBucket struct {
+	Weekday int `json:"weekday"`
+	Breakdown
+}
+
+// HourBucket is the positions entered in one hour (0 to 23) of the day in
+// their account's zone.
+type HourBucket struct {
+	Hour int `json:"hour"`
+	Breakdown
+}
+
+// HoldTimeBucket is the positions held for a time in one range (from
+// entry to close): lt1m, 1m-5m, 5m-15m, 15m-1h, 1h-4h, 4h-1d, 1d-1w, gte1w.
+type HoldTimeBucket struct {
+	Bucket string `json:"bucket"`
+	Breakdown
+}
+
+// SideBucket is the long, or the short, positions.
+type SideBucket struct {
+	Side string `json:"side"`
+	Breakdown
+}
+
+// AssetTypeBucket is the positions of one asset type.
+type AssetTypeBucket struct {
+	AssetType string `json:"assetType"`
+	Breakdown
+}
+
+// RBucket counts the positions whose R multiple is in [From, To) (null:
+// unbounded).
+type RBucket struct {
+	From   *string `json:"from"`
+	To     *string `json:"to"`
+	Trades int64   `json:"trades"`
+}
+
+// WinnersLosers sets the winners beside the losers.
+type WinnersLosers struct {
+	Winners Sizes `json:"winners"`
+	Losers  Sizes `json:"losers"`
+	// PayoffRatio is the average win over the absolute average loss.
+	PayoffRatio *string `json:"payoffRatio"`
+}
+
+// Sizes are the averages of a group of positions (null without one): how
+// long they were held, their entry quantity and its cost (approximate).
+type Sizes struct {
+	Trades             int64   `json:"trades"`
+	AverageHoldSeconds *int64  `json:"averageHoldSeconds"`
+	AverageQuantity    *string `json:"averageQuantity"`
+	AverageNotional    *string `json:"averageNotional"`
 }
 
 // Point is one point of the equity curve: the cumulative net P&L after the
-// position closed at ClosedAt.
+// position closed at ClosedAt, and the deepest drawdown (<= 0, below the
+// running peak) since the point before.
 type Point struct {
 	ClosedAt         time.Time `json:"closedAt"`
 	CumulativeNetPnl string    `json:"cumulativeNetPnl"`
+	Drawdown         string    `json:"drawdown"`
 }
 
-// aggRow is one group's sums: every figure is derived from them.
+// aggRow is one currency's summary sums: every headline figure is derived
+// from them.
 type aggRow struct {
-	trades, wins, losses int64
-	net, gross, fees     decimal.Decimal
-	winSum, lossSum      decimal.Decimal // sums of the winners' and the losers' net P&L
-	hi, lo               decimal.NullDecimal
-	rSum                 decimal.Decimal
-	rCount               int64
-}
-
-type tagRow struct {
-	currency, id, name, category string
-	trades, wins, losses         int64
-	net                          decimal.Decimal
+	bucketAgg
+	gross, fees decimal.Decimal
+	hi, lo      decimal.NullDecimal
+	rSq         float64 // squared R multiples, for the SQN
 }
 
 // curvePoint is one point of an equity curve.
 type curvePoint struct {
-	closedAt time.Time
-	cum      decimal.Decimal
+	closedAt      time.Time
+	cum, drawdown decimal.Decimal
 }
 
 // seriesStats are the figures of a series that depend on order.
 type seriesStats struct {
-	trades                int64
-	maxDrawdown           decimal.Decimal
-	winStreak, lossStreak int64
-	curve                 []curvePoint
+	trades                      int64
+	maxDrawdown                 decimal.Decimal
+	ddStart, ddEnd, ddRecovered *time.Time
+	winStreak, lossStreak       int64
+	curve                       []curvePoint
+}
+
+// The breakdowns, by kind: each maps its entries' keys to their sums.
+const (
+	kindDay = iota
+	kindWeek
+	kindMonth
+	kindYear
+	kindSymbol
+	kindUnderlying
+	kindTag
+	kindWeekday
+	kindHour
+	kindHold
+	kindSide
+	kindAsset
+	kinds
+)
+
+// currencyRaw is one currency's figures, folded, before assembly.
+type currencyRaw struct {
+	summary    aggRow
+	breakdowns [kinds]map[string]bucketAgg
+	tags       map[string]tag // by id, for the tag breakdown's names
+	rBuckets   [len(rBounds) + 1]int64
+	winners    sizes
+	losers     sizes
 }
 
 // raw is every figure folded, before assembly and formatting.
 type raw struct {
-	summary  map[string]aggRow               // by currency
-	byDay    map[string]map[string]bucketAgg // currency, "YYYY-MM-DD"
-	byMonth  map[string]map[string]bucketAgg // currency, "YYYY-MM"
-	bySymbol map[string]map[string]bucketAgg
-	tags     []tagRow
-	series   map[string]seriesStats // by currency, and "*"
+	currencies map[string]*currencyRaw
+	series     map[string]seriesStats // by currency, and "*"
 }
 
 func newRaw() raw {
-	return raw{
-		summary: map[string]aggRow{}, byDay: map[string]map[string]bucketAgg{}, byMonth: map[string]map[string]bucketAgg{},
-		bySymbol: map[string]map[string]bucketAgg{}, series: map[string]seriesStats{},
-	}
+	return raw{currencies: map[string]*currencyRaw{}, series: map[string]seriesStats{}}
 }
 
 // totalSeries is the series name of the converted total.
@@ -169,10 +284,11 @@ const totalSeries = "*"
 // currencies that have a rate) when display is set and every currency
 // present has a factor. Sums convert exactly (a sum of converted amounts is
 // the converted sum); only the order-dependent figures (drawdown, streaks,
-// the curve) need the per-position "*" series.
+// the curve) need the per-position "*" series. R multiples are no money:
+// they are never converted.
 func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 	rep := Report{MissingPairs: []string{}, ByCurrency: []Block{}}
-	currencies := slices.Sorted(maps.Keys(r.summary))
+	currencies := slices.Sorted(maps.Keys(r.currencies))
 	total := display != ""
 	if total {
 		rep.DisplayCurrency = &display
@@ -202,62 +318,136 @@ func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 }
 
 // block assembles the figures of the currencies of from, each scaled by
-// factor, as one block named name; series names the ordered series. The
-// breakdowns show counts and net P&L only, so only those are added up; an
+// factor, as one block named name; series names the ordered series. An
 // amount is multiplied only when its factor is not 1.
 func block(name string, r raw, from []string, factor func(string) decimal.Decimal, series string) Block {
-	var sum aggRow
-	var days, months, symbols int
-	for _, c := range from {
-		days, months, symbols = max(days, len(r.byDay[c])), max(months, len(r.byMonth[c])), symbols+len(r.bySymbol[c])
-	}
-	day, month, symbol := make(map[string]bucketAgg, days), make(map[string]bucketAgg, months), make(map[string]bucketAgg, symbols)
+	var (
+		sum       aggRow
+		merged    [kinds]map[string]bucketAgg
+		tags      = map[string]tag{}
+		rBuckets  [len(rBounds) + 1]int64
+		win, loss sizes
+	)
 	// One currency at its own value: its breakdowns as they are (they are
 	// only read, here and by the total's block at the same time).
 	direct := len(from) == 1 && factor(from[0]).Equal(one)
-	if direct {
-		day, month, symbol = r.byDay[from[0]], r.byMonth[from[0]], r.bySymbol[from[0]]
+	for k := range merged {
+		if direct {
+			merged[k] = r.currencies[from[0]].breakdowns[k]
+		} else {
+			merged[k] = map[string]bucketAgg{}
+		}
 	}
-	tags := map[string]tagAgg{}
 	for _, c := range from {
+		cr := r.currencies[c]
 		f := factor(c)
 		unit := f.Equal(one)
-		sum = merge(sum, scale(r.summary[c], f))
+		sum = sum.merge(cr.summary.scale(f, unit))
 		if !direct {
-			for _, m := range []struct{ dst, src map[string]bucketAgg }{{day, r.byDay[c]}, {month, r.byMonth[c]}, {symbol, r.bySymbol[c]}} {
-				addScaled(m.dst, m.src, f, unit)
+			for k := range merged {
+				for key, a := range cr.breakdowns[k] {
+					merged[k][key] = merged[k][key].merge(a.scale(f, unit))
+				}
 			}
 		}
-		for _, t := range r.tags {
-			if t.currency != c {
-				continue
-			}
-			net := t.net
-			if !unit {
-				net = net.Mul(f)
-			}
-			acc := tags[t.id]
-			acc.id, acc.name, acc.category = t.id, t.name, t.category
-			acc.bucketAgg = acc.add(t.trades, t.wins, t.losses, net)
-			tags[t.id] = acc
+		maps.Copy(tags, cr.tags)
+		for i, n := range cr.rBuckets {
+			rBuckets[i] += n
 		}
+		fl := f.InexactFloat64()
+		win = win.merge(cr.winners, fl)
+		loss = loss.merge(cr.losers, fl)
 	}
+	s := r.series[series]
 	b := Block{
-		Currency: name,
-		Summary:  summary(sum, r.series[series]),
-		ByDay:    make([]DayBucket, 0, len(day)), ByMonth: make([]MonthBucket, 0, len(month)),
-		BySymbol: make([]SymbolBucket, 0, len(symbol)), ByTag: make([]TagBucket, 0, len(tags)),
-		EquityCurve: make([]Point, 0, len(r.series[series].curve)),
+		Currency:     name,
+		Summary:      summary(sum, s),
+		ByDay:        make([]DayBucket, 0, len(merged[kindDay])),
+		BySymbol:     bestFirst(merged[kindSymbol]),
+		ByUnderlying: bestFirst(merged[kindUnderlying]),
+		EquityCurve:  make([]Point, 0, len(s.curve)),
 	}
-	for _, k := range slices.Sorted(maps.Keys(day)) {
-		b.ByDay = append(b.ByDay, DayBucket{Date: k, Bucket: day[k].bucket()})
+	for _, k := range slices.Sorted(maps.Keys(merged[kindDay])) {
+		b.ByDay = append(b.ByDay, DayBucket{Date: k, Bucket: merged[kindDay][k].bucket()})
 	}
-	for _, k := range slices.Sorted(maps.Keys(month)) {
-		b.ByMonth = append(b.ByMonth, MonthBucket{Month: k, Bucket: month[k].bucket()})
+	b.ByWeek = keyed(merged[kindWeek], strings.Compare, func(k string, d Breakdown) WeekBucket { return WeekBucket{k, d} })
+	b.ByMonth = keyed(merged[kindMonth], strings.Compare, func(k string, d Breakdown) MonthBucket { return MonthBucket{k, d} })
+	b.ByYear = keyed(merged[kindYear], strings.Compare, func(k string, d Breakdown) YearBucket { return YearBucket{k, d} })
+	b.ByWeekday = keyed(merged[kindWeekday], byNumber, func(k string, d Breakdown) WeekdayBucket { return WeekdayBucket{number(k), d} })
+	b.ByHour = keyed(merged[kindHour], byNumber, func(k string, d Breakdown) HourBucket { return HourBucket{number(k), d} })
+	b.ByHoldTime = keyed(merged[kindHold], byHold, func(k string, d Breakdown) HoldTimeBucket { return HoldTimeBucket{k, d} })
+	b.BySide = keyed(merged[kindSide], strings.Compare, func(k string, d Breakdown) SideBucket { return SideBucket{k, d} })
+	b.ByAssetType = keyed(merged[kindAsset], strings.Compare, func(k string, d Breakdown) AssetTypeBucket { return AssetTypeBucket{k, d} })
+	// The breakdown by tag: best net P&L first, then by name and id.
+	ts := make([]tagAgg, 0, len(merged[kindTag]))
+	for id, a := range merged[kindTag] {
+		a.approx = approx(a.net)
+		ts = append(ts, tagAgg{tags[id], a})
 	}
-	// Breakdowns by symbol and tag: best net P&L first. The symbols are
-	// sorted as small keys (the float of net P&L and an index), the
-	// exact comparison only where floats cannot tell two apart.
+	slices.SortFunc(ts, func(x, y tagAgg) int {
+		return cmp.Or(y.cmpNet(&x.bucketAgg), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
+	})
+	b.ByTag = make([]TagBucket, 0, len(ts))
+	for _, t := range ts {
+		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Breakdown: t.breakdown()})
+	}
+	b.RDistribution = make([]RBucket, 0, len(rBuckets))
+	for i, n := range rBuckets {
+		var from, to *string
+		if i > 0 {
+			v := strconv.FormatInt(rBounds[i-1], 10)
+			from = &v
+		}
+		if i < len(rBounds) {
+			v := strconv.FormatInt(rBounds[i], 10)
+			to = &v
+		}
+		b.RDistribution = append(b.RDistribution, RBucket{From: from, To: to, Trades: n})
+	}
+	b.WinnersLosers = WinnersLosers{Winners: win.averages(), Losers: loss.averages()}
+	if sum.wins > 0 && sum.losses > 0 {
+		avgWin := sum.winSum.DivRound(decimal.NewFromInt(sum.wins), 16)
+		avgLoss := sum.lossSum.DivRound(decimal.NewFromInt(sum.losses), 16)
+		b.WinnersLosers.PayoffRatio = ratio(avgWin, avgLoss.Abs())
+	}
+	for _, p := range s.curve {
+		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum), Drawdown: amount(p.drawdown)})
+	}
+	return b
+}
+
+// keyed is a breakdown's entries in the order of their keys.
+func keyed[T any](m map[string]bucketAgg, order func(a, b string) int, entry func(string, Breakdown) T) []T {
+	out := make([]T, 0, len(m))
+	for _, k := range slices.SortedFunc(maps.Keys(m), order) {
+		out = append(out, entry(k, m[k].breakdown()))
+	}
+	return out
+}
+
+func number(k string) int {
+	n, _ := strconv.Atoi(k)
+	return n
+}
+
+func byNumber(a, b string) int { return cmp.Compare(number(a), number(b)) }
+
+func byHold(a, b string) int {
+	at := func(k string) int {
+		return slices.IndexFunc(holdBuckets[:], func(h struct {
+			key   string
+			below int64
+		}) bool {
+			return h.key == k
+		})
+	}
+	return cmp.Compare(at(a), at(b))
+}
+
+// bestFirst is a breakdown by symbol in order: best net P&L first. The
+// entries are sorted as small keys (the float of net P&L and an index),
+// the exact comparison only where floats cannot tell two apart.
+func bestFirst(symbol map[string]bucketAgg) []SymbolBucket {
 	type symbolKey struct {
 		approx float64
 		i      int32
@@ -272,53 +462,61 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	slices.SortFunc(keys, func(x, y symbolKey) int {
 		return cmp.Or(aggs[y.i].cmpNet(&aggs[x.i]), cmp.Compare(names[x.i], names[y.i]))
 	})
+	out := make([]SymbolBucket, 0, len(keys))
 	for _, k := range keys {
-		b.BySymbol = append(b.BySymbol, SymbolBucket{Symbol: names[k.i], Bucket: aggs[k.i].bucket()})
+		out = append(out, SymbolBucket{Symbol: names[k.i], Breakdown: aggs[k.i].breakdown()})
 	}
-	ts := make([]tagAgg, 0, len(tags))
-	for _, t := range tags {
-		t.approx = approx(t.net)
-		ts = append(ts, t)
-	}
-	slices.SortFunc(ts, func(x, y tagAgg) int {
-		return cmp.Or(y.cmpNet(&x.bucketAgg), cmp.Compare(x.name, y.name), cmp.Compare(x.id, y.id))
-	})
-	for _, t := range ts {
-		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Bucket: t.bucket()})
-	}
-	for _, p := range r.series[series].curve {
-		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum)})
-	}
-	return b
+	return out
 }
 
 var one = decimal.NewFromInt(1)
 
-// addScaled adds the entries of src, their net P&L times f (unless unit),
-// into dst.
-func addScaled(dst, src map[string]bucketAgg, f decimal.Decimal, unit bool) {
-	for k, a := range src {
-		net := a.net
-		if !unit {
-			net = net.Mul(f)
-		}
-		dst[k] = dst[k].add(a.trades, a.wins, a.losses, net)
-	}
-}
-
-// bucketAgg is one breakdown entry being added up. approx, set before
-// sorting, is net as a float: it orders entries without exact arithmetic
-// wherever the floats tell them apart.
+// bucketAgg is one breakdown entry being added up: money in the block's
+// currency, R multiples as they are. approx, set before sorting, is net as
+// a float: it orders entries without exact arithmetic wherever the floats
+// tell them apart.
 type bucketAgg struct {
-	trades, wins, losses int64
-	net                  decimal.Decimal
-	approx               float64
+	trades, wins, losses, rCount int64
+	net, winSum, lossSum, rSum   decimal.Decimal
+	approx                       float64
 }
 
-func (a bucketAgg) add(trades, wins, losses int64, net decimal.Decimal) bucketAgg {
-	a.net = a.net.Add(net)
-	a.trades, a.wins, a.losses = a.trades+trades, a.wins+wins, a.losses+losses
+// aggOf is a tally as decimals.
+func aggOf(t *tally) bucketAgg {
+	return bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, rCount: t.rCount,
+		net: t.net.decimal(), winSum: t.winSum.decimal(), lossSum: t.lossSum.decimal(), rSum: t.rSum.decimal()}
+}
+
+func (a bucketAgg) merge(b bucketAgg) bucketAgg {
+	return bucketAgg{trades: a.trades + b.trades, wins: a.wins + b.wins, losses: a.losses + b.losses, rCount: a.rCount + b.rCount,
+		net: add(a.net, b.net), winSum: add(a.winSum, b.winSum), lossSum: add(a.lossSum, b.lossSum), rSum: add(a.rSum, b.rSum)}
+}
+
+// scale converts a's money by factor f (> 0); unit says f is 1.
+func (a bucketAgg) scale(f decimal.Decimal, unit bool) bucketAgg {
+	if !unit {
+		a.net, a.winSum, a.lossSum = mul(a.net, f), mul(a.winSum, f), mul(a.lossSum, f)
+	}
 	return a
+}
+
+// add and mul are decimal's, without its allocation when an operand is
+// zero (a day's entry carries only its net P&L: the other sums are 0).
+func add(a, b decimal.Decimal) decimal.Decimal {
+	switch {
+	case b.IsZero():
+		return a
+	case a.IsZero():
+		return b
+	}
+	return a.Add(b)
+}
+
+func mul(a, f decimal.Decimal) decimal.Decimal {
+	if a.IsZero() {
+		return a
+	}
+	return a.Mul(f)
 }
 
 // approx is d as a float64 within a relative 1e-15, from its coefficient
@@ -346,18 +544,31 @@ func (a *bucketAgg) cmpNet(b *bucketAgg) int {
 	return a.net.Cmp(b.net)
 }
 
-func (a bucketAgg) bucket() Bucket { return bucket(a.trades, a.wins, a.losses, a.net) }
+func (a bucketAgg) bucket() Bucket {
+	return Bucket{Trades: a.trades, Wins: a.wins, Losses: a.losses, WinRate: percent(a.wins, a.trades), NetPnl: amount(a.net)}
+}
+
+func (a bucketAgg) breakdown() Breakdown {
+	d := Breakdown{Bucket: a.bucket(), AverageR: ratio(a.rSum, decimal.NewFromInt(a.rCount)), RTrades: a.rCount}
+	if a.losses > 0 {
+		d.ProfitFactor = ratio(a.winSum, a.lossSum.Abs())
+	}
+	return d
+}
 
 type tagAgg struct {
-	id, name, category string
+	tag
 	bucketAgg
 }
 
 // scale converts the money of a by factor f (> 0, so the largest net P&L
-// stays the largest).
-func scale(a aggRow, f decimal.Decimal) aggRow {
-	a.net, a.gross, a.fees = a.net.Mul(f), a.gross.Mul(f), a.fees.Mul(f)
-	a.winSum, a.lossSum = a.winSum.Mul(f), a.lossSum.Mul(f)
+// stays the largest); unit says f is 1.
+func (a aggRow) scale(f decimal.Decimal, unit bool) aggRow {
+	if unit {
+		return a
+	}
+	a.bucketAgg = a.bucketAgg.scale(f, false)
+	a.gross, a.fees = a.gross.Mul(f), a.fees.Mul(f)
 	if a.hi.Valid {
 		a.hi.Decimal = a.hi.Decimal.Mul(f)
 	}
@@ -368,20 +579,33 @@ func scale(a aggRow, f decimal.Decimal) aggRow {
 }
 
 // merge adds two groups: counts and sums add, the extremes are kept.
-func merge(a, b aggRow) aggRow {
-	out := aggRow{
-		trades: a.trades + b.trades, wins: a.wins + b.wins, losses: a.losses + b.losses,
-		net: a.net.Add(b.net), gross: a.gross.Add(b.gross), fees: a.fees.Add(b.fees),
-		winSum: a.winSum.Add(b.winSum), lossSum: a.lossSum.Add(b.lossSum),
-		rSum: a.rSum.Add(b.rSum), rCount: a.rCount + b.rCount,
-		hi: a.hi, lo: a.lo,
-	}
+func (a aggRow) merge(b aggRow) aggRow {
+	out := aggRow{bucketAgg: a.bucketAgg.merge(b.bucketAgg), gross: a.gross.Add(b.gross), fees: a.fees.Add(b.fees),
+		hi: a.hi, lo: a.lo, rSq: a.rSq + b.rSq}
 	if b.hi.Valid && (!out.hi.Valid || b.hi.Decimal.GreaterThan(out.hi.Decimal)) {
 		out.hi = b.hi
 	}
 	if b.lo.Valid && (!out.lo.Valid || b.lo.Decimal.LessThan(out.lo.Decimal)) {
 		out.lo = b.lo
 	}
+	return out
+}
+
+// merge adds b, its notional converted by factor f.
+func (a sizes) merge(b sizes, f float64) sizes {
+	return sizes{trades: a.trades + b.trades, holdSeconds: a.holdSeconds + b.holdSeconds,
+		quantity: a.quantity + b.quantity, notional: a.notional + b.notional*f}
+}
+
+func (a sizes) averages() Sizes {
+	out := Sizes{Trades: a.trades}
+	if a.trades == 0 {
+		return out
+	}
+	hold := a.holdSeconds / a.trades
+	n := float64(a.trades)
+	q, c := strconv.FormatFloat(a.quantity/n, 'f', 4, 64), strconv.FormatFloat(a.notional/n, 'f', 4, 64)
+	out.AverageHoldSeconds, out.AverageQuantity, out.AverageNotional = &hold, &q, &c
 	return out
 }
 
@@ -392,7 +616,10 @@ func merge(a, b aggRow) aggRow {
 //   - profit factor: the winners' net P&L over the absolute losers' net
 //     P&L, null without a loss;
 //   - expectancy: net P&L per trade;
-//   - average R over the positions that have an R multiple (rTrades).
+//   - average R over the positions that have an R multiple (rTrades);
+//   - SQN (Van Tharp's system quality number): sqrt(min(rTrades, 100)) x
+//     the mean R over its sample standard deviation, null for fewer than 2
+//     R multiples or none that differ.
 func summary(a aggRow, s seriesStats) Summary {
 	breakevens := a.trades - a.wins - a.losses
 	out := Summary{
@@ -402,8 +629,9 @@ func summary(a aggRow, s seriesStats) Summary {
 		GrossWins: amount(a.winSum), GrossLosses: amount(a.lossSum),
 		AverageWin: ratio(a.winSum, decimal.NewFromInt(a.wins)), AverageLoss: ratio(a.lossSum, decimal.NewFromInt(a.losses)),
 		Expectancy: ratio(a.net, decimal.NewFromInt(a.trades)),
-		AverageR:   ratio(a.rSum, decimal.NewFromInt(a.rCount)), RTrades: a.rCount,
+		AverageR:   ratio(a.rSum, decimal.NewFromInt(a.rCount)), RTrades: a.rCount, SQN: sqn(a),
 		MaxDrawdown:      amount(s.maxDrawdown),
+		MaxDrawdownStart: s.ddStart, MaxDrawdownEnd: s.ddEnd, MaxDrawdownRecovered: s.ddRecovered,
 		LongestWinStreak: s.winStreak, LongestLossStreak: s.lossStreak,
 	}
 	if a.losses > 0 {
@@ -420,8 +648,18 @@ func summary(a aggRow, s seriesStats) Summary {
 	return out
 }
 
-func bucket(trades, wins, losses int64, net decimal.Decimal) Bucket {
-	return Bucket{Trades: trades, Wins: wins, Losses: losses, WinRate: percent(wins, trades), NetPnl: amount(net)}
+func sqn(a aggRow) *string {
+	if a.rCount < 2 {
+		return nil
+	}
+	n := float64(a.rCount)
+	mean := a.rSum.InexactFloat64() / n
+	variance := (a.rSq - n*mean*mean) / (n - 1)
+	if variance <= 1e-12 {
+		return nil
+	}
+	v := strconv.FormatFloat(math.Sqrt(min(n, 100))*mean/math.Sqrt(variance), 'f', 2, 64)
+	return &v
 }
 
 // amount is a money figure: 4 places, half away from zero.

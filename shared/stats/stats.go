@@ -13,8 +13,9 @@ package stats
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,17 +28,16 @@ import (
 
 // Compute is the report of u's closed positions in f. The total converts
 // with the spot rates of today (now in the user's reporting zone), the
-// dashboard's rates, not the rate of each close day. width (1 or 2) is how
-// many connections of pool the report may use at once: with 2, an
-// unfiltered report reads the tag links beside the closes, on the same
-// snapshot.
-func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f journal.Filter, now time.Time) (Report, error) {
+// dashboard's rates, not the rate of each close day.
+//
+// withSymbols asks for the breakdown by symbol (every option contract its
+// own row: thousands for an options trader); the breakdown by underlying
+// is always there.
+func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, withSymbols bool, now time.Time) (Report, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	tx, err := pool.BeginTx(ctx, readOnly)
 	if err != nil {
 		return Report{}, classify("begin", err)
@@ -57,129 +57,51 @@ func Compute(ctx context.Context, pool TxBeginner, width int, u auth.User, f jou
 	if err != nil {
 		return Report{}, classify("accounts and tags", err)
 	}
-
-	type linksResult struct {
-		links links
-		err   error
-	}
-	linked := make(chan linksResult, 1)
-	beside := width > 1 && len(j.tagIDs) > 0 && !narrows(f)
-	if beside {
-		var snapshot string
-		if err := tx.QueryRow(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot); err != nil {
-			return Report{}, classify("snapshot", err)
-		}
-		if !snapshotID.MatchString(snapshot) {
-			return Report{}, classify("snapshot", errUnexpectedSnapshot)
-		}
-		go func() {
-			links, err := linksOnSnapshot(ctx, pool, snapshot, j.tagIDs)
-			if err != nil {
-				cancel()
-			}
-			linked <- linksResult{links, err}
-		}()
-	}
-
-	sums := make([]*sums, len(j.currencies))
-	for i := range sums {
-		sums[i] = newSums()
-	}
-	closes, err := readCloses(ctx, tx, u.ID, f, j, sums)
-	var tagged links
-	switch {
-	case beside:
-		res := <-linked
-		tagged, err = res.links, firstCause(err, res.err)
-	case err == nil && narrows(f):
-		tagged, err = readLinks(ctx, tx, j.tagIDs, closes)
-	case err == nil:
-		tagged, err = readLinks(ctx, tx, j.tagIDs, nil)
+	cs, err := readClosed(ctx, tx, u.ID, f, j)
+	if cs != nil {
+		defer cs.list.release()
 	}
 	if err != nil {
 		return Report{}, classify("closes", err)
 	}
-	addTags(closes, tagged, sums)
-	return build(assemble(j, sums, closes, factors, display), display, factors), nil
-}
-
-var errUnexpectedSnapshot = errors.New("unexpected snapshot id")
-
-// firstCause prefers the error that is not a consequence of the other's
-// cancellation.
-func firstCause(a, b error) error {
-	if a != nil && !errors.Is(a, context.Canceled) {
-		return a
+	sums := make([]*sums, len(j.currencies))
+	for i := range sums {
+		sums[i] = newSums(len(cs.strings), withSymbols)
 	}
-	if b != nil {
-		return b
-	}
-	return a
-}
-
-// addTags counts every close in each of its tags.
-func addTags(closes *closeList, tagged links, sums []*sums) {
-	if len(tagged) == 0 || closes.n == 0 {
-		return
-	}
-	index := newIDIndex(closes)
-	for tag, ids := range tagged {
-		for i := range ids {
-			if c := index.find(&ids[i]); c != nil {
-				sums[c.currency].addTag(tag, c.net)
-			}
+	for _, i := range cs.order {
+		c := cs.list.at(i)
+		s := sums[j.accounts[c.account].currency]
+		s.add(c)
+		for _, t := range cs.tagsOf(c) {
+			s.addTag(int(t), c)
 		}
 	}
+	return build(assemble(j, sums, cs, factors, display), display, factors), nil
 }
 
 // assemble walks the series and turns the sums into the report's raw
 // figures: every currency with a close, and the converted total ("*")
 // when every one of them has a factor into display.
-func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string]decimal.Decimal, display string) raw {
+func assemble(j journalRows, sums []*sums, cs *closes, factors map[string]decimal.Decimal, display string) raw {
 	r := newRaw()
 	walks := make([]*walk, len(sums))
 	total := display != ""
 	for i, s := range sums {
-		if s.trades == 0 {
+		if s.all.trades == 0 {
 			continue
 		}
 		cur := j.currencies[i]
-		walks[i] = newWalk(s.trades, -4)
+		walks[i] = newWalk(s.all.trades, -4)
 		if _, ok := factors[cur]; !ok {
 			total = false
 		}
-		r.summary[cur] = aggRow{
-			trades: s.trades, wins: s.wins, losses: s.losses,
-			net: s.net.decimal(), gross: s.gross.decimal(), fees: s.fees.decimal(),
-			winSum: s.winSum.decimal(), lossSum: s.lossSum.decimal(),
-			hi:   decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true},
-			lo:   decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
-			rSum: s.rSum.decimal(), rCount: s.rCount,
-		}
-		days, months := make(map[string]bucketAgg, len(s.days)), map[string]bucketAgg{}
-		for d, t := range s.days {
-			date := dateOf(d)
-			days[date] = t.row()
-			m := months[date[:7]]
-			months[date[:7]] = m.add(t.trades, t.wins, t.losses, t.net.decimal())
-		}
-		r.byDay[cur], r.byMonth[cur] = days, months
-		symbols := make(map[string]bucketAgg, len(s.symbols))
-		for k, t := range s.symbols {
-			symbols[k] = t.row()
-		}
-		r.bySymbol[cur] = symbols
-		for k, t := range s.tags {
-			tg := j.tags[k]
-			r.tags = append(r.tags, tagRow{currency: cur, id: tg.id, name: tg.name, category: tg.category,
-				trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()})
-		}
+		r.currencies[cur] = s.raw(j, cs)
 	}
 	// The total's values are net P&L x factor: integers in units of
 	// 10^(exp-4), exp the lowest exponent of the factors.
 	var totalWalk *walk
 	scale := make([]*big.Int, len(sums))
-	if total && closes.n > 0 {
+	if total && len(cs.order) > 0 {
 		exp := int32(0)
 		for i := range sums {
 			if f, ok := factors[j.currencies[i]]; ok {
@@ -192,15 +114,16 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 				scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
 			}
 		}
-		totalWalk = newWalk(int64(closes.n), exp-4)
+		totalWalk = newWalk(int64(len(cs.order)), exp-4)
 	}
 	var v big.Int
-	for i := range closes.n {
-		c := closes.at(i)
+	for _, i := range cs.order {
+		c := cs.list.at(i)
 		c.net.setBig(&v)
-		walks[c.currency].step(c.at, &v)
+		cur := j.accounts[c.account].currency
+		walks[cur].step(c.at, &v)
 		if totalWalk != nil {
-			totalWalk.step(c.at, v.Mul(&v, scale[c.currency]))
+			totalWalk.step(c.at, v.Mul(&v, scale[cur]))
 		}
 	}
 	for i, w := range walks {
@@ -216,6 +139,64 @@ func assemble(j journalRows, sums []*sums, closes *closeList, factors map[string
 	return r
 }
 
-func (t *tally) row() bucketAgg {
-	return bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()}
+// raw turns one currency's sums into decimals, keyed for the report: the
+// calendar's weeks, months and years added up from its days.
+func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
+	out := &currencyRaw{
+		summary: aggRow{bucketAgg: aggOf(&s.all), gross: s.gross.decimal(), fees: s.fees.decimal(),
+			hi: decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true}, lo: decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
+			rSq: s.rSq},
+		tags: map[string]tag{}, rBuckets: s.rBuckets, winners: s.winners, losers: s.losers,
+	}
+	for k := range out.breakdowns {
+		out.breakdowns[k] = map[string]bucketAgg{}
+	}
+	b := &out.breakdowns
+	weeks, months, years := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
+	for d, t := range s.days {
+		date := dateOf(d)
+		b[kindDay][date] = bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()} // a day shows no more
+		y, w := time.Unix(d*86400, 0).UTC().ISOWeek()
+		tallyOf(weeks, fmt.Sprintf("%04d-W%02d", y, w)).merge(t)
+		tallyOf(months, date[:7]).merge(t)
+		tallyOf(years, date[:4]).merge(t)
+	}
+	for kind, m := range map[int]map[string]*tally{kindWeek: weeks, kindMonth: months, kindYear: years} {
+		for k, t := range m {
+			b[kind][k] = aggOf(t)
+		}
+	}
+	for kind, ts := range map[int][]tally{kindSymbol: s.symbols, kindUnderlying: s.underlyings, kindAsset: s.assets} {
+		for i := range ts {
+			if ts[i].trades > 0 {
+				b[kind][cs.strings[i]] = aggOf(&ts[i])
+			}
+		}
+	}
+	for k, t := range s.tags {
+		tg := j.tags[k]
+		b[kindTag][tg.id] = aggOf(t)
+		out.tags[tg.id] = tg
+	}
+	for d := 1; d <= 7; d++ {
+		if s.weekdays[d].trades > 0 {
+			b[kindWeekday][strconv.Itoa(d)] = aggOf(&s.weekdays[d])
+		}
+	}
+	for h := range s.hours {
+		if s.hours[h].trades > 0 {
+			b[kindHour][strconv.Itoa(h)] = aggOf(&s.hours[h])
+		}
+	}
+	for i, h := range holdBuckets {
+		if s.holds[i].trades > 0 {
+			b[kindHold][h.key] = aggOf(&s.holds[i])
+		}
+	}
+	for i, side := range []string{journal.SideLong, journal.SideShort} {
+		if s.sides[i].trades > 0 {
+			b[kindSide][side] = aggOf(&s.sides[i])
+		}
+	}
+	return out
 }

@@ -76,6 +76,16 @@ func (a units) setBig(z *big.Int) *big.Int {
 	return z
 }
 
+// float is a as a float64 (for the SQN, a statistic of R multiples, not
+// money).
+func (a units) float() float64 {
+	if (a.hi == 0 && a.lo < 1<<63) || (a.hi == -1 && a.lo >= 1<<63) {
+		return float64(int64(a.lo)) / 1e4
+	}
+	f, _ := new(big.Float).SetInt(a.setBig(new(big.Int))).Float64()
+	return f / 1e4
+}
+
 // decimal is a as a decimal, exponent -4.
 func (a units) decimal() decimal.Decimal {
 	return decimal.NewFromBigInt(a.setBig(new(big.Int)), -4)

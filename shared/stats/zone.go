@@ -19,7 +19,11 @@ type tradingDay struct {
 }
 
 // of is the trading day of the instant at (Unix microseconds).
-func (z *tradingDay) of(at int64) int64 {
+func (z *tradingDay) of(at int64) int64 { return floorDiv(z.local(at), 86400) }
+
+// local is the instant at (Unix microseconds) as local seconds: seconds
+// since 1970-01-01 00:00 on the zone's clock.
+func (z *tradingDay) local(at int64) int64 {
 	s := floorDiv(at, 1e6)
 	if !z.consulted || s < z.from || s >= z.to {
 		lt := time.Unix(s, 0).In(z.loc)
@@ -33,7 +37,7 @@ func (z *tradingDay) of(at int64) int64 {
 			z.to = end.Unix()
 		}
 	}
-	return floorDiv(s+z.offset, 86400)
+	return s + z.offset
 }
 
 func floorDiv(a, b int64) int64 {

@@ -5,14 +5,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { request as playwrightRequest } from 'playwright-core';
 import { artifacts, launchBrowser, startStack } from './stack.mjs';
 import { contrastProblems } from './contrast.mjs';
 
 const email = `trader-${Date.now()}@example.com`;
-const password = 'correct horse battery staple';
+let password = 'correct horse battery staple';
 const timezone = 'Europe/Berlin';
 
 let stack;
@@ -134,6 +136,74 @@ step('signs out and back in', async () => {
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
+});
+
+/** totp is the RFC 6238 code of a base32 secret at a time, as an authenticator app computes it. */
+function totp(secret, at = Date.now()) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secret) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = crypto.createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+step('turns on two-factor sign-in from the QR code set-up, and signs in with a code', async () => {
+  await nav('Settings');
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await section.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  await section.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+  await section.getByText("Can't scan it? Enter the key by hand").click();
+  const secret = (await section.getByLabel('Setup key').innerText()).trim();
+  assert.match(secret, /^[A-Z2-7]{32}$/);
+  await section.getByLabel('Code from the app').fill(totp(secret));
+  await section.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+  const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await codes.first().waitFor();
+  assert.equal(await codes.count(), 10);
+  await screenshot('two-factor');
+  await section.getByRole('button', { name: 'I have saved them' }).click();
+  await section.getByText('10 recovery codes are left').waitFor();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
+  // The code of the set-up is used up; the app's next one is within the accepted drift.
+  await page.getByLabel('Code', { exact: true }).fill(totp(secret, Date.now() + 30_000));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+});
+
+step('makes an API token, copies it once, reads with it from a script, and revokes it', async () => {
+  await nav('Settings');
+  const section = page.getByRole('region', { name: 'API tokens' });
+  await section.getByLabel('Token name').fill('nightly export');
+  await section.getByRole('button', { name: 'Create token' }).click();
+  const token = (await section.getByLabel('Your new API token').innerText()).trim();
+  assert.match(token, /^tj_[A-Za-z0-9_-]{43}$/);
+  const script = await playwrightRequest.newContext({ baseURL: stack.url, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  try {
+    assert.equal((await script.get('/api/accounts')).status(), 200);
+    assert.equal((await script.post('/api/accounts', { data: { name: 'Script', currency: 'USD', timezone: 'UTC' } })).status(), 403);
+    await page.reload();
+    const row = section.getByRole('row').filter({ hasText: 'nightly export' });
+    await row.waitFor();
+    assert.doesNotMatch(await row.innerText(), /Never/);
+    await screenshot('api-tokens');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Revoke token nightly export' }).click();
+    await section.getByText('No API tokens yet.').waitFor();
+    assert.equal((await script.get('/api/accounts')).status(), 401);
+  } finally {
+    await script.dispose();
+  }
 });
 
 step('loads the demo journal on the empty dashboard, looks around, and removes it in one click', async () => {
@@ -406,13 +476,66 @@ step('becomes the first admin at a restart with SEED_ADMIN_EMAIL, and pages thro
   await table.waitFor();
   const rows = table.locator('tbody tr');
   assert.equal(await rows.count(), 25);
-  assert.match(await rows.first().innerText(), new RegExp(`^${email.replace(/[.]/g, '\\.')}\\s.*\\syes$`));
+  // The trader is the only admin: no button disables themselves; demoting is offered (and refused as the last).
+  assert.match(await rows.first().innerText(), new RegExp(`^${email.replace(/[.]/g, '\\.')}\\s.*\\sadmin\\s+active\\s+Remove admin$`));
+  await page.getByRole('region', { name: 'Usage' }).getByText('31 (1 admin, 0 disabled)').waitFor();
   await screenshot('admin');
   await page.getByRole('button', { name: 'Load more users' }).click();
   await page.getByText('31 users shown').waitFor();
   assert.equal(await rows.count(), 31);
   assert.match(await rows.last().innerText(), /^user30@example\.com\s/);
   assert.equal(await page.getByRole('button', { name: 'Load more users' }).count(), 0);
+});
+
+step('changes the password in Settings → Security, which signs out the other browsers, after signing out one from the list', async () => {
+  // Two more browsers signed in as the trader: a phone and a tablet.
+  const devices = {
+    phone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+    tablet: 'Mozilla/5.0 (Linux; Android 14; Pixel Tablet) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  };
+  const others = {};
+  for (const [name, userAgent] of Object.entries(devices)) {
+    others[name] = await browser.newContext({ baseURL: stack.url, userAgent });
+    const res = await others[name].request.post('/api/auth/login', { data: { email, password } });
+    assert.equal(res.status(), 200, `${name} sign-in: ${await res.text()}`);
+  }
+  const signedIn = async (name) => (await others[name].request.get('/api/auth/me')).status() === 200;
+  try {
+    await nav('Settings');
+    await page.getByRole('link', { name: 'Security: password, email address and signed-in devices' }).click();
+    await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
+    const rows = page.getByRole('table', { name: 'Signed-in devices, most recently active first' }).locator('tbody tr');
+    await page.getByRole('rowheader', { name: 'Safari on iPhone' }).waitFor();
+    assert.equal(await rows.count(), 3);
+    await page.getByRole('rowheader', { name: /this device/ }).waitFor();
+
+    // Sign out the tablet, after the browser's confirmation.
+    page.once('dialog', (d) => d.accept());
+    await page.getByRole('button', { name: /^Sign out Chrome on Android, signed in / }).click();
+    await page.getByRole('status').filter({ hasText: 'That device is signed out.' }).waitFor();
+    await page.getByRole('rowheader', { name: 'Chrome on Android' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 2);
+    assert.equal(await signedIn('tablet'), false, 'the tablet is still signed in');
+    assert.equal(await signedIn('phone'), true, 'the phone was signed out too');
+
+    // A wrong current password is said under its field; then the change.
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill('not my password');
+    await form.getByLabel('New password').fill('a new correct horse battery');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByText('This is not your current password: check it and try again.').waitFor();
+    await form.getByLabel('Current password').fill(password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('status').filter({ hasText: 'Your password is changed. Your other signed-in device was signed out.' }).waitFor();
+    password = 'a new correct horse battery';
+    assert.equal(await signedIn('phone'), false, 'the phone is still signed in');
+    await page.getByRole('rowheader', { name: 'Safari on iPhone' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 1);
+    await api('/api/auth/me'); // this browser stays signed in
+    await screenshot('settings-security');
+  } finally {
+    for (const c of Object.values(others)) await c.close();
+  }
 });
 
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
@@ -626,7 +749,7 @@ async function themeWalk(p, paths, ready) {
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/settings', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

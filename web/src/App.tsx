@@ -14,6 +14,7 @@ const Welcome = lazy(() => import('./screens/auth/Welcome'));
 const ForgotPassword = lazy(() => import('./screens/auth/ForgotPassword'));
 const ResetPassword = lazy(() => import('./screens/auth/ResetPassword'));
 const VerifyEmail = lazy(() => import('./screens/auth/VerifyEmail'));
+const ConfirmEmail = lazy(() => import('./screens/auth/ConfirmEmail'));
 const Dashboard = lazy(() => import('./screens/Dashboard'));
 const Positions = lazy(() => import('./screens/positions/PositionsList'));
 const PositionPage = lazy(() => import('./screens/positions/PositionPage'));
@@ -24,12 +25,13 @@ const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
 const Calculator = lazy(() => import('./screens/Calculator'));
 const CsvImport = lazy(() => import('./screens/CsvImport'));
 const Settings = lazy(() => import('./screens/Settings'));
+const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
 const Assistant = lazy(() => import('./screens/assistant/Assistant'));
 
 /** Paths a signed-out visitor may open. */
-const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email'];
+const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
 
 export const router = createBrowserRouter([
   {
@@ -41,6 +43,7 @@ export const router = createBrowserRouter([
       { path: '/forgot-password', element: <ForgotPassword /> },
       { path: '/reset-password', element: <ResetPassword /> },
       { path: '/verify-email', element: <VerifyEmail /> },
+      { path: '/confirm-email', element: <ConfirmEmail /> },
     ],
   },
   {
@@ -56,6 +59,7 @@ export const router = createBrowserRouter([
       { path: '/calculator', element: <Calculator /> },
       { path: '/import', element: <CsvImport /> },
       { path: '/settings', element: <Settings /> },
+      { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },
       { path: '/billing', element: <Billing /> },
       { path: '/assistant/:conversationId?', element: <Assistant /> },

@@ -136,7 +136,7 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 	if err != nil {
 		return Dataset{}, err
 	}
-	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags`); err != nil {
+	if _, err := pool.Exec(ctx, `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags, closed_trades`); err != nil {
 		return Dataset{}, fmt.Errorf("seed analyze: %w", err)
 	}
 	if err := pool.QueryRow(ctx, `SELECT max(closed_at) FROM positions WHERE user_id = $1`, userID).Scan(&ds.Last); err != nil {
@@ -243,6 +243,8 @@ SELECT id, ($1::uuid[])[1 + i % cardinality($1::uuid[])] FROM seed_p
 UNION ALL
 SELECT id, ($1::uuid[])[1 + (i + 1) % cardinality($1::uuid[])] FROM seed_p WHERE i % 7 = 0 AND cardinality($1::uuid[]) > 1`,
 		func(_ []string, _ int, _ time.Time, _ string, tags []string) []any { return []any{tags} }},
+	{"closed trades", `SELECT closed_trades_rebuild($1)`,
+		func(_ []string, _ int, _ time.Time, user string, _ []string) []any { return []any{user} }},
 	{"balances", `
 UPDATE accounts a SET balance = a.starting_balance
 	+ coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.account_id = a.id), 0)

@@ -87,6 +87,14 @@ describe('errorSentences', () => {
     expect(text).toMatch(/Split it/);
   });
 
+  it('tells a disabled account whom to ask, and a wrong current password what to check', () => {
+    const disabled = new ApiError(403, { error: { code: 'ACCOUNT_DISABLED', message: 'this account is disabled; ask the administrator of this instance' } });
+    expect(errorSentences(disabled, ny)).toEqual(['This account is disabled. Ask the administrator of this Trade Journal to enable it again.']);
+    const wrong = validation([{ field: 'currentPassword', message: 'is not your current password' }]);
+    expect(wrong.fieldError('currentPassword', ny)).toBe('This is not your current password: check it and try again.');
+    expect(validation([{ field: 'newPassword', message: 'must be at least 8 characters' }]).fieldError('newPassword', ny)).toBe('The new password needs at least 8 characters.');
+  });
+
   it('one sentence per field', () => {
     const err = validation([
       { field: 'fills[0].price', message: 'must be greater than 0' },

@@ -37,6 +37,7 @@ const fieldLabels: Record<string, Label> = {
   category: { label: 'category', choose: true },
   confirmEmail: { label: 'confirmation' },
   currency: { label: 'currency' },
+  currentPassword: { label: 'current password' },
   date: { label: 'date' },
   dateFormat: { label: 'date format', choose: true },
   defaultRiskPercent: { label: 'default risk %' },
@@ -53,6 +54,7 @@ const fieldLabels: Record<string, Label> = {
   manualFees: { label: 'round-trip fees' },
   multiplier: { label: 'point value' },
   name: { label: 'name' },
+  newPassword: { label: 'new password' },
   note: { label: 'note' },
   notes: { label: 'notes' },
   numberFormat: { label: 'number format', choose: true },
@@ -176,6 +178,8 @@ type Rule = [RegExp, (m: RegExpMatchArray, label: string, o: MessageOptions, cho
 /** The API's rules, most specific first. `label` reads "the quantity of fill 2". */
 const rules: Rule[] = [
   [/^is required for a future of root (\S+), which has no built-in point value/, (m, l) => `Enter ${the(l)}: futures of root ${m[1]} have no built-in point value (the amount one point of price moves one contract)`],
+  [/^is not your current password$/, () => 'This is not your current password: check it and try again'],
+  [/^is already your email address$/, () => 'This is already your email address'],
   [/^is required$|^is empty$/, (_m, l, _o, choose) => (choose ? `Choose ${the(l)}` : `Enter ${the(l)}`)],
   [/decimal string like|holding a decimal|must be a decimal|must be a number/, (_m, l, o) => `Enter ${the(l)} as a number, like ${formatExample('1234.56', o.locale)}`],
   [/^must be a whole number/, (_m, l) => `Enter ${the(l)} as a whole number, like 100`],
@@ -247,6 +251,8 @@ function codeSentence(err: ErrorLike, o: MessageOptions): string | undefined {
       return 'An account with this email already exists. Sign in, or reset its password.';
     case 'REGISTRATION_DISABLED':
       return 'This Trade Journal is not taking new accounts right now.';
+    case 'ACCOUNT_DISABLED':
+      return 'This account is disabled. Ask the administrator of this Trade Journal to enable it again.';
     case 'ADMIN_REQUIRED':
       return 'Only an administrator can do this.';
     case 'CSRF_REJECTED':

@@ -47,9 +47,16 @@ export interface paths {
          *     get the same 401 `INVALID_CREDENTIALS` (no account enumeration; an
          *     unknown email costs the same time as a wrong password).
          *
-         *     Rate limited twice: 30 requests per 15 minutes per client address and
-         *     10 per 15 minutes per (normalised) email address. Sign-in is never
-         *     affected by `DISABLE_REGISTRATION`.
+         *     For a user with two-factor sign-in on, a correct password answers 202
+         *     with a `pendingToken` and no session; the code then goes to
+         *     `POST /api/auth/login/two-factor`.
+         *
+         *     Rate limited three ways: 30 requests per 15 minutes per client
+         *     address; 10 per 15 minutes per (normalised) email address and client
+         *     address together, so one client's guesses refuse only that client and
+         *     never the owner signing in from elsewhere; and 100 an hour per email
+         *     address over all clients, the ceiling against guessing spread over
+         *     many addresses. Sign-in is never affected by `DISABLE_REGISTRATION`.
          */
         post: operations["login"];
         delete?: never;
@@ -190,6 +197,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/login/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a sign-in with a two-factor code
+         * @description The second step of signing in for a user with two-factor sign-in on.
+         *     Takes the `pendingToken` of the login's 202 answer (valid 5 minutes,
+         *     good for nothing else) and the 6-digit code of the authenticator app
+         *     or one unused recovery code (spaces and dashes are ignored). A code is
+         *     accepted for one 30-second step either side of the server's clock,
+         *     and at most once: a code already used, or older than the last one
+         *     used, is refused. On success the pending token is used up and the
+         *     session starts.
+         *
+         *     An unknown, used or expired pending token is 401 `UNAUTHENTICATED`
+         *     (enter the password again); a wrong or reused code is 401
+         *     `INVALID_CREDENTIALS`. Rate limited to 30 requests per 15 minutes per
+         *     client address and 10 per 15 minutes per account.
+         */
+        post: operations["loginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether two-factor sign-in is on */
+        get: operations["getTwoFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up two-factor sign-in
+         * @description Makes a new authenticator secret (20 random bytes, base32) for the
+         *     signed-in user and returns it with its `otpauth://` URI and a QR code
+         *     of the URI. Nothing changes at sign-in until the first code is
+         *     confirmed; a set-up that was never confirmed is replaced. The secret
+         *     is stored encrypted with `ENCRYPTION_KEY` when it is set. No body.
+         *     409 `CONFLICT` while two-factor is on. 10 requests per 15 minutes per
+         *     user, shared with confirm and disable.
+         */
+        post: operations["setupTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on with the first code
+         * @description Checks the 6-digit code of the set-up's secret and turns two-factor
+         *     sign-in on. Answers the ten single-use recovery codes: this is the
+         *     only time they are shown (the server keeps their SHA-256). A wrong
+         *     code is 400 `VALIDATION_ERROR` on `code`; no set-up, or two-factor
+         *     already on, is 409 `CONFLICT`.
+         */
+        post: operations["confirmTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description Takes the current password and a code (or an unused recovery code),
+         *     and removes the secret and the recovery codes. A wrong password or
+         *     code is 400 `VALIDATION_ERROR` on `password` or `code`; two-factor
+         *     not on is 409 `CONFLICT`.
+         */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's API tokens
+         * @description Newest first, with when each was last used (recorded at most once a minute). Never the tokens themselves.
+         */
+        get: operations["listApiTokens"];
+        put?: never;
+        /**
+         * Make an API token
+         * @description Makes a personal API token with a name (1 to 100 characters) and
+         *     scopes (`read`, `write`, `import`; at least one). The answer's
+         *     `secret` is the token: shown this once, stored only as its SHA-256.
+         *     A user keeps at most 50 tokens (409 `CONFLICT` beyond). Needs a
+         *     browser session: a token cannot make tokens.
+         */
+        post: operations["createApiToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description The token stops working at once (its next request is 401 `UNAUTHENTICATED`).
+         */
+        delete: operations["revokeApiToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me/timezone": {
         parameters: {
             query?: never;
@@ -206,6 +383,145 @@ export interface paths {
         put: operations["setTimezone"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the password
+         * @description Sets a new password when `currentPassword` is the user's. Every other
+         *     session of the user ends (their cookies then get 401); the caller's
+         *     own session stays. Reset links already mailed stop working.
+         *
+         *     A wrong `currentPassword` is 400 `VALIDATION_ERROR` on field
+         *     `currentPassword` (not 401: the session is fine). The current password
+         *     is checked at most 10 times per 15 minutes per user, together with
+         *     `PUT /api/users/me/email` (then 429).
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the email address
+         * @description Moves the account to a new address when `currentPassword` is the
+         *     user's. The address is trimmed and lowercased; one that another
+         *     account has is 409 `EMAIL_TAKEN` (as at registration), the user's own
+         *     is 400 `VALIDATION_ERROR`.
+         *
+         *     With email configured, a single-use link
+         *     `{WEB_BASE_URL}/confirm-email#token=...`, valid 24 hours, is mailed to
+         *     the new address and the answer is 202 with `pendingEmail`: the
+         *     account keeps its old address until the link is opened
+         *     (`POST /api/users/email-change/confirm`). A newer request replaces a
+         *     pending one. Without email configured the address changes at once
+         *     (200, `pendingEmail` null) and is unconfirmed.
+         *
+         *     A wrong `currentPassword` is 400 `VALIDATION_ERROR` on field
+         *     `currentPassword`; the check shares the limit of
+         *     `PUT /api/users/me/password`.
+         */
+        put: operations["changeEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/email-change/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new email address with the mailed token
+         * @description Public: the link may be opened on a device that is not signed in; the
+         *     token is the proof. Consumes the token and moves the account to the
+         *     address it was mailed to, confirmed. Every other mailed link of the
+         *     user ends, and the old address is told of the change. An unknown,
+         *     used or expired token is 400 `VALIDATION_ERROR` on field `token`; an
+         *     address another account took meanwhile is 409 `EMAIL_TAKEN`. 30
+         *     requests per 15 minutes per client address.
+         */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in devices
+         * @description Every live session of the user, the most recently used first: when it
+         *     signed in, when it was last used (recorded at most once a minute) and
+         *     the browser's user agent (its first 200 characters); `current` marks
+         *     the caller's own.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere else
+         * @description Ends every session of the user but the caller's own.
+         */
+        delete: operations["revokeOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session's `id` from the list. Another user's session, an unknown and a malformed id are the same codeless 404. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one session
+         * @description Ends the session: its cookie gets 401 from then on. Ending the
+         *     caller's own session signs them out (the cookie is cleared).
+         */
+        delete: operations["revokeSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -230,6 +546,133 @@ export interface paths {
          *     user), then the query.
          */
         get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/promote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a user an administrator (admin)
+         * @description Sets the user's admin flag (already set: no change). Checked in this
+         *     order: session (401), admin flag (403 `ADMIN_REQUIRED`), the rate
+         *     limit (60 requests per 60 seconds per administrator, shared by the
+         *     admin actions and the usage figures), then the user.
+         */
+        post: operations["promoteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/demote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a user's administrator flag (admin)
+         * @description Clears the user's admin flag. The last administrator who can sign in
+         *     (not disabled) keeps it, whoever asks, themselves included: 409
+         *     `CONFLICT`. Checks as for promote.
+         */
+        post: operations["demoteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a user (admin)
+         * @description Every session of the user ends at once, and until re-enabled a
+         *     sign-in with the right password is 403 `ACCOUNT_DISABLED`. Nothing of
+         *     the user's journal is touched. An administrator cannot disable
+         *     themselves, nor the last administrator who can sign in: 409
+         *     `CONFLICT`. Already disabled: no change. Checks as for promote.
+         */
+        post: operations["disableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{userId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-enable a disabled user (admin)
+         * @description The user can sign in again (already enabled, no change). Checks as for promote.
+         */
+        post: operations["enableUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance's usage figures (admin)
+         * @description Counts of users, administrators, disabled users, users active in the
+         *     last 7 and 30 days (their last recorded sign-in or session use),
+         *     positions, committed CSV imports (counted from the version that
+         *     added this figure on) and stored images with their total size in
+         *     bytes (inline and in object storage alike). Checked in this order:
+         *     session (401), admin flag (403 `ADMIN_REQUIRED`), the rate limit of
+         *     the admin actions.
+         */
+        get: operations["getUsage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1339,7 +1782,7 @@ export interface paths {
          *     balances derived again by the journal store), images (into the
          *     bucket when object storage is on; removed again if the restore
          *     fails), exchange rates and saved CSV mappings. Only into a journal
-         *     without accounts, tags, fee schedules or exchange rates: otherwise 409
+         *     without accounts, tags, fee schedules, exchange rates or saved CSV mappings: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -1506,8 +1949,8 @@ export interface paths {
          *     trading days of the close, inclusive, in each position's account's
          *     time zone; only closed positions count, so `status` other than
          *     `closed` gives empty figures). Every figure is computed from the
-         *     positions' stored net P&L, gross P&L, fees, R multiple and close
-         *     time, read afresh for each request (nothing derived is kept).
+         *     positions' stored figures, kept for the statistics by the journal's
+         *     writes in the same transaction (closed_trades).
          *
          *     `byCurrency` has one block per account currency with closed
          *     positions in the filter, every figure in that currency. `total` is
@@ -1532,8 +1975,9 @@ export interface paths {
          *     ends it. The equity curve is the cumulative net P&L after every k-th
          *     close, k = ceil(trades/1000), and after the last: at most 1000 points
          *     (100,000 positions give 1000). `byDay` and `byMonth` are calendar
-         *     trading days and their months, ascending; `bySymbol` and `byTag` are
-         *     best net P&L first (a position with two tags counts in both).
+         *     trading days and their months, ascending; `bySymbol`, `byUnderlying`
+         *     and `byTag` are best net P&L first (a position with two tags counts
+         *     in both).
          */
         get: operations["getPerformance"];
         put?: never;
@@ -1913,7 +2357,7 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "CSRF_REJECTED" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -1985,6 +2429,69 @@ export interface components {
             /** @description IANA zone name detected by the browser; `UTC` when omitted. */
             timezone?: string;
         };
+        LoginChallenge: {
+            /** @constant */
+            twoFactorRequired: true;
+            /** @description Opaque; send it with the code to POST /api/auth/login/two-factor within 5 minutes. */
+            pendingToken: string;
+        };
+        LoginTwoFactorRequest: {
+            pendingToken: string;
+            /**
+             * @description The 6-digit code of the authenticator app, or a recovery code
+             *     (spaces and dashes ignored). Anything else is a wrong code (401
+             *     `INVALID_CREDENTIALS`), counted against the limits.
+             */
+            code: string;
+        };
+        TwoFactorStatus: {
+            enabled: boolean;
+            recoveryCodesLeft: number;
+        };
+        TwoFactorSetup: {
+            /** @description The secret in unpadded base32, for typing into an app. */
+            secret: string;
+            /** @description `otpauth://totp/Trade%20Journal:<email>?secret=...&issuer=Trade+Journal&algorithm=SHA1&digits=6&period=30` */
+            uri: string;
+            /** @description The URI as a QR code, a PNG `data:` URL. */
+            qrCode: string;
+        };
+        TwoFactorCodeRequest: {
+            /** @description The 6-digit code the authenticator app shows. */
+            code: string;
+        };
+        RecoveryCodes: {
+            recoveryCodes: string[];
+        };
+        DisableTwoFactorRequest: {
+            password: string;
+            /** @description A current code, or an unused recovery code. */
+            code: string;
+        };
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: components["schemas"]["ApiTokenScope"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            lastUsedAt: string | null;
+        };
+        /** @enum {string} */
+        ApiTokenScope: "read" | "write" | "import";
+        ApiTokenList: {
+            items: components["schemas"]["ApiToken"][];
+        };
+        CreateApiTokenRequest: {
+            name: string;
+            scopes: components["schemas"]["ApiTokenScope"][];
+        };
+        CreatedApiToken: {
+            token: components["schemas"]["ApiToken"];
+            /** @description The token (`tj_` and 43 characters). Shown only in this answer. */
+            secret: string;
+        };
         LoginRequest: {
             /** Format: email */
             email: string;
@@ -1993,6 +2500,52 @@ export interface components {
         TimezoneRequest: {
             /** @description An IANA zone name such as `Europe/Berlin` (not `Local`). */
             timezone: string;
+        };
+        PasswordChangeRequest: {
+            /** @description The password the user signs in with now. */
+            currentPassword: string;
+            /** @description At least 8 characters, at most 1024 bytes. */
+            newPassword: string;
+        };
+        EndedSessions: {
+            /** @description How many other sessions ended. */
+            endedSessions: number;
+        };
+        EmailChangeRequest: {
+            /** @description The password the user signs in with now. */
+            currentPassword: string;
+            /** Format: email */
+            email: string;
+        };
+        EmailChange: {
+            user: components["schemas"]["User"];
+            /**
+             * Format: email
+             * @description The new address waiting for its confirmation link; null when it changed at once.
+             */
+            pendingEmail: string | null;
+        };
+        /** @description One signed-in device. The session token never leaves the server. */
+        Session: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Its last use
+             */
+            lastSeenAt: string;
+            /** @description The browser's User-Agent at sign-in (first 200 characters; empty if none). */
+            userAgent: string;
+            /** @description The session of this request. */
+            current: boolean;
+        };
+        SessionList: {
+            items: components["schemas"]["Session"][];
         };
         /** @description One user of the admin list. No secret field. */
         AdminUserListItem: {
@@ -2012,11 +2565,34 @@ export interface components {
              *     arbitrarily old.
              */
             lastActiveAt: string | null;
+            /**
+             * Format: date-time
+             * @description When an administrator disabled the account (no sign-in until re-enabled); null while enabled.
+             */
+            disabledAt: string | null;
         };
         AdminUserPage: {
             items: components["schemas"]["AdminUserListItem"][];
             /** @description Opaque cursor of the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        AdminUserEnvelope: {
+            user: components["schemas"]["AdminUserListItem"];
+        };
+        AdminUsage: {
+            users: number;
+            admins: number;
+            disabledUsers: number;
+            /** @description Users whose last sign-in or session use is within 7 days. */
+            activeUsers7Days: number;
+            /** @description Within 30 days. */
+            activeUsers30Days: number;
+            positions: number;
+            /** @description Committed CSV imports */
+            imports: number;
+            images: number;
+            /** @description Total size of the stored images. */
+            storageBytes: number;
         };
         Health: {
             /**
@@ -2901,8 +3477,13 @@ export interface components {
                 /** @example 2024-05 */
                 month: string;
             } & components["schemas"]["PerformanceBucket"])[];
-            /** @description One entry per symbol, best net P&L first. */
+            /** @description One entry per symbol, best net P&L first; empty with `bySymbol=false`. */
             bySymbol: ({
+                symbol: string;
+            } & components["schemas"]["PerformanceBucket"])[];
+            /** @description One entry per underlying (an option or future with its underlying, a stock on its own), best net P&L first. */
+            byUnderlying: ({
+                /** @description The underlying. */
                 symbol: string;
             } & components["schemas"]["PerformanceBucket"])[];
             /** @description One entry per tag on a position of the filter, best net P&L first. */
@@ -3362,7 +3943,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie). */
+        /**
+         * @description `UNAUTHENTICATED`: no live session (missing, unknown or expired cookie),
+         *     or an API token that is unknown, revoked, or not accepted on this route.
+         */
         Unauthenticated: {
             headers: {
                 [name: string]: unknown;
@@ -3455,6 +4039,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The user as they are now. */
+        AdminUser: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminUserEnvelope"];
+            };
+        };
+        /**
+         * @description `ADMIN_REQUIRED`: the signed-in user is not an administrator.
+         *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
+         *     allowed.
+         */
+        AdminForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The payment processor refused or failed the request (logged with the
          *     processor's request id). No `code`; try again later.
@@ -3469,6 +4075,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+        AdminUserId: string;
         /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         PositionId: string;
         /**
@@ -3585,6 +4193,15 @@ export interface operations {
                     "application/json": components["schemas"]["UserEnvelope"];
                 };
             };
+            /** @description The password is right and two-factor sign-in is on; no session yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoginChallenge"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             /** @description `INVALID_CREDENTIALS`: wrong email or password. */
             401: {
@@ -3595,7 +4212,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            403: components["responses"]["CsrfRejected"];
+            /**
+             * @description `ACCOUNT_DISABLED`: the password is right but an administrator
+             *     disabled the account; no session is started.
+             *     `CSRF_REJECTED`: split-origin mode only, a request from an origin
+             *     not allowed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3758,6 +4388,272 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    loginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description `UNAUTHENTICATED`: the pending sign-in is unknown, used or expired.
+             *     `INVALID_CREDENTIALS`: wrong or already used code.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of two-factor sign-in for the signed-in user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setupTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, not yet in force. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetup"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: two-factor sign-in is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: no set-up to confirm, or two-factor sign-in is already on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisableTwoFactorRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: two-factor sign-in is not on. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every API token of the user (at most 50). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user already has 50 tokens. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     setTimezone: {
         parameters: {
             query?: never;
@@ -3784,6 +4680,196 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Password changed; the count of other sessions that ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description Changed at once (email not configured). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChange"];
+                };
+            };
+            /** @description A confirmation link went to the new address; the user is unchanged so far. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `EMAIL_TAKEN`: another account has this address. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The address is changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `EMAIL_TAKEN`: another account has this address now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count of sessions that ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A session's `id` from the list. Another user's session, an unknown and a malformed id are the same codeless 404. */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3838,6 +4924,133 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    promoteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    demoteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: this is the last administrator. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: the caller themselves, or the last administrator. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enableUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AdminUser"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5132,13 +6345,23 @@ export interface operations {
     listPositions: {
         parameters: {
             query?: {
-                /** @description Only this account's positions. */
-                accountId?: string;
-                /** @description Only this symbol (case-insensitive, exact; an option's canonical OCC symbol). */
-                symbol?: string;
+                /** @description These accounts only (repeat the parameter or separate ids with commas). */
+                accountId?: string[];
+                /** @description These symbols only, case-insensitive; a symbol also matches the options and futures of that underlying (repeat or separate with commas). */
+                symbol?: string[];
                 status?: "draft" | "open" | "closed";
-                /** @description Only positions carrying this tag. */
-                tagId?: string;
+                /** @description Positions carrying at least one of these tags. */
+                tagId?: string[];
+                /** @description Positions carrying none of these tags. */
+                excludeTagId?: string[];
+                /** @description Long or short positions only. */
+                side?: "long" | "short";
+                /** @description These asset types only. */
+                assetType?: ("stock" | "option" | "future")[];
+                /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
+                weekday?: number[];
+                /** @description Hours of the entry (0 to 23) in the account's time zone. */
+                hour?: number[];
                 /** @description First trading day (YYYY-MM-DD) of the opening fill, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the opening fill, in the account's zone; not before `from`. */
@@ -6068,18 +7291,30 @@ export interface operations {
     getPerformance: {
         parameters: {
             query?: {
-                /** @description Only this account's positions (another user's account gives empty figures). */
-                accountId?: string;
-                /** @description Only this symbol (case-insensitive, exact; an option's OCC symbol). */
-                symbol?: string;
+                /** @description These accounts only (repeat the parameter or separate ids with commas). */
+                accountId?: string[];
+                /** @description These symbols only, case-insensitive; a symbol also matches the options and futures of that underlying (repeat or separate with commas). */
+                symbol?: string[];
                 /** @description Only closed positions count; `draft` or `open` give empty figures. */
                 status?: "draft" | "open" | "closed";
-                /** @description Only positions carrying this tag. */
-                tagId?: string;
+                /** @description Positions carrying at least one of these tags. */
+                tagId?: string[];
+                /** @description Positions carrying none of these tags. */
+                excludeTagId?: string[];
+                /** @description Long or short positions only. */
+                side?: "long" | "short";
+                /** @description These asset types only. */
+                assetType?: ("stock" | "option" | "future")[];
+                /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
+                weekday?: number[];
+                /** @description Hours of the entry (0 to 23) in the account's time zone. */
+                hour?: number[];
                 /** @description First trading day (YYYY-MM-DD) of the close, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the close, in the account's zone; not before `from`. */
                 to?: string;
+                /** @description With `false`, `bySymbol` is empty (an options trader has a row per contract); `byUnderlying` is always there. */
+                bySymbol?: boolean;
             };
             header?: never;
             path?: never;

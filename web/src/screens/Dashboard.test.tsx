@@ -36,7 +36,8 @@ const block = (currency: string) => ({
   summary,
   byDay: [{ date: '2024-05-03', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
   byMonth: [{ month: '2024-05', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
-  bySymbol: [{ symbol: 'AAPL', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
+  bySymbol: [],
+  byUnderlying: [{ symbol: 'AAPL', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
   byTag: [{ tagId: 't1', name: 'Breakout', category: 'setup', trades: 2, wins: 2, losses: 0, winRate: '100.00', netPnl: '200.0000' }],
   equityCurve: [],
 });
@@ -75,7 +76,7 @@ describe('Dashboard', () => {
     );
     renderScreen(<Dashboard />, { path: '/', at: '/?from=2024-05-01&tagId=t1' });
     expect(await screen.findByTestId('dashboard-total')).toHaveTextContent('$25,098.00');
-    expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1' });
+    expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1', bySymbol: 'false' });
   });
 });
 
@@ -85,10 +86,10 @@ describe('Dashboard breakdowns', () => {
     mockApi(
       ...lists,
       route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
-      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), bySymbol: many } } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), byUnderlying: many } } })),
     );
     renderScreen(<Dashboard />);
-    const region = await screen.findByRole('region', { name: 'By symbol' });
+    const region = await screen.findByRole('region', { name: 'By underlying' });
     const rows = () => within(region).getAllByRole('row').slice(1);
     expect(rows()).toHaveLength(16);
     expect(region).toHaveTextContent('S09');

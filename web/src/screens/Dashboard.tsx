@@ -119,7 +119,12 @@ function Performance({ block }: { block: Block }) {
           currency={c}
           rows={block.byTag.map((t) => ({ key: t.tagId, label: `${t.name} (${t.category})`, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))}
         />
-        <Breakdown title="By symbol" column="Symbol" currency={c} rows={block.bySymbol.map((t) => ({ key: t.symbol, label: t.symbol, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))} />
+        <Breakdown
+          title="By underlying"
+          column="Underlying"
+          currency={c}
+          rows={block.byUnderlying.map((t) => ({ key: t.symbol, label: t.symbol, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))}
+        />
         <Breakdown
           title="By month"
           column="Month"
@@ -144,7 +149,7 @@ export default function Dashboard() {
   const accounts = useAccounts();
   const tags = useTags();
   const totals = useQuery({ queryKey: ['dashboard', 'totals'], queryFn: () => unwrap(client.GET('/api/dashboard/totals')) });
-  const perf = useQuery({ queryKey: ['performance', filters], queryFn: () => unwrap(client.GET('/api/performance', { params: { query: filters } })) });
+  const perf = useQuery({ queryKey: ['performance', filters], queryFn: () => unwrap(client.GET('/api/performance', { params: { query: { ...filters, bySymbol: false } } })) });
   const [chosen, setChosen] = useState<string>('total');
   const setFilter = (name: string, value: string) => {
     const next = new URLSearchParams(params);

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap } from '../api/client';
 import { keys, useAppConfig, useMe } from '../api/queries';
@@ -7,6 +8,7 @@ import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
 import { TagsManager } from './TagsManager';
+import { ApiTokensSection, TwoFactorSection } from './Security';
 import { YourData } from './YourData';
 
 function TimezoneForm({ current }: { current: string }) {
@@ -103,6 +105,8 @@ export default function Settings() {
       <TimezoneForm key={me.data.timezone} current={me.data.timezone} />
       <DisplayCurrencyForm key={me.data.displayCurrency ?? ''} current={me.data.displayCurrency} />
       <TagsManager />
+      <TwoFactorSection />
+      <ApiTokensSection />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
         <p>
@@ -110,6 +114,9 @@ export default function Settings() {
           {me.data.isAdmin && <span className="chip">admin</span>}
         </p>
         <EmailStatus verified={me.data.emailVerified} />
+        <p>
+          <Link to="/settings/security">Security: password, email address and signed-in devices</Link>
+        </p>
         {version && <p className="hint">Trade Journal {version}</p>}
       </section>
       <h2 className="section-title">Your data</h2>

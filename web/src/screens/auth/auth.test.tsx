@@ -72,6 +72,55 @@ describe('SignIn', () => {
   });
 });
 
+describe('SignIn with two-factor', () => {
+  it('asks for the code after the password and signs in with it', async () => {
+    let codeOK = false;
+    const { calls } = mockApi(
+      route('POST', '/api/auth/login', () => ({ status: 202, body: { twoFactorRequired: true, pendingToken: 'pending-1' } })),
+      route('POST', '/api/auth/login/two-factor', () =>
+        codeOK ? { body: { user } } : { status: 401, body: { error: { code: 'INVALID_CREDENTIALS', message: 'wrong code' } } },
+      ),
+    );
+    const { router } = renderScreen(<SignIn />, { path: '/signin', at: '/signin?next=%2Fpositions' });
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Email'), 'a@example.com');
+    await u.type(screen.getByLabelText('Password'), 'password1');
+    await u.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Enter your code' })).toBeInTheDocument();
+    await u.type(screen.getByLabelText('Code'), '000000');
+    await u.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(/That code did not work/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/signin');
+    codeOK = true;
+    await u.clear(screen.getByLabelText('Code'));
+    await u.type(screen.getByLabelText('Code'), ' 123 456 ');
+    await u.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/positions'));
+    expect(calls.filter((c) => c.path === '/api/auth/login/two-factor').map((c) => c.body)).toEqual([
+      { pendingToken: 'pending-1', code: '000000' },
+      { pendingToken: 'pending-1', code: '123 456' },
+    ]);
+  });
+
+  it('sends the person back to the password when the sign-in expired', async () => {
+    mockApi(
+      route('POST', '/api/auth/login', () => ({ status: 202, body: { twoFactorRequired: true, pendingToken: 'old' } })),
+      route('POST', '/api/auth/login/two-factor', () => ({ status: 401, body: { error: { code: 'UNAUTHENTICATED', message: 'expired' } } })),
+    );
+    const { onUnauthenticated } = renderScreen(<SignIn />, { path: '/signin', at: '/signin' });
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Email'), 'a@example.com');
+    await u.type(screen.getByLabelText('Password'), 'password1');
+    await u.click(screen.getByRole('button', { name: 'Sign in' }));
+    await u.type(await screen.findByLabelText('Code'), '123456');
+    await u.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText(/This sign-in has expired/)).toBeInTheDocument();
+    expect(onUnauthenticated).not.toHaveBeenCalled();
+    await u.click(screen.getByRole('button', { name: 'Start again' }));
+    expect(screen.getByLabelText('Password')).toHaveValue('');
+  });
+});
+
 describe('ResetPassword', () => {
   it('sends the token from the fragment with the new password', async () => {
     window.history.replaceState(null, '', '/reset-password#token=tok-123');
