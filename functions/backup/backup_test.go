@@ -10,6 +10,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/textproto"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,6 +87,17 @@ func TestBackupRestore(t *testing.T) {
 		}
 		if len(f.objects.puts) != putsBefore+2 {
 			t.Fatalf("%d objects put by the restore", len(f.objects.puts)-putsBefore)
+		}
+	})
+	t.Run("SameStatistics", func(t *testing.T) {
+		// The same figures; the tags' ids are new.
+		uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+		for _, path := range []string{"/api/performance?bySymbol=true", "/api/dashboard/totals"} {
+			want := uuid.ReplaceAllString(string(apitest.Must(t, a.Do("GET", path, nil), 200).Body), "id")
+			got := uuid.ReplaceAllString(string(apitest.Must(t, c.Do("GET", path, nil), 200).Body), "id")
+			if got != want || !strings.Contains(want, `"netPnl":"1124.8700"`) && path != "/api/dashboard/totals" {
+				t.Fatalf("%s differs:\n got %s\nwant %s", path, got, want)
+			}
 		}
 	})
 	t.Run("NewIDs", func(t *testing.T) {
