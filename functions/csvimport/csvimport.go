@@ -147,6 +147,9 @@ type Summary struct {
 // Proposed is a position the commit would write: a new one, or an open
 // one of the journal that the file continues (existingPositionId).
 type Proposed struct {
+	// AccountID is the journal account the position is written to (a file
+	// split across accounts by accountMap has several).
+	AccountID          string  `json:"accountId"`
 	ExistingPositionID *string `json:"existingPositionId"`
 	Symbol             string  `json:"symbol"`
 	AssetType          string  `json:"assetType"`
@@ -200,8 +203,12 @@ type Preview struct {
 	PartialRowsLeftOut int  `json:"partialRowsLeftOut"`
 	// FileAccounts are the values of the file's account column with their
 	// rows, when it has one: a file of several accounts is imported once
-	// per account (fileAccount).
+	// per account (fileAccount), or split across journal accounts at once
+	// (accountMap).
 	FileAccounts []FileAccount `json:"fileAccounts"`
+	// AccountMap echoes the options' accountMap (the file's accounts to
+	// journal account ids, "" skipped), or null.
+	AccountMap map[string]string `json:"accountMap"`
 }
 
 // FileAccount is an account of the file and its data rows.
@@ -261,7 +268,10 @@ func optional(s string) *string {
 // before the file is read; a missing layout waits for detection.
 func checkOptions(opts brokerfile.Options, zone string, now time.Time, maxRows int) error {
 	if opts.PresetID == "" && opts.Mapping == nil {
-		opts.PresetID = "generic-execution"
+		// The layout is detected from the file: the day of a file of
+		// times only, and the instrument of one without symbols, are
+		// checked against it then.
+		opts.PresetID, opts.TradeDate, opts.Symbol = "generic-execution", "", ""
 	}
 	_, err := brokerfile.Resolve(opts, zone, now, maxRows)
 	return err
@@ -297,6 +307,11 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	targets, err := loadTargets(ctx, h.app.DB, userID, acct, opts.AccountMap)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	part, err := up.next()
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -329,48 +344,73 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// What the journal holds: the fee schedule for fills without a fee,
-	// open positions the file continues, fills it already has.
-	warnings := parsed.Warnings
-	if slices.ContainsFunc(parsed.Fills, func(f brokerfile.Fill) bool { return !f.FeesGiven }) {
-		schedule, err := journalstore.FeeSchedule(ctx, h.app.DB, acct.ID)
-		if err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
-		warnings = append(warnings, brokerfile.EstimateFees(parsed.Fills, parsed.HasFees, schedule)...)
-	}
-	held, err := journalstore.ReadJournal(ctx, h.app.DB, userID, acct.ID, parsed.Fills)
-	if err != nil {
-		httpx.Error(w, r, err)
-		return
-	}
-	plan := brokerfile.Build(parsed.Fills, held, brokerfile.BuildOptions{Header: parsed.Header})
-	plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
-	errs := append(parsed.Errors, plan.Errors...)
-	warnings = append(warnings, plan.Warnings...)
-
 	out := Preview{
-		CanCommit:    len(errs) == 0 && (len(plan.Positions) > 0 || plan.Summary.DuplicateFills > 0),
 		AccountID:    acct.ID,
 		PresetID:     optional(opts.PresetID),
 		FileAccounts: fileAccounts(parsed.Accounts),
+		AccountMap:   spec.AccountMap(),
 	}
+	// Each journal account's part of the file is planned against what
+	// that account holds: its fee schedule for fills without a fee, its
+	// open positions the file continues, the fills it already has.
+	parts := splitParts(parsed, acct, targets, spec.AccountMap())
+	errs, warnings := slices.Clone(parsed.Errors), parsed.Warnings
+	for _, pt := range parts {
+		if err := h.planPart(ctx, userID, pt, parsed); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		errs = append(errs, pt.plan.Errors...)
+		warnings = append(warnings, pt.warnings...)
+	}
+	warnings = dedupeFileProblems(warnings)
 	// Rows that cannot be read: the rest may be imported on an explicit
 	// confirmation (importPartial on the commit); the preview then shows
-	// what the rest makes.
-	staged, leftOut := parsed.Fills, 0
-	if len(errs) > 0 {
+	// what the rest makes. Each part leaves out its own rows; a part that
+	// cannot leave them out stops the partial import.
+	partial := len(errs) > 0
+	partials := make([]*brokerfile.Partial, len(parts))
+	for i, pt := range parts {
+		if !partial || len(pt.errs)+len(pt.plan.Errors) == 0 {
+			continue
+		}
 		build := func(fills []brokerfile.Fill) *brokerfile.Plan {
-			return brokerfile.Build(fills, held, brokerfile.BuildOptions{Header: parsed.Header})
+			return brokerfile.Build(fills, pt.held, brokerfile.BuildOptions{Header: parsed.Header})
 		}
-		if part := brokerfile.PartialImport(parsed.Fills, errs, build); part != nil {
-			staged, leftOut, plan = part.Fills, part.LeftOut, part.Plan
-			plan.Summary.Rows, plan.Summary.SkippedRows = parsed.Rows, parsed.Skipped
-			out.CanImportPartial, out.PartialRowsLeftOut = true, leftOut
-		}
+		partials[i] = brokerfile.PartialImport(pt.fills, append(slices.Clone(pt.errs), pt.plan.Errors...), build)
+		partial = partials[i] != nil
 	}
-	out.Summary, out.Positions = summaryOf(plan.Summary, acct.Currency), proposedOf(staged, plan)
+	var total brokerfile.Summary
+	staged := make([]brokerfile.Part, 0, len(parts))
+	writes := false
+	for i, pt := range parts {
+		pt.staged = pt.fills
+		if partial && partials[i] != nil {
+			pt.staged, pt.plan = partials[i].Fills, partials[i].Plan
+		}
+		addSummary(&total, pt.plan.Summary)
+		writes = writes || len(pt.plan.Positions) > 0 || pt.plan.Summary.DuplicateFills > 0
+		for _, p := range proposedOf(pt.staged, pt.plan) {
+			p.AccountID = pt.acct.ID
+			out.Positions = append(out.Positions, p)
+		}
+		id := pt.acct.ID
+		if out.AccountMap == nil {
+			id = "" // the staged row's own account
+		}
+		staged = append(staged, brokerfile.Part{AccountID: id, Fills: pt.staged})
+	}
+	total.Rows, total.SkippedRows = parsed.Rows, parsed.Skipped
+	out.Summary = summaryOf(total, acct.Currency)
+	out.CanCommit = len(errs) == 0 && writes
+	leftOut := 0
+	if partial && writes {
+		out.CanImportPartial, leftOut = true, rowsLeftOut(errs, parts)
+		out.PartialRowsLeftOut = leftOut
+	}
+	if out.Positions == nil {
+		out.Positions = []Proposed{}
+	}
 	out.Errors, out.ErrorCount = listed(errs)
 	out.WarningGroups = grouped(warnings)
 	out.Warnings, out.WarningCount = listed(warnings)
@@ -476,6 +516,19 @@ type Committed struct {
 	ContinuedIDs       []string `json:"continuedPositionIds"`
 	Balance            string   `json:"balance"`
 	RowsLeftOut        int      `json:"rowsLeftOut"` // a partial import's rows that could not be read
+	// Accounts is what each journal account got (one, or several for a
+	// file split by accountMap); the fields above are their totals, and
+	// accountId and balance are the first one's.
+	Accounts []CommittedAccount `json:"accounts"`
+}
+
+// CommittedAccount is what a commit wrote to one journal account.
+type CommittedAccount struct {
+	AccountID          string `json:"accountId"`
+	PositionsCreated   int    `json:"positionsCreated"`
+	PositionsContinued int    `json:"positionsContinued"`
+	FillsCreated       int    `json:"fillsCreated"`
+	Balance            string `json:"balance"`
 }
 
 type committedEnvelope struct {
@@ -531,7 +584,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 // plan against the journal as it is now, the write, and the deletion of
 // the staged row.
 func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial bool) (Committed, error) {
-	fills, leftOut, err := brokerfile.DecodeStaged(payload)
+	parts, leftOut, err := brokerfile.DecodeStaged(payload)
 	if err != nil {
 		return Committed{}, err
 	}
@@ -539,7 +592,14 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 		return Committed{}, apperr.Invalid("importPartial", fmt.Sprintf(
 			"must be true to import this preview: %d rows of the file cannot be read and are left out", leftOut))
 	}
-	done, err := h.journal.Import(ctx, userID, accountID, fills, brokerfile.BuildOptions{ConfirmDuplicates: confirm},
+	in := make([]journalstore.ImportPart, len(parts))
+	for i, pt := range parts {
+		in[i] = journalstore.ImportPart{AccountID: pt.AccountID, Fills: pt.Fills}
+		if pt.AccountID == "" {
+			in[i].AccountID = accountID
+		}
+	}
+	done, err := h.journal.ImportAccounts(ctx, userID, in, brokerfile.BuildOptions{ConfirmDuplicates: confirm},
 		func(ctx context.Context, tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'committing'`, hash)
 			if err != nil {
@@ -564,17 +624,20 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 		}
 		return Committed{}, err
 	}
-	out := Committed{AccountID: accountID, Balance: money.RoundN(done.Balance, 4), RowsLeftOut: leftOut,
-		PositionsCreated: len(done.Created), PositionsContinued: len(done.Continued), FillsCreated: done.Fills,
-		PositionIDs: done.Created, ContinuedIDs: done.Continued}
-	if !confirm {
-		out.DuplicatesSkipped = done.Plan.Summary.DuplicateFills
-	}
-	if out.PositionIDs == nil {
-		out.PositionIDs = []string{}
-	}
-	if out.ContinuedIDs == nil {
-		out.ContinuedIDs = []string{}
+	out := Committed{AccountID: in[0].AccountID, Balance: money.RoundN(done[0].Balance, 4), RowsLeftOut: leftOut,
+		PositionIDs: []string{}, ContinuedIDs: []string{}, Accounts: make([]CommittedAccount, len(done))}
+	for i, d := range done {
+		a := CommittedAccount{AccountID: in[i].AccountID, Balance: money.RoundN(d.Balance, 4),
+			PositionsCreated: len(d.Created), PositionsContinued: len(d.Continued), FillsCreated: d.Fills}
+		out.Accounts[i] = a
+		out.PositionsCreated += a.PositionsCreated
+		out.PositionsContinued += a.PositionsContinued
+		out.FillsCreated += a.FillsCreated
+		out.PositionIDs = append(out.PositionIDs, d.Created...)
+		out.ContinuedIDs = append(out.ContinuedIDs, d.Continued...)
+		if !confirm {
+			out.DuplicatesSkipped += d.Plan.Summary.DuplicateFills
+		}
 	}
 	return out, nil
 }

@@ -76,7 +76,14 @@ func TestImportSamples(t *testing.T) {
 				"startingBalance": "25000", "brokerageId": ibFixed}), 201), "account")["id"].(string)
 			before := f.counts(t)
 			balance := f.balance(t, f.accountA)
-			r := apitest.Must(t, preview(t, f.a, map[string]any{"accountId": f.accountA, "presetId": p.ID}, sample(t, p.Sample)), 200)
+			opts := map[string]any{"accountId": f.accountA, "presetId": p.ID}
+			if p.NeedsDate {
+				opts["tradeDate"] = "2025-03-04"
+			}
+			if p.NeedsSymbol {
+				opts["symbol"] = "AAPL"
+			}
+			r := apitest.Must(t, preview(t, f.a, opts, sample(t, p.Sample)), 200)
 			if r.JSON["canCommit"] != true || len(errorCodes(r)) != 0 {
 				t.Fatalf("preview %s", r.Body)
 			}

@@ -26,8 +26,8 @@ type Page struct {
 // keyset on (opened_at DESC NULLS FIRST, id DESC) so that drafts (no fills,
 // no opened_at) come first and page 400 costs what page 1 does. Filters are
 // journal.ParseFilter's (accounts, symbols, status, tags in and out, side,
-// asset types, entry weekday and hour, from/to on the opened date in the
-// account's trading-day zone); limit defaults to 50 and
+// asset types, entry weekday and hour, from/to on the opened date, or with
+// dateBy=closed the close date, in the account's trading-day zone); limit defaults to 50 and
 // is clamped to 1..200.
 func (h handler) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -128,17 +128,21 @@ func listQuery(userID string, f journal.Filter, after *journal.Cursor, limit int
 	if f.NeedsAccount() {
 		sql += ` JOIN accounts a ON a.id = p.account_id`
 	}
-	sql += ` WHERE p.user_id = $1 AND ` + f.SQL(&args, "p.opened_at")
+	dated := "p.opened_at"
+	if f.ByClose {
+		dated = "p.closed_at"
+	}
+	sql += ` WHERE p.user_id = $1 AND ` + f.SQL(&args, dated)
 	if f.Status == journal.StatusDraft || f.Status == journal.StatusOpen {
 		// Implied by the filter; as a literal it lets the planner use the
 		// partial index positions_user_unclosed_idx (migrations/0005).
 		sql += ` AND p.status <> 'closed'`
 	}
 	if f.From != nil {
-		sql += ` AND p.opened_at >= ` + arg(f.From.Add(-maxZoneAhead))
+		sql += ` AND ` + dated + ` >= ` + arg(f.From.Add(-maxZoneAhead))
 	}
 	if f.To != nil {
-		sql += ` AND p.opened_at < ` + arg(f.To.Add(24*time.Hour+maxZoneBehind))
+		sql += ` AND ` + dated + ` < ` + arg(f.To.Add(24*time.Hour+maxZoneBehind))
 	}
 	if after != nil {
 		id := arg(after.ID) + "::uuid"

@@ -255,3 +255,46 @@ func TestFileAccounts(t *testing.T) {
 		t.Fatalf("fileAccount without an account column: %v", err)
 	}
 }
+
+// TestFlexSeparateTime: a Flex query with TradeDate and TradeTime (no
+// DateTime) keeps the time, and its ClientAccountID splits the file.
+func TestFlexSeparateTime(t *testing.T) {
+	file := "TradeDate,TradeTime,Buy/Sell,AssetClass,Symbol,Quantity,TradePrice,IBCommission,ClientAccountID\n" +
+		"20160912,100344,BUY,OPT,SPX 161118P02035000,2,30.1,-2.2434,U111\n" +
+		"20160912,143148,SELL,STK,AAPL,-5,105,-1,U222\n"
+	p := parseText(t, Options{PresetID: "ibkr-flex-trades", AccountMap: map[string]string{"U111": "j1", "U222": "j2"}}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 2 {
+		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+	}
+	if p.Fills[0].FilledAt != time.Date(2016, 9, 12, 14, 3, 44, 0, time.UTC) || p.Fills[0].Symbol != "SPX   161118P02035000" ||
+		p.Fills[0].Account != "U111" || p.Fills[1].Account != "U222" || p.Fills[1].Side != Sell {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+}
+
+// TestPairedRows: TradeStation's trades list: the exit row takes its
+// entry's quantity (its cell holds the profit), an exit without its entry
+// is a located error, and the list's instrument is the options' symbol,
+// required and checked.
+func TestPairedRows(t *testing.T) {
+	head := "#,Type,Date/Time,Signal,Price,Shares/Ctrts - Profit/Loss\n"
+	p := parseText(t, Options{PresetID: "tradestation-trades", Symbol: "/ESH25"}, head+
+		"1,Sell Short,03/04/2025 09:45:00 AM,SE,6000,2\n"+
+		"1,Buy to Cover,03/04/2025 10:15:00 AM,SX,5990,$1000.00\n"+
+		",Sell,03/04/2025 11:00:00 AM,LX,5995,($50.00)\n")
+	if len(p.Fills) != 2 || p.Fills[1].Quantity.String() != "2" || p.Fills[1].Symbol != "ESH25" || p.Fills[1].AssetType != AssetFuture {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+	if len(p.Errors) != 1 || p.Errors[0].Row != 4 || p.Errors[0].Code != CodeMissingValue || p.Errors[0].ColumnName != "#" {
+		t.Fatalf("errors %+v", p.Errors)
+	}
+	for _, opts := range []Options{
+		{PresetID: "tradestation-trades"},
+		{PresetID: "tradestation-trades", Symbol: "EURUSD"},
+		{PresetID: "generic-execution", Symbol: "AAPL"},
+	} {
+		if _, err := Resolve(opts, "UTC", now, 10); err == nil || !strings.Contains(err.Error(), "symbol") {
+			t.Errorf("%+v: %v", opts, err)
+		}
+	}
+}

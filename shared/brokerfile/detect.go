@@ -103,7 +103,7 @@ func presetHeader(p *Preset, recs [][]string) []string {
 			inSection = title(r) && headKey(r[0]) == headKey(p.Section)
 			continue
 		case p.Section == "" && !p.headerOK(r):
-			if looked++; looked < headerSearch {
+			if looked++; looked < p.headerLines() {
 				continue
 			}
 			return nil

@@ -17,9 +17,21 @@ import (
 func fuzzSpec(choice byte) *Spec {
 	all := Presets()
 	var opts Options
-	switch n := int(choice) % (len(all) + 4); {
+	switch n := int(choice) % (len(all) + 5); {
 	case n < len(all):
 		opts.PresetID = all[n].ID
+		if all[n].NeedsDate {
+			opts.TradeDate = "2025-03-04"
+		}
+		if all[n].NeedsSymbol {
+			opts.Symbol = "/ESH25"
+		}
+	case n == len(all)+3:
+		// A file without dates on a given day, split across accounts.
+		opts.Mapping = &Mapping{Columns: map[string]Column{
+			FieldTime: {Name: "t"}, FieldSymbol: {Name: "s"}, FieldSide: {Name: "side"}, FieldQuantity: {Name: "q"},
+			FieldPrice: {Name: "p"}, FieldAccount: {Name: "acct"}}}
+		opts.TradeDate, opts.AccountMap = "2025-03-04", map[string]string{"A1": "x", "A2": ""}
 	case n == len(all):
 		no := false
 		opts.Mapping = &Mapping{HasHeader: &no, Columns: map[string]Column{

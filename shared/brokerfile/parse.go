@@ -95,6 +95,10 @@ type parser struct {
 	filters []rowFilter
 	reason  map[string]int // skipped rows by reason
 	last    *time.Time     // the previous row's time (InheritTime)
+	account string         // the current row's account (the account column)
+	// A trade of paired rows (PairedRows): its number and entry quantity.
+	pairNumber string
+	pairQty    decimal.Decimal
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -202,7 +206,20 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		return nil, ErrEmpty
 	}
 	oldestFirst(p.out.Fills)
-	if len(p.out.Accounts) > 1 && s.fileAccount == "" {
+	if s.accountMap != nil {
+		var unmapped []string
+		for a := range p.out.Accounts {
+			if _, ok := s.accountMap[a]; !ok {
+				unmapped = append(unmapped, clip(a))
+			}
+		}
+		if len(unmapped) > 0 {
+			slices.Sort(unmapped)
+			p.out.Errors = append(p.out.Errors, Problem{Field: FieldAccount, Code: CodeMultipleAccounts, Message: fmt.Sprintf(
+				"the file's accounts %s are not in accountMap: send each to one of your accounts, or skip it",
+				strings.Join(unmapped, ", "))})
+		}
+	} else if len(p.out.Accounts) > 1 && s.fileAccount == "" {
 		p.out.Errors = append(p.out.Errors, Problem{Field: FieldAccount, Code: CodeMultipleAccounts, Message: fmt.Sprintf(
 			"the file holds %d accounts (%s): import them one at a time, choosing the file's account (fileAccount) for each of yours",
 			len(p.out.Accounts), accountList(p.out.Accounts))})
@@ -260,7 +277,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		if errors.Is(err, io.EOF) && first != nil {
 			rec, err = first, nil
 			first = nil
-			looked = headerSearch
+			looked = p.s.preset.headerLines()
 		}
 		if errors.Is(err, io.EOF) {
 			if section != "" && seen {
@@ -316,7 +333,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 			if first == nil {
 				first = slices.Clone(rec)
 			}
-			if looked++; looked < headerSearch {
+			if looked++; looked < p.s.preset.headerLines() {
 				continue
 			}
 			rec = first
@@ -331,6 +348,14 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 
 // headerSearch bounds the records a preset's header is looked for in.
 const headerSearch = 30
+
+// headerLines is how many records p's header is looked for in.
+func (p *Preset) headerLines() int {
+	if p.HeaderLines > 0 {
+		return p.HeaderLines
+	}
+	return headerSearch
+}
 
 // headerOK reports whether rec has every column p requires (by name or
 // synonym).
@@ -411,7 +436,7 @@ func (p *parser) bindHeader() error {
 		required = p.s.preset.Required
 	}
 	for _, f := range required {
-		if _, ok := p.bind[f]; ok {
+		if _, ok := p.bind[f]; ok || f == FieldDate && p.s.tradeDate != nil {
 			continue
 		}
 		if p.s.preset != nil {
@@ -441,6 +466,9 @@ func (p *parser) bindHeader() error {
 	}
 	if p.s.fileAccount != "" && !p.has(FieldAccount) {
 		return apperr.Invalid("fileAccount", "applies to a file with an account column; this file has none (map one as account)")
+	}
+	if p.s.accountMap != nil && !p.has(FieldAccount) {
+		return apperr.Invalid("accountMap", "applies to a file with an account column; this file has none (map one as account)")
 	}
 	p.out.HasFees = p.has(FieldFees) || p.has(FieldCommission)
 	for _, f := range p.s.extraFees {
@@ -543,7 +571,7 @@ func (p *parser) columnName(col int) string {
 
 // problem records an error (warn false) or a warning at the current row.
 func (p *parser) problem(warn bool, field string, col int, code, msg string) {
-	pr := Problem{Row: p.line, Column: col, ColumnName: p.columnName(col), Field: field, Code: code, Message: msg}
+	pr := Problem{Row: p.line, Column: col, ColumnName: p.columnName(col), Field: field, Code: code, Message: msg, Account: p.account}
 	if warn {
 		p.out.Warnings = append(p.out.Warnings, pr)
 	} else {
@@ -580,6 +608,9 @@ var dateHint = map[string]string{
 func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 	v, col := p.cell(dateField)
 	tv, tcol := p.cell(timeField)
+	if p.s.tradeDate != nil && dateField == FieldDate {
+		return p.onTradeDate(tv, tcol)
+	}
 	if v == "" {
 		if p.s.preset != nil && p.s.preset.InheritTime && p.last != nil && tv == "" {
 			return *p.last, true
@@ -617,6 +648,28 @@ func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 	t := at(d, c, p.s.Location)
 	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
 		p.problem(false, dateField, col, CodeOutOfRange, fmt.Sprintf("%s is not between 1970 and tomorrow", t.Format(time.RFC3339)))
+		return time.Time{}, false
+	}
+	p.last = &t
+	return t, true
+}
+
+// onTradeDate reads a time of day on the file's trading day (tradeDate):
+// a file that has times but no dates.
+func (p *parser) onTradeDate(tv string, col int) (time.Time, bool) {
+	if tv == "" {
+		p.missing(FieldTime, col)
+		return time.Time{}, false
+	}
+	c, ok := parseClock(tv)
+	if !ok {
+		p.problem(false, FieldTime, col, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512", clip(tv)))
+		return time.Time{}, false
+	}
+	d := p.s.tradeDate
+	t := at(ymd{d.Year(), d.Month(), d.Day()}, c, p.s.Location)
+	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
+		p.problem(false, FieldTime, col, CodeOutOfRange, fmt.Sprintf("%s is not between 1970 and tomorrow: check the trading day (tradeDate)", t.Format(time.RFC3339)))
 		return time.Time{}, false
 	}
 	p.last = &t
@@ -746,6 +799,9 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 // instrument reads the symbol (and the option fields) of the current row.
 func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
+	if col == 0 && p.s.symbol != "" {
+		sym = p.s.symbol // a file that names no symbol: the options' (checked by Resolve)
+	}
 	if inst, ok := p.described(sym); ok {
 		return inst, true
 	}
@@ -858,14 +914,26 @@ func unsupportedWord(s string) bool {
 // options picked another of the file's accounts.
 func (p *parser) otherAccount() bool {
 	v, col := p.cell(FieldAccount)
-	if col == 0 || v == "" {
+	p.account = v
+	if col == 0 {
 		return false
+	}
+	if v == "" {
+		if p.s.accountMap == nil {
+			return false
+		}
+		p.problem(false, FieldAccount, col, CodeMissingValue, "account is empty: a file split across your accounts needs every row's account")
+		return true
 	}
 	if p.out.Accounts == nil {
 		p.out.Accounts = map[string]int{}
 	}
 	if _, seen := p.out.Accounts[v]; seen || len(p.out.Accounts) < maxAccounts {
 		p.out.Accounts[v]++
+	}
+	if id, ok := p.s.accountMap[v]; ok && id == "" {
+		p.skipRow("account " + clip(v) + " (skipped)")
+		return true
 	}
 	if p.s.fileAccount == "" || v == p.s.fileAccount {
 		return false
@@ -935,7 +1003,7 @@ func (p *parser) execution() {
 	inst, fine := p.instrument(t)
 	ok = ok && fine
 
-	qty, qtyCol, fine := p.nonZeroQuantity()
+	qty, qtyCol, fine := p.rowQuantity()
 	ok = ok && fine
 
 	side, effect := "", ""
@@ -989,7 +1057,7 @@ func (p *parser) execution() {
 	p.out.Fills = append(p.out.Fills, Fill{
 		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
 		Side: side, Effect: effect, Price: price, Quantity: qty, Fees: fees, FeesGiven: given,
-		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
+		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol, Account: p.account,
 	})
 }
 
@@ -1090,7 +1158,8 @@ func (p *parser) roundTrip() {
 	// when they were paid.
 	half := fees.Div(decimal.NewFromInt(2)).Round(4)
 	base := Fill{Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
-		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol}
+		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
+		Account: p.account}
 	e, x := base, base
 	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
 	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
@@ -1130,6 +1199,32 @@ func (p *parser) summarize() {
 		p.out.Warnings = append(p.out.Warnings, Problem{Code: CodeRowsSkipped, Message: fmt.Sprintf(
 			"%d rows are not fills and were skipped (%s)", p.out.Skipped, strings.Join(reasons, "; "))})
 	}
+}
+
+// rowQuantity reads the row's quantity: its own, or in a file of paired
+// rows (PairedRows) the entry's for the exit row, whose cell holds the
+// trade's profit instead.
+func (p *parser) rowQuantity() (decimal.Decimal, int, bool) {
+	if p.s.preset == nil || !p.s.preset.PairedRows {
+		return p.nonZeroQuantity()
+	}
+	n, nCol := p.cell("tradeNumber")
+	_, col := p.cell(FieldQuantity)
+	if n != "" && n != p.pairNumber {
+		qty, col, ok := p.nonZeroQuantity()
+		p.pairNumber, p.pairQty = n, decimal.Zero
+		if ok {
+			p.pairQty = qty.Abs()
+		}
+		return qty, col, ok
+	}
+	if p.pairQty.IsZero() {
+		p.problem(false, "tradeNumber", nCol, CodeMissingValue, "an exit row without its trade's entry row (numbered in #) above it")
+		return decimal.Zero, col, false
+	}
+	qty := p.pairQty
+	p.pairNumber, p.pairQty = "", decimal.Zero // one exit a trade
+	return qty, col, true
 }
 
 // nonZeroQuantity reads the row's quantity, which may be signed but not 0,

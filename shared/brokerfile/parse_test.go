@@ -3,6 +3,7 @@ package brokerfile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -535,6 +536,113 @@ func TestPayloadRoundTrip(t *testing.T) {
 	for _, bad := range []string{"", "tjcsv2\n", "tjcsv1\n1\tA", "tjcsv1\n1\t2\t3\t4\t5\t6\t7\t8\t9\t0\t1\t2\t3\n"} {
 		if _, err := DecodeFills([]byte(bad)); !errors.Is(err, ErrPayload) {
 			t.Errorf("DecodeFills(%q) = %v", bad, err)
+		}
+	}
+}
+
+// TestPayloadParts: the fills of several journal accounts come back in
+// their parts, with the rows left out.
+func TestPayloadParts(t *testing.T) {
+	parsed, _ := load(t, "tradezero", "tradezero_trades.csv", Options{})
+	parts := []Part{{Fills: parsed.Fills[:1]}, {AccountID: "a1", Fills: parsed.Fills[1:3]}, {AccountID: "b2"}, {AccountID: "c3", Fills: parsed.Fills[3:]}}
+	back, leftOut, err := DecodeStaged(EncodeStaged(parts, 7))
+	if err != nil || leftOut != 7 || len(back) != len(parts) {
+		t.Fatalf("%+v %d %v", back, leftOut, err)
+	}
+	for i := range parts {
+		if back[i].AccountID != parts[i].AccountID || len(back[i].Fills) != len(parts[i].Fills) {
+			t.Fatalf("part %d: %+v, want %+v", i, back[i], parts[i])
+		}
+		for k := range back[i].Fills {
+			if back[i].Fills[k].Row != parts[i].Fills[k].Row {
+				t.Fatalf("part %d fill %d: row %d", i, k, back[i].Fills[k].Row)
+			}
+		}
+	}
+	if _, err := DecodeFills(EncodeStaged(parts[1:2], 0)); !errors.Is(err, ErrPayload) {
+		t.Errorf("DecodeFills of an account's part: %v", err)
+	}
+	for _, bad := range []string{"tjcsv1\n@\n", "tjcsv1\n@a1"} {
+		if _, _, err := DecodeStaged([]byte(bad)); !errors.Is(err, ErrPayload) {
+			t.Errorf("DecodeStaged(%q) = %v", bad, err)
+		}
+	}
+}
+
+// TestAccountMap: a file of several accounts split by accountMap: the
+// fills carry their account, a skipped account's rows are counted, an
+// account the map does not name is a file error, and the map's shape is
+// checked.
+func TestAccountMap(t *testing.T) {
+	file := "Instrument,Action,Quantity,Price,Time,E/X,Commission,Account\n" +
+		"MES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,Entry,$0.62,Sim101\n" +
+		"MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101\n" +
+		"MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22\n" +
+		"MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22\n" +
+		"MES 03-25,Buy,1,6003,2/3/2025 9:57:00 AM,Entry,$0.62,EVAL-3\n"
+	p := parseText(t, Options{PresetID: "ninjatrader", AccountMap: map[string]string{"Sim101": "j1", "APEX-22": "j2", "EVAL-3": ""}}, file)
+	if len(p.Errors) != 0 || len(p.Fills) != 4 || p.Skipped != 1 {
+		t.Fatalf("errors %+v fills %d skipped %d", p.Errors, len(p.Fills), p.Skipped)
+	}
+	if p.Fills[0].Account != "Sim101" || p.Fills[3].Account != "APEX-22" {
+		t.Fatalf("fills' accounts %+v", p.Fills)
+	}
+	p = parseText(t, Options{PresetID: "ninjatrader", AccountMap: map[string]string{"Sim101": "j1"}}, file)
+	if len(p.Errors) != 1 || p.Errors[0].Code != CodeMultipleAccounts || !strings.Contains(p.Errors[0].Message, "APEX-22, EVAL-3") {
+		t.Fatalf("unmapped accounts: %+v", p.Errors)
+	}
+	// A row without its account cannot be placed.
+	p = parseText(t, Options{PresetID: "ninjatrader", AccountMap: map[string]string{"Sim101": "j1"}},
+		"Instrument,Action,Quantity,Price,Time,Account\nMES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,\n")
+	if len(p.Errors) != 1 || p.Errors[0].Code != CodeMissingValue || p.Errors[0].Field != FieldAccount {
+		t.Fatalf("empty account: %+v", p.Errors)
+	}
+	for _, opts := range []Options{
+		{PresetID: "ninjatrader", FileAccount: "Sim101", AccountMap: map[string]string{"Sim101": "j1"}},
+		{PresetID: "ninjatrader", AccountMap: map[string]string{}},
+		{PresetID: "ninjatrader", AccountMap: map[string]string{" ": "j1"}},
+	} {
+		if _, err := Resolve(opts, "UTC", now, 10); err == nil || !strings.Contains(err.Error(), "accountMap") {
+			t.Errorf("%+v: %v", opts.AccountMap, err)
+		}
+	}
+	s, _ := Resolve(Options{PresetID: "generic-execution", AccountMap: map[string]string{"a": "j1"}}, "UTC", now, 10)
+	if _, err := Parse(strings.NewReader("Date,Symbol,Quantity,Price\n2024-01-02,AAPL,1,1\n"), s); err == nil || !strings.Contains(err.Error(), "accountMap") {
+		t.Fatalf("accountMap without an account column: %v", err)
+	}
+}
+
+// TestTradeDate: a file of times only is read on the day given; the day
+// is required by the preset that needs it and refused where the file has
+// dates.
+func TestTradeDate(t *testing.T) {
+	p := parseText(t, Options{PresetID: "das-trader", TradeDate: "2025-03-04"},
+		"Time,Symb,Side,Price,Qty,Route\n09:30:41,TSLA,B,240.10,50,SMAT\n9:41 AM,TSLA,S,241.35,50,SMAT\n,TSLA,B,1,1,SMAT\n25:00:00,TSLA,B,1,1,SMAT\n")
+	if len(p.Fills) != 2 || p.Fills[0].FilledAt != time.Date(2025, 3, 4, 14, 30, 41, 0, time.UTC) ||
+		p.Fills[1].FilledAt != time.Date(2025, 3, 4, 14, 41, 0, 0, time.UTC) {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+	if got := codes(p.Errors); !slices.Equal(got, []string{CodeInvalidTime, CodeMissingValue}) || p.Errors[0].Field != FieldTime {
+		t.Fatalf("errors %+v", p.Errors)
+	}
+	// A mapping without a date column takes the day too.
+	p = parseText(t, Options{TradeDate: "2025-03-04", Mapping: &Mapping{Columns: map[string]Column{
+		FieldTime: {Name: "t"}, FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldPrice: {Name: "p"}}}}, "t,s,q,p\n10:00:00,AAPL,1,200\n")
+	if len(p.Errors) != 0 || len(p.Fills) != 1 || p.Fills[0].FilledAt != time.Date(2025, 3, 4, 15, 0, 0, 0, time.UTC) {
+		t.Fatalf("mapping: %+v %+v", p.Errors, p.Fills)
+	}
+	for _, opts := range []Options{
+		{PresetID: "das-trader"},
+		{PresetID: "das-trader", TradeDate: "03/04/2025"},
+		{PresetID: "generic-execution", TradeDate: "2025-03-04"},
+		{TradeDate: "2025-03-04", Mapping: &Mapping{Columns: map[string]Column{
+			FieldDate: {Name: "d"}, FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldPrice: {Name: "p"}}}},
+		{TradeDate: "2025-03-04", Mapping: &Mapping{Columns: map[string]Column{
+			FieldSymbol: {Name: "s"}, FieldQuantity: {Name: "q"}, FieldPrice: {Name: "p"}}}},
+	} {
+		_, err := Resolve(opts, "America/New_York", now, 10)
+		if err == nil || !strings.Contains(err.Error(), "tradeDate") && !strings.Contains(err.Error(), "time") {
+			t.Errorf("%+v: %v", opts, err)
 		}
 	}
 }

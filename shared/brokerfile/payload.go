@@ -19,19 +19,44 @@ import (
 const payloadVersion = "tjcsv1"
 
 // EncodeFills writes fills in the staged form.
-func EncodeFills(fills []Fill) []byte { return EncodeStaged(fills, 0) }
+func EncodeFills(fills []Fill) []byte { return EncodeStaged([]Part{{Fills: fills}}, 0) }
 
-// EncodeStaged writes fills in the staged form, with the number of rows a
-// partial import left out (0 for a whole file) on the version line.
-func EncodeStaged(fills []Fill, leftOut int) []byte {
+// Part is the fills of a staged preview that go to one journal account:
+// AccountID "" is the account of the preview itself.
+type Part struct {
+	AccountID string
+	Fills     []Fill
+}
+
+// EncodeStaged writes the parts' fills in the staged form, with the number
+// of rows a partial import left out (0 for a whole file) on the version
+// line. A part with an account id starts with a line "@" and the id (a
+// fill line starts with its row number).
+func EncodeStaged(parts []Part, leftOut int) []byte {
+	n := 0
+	for _, pt := range parts {
+		n += len(pt.Fills)
+	}
 	var b bytes.Buffer
-	b.Grow(len(payloadVersion) + 24 + 80*len(fills))
+	b.Grow(len(payloadVersion) + 24 + 80*n + 40*len(parts))
 	b.WriteString(payloadVersion)
 	if leftOut > 0 {
 		b.WriteString(" partial ")
 		b.WriteString(strconv.Itoa(leftOut))
 	}
 	b.WriteByte('\n')
+	for _, pt := range parts {
+		if pt.AccountID != "" {
+			b.WriteByte('@')
+			b.WriteString(pt.AccountID)
+			b.WriteByte('\n')
+		}
+		writeFills(&b, pt.Fills)
+	}
+	return b.Bytes()
+}
+
+func writeFills(b *bytes.Buffer, fills []Fill) {
 	var num [24]byte
 	for i := range fills {
 		f := &fills[i]
@@ -73,7 +98,6 @@ func EncodeStaged(fills []Fill, leftOut int) []byte {
 		b.Write(strconv.AppendInt(num[:0], int64(f.SideColumn), 10))
 		b.WriteByte('\n')
 	}
-	return b.Bytes()
 }
 
 // ErrPayload is DecodeFills' answer to data it did not write.
@@ -81,13 +105,19 @@ var ErrPayload = errors.New("csvimport: staged payload is corrupt")
 
 // DecodeFills reads what EncodeFills wrote.
 func DecodeFills(data []byte) ([]Fill, error) {
-	fills, _, err := DecodeStaged(data)
-	return fills, err
+	parts, _, err := DecodeStaged(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) != 1 || parts[0].AccountID != "" {
+		return nil, ErrPayload
+	}
+	return parts[0].Fills, nil
 }
 
-// DecodeStaged reads what EncodeStaged wrote: the fills and the rows the
+// DecodeStaged reads what EncodeStaged wrote: the parts and the rows the
 // partial import left out.
-func DecodeStaged(data []byte) ([]Fill, int, error) {
+func DecodeStaged(data []byte) ([]Part, int, error) {
 	head, rest, ok := bytes.Cut(data, []byte{'\n'})
 	if !ok {
 		return nil, 0, ErrPayload
@@ -101,8 +131,36 @@ func DecodeStaged(data []byte) ([]Fill, int, error) {
 	} else if string(head) != payloadVersion {
 		return nil, 0, ErrPayload
 	}
-	fills, err := decodeLines(rest)
-	return fills, leftOut, err
+	var parts []Part
+	for first := true; first || len(rest) > 0; first = false {
+		var pt Part
+		if len(rest) > 0 && rest[0] == '@' {
+			var line []byte
+			line, rest, ok = bytes.Cut(rest[1:], []byte{'\n'})
+			if !ok || len(line) == 0 || len(line) > 64 {
+				return nil, 0, ErrPayload
+			}
+			pt.AccountID = string(line)
+		} else if !first {
+			return nil, 0, ErrPayload
+		}
+		// The part's fill lines run to the next part's "@" line.
+		end := len(rest)
+		if len(rest) > 0 && rest[0] == '@' {
+			end = 0
+		} else if i := bytes.Index(rest, []byte("\n@")); i >= 0 {
+			end = i + 1
+		}
+		chunk := rest[:end]
+		rest = rest[end:]
+		fills, err := decodeLines(chunk)
+		if err != nil {
+			return nil, 0, err
+		}
+		pt.Fills = fills
+		parts = append(parts, pt)
+	}
+	return parts, leftOut, nil
 }
 
 func decodeLines(rest []byte) ([]Fill, error) {

@@ -56,6 +56,20 @@ type Preset struct {
 	// InheritTime gives a row with an empty time cell the previous row's
 	// time (the legs of a spread after the first).
 	InheritTime bool `json:"inheritTime,omitempty"`
+	// NeedsDate: the export has times of day but no dates (DAS Trader's
+	// trade log holds one day); the import asks for the day (tradeDate).
+	NeedsDate bool `json:"needsDate,omitempty"`
+	// NeedsSymbol: the export names no instrument (a report of one
+	// chart's trades); the import asks for it (symbol).
+	NeedsSymbol bool `json:"needsSymbol,omitempty"`
+	// PairedRows: each trade is two rows, its entry (numbered in the
+	// "tradeNumber" column, with its quantity) and then its exit (not
+	// numbered, or the same number), whose quantity cell holds the trade's
+	// profit: the exit takes the entry's quantity.
+	PairedRows bool `json:"pairedRows,omitempty"`
+	// HeaderLines is how many lines may come before the header (a report's
+	// summary above its list); 0 means a few (headerSearch).
+	HeaderLines int `json:"-"`
 	// Sample is the file name of the preset's sample under testdata/.
 	Sample string `json:"-"`
 }
@@ -140,14 +154,17 @@ var presets = []Preset{
 		ID:   "ibkr-flex-trades",
 		Name: "Interactive Brokers: Flex Query trades",
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
-			"negative, DateTime yyyyMMdd;HHmmss in the time zone set in the query (default: the account's). Options come " +
-			"as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass CASH) are skipped.",
+			"negative, DateTime yyyyMMdd;HHmmss (or TradeDate and TradeTime) in the time zone set in the query (default: the " +
+			"account's). Options come as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass " +
+			"CASH) are skipped. ClientAccountID: a query over several accounts can go to several journal accounts.",
 		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
 			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
 		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
 		Columns: map[string][]string{
 			FieldDate:       {"DateTime", "Date/Time", "TradeDate", "Trade Date"},
+			FieldTime:       {"TradeTime", "Trade Time"},
 			FieldSymbol:     {"Symbol"},
+			FieldAccount:    {"ClientAccountID", "AccountId", "Account ID"},
 			FieldAssetType:  {"AssetClass", "Asset Class"},
 			FieldSide:       {"Buy/Sell"},
 			FieldEffect:     {"Open/CloseIndicator", "Open/Close"},
@@ -213,6 +230,7 @@ var presets = []Preset{
 			FieldPrice:      {"avgPrice", "Avg Fill Price"},
 			FieldDate:       {"Fill Time"},
 			FieldCommission: {"Commission"},
+			FieldAccount:    {"Account"},
 			"status":        {"Status"},
 		},
 		Required:         []string{FieldSide, FieldSymbol, FieldQuantity, FieldPrice, FieldDate},
@@ -305,6 +323,7 @@ var presets = []Preset{
 			FieldQuantity:       {"Quantity"},
 			FieldPrice:          {"T. Price", "Trade Price"},
 			FieldCommission:     {"Comm/Fee", "Comm in USD"},
+			FieldAccount:        {"Account"},
 			"dataDiscriminator": {"DataDiscriminator"},
 		},
 		Required:        []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
@@ -591,6 +610,97 @@ var presets = []Preset{
 		Required: []string{FieldSymbol, FieldQuantity, FieldPrice, FieldSide, FieldDate},
 		Keep:     map[string][]string{"recordType": {"Trade"}},
 		Sample:   "firstrade_history.csv",
+	},
+	{
+		ID:   "lightspeed",
+		Name: "Lightspeed: trade blotter",
+		Description: "Lightspeed's blotter (executions) download: Trade Date and Execution Time (Eastern time), Side (B, S; " +
+			"short sales are S), Symbol, Qty (sells may be negative), Price, Commission Amount plus the FeeSEC, FeeTAF, " +
+			"FeeMF, FeeStamp and Fee1-Fee4 columns, and Account (a file of several accounts can go to several journal accounts).",
+		HowToExport: "lightspeed.com: Reports > Account List, pick the account, then Blotter; choose the dates, Apply, then the CSV button (unzip the download).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:       {"Trade Date"},
+			FieldTime:       {"Execution Time", "Raw Exec. Time"},
+			FieldSide:       {"Side"},
+			FieldSymbol:     {"Symbol"},
+			FieldQuantity:   {"Qty"},
+			FieldPrice:      {"Price"},
+			FieldCommission: {"Commission Amount"},
+			FieldAccount:    {"Account"},
+		},
+		FeeColumns: []string{"FeeSEC", "FeeTAF", "FeeMF", "FeeStamp", "Fee1", "Fee2", "Fee3", "Fee4"},
+		Required:   []string{FieldDate, FieldTime, FieldSide, FieldSymbol, FieldQuantity, FieldPrice, FieldCommission},
+		Sample:     "lightspeed_blotter.csv",
+	},
+	{
+		ID:   "das-trader",
+		Name: "DAS Trader Pro: trade log",
+		Description: "DAS Trader's Trades window exported to CSV: Time (no date: the log holds one day, so the import asks " +
+			"for the trading day), Symb, Side (B, S, SS), Price, Qty, Route, Account. The log has no fees: they are " +
+			"estimated from the account's fee schedule.",
+		HowToExport: "DAS Trader Pro: Trade > Trade Log (or the Trades window), right-click > Export, before the day's log is cleared; give the import the day it is of.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldTime:     {"Time"},
+			FieldSymbol:   {"Symb", "Symbol"},
+			FieldSide:     {"Side"},
+			FieldPrice:    {"Price"},
+			FieldQuantity: {"Qty"},
+			FieldAccount:  {"Account"},
+			"route":       {"Route"},
+		},
+		Required:  []string{FieldTime, FieldSymbol, FieldSide, FieldPrice, FieldQuantity, "route"},
+		NeedsDate: true,
+		Sample:    "das_trades.csv",
+	},
+	{
+		ID:   "avatrade",
+		Name: "AvaTrade: closed positions",
+		Description: "AvaTrade's closed positions report: one closed position per row with Ticket, Symbol, Buy/Sell, Amount, " +
+			"Open and Close (rates), Open Time and Close Time (DD/MM/YYYY), and Gross P/L in the account's currency. Share " +
+			"CFDs by ticker are journaled as shares; forex pairs and index or commodity CFDs are skipped and counted as not " +
+			"supported yet. No fee column: fees are estimated from the account's fee schedule.",
+		HowToExport: "AvaTrade WebTrader: Account > Closed Positions (or Reports > Account Statement), choose the dates, then Export (CSV).",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateEU, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldSymbol:     {"Symbol", "Instrument"},
+			FieldSide:       {"Buy/Sell"},
+			FieldQuantity:   {"Amount"},
+			FieldEntryPrice: {"Open", "Open Rate"},
+			FieldEntryDate:  {"Open Time"},
+			FieldExitPrice:  {"Close", "Close Rate"},
+			FieldExitDate:   {"Close Time"},
+			FieldPnL:        {"Gross P/L"},
+			"ticket":        {"Ticket"},
+		},
+		Required:        []string{"ticket", FieldSymbol, FieldSide, FieldQuantity, FieldEntryPrice, FieldEntryDate, FieldExitPrice, FieldExitDate},
+		SkipUnsupported: true,
+		Sample:          "avatrade_closed_positions.csv",
+	},
+	{
+		ID:   "tradestation-trades",
+		Name: "TradeStation: trades list",
+		Description: "The Trades List of a TradeStation performance report (Strategy Performance Report or TradeManager " +
+			"Analysis) saved as CSV: two rows a trade, # and Type (Buy, Sell Short) on the entry with its Shares/Ctrts, then " +
+			"the exit (Sell, Buy to Cover) whose Shares/Ctrts cell holds the profit, Date/Time, Price and Comm. The list " +
+			"names no symbol: the import asks for the instrument (symbol). A summary above the list is passed over.",
+		HowToExport: "TradeStation: open the Strategy Performance Report (or TradeManager Analysis), Trades List tab, then File > Save As (Excel or CSV) and save that sheet as CSV.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			"tradeNumber":   {"#"},
+			FieldSide:       {"Type"},
+			FieldDate:       {"Date/Time"},
+			"signal":        {"Signal"},
+			FieldPrice:      {"Price"},
+			FieldQuantity:   {"Shares/Ctrts - Profit/Loss", "Shares/Ctrts/Units - Profit/Loss", "Contracts - Profit/Loss"},
+			FieldCommission: {"Comm."},
+		},
+		Required:    []string{"tradeNumber", FieldSide, FieldDate, "signal", FieldPrice, FieldQuantity},
+		NeedsSymbol: true,
+		PairedRows:  true,
+		HeaderLines: 300,
+		Sample:      "tradestation_trades_list.csv",
 	},
 }
 

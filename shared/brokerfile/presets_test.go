@@ -18,7 +18,7 @@ var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // load parses a testdata file with a preset and builds the plan against
 // an empty journal.
-func load(t *testing.T, presetID, file string, opts Options) (*Parsed, *Plan) {
+func load(t testing.TB, presetID, file string, opts Options) (*Parsed, *Plan) {
 	t.Helper()
 	opts.PresetID = presetID
 	s, err := Resolve(opts, "America/New_York", now, 10000)
@@ -60,6 +60,7 @@ func codes(ps []Problem) []string {
 func TestPresetSamples(t *testing.T) {
 	cases := []struct {
 		preset        string
+		opts          Options
 		rows, skipped int
 		positions     []wantPosition
 		net           string
@@ -208,13 +209,35 @@ func TestPresetSamples(t *testing.T) {
 			{"F", "long", "closed", 2, "59.87"},
 			{"INTC", "long", "closed", 2, "129.93"},
 		}, net: "189.8", warnings: []string{CodeRowsSkipped}},
+		// AMD 0.75 x 200 less 2.74 (commissions, Fee1, SEC, TAF); NIO short
+		// 0.05 x 1000 less 2.59.
+		{preset: "lightspeed", rows: 4, positions: []wantPosition{
+			{"AMD", "long", "closed", 2, "147.26"},
+			{"NIO", "short", "closed", 2, "47.41"},
+		}, net: "194.67", warnings: []string{CodeDirectionInferred}},
+		// Times only, on the day given: TSLA 1.25 x 50; GME short 0.39 x 300.
+		{preset: "das-trader", opts: Options{TradeDate: "2025-03-04"}, rows: 4, positions: []wantPosition{
+			{"TSLA", "long", "closed", 2, "62.5"},
+			{"GME", "short", "closed", 2, "117"},
+		}, net: "179.5", warnings: []string{CodeNoFeesColumn}},
+		// Paired rows of one chart's symbol: AAPL 1.00 x 100 less 2; a short
+		// of 0.50 x 50 less 2 (the exit rows' Shares/Ctrts cells are profits).
+		{preset: "tradestation-trades", opts: Options{Symbol: "AAPL"}, rows: 4, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "98"},
+			{"AAPL", "short", "closed", 2, "23"},
+		}, net: "121"},
+		// AAPL 1.75 x 20; NVDA short 1.20 x 15; the EUR/USD position skipped.
+		{preset: "avatrade", rows: 3, skipped: 1, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "35"},
+			{"NVDA", "short", "closed", 2, "18"},
+		}, net: "53", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {
 		seen[tc.preset] = true
 		t.Run(tc.preset, func(t *testing.T) {
 			p := PresetByID(tc.preset)
-			parsed, plan := load(t, tc.preset, p.Sample, Options{})
+			parsed, plan := load(t, tc.preset, p.Sample, tc.opts)
 			if len(parsed.Errors) > 0 {
 				t.Fatalf("parse errors: %+v", parsed.Errors)
 			}

@@ -19,6 +19,9 @@ type Problem struct {
 	// Symbol is the canonical symbol of the row's instrument when it could
 	// be read (a partial import leaves that instrument's rows out).
 	Symbol string `json:"-"`
+	// Account is the row's account in a file of several accounts (the
+	// account column), or "".
+	Account string `json:"account,omitempty"`
 }
 
 // Codes of errors: the row cannot be imported as it is.
@@ -38,7 +41,8 @@ const (
 	CodeEffectMismatch   = "EFFECT_MISMATCH"    // marked opening but it reduces the position, or the reverse
 	CodeTooManyFills     = "TOO_MANY_FILLS"     // a position of more than journal.MaxFills fills
 	// The file holds several accounts (an account column) and the options
-	// did not say which one to import (fileAccount).
+	// did not say which one to import (fileAccount) or where each goes
+	// (accountMap, which must name every account of the file).
 	CodeMultipleAccounts = "MULTIPLE_ACCOUNTS"
 	// A future whose root has no built-in point value (the positions API
 	// takes its multiplier; a file has no column for it).
@@ -79,6 +83,11 @@ type Fill struct {
 	// The 1-based columns of the quantity, symbol and side cells, for
 	// locating grouping errors; 0 when the file has none.
 	QtyColumn, SymbolColumn, SideColumn int
+	// Account is the row's account in a file with an account column (the
+	// import's accountMap sends it to a journal account), or "". It is not
+	// part of the staged form: a staged preview holds each journal
+	// account's fills apart.
+	Account string
 }
 
 // Key identifies a fill for duplicate detection: same symbol and asset

@@ -3,6 +3,8 @@ package brokerfile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +112,18 @@ type Options struct {
 	// skipped and counted. A file of several accounts without it is
 	// refused (MULTIPLE_ACCOUNTS), listing them.
 	FileAccount string `json:"fileAccount,omitempty"`
+	// AccountMap splits a file of several accounts across the user's
+	// journal accounts: each of the file's accounts (the account column's
+	// values) to a journal account id, or to "" to skip its rows. Every
+	// account of the file must be in it. The route checks the ids.
+	AccountMap map[string]string `json:"accountMap,omitempty"`
+	// TradeDate is the trading day (YYYY-MM-DD) of a file that has times
+	// but no dates: a preset that needs it (DAS Trader's trade log), or a
+	// mapping without a date column.
+	TradeDate string `json:"tradeDate,omitempty"`
+	// Symbol is the instrument of a file that names none, for a preset
+	// that needs it (TradeStation's trades list of one chart).
+	Symbol string `json:"symbol,omitempty"`
 }
 
 // Mapping describes a file no preset knows.
@@ -197,11 +211,18 @@ type Spec struct {
 
 	filters       []Filter
 	fileAccount   string
-	extraFees     []string // fields of a preset's FeeColumns
+	accountMap    map[string]string // the file's accounts to journal ids ("" skips)
+	tradeDate     *time.Time        // the day of a file without dates
+	symbol        string            // the instrument of a file without symbols
+	extraFees     []string          // fields of a preset's FeeColumns
 	skipNonTrades bool
 	vocab         vocab
 	defaults      defaults
 }
+
+// AccountMap returns the checked accountMap (the file's accounts to
+// journal account ids, "" to skip), or nil.
+func (s *Spec) AccountMap() map[string]string { return maps.Clone(s.accountMap) }
 
 // Preset returns the preset the spec was resolved from, or nil.
 func (s *Spec) Preset() *Preset { return s.preset }
@@ -292,6 +313,9 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 		bad("fileAccount", "must be at most "+strconv.Itoa(maxColumnName)+" characters")
 	}
 	s.fileAccount = strings.TrimSpace(opts.FileAccount)
+	s.accountMap = compileAccountMap(opts, bad)
+	s.tradeDate = resolveTradeDate(opts, s.preset, bad)
+	s.symbol = resolveSymbol(opts, s.preset, now, bad)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
 	}
@@ -328,6 +352,9 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 			}
 		}
 		for _, f := range requiredOf[s.Shape] {
+			if f == FieldDate && s.tradeDate != nil {
+				f = FieldTime // the day is tradeDate; the file gives the time
+			}
 			if _, ok := opts.Mapping.Columns[f]; !ok {
 				bad("mapping.columns."+f, "is required for "+s.Shape+" rows")
 			}
@@ -337,6 +364,92 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 		return nil, err
 	}
 	return s, nil
+}
+
+// maxAccountMap bounds the file accounts an accountMap names.
+const maxAccountMap = 100
+
+// compileAccountMap checks an accountMap's shape (the route checks that
+// its ids are the user's accounts).
+func compileAccountMap(opts Options, bad func(field, msg string)) map[string]string {
+	if opts.AccountMap == nil {
+		return nil
+	}
+	switch {
+	case opts.FileAccount != "":
+		bad("accountMap", "give fileAccount (one of the file's accounts) or accountMap (each of them), not both")
+		return nil
+	case len(opts.AccountMap) == 0:
+		bad("accountMap", "must name the file's accounts")
+		return nil
+	case len(opts.AccountMap) > maxAccountMap:
+		bad("accountMap", fmt.Sprintf("may name at most %d accounts", maxAccountMap))
+		return nil
+	}
+	out := make(map[string]string, len(opts.AccountMap))
+	for k, v := range opts.AccountMap {
+		key := strings.TrimSpace(k)
+		switch {
+		case key == "" || len(k) > maxColumnName:
+			bad("accountMap", fmt.Sprintf("%q is not an account of a file", clip(k)))
+		case len(v) > maxColumnName:
+			bad("accountMap."+key, "must be one of your accounts' ids, or empty to skip its rows")
+		default:
+			out[key] = strings.TrimSpace(v)
+		}
+	}
+	return out
+}
+
+// resolveTradeDate checks opts.TradeDate against the layout: required by a
+// preset that needs it, allowed for a mapping without a date column.
+func resolveTradeDate(opts Options, p *Preset, bad func(field, msg string)) *time.Time {
+	needs := p != nil && p.NeedsDate
+	if opts.TradeDate == "" {
+		if needs {
+			bad("tradeDate", "is required: the file has times but no dates ("+p.Name+"); give the trading day it is of (YYYY-MM-DD)")
+		}
+		return nil
+	}
+	d, err := time.Parse("2006-01-02", opts.TradeDate)
+	switch {
+	case err != nil:
+		bad("tradeDate", "must be a date like 2025-02-04")
+		return nil
+	case p != nil && !needs:
+		bad("tradeDate", "applies only to a file without dates (DAS Trader's trade log, or a mapping without a date column)")
+		return nil
+	case opts.RowShape == ShapeRoundTrip:
+		bad("tradeDate", "applies only to execution rows (a round trip has its own entry and exit dates)")
+		return nil
+	case p == nil && opts.Mapping != nil:
+		if _, dated := opts.Mapping.Columns[FieldDate]; dated {
+			bad("tradeDate", "applies only to a mapping without a date column")
+			return nil
+		}
+	}
+	return &d
+}
+
+// resolveSymbol checks opts.Symbol against the preset: required by one
+// that needs it, refused elsewhere; it must read as an instrument.
+func resolveSymbol(opts Options, p *Preset, now time.Time, bad func(field, msg string)) string {
+	needs := p != nil && p.NeedsSymbol
+	sym := strings.TrimSpace(opts.Symbol)
+	switch {
+	case sym == "" && needs:
+		bad("symbol", "is required: the file names no symbol ("+p.Name+"); give the instrument it is of (AAPL, /ESH25 for a future, or an OCC option symbol)")
+	case sym == "":
+	case !needs:
+		bad("symbol", "applies only to a file that names no symbol (TradeStation's trades list)")
+	default:
+		if _, _, msg := ParseSymbol(sym, "", now); msg != "" {
+			bad("symbol", msg)
+			return ""
+		}
+		return sym
+	}
+	return ""
 }
 
 // parseDelimiter reads a mapping's delimiter: one character other than a

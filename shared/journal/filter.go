@@ -32,13 +32,18 @@ type Filter struct {
 	Hours         []int      // 0 to 23
 	From          *time.Time // a date (midnight UTC carrying Y-M-D)
 	To            *time.Time
+	// ByClose applies From and To to the close date in the positions list
+	// (dateBy=closed: a calendar day's positions); the statistics always
+	// date by the close.
+	ByClose bool
 }
 
 // maxFilterValues bounds each list of a filter.
 const maxFilterValues = 50
 
 // ParseFilter reads accountId, symbol, status, tagId, excludeTagId, side,
-// assetType, weekday, hour, from and to (YYYY-MM-DD) from a query string.
+// assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
+// query string.
 // A list is given by repeating the parameter or separating its values with
 // commas (tagId=a,b).
 func ParseFilter(q url.Values) (Filter, error) {
@@ -131,6 +136,13 @@ func ParseFilter(q url.Values) (Filter, error) {
 	}
 	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
 		bad("to", "must not be before from")
+	}
+	switch q.Get("dateBy") {
+	case "", "opened":
+	case "closed":
+		f.ByClose = true
+	default:
+		bad("dateBy", "must be opened or closed")
 	}
 	return f, apperr.Fields(problems)
 }

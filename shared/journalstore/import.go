@@ -2,6 +2,9 @@ package journalstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -28,31 +31,68 @@ type PlanError struct{ Problems []brokerfile.Problem }
 func (e *PlanError) Error() string { return "the fills no longer fit the journal" }
 
 // Import writes a CSV import's fills into the user's account in one
-// transaction: it locks the account, plans the import against the journal
-// as it is now (brokerfile.Build), derives each run of the plan through the
-// same code as a fill typed in (journal.Derive, write), and runs finish
-// (the caller's last step in the transaction: its staged preview's
-// deletion). Open positions the file continues are locked and derived with
-// their new fills; new positions are copied whole.
+// transaction: ImportAccounts with one part.
 func (s *Store) Import(ctx context.Context, userID, accountID string, fills []brokerfile.Fill, opt brokerfile.BuildOptions,
 	finish func(context.Context, pgx.Tx) error) (Imported, error) {
-	var out Imported
+	out, err := s.ImportAccounts(ctx, userID, []ImportPart{{AccountID: accountID, Fills: fills}}, opt, finish)
+	if err != nil {
+		return Imported{}, err
+	}
+	return out[0], nil
+}
+
+// ImportPart is the fills of an import that go to one of the user's
+// accounts (a broker file of several accounts is split across them).
+type ImportPart struct {
+	AccountID string
+	Fills     []brokerfile.Fill
+}
+
+// ImportAccounts writes an import's parts, each into its account, in one
+// transaction: it locks the accounts (in id order, so that two imports
+// never wait on each other), plans each part against its account's journal
+// as it is now (brokerfile.Build), derives each run of the plans through
+// the same code as a fill typed in (journal.Derive), writes them all
+// through one write, and runs finish (the caller's last step in the
+// transaction: its staged preview's deletion). Open positions a part
+// continues are locked and derived with their new fills; new positions are
+// copied whole. A part whose account is not the user's, or whose fills no
+// longer fit, rolls back every part. The answer is per part, in order.
+func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []ImportPart, opt brokerfile.BuildOptions,
+	finish func(context.Context, pgx.Tx) error) ([]Imported, error) {
+	order := make([]int, len(parts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(parts[a].AccountID, parts[b].AccountID) })
+	for k := 1; k < len(order); k++ {
+		if parts[order[k]].AccountID == parts[order[k-1]].AccountID {
+			return nil, fmt.Errorf("journalstore: account %s in two parts of an import", parts[order[k]].AccountID)
+		}
+	}
+	out := make([]Imported, len(parts))
 	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
-			return err
+		for _, i := range order {
+			if err := lockAccount(ctx, tx, userID, parts[i].AccountID); err != nil {
+				return err
+			}
 		}
-		held, err := ReadJournal(ctx, tx, userID, accountID, fills)
-		if err != nil {
-			return err
-		}
-		plan := brokerfile.Build(fills, held, opt)
-		if len(plan.Errors) > 0 {
-			return &PlanError{plan.Errors}
-		}
-		out.Plan = plan
-		runs, err := importRuns(ctx, tx, userID, accountID, fills, plan, &out)
-		if err != nil {
-			return err
+		var runs []*run
+		for i, pt := range parts {
+			held, err := ReadJournal(ctx, tx, userID, pt.AccountID, pt.Fills)
+			if err != nil {
+				return err
+			}
+			plan := brokerfile.Build(pt.Fills, held, opt)
+			if len(plan.Errors) > 0 {
+				return &PlanError{plan.Errors}
+			}
+			out[i].Plan = plan
+			rs, err := importRuns(ctx, tx, userID, pt.AccountID, pt.Fills, plan, &out[i])
+			if err != nil {
+				return err
+			}
+			runs = append(runs, rs...)
 		}
 		if _, err := write(ctx, tx, runs); err != nil {
 			return err
@@ -60,9 +100,17 @@ func (s *Store) Import(ctx context.Context, userID, accountID string, fills []br
 		if err := finish(ctx, tx); err != nil {
 			return err
 		}
-		return classify(tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, accountID).Scan(&out.Balance))
+		for i, pt := range parts {
+			if err := classify(tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, pt.AccountID).Scan(&out[i].Balance)); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // importRuns turns a plan into runs: each chain of plan positions linked

@@ -746,6 +746,51 @@ async function themeWalk(p, paths, ready) {
   return found;
 }
 
+step('splits a broker file of two accounts across two journal accounts in one import', async () => {
+  await nav('Accounts');
+  const form = page.getByRole('form', { name: 'New account' });
+  await form.getByLabel('Account name').fill('Prop');
+  await form.getByLabel('Currency').fill('USD');
+  await form.getByLabel('Trading-day time zone').fill('America/New_York');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('row', { name: /Prop/ }).waitFor();
+
+  await nav('Import');
+  await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'NinjaTrader 8: executions' });
+  await page.getByLabel('CSV file').setInputFiles(
+    csv([
+      'Instrument,Action,Quantity,Price,Time,E/X,Commission,Account',
+      'MES 03-25,Buy,1,6000,2/3/2025 9:31:05 AM,Entry,$0.62,Sim101',
+      'MES 03-25,Sell,1,6004,2/3/2025 9:41:05 AM,Exit,$0.62,Sim101',
+      'MES 03-25,Sell,2,6010,2/3/2025 9:45:00 AM,Entry,$1.24,APEX-22',
+      'MES 03-25,Buy,2,6001,2/3/2025 9:55:00 AM,Exit,$1.24,APEX-22',
+    ]),
+  );
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  // The file's accounts are listed; each goes to one of the journal's.
+  const accountsInFile = page.getByRole('group', { name: 'Accounts in the file' });
+  await accountsInFile.waitFor();
+  await accountsInFile.getByLabel('Sim101 (2 rows)').selectOption({ label: 'Swing (USD)' });
+  await accountsInFile.getByLabel('APEX-22 (2 rows)').selectOption({ label: 'Prop (USD)' });
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByRole('button', { name: 'Import' }).waitFor();
+  // MES 4 points x 5 less 1.24, and a short of 9 points x 2 x 5 less 2.48.
+  assert.match(await preview.innerText(), /Positions\s+2 new, 0 continued, 0 left open/);
+  assert.match(await preview.innerText(), /Net P&L\s+\$106\.28/);
+  await screenshot('import-accounts');
+  await preview.getByRole('button', { name: 'Import' }).click();
+  const imported = page.getByRole('status').filter({ hasText: 'Imported' });
+  await imported.waitFor();
+  assert.match(await imported.innerText(), /Swing: 1 new and 0 continued positions, 2 fills/);
+  assert.match(await imported.innerText(), /Prop: 1 new and 0 continued positions, 2 fills/);
+
+  const { items: accounts } = await api('/api/accounts');
+  const prop = accounts.find((a) => a.name === 'Prop');
+  const { items } = await api(`/api/positions?accountId=${prop.id}`);
+  assert.deepEqual(items.map((p) => [p.symbol, p.side, p.netPnl]), [['MESH25', 'short', '87.5200']]);
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');

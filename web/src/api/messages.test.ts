@@ -32,6 +32,12 @@ describe('detailSentence', () => {
     [{ field: 'balance', message: 'must be between -99999999999999.9999 and 99999999999999.9999' }, 'The account balance must be between -99,999,999,999,999.9999 and 99,999,999,999,999.9999.'],
     [{ field: 'name', message: 'is already the name of another of your accounts' }, 'You already have an account with this name: choose another name.'],
     [{ field: 'side', message: 'must be long or short' }, 'Choose the side: long or short.'],
+    [{ field: 'tradeDate', message: 'is required: the file has times but no dates (DAS Trader Pro: trade log); give the trading day it is of (YYYY-MM-DD)' }, 'Enter the trading day of the file: the file has times but no dates.'],
+    [
+      { field: 'accountMap.U1234', message: "is an account in EUR, but the import's account is in USD: send the file's accounts to accounts in USD" },
+      "This account is in EUR, the import's account in USD: choose an account in USD.",
+    ],
+    [{ field: 'accountMap.U1234', message: 'must be one of your accounts' }, 'Choose one of your accounts.'],
     [
       { field: 'multiplier', message: 'is required for a future of root XYZ, which has no built-in point value (the amount one point of price moves one contract)' },
       'Enter the point value: futures of root XYZ have no built-in point value (the amount one point of price moves one contract).',

@@ -3472,20 +3472,29 @@ export interface components {
                 /** Format: date */
                 date: string;
             } & components["schemas"]["PerformanceBucket"])[];
+            /** @description One entry per ISO week of trading days, ascending. */
+            byWeek: ({
+                /** @example 2024-W05 */
+                week: string;
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per month of trading days, ascending. */
             byMonth: ({
                 /** @example 2024-05 */
                 month: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per year of trading days, ascending. */
+            byYear: ({
+                year: string;
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per symbol, best net P&L first; empty with `bySymbol=false`. */
             bySymbol: ({
                 symbol: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per underlying (an option or future with its underlying, a stock on its own), best net P&L first. */
             byUnderlying: ({
                 /** @description The underlying. */
                 symbol: string;
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per tag on a position of the filter, best net P&L first. */
             byTag: ({
                 /** Format: uuid */
@@ -3493,13 +3502,60 @@ export interface components {
                 name: string;
                 /** @enum {string} */
                 category: "setup" | "mistake" | "emotion" | "general";
-            } & components["schemas"]["PerformanceBucket"])[];
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per ISO weekday of the entry (1 Monday to 7 Sunday) in the account's zone, ascending. */
+            byWeekday: ({
+                weekday: number;
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per hour of the entry (0 to 23) in the account's zone, ascending. */
+            byHour: ({
+                hour: number;
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per range of the time from entry to close, shortest first. */
+            byHoldTime: ({
+                /** @enum {string} */
+                bucket: "lt1m" | "1m-5m" | "5m-15m" | "15m-1h" | "1h-4h" | "4h-1d" | "1d-1w" | "gte1w";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description Long, then short. */
+            bySide: ({
+                /** @enum {string} */
+                side: "long" | "short";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per asset type. */
+            byAssetType: ({
+                /** @enum {string} */
+                assetType: "stock" | "option" | "future";
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description Positions by R multiple in [from, to) (null is unbounded); all eight ranges, below -3 to 3 and above. */
+            rDistribution: {
+                from: string | null;
+                to: string | null;
+                trades: number;
+            }[];
+            winnersLosers: {
+                winners: components["schemas"]["PerformanceSizes"];
+                losers: components["schemas"]["PerformanceSizes"];
+                /** @description The average win over the absolute average loss; null without both. */
+                payoffRatio: string | null;
+            };
             /** @description At most 1000 points in close order; the last is after the last close. */
             equityCurve: {
                 /** Format: date-time */
                 closedAt: string;
                 cumulativeNetPnl: components["schemas"]["Amount4"];
+                /** @description The deepest fall below the running peak (0 or negative) since the point before. */
+                drawdown: components["schemas"]["Amount4"];
             }[];
+        };
+        /** @description The averages of the winners (or losers); null without one. */
+        PerformanceSizes: {
+            trades: number;
+            /** @description From entry to close. */
+            averageHoldSeconds: number | null;
+            /** @description The entry quantity. */
+            averageQuantity: string | null;
+            /** @description The entry's cost (price x quantity x multiplier) */
+            averageNotional: string | null;
         };
         PerformanceBucket: {
             trades: number;
@@ -3508,6 +3564,15 @@ export interface components {
             /** @description Percent of trades that won; null without trades. */
             winRate: components["schemas"]["Decimal2"] | null;
             netPnl: components["schemas"]["Amount4"];
+        };
+        /** @description A breakdown entry's figures. */
+        PerformanceBreakdown: components["schemas"]["PerformanceBucket"] & {
+            /** @description Mean R multiple over rTrades. */
+            averageR: string | null;
+            /** @description Positions with an R multiple. */
+            rTrades: number;
+            /** @description The winners' net P&L over the losers' absolute; null without a loss. */
+            profitFactor: string | null;
         };
         /** @description A figure that does not exist (no trades, no wins, no losses, no R multiple) is null. */
         PerformanceSummary: {
@@ -3544,7 +3609,15 @@ export interface components {
             rTrades: number;
             largestWin: components["schemas"]["Amount4"] | null;
             largestLoss: components["schemas"]["Amount4"] | null;
+            /** @description System quality number: sqrt(min(rTrades, 100)) x mean R / its sample standard deviation; null below 2 R multiples. */
+            sqn: string | null;
             maxDrawdown: components["schemas"]["Amount4"];
+            /** @description The close of the largest drawdown's peak; null for the starting 0. */
+            maxDrawdownStart: string | null;
+            /** @description The close of its trough; null without a drawdown. */
+            maxDrawdownEnd: string | null;
+            /** @description The first close back at the peak; null if not yet. */
+            maxDrawdownRecovered: string | null;
             longestWinStreak: number;
             longestLossStreak: number;
         };
@@ -3602,6 +3675,12 @@ export interface components {
             defaultAssetType?: string;
             /** @description A row without a time takes the previous row's (spread legs). */
             inheritTime?: boolean;
+            /** @description The export has times of day but no dates (DAS Trader's trade log); the preview needs tradeDate. */
+            needsDate?: boolean;
+            /** @description The export names no instrument (TradeStation's trades list of one chart); the preview needs symbol. */
+            needsSymbol?: boolean;
+            /** @description Two rows a trade, the entry numbered with its quantity, then the exit, whose quantity cell holds the profit (the exit takes the entry's quantity). */
+            pairedRows?: boolean;
             /** @description Rows whose side is not a trade word (an activity file's dividends, transfers) are skipped and counted. */
             skipNonTrades?: boolean;
             sides?: components["schemas"]["CsvImportSideWords"];
@@ -3645,6 +3724,26 @@ export interface components {
             dateFormat?: "iso" | "us" | "eu" | "iso-datetime";
             /** @description In a file of several accounts (an account column), the account whose rows this import reads; the others are skipped and counted. 400 on fileAccount when the file has no account column. */
             fileAccount?: string;
+            /**
+             * @description Splits a file of several accounts (an account column) across the
+             *     user's journal accounts in one import: each of the file's
+             *     accounts to a journal account id, or to "" to skip its rows.
+             *     Every account of the file must be named (else a MULTIPLE_ACCOUNTS
+             *     error lists the others). Each id must be one of the user's
+             *     accounts, in the currency of accountId (otherwise 400 on
+             *     accountMap.<file account>); accountId still gives the default
+             *     time zone and the currency. Not with fileAccount.
+             */
+            accountMap?: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date
+             * @description The trading day of a file that has times but no dates, for a preset with needsDate (required there, else 400 on tradeDate) or a mapping without a date column.
+             */
+            tradeDate?: string;
+            /** @description The instrument of a file that names none, for a preset with needsSymbol (required there, else 400 on symbol); a ticker, an OCC option symbol, or a future as /ESH25. */
+            symbol?: string;
             /**
              * @description Default the preset's, or us. us 1,234.56; eu 1.234,56 or 1 234,56. Currency signs and codes before or after the digits (0,62 $, USD 12.50), parentheses or a trailing minus for negatives and a leading @ are allowed.
              * @enum {string}
@@ -3755,6 +3854,8 @@ export interface components {
         };
         /** @description A located error or warning. */
         CsvImportProblem: {
+            /** @description The row's account in a file with an account column; absent otherwise. */
+            account?: string;
             /** @description The line of the file on which the record starts (the header is usually 1); 0 for the whole file. */
             row: number;
             /** @description The 1-based column; 0 for the whole row. */
@@ -3805,6 +3906,11 @@ export interface components {
             netPnl: components["schemas"]["Amount4"];
         };
         CsvImportProposedPosition: {
+            /**
+             * Format: uuid
+             * @description The journal account the position is written to (with accountMap, the one its file account goes to).
+             */
+            accountId: string;
             /**
              * Format: uuid
              * @description The open position the file continues; null for a new one.
@@ -3873,13 +3979,17 @@ export interface components {
              * @description The values of the file's account column (a preset's, or the
              *     mapping's `account`) with their data rows, empty without one. A
              *     file of several accounts is refused (`MULTIPLE_ACCOUNTS`, row 0)
-             *     until `fileAccount` picks the one this import reads: import it
-             *     once per account into the matching account of yours.
+             *     until `fileAccount` picks the one this import reads, or
+             *     `accountMap` sends each to one of the user's accounts.
              */
             fileAccounts: {
                 account: string;
                 rows: number;
             }[];
+            /** @description The options' accountMap (file accounts to journal account ids, "" skipped), or null. */
+            accountMap: {
+                [key: string]: string;
+            } | null;
         };
         CsvImportProblemGroup: {
             code: string;
@@ -3899,8 +4009,20 @@ export interface components {
         };
         CsvImportCommitted: {
             import: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description The first account written (the only one without accountMap).
+                 */
                 accountId: string;
+                /** @description What each journal account got; the counts above are their totals. */
+                accounts: {
+                    /** Format: uuid */
+                    accountId: string;
+                    positionsCreated: number;
+                    positionsContinued: number;
+                    fillsCreated: number;
+                    balance: components["schemas"]["Amount4"];
+                }[];
                 /** @description The rows a confirmed partial import left out; 0 for a whole file. */
                 rowsLeftOut: number;
                 positionsCreated: number;
@@ -6379,6 +6501,8 @@ export interface operations {
                  *     would make an infinite scroll repeat itself).
                  */
                 cursor?: components["parameters"]["JournalCursor"];
+                /** @description The date `from` and `to` apply to, in the account's zone; `closed` lists a calendar day's closed positions. */
+                dateBy?: "opened" | "closed";
             };
             header?: never;
             path?: never;

@@ -8,7 +8,7 @@ import { Datalists } from '../components/Datalists';
 import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
-import { headerNames, importOptions, initialImportForm, previewForm, type ImportForm } from './csvImport/logic';
+import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
 import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
 import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
@@ -56,6 +56,9 @@ function PreviewResult({
   const [confirmDuplicates, setConfirmDuplicates] = useState(false);
   const [importPartial, setImportPartial] = useState(false);
   const s = preview.summary;
+  // A file split across accounts: each position says which it goes to.
+  const split = preview.accountMap !== null;
+  const accountNames = Object.fromEntries((useAccounts().data ?? []).map((a) => [a.id, a.name]));
   const commit = useMutation({
     mutationFn: () =>
       unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates, importPartial } })),
@@ -129,9 +132,10 @@ function PreviewResult({
       {preview.positions.length > 0 && (
         <details open={preview.positions.length <= 20}>
           <summary>Positions the import writes ({preview.positions.length})</summary>
-          <DataTable columns={['Symbol', 'Side', 'Status', 'Opened', 'Closed', numeric('Multiplier'), numeric('Fills'), numeric('Net P&L'), 'Rows']}>
+          <DataTable columns={[...(split ? ['Account'] : []), 'Symbol', 'Side', 'Status', 'Opened', 'Closed', numeric('Multiplier'), numeric('Fills'), numeric('Net P&L'), 'Rows']}>
             {preview.positions.slice(0, 500).map((p, i) => (
               <tr key={i}>
+                {split && <td>{accountNames[p.accountId] ?? p.accountId}</td>}
                 <th scope="row">
                   {p.symbol}
                   {p.existingPositionId && <span className="chip">continues</span>}
@@ -184,12 +188,16 @@ export default function CsvImport() {
     },
     onMutate: () => setCommitted(null),
     onSuccess: (data) => {
-      // A file of several accounts: keep them to choose from.
-      if ((data.fileAccounts ?? []).length > 1) setFileAccounts((data.fileAccounts ?? []).map((a) => a.account));
+      // A file of several accounts: keep them, to say where each goes.
+      if ((data.fileAccounts ?? []).length > 1) setFileAccounts(data.fileAccounts ?? []);
     },
   });
-  const [fileAccounts, setFileAccounts] = useState<string[]>([]);
   const err = preview.error instanceof ApiError ? preview.error : undefined;
+  const [fileAccounts, setFileAccounts] = useState<Schemas['CsvImportPreview']['fileAccounts']>([]);
+  // A file of times only (DAS Trader's log): the trading day is asked for.
+  // A list of one chart's trades (TradeStation): the instrument is asked for.
+  const asksSymbol = !!preset?.needsSymbol || !!err?.fieldError('symbol');
+  const asksDate = !!preset?.needsDate || !!err?.fieldError('tradeDate') || (form.source === 'mapping' && !form.columns.date?.trim());
   const submit = (e: FormEvent) => {
     e.preventDefault();
     preview.mutate();
@@ -229,6 +237,8 @@ export default function CsvImport() {
             accept=".csv,.txt,.tsv,text/csv,text/plain"
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
+              setFileAccounts([]);
+              setForm({ ...form, accountMap: {} });
               preview.reset();
             }}
             error={err?.fieldError('file')}
@@ -319,15 +329,24 @@ export default function CsvImport() {
             <option value="eu">EU 19/01/2024</option>
             <option value="iso-datetime">ISO date-time 2024-01-19T09:35:12</option>
           </SelectField>
-          {fileAccounts.length > 1 && (
-            <SelectField label="Account in the file" value={form.fileAccount} onChange={(e) => set('fileAccount', e.target.value)} error={err?.fieldError('fileAccount')}>
-              <option value="">Choose one (the file holds several)</option>
-              {fileAccounts.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </SelectField>
+          {asksSymbol && (
+            <Field
+              label="Instrument of the file"
+              value={form.symbol}
+              onChange={(e) => set('symbol', e.target.value)}
+              error={err?.fieldError('symbol')}
+              hint="The file names no symbol: the ticker (AAPL), future (/ESH25) or option its trades are in."
+            />
+          )}
+          {asksDate && (
+            <Field
+              label="Trading day of the file"
+              type="date"
+              value={form.tradeDate}
+              onChange={(e) => set('tradeDate', e.target.value)}
+              error={err?.fieldError('tradeDate')}
+              hint="The file has times but no dates: the day its trades were made."
+            />
           )}
           <SelectField label="Number format" value={form.numberFormat} onChange={(e) => set('numberFormat', e.target.value as ImportForm['numberFormat'])} error={err?.fieldError('numberFormat')}>
             <option value="">{form.source === 'preset' ? "The preset's" : 'US 1,234.56'}</option>
@@ -335,7 +354,34 @@ export default function CsvImport() {
             <option value="eu">EU 1.234,56</option>
           </SelectField>
         </div>
-        {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat'].includes(d.field))) && (
+        {fileAccounts.length > 1 && (
+          <fieldset>
+            <legend>Accounts in the file</legend>
+            <p className="hint">The file holds trades of {fileAccounts.length} accounts. Choose the journal account each one goes to, or skip it; they are imported together.</p>
+            <div className="grid">
+              {fileAccounts.map((a) => (
+                <SelectField
+                  key={a.account}
+                  label={`${a.account} (${a.rows} rows)`}
+                  value={form.accountMap[a.account] ?? ''}
+                  onChange={(e) => set('accountMap', { ...form.accountMap, [a.account]: e.target.value })}
+                  error={err?.fieldError(`accountMap.${a.account}`)}
+                >
+                  <option value="">Choose an account</option>
+                  {accounts.data
+                    ?.filter((j) => !j.archived)
+                    .map((j) => (
+                      <option key={j.id} value={j.id}>
+                        {j.name} ({j.currency})
+                      </option>
+                    ))}
+                  <option value={skipAccount}>Skip these rows</option>
+                </SelectField>
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {err && (err.details.length === 0 || err.details.every((d) => !['accountId', 'file', 'presetId', 'timezone', 'dateFormat', 'numberFormat', 'tradeDate', 'symbol'].includes(d.field) && !d.field.startsWith('accountMap.'))) && (
           <div className="note note-error" role="alert">
             {err.status === 413 ? (
               <p>The file is too large (or has too many rows) to import at once. Split it, by year for example, and import each part.</p>
@@ -360,6 +406,16 @@ export default function CsvImport() {
             {committed.fillsCreated} fills in {committed.positionsCreated} new and {committed.positionsContinued} continued positions
             {committed.duplicatesSkipped > 0 && `; ${committed.duplicatesSkipped} duplicates skipped`}.
           </p>
+          {committed.accounts.length > 1 && (
+            <ul>
+              {committed.accounts.map((a) => (
+                <li key={a.accountId}>
+                  <Link to={`/positions?accountId=${a.accountId}`}>{accounts.data?.find((j) => j.id === a.accountId)?.name ?? 'Account'}</Link>: {a.positionsCreated} new and{' '}
+                  {a.positionsContinued} continued positions, {a.fillsCreated} fills
+                </li>
+              ))}
+            </ul>
+          )}
           <p>
             <Link to={`/positions?accountId=${committed.accountId}`}>See the positions</Link> · <Link to="/">Dashboard</Link>
           </p>

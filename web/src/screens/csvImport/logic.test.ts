@@ -15,8 +15,26 @@ describe('importOptions', () => {
   it('sends no preset when none is chosen: the preview detects it', () => {
     expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: '' })).toEqual({ accountId: 'a1' });
   });
-  it("sends the file's account when one is chosen", () => {
-    expect(importOptions({ ...initialImportForm, accountId: 'a1', fileAccount: ' APEX-22 ' })).toEqual({ accountId: 'a1', fileAccount: 'APEX-22' });
+  it("sends where each of the file's accounts goes, once one is chosen", () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', accountMap: { 'APEX-22': 'a2', Sim101: 'skip', EVAL: '' } })).toEqual({
+      accountId: 'a1',
+      accountMap: { 'APEX-22': 'a2', Sim101: '' },
+    });
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', accountMap: { Sim101: '' } })).toEqual({ accountId: 'a1' });
+  });
+  it('sends the instrument of a file that names none', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'tradestation-trades', symbol: ' /esh25 ' })).toEqual({
+      accountId: 'a1',
+      presetId: 'tradestation-trades',
+      symbol: '/ESH25',
+    });
+  });
+  it('sends the trading day of a file without dates', () => {
+    expect(importOptions({ ...initialImportForm, accountId: 'a1', presetId: 'das-trader', tradeDate: '2025-03-04' })).toEqual({
+      accountId: 'a1',
+      presetId: 'das-trader',
+      tradeDate: '2025-03-04',
+    });
   });
   it('sends a mapping with header names and column numbers, never a preset', () => {
     const o = importOptions({

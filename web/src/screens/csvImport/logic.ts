@@ -19,8 +19,15 @@ export interface ImportForm {
   timezone: string;
   dateFormat: '' | 'iso' | 'us' | 'eu' | 'iso-datetime';
   numberFormat: '' | 'us' | 'eu';
-  /** In a file of several accounts, the one this import reads. */
-  fileAccount: string;
+  /**
+   * In a file of several accounts: each of its accounts to one of the
+   * user's account ids, or to 'skip'. An account not chosen yet is absent.
+   */
+  accountMap: Record<string, string>;
+  /** The trading day (YYYY-MM-DD) of a file with times but no dates (DAS Trader). */
+  tradeDate: string;
+  /** The instrument of a file that names none (TradeStation's trades list). */
+  symbol: string;
   /** The mapping's rules: filters, vocabularies, default asset type and multiplier. */
   rules: MappingRules;
 }
@@ -36,7 +43,9 @@ export const initialImportForm: ImportForm = {
   timezone: '',
   dateFormat: '',
   numberFormat: '',
-  fileAccount: '',
+  accountMap: {},
+  tradeDate: '',
+  symbol: '',
   rules: {},
 };
 
@@ -65,9 +74,15 @@ export function importOptions(f: ImportForm): Options {
   if (f.timezone.trim()) o.timezone = f.timezone.trim();
   if (f.dateFormat) o.dateFormat = f.dateFormat;
   if (f.numberFormat) o.numberFormat = f.numberFormat;
-  if (f.fileAccount.trim()) o.fileAccount = f.fileAccount.trim();
+  const split = Object.entries(f.accountMap).filter(([, id]) => id);
+  if (split.length) o.accountMap = Object.fromEntries(split.map(([a, id]) => [a, id === skipAccount ? '' : id]));
+  if (f.tradeDate) o.tradeDate = f.tradeDate;
+  if (f.symbol.trim()) o.symbol = f.symbol.trim().toUpperCase();
   return o;
 }
+
+/** skipAccount is the form's choice to leave a file account's rows out. */
+export const skipAccount = 'skip';
 
 /** previewForm is the multipart body: options first (the server reads the file as it arrives), then the file. */
 export function previewForm(options: Options, file: Blob, fileName: string): FormData {
@@ -112,6 +127,8 @@ export function loadSaved(f: ImportForm, m: SavedMapping): ImportForm {
     timezone: m.timezone ?? '',
     dateFormat: m.dateFormat ?? '',
     numberFormat: m.numberFormat ?? '',
+    tradeDate: '',
+    symbol: '',
     rules,
   };
 }
