@@ -1977,7 +1977,13 @@ export interface paths {
          *     (100,000 positions give 1000). `byDay` and `byMonth` are calendar
          *     trading days and their months, ascending; `bySymbol`, `byUnderlying`
          *     and `byTag` are best net P&L first (a position with two tags counts
-         *     in both).
+         *     in both). Weeks (ISO), months and years are of the close's trading
+         *     day; weekday and hour are of the entry in the account's zone; hold
+         *     time runs from entry to close. Every breakdown but `byDay` gives
+         *     average R (over its `rTrades`) and profit factor. The equity curve's
+         *     `drawdown` is the deepest fall below the running peak since the point
+         *     before, so a drawdown chart drawn from it starts at 0 and shows every
+         *     trough.
          */
         get: operations["getPerformance"];
         put?: never;
