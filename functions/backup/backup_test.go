@@ -371,6 +371,23 @@ func TestAccess(t *testing.T) {
 	}
 }
 
+// TestArchiveWithoutItsBucket: images in a bucket this instance no longer
+// has configured stop the backup with a clean 503 (the failure comes
+// before the zip's first bytes leave), not a file without its images.
+func TestArchiveWithoutItsBucket(t *testing.T) {
+	f := setup(t)
+	c, _ := f.user(t, "a@example.com")
+	account := id(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")
+	pos := id(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": account, "symbol": "AAPL",
+		"assetType": "stock", "side": "long"}), 201), "position")
+	apitest.Must(t, upload(t, c, "/api/positions/"+pos+"/images", pngBytes, ""), 201)
+	f.srv.App.Objects = nil
+	r := c.Do("GET", "/api/backup/archive", nil)
+	if r.Status != 503 || r.ErrorCode() != "SERVICE_UNAVAILABLE" || r.Header.Get("Content-Disposition") != "" {
+		t.Fatalf("%d %v %s", r.Status, r.Header, r.Body)
+	}
+}
+
 // TestCSVRoundTrip: the positions CSV of an account, imported into an
 // empty account of another user with the CSV import, gives the same
 // positions, fills and figures.

@@ -36,13 +36,31 @@ func (h handler) archive(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Content-Type", "application/zip")
 	hd.Set("Content-Disposition", `attachment; filename="tradejournal-backup-`+now.Format("2006-01-02")+`.zip"`)
 	hd.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	zw := backup.NewWriter(w, h.app.Config.AppVersion, now)
+	// The zip writer buffers: the 200 goes out with its first few
+	// kilobytes, so a failure before them is still a clean error answer.
+	out := &sent{w: w}
+	zw := backup.NewWriter(out, h.app.Config.AppVersion, now)
 	ex := exporter{h: h, tx: tx, zw: zw, userID: u.ID}
 	if err := ex.all(ctx); err != nil {
+		if !out.any {
+			hd.Del("Content-Disposition")
+			httpx.Error(w, r, db.Classify(err))
+			return
+		}
 		httpx.Logger(ctx).Warn("backup download stopped", "err", err)
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// sent remembers whether a response body has begun.
+type sent struct {
+	w   io.Writer
+	any bool
+}
+
+func (s *sent) Write(p []byte) (int, error) {
+	s.any = true
+	return s.w.Write(p)
 }
 
 type exporter struct {
