@@ -217,9 +217,10 @@ func RenderFunctions(fns []Function) []byte {
 			// Its answers stream as server-sent events through the Function
 			// URL (lambdahost.StartStreaming); the application checks the
 			// session cookie itself, as behind the HTTP API.
-			b.WriteString("      # Served through its own Function URL with response streaming (server-sent events): the\n")
-			b.WriteString("      # HTTP API buffers a response whole and gives up after 30 s. The timeout covers the 480 s\n")
-			b.WriteString("      # turn budget and the settling after it. Route /api/assistant/* to this URL (docs/deployment.md).\n")
+			b.WriteString("      # Served through its own Function URL with response streaming: the HTTP API buffers a\n")
+			b.WriteString("      # response whole (6 MB at most) and gives up after 30 s. The timeout covers the longest\n")
+			b.WriteString("      # answer (the assistant's 480 s turn budget and the settling after it).\n")
+			fmt.Fprintf(&b, "      # Route /api/%s/* to this URL (docs/deployment.md).\n", fn.Group)
 			fmt.Fprintf(&b, "      Timeout: %d\n", StreamingTimeout)
 			b.WriteString("      FunctionUrlConfig:\n")
 			b.WriteString("        AuthType: NONE\n")

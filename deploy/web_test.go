@@ -739,9 +739,10 @@ func TestWebCSVImportTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Once for the import, once for the assistant's stream (TestWebAssistantStreams).
-	if n := len(regexp.MustCompile(`(?m)^\s*proxy_read_timeout\s`).FindAll(conf, -1)); n != 2 {
-		t.Errorf("nginx.conf sets proxy_read_timeout %d times, want twice (in /api/csv-import/ and /api/assistant/)", n)
+	// Once for the import, once for the assistant's stream (TestWebAssistantStreams),
+	// once for the backup's download and restore.
+	if n := len(regexp.MustCompile(`(?m)^\s*proxy_read_timeout\s`).FindAll(conf, -1)); n != 3 {
+		t.Errorf("nginx.conf sets proxy_read_timeout %d times, want three times (in /api/csv-import/, /api/assistant/ and /api/backup/)", n)
 	}
 
 	t.Run("MaxUploadSize", func(t *testing.T) {
@@ -750,6 +751,10 @@ func TestWebCSVImportTimeout(t *testing.T) {
 			t.Errorf("POST 64 KiB with MAX_UPLOAD_SIZE=64k: %d %s, want it proxied", r.status, r.body)
 		}
 		assertTooLarge(t, fetch(t, http.MethodPost, w.url+"/api/positions", strings.NewReader(strings.Repeat("x", 64<<10+1)), nil))
+		// A backup archive has the api's own cap (1 GiB), not MAX_UPLOAD_SIZE.
+		if r := fetch(t, http.MethodPost, w.url+"/api/backup/restore", strings.NewReader(strings.Repeat("x", 128<<10)), nil); r.status != http.StatusOK {
+			t.Errorf("POST a 128 KiB backup with MAX_UPLOAD_SIZE=64k: %d %s, want it proxied", r.status, r.body)
+		}
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"tradejournal/functions/appconfig"
 	"tradejournal/functions/assistant"
 	"tradejournal/functions/auth"
+	"tradejournal/functions/backup"
 	"tradejournal/functions/billing"
 	"tradejournal/functions/calculator"
 	"tradejournal/functions/csvimport"
@@ -26,5 +27,5 @@ import (
 func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
-		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a)}
+		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a)}
 }

@@ -64,6 +64,7 @@ func TestImportSamples(t *testing.T) {
 		"projectx/MNQH25":                {2, "MNQ", "2025-03", "49.0000"},   // 12.25 x 2 x 2
 		"projectx/MESH25":                {5, "MES", "2025-03", "-16.2500"},  // short -3.25 x 1 x 5
 		"tastytrade/MESH25":              {5, "MES", "2025-03", "56.2500"},   // 11.25 x 1 x 5
+		"tradejournal-export/NQH24":      {20, "NQ", "2024-03", "195.0000"},  // short 9.75 x 1 x 20
 	}
 	seenFutures := 0
 	for _, p := range brokerfile.Presets() {

@@ -45,6 +45,17 @@ const (
 	// InsufficientScope: an API token whose scopes do not include what the
 	// route needs (a read-only token on a write).
 	InsufficientScope Code = "INSUFFICIENT_SCOPE"
+	// InvalidBackup: a restore's file is not a whole, unchanged and
+	// consistent backup archive (shared/backup); BackupTooNew: it was made
+	// by a later format version than this instance reads.
+	InvalidBackup Code = "INVALID_BACKUP"
+	BackupTooNew  Code = "BACKUP_TOO_NEW"
+	// JournalNotEmpty: a restore goes only into a journal without accounts,
+	// positions or tags (a second restore would duplicate the first).
+	JournalNotEmpty Code = "JOURNAL_NOT_EMPTY"
+	// SubscriptionActive: an account with a running Pro subscription is not
+	// deleted (the processor would keep charging for it).
+	SubscriptionActive Code = "SUBSCRIPTION_ACTIVE"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

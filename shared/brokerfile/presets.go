@@ -129,6 +129,28 @@ var presets = []Preset{
 		Sample:   "generic_round_trip.csv",
 	},
 	{
+		ID:   "tradejournal-export",
+		Name: "Trade Journal: positions export",
+		Description: "The positions CSV this app exports (Settings > Your data): one fill per row with Filled At in UTC, " +
+			"Symbol (OCC for options, the contract for futures), Asset Type, Side, Quantity, Price and Fees. Importing it " +
+			"into an empty account gives back the same positions, fills and figures; a file of several accounts asks which " +
+			"account's rows to read.",
+		HowToExport: "Trade Journal: Settings > Your data > Export positions (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISODateTime, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldAccount:   {"Account"},
+			FieldDate:      {"Filled At"},
+			FieldSymbol:    {"Symbol"},
+			FieldAssetType: {"Asset Type"},
+			FieldSide:      {"Side"},
+			FieldQuantity:  {"Quantity"},
+			FieldPrice:     {"Price"},
+			FieldFees:      {"Fees"},
+		},
+		Required: []string{FieldAccount, FieldDate, FieldSymbol, FieldAssetType, FieldSide, FieldQuantity, FieldPrice, FieldFees},
+		Sample:   "tradejournal_export.csv",
+	},
+	{
 		ID:   "ibkr-flex-trades",
 		Name: "Interactive Brokers: Flex Query trades",
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +

@@ -78,6 +78,16 @@ func TestPresetSamples(t *testing.T) {
 			{"AMD", "short", "closed", 2, "338"},
 			{"SPY", "long", "closed", 2, "-12.5"},
 		}, net: "653.5"},
+		// This app's own export: AAPL 1.75 x 100 less 2; the calls 0.70 x 2
+		// x 100 less 2.60; NQ short 9.75 x 20 less 4.08; MSFT's sell of 15
+		// reverses the long 10 (10 x 10 less 1.00 of the 1.50) into a short 5.
+		{preset: "tradejournal-export", rows: 8, positions: []wantPosition{
+			{"AAPL", "long", "closed", 2, "173"},
+			{"AAPL  240119C00190000", "long", "closed", 2, "137.4"},
+			{"NQH24", "short", "closed", 2, "190.92"},
+			{"MSFT", "long", "closed", 2, "99"},
+			{"MSFT", "short", "open", 1, "-0.5"},
+		}, net: "599.82", warnings: []string{CodeDirectionInferred, CodeReversal}},
 		{preset: "ibkr-flex-trades", rows: 7, skipped: 1, positions: []wantPosition{
 			// IB's commissions are negative amounts: charges.
 			{"AAPL", "long", "closed", 2, "90.9977"},

@@ -40,6 +40,10 @@ var statusOf = map[apperr.Code]int{
 	apperr.BadGateway:           http.StatusBadGateway,
 	apperr.ServiceUnavailable:   http.StatusServiceUnavailable,
 	apperr.GatewayTimeout:       http.StatusGatewayTimeout,
+	apperr.InvalidBackup:        http.StatusBadRequest,
+	apperr.BackupTooNew:         http.StatusBadRequest,
+	apperr.JournalNotEmpty:      http.StatusConflict,
+	apperr.SubscriptionActive:   http.StatusConflict,
 }
 
 // codeless are the codes whose body carries no code: the spec's 404s say

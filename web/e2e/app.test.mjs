@@ -682,6 +682,55 @@ step('asks the assistant: the answer streams in through nginx, then the credits 
   }
 });
 
+step('takes the journal out as CSV and as a backup, restores the backup into a new account, and deletes that account', async () => {
+  await nav('Settings');
+  await page.getByRole('heading', { name: 'Take your data out' }).waitFor();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export positions (CSV)' }).click()]);
+  const csvPath = path.join(artifacts, 'positions.csv');
+  await csv.saveAs(csvPath);
+  assert.match(fs.readFileSync(csvPath, 'utf8'), /^Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees\n/);
+  const [backup] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download backup' }).click()]);
+  const backupPath = path.join(artifacts, 'backup.zip');
+  await backup.saveAs(backupPath);
+  await page.getByRole('status').filter({ hasText: 'Backup saved.' }).waitFor();
+  assert.match(backup.suggestedFilename(), /^tradejournal-backup-\d{4}-\d{2}-\d{2}\.zip$/);
+  const mine = await api('/api/positions');
+
+  // A second person restores the backup into their new, empty journal.
+  const other = await browser.newContext({ baseURL: stack.url, timezoneId: timezone, viewport: { width: 1280, height: 900 } });
+  try {
+    const p = await other.newPage();
+    p.setDefaultTimeout(10_000);
+    const otherEmail = `restorer-${Date.now()}@example.com`;
+    await p.goto('/signup');
+    await p.getByLabel('Email').fill(otherEmail);
+    await p.getByLabel('Password').fill(password);
+    await p.getByRole('button', { name: 'Sign up' }).click();
+    await p.waitForURL('**/accounts?welcome=1');
+    await p.goto('/settings');
+    await p.getByLabel('Backup file').setInputFiles(backupPath);
+    await p.getByRole('button', { name: 'Restore' }).click();
+    await p.getByRole('status').filter({ hasText: /^Restored \d+ accounts/ }).waitFor({ timeout: 30_000 });
+    const restored = await (await p.request.get('/api/positions')).json();
+    assert.equal(restored.items.length, mine.items.length);
+    assert.deepEqual(restored.items.map((x) => x.netPnl).sort(), mine.items.map((x) => x.netPnl).sort());
+    // A second restore is refused in words, and writes nothing.
+    await p.getByRole('button', { name: 'Restore' }).click();
+    await p.getByRole('alert').filter({ hasText: 'only into an empty journal' }).waitFor();
+    await p.screenshot({ path: path.join(artifacts, 'your-data.png'), fullPage: true });
+
+    await p.getByLabel('Password', { exact: true }).fill(password);
+    await p.getByLabel(/Type your email/).fill(otherEmail);
+    p.once('dialog', (d) => d.accept());
+    await p.getByRole('button', { name: 'Delete my account' }).click();
+    await p.waitForURL('**/signin');
+    const login = await p.request.post('/api/auth/login', { data: { email: otherEmail, password } });
+    assert.equal(login.status(), 401);
+  } finally {
+    await other.close();
+  }
+});
+
 /** themeWalk opens each path in the light and the dark theme and gathers the texts below their contrast threshold. */
 async function themeWalk(p, paths, ready) {
   const found = [];

@@ -35,6 +35,7 @@ const fieldLabels: Record<string, Label> = {
   baseCurrency: { label: 'base currency' },
   brokerageId: { label: 'brokerage', choose: true },
   category: { label: 'category', choose: true },
+  confirmEmail: { label: 'confirmation' },
   currency: { label: 'currency' },
   currentPassword: { label: 'current password' },
   date: { label: 'date' },
@@ -274,6 +275,10 @@ function codeSentence(err: ErrorLike, o: MessageOptions): string | undefined {
       return 'Purchases are not available on this instance.';
     case 'INSUFFICIENT_CREDITS':
       return 'You have run out of credits. Buy a credit pack to continue.';
+    case 'JOURNAL_NOT_EMPTY':
+      return 'Your journal already holds data, and a backup goes only into an empty journal. Nothing was restored.';
+    case 'SUBSCRIPTION_ACTIVE':
+      return 'Your Pro subscription is still running. Cancel it on the Billing page first, then delete your account.';
     case 'TURN_IN_PROGRESS':
       return 'The assistant is still answering your previous message. Wait for it to finish.';
     case 'BAD_GATEWAY':

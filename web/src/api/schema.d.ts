@@ -1672,6 +1672,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete my account
+         * @description Deletes the signed-in user's account for good: the current password
+         *     and the account's email typed again (`confirmEmail`, any case) confirm
+         *     it. Every row of the user goes in one transaction (sessions, accounts,
+         *     ledger, positions, fills, tags, images, exchange rates, settings, the
+         *     wallet and its history, assistant conversations, saved CSV mappings,
+         *     queued mail); the images' objects are deleted from the bucket. Each
+         *     credit-pack purchase is kept without the user (no id, no email) as a
+         *     payment record (docs/deployment.md). Answers 204 and clears the
+         *     session cookie. A wrong password or email is a 400 naming the field;
+         *     a running Pro subscription is a 409 `SUBSCRIPTION_ACTIVE` (cancel it
+         *     first); the instance's only administrator gets a 409 `CONFLICT`.
+         *     Ten tries per 15 minutes per user.
+         */
+        delete: operations["deleteMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup/positions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Positions and fills as CSV
+         * @description Streams the caller's fills, one execution a row, oldest first, with
+         *     the columns `Account, Filled At, Symbol, Asset Type, Side, Quantity,
+         *     Price, Fees`: the layout of the CSV import's `tradejournal-export`
+         *     preset, which detects and reads it back. Importing it into an empty
+         *     account gives the same positions, fills and figures (a reversal's two
+         *     parts are one row, as the broker reported them). Notes, tags, stops,
+         *     images and the ledger are the backup's (`GET /api/backup/archive`).
+         */
+        get: operations["exportPositionsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a full backup
+         * @description Streams the caller's whole journal as one zip archive: `settings.json`
+         *     (time zone, display currency), `brokerages.jsonl`, `accounts.jsonl`,
+         *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
+         *     `positions.jsonl` (each with its fills, tag ids and notes),
+         *     `images.jsonl` with `images/<id>` (the bytes, from the database or
+         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, and
+         *     last `manifest.json`: `format` (`tradejournal-backup`),
+         *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
+         *     `name`, `size` and `sha256`. One consistent snapshot, read and
+         *     written row by row (no `Content-Length`); a failure mid-way aborts
+         *     the connection rather than ending a truncated file. Ten per hour per
+         *     user.
+         */
+        get: operations["downloadBackup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/backup/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a backup into an empty journal
+         * @description The body is a backup archive (`Content-Type: application/zip`, at
+         *     most 1 GiB). It is checked whole before anything is written: a zip
+         *     with a manifest of format `tradejournal-backup` at most this
+         *     instance's version, every entry listed once with its size and
+         *     SHA-256, no entry unlisted, at most 20,000 files and 2 GiB unpacked.
+         *     Then everything is written in one transaction with new ids:
+         *     settings, fee schedules, accounts, deposits and withdrawals, tags,
+         *     positions with their fills, tags and notes (figures, ledger rows and
+         *     balances derived again by the journal store), images (into the
+         *     bucket when object storage is on; removed again if the restore
+         *     fails), exchange rates and saved CSV mappings. Only into a journal
+         *     without accounts, tags, fee schedules, exchange rates or saved CSV mappings: otherwise 409
+         *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
+         *     that is not a whole, unchanged and consistent backup is a 400
+         *     `INVALID_BACKUP`; one of a later format version a 400
+         *     `BACKUP_TOO_NEW`. Nothing is written on any refusal. Ten per hour
+         *     per user.
+         */
+        post: operations["restoreBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exchange-rates": {
         parameters: {
             query?: never;
@@ -1853,7 +1977,13 @@ export interface paths {
          *     (100,000 positions give 1000). `byDay` and `byMonth` are calendar
          *     trading days and their months, ascending; `bySymbol`, `byUnderlying`
          *     and `byTag` are best net P&L first (a position with two tags counts
-         *     in both).
+         *     in both). Weeks (ISO), months and years are of the close's trading
+         *     day; weekday and hour are of the entry in the account's zone; hold
+         *     time runs from entry to close. Every breakdown but `byDay` gives
+         *     average R (over its `rTrades`) and profit factor. The equity curve's
+         *     `drawdown` is the deepest fall below the running peak since the point
+         *     before, so a drawdown chart drawn from it starts at 0 and shows every
+         *     trough.
          */
         get: operations["getPerformance"];
         put?: never;
@@ -2233,11 +2363,29 @@ export interface components {
                  *     `INTERNAL` is the code of a 500.
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
                 details?: components["schemas"]["FieldError"][];
+            };
+        };
+        DeleteAccountRequest: {
+            /** @description The current password. */
+            password: string;
+            /** @description The account's email, typed again (any case). */
+            confirmEmail: string;
+        };
+        RestoredEnvelope: {
+            restored: {
+                accounts: number;
+                positions: number;
+                fills: number;
+                tags: number;
+                /** @description Deposits and withdrawals (the fills' rows are derived again). */
+                ledgerEntries: number;
+                images: number;
+                exchangeRates: number;
             };
         };
         FieldError: {
@@ -6883,6 +7031,169 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteMyAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account is deleted and the session cookie cleared. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /**
+             * @description `SUBSCRIPTION_ACTIVE`: a Pro subscription is still running.
+             *     `CONFLICT`: the caller is the instance's only administrator.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportPositionsCsv: {
+        parameters: {
+            query?: {
+                /** @description Only this account's fills (another user's account is a 404). */
+                accountId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/zip": string;
+            };
+        };
+        responses: {
+            /** @description What was restored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoredEnvelope"];
+                };
+            };
+            /**
+             * @description `INVALID_BACKUP`: not a backup, changed or damaged (a checksum
+             *     or size differs, an entry is missing or unlisted), or not
+             *     consistent (a fill of an unknown position, a record the journal
+             *     refuses). `BACKUP_TOO_NEW`: made by a later format version.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `JOURNAL_NOT_EMPTY`: the journal already holds data. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the archive is larger than 1 GiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not sent as `application/zip` (or `application/octet-stream`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -9,6 +9,7 @@ import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
 import { TagsManager } from './TagsManager';
 import { ApiTokensSection, TwoFactorSection } from './Security';
+import { YourData } from './YourData';
 
 function TimezoneForm({ current }: { current: string }) {
   const queryClient = useQueryClient();
@@ -118,6 +119,8 @@ export default function Settings() {
         </p>
         {version && <p className="hint">Trade Journal {version}</p>}
       </section>
+      <h2 className="section-title">Your data</h2>
+      <YourData email={me.data.email} />
     </>
   );
 }

@@ -1,0 +1,151 @@
+package backup
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The entries of format version 1. Ids inside an archive are the source
+// journal's; a restore gives every record a new one and remaps the
+// references. Decimals are strings, times RFC 3339 in UTC.
+const (
+	EntrySettings      = "settings.json"
+	EntryBrokerages    = "brokerages.jsonl"
+	EntryAccounts      = "accounts.jsonl"
+	EntryLedger        = "ledger.jsonl"
+	EntryTags          = "tags.jsonl"
+	EntryPositions     = "positions.jsonl"
+	EntryImages        = "images.jsonl"
+	EntryExchangeRates = "exchange_rates.jsonl"
+	EntryMappings      = "csv_import_mappings.jsonl"
+	ImageDir           = "images/" // images/<image id>: the image's bytes
+)
+
+// Record caps of a restore, per entry (Lines' max). Fee schedules,
+// accounts and tags have the caps the app keeps for one user
+// (functions/accounts); the rest sit well above what a person records and
+// below what a restore holds in memory comfortably.
+const (
+	MaxBrokerages    = 100
+	MaxAccounts      = 200
+	MaxLedgerEntries = 200_000
+	MaxTags          = 500
+	MaxPositions     = 200_000
+	MaxImages        = 10_000
+	MaxExchangeRates = 200_000
+	MaxMappings      = 1_000
+)
+
+// Settings are the user's own settings (not the sign-in: the email and the
+// password stay the restoring user's).
+type Settings struct {
+	Timezone        string  `json:"timezone"`
+	DisplayCurrency *string `json:"displayCurrency"`
+}
+
+// Brokerage is a fee schedule of the user's own (the built-in ones are
+// every instance's and referenced by id).
+type Brokerage struct {
+	ID                            string          `json:"id"`
+	Name                          string          `json:"name"`
+	StockPerShareCommission       decimal.Decimal `json:"stockPerShareCommission"`
+	StockMinPerFill               decimal.Decimal `json:"stockMinPerFill"`
+	StockMaxPerFill               decimal.Decimal `json:"stockMaxPerFill"`
+	OptionsPerContractCommission  decimal.Decimal `json:"optionsPerContractCommission"`
+	OptionsPerContractExchangeFee decimal.Decimal `json:"optionsPerContractExchangeFee"`
+	OptionsMinPerFill             decimal.Decimal `json:"optionsMinPerFill"`
+	OptionsMaxPerFill             decimal.Decimal `json:"optionsMaxPerFill"`
+	CreatedAt                     time.Time       `json:"createdAt"`
+}
+
+// Account is an account; its balance is not stored (a restore derives it
+// from the starting balance and the ledger).
+type Account struct {
+	ID                 string           `json:"id"`
+	Name               string           `json:"name"`
+	Currency           string           `json:"currency"`
+	Timezone           string           `json:"timezone"`
+	StartingBalance    decimal.Decimal  `json:"startingBalance"`
+	DefaultRiskPercent *decimal.Decimal `json:"defaultRiskPercent"`
+	BrokerageID        *string          `json:"brokerageId"`
+	Archived           bool             `json:"archived"`
+	Demo               bool             `json:"demo"`
+	CreatedAt          time.Time        `json:"createdAt"`
+}
+
+// LedgerEntry is a deposit or a withdrawal (the ledger rows of fills are
+// derived from the fills again). Amount is positive.
+type LedgerEntry struct {
+	AccountID  string          `json:"accountId"`
+	Kind       string          `json:"kind"`
+	Amount     decimal.Decimal `json:"amount"`
+	OccurredAt time.Time       `json:"occurredAt"`
+	Note       string          `json:"note"`
+}
+
+// Tag is a tag.
+type Tag struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Category  string    `json:"category"`
+	Demo      bool      `json:"demo"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Position is a position with its fills and tags. ReversalOf names the
+// position it continues (a run, journalstore); its figures are not kept:
+// a restore derives them from the fills again.
+type Position struct {
+	ID          string           `json:"id"`
+	AccountID   string           `json:"accountId"`
+	Symbol      string           `json:"symbol"`
+	AssetType   string           `json:"assetType"`
+	Multiplier  decimal.Decimal  `json:"multiplier"`
+	Side        string           `json:"side"`
+	StopLoss    *decimal.Decimal `json:"stopLoss"`
+	TargetPrice *decimal.Decimal `json:"targetPrice"`
+	Notes       string           `json:"notes"`
+	ReversalOf  *string          `json:"reversalOf"`
+	TagIDs      []string         `json:"tagIds"`
+	Fills       []Fill           `json:"fills"`
+	CreatedAt   time.Time        `json:"createdAt"`
+}
+
+// Fill is a fill; SplitOf names, on the opening part of a reversal's fill,
+// its closing part.
+type Fill struct {
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Price        decimal.Decimal `json:"price"`
+	Quantity     decimal.Decimal `json:"quantity"`
+	Fees         decimal.Decimal `json:"fees"`
+	FeeEstimated bool            `json:"feeEstimated"`
+	FilledAt     time.Time       `json:"filledAt"`
+	SplitOf      *string         `json:"splitOf"`
+}
+
+// Image is an image's record; its bytes are the entry ImageDir + ID.
+type Image struct {
+	ID          string    `json:"id"`
+	PositionID  string    `json:"positionId"`
+	ContentType string    `json:"contentType"`
+	Caption     string    `json:"caption"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// ExchangeRate is one of the user's rates: 1 base = rate quote from the
+// effective date on.
+type ExchangeRate struct {
+	BaseCurrency  string          `json:"baseCurrency"`
+	QuoteCurrency string          `json:"quoteCurrency"`
+	EffectiveDate string          `json:"effectiveDate"`
+	Rate          decimal.Decimal `json:"rate"`
+}
+
+// Mapping is a saved CSV import mapping.
+type Mapping struct {
+	Name    string          `json:"name"`
+	Options json.RawMessage `json:"options"`
+}

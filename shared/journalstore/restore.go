@@ -1,0 +1,222 @@
+package journalstore
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/journal"
+)
+
+// RestoredRun is one run of positions as a backup holds it (shared/backup):
+// the instrument the run shares and its positions in run order, each with
+// its fills as stored, so a reversal's fill is its two parts.
+type RestoredRun struct {
+	AccountID  string // the account's new id
+	Symbol     string
+	AssetType  string
+	Multiplier decimal.Decimal
+	Positions  []RestoredPosition
+}
+
+// RestoredPosition is a position's own fields and fills.
+type RestoredPosition struct {
+	Side        string
+	StopLoss    *decimal.Decimal
+	TargetPrice *decimal.Decimal
+	Notes       string   // plaintext; sealed here
+	TagIDs      []string // the tags' new ids
+	Fills       []RestoredFill
+}
+
+// RestoredFill is a fill row. ID is the backup's own id, only to pair a
+// reversal's parts: SplitOf names, on an opening part, its closing part in
+// the position before.
+type RestoredFill struct {
+	ID           string
+	Type         string
+	Price        decimal.Decimal
+	Quantity     decimal.Decimal
+	Fees         decimal.Decimal
+	FeeEstimated bool
+	FilledAt     time.Time
+	SplitOf      string
+}
+
+// RestoreRuns writes a backup's positions into tx, the caller's
+// transaction (a restore writes a whole journal in one): each run's fills
+// are derived and written by the same code as every other write, so the
+// figures, ledger rows and balances are this version's, not the backup's.
+// It returns each run's new position ids in run order. A run whose fills
+// do not derive into the positions the backup lists (another number, other
+// sides, other fills) is a VALIDATION_ERROR naming the run (field
+// "positions[i]"): the backup is not consistent.
+func (s *Store) RestoreRuns(ctx context.Context, tx pgx.Tx, userID string, in []RestoredRun) ([][]string, error) {
+	runs := make([]*run, len(in))
+	locked := map[string]bool{}
+	for i, r := range in {
+		ru, err := s.restoredRun(userID, r)
+		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
+			return nil, apperr.Invalid("positions["+strconv.Itoa(i)+"]", e.Message)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !locked[r.AccountID] {
+			if err := lockAccount(ctx, tx, userID, r.AccountID); err != nil {
+				return nil, err
+			}
+			locked[r.AccountID] = true
+		}
+		for _, p := range ru.placed {
+			if err := checkTags(ctx, tx, userID, p.fields.tagIDs, p.fields.tagIDs); err != nil {
+				return nil, err
+			}
+		}
+		runs[i] = ru
+	}
+	if _, err := write(ctx, tx, runs); err != nil {
+		return nil, err
+	}
+	ids := make([][]string, len(runs))
+	for i, ru := range runs {
+		for _, p := range ru.placed {
+			ids[i] = append(ids[i], p.id)
+		}
+	}
+	return ids, nil
+}
+
+// restoredRun validates one run, derives it and gives each derived
+// position its own fields.
+func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
+	if len(r.Positions) == 0 {
+		return nil, apperr.Invalid("positions", "a run holds at least one position")
+	}
+	var first time.Time
+	for _, p := range r.Positions {
+		for _, f := range p.Fills {
+			if first.IsZero() || f.FilledAt.Before(first) {
+				first = f.FilledAt
+			}
+		}
+	}
+	if first.IsZero() {
+		first = s.now()
+	}
+	inst, err := journal.ParseInstrument(r.AssetType, r.Symbol, first)
+	if err != nil {
+		return nil, err
+	}
+	// A future keeps its point value (a root without a built-in one has
+	// only this); stocks and options have theirs.
+	var given *decimal.Decimal
+	if r.AssetType == journal.AssetFuture {
+		given = &r.Multiplier
+	}
+	if err := inst.SettleMultiplier(given); err != nil {
+		return nil, err
+	}
+	ru := &run{inst: instrument{userID: userID, accountID: r.AccountID, symbol: inst.Symbol, assetType: r.AssetType,
+		columns: inst.Columns(), multiplier: inst.Multiplier}}
+	fields := make([]*newFields, len(r.Positions))
+	closing := map[string]*execution{}
+	now := s.now()
+	var p journal.Problems
+	for mi, pos := range r.Positions {
+		side := validSide(&p, &pos.Side, true)
+		if mi == 0 {
+			ru.side = side
+		}
+		tagIDs := validTagIDs(&p, pos.TagIDs)
+		p.Merge(journal.Text("notes", pos.Notes, journal.MaxNotesChars))
+		fields[mi] = &newFields{stop: pos.StopLoss, target: pos.TargetPrice, tagIDs: tagIDs,
+			notes: s.keyring.Seal(encrypt.PositionNotes, pos.Notes)}
+		for _, f := range pos.Fills {
+			v := journal.ValidateFill(&p, "", fillInput(f), journal.Contracts(r.AssetType), now)
+			if p.Err() != nil {
+				return nil, p.Err()
+			}
+			if e := closing[f.SplitOf]; f.SplitOf != "" && e != nil {
+				e.Quantity = e.Quantity.Add(v.Quantity)
+				e.Fees = e.Fees.Add(v.Fees)
+				e.FeeEstimated = e.FeeEstimated || f.FeeEstimated
+				delete(closing, f.SplitOf)
+				continue
+			}
+			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, v.Type), Price: v.Price,
+				Quantity: v.Quantity, Fees: v.Fees, FeeEstimated: f.FeeEstimated, FilledAt: v.FilledAt},
+				member: mi, rank: typeRank(v.Type), req: -1}
+			closing[f.ID] = e
+			ru.execs = append(ru.execs, e)
+		}
+	}
+	if err := p.Err(); err != nil {
+		return nil, err
+	}
+	ru.first = fields[0]
+	ru.newIDs()
+	if err := ru.derive(""); err != nil {
+		return nil, err
+	}
+	if len(ru.placed) != len(r.Positions) {
+		return nil, apperr.Invalid("positions", "the fills make "+strconv.Itoa(len(ru.placed))+" positions, not the "+
+			strconv.Itoa(len(r.Positions))+" listed")
+	}
+	for i := range ru.placed {
+		pl, pos := &ru.placed[i], r.Positions[i]
+		if pl.side != pos.Side || len(pl.legs) != len(pos.Fills) {
+			return nil, apperr.Invalid("positions", "position "+strconv.Itoa(i+1)+" of the run does not match its fills")
+		}
+		pl.fields, pl.stop = fields[i], fields[i].stop
+		if i > 0 && pl.stop != nil {
+			t := journal.Trade{Side: pl.side, Multiplier: inst.Multiplier, StopLoss: pl.stop, Fills: make([]journal.Fill, len(pl.legs))}
+			for k, l := range pl.legs {
+				t.Fills[k] = l.Fill
+			}
+			if pl.figures, err = journal.Compute(t); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ru, nil
+}
+
+// fillInput is a stored fill as the request form ValidateFill checks.
+func fillInput(f RestoredFill) journal.FillInput {
+	typ, at := f.Type, f.FilledAt.UTC().Format(time.RFC3339Nano)
+	field := func(d decimal.Decimal) journal.Field { return journal.Field{Set: true, Str: d.String()} }
+	return journal.FillInput{Type: &typ, Price: field(f.Price), Quantity: field(f.Quantity), Fees: field(f.Fees), FilledAt: &at}
+}
+
+// RestoreLedgerEntries records a backup's deposits and withdrawals on the
+// user's account in tx, the caller's transaction, and moves its balance by
+// their sum. Amounts are positive, as AddLedgerEntry takes them.
+func (s *Store) RestoreLedgerEntries(ctx context.Context, tx pgx.Tx, userID, accountID string, entries []LedgerEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+		return err
+	}
+	var sum decimal.Decimal
+	rows := make([][]any, len(entries))
+	for i, e := range entries {
+		amount := e.Amount
+		if e.Kind == "withdrawal" {
+			amount = amount.Neg()
+		}
+		sum = sum.Add(amount)
+		rows[i] = []any{copyUUID(accountID), e.Kind, amount, e.At, e.Note}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"}, []string{"account_id", "kind", "amount", "occurred_at", "note"},
+		pgx.CopyFromRows(rows)); err != nil {
+		return classify(err)
+	}
+	return adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: sum})
+}
