@@ -18,14 +18,14 @@ func statisticsReport() stats.Report {
 		blk.ByDay = append(blk.ByDay, stats.DayBucket{Date: d, Bucket: stats.Bucket{Trades: int64(i + 1), Wins: 1, NetPnl: fmt.Sprintf("%d.25", i)}})
 	}
 	for m := 1; m <= 14; m++ {
-		blk.ByMonth = append(blk.ByMonth, stats.MonthBucket{Month: fmt.Sprintf("%d-%02d", 2023+(m-1)/12, (m-1)%12+1), Bucket: stats.Bucket{Trades: int64(m), NetPnl: "1.00"}})
+		blk.ByMonth = append(blk.ByMonth, stats.MonthBucket{Month: fmt.Sprintf("%d-%02d", 2023+(m-1)/12, (m-1)%12+1), Breakdown: stats.Breakdown{Bucket: stats.Bucket{Trades: int64(m), NetPnl: "1.00"}}})
 	}
 	for i := range 12 {
-		blk.BySymbol = append(blk.BySymbol, stats.SymbolBucket{Symbol: fmt.Sprintf("SYM%02d", i), Bucket: stats.Bucket{Trades: int64(i % 4), WinRate: &rate, NetPnl: "2.00"}})
+		blk.BySymbol = append(blk.BySymbol, stats.SymbolBucket{Symbol: fmt.Sprintf("SYM%02d", i), Breakdown: stats.Breakdown{Bucket: stats.Bucket{Trades: int64(i % 4), WinRate: &rate, NetPnl: "2.00"}}})
 	}
 	blk.ByTag = []stats.TagBucket{
-		{Name: "short", Category: "setup", Bucket: stats.Bucket{Trades: 1, NetPnl: "1.00"}},
-		{Name: strings.Repeat("a very long tag name ", 4), Category: "mistake", Bucket: stats.Bucket{Trades: 3, WinRate: &rate, NetPnl: "-1.00"}},
+		{Name: "short", Category: "setup", Breakdown: stats.Breakdown{Bucket: stats.Bucket{Trades: 1, NetPnl: "1.00"}}},
+		{Name: strings.Repeat("a very long tag name ", 4), Category: "mistake", Breakdown: stats.Breakdown{Bucket: stats.Bucket{Trades: 3, WinRate: &rate, NetPnl: "-1.00"}}},
 	}
 	return stats.Report{ByCurrency: []stats.Block{blk}}
 }
