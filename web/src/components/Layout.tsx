@@ -1,5 +1,6 @@
 import { Suspense, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { carriedSearch } from '../filterState';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, isUnauthenticated, unwrap } from '../api/client';
 import { useAppConfig, useMe } from '../api/queries';
@@ -10,6 +11,9 @@ import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
 import { usePageViews } from '../analytics';
+
+/** The views that share the journal filter: moving between them keeps it (filterState.ts). */
+const filteredViews = new Set(['/', '/positions']);
 
 function ThemeToggle() {
   const [theme, setTheme] = useState<Theme>(currentTheme);
@@ -134,7 +138,7 @@ export function AppLayout() {
         </button>
         <nav id="main-nav" aria-label="Main" className={menuOpen ? 'open' : ''}>
           {links.map(([to, label]) => (
-            <NavLink key={to} to={to} end={to === '/'} onClick={() => setMenuOpen(false)}>
+            <NavLink key={to} to={{ pathname: to, search: filteredViews.has(location.pathname) && filteredViews.has(to) ? carriedSearch(location.search, to === '/' ? 'statistics' : 'list') : '' }} end={to === '/'} onClick={() => setMenuOpen(false)}>
               {label}
             </NavLink>
           ))}

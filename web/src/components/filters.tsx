@@ -1,46 +1,172 @@
-// The filter inputs the dashboard and the positions list share; each change goes to the caller's URL filters.
+// The filter bar the dashboard (with its calendar) and the positions list
+// share. The filter lives in the address (filterState.ts): each change is a
+// history entry, so the back button undoes it and a view can be bookmarked.
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Schemas } from '../api/client';
+import { activeCount, emptyFilters, parseFilters, withFilter, writeFilters, type FilterName, type Filters, type ListFilterName } from '../filterState';
 import { Field, SelectField } from './ui';
 
-interface FilterProps {
-  value: string | undefined;
-  onChange: (value: string) => void;
+/** useUrlFilters is the filter of the current address and the function that changes it. */
+export function useUrlFilters(): [Filters, (next: Filters) => void] {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => parseFilters(params), [params]);
+  return [filters, (next: Filters) => setParams(writeFilters(next, params))];
 }
 
-/** AccountFilter narrows to one account, or all. */
-export function AccountFilter({ accounts, value, onChange }: FilterProps & { accounts: Schemas['Account'][] | undefined }) {
+export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const assetTypeNames: Record<string, string> = { stock: 'Stocks', option: 'Options', future: 'Futures' };
+const categoryNames: Record<string, string> = { setup: 'Setups', mistake: 'Mistakes', emotion: 'Emotions', general: 'General' };
+
+/** hourLabel is "09:00–10:00" for 9: the hour of the entry in the account's zone. */
+export function hourLabel(hour: number): string {
+  const h = (n: number) => `${String(n % 24).padStart(2, '0')}:00`;
+  return `${h(hour)}–${h(hour + 1)}`;
+}
+
+interface Choice {
+  value: string;
+  label: string;
+  group?: string;
+}
+
+/**
+ * MultiChoice is a field of checkboxes behind a disclosure: its button
+ * says what is chosen ("Any" for none), the open list can take several.
+ */
+function MultiChoice({ label, any, choices, value, onChange, columns }: { label: string; any: string; choices: Choice[]; value: string[]; onChange: (v: string[]) => void; columns?: number }) {
+  const id = useId();
+  const chosen = choices.filter((c) => value.includes(c.value));
+  // A value in the address that is no longer a choice (a deleted tag) still shows, so it can be cleared.
+  const unknown = value.filter((v) => !choices.some((c) => c.value === v));
+  const summary = value.length === 0 ? any : [...chosen.map((c) => c.label), ...unknown.map(() => 'unknown')].join(', ');
+  const toggle = (v: string, on: boolean) => onChange(on ? [...value, v] : value.filter((x) => x !== v));
+  const groups: Array<[string | undefined, Choice[]]> = [];
+  for (const c of choices) {
+    const last = groups[groups.length - 1];
+    if (last && last[0] === c.group) last[1].push(c);
+    else groups.push([c.group, [c]]);
+  }
   return (
-    <SelectField label="Account" value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-      <option value="">All accounts</option>
-      {accounts?.map((a) => (
-        <option key={a.id} value={a.id}>
-          {a.name}
-        </option>
-      ))}
-    </SelectField>
+    <div className="field multi">
+      <span className="label" id={`${id}-label`}>
+        {label}
+      </span>
+      <details>
+        <summary aria-labelledby={`${id}-label ${id}-summary`}>
+          <span id={`${id}-summary`} className={value.length ? '' : 'muted'}>
+            {summary}
+          </span>
+        </summary>
+        <fieldset className="multi-pop" style={columns ? { gridTemplateColumns: `repeat(${columns}, auto)` } : undefined}>
+          <legend className="sr-only">{label}</legend>
+          {choices.length === 0 && <span className="muted">None yet</span>}
+          {groups.map(([group, items], gi) => (
+            <div key={group ?? gi} className="multi-group" role={group ? 'group' : undefined} aria-label={group}>
+              {group && <div className="muted multi-group-title">{group}</div>}
+              {items.map((c) => (
+                <label key={c.value} className="check">
+                  <input type="checkbox" checked={value.includes(c.value)} onChange={(e) => toggle(c.value, e.target.checked)} />
+                  {c.label}
+                </label>
+              ))}
+            </div>
+          ))}
+          {unknown.length > 0 && (
+            <button type="button" className="link" onClick={() => onChange(value.filter((v) => !unknown.includes(v)))}>
+              Remove {unknown.length === 1 ? 'a choice that no longer exists' : `${unknown.length} choices that no longer exist`}
+            </button>
+          )}
+        </fieldset>
+      </details>
+      <small />
+    </div>
   );
 }
 
-/** TagFilter narrows to positions with one tag, or any. */
-export function TagFilter({ tags, value, onChange }: FilterProps & { tags: Schemas['Tag'][] | undefined }) {
-  return (
-    <SelectField label="Tag" value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
-      <option value="">Any tag</option>
-      {tags?.map((t) => (
-        <option key={t.id} value={t.id}>
-          {t.name} ({t.category})
-        </option>
-      ))}
-    </SelectField>
-  );
+interface FilterBarProps {
+  filters: Filters;
+  onChange: (next: Filters) => void;
+  accounts: Schemas['Account'][] | undefined;
+  tags: Schemas['Tag'][] | undefined;
+  /** statistics: the dashboard (dates are close dates); list: the positions list (status and date basis too). */
+  scope: 'statistics' | 'list';
+  label: string;
+  children?: ReactNode;
 }
 
-/** DateRangeFilter is the From and To days of a filter. */
-export function DateRangeFilter({ from, to, onChange }: { from: string | undefined; to: string | undefined; onChange: (name: 'from' | 'to', value: string) => void }) {
+/**
+ * FilterBar is every filter of the journal in one form. On a phone it
+ * folds behind a "Filters" button that says how many are on.
+ */
+export function FilterBar({ filters, onChange, accounts, tags, scope, label, children }: FilterBarProps) {
+  const [open, setOpen] = useState(false);
+  const bodyId = useId();
+  const set = (name: FilterName, value: string | string[]) => onChange(withFilter(filters, name, value));
+  const list = (name: ListFilterName) => ({ value: filters[name], onChange: (v: string[]) => set(name, v) });
+  const active = activeCount(filters);
+  const tagChoices: Choice[] = [...(tags ?? [])]
+    .sort((a, b) => a.category.localeCompare(b.category) || a.name.localeCompare(b.name))
+    .map((t) => ({ value: t.id, label: t.name, group: categoryNames[t.category] ?? t.category }));
+  const closedDates = scope === 'statistics' || filters.dateBy === 'closed';
+  const commitSymbols = (text: string) =>
+    set(
+      'symbol',
+      text
+        .split(/[\s,]+/)
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean),
+    );
   return (
-    <>
-      <Field label="From" type="date" value={from ?? ''} onChange={(e) => onChange('from', e.target.value)} />
-      <Field label="To" type="date" value={to ?? ''} onChange={(e) => onChange('to', e.target.value)} />
-    </>
+    <form className="card filter-bar" role="search" aria-label={label} onSubmit={(e) => e.preventDefault()}>
+      <div className="filter-head">
+        <button type="button" className="ghost filter-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+          Filters{active > 0 ? ` (${active} on)` : ''}
+        </button>
+        {active > 0 && (
+          <button type="button" className="ghost" onClick={() => onChange(emptyFilters())}>
+            Clear filters
+          </button>
+        )}
+      </div>
+      <div id={bodyId} className={`grid filter-body${open ? ' open' : ''}`}>
+        <MultiChoice label="Accounts" any="All accounts" choices={(accounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }))} {...list('accountId')} />
+        <Field
+          key={filters.symbol.join(',')}
+          label="Symbols"
+          hint="Separate with commas; a symbol includes its options and futures"
+          defaultValue={filters.symbol.join(', ')}
+          onBlur={(e) => commitSymbols(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && commitSymbols(e.currentTarget.value)}
+        />
+        <Field label={closedDates ? 'Closed from' : 'Opened from'} type="date" value={filters.from ?? ''} onChange={(e) => set('from', e.target.value)} />
+        <Field label={closedDates ? 'Closed to' : 'Opened to'} type="date" value={filters.to ?? ''} min={filters.from} onChange={(e) => set('to', e.target.value)} />
+        {scope === 'list' && (
+          <SelectField label="Dates apply to" value={filters.dateBy ?? ''} onChange={(e) => set('dateBy', e.target.value)}>
+            <option value="">The opening day</option>
+            <option value="closed">The closing day</option>
+          </SelectField>
+        )}
+        <MultiChoice label="With any of the tags" any="Any or no tag" choices={tagChoices} {...list('tagId')} />
+        <MultiChoice label="Without the tags" any="None left out" choices={tagChoices} {...list('excludeTagId')} />
+        <SelectField label="Side" value={filters.side ?? ''} onChange={(e) => set('side', e.target.value)}>
+          <option value="">Long and short</option>
+          <option value="long">Long</option>
+          <option value="short">Short</option>
+        </SelectField>
+        <MultiChoice label="Asset types" any="All types" choices={Object.entries(assetTypeNames).map(([value, label]) => ({ value, label }))} {...list('assetType')} />
+        {scope === 'list' && (
+          <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set('status', e.target.value)}>
+            <option value="">Any status</option>
+            <option value="open">Open</option>
+            <option value="closed">Closed</option>
+            <option value="draft">Draft</option>
+          </SelectField>
+        )}
+        <MultiChoice label="Entry weekday" any="Every day" choices={weekdayNames.map((label, i) => ({ value: String(i + 1), label }))} {...list('weekday')} />
+        <MultiChoice label="Entry hour" any="Any hour" columns={3} choices={Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: hourLabel(h) }))} {...list('hour')} />
+        {children}
+      </div>
+    </form>
   );
 }

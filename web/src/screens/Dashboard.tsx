@@ -1,20 +1,22 @@
-import { lazy, Suspense, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useTags } from '../api/queries';
 import { DemoJournal } from './DemoJournal';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
-import { AccountFilter, DateRangeFilter, TagFilter } from '../components/filters';
+import { FilterBar, useUrlFilters } from '../components/filters';
 import { Loading, PageTitle, SelectField } from '../components/ui';
+import { activeCount, apiQuery, closedOnDay, listOnlyFilterNames, withoutNames, writeFilters, type Filters } from '../filterState';
+import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
-import { monthLabel } from './dashboard/calendar';
+import { Absent, Breakdown, breakdownTables, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
+const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
 
 type Block = Schemas['PerformanceBlock'];
-const filterNames = ['accountId', 'tagId', 'from', 'to'] as const;
 
 /** rateLink opens the exchange-rate form prefilled with a missing "BASE/QUOTE" pair. */
 export function rateLink(pair: string): string {
@@ -22,11 +24,12 @@ export function rateLink(pair: string): string {
   return `/exchange-rates?base=${encodeURIComponent(base)}&quote=${encodeURIComponent(quote)}`;
 }
 
-function MissingRates({ pairs, currency }: { pairs: string[]; currency: string | null }) {
+/** MissingRates names each exchange rate a total in the display currency needs, each a link to enter it. */
+export function MissingRates({ pairs, currency }: { pairs: string[]; currency: string | null }) {
   if (pairs.length === 0) return null;
   return (
     <div className="note note-warn" role="status">
-      To show totals in {currency ?? 'your display currency'}, add{' '}
+      No total in {currency ?? 'your display currency'} yet: {pairs.length === 1 ? 'a rate is' : 'rates are'} missing. To show it, add{' '}
       {pairs.length === 1 ? 'the exchange rate' : 'exchange rates'} for{' '}
       {pairs.map((p, i) => (
         <span key={p}>
@@ -39,130 +42,139 @@ function MissingRates({ pairs, currency }: { pairs: string[]; currency: string |
   );
 }
 
-function Tile({ label, value, className = '' }: { label: string; value: string; className?: string }) {
+function Tile({ label, value, className = '', note }: { label: string; value: ReactNode; className?: string; note?: ReactNode }) {
   return (
     <div className="tile">
       <div className="label">{label}</div>
       <div className={`value ${className}`}>{value}</div>
+      {note && <div className="tile-note muted">{note}</div>}
     </div>
   );
 }
 
-/** A breakdown shows its best and worst rows until "Show all" (a large journal has thousands of symbols). */
-const bestRows = 10;
-const worstRows = 5;
+const dayMs = 86_400_000;
 
-function Breakdown({ title, column, rows, currency }: { title: string; column: string; rows: Array<{ key: string; label: string; trades: number; winRate: string | null; netPnl: string }>; currency: string }) {
-  const [all, setAll] = useState(false);
-  const folded = !all && rows.length > bestRows + worstRows;
-  // Rows come best net P&L first: folded, the middle is left out.
-  const shown = folded ? [...rows.slice(0, bestRows), null, ...rows.slice(-worstRows)] : rows;
-  return (
-    <section className="card" aria-label={title}>
-      <h2>{title}</h2>
-      {rows.length === 0 ? (
-        <p className="muted">Nothing yet.</p>
-      ) : (
-        <DataTable columns={[column, numeric('Trades'), numeric('Win rate'), numeric('Net P&L')]}>
-          {shown.map((r) =>
-            r === null ? (
-              <tr key="gap">
-                <td colSpan={4} className="muted">
-                  … {rows.length - bestRows - worstRows} more
-                </td>
-              </tr>
-            ) : (
-              <tr key={r.key}>
-                <th scope="row">{r.label}</th>
-                <td className="num">{r.trades}</td>
-                <td className="num">{formatPercent(r.winRate)}</td>
-                <td className={`num ${pnlClass(r.netPnl)}`}>{formatMoney(r.netPnl, currency)}</td>
-              </tr>
-            ),
-          )}
-        </DataTable>
-      )}
-      {rows.length > bestRows + worstRows && (
-        <button type="button" className="ghost" onClick={() => setAll(!all)} aria-expanded={all}>
-          {all ? 'Show fewer' : `Show all ${rows.length}`}
-        </button>
-      )}
-    </section>
-  );
+/** daysBetween is the whole days from one timestamp to another (a drawdown's length, its recovery). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / dayMs);
 }
 
-function Performance({ block }: { block: Block }) {
+function dayCount(n: number): string {
+  return `${n} day${n === 1 ? '' : 's'}`;
+}
+
+/** drawdownNote says how long the largest drawdown lasted and whether (and when) it recovered. */
+export function drawdownNote(s: Pick<Block['summary'], 'maxDrawdownStart' | 'maxDrawdownEnd' | 'maxDrawdownRecovered'>): string {
+  if (!s.maxDrawdownEnd) return 'No drawdown yet';
+  const fall = s.maxDrawdownStart ? `fell over ${dayCount(daysBetween(s.maxDrawdownStart, s.maxDrawdownEnd))}` : 'from the first trade';
+  const back = s.maxDrawdownRecovered ? `recovered in ${dayCount(daysBetween(s.maxDrawdownEnd, s.maxDrawdownRecovered))}` : 'not recovered yet';
+  return `${fall}, ${back}`;
+}
+
+/** rCoverage is "over 5 of 91 trades": how many positions the R figures rest on. */
+export function rCoverage(rTrades: number, trades: number): string {
+  return `over ${rTrades} of ${trades} trade${trades === 1 ? '' : 's'}`;
+}
+
+function money(value: string | null | undefined, currency: string, why: string): ReactNode {
+  return value == null ? <Absent why={why} /> : formatMoney(value, currency);
+}
+
+function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: string) => void }) {
   const s = block.summary;
   const c = block.currency;
+  const noR = s.rTrades === 0 ? 'no trade has a planned stop' : 'needs 2 trades with a planned stop';
+  const hasDrawdownCurve = block.equityCurve.length > 0 && block.equityCurve.every((p) => typeof p.drawdown === 'string');
   return (
     <>
       <div className="tiles" aria-label="Statistics">
         <Tile label="Net P&L" value={formatMoney(s.netPnl, c)} className={pnlClass(s.netPnl)} />
-        <Tile label="Win rate" value={formatPercent(s.winRate)} />
-        <Tile label="Profit factor" value={formatDecimal(s.profitFactor, 2)} />
-        <Tile label="Expectancy" value={formatMoney(s.expectancy, c)} className={pnlClass(s.expectancy)} />
-        <Tile label="Average R" value={s.averageR ? `${formatDecimal(s.averageR, 2)}R` : '—'} className={pnlClass(s.averageR)} />
+        <Tile label="Win rate" value={s.winRate ? formatPercent(s.winRate) : <Absent why="no trades" />} />
+        <Tile label="Profit factor" value={s.profitFactor ? formatDecimal(s.profitFactor, 2) : <Absent why={s.trades === 0 ? 'no trades' : 'no losing trade'} />} />
+        <Tile label="Expectancy" value={money(s.expectancy, c, 'no trades')} className={pnlClass(s.expectancy)} />
+        <Tile label="Average R" value={s.averageR ? rText(s.averageR) : <Absent why="no trade has a planned stop" />} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} />
+        {'sqn' in s && <Tile label="SQN" value={s.sqn ? formatDecimal(s.sqn, 2) : <Absent why={noR} />} note={s.sqn ? rCoverage(s.rTrades, s.trades) : undefined} />}
         <Tile label="Trades" value={`${s.trades} (${s.wins}W / ${s.losses}L)`} />
-        <Tile label="Average win" value={formatMoney(s.averageWin, c)} />
-        <Tile label="Average loss" value={formatMoney(s.averageLoss, c)} />
-        <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} />
+        <Tile label="Average win" value={money(s.averageWin, c, 'no winning trade')} />
+        <Tile label="Average loss" value={money(s.averageLoss, c, 'no losing trade')} />
+        <Tile label="Largest win" value={money(s.largestWin, c, 'no winning trade')} className={pnlClass(s.largestWin)} />
+        <Tile label="Largest loss" value={money(s.largestLoss, c, 'no losing trade')} className={pnlClass(s.largestLoss)} />
+        <Tile label="Longest win streak" value={`${s.longestWinStreak} trade${s.longestWinStreak === 1 ? '' : 's'}`} />
+        <Tile label="Longest loss streak" value={`${s.longestLossStreak} trade${s.longestLossStreak === 1 ? '' : 's'}`} />
+        <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={'maxDrawdownEnd' in s ? drawdownNote(s) : undefined} />
         <Tile label="Fees" value={formatMoney(s.fees, c)} />
       </div>
-      <PnlCalendar key={c} days={block.byDay} currency={c} />
-      <Suspense fallback={<Loading label="Loading chart…" />}>
-        <EquityChart points={block.equityCurve} currency={c} />
-      </Suspense>
+      <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={onOpenDay} />
       <div className="grid-2">
-        <Breakdown
-          title="By tag"
-          column="Tag"
-          currency={c}
-          rows={block.byTag.map((t) => ({ key: t.tagId, label: `${t.name} (${t.category})`, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))}
-        />
-        <Breakdown
-          title="By underlying"
-          column="Underlying"
-          currency={c}
-          rows={block.byUnderlying.map((t) => ({ key: t.symbol, label: t.symbol, trades: t.trades, winRate: t.winRate, netPnl: t.netPnl }))}
-        />
-        <Breakdown
-          title="By month"
-          column="Month"
-          currency={c}
-          rows={block.byMonth
-            .slice()
-            .reverse()
-            .map((m) => ({ key: m.month, label: monthLabel(m.month), trades: m.trades, winRate: m.winRate, netPnl: m.netPnl }))}
-        />
+        <Suspense fallback={<Loading label="Loading chart…" />}>
+          <EquityChart points={block.equityCurve} currency={c} />
+          {hasDrawdownCurve && <DrawdownChart points={block.equityCurve} currency={c} maxDrawdown={s.maxDrawdown} />}
+        </Suspense>
+      </div>
+      <div className="grid-2">
+        {block.rDistribution && <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />}
+        {block.winnersLosers && <WinnersLosers data={block.winnersLosers} currency={c} />}
+      </div>
+      <div className="grid-2">
+        {breakdownTables(block).map((t) => (
+          <Breakdown key={t.title} title={t.title} column={t.column} rows={t.rows} currency={c} />
+        ))}
       </div>
     </>
   );
 }
 
+/** CurrencyTotals lists each currency's own figures when no rate joins them into one total. */
+export function CurrencyTotals({ blocks }: { blocks: Block[] }) {
+  return (
+    <section className="card" aria-label="Totals per currency">
+      <h2>Totals per currency</h2>
+      <DataTable caption="Totals per currency" columns={['Currency', numeric('Trades'), numeric('Win rate'), numeric('Net P&L')]}>
+        {blocks.map((b) => (
+          <tr key={b.currency}>
+            <th scope="row">{b.currency}</th>
+            <td className="num">{b.summary.trades}</td>
+            <td className="num">{formatPercent(b.summary.winRate)}</td>
+            <td className={`num ${pnlClass(b.summary.netPnl)}`}>{formatMoney(b.summary.netPnl, b.currency)}</td>
+          </tr>
+        ))}
+      </DataTable>
+    </section>
+  );
+}
+
+/** balancesByCurrency sums the accounts' balances (archived ones too, as the total does) per currency, exactly. */
+export function balancesByCurrency(accounts: Array<Pick<Schemas['Account'], 'currency' | 'balance'>>): Array<{ currency: string; balance: string }> {
+  const by = new Map<string, string[]>();
+  for (const a of accounts) by.set(a.currency, [...(by.get(a.currency) ?? []), a.balance]);
+  return [...by.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency, values]) => ({ currency, balance: sumDecimals(values) }));
+}
+
+/** positionsSearch is the positions list of the dashboard's filter: the closed positions, by close date. */
+function positionsSearch(filters: Filters): string {
+  return writeFilters({ ...filters, status: 'closed', dateBy: 'closed' }).toString();
+}
+
 export default function Dashboard() {
-  const [params, setParams] = useSearchParams();
-  const filters: Record<string, string> = {};
-  for (const n of filterNames) {
-    const v = params.get(n);
-    if (v) filters[n] = v;
-  }
+  const [urlFilters, setFilters] = useUrlFilters();
+  // The list's status and date basis may ride along from the positions list; the statistics do not take them.
+  const filters = withoutNames(urlFilters, listOnlyFilterNames);
+  const query = apiQuery(filters, 'statistics');
+  const navigate = useNavigate();
   const accounts = useAccounts();
   const tags = useTags();
   const totals = useQuery({ queryKey: ['dashboard', 'totals'], queryFn: () => unwrap(client.GET('/api/dashboard/totals')) });
-  const perf = useQuery({ queryKey: ['performance', filters], queryFn: () => unwrap(client.GET('/api/performance', { params: { query: { ...filters, bySymbol: false } } })) });
-  const [chosen, setChosen] = useState<string>('total');
-  const setFilter = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
-  };
+  const perf = useQuery({ queryKey: ['performance', query], queryFn: () => unwrap(client.GET('/api/performance', { params: { query: { ...query, bySymbol: false } } })) });
+  const [chosen, setChosen] = useState<string>('');
   const blocks: Array<{ id: string; label: string; block: Block }> = [];
   if (perf.data?.total) blocks.push({ id: 'total', label: `All accounts in ${perf.data.total.currency}`, block: perf.data.total });
   // With one currency the converted total says the same thing: offer the per-currency blocks only when they differ.
   const perCurrency = perf.data?.total && perf.data.byCurrency.length === 1 && perf.data.byCurrency[0]?.currency === perf.data.total.currency ? [] : (perf.data?.byCurrency ?? []);
-  for (const b of perCurrency) blocks.push({ id: b.currency, label: `${b.currency} accounts`, block: b });
-  const shown = blocks.find((b) => b.id === chosen) ?? blocks[0];
+  for (const b of perCurrency) blocks.push({ id: b.currency, label: `${b.currency} accounts only`, block: b });
+  // The display currency's total first; without it (a missing rate), the currency with the most trades, not the first alphabetically.
+  const fallback = [...blocks].sort((a, b) => b.block.summary.trades - a.block.summary.trades)[0];
+  const shown = blocks.find((b) => b.id === chosen) ?? blocks.find((b) => b.id === 'total') ?? fallback;
+  const openDay = (date: string) => navigate(`/positions?${writeFilters(closedOnDay(filters, date)).toString()}`);
   return (
     <>
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
@@ -180,15 +192,24 @@ export default function Dashboard() {
                 {formatMoney(total.total, total.displayCurrency)}
               </p>
             ) : (
-              <MissingRates pairs={total.missingPairs} currency={total.displayCurrency} />
+              <>
+                <MissingRates pairs={total.missingPairs} currency={total.displayCurrency} />
+                {accounts.data && accounts.data.length > 0 && (
+                  <ul className="balances" aria-label="Balance per currency">
+                    {balancesByCurrency(accounts.data).map((b) => (
+                      <li key={b.currency}>
+                        <span className="muted">{b.currency} accounts: </span>
+                        <strong>{formatMoney(b.balance, b.currency)}</strong>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </>
             )
           }
         </QueryView>
       </section>
-      <form className="card grid" role="search" aria-label="Filter statistics" onSubmit={(e) => e.preventDefault()}>
-        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
-        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
-        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
+      <FilterBar filters={filters} onChange={setFilters} accounts={accounts.data} tags={tags.data} scope="statistics" label="Filter statistics">
         {blocks.length > 1 && (
           <SelectField label="Figures in" value={shown?.id ?? ''} onChange={(e) => setChosen(e.target.value)}>
             {blocks.map((b) => (
@@ -198,16 +219,31 @@ export default function Dashboard() {
             ))}
           </SelectField>
         )}
-      </form>
+      </FilterBar>
       <QueryView query={perf}>
         {(performance) => (
           <>
-            {performance.total === null && performance.byCurrency.length > 1 && <MissingRates pairs={performance.missingPairs} currency={performance.displayCurrency} />}
+            {performance.total === null && performance.byCurrency.length > 0 && (
+              <>
+                <MissingRates pairs={performance.missingPairs} currency={performance.displayCurrency} />
+                {performance.byCurrency.length > 1 && <CurrencyTotals blocks={performance.byCurrency} />}
+              </>
+            )}
             {shown ? (
-              <Performance block={shown.block} />
+              <>
+                {blocks.length > 1 && (
+                  <p className="muted" data-testid="figures-in">
+                    Figures below: {shown.label}.
+                  </p>
+                )}
+                <p>
+                  <Link to={`/positions?${positionsSearch(filters)}`}>List these {shown.block.summary.trades} closed positions</Link>
+                </p>
+                <Performance block={shown.block} onOpenDay={openDay} />
+              </>
             ) : (
               <p className="muted">
-                No closed positions {Object.keys(filters).length ? 'match these filters' : 'yet'}. <Link to="/positions/new">Record a trade</Link> or{' '}
+                No closed positions {activeCount(filters) ? 'match these filters' : 'yet'}. <Link to="/positions/new">Record a trade</Link> or{' '}
                 <Link to="/import">import a CSV</Link>.
               </p>
             )}

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { formatMoney, signOf } from '../../format';
-import { monthGrid, monthLabel, shiftMonth, type DayCell } from './calendar';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatMoney, pnlClass, signOf } from '../../format';
+import { intensity, monthGrid, monthLabel, monthTotal, shiftMonth, weekTotals, type DayCell } from './calendar';
 
 interface Day {
   date: string;
@@ -13,24 +13,41 @@ interface Day {
 const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
 
+function tradesText(n: number): string {
+  return `${n} trade${n === 1 ? '' : 's'}`;
+}
+
 /**
- * PnlCalendar shows net P&L per trading day, one month at a time. It is
- * an ARIA grid with one tab stop: the arrow keys move between days.
+ * PnlCalendar shows net P&L per trading day, one month at a time, with
+ * each week's and the month's total. It is an ARIA grid with one tab stop:
+ * the arrow keys move between days; a click (or Enter) on a day with
+ * closes opens that day's positions.
  */
-export function PnlCalendar({ days, currency }: { days: Day[]; currency: string }) {
+export function PnlCalendar({ days, currency, onOpenDay }: { days: Day[]; currency: string; onOpenDay?: (date: string) => void }) {
   const latest = days[days.length - 1]?.date.slice(0, 7) ?? new Date().toISOString().slice(0, 7);
   const [month, setMonth] = useState(latest);
   const [focused, setFocused] = useState(1);
   const grid = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
-  const byDate = new Map(days.map((d) => [d.date, d]));
+  const byDate = useMemo(() => new Map(days.map((d) => [d.date, d])), [days]);
   const cells = monthGrid(month);
+  const totals = weekTotals(month, byDate);
+  const total = monthTotal(month, byDate);
+  const largest = cells.reduce((n, c) => Math.max(n, c ? Math.abs(Number(byDate.get(c.date)?.netPnl ?? 0)) : 0), 0);
   const lastDay = cells.reduce((n, c) => (c ? Math.max(n, c.day) : n), 0);
   const current = Math.min(focused, lastDay);
   const weeks: Array<Array<DayCell | null>> = [];
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
 
   const onKey = (e: KeyboardEvent) => {
+    if ((e.key === 'Enter' || e.key === ' ') && onOpenDay) {
+      const date = (e.target as HTMLElement).dataset.date;
+      if (date && byDate.has(date)) {
+        e.preventDefault();
+        onOpenDay(date);
+      }
+      return;
+    }
     let next = current + (moves[e.key] ?? 0);
     if (e.key === 'Home') next = 1;
     if (e.key === 'End') next = lastDay;
@@ -50,7 +67,19 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
   return (
     <section className="card" aria-labelledby="calendar-title">
       <div className="page-title">
-        <h2 id="calendar-title">P&amp;L calendar · {monthLabel(month)}</h2>
+        <div>
+          <h2 id="calendar-title">P&amp;L calendar · {monthLabel(month)}</h2>
+          <p className="calendar-total" data-testid="month-total">
+            Month total:{' '}
+            {total ? (
+              <>
+                <strong className={pnlClass(total.netPnl)}>{formatMoney(total.netPnl, currency)}</strong> over {tradesText(total.trades)}
+              </>
+            ) : (
+              'no closed trades'
+            )}
+          </p>
+        </div>
         <div className="actions">
           <button type="button" className="ghost" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
             ‹
@@ -67,6 +96,9 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
               {w}
             </div>
           ))}
+          <div className="dow" role="columnheader">
+            Week
+          </div>
         </div>
         {weeks.map((week, wi) => (
           <div role="row" className="calendar-row" key={wi}>
@@ -74,16 +106,18 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
               if (!c) return <div key={`b${i}`} className="day blank" role="gridcell" aria-hidden="true" />;
               const d = byDate.get(c.date);
               const sign = signOf(d?.netPnl);
+              const open = d && onOpenDay ? () => onOpenDay(c.date) : undefined;
               return (
                 <div
                   key={c.date}
                   role="gridcell"
                   tabIndex={c.day === current ? 0 : -1}
-                  className={`day ${sign === 'positive' ? 'win' : sign === 'negative' ? 'loss' : ''}`}
-                  aria-label={d ? `${c.date}: ${formatMoney(d.netPnl, currency)}, ${d.trades} trades` : `${c.date}: no trades`}
+                  className={`day ${sign === 'positive' ? 'win' : sign === 'negative' ? 'loss' : ''} lvl-${intensity(d?.netPnl, largest)}${open ? ' opens' : ''}`}
+                  aria-label={d ? `${c.date}: ${formatMoney(d.netPnl, currency)}, ${d.trades} trades${open ? ', open its positions' : ''}` : `${c.date}: no trades`}
                   data-date={c.date}
                   data-day={c.day}
                   onFocus={() => setFocused(c.day)}
+                  onClick={open}
                 >
                   <div className="d" aria-hidden="true">
                     {c.day}
@@ -91,17 +125,30 @@ export function PnlCalendar({ days, currency }: { days: Day[]; currency: string 
                   {d && (
                     <div aria-hidden="true">
                       <div className={sign === 'negative' ? 'pnl-neg' : sign === 'positive' ? 'pnl-pos' : ''}>{formatMoney(d.netPnl, currency)}</div>
-                      <div className="muted">
-                        {d.trades} trade{d.trades === 1 ? '' : 's'}
-                      </div>
+                      <div className="muted">{tradesText(d.trades)}</div>
                     </div>
                   )}
                 </div>
               );
             })}
+            <WeekCell total={totals[wi]?.total ?? null} monday={totals[wi]?.monday ?? ''} currency={currency} />
           </div>
         ))}
       </div>
     </section>
+  );
+}
+
+/** WeekCell is a row's week total (Monday to Sunday, days of the next or previous month included). */
+function WeekCell({ total, monday, currency }: { total: { netPnl: string; trades: number } | null; monday: string; currency: string }) {
+  return (
+    <div role="gridcell" className="day week-total" aria-label={total ? `Week of ${monday}: ${formatMoney(total.netPnl, currency)}, ${total.trades} trades` : `Week of ${monday}: no trades`}>
+      {total && (
+        <div aria-hidden="true">
+          <div className={pnlClass(total.netPnl)}>{formatMoney(total.netPnl, currency)}</div>
+          <div className="muted">{tradesText(total.trades)}</div>
+        </div>
+      )}
+    </div>
   );
 }

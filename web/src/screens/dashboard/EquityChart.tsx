@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMoney } from '../../format';
@@ -32,23 +32,45 @@ function cssVar(name: string, fallback: string): string {
   return v || fallback;
 }
 
-/** EquityChart draws the cumulative net P&L after each close. */
-export function EquityChart({ points, currency }: { points: Point[]; currency: string }) {
+/** drawdownSeries plots each point's drawdown after a 0 just before the first close, so the curve starts at zero. */
+export function drawdownSeries(points: Array<{ closedAt: string; drawdown: string }>): [number[], number[]] {
+  const first = points[0];
+  if (!first) return [[], []];
+  const t = points.map((p) => Date.parse(p.closedAt) / 1000);
+  return [[(t[0] ?? 0) - 1, ...t], [0, ...points.map((p) => Number(p.drawdown))]];
+}
+
+interface TimeChartProps {
+  id: string;
+  title: string;
+  /** The chart's text alternative: what it shows and where it ends. */
+  summary: string;
+  series: [number[], number[]];
+  label: string;
+  colour: [string, string];
+  currency: string;
+  /** The API's own text for a point's value (by close time in seconds), so labels are never a float's rounding. */
+  textAt: Map<number, string>;
+  /** Fix the top of the value scale at 0 (a drawdown). */
+  topAtZero?: boolean;
+}
+
+/** TimeChart is one uPlot line over close times, sized to its card. */
+function TimeChart({ id, title, summary, series, label, colour, currency, textAt, topAtZero }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
-    if (!el || points.length === 0) return;
+    if (!el || series[0].length === 0) return;
     const text = cssVar('--muted', '#666');
     const grid = cssVar('--border', '#ddd');
-    const line = cssVar('--accent', '#1d4ed8');
-    const byTime = new Map(points.map((p) => [Math.round(Date.parse(p.closedAt) / 1000), p.cumulativeNetPnl]));
+    const line = cssVar(colour[0], colour[1]);
     const plot = new uPlot(
       {
         width: Math.max(el.clientWidth, 280),
         height: 260,
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: xScale(points.length) },
+        scales: { x: xScale(series[0].length), ...(topAtZero ? { y: { range: (_u, min) => [Math.min(min, -1), 0] } } : {}) },
         axes: [
           { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
           {
@@ -62,15 +84,15 @@ export function EquityChart({ points, currency }: { points: Point[]; currency: s
         series: [
           {},
           {
-            label: 'Cumulative net P&L',
+            label,
             stroke: line,
             width: 2,
             fill: `color-mix(in srgb, ${line} 12%, transparent)`,
-            value: (_u, v) => (v == null ? '—' : formatMoney(byTime.get(Math.round(v)) ?? v.toFixed(2), currency)),
+            value: (_u, v) => (v == null ? '—' : formatMoney(textAt.get(Math.round(v)) ?? v.toFixed(2), currency)),
           },
         ],
       },
-      chartSeries(points),
+      series,
       el,
     );
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 280), height: 260 }));
@@ -79,12 +101,52 @@ export function EquityChart({ points, currency }: { points: Point[]; currency: s
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, currency]);
+  }, [series, currency, label, colour, textAt, topAtZero]);
+  return (
+    <figure className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <div ref={box} className="chart" role="img" aria-label={summary} />
+    </figure>
+  );
+}
+
+const equityColour: [string, string] = ['--accent', '#1d4ed8'];
+const drawdownColour: [string, string] = ['--neg', '#b42318'];
+
+/** EquityChart draws the cumulative net P&L after each close. */
+export function EquityChart({ points, currency }: { points: Point[]; currency: string }) {
+  const series = useMemo(() => chartSeries(points), [points]);
+  const textAt = useMemo(() => new Map(points.map((p) => [Math.round(Date.parse(p.closedAt) / 1000), p.cumulativeNetPnl])), [points]);
   const last = points[points.length - 1];
   return (
-    <figure className="card" aria-labelledby="equity-title">
-      <h2 id="equity-title">Equity curve</h2>
-      <div ref={box} className="chart" role="img" aria-label={`Equity curve of ${points.length} points${last ? `, ending at ${formatMoney(last.cumulativeNetPnl, currency)}` : ''}`} />
-    </figure>
+    <TimeChart
+      id="equity-title"
+      title="Equity curve"
+      summary={`Equity curve of ${points.length} points${last ? `, ending at ${formatMoney(last.cumulativeNetPnl, currency)}` : ''}`}
+      series={series}
+      label="Cumulative net P&L"
+      colour={equityColour}
+      currency={currency}
+      textAt={textAt}
+    />
+  );
+}
+
+/** DrawdownChart draws how far the equity stood below its running peak, from 0 down. */
+export function DrawdownChart({ points, currency, maxDrawdown }: { points: Array<{ closedAt: string; drawdown: string }>; currency: string; maxDrawdown: string }) {
+  const series = useMemo(() => drawdownSeries(points), [points]);
+  const textAt = useMemo(() => new Map(points.map((p) => [Math.round(Date.parse(p.closedAt) / 1000), p.drawdown])), [points]);
+  return (
+    <TimeChart
+      id="drawdown-title"
+      title="Drawdown"
+      summary={`Drawdown below the running peak over ${points.length} points; the deepest is ${formatMoney(maxDrawdown, currency)}`}
+      series={series}
+      label="Drawdown"
+      colour={drawdownColour}
+      currency={currency}
+      textAt={textAt}
+      topAtZero
+    />
   );
 }

@@ -1,74 +1,50 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
 import { DataTable, numeric, QueryList } from '../../components/QueryView';
-import { AccountFilter, DateRangeFilter, TagFilter } from '../../components/filters';
-import { Field, LoadMore, PageTitle, SelectField } from '../../components/ui';
-import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { FilterBar, useUrlFilters } from '../../components/filters';
+import { LoadMore, PageTitle } from '../../components/ui';
+import { apiQuery, carriedSearch, writeFilters } from '../../filterState';
+import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { contractText } from './futures';
 
-/** The list filters, kept in the address so a filtered list can be linked and reloaded. */
-const filterNames = ['accountId', 'symbol', 'status', 'tagId', 'from', 'to'] as const;
-type FilterName = (typeof filterNames)[number];
-type PositionFilters = Partial<Record<FilterName, string>>;
-
-function filtersOf(params: URLSearchParams): PositionFilters {
-  const f: PositionFilters = {};
-  for (const n of filterNames) {
-    const v = params.get(n)?.trim();
-    if (v) f[n] = v;
-  }
-  return f;
-}
-
 export default function PositionsList() {
-  const [params, setParams] = useSearchParams();
-  const filters = filtersOf(params);
+  const [filters, setFilters] = useUrlFilters();
+  const query = apiQuery(filters, 'list');
   const accounts = useAccounts();
   const tags = useTags();
   const pages = useInfiniteQuery({
-    queryKey: ['positions', 'list', filters],
+    queryKey: ['positions', 'list', query],
     queryFn: ({ pageParam }) =>
       unwrap(
         client.GET('/api/positions', {
-          params: { query: { ...(filters as Record<string, string>), limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: { query: { ...query, limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } },
         }),
       ),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const setFilter = (name: FilterName, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
-  };
   const accountOf = (id: string) => accounts.data?.find((a) => a.id === id);
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <>
       <PageTitle
         actions={
-          <Link className="button" to={`/positions/new${filters.accountId ? `?accountId=${filters.accountId}` : ''}`}>
+          <Link className="button" to={`/positions/new${filters.accountId.length === 1 ? `?accountId=${filters.accountId[0]}` : ''}`}>
             New position
           </Link>
         }
       >
         Positions
       </PageTitle>
-      <form className="card grid" role="search" aria-label="Filter positions" onSubmit={(e) => e.preventDefault()}>
-        <AccountFilter accounts={accounts.data} value={filters.accountId} onChange={(v) => setFilter('accountId', v)} />
-        <Field label="Symbol filter" defaultValue={filters.symbol ?? ''} onBlur={(e) => setFilter('symbol', e.target.value.toUpperCase())} onKeyDown={(e) => e.key === 'Enter' && setFilter('symbol', e.currentTarget.value.toUpperCase())} />
-        <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => setFilter('status', e.target.value)}>
-          <option value="">Any status</option>
-          <option value="open">Open</option>
-          <option value="closed">Closed</option>
-          <option value="draft">Draft</option>
-        </SelectField>
-        <TagFilter tags={tags.data} value={filters.tagId} onChange={(v) => setFilter('tagId', v)} />
-        <DateRangeFilter from={filters.from} to={filters.to} onChange={setFilter} />
-      </form>
+      <FilterBar filters={filters} onChange={setFilters} accounts={accounts.data} tags={tags.data} scope="list" label="Filter positions" />
+      {filters.dateBy === 'closed' && filters.from && filters.from === filters.to && (
+        <p className="note" data-testid="closed-day">
+          Positions closed on {formatDay(filters.from)}.{' '}
+          <Link to={`/${carriedSearch(writeFilters(filters).toString(), 'statistics')}`}>Back to the dashboard with this filter</Link>
+        </p>
+      )}
       <QueryList query={pages} items={items} empty="No positions match.">
         {(positions) => (
           <>

@@ -1,0 +1,150 @@
+// The journal filter shared by the dashboard, its calendar and the
+// positions list. It lives in the address (bookmarkable, the back button
+// steps through changes) under the API's own parameter names, so the query
+// string passes straight through to GET /api/performance and /api/positions.
+
+/** Filters that take several values: any of them matches (written comma-separated). */
+export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'assetType', 'weekday', 'hour'] as const;
+/** Filters that take one value. status and dateBy belong to the positions list only. */
+export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy'] as const;
+
+export type ListFilterName = (typeof listFilterNames)[number];
+export type SingleFilterName = (typeof singleFilterNames)[number];
+export type FilterName = ListFilterName | SingleFilterName;
+
+export type Filters = Record<ListFilterName, string[]> & Partial<Record<SingleFilterName, string>>;
+
+/** The parameters the statistics do not take: the list's status and date basis. */
+export const listOnlyFilterNames: readonly FilterName[] = ['status', 'dateBy'];
+
+const allNames: readonly string[] = [...listFilterNames, ...singleFilterNames];
+
+/** isFilterName tells a filter parameter from any other parameter of the address. */
+export function isFilterName(name: string): name is FilterName {
+  return allNames.includes(name);
+}
+
+function isListName(name: FilterName): name is ListFilterName {
+  return (listFilterNames as readonly string[]).includes(name);
+}
+
+/** emptyFilters is the filter that matches everything. */
+export function emptyFilters(): Filters {
+  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], assetType: [], weekday: [], hour: [] };
+}
+
+/**
+ * parseFilters reads the filter from an address's query. A list is repeated
+ * parameters or comma-separated (as the API takes it); blanks and repeats
+ * are dropped, symbols are upper-cased.
+ */
+export function parseFilters(params: URLSearchParams): Filters {
+  const f = emptyFilters();
+  for (const name of listFilterNames) {
+    const seen = new Set<string>();
+    for (const raw of params.getAll(name)) {
+      for (const part of raw.split(',')) {
+        const v = name === 'symbol' ? part.trim().toUpperCase() : part.trim();
+        if (v) seen.add(v);
+      }
+    }
+    f[name] = [...seen];
+  }
+  for (const name of singleFilterNames) {
+    const v = params.get(name)?.trim();
+    if (v) f[name] = v;
+  }
+  return f;
+}
+
+/**
+ * writeFilters puts a filter into params, replacing every filter parameter
+ * and keeping the others; lists are written comma-separated, in a fixed
+ * order, so one filter always has one address.
+ */
+export function writeFilters(f: Filters, params: URLSearchParams = new URLSearchParams()): URLSearchParams {
+  const next = new URLSearchParams();
+  for (const [k, v] of params) if (!isFilterName(k)) next.append(k, v);
+  for (const name of listFilterNames) if (f[name].length > 0) next.set(name, f[name].join(','));
+  for (const name of singleFilterNames) {
+    const v = f[name];
+    if (v) next.set(name, v);
+  }
+  return next;
+}
+
+/** withFilter is f with one parameter changed ("" or [] removes it). */
+export function withFilter(f: Filters, name: FilterName, value: string | string[]): Filters {
+  const next: Filters = { ...f };
+  if (isListName(name)) next[name] = Array.isArray(value) ? value : value ? [value] : [];
+  else {
+    const v = Array.isArray(value) ? (value[0] ?? '') : value;
+    if (v) next[name] = v;
+    else delete next[name];
+  }
+  return next;
+}
+
+/** withoutNames drops some parameters (the list's status and date basis on the dashboard). */
+export function withoutNames(f: Filters, names: readonly FilterName[]): Filters {
+  let next = f;
+  for (const n of names) next = withFilter(next, n, '');
+  return next;
+}
+
+/** activeCount is how many parameters narrow the filter (for the collapsed bar's button). */
+export function activeCount(f: Filters): number {
+  return listFilterNames.filter((n) => f[n].length > 0).length + singleFilterNames.filter((n) => f[n]).length;
+}
+
+type ApiQuery = {
+  accountId?: string[];
+  symbol?: string[];
+  tagId?: string[];
+  excludeTagId?: string[];
+  assetType?: Array<'stock' | 'option' | 'future'>;
+  weekday?: number[];
+  hour?: number[];
+  side?: 'long' | 'short';
+  status?: 'draft' | 'open' | 'closed';
+  dateBy?: 'opened' | 'closed';
+  from?: string;
+  to?: string;
+};
+
+/**
+ * apiQuery is the filter as the typed client's query: only the parameters
+ * present (so the request and the query cache key stay short), lists as
+ * arrays (sent as repeated parameters). The API validates every value: a
+ * hand-edited address gets its error message, not a silent drop.
+ */
+export function apiQuery(f: Filters, scope: 'statistics' | 'list'): ApiQuery {
+  const q: Record<string, unknown> = {};
+  for (const name of listFilterNames) {
+    if (f[name].length === 0) continue;
+    q[name] = name === 'weekday' || name === 'hour' ? f[name].map(Number) : f[name];
+  }
+  for (const name of singleFilterNames) {
+    if (scope === 'statistics' && listOnlyFilterNames.includes(name)) continue;
+    const v = f[name];
+    if (v) q[name] = v;
+  }
+  return q as ApiQuery;
+}
+
+/**
+ * carriedSearch is the query string a link to another filtered view keeps
+ * from the current address: the filter only; the dashboard drops the list's
+ * status and date basis.
+ */
+export function carriedSearch(search: string, target: 'statistics' | 'list'): string {
+  let f = parseFilters(new URLSearchParams(search));
+  if (target === 'statistics') f = withoutNames(f, listOnlyFilterNames);
+  const q = writeFilters(f).toString();
+  return q ? `?${q}` : '';
+}
+
+/** closedOnDay is the positions-list filter of the positions closed on one trading day, keeping the rest of f. */
+export function closedOnDay(f: Filters, day: string): Filters {
+  return { ...f, dateBy: 'closed', from: day, to: day };
+}
