@@ -65,7 +65,7 @@ describe('Dashboard', () => {
     expect(tiles).toHaveTextContent('€62.50');
     expect(tiles).toHaveTextContent('1.25R');
     expect(screen.getByRole('region', { name: 'By tag' })).toHaveTextContent('Breakout (setup)');
-    expect(screen.getByRole('gridcell', { name: '2024-05-03: €250.00, 4 trades' })).toBeInTheDocument();
+    expect(screen.getByRole('gridcell', { name: /^2024-05-03: €250.00, 4 trades/ })).toBeInTheDocument();
   });
 
   it('shows the total in the display currency and passes filters on', async () => {
@@ -98,5 +98,124 @@ describe('Dashboard breakdowns', () => {
     expect(region).toHaveTextContent('S29');
     await userEvent.setup().click(within(region).getByRole('button', { name: 'Show all 30' }));
     expect(rows()).toHaveLength(30);
+  });
+});
+
+const breakdown = { averageR: '0.5000', rTrades: 2, profitFactor: '3.0000' };
+const fullBlock = (currency: string, trades = 4) => ({
+  ...block(currency),
+  summary: { ...summary, trades, rTrades: 2, sqn: '1.8700', maxDrawdownStart: '2024-05-01T15:00:00Z', maxDrawdownEnd: '2024-05-04T15:00:00Z', maxDrawdownRecovered: '2024-05-14T15:00:00Z' },
+  byWeek: [{ week: '2024-W18', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  byYear: [{ year: '2024', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  byWeekday: [
+    { weekday: 1, trades: 3, wins: 3, losses: 0, winRate: '100.00', netPnl: '300.0000', averageR: '2.0000', rTrades: 1, profitFactor: null },
+    { weekday: 5, trades: 1, wins: 0, losses: 1, winRate: '0.00', netPnl: '-50.0000', averageR: '-1.0000', rTrades: 1, profitFactor: '0.0000' },
+  ],
+  byHour: [{ hour: 9, trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  byHoldTime: [{ bucket: '5m-15m', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  bySide: [{ side: 'long', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  byAssetType: [{ assetType: 'stock', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000', ...breakdown }],
+  rDistribution: [
+    { from: null, to: '-1', trades: 0 },
+    { from: '-1', to: '0', trades: 1 },
+    { from: '2', to: null, trades: 1 },
+  ],
+  winnersLosers: {
+    winners: { trades: 3, averageHoldSeconds: 750, averageQuantity: '100', averageNotional: '15000.0000' },
+    losers: { trades: 1, averageHoldSeconds: 7500, averageQuantity: '200', averageNotional: '30000.0000' },
+    payoffRatio: '2.0000',
+  },
+  // The charts need a canvas: the end-to-end tests draw them.
+  equityCurve: [],
+});
+
+describe('Dashboard figures', () => {
+  it('shows the new figures, the R coverage, the distribution and winners against losers', async () => {
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [fullBlock('USD')], total: fullBlock('USD') } })),
+    );
+    renderScreen(<Dashboard />);
+    const tiles = await screen.findByLabelText('Statistics');
+    expect(tiles).toHaveTextContent('Largest win$150.00');
+    expect(tiles).toHaveTextContent('Largest loss-$50.00');
+    expect(tiles).toHaveTextContent('Longest win streak2 trades');
+    expect(tiles).toHaveTextContent('Longest loss streak1 trade');
+    expect(tiles).toHaveTextContent('SQN1.87');
+    expect(tiles).toHaveTextContent('over 2 of 4 trades');
+    expect(tiles).toHaveTextContent('fell over 3 days, recovered in 10 days');
+    const dist = screen.getByRole('region', { name: 'R-multiple distribution' });
+    expect(dist).toHaveTextContent('Below -1R0');
+    expect(dist).toHaveTextContent('-1R to 0R1');
+    expect(dist).toHaveTextContent('2R and above1');
+    const wl = screen.getByRole('region', { name: 'Winners against losers' });
+    expect(wl).toHaveTextContent('Average hold time12m 30s2h 5m');
+    expect(wl).toHaveTextContent('Payoff ratio (average win over average loss): 2.00');
+    // A profit factor without a loss is "—" with its reason, never a blank.
+    const weekdays = screen.getByRole('region', { name: 'By weekday of entry' });
+    expect(within(weekdays).getAllByRole('row')[1]).toHaveTextContent(/Monday.*—\s*\(no losing trade\)/);
+    for (const name of ['By hour of entry', 'By hold time', 'By side', 'By asset type', 'By underlying', 'By tag', 'By month', 'By week', 'By year']) {
+      expect(screen.getByRole('region', { name })).toBeInTheDocument();
+    }
+    expect(screen.getByRole('region', { name: 'By week' })).toHaveTextContent('Week 18, 2024');
+  });
+
+  it('sorts a breakdown by a heading click', async () => {
+    const user = userEvent.setup();
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: fullBlock('USD') } })),
+    );
+    renderScreen(<Dashboard />);
+    const region = await screen.findByRole('region', { name: 'By weekday of entry' });
+    const names = () => within(region).getAllByRole('rowheader').map((c) => c.textContent);
+    expect(names()).toEqual(['Monday', 'Friday']);
+    await user.click(within(region).getByRole('button', { name: /Avg R/ }));
+    await user.click(within(region).getByRole('button', { name: /Avg R/ }));
+    expect(within(region).getByRole('columnheader', { name: /Avg R/ })).toHaveAttribute('aria-sort', 'ascending');
+    expect(names()).toEqual(['Friday', 'Monday']);
+  });
+
+  it('opens the positions closed on a calendar day, with the filter', async () => {
+    const user = userEvent.setup();
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: fullBlock('USD') } })),
+    );
+    const { router } = renderScreen(<Dashboard />, { path: '/', at: '/?accountId=a1&from=2024-05-01' });
+    await user.click(await screen.findByRole('gridcell', { name: /^2024-05-03/ }));
+    expect(router.state.location.pathname).toBe('/positions');
+    expect(router.state.location.search).toBe('?accountId=a1&from=2024-05-03&to=2024-05-03&dateBy=closed');
+  });
+
+  it('without a rate: names the missing pair, shows what each currency can total, and defaults to the busiest currency', async () => {
+    mockApi(
+      route('GET', '/api/accounts', () => ({
+        body: {
+          items: [
+            { id: 'a', name: 'US', currency: 'USD', balance: '1000.5000' },
+            { id: 'b', name: 'US 2', currency: 'USD', balance: '0.2500' },
+            { id: 'c', name: 'EU', currency: 'EUR', balance: '500.0000' },
+          ],
+          nextCursor: null,
+        },
+      })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: null, missingPairs: ['EUR/USD'] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: ['EUR/USD'], byCurrency: [fullBlock('EUR', 1), fullBlock('USD', 90)], total: null } })),
+    );
+    renderScreen(<Dashboard />);
+    const notes = await screen.findAllByText(/No total in USD yet: a rate is missing/);
+    expect(notes.length).toBeGreaterThan(0);
+    expect(screen.getAllByRole('link', { name: 'EUR/USD' })[0]).toHaveAttribute('href', '/exchange-rates?base=EUR&quote=USD');
+    expect(await screen.findByRole('list', { name: 'Balance per currency' })).toHaveTextContent('USD accounts: $1,000.75');
+    const perCurrency = await screen.findByRole('region', { name: 'Totals per currency' });
+    expect(perCurrency).toHaveTextContent('EUR1');
+    expect(perCurrency).toHaveTextContent('USD90');
+    expect(screen.getByTestId('figures-in')).toHaveTextContent('USD accounts only');
+    expect(screen.getByLabelText('Statistics')).toHaveTextContent('90 (3W / 1L)');
   });
 });

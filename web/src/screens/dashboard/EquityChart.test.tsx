@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type uPlot from 'uplot';
-import { chartSeries, xScale } from './EquityChart';
+import { chartSeries, drawdownSeries, xScale } from './EquityChart';
 
 // The drawing itself needs a canvas: the end-to-end tests see it in Chromium.
 describe('chartSeries', () => {
@@ -26,5 +26,20 @@ describe('xScale', () => {
 
   it('leaves a curve of several closes to uPlot', () => {
     expect(xScale(2)).toEqual({ time: true });
+  });
+});
+
+describe('drawdownSeries', () => {
+  it('starts at zero just before the first close, then follows each point', () => {
+    expect(
+      drawdownSeries([
+        { closedAt: '2024-01-02T00:00:00Z', drawdown: '-12.5000' },
+        { closedAt: '2024-01-03T00:00:00Z', drawdown: '0.0000' },
+      ]),
+    ).toEqual([
+      [1704153599, 1704153600, 1704240000],
+      [0, -12.5, 0],
+    ]);
+    expect(drawdownSeries([])).toEqual([[], []]);
   });
 });
