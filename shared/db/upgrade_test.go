@@ -66,6 +66,15 @@ func TestUpgradeKeepsJournalAndHolds(t *testing.T) {
 	if after := counts(); after != before {
 		t.Fatalf("rows %v after the upgrade, %v before", after, before)
 	}
+	// Migration 0022 built the statistics' rows of the journal written before it.
+	var packed, closed int
+	if err := pool.QueryRow(ctx, `SELECT (SELECT coalesce(sum(trades), 0) FROM closed_trades),
+		(SELECT count(*) FROM positions WHERE status = 'closed')`).Scan(&packed, &closed); err != nil {
+		t.Fatal(err)
+	}
+	if packed != closed || closed == 0 {
+		t.Fatalf("closed_trades holds %d positions of %d closed", packed, closed)
+	}
 	if _, err := pool.Exec(ctx, `DELETE FROM users WHERE id = $1`, user); err != nil {
 		t.Fatal(err)
 	}
