@@ -338,7 +338,7 @@ step('sees the trade on the dashboard: total, tiles, calendar and equity curve',
   assert.match(await tiles.innerText(), /Win rate\s+100(\.0+)?%/);
   assert.match(await tiles.innerText(), /Average R\s+1\.96R/);
   // The trade closed on 3 November, a trading day in the account's New York zone.
-  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades' }).waitFor();
+  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades, open its positions' }).waitFor();
   await page.getByRole('gridcell', { name: '2026-11-02: no trades' }).waitFor();
   await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
   await page.getByRole('region', { name: 'By underlying' }).getByRole('row', { name: /AAPL/ }).waitFor();
@@ -423,6 +423,48 @@ step('imports a CSV through the wizard: located errors, preview, commit, duplica
   assert.deepEqual(items.map((p) => p.symbol).sort(), ['AAPL', 'MSFT', 'TSLA']);
 });
 
+step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s positions', async () => {
+  await nav('Dashboard');
+  const tiles = page.getByLabel('Statistics', { exact: true });
+  await tiles.getByText('3 (3W / 0L)').waitFor();
+  // A filter goes into the address, and the figures follow it: only the TSLA short.
+  const filters = page.getByRole('search', { name: 'Filter statistics' });
+  await filters.getByLabel('Side').selectOption('short');
+  await page.waitForURL(/[?&]side=short/);
+  await tiles.getByText('1 (1W / 0L)').waitFor();
+  assert.match(await tiles.innerText(), /Net P&L\s+\$24\.00/);
+  await page.getByRole('region', { name: 'By side' }).getByRole('row', { name: /Short/ }).waitFor();
+  // The filter goes along to the positions list, and the back button undoes it.
+  await nav('Positions');
+  await page.waitForURL(/\/positions\?side=short$/);
+  await page.getByRole('row', { name: /TSLA/ }).waitFor();
+  assert.equal(await page.getByRole('row', { name: /MSFT/ }).count(), 0);
+  await page.goBack();
+  await page.goBack();
+  await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+  await tiles.getByText('3 (3W / 0L)').waitFor();
+
+  // Sort the underlyings by net P&L: largest first, then smallest first.
+  const underlyings = page.getByRole('region', { name: 'By underlying' });
+  const header = underlyings.getByRole('columnheader', { name: /Net P&L/ });
+  await header.getByRole('button').click();
+  assert.equal(await header.getAttribute('aria-sort'), 'descending');
+  assert.deepEqual(await underlyings.getByRole('rowheader').allInnerTexts(), ['MSFT', 'AAPL', 'TSLA']);
+  await header.getByRole('button').click();
+  assert.equal(await header.getAttribute('aria-sort'), 'ascending');
+  assert.deepEqual(await underlyings.getByRole('rowheader').allInnerTexts(), ['TSLA', 'AAPL', 'MSFT']);
+  await screenshot('dashboard-breakdowns');
+
+  // The calendar's week total, then a day opens the positions closed that day.
+  await page.getByRole('gridcell', { name: 'Week of 2026-11-02: $230.00, 3 trades' }).waitFor();
+  await page.getByRole('gridcell', { name: /^2026-11-05: \$108\.00, 1 trades/ }).click();
+  await page.waitForURL((url) => url.pathname === '/positions' && url.search === '?from=2026-11-05&to=2026-11-05&dateBy=closed');
+  await page.getByTestId('closed-day').waitFor();
+  await page.getByRole('row', { name: /MSFT/ }).waitFor();
+  assert.equal(await page.getByRole('row', { name: /AAPL|TSLA/ }).count(), 0);
+  await screenshot('positions-closed-day');
+});
+
 step('adds a EUR account, and previews and confirms exchange-rate changes', async () => {
   await nav('Accounts');
   const form = page.getByRole('form', { name: 'New account' });
@@ -435,7 +477,7 @@ step('adds a EUR account, and previews and confirms exchange-rate changes', asyn
 
   // The dashboard cannot add EUR to a USD total yet, and links the missing rate.
   await nav('Dashboard');
-  await page.getByRole('status').filter({ hasText: 'add the exchange rate for' }).getByRole('link', { name: 'EUR/USD' }).click();
+  await page.getByRole('status').filter({ hasText: 'add the exchange rate for' }).first().getByRole('link', { name: 'EUR/USD' }).click();
   await page.getByRole('heading', { name: 'Exchange rates' }).waitFor();
   assert.equal(await page.getByLabel('Base currency').inputValue(), 'EUR');
   assert.equal(await page.getByLabel('Quote currency').inputValue(), 'USD');

@@ -208,8 +208,9 @@ describe('Dashboard figures', () => {
       route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: ['EUR/USD'], byCurrency: [fullBlock('EUR', 1), fullBlock('USD', 90)], total: null } })),
     );
     renderScreen(<Dashboard />);
-    const notes = await screen.findAllByText(/No total in USD yet: a rate is missing/);
-    expect(notes.length).toBeGreaterThan(0);
+    // Both the balance and the statistics say which rate is missing, and why each currency stands alone.
+    expect(await screen.findByText(/^No total balance in USD yet: a rate is missing, so each currency is shown on its own/)).toBeInTheDocument();
+    expect(await screen.findByText(/^No statistics across all accounts in USD yet: a rate is missing/)).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'EUR/USD' })[0]).toHaveAttribute('href', '/exchange-rates?base=EUR&quote=USD');
     expect(await screen.findByRole('list', { name: 'Balance per currency' })).toHaveTextContent('USD accounts: $1,000.75');
     const perCurrency = await screen.findByRole('region', { name: 'Totals per currency' });

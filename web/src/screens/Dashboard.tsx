@@ -25,11 +25,11 @@ export function rateLink(pair: string): string {
 }
 
 /** MissingRates names each exchange rate a total in the display currency needs, each a link to enter it. */
-export function MissingRates({ pairs, currency }: { pairs: string[]; currency: string | null }) {
+export function MissingRates({ pairs, currency, subject }: { pairs: string[]; currency: string | null; subject: string }) {
   if (pairs.length === 0) return null;
   return (
     <div className="note note-warn" role="status">
-      No total in {currency ?? 'your display currency'} yet: {pairs.length === 1 ? 'a rate is' : 'rates are'} missing. To show it, add{' '}
+      No {subject} in {currency ?? 'your display currency'} yet: {pairs.length === 1 ? 'a rate is' : 'rates are'} missing, so each currency is shown on its own. To show it, add{' '}
       {pairs.length === 1 ? 'the exchange rate' : 'exchange rates'} for{' '}
       {pairs.map((p, i) => (
         <span key={p}>
@@ -193,7 +193,7 @@ export default function Dashboard() {
               </p>
             ) : (
               <>
-                <MissingRates pairs={total.missingPairs} currency={total.displayCurrency} />
+                <MissingRates subject="total balance" pairs={total.missingPairs} currency={total.displayCurrency} />
                 {accounts.data && accounts.data.length > 0 && (
                   <ul className="balances" aria-label="Balance per currency">
                     {balancesByCurrency(accounts.data).map((b) => (
@@ -225,7 +225,7 @@ export default function Dashboard() {
           <>
             {performance.total === null && performance.byCurrency.length > 0 && (
               <>
-                <MissingRates pairs={performance.missingPairs} currency={performance.displayCurrency} />
+                <MissingRates subject="statistics across all accounts" pairs={performance.missingPairs} currency={performance.displayCurrency} />
                 {performance.byCurrency.length > 1 && <CurrencyTotals blocks={performance.byCurrency} />}
               </>
             )}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import PositionsList from './PositionsList';
 import PositionNew, { fillInput } from './PositionNew';
@@ -62,6 +62,37 @@ describe('PositionsList', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Load more' }));
     expect(await screen.findByRole('link', { name: 'MSFT' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+  });
+});
+
+describe('PositionsList filters', () => {
+  it('sends several values of a filter, and lists a calendar day by close date', async () => {
+    const { calls } = mockApi(...lists, route('GET', '/api/positions', () => ({ body: { items: [summary('p1', 'AAPL')], nextCursor: null } })));
+    renderScreen(<PositionsList />, { path: '/positions', at: '/positions?accountId=a1,a2&weekday=1&weekday=5&dateBy=closed&from=2024-01-03&to=2024-01-03' });
+    await screen.findByRole('link', { name: 'AAPL' });
+    const query = new URLSearchParams(calls.find((c) => c.path === '/api/positions')?.search);
+    expect(query.getAll('accountId')).toEqual(['a1', 'a2']);
+    expect(query.getAll('weekday')).toEqual(['1', '5']);
+    expect(query.get('dateBy')).toBe('closed');
+    expect(screen.getByTestId('closed-day')).toHaveTextContent('Positions closed on');
+    expect(screen.getByLabelText('Closed from')).toHaveValue('2024-01-03');
+  });
+
+  it('changes the address with each filter, and clears them all at once', async () => {
+    const user = userEvent.setup();
+    mockApi(...lists, route('GET', '/api/positions', () => ({ body: { items: [], nextCursor: null } })));
+    const { router } = renderScreen(<PositionsList />, { path: '/positions', at: '/positions?status=open' });
+    await screen.findByText('No positions match.');
+    await user.selectOptions(screen.getByLabelText('Side'), 'short');
+    await user.click(screen.getByText('Every day'));
+    await user.click(screen.getByRole('checkbox', { name: 'Tuesday' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Friday' }));
+    expect(router.state.location.search).toBe('?weekday=2%2C5&side=short&status=open');
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(router.state.location.search).toBe('');
+    // Each change was a step in the history: back brings the filter again.
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('?weekday=2%2C5&side=short&status=open');
   });
 });
 
