@@ -61,8 +61,8 @@ function AccountForm({ account, onDone }: { account?: Account; onDone: () => voi
         ? unwrap(client.PATCH('/api/accounts/{accountId}', { params: { path: { accountId: account.id } }, body: accountRequest(draft, true) }))
         : unwrap(client.POST('/api/accounts', { body: accountRequest(draft, false) })),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: keys.accounts });
-      void queryClient.invalidateQueries({ queryKey: keys.me });
+      // A new account or a changed starting balance moves the dashboard's total and statistics.
+      for (const key of [keys.accounts, keys.me, ['dashboard'], ['performance']]) void queryClient.invalidateQueries({ queryKey: key });
       if (!account) setDraft(blank);
       onDone();
     },
@@ -138,9 +138,7 @@ function DeleteAccount({ account }: { account: Account }) {
         }),
       ),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: keys.accounts });
-      void queryClient.invalidateQueries({ queryKey: ['positions'] });
-      void queryClient.invalidateQueries({ queryKey: ['performance'] });
+      for (const key of [keys.accounts, ['positions'], ['performance'], ['dashboard']]) void queryClient.invalidateQueries({ queryKey: key });
     },
   });
   const conflict = remove.error instanceof ApiError && remove.error.status === 409 ? remove.error : undefined;

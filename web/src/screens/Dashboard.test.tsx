@@ -30,7 +30,12 @@ const summary = {
   maxDrawdown: '50.0000',
   longestWinStreak: 2,
   longestLossStreak: 1,
+  sqn: null,
+  maxDrawdownStart: null,
+  maxDrawdownEnd: null,
+  maxDrawdownRecovered: null,
 };
+const noSizes = { trades: 0, averageHoldSeconds: null, averageQuantity: null, averageNotional: null };
 const block = (currency: string) => ({
   currency,
   summary,
@@ -39,6 +44,15 @@ const block = (currency: string) => ({
   bySymbol: [],
   byUnderlying: [{ symbol: 'AAPL', trades: 4, wins: 3, losses: 1, winRate: '75.00', netPnl: '250.0000' }],
   byTag: [{ tagId: 't1', name: 'Breakout', category: 'setup', trades: 2, wins: 2, losses: 0, winRate: '100.00', netPnl: '200.0000' }],
+  byWeek: [],
+  byYear: [],
+  byWeekday: [],
+  byHour: [],
+  byHoldTime: [],
+  bySide: [],
+  byAssetType: [],
+  rDistribution: [],
+  winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
   equityCurve: [],
 });
 const lists = [route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })), route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } }))];

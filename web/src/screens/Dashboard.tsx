@@ -84,7 +84,6 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
   const s = block.summary;
   const c = block.currency;
   const noR = s.rTrades === 0 ? 'no trade has a planned stop' : 'needs 2 trades with a planned stop';
-  const hasDrawdownCurve = block.equityCurve.length > 0 && block.equityCurve.every((p) => typeof p.drawdown === 'string');
   return (
     <>
       <div className="tiles" aria-label="Statistics">
@@ -93,7 +92,7 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
         <Tile label="Profit factor" value={s.profitFactor ? formatDecimal(s.profitFactor, 2) : <Absent why={s.trades === 0 ? 'no trades' : 'no losing trade'} />} />
         <Tile label="Expectancy" value={money(s.expectancy, c, 'no trades')} className={pnlClass(s.expectancy)} />
         <Tile label="Average R" value={s.averageR ? rText(s.averageR) : <Absent why="no trade has a planned stop" />} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} />
-        {'sqn' in s && <Tile label="SQN" value={s.sqn ? formatDecimal(s.sqn, 2) : <Absent why={noR} />} note={s.sqn ? rCoverage(s.rTrades, s.trades) : undefined} />}
+        <Tile label="SQN" value={s.sqn ? formatDecimal(s.sqn, 2) : <Absent why={noR} />} note={s.sqn ? rCoverage(s.rTrades, s.trades) : undefined} />
         <Tile label="Trades" value={`${s.trades} (${s.wins}W / ${s.losses}L)`} />
         <Tile label="Average win" value={money(s.averageWin, c, 'no winning trade')} />
         <Tile label="Average loss" value={money(s.averageLoss, c, 'no losing trade')} />
@@ -101,19 +100,19 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
         <Tile label="Largest loss" value={money(s.largestLoss, c, 'no losing trade')} className={pnlClass(s.largestLoss)} />
         <Tile label="Longest win streak" value={`${s.longestWinStreak} trade${s.longestWinStreak === 1 ? '' : 's'}`} />
         <Tile label="Longest loss streak" value={`${s.longestLossStreak} trade${s.longestLossStreak === 1 ? '' : 's'}`} />
-        <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={'maxDrawdownEnd' in s ? drawdownNote(s) : undefined} />
+        <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={drawdownNote(s)} />
         <Tile label="Fees" value={formatMoney(s.fees, c)} />
       </div>
       <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={onOpenDay} />
       <div className="grid-2">
         <Suspense fallback={<Loading label="Loading chart…" />}>
           <EquityChart points={block.equityCurve} currency={c} />
-          {hasDrawdownCurve && <DrawdownChart points={block.equityCurve} currency={c} maxDrawdown={s.maxDrawdown} />}
+          <DrawdownChart points={block.equityCurve} currency={c} maxDrawdown={s.maxDrawdown} />
         </Suspense>
       </div>
       <div className="grid-2">
-        {block.rDistribution && <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />}
-        {block.winnersLosers && <WinnersLosers data={block.winnersLosers} currency={c} />}
+        <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />
+        <WinnersLosers data={block.winnersLosers} currency={c} />
       </div>
       <div className="grid-2">
         {breakdownTables(block).map((t) => (
@@ -237,7 +236,7 @@ export default function Dashboard() {
                   </p>
                 )}
                 <p>
-                  <Link to={`/positions?${positionsSearch(filters)}`}>List these {shown.block.summary.trades} closed positions</Link>
+                  <Link to={`/positions?${positionsSearch(filters)}`}>List the closed positions of this filter</Link>
                 </p>
                 <Performance block={shown.block} onOpenDay={openDay} />
               </>

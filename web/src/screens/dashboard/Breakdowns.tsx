@@ -9,17 +9,7 @@ import { monthLabel } from './calendar';
 
 type Block = Schemas['PerformanceBlock'];
 
-/** A breakdown entry's figures; the R and profit-factor ones are absent from an older API. */
-interface Figures {
-  trades: number;
-  wins: number;
-  losses: number;
-  winRate: string | null;
-  netPnl: string;
-  averageR?: string | null;
-  rTrades?: number;
-  profitFactor?: string | null;
-}
+type Figures = Schemas['PerformanceBreakdown'];
 
 export interface BreakdownRow extends Figures {
   key: string;
@@ -53,30 +43,24 @@ function profitFactorCell(r: Figures): ReactNode {
 
 const num = (v: string | null | undefined) => (v == null ? null : Number(v));
 
-/** breakdownColumns are the columns every breakdown has; R and profit factor only when the API sends them. */
-export function breakdownColumns(column: string, currency: string, withR: boolean): SortColumn<BreakdownRow>[] {
-  const cols: SortColumn<BreakdownRow>[] = [
+/** breakdownColumns are the columns of every breakdown; on a phone, trades and profit factor give way. */
+export function breakdownColumns(column: string, currency: string): SortColumn<BreakdownRow>[] {
+  return [
     { key: 'label', label: column, rowHeader: true, sortValue: (r) => r.order, render: (r) => r.label },
     { key: 'trades', label: 'Trades', numeric: true, optional: true, sortValue: (r) => r.trades, render: (r) => r.trades },
     { key: 'winRate', label: 'Win rate', numeric: true, sortValue: (r) => num(r.winRate), render: (r) => formatPercent(r.winRate) },
     { key: 'netPnl', label: 'Net P&L', numeric: true, sortValue: (r) => num(r.netPnl), render: (r) => <span className={pnlClass(r.netPnl)}>{formatMoney(r.netPnl, currency)}</span> },
+    { key: 'averageR', label: 'Avg R', numeric: true, sortValue: (r) => num(r.averageR), render: rCell },
+    { key: 'profitFactor', label: 'Profit factor', numeric: true, optional: true, sortValue: (r) => num(r.profitFactor), render: profitFactorCell },
   ];
-  if (withR) {
-    cols.push(
-      { key: 'averageR', label: 'Avg R', numeric: true, sortValue: (r) => num(r.averageR), render: rCell },
-      { key: 'profitFactor', label: 'Profit factor', numeric: true, optional: true, sortValue: (r) => num(r.profitFactor), render: profitFactorCell },
-    );
-  }
-  return cols;
 }
 
 /** Breakdown is one titled, sortable breakdown table. */
 export function Breakdown({ title, column, rows, currency }: { title: string; column: string; rows: BreakdownRow[]; currency: string }) {
-  const withR = rows.some((r) => 'averageR' in r);
   return (
     <section className="card" aria-label={title}>
       <h2>{title}</h2>
-      {rows.length === 0 ? <p className="muted">Nothing yet.</p> : <SortableTable caption={title} columns={breakdownColumns(column, currency, withR)} rows={rows} rowKey={(r) => r.key} />}
+      {rows.length === 0 ? <p className="muted">Nothing yet.</p> : <SortableTable caption={title} columns={breakdownColumns(column, currency)} rows={rows} rowKey={(r) => r.key} />}
     </section>
   );
 }
@@ -105,21 +89,20 @@ function row<T extends Figures>(entry: T, key: string, label: string, order: num
   return { ...entry, key, label, order };
 }
 
-/** breakdownTables are the block's breakdowns in the order the dashboard shows them; absent ones (an older API) are left out. */
+/** breakdownTables are the block's breakdowns in the order the dashboard shows them (newest first for periods). */
 export function breakdownTables(b: Block): Array<{ title: string; column: string; rows: BreakdownRow[] }> {
-  const tables: Array<{ title: string; column: string; rows: BreakdownRow[] | undefined }> = [
-    { title: 'By weekday of entry', column: 'Weekday', rows: b.byWeekday?.map((e) => row(e, String(e.weekday), weekdayNames[e.weekday - 1] ?? String(e.weekday), e.weekday)) },
-    { title: 'By hour of entry', column: 'Hour', rows: b.byHour?.map((e) => row(e, String(e.hour), hourLabel(e.hour), e.hour)) },
-    { title: 'By hold time', column: 'Held', rows: b.byHoldTime?.map((e) => row(e, e.bucket, holdTimeLabels[e.bucket] ?? e.bucket, holdTimeOrder.indexOf(e.bucket))) },
-    { title: 'By side', column: 'Side', rows: b.bySide?.map((e) => row(e, e.side, sideLabels[e.side] ?? e.side, e.side)) },
-    { title: 'By asset type', column: 'Asset type', rows: b.byAssetType?.map((e) => row(e, e.assetType, assetTypeLabels[e.assetType] ?? e.assetType, e.assetType)) },
-    { title: 'By underlying', column: 'Underlying', rows: b.byUnderlying?.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
-    { title: 'By tag', column: 'Tag', rows: b.byTag?.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
-    { title: 'By month', column: 'Month', rows: b.byMonth?.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
-    { title: 'By week', column: 'Week', rows: b.byWeek?.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
-    { title: 'By year', column: 'Year', rows: b.byYear?.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },
+  return [
+    { title: 'By weekday of entry', column: 'Weekday', rows: b.byWeekday.map((e) => row(e, String(e.weekday), weekdayNames[e.weekday - 1] ?? String(e.weekday), e.weekday)) },
+    { title: 'By hour of entry', column: 'Hour', rows: b.byHour.map((e) => row(e, String(e.hour), hourLabel(e.hour), e.hour)) },
+    { title: 'By hold time', column: 'Held', rows: b.byHoldTime.map((e) => row(e, e.bucket, holdTimeLabels[e.bucket] ?? e.bucket, holdTimeOrder.indexOf(e.bucket))) },
+    { title: 'By side', column: 'Side', rows: b.bySide.map((e) => row(e, e.side, sideLabels[e.side] ?? e.side, e.side)) },
+    { title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, assetTypeLabels[e.assetType] ?? e.assetType, e.assetType)) },
+    { title: 'By underlying', column: 'Underlying', rows: b.byUnderlying.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
+    { title: 'By tag', column: 'Tag', rows: b.byTag.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
+    { title: 'By month', column: 'Month', rows: b.byMonth.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
+    { title: 'By week', column: 'Week', rows: b.byWeek.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
+    { title: 'By year', column: 'Year', rows: b.byYear.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },
   ];
-  return tables.filter((t): t is { title: string; column: string; rows: BreakdownRow[] } => t.rows !== undefined);
 }
 
 /** rangeLabel names an R bucket: "-1R to 0R", "below -3R", "3R and above". */
