@@ -114,7 +114,7 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
         <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />
         <WinnersLosers data={block.winnersLosers} currency={c} />
       </div>
-      <div className="grid-2">
+      <div className="breakdowns">
         {breakdownTables(block).map((t) => (
           <Breakdown key={t.title} title={t.title} column={t.column} rows={t.rows} currency={c} />
         ))}
