@@ -1,7 +1,7 @@
 // The filter bar the dashboard (with its calendar) and the positions list
 // share. The filter lives in the address (filterState.ts): each change is a
 // history entry, so the back button undoes it and a view can be bookmarked.
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../api/client';
 import { activeCount, emptyFilters, parseFilters, withFilter, writeFilters, type FilterName, type Filters, type ListFilterName } from '../filterState';
@@ -36,6 +36,24 @@ interface Choice {
  */
 function MultiChoice({ label, any, choices, value, onChange, columns }: { label: string; any: string; choices: Choice[]; value: string[]; onChange: (v: string[]) => void; columns?: number }) {
   const id = useId();
+  const box = useRef<HTMLDetailsElement>(null);
+  // The open list is a popover: a click elsewhere or Escape closes it.
+  useEffect(() => {
+    const close = (e: Event) => {
+      const el = box.current;
+      if (!el?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !el.contains(e.target as Node)) {
+        el.open = false;
+        if (e instanceof KeyboardEvent) el.querySelector('summary')?.focus();
+      }
+    };
+    document.addEventListener('click', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('click', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
   const chosen = choices.filter((c) => value.includes(c.value));
   // A value in the address that is no longer a choice (a deleted tag) still shows, so it can be cleared.
   const unknown = value.filter((v) => !choices.some((c) => c.value === v));
@@ -52,7 +70,7 @@ function MultiChoice({ label, any, choices, value, onChange, columns }: { label:
       <span className="label" id={`${id}-label`}>
         {label}
       </span>
-      <details>
+      <details ref={box}>
         <summary aria-labelledby={`${id}-label ${id}-summary`}>
           <span id={`${id}-summary`} className={value.length ? '' : 'muted'}>
             {summary}

@@ -87,6 +87,11 @@ describe('PositionsList filters', () => {
     await user.click(screen.getByText('Every day'));
     await user.click(screen.getByRole('checkbox', { name: 'Tuesday' }));
     await user.click(screen.getByRole('checkbox', { name: 'Friday' }));
+    // The open list closes with Escape; its button says what is chosen.
+    const list = screen.getByText('Tuesday, Friday').closest('details');
+    expect(list).toHaveAttribute('open');
+    await user.keyboard('{Escape}');
+    expect(list).not.toHaveAttribute('open');
     expect(router.state.location.search).toBe('?weekday=2%2C5&side=short&status=open');
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(router.state.location.search).toBe('');
