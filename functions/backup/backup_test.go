@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/textproto"
 	"regexp"
@@ -300,7 +301,7 @@ func TestRestoreRefusals(t *testing.T) {
 				t.Fatalf("%d %s, want %d %s", r.Status, r.Body, tc.status, tc.code)
 			}
 			apitest.CheckErrorShape(t, r)
-			if got := owned(t, f, targetID); !mapsEqual(got, empty) {
+			if got := owned(t, f, targetID); !maps.Equal(got, empty) {
 				t.Fatalf("rows written: %v", got)
 			}
 			// Every object the attempt put is deleted again.
@@ -325,18 +326,6 @@ func TestRestoreRefusals(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
-}
-
-func mapsEqual(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestAccess: every route needs a session; another user's account is a

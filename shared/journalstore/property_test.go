@@ -3,6 +3,7 @@ package journalstore_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -117,7 +118,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 					t.Fatalf("seed %d step %d %s: %v", seed, step, op, err)
 				}
 				refused++
-				if after := snapshot(t, pool); !maps(before, after) {
+				if after := snapshot(t, pool); !maps.Equal(before, after) {
 					t.Fatalf("seed %d step %d: a refused %s changed the journal", seed, step, op)
 				}
 			}
@@ -134,18 +135,6 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
-
-func maps(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
-}
 
 // runPositions lists the run of root (which stays its first position: a
 // run's first position is never removed) in run order.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 	"time"
 
@@ -232,7 +233,7 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 		lastDay = dayOf(*f.To)
 	}
 	out := &closes{}
-	d := decoder{journal: j, out: out, index: map[string]int32{}, filter: compile(f, j), lastAsset: -1, lastSymbol: -1}
+	d := decoder{journal: j, out: out, filter: compile(f, j), lastAsset: -1, lastSymbol: -1}
 	if d.filter.none {
 		return out, nil
 	}
@@ -310,7 +311,7 @@ type decoder struct {
 	journal journalRows
 	filter  filter
 	out     *closes
-	index   map[string]int32 // a string's index into out.strings
+	index   interned // a string's index into out.strings
 	// the last record's asset type and symbol (-1: none yet)
 	lastAsset, lastSymbol int32
 	symbol                []bool // by string index: whether the filter's symbols take it
@@ -474,14 +475,77 @@ func (d *decoder) text(b []byte, like int32) (int32, []byte, error) {
 	if like >= 0 && d.out.strings[like] == string(raw) {
 		return like, b[2+n:], nil
 	}
-	i, ok := d.index[string(raw)] // no allocation on a hit
+	i, ok := d.index.find(raw, d.out.strings)
 	if !ok {
 		i = int32(len(d.out.strings))
 		d.out.strings = append(d.out.strings, string(raw))
-		d.index[string(raw)] = i
+		d.index.add(raw, i)
 		d.symbol = append(d.symbol, d.filter.symbols[string(raw)])
 	}
 	return i, b[2+n:], nil
+}
+
+// interned finds a string read by its bytes: open addressing over a
+// table of at least twice as many slots as strings, with a
+// multiply-and-rotate hash of the bytes eight at a time. It replaces a
+// map[string]int32, whose lookups (two or three a record) cost a sixth of
+// a report's CPU time.
+type interned struct {
+	slots  []int32  // index+1 into the strings, 0 for empty
+	hashes []uint64 // by string index
+}
+
+func hashBytes(b []byte) uint64 {
+	h := uint64(len(b)) * 0x9E3779B97F4A7C15
+	for len(b) >= 8 {
+		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(b))*0xBF58476D1CE4E5B9, 31)
+		b = b[8:]
+	}
+	var tail uint64
+	for i, c := range b {
+		tail |= uint64(c) << (8 * i)
+	}
+	h = (h ^ tail) * 0x94D049BB133111EB
+	return h ^ h>>32
+}
+
+// find returns the index of the string b among strings.
+func (t *interned) find(b []byte, strings []string) (int32, bool) {
+	if len(t.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(t.slots) - 1)
+	for h := hashBytes(b) & mask; t.slots[h] != 0; h = (h + 1) & mask {
+		if i := t.slots[h] - 1; strings[i] == string(b) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// add records that b is the string of index i (the next index).
+func (t *interned) add(b []byte, i int32) {
+	t.hashes = append(t.hashes, hashBytes(b))
+	if 2*len(t.hashes) > len(t.slots) {
+		size := 64 // a power of two: slots are found by masking
+		for size < 4*len(t.hashes) {
+			size <<= 1
+		}
+		t.slots = make([]int32, size)
+		for k := range t.hashes[:len(t.hashes)-1] {
+			t.put(int32(k))
+		}
+	}
+	t.put(i)
+}
+
+func (t *interned) put(i int32) {
+	mask := uint64(len(t.slots) - 1)
+	h := t.hashes[i] & mask
+	for t.slots[h] != 0 {
+		h = (h + 1) & mask
+	}
+	t.slots[h] = i + 1
 }
 
 // classify names the step that failed, for the log of a 500.
