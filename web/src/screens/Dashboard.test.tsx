@@ -94,6 +94,24 @@ describe('Dashboard', () => {
   });
 });
 
+describe('Dashboard tiles', () => {
+  it('show "—" with the reason where a figure does not exist', async () => {
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({
+        body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), summary: { ...summary, losses: 0, profitFactor: null, averageLoss: null, largestLoss: null, averageR: null, rTrades: 0 } } },
+      })),
+    );
+    renderScreen(<Dashboard />);
+    const tiles = await screen.findByLabelText('Statistics');
+    expect(tiles).toHaveTextContent('Profit factor—No losing trade');
+    expect(tiles).toHaveTextContent('Largest loss—No losing trade');
+    expect(tiles).toHaveTextContent('Average R—No trade has a planned stop');
+    expect(tiles).toHaveTextContent('SQN—No trade has a planned stop');
+  });
+});
+
 describe('Dashboard breakdowns', () => {
   it('show the 10 best and 5 worst of a long list until asked for all', async () => {
     const many = Array.from({ length: 30 }, (_, i) => ({ symbol: `S${String(i).padStart(2, '0')}`, trades: 1, wins: 1, losses: 0, winRate: '100.00', netPnl: `${30 - i}.0000` }));
@@ -159,6 +177,8 @@ describe('Dashboard figures', () => {
     expect(tiles).toHaveTextContent('SQN1.87');
     expect(tiles).toHaveTextContent('over 2 of 4 trades');
     expect(tiles).toHaveTextContent('fell over 3 days, recovered in 10 days');
+    // A figure that does not exist says why.
+    expect(tiles).toHaveTextContent('Profit factor6.00');
     const dist = screen.getByRole('region', { name: 'R-multiple distribution' });
     expect(dist).toHaveTextContent('Below -1R0');
     expect(dist).toHaveTextContent('-1R to 0R1');

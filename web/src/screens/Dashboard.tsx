@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
@@ -11,7 +11,7 @@ import { activeCount, apiQuery, closedOnDay, listOnlyFilterNames, withoutNames, 
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
-import { Absent, Breakdown, breakdownTables, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
+import { Breakdown, breakdownTables, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
 const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
@@ -42,12 +42,17 @@ export function MissingRates({ pairs, currency, subject }: { pairs: string[]; cu
   );
 }
 
-function Tile({ label, value, className = '', note }: { label: string; value: ReactNode; className?: string; note?: ReactNode }) {
+/**
+ * Tile is one figure. A figure that does not exist (null) shows "—" and,
+ * in words under it, why (no losing trade for a profit factor).
+ */
+function Tile({ label, value, className = '', note, why }: { label: string; value: string | null; className?: string; note?: string | undefined; why?: string }) {
+  const text = value === null ? why : note;
   return (
     <div className="tile">
       <div className="label">{label}</div>
-      <div className={`value ${className}`}>{value}</div>
-      {note && <div className="tile-note muted">{note}</div>}
+      <div className={`value ${className}`}>{value ?? '—'}</div>
+      {text && <div className="tile-note muted">{text}</div>}
     </div>
   );
 }
@@ -76,28 +81,28 @@ export function rCoverage(rTrades: number, trades: number): string {
   return `over ${rTrades} of ${trades} trade${trades === 1 ? '' : 's'}`;
 }
 
-function money(value: string | null | undefined, currency: string, why: string): ReactNode {
-  return value == null ? <Absent why={why} /> : formatMoney(value, currency);
+function money(value: string | null, currency: string): string | null {
+  return value === null ? null : formatMoney(value, currency);
 }
 
 function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: string) => void }) {
   const s = block.summary;
   const c = block.currency;
-  const noR = s.rTrades === 0 ? 'no trade has a planned stop' : 'needs 2 trades with a planned stop';
+  const noR = s.rTrades === 0 ? 'No trade has a planned stop' : 'Needs 2 trades with a planned stop';
   return (
     <>
       <div className="tiles" aria-label="Statistics">
         <Tile label="Net P&L" value={formatMoney(s.netPnl, c)} className={pnlClass(s.netPnl)} />
-        <Tile label="Win rate" value={s.winRate ? formatPercent(s.winRate) : <Absent why="no trades" />} />
-        <Tile label="Profit factor" value={s.profitFactor ? formatDecimal(s.profitFactor, 2) : <Absent why={s.trades === 0 ? 'no trades' : 'no losing trade'} />} />
-        <Tile label="Expectancy" value={money(s.expectancy, c, 'no trades')} className={pnlClass(s.expectancy)} />
-        <Tile label="Average R" value={s.averageR ? rText(s.averageR) : <Absent why="no trade has a planned stop" />} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} />
-        <Tile label="SQN" value={s.sqn ? formatDecimal(s.sqn, 2) : <Absent why={noR} />} note={s.sqn ? rCoverage(s.rTrades, s.trades) : undefined} />
+        <Tile label="Win rate" value={s.winRate && formatPercent(s.winRate)} why="No trades" />
+        <Tile label="Profit factor" value={s.profitFactor && formatDecimal(s.profitFactor, 2)} why={s.trades === 0 ? 'No trades' : 'No losing trade'} />
+        <Tile label="Expectancy" value={money(s.expectancy, c)} className={pnlClass(s.expectancy)} why="No trades" />
+        <Tile label="Average R" value={s.averageR && rText(s.averageR)} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} why="No trade has a planned stop" />
+        <Tile label="SQN" value={s.sqn && formatDecimal(s.sqn, 2)} note={rCoverage(s.rTrades, s.trades)} why={noR} />
         <Tile label="Trades" value={`${s.trades} (${s.wins}W / ${s.losses}L)`} />
-        <Tile label="Average win" value={money(s.averageWin, c, 'no winning trade')} />
-        <Tile label="Average loss" value={money(s.averageLoss, c, 'no losing trade')} />
-        <Tile label="Largest win" value={money(s.largestWin, c, 'no winning trade')} className={pnlClass(s.largestWin)} />
-        <Tile label="Largest loss" value={money(s.largestLoss, c, 'no losing trade')} className={pnlClass(s.largestLoss)} />
+        <Tile label="Average win" value={money(s.averageWin, c)} why="No winning trade" />
+        <Tile label="Average loss" value={money(s.averageLoss, c)} why="No losing trade" />
+        <Tile label="Largest win" value={money(s.largestWin, c)} className={pnlClass(s.largestWin)} why="No winning trade" />
+        <Tile label="Largest loss" value={money(s.largestLoss, c)} className={pnlClass(s.largestLoss)} why="No losing trade" />
         <Tile label="Longest win streak" value={`${s.longestWinStreak} trade${s.longestWinStreak === 1 ? '' : 's'}`} />
         <Tile label="Longest loss streak" value={`${s.longestLossStreak} trade${s.longestLossStreak === 1 ? '' : 's'}`} />
         <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={drawdownNote(s)} />
