@@ -14,9 +14,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/stats"
 )
 
 // TestRandomWritesKeepInvariants drives the store with random fill
@@ -125,6 +127,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			checkInvariants(t, pool, fmt.Sprintf("seed %d step %d (%s)", seed, step, op))
 			runs = max(runs, len(runPositions(t, pool, root)))
 		}
+		checkStatistics(t, pool, user, fmt.Sprintf("seed %d", seed))
 	}
 	// The sequences must reach what the test is for: runs of several
 	// positions, and refusals.
@@ -282,5 +285,54 @@ func checkClosedTrades(t *testing.T, pool *pgxpool.Pool, at string) {
 	}
 	if stored != rebuilt {
 		t.Fatalf("%s: closed_trades differ from a rebuild:\nstored  %.300s\nrebuilt %.300s", at, stored, rebuilt)
+	}
+}
+
+// checkStatistics holds the statistics of the journal the random writes
+// left to a plain recomputation from its positions: the closes in close
+// order, their count, net P&L, wins, losses, largest drawdown and streaks.
+func checkStatistics(t *testing.T, pool *pgxpool.Pool, user, at string) {
+	t.Helper()
+	ctx := context.Background()
+	rep, err := stats.Compute(ctx, pool, auth.User{ID: user, Timezone: "UTC"}, journal.Filter{}, true, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT net_pnl FROM positions WHERE user_id = $1 AND status = 'closed' ORDER BY closed_at, id`, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nets, err := pgx.CollectRows(rows, pgx.RowTo[decimal.Decimal])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var net, cum, peak, drawdown decimal.Decimal
+	var wins, losses, run, best, lossRun, lossBest int64
+	for _, v := range nets {
+		net, cum = net.Add(v), cum.Add(v)
+		peak = decimal.Max(peak, cum)
+		drawdown = decimal.Max(drawdown, peak.Sub(cum))
+		switch v.Sign() {
+		case 1:
+			wins, run, lossRun = wins+1, run+1, 0
+		case -1:
+			losses, run, lossRun = losses+1, 0, lossRun+1
+		default:
+			run, lossRun = 0, 0
+		}
+		best, lossBest = max(best, run), max(lossBest, lossRun)
+	}
+	if len(nets) == 0 {
+		if len(rep.ByCurrency) != 0 {
+			t.Fatalf("%s: statistics of no close: %+v", at, rep.ByCurrency)
+		}
+		return
+	}
+	got := rep.ByCurrency[0].Summary
+	want := stats.Summary{Trades: int64(len(nets)), Wins: wins, Losses: losses, NetPnl: net.StringFixed(4),
+		MaxDrawdown: drawdown.StringFixed(4), LongestWinStreak: best, LongestLossStreak: lossBest}
+	if got.Trades != want.Trades || got.Wins != want.Wins || got.Losses != want.Losses || got.NetPnl != want.NetPnl ||
+		got.MaxDrawdown != want.MaxDrawdown || got.LongestWinStreak != want.LongestWinStreak || got.LongestLossStreak != want.LongestLossStreak {
+		t.Fatalf("%s: statistics %+v, recomputed %+v", at, got, want)
 	}
 }
