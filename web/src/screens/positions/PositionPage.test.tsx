@@ -145,3 +145,41 @@ describe('PositionPage reversals', () => {
     expect(within(screen.getByRole('form', { name: 'Edit fill' })).getByLabelText('Quantity')).toHaveValue('40');
   });
 });
+
+describe('PositionPage notes', () => {
+  it('save themselves once typing pauses, and keep unsaved text from being lost on leaving', async () => {
+    const patched: unknown[] = [];
+    let position = { ...open };
+    mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/config', () => ({ body: { quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+      route('GET', '/api/positions/p1/images', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/positions/p1', () => ({ body: { position } })),
+      route('PATCH', '/api/positions/p1', (call) => {
+        patched.push(call.body);
+        position = { ...position, notes: (call.body as { notes: string }).notes, updatedAt: String(patched.length + 1) };
+        return { body: { position } };
+      }),
+    );
+    const { router } = renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
+    const user = userEvent.setup();
+    const notes = await screen.findByLabelText('Notes');
+    await user.type(notes, 'Waited for the retest');
+    expect(screen.getByText('Unsaved changes')).toBeInTheDocument();
+    await screen.findByText('All changes saved.', undefined, { timeout: 3000 });
+    expect(patched).toEqual([{ notes: 'Waited for the retest' }]);
+    expect(notes).toHaveValue('Waited for the retest');
+
+    // Unsaved text: leaving asks first; staying keeps the text, which then saves.
+    await user.type(notes, '.');
+    await router.navigate('/positions');
+    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved notes' });
+    await user.click(within(ask).getByRole('button', { name: 'Stay and keep them' }));
+    expect(router.state.location.pathname).toBe('/positions/p1');
+    await screen.findByText('All changes saved.', undefined, { timeout: 3000 });
+    expect(patched).toEqual([{ notes: 'Waited for the retest' }, { notes: 'Waited for the retest.' }]);
+    await router.navigate('/positions');
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+  });
+});
