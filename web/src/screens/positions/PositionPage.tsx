@@ -193,6 +193,11 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
             {fill.reversal === 'closing' ? 'reversal: closed here' : 'reversal: opened here'}
           </span>
         )}
+        {fill.type === 'exit' && p.assetType === 'option' && Number(fill.price) === 0 && (
+          <span className="chip" title="Closed at 0 after its expiry day. If it was exercised or assigned, edit this fill's price or delete it and record what happened.">
+            expired worthless
+          </span>
+        )}
       </td>
       <td>{formatDateTime(fill.filledAt)}</td>
       <td className="num">{fill.quantity}</td>
