@@ -8,6 +8,7 @@ import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { Assignment } from './Assignment';
 import { Images } from './Images';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
@@ -464,6 +465,9 @@ export default function PositionPage() {
         )}
         <AddFill key={p.fills.length} p={p} />
       </section>
+      {p.assetType === 'option' && (p.status === 'open' || p.fills.some((f) => f.type === 'exit' && Number(f.price) === 0)) && (
+        <Assignment p={p} onDone={(option) => queryClient.setQueryData(usePositionKey(p.id), option)} />
+      )}
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
