@@ -283,11 +283,7 @@ func referenceValue(l StrategyLeg, s decimal.Decimal) decimal.Decimal {
 			worth = o.Strike.Sub(s)
 		}
 	}
-	mult := d("1")
-	if l.Option != nil {
-		mult = d("100")
-	}
-	v := worth.Sub(l.Price).Mul(l.Quantity).Mul(mult)
+	v := worth.Sub(l.Price).Mul(l.Quantity).Mul(l.mult())
 	if l.Side == SideShort {
 		return v.Neg()
 	}
@@ -412,7 +408,7 @@ func checkConsistent(t *testing.T, legs []StrategyLeg, s Strategy, ref func(deci
 		atExpiry := make([]StrategyLeg, len(legs))
 		for i, l := range legs {
 			atExpiry[i] = l
-			atExpiry[i].Price = referenceValue(StrategyLeg{Option: l.Option, Side: SideLong, Quantity: d("1"), Price: decimal.Zero}, x).Div(l.mult())
+			atExpiry[i].Price = referenceValue(StrategyLeg{Option: l.Option, Side: SideLong, Quantity: d("1"), Multiplier: l.Multiplier}, x).Div(l.mult())
 		}
 		if v := NetDebit(atExpiry).Sub(NetDebit(legs)); !v.Equal(want) {
 			t.Fatalf("closing at expiry value at %s: %s, payoff %s", x, v, want)
