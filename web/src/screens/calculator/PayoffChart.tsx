@@ -63,7 +63,7 @@ export function PayoffChart({ out, range, summary }: Props) {
     };
   }, [series, lo, hi]);
   return (
-    <figure className="card" aria-labelledby="payoff-title">
+    <figure className="payoff" aria-labelledby="payoff-title">
       <h2 id="payoff-title">Payoff at expiry</h2>
       <div ref={box} className="chart" role="img" aria-label={summary} data-testid="payoff-chart" />
     </figure>

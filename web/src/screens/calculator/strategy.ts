@@ -38,73 +38,73 @@ export interface StrategyForm {
 interface TemplateLeg {
   type: LegType;
   side: Side;
-  role: string;
+  role?: string;
   ratio?: number;
   later?: boolean;
 }
 
 /** The templates, in the order a trader meets them. Each fills in its legs with blank strikes and prices. */
 export const templates = {
-  'long-call': { name: 'Long call', legs: [{ type: 'call', side: 'long', role: 'call' }] },
-  'long-put': { name: 'Long put', legs: [{ type: 'put', side: 'long', role: 'put' }] },
+  'long-call': { name: 'Long call', legs: [{ type: 'call', side: 'long' }] },
+  'long-put': { name: 'Long put', legs: [{ type: 'put', side: 'long' }] },
   'bull-call': {
     name: 'Bull call vertical',
     legs: [
-      { type: 'call', side: 'long', role: 'lower strike, bought' },
-      { type: 'call', side: 'short', role: 'higher strike, sold' },
+      { type: 'call', side: 'long', role: 'lower strike' },
+      { type: 'call', side: 'short', role: 'higher strike' },
     ],
   },
   'bull-put': {
     name: 'Bull put vertical',
     legs: [
-      { type: 'put', side: 'long', role: 'lower strike, bought' },
-      { type: 'put', side: 'short', role: 'higher strike, sold' },
+      { type: 'put', side: 'long', role: 'lower strike' },
+      { type: 'put', side: 'short', role: 'higher strike' },
     ],
   },
   'bear-call': {
     name: 'Bear call vertical',
     legs: [
-      { type: 'call', side: 'short', role: 'lower strike, sold' },
-      { type: 'call', side: 'long', role: 'higher strike, bought' },
+      { type: 'call', side: 'short', role: 'lower strike' },
+      { type: 'call', side: 'long', role: 'higher strike' },
     ],
   },
   'bear-put': {
     name: 'Bear put vertical',
     legs: [
-      { type: 'put', side: 'short', role: 'lower strike, sold' },
-      { type: 'put', side: 'long', role: 'higher strike, bought' },
+      { type: 'put', side: 'short', role: 'lower strike' },
+      { type: 'put', side: 'long', role: 'higher strike' },
     ],
   },
   straddle: {
     name: 'Long straddle',
     legs: [
-      { type: 'call', side: 'long', role: 'call, same strike as the put' },
-      { type: 'put', side: 'long', role: 'put, same strike as the call' },
+      { type: 'call', side: 'long', role: 'same strike as the put' },
+      { type: 'put', side: 'long', role: 'same strike as the call' },
     ],
   },
   strangle: {
     name: 'Long strangle',
     legs: [
-      { type: 'put', side: 'long', role: 'put, below the call' },
-      { type: 'call', side: 'long', role: 'call, above the put' },
+      { type: 'put', side: 'long', role: 'strike below the call' },
+      { type: 'call', side: 'long', role: 'strike above the put' },
     ],
   },
   'iron-condor': {
     name: 'Iron condor',
     legs: [
-      { type: 'put', side: 'long', role: 'lowest strike: put bought' },
-      { type: 'put', side: 'short', role: 'second strike: put sold' },
-      { type: 'call', side: 'short', role: 'third strike: call sold' },
-      { type: 'call', side: 'long', role: 'highest strike: call bought' },
+      { type: 'put', side: 'long', role: 'lowest strike' },
+      { type: 'put', side: 'short', role: 'second strike' },
+      { type: 'call', side: 'short', role: 'third strike' },
+      { type: 'call', side: 'long', role: 'highest strike' },
     ],
   },
   'iron-butterfly': {
     name: 'Iron butterfly',
     legs: [
-      { type: 'put', side: 'long', role: 'lowest strike: put bought' },
-      { type: 'put', side: 'short', role: 'middle strike: put sold' },
-      { type: 'call', side: 'short', role: 'middle strike: call sold' },
-      { type: 'call', side: 'long', role: 'highest strike: call bought' },
+      { type: 'put', side: 'long', role: 'lowest strike' },
+      { type: 'put', side: 'short', role: 'middle strike' },
+      { type: 'call', side: 'short', role: 'middle strike, as the put' },
+      { type: 'call', side: 'long', role: 'highest strike' },
     ],
   },
   butterfly: {
@@ -118,23 +118,23 @@ export const templates = {
   calendar: {
     name: 'Call calendar',
     legs: [
-      { type: 'call', side: 'short', role: 'near expiry, sold' },
-      { type: 'call', side: 'long', role: 'later expiry, same strike, bought', later: true },
+      { type: 'call', side: 'short', role: 'near expiry' },
+      { type: 'call', side: 'long', role: 'later expiry, same strike', later: true },
     ],
   },
   'covered-call': {
     name: 'Covered call',
     legs: [
       { type: 'shares', side: 'long', role: '100 shares a contract' },
-      { type: 'call', side: 'short', role: 'call sold against the shares' },
+      { type: 'call', side: 'short', role: 'strike above the share price' },
     ],
   },
   collar: {
     name: 'Collar',
     legs: [
       { type: 'shares', side: 'long', role: '100 shares a contract' },
-      { type: 'put', side: 'long', role: 'put bought below the price' },
-      { type: 'call', side: 'short', role: 'call sold above the price' },
+      { type: 'put', side: 'long', role: 'strike below the share price' },
+      { type: 'call', side: 'short', role: 'strike above the share price' },
     ],
   },
   custom: { name: 'Custom (start empty)', legs: [] },
@@ -170,7 +170,7 @@ export function applyTemplate(f: StrategyForm, id: TemplateId): StrategyForm {
       expiry: t.type === 'shares' || t.later ? '' : f.expiry,
       quantity: legSize(t.type, ratio, f.contracts),
       price: '',
-      role: t.role,
+      ...(t.role ? { role: t.role } : {}),
       ratio,
       ...(t.later ? { later: true } : {}),
     };
