@@ -61,8 +61,14 @@ func ValidateStrategy(in StrategyInput) ([]StrategyLeg, error) {
 		leg.Quantity, _ = p.RequiredDecimal(f+"quantity", l.Quantity, QuantityRule)
 		leg.Price, _ = p.RequiredDecimal(f+"price", l.Price, PriceRule)
 
-		right := map[string]string{"call": "C", "put": "P"}[l.Type]
-		if l.Type != "" && l.Type != "shares" && right == "" {
+		var right string // "C" or "P"; "" for shares, or for an option given by its symbol alone
+		switch l.Type {
+		case "call":
+			right = "C"
+		case "put":
+			right = "P"
+		case "", "shares":
+		default:
 			p.Add(f+"type", "must be call, put or shares")
 			continue
 		}
@@ -85,7 +91,7 @@ func ValidateStrategy(in StrategyInput) ([]StrategyLeg, error) {
 			case err != nil:
 				p.Add(f+"symbol", err.Error())
 			case right != "" && parsed.Right != right:
-				p.Add(f+"type", "must match the symbol, which is a "+map[string]string{"C": "call", "P": "put"}[parsed.Right])
+				p.Add(f+"type", "must match the symbol, which is a "+rightWord(StrategyLeg{Option: &parsed}))
 			case underlying != "" && parsed.Underlying != underlying:
 				p.Add(f+"symbol", "must be on the same underlying as the other legs ("+underlying+")")
 			default:
