@@ -459,3 +459,33 @@ func checkConsistent(t *testing.T, legs []StrategyLeg, s Strategy, ref func(deci
 		}
 	}
 }
+
+// TestStrategyReport: the points of the response are 0, the strikes, the
+// breakevens and half as far again as the highest of them or of a share
+// price; money to 2 places, prices exact.
+func TestStrategyReport(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		legs []StrategyLeg
+		want string
+	}{
+		// 100 shares at 50: -5000 at 0, 0 at 50, +2500 at 75.
+		{"Shares", []StrategyLeg{shares(Lg, "100", "50")}, "0:-5000.00 50:0.00 75:2500.00"},
+		// Long call at 3.333: breakeven 103.333, past it 1.5 x 103.333 = 154.9995.
+		{"LongCall", []StrategyLeg{opt(Lg, "C", "100", "1", "3.333")}, "0:-333.30 100:-333.30 103.333:0.00 154.9995:5166.65"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := AnalyzeStrategy(c.legs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range StrategyReport(c.legs, s).Payoff {
+				got = append(got, p.Price+":"+p.Value)
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("points %s, want %s", strings.Join(got, " "), c.want)
+			}
+		})
+	}
+}
