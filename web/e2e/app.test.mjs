@@ -594,7 +594,7 @@ step('changes the password in Settings → Security, which signs out the other b
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const pathname of ['/', '/positions', '/calculator', '/import', '/exchange-rates', '/admin']) {
+    for (const pathname of ['/', '/positions', '/calculator', '/calculator/strategy', '/import', '/exchange-rates', '/admin']) {
       await page.goto(pathname);
       await page.getByRole('heading', { level: 1 }).waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -844,10 +844,36 @@ step('splits a broker file of two accounts across two journal accounts in one im
   assert.deepEqual(items.map((p) => [p.symbol, p.side, p.netPnl]), [['MESH25', 'short', '87.5200']]);
 });
 
+step('builds an iron condor in the options strategy builder, and reads its max profit and loss and the payoff', async () => {
+  await nav('Calculator');
+  await page.getByRole('navigation', { name: 'Calculators' }).getByRole('link', { name: 'Options strategy' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Options strategy' }).waitFor();
+  await page.getByLabel('Strategy', { exact: true }).selectOption({ label: 'Iron condor' });
+  await page.getByRole('group', { name: 'Template' }).getByLabel('Expiry').fill('2027-01-15');
+  for (const [n, strike, price] of [
+    [1, '90', '1.00'],
+    [2, '95', '2.50'],
+    [3, '105', '2.40'],
+    [4, '110', '0.90'],
+  ]) {
+    const leg = page.getByRole('group', { name: new RegExp(`^Leg ${n}:`) });
+    await leg.getByLabel('Strike').fill(strike);
+    await leg.getByLabel('Price per share').fill(price);
+  }
+  // A credit of 2.50 + 2.40 - 1.00 - 0.90 = 3.00 a share: 300 kept between the short strikes, 500 - 300 lost past a wing.
+  await page.getByTestId('strategy-name').filter({ hasText: 'Short iron condor' }).waitFor();
+  assert.equal(await page.getByTestId('net-debit').innerText(), '300.00');
+  assert.equal(await page.getByTestId('max-profit').innerText(), '300.00');
+  assert.equal(await page.getByTestId('max-loss').innerText(), '200.00');
+  assert.equal(await page.getByTestId('breakevens').innerText(), '92.00 and 108.00');
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('calculator-strategy');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');
