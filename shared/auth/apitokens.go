@@ -60,6 +60,7 @@ var TokenRoutes = map[string]string{
 	"GET /api/tags":                                    ScopeRead,
 	"GET /api/tags/{tagId}":                            ScopeRead,
 	"POST /api/calculator":                             ScopeRead,
+	"POST /api/calculator/strategy":                    ScopeRead,
 
 	"POST /api/accounts":                                  ScopeWrite,
 	"PATCH /api/accounts/{accountId}":                     ScopeWrite,

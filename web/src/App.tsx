@@ -23,6 +23,7 @@ const Accounts = lazy(() => import('./screens/Accounts'));
 const Brokerages = lazy(() => import('./screens/Brokerages'));
 const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
 const Calculator = lazy(() => import('./screens/Calculator'));
+const CalculatorStrategy = lazy(() => import('./screens/CalculatorStrategy'));
 const CsvImport = lazy(() => import('./screens/CsvImport'));
 const Settings = lazy(() => import('./screens/Settings'));
 const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
@@ -57,6 +58,7 @@ export const router = createBrowserRouter([
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },
       { path: '/calculator', element: <Calculator /> },
+      { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },

@@ -79,7 +79,7 @@ const fieldLabels: Record<string, Label> = {
 };
 
 /** How an indexed list's item is named: `fills[1]` is "fill 2". */
-const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row' };
+const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row', legs: 'leg' };
 
 export interface MessageOptions {
   /** The form's own labels for API fields, e.g. { name: 'account name' }. */

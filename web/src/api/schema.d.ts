@@ -724,6 +724,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calculator/strategy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse an options strategy
+         * @description Stateless, like the calculator: the legs in, what they are and what
+         *     they pay at expiry out. Prices are per share, quantities count
+         *     contracts (options) or shares; a long leg was bought, a short leg
+         *     sold. Figures are for the whole position (x the multiplier, 100 for
+         *     standard contracts).
+         *
+         *     The strategy is named by the legs' structure only (rights, strikes,
+         *     expiries, sides and sizes, compared in shares): single leg,
+         *     vertical, ratio spread, calendar, diagonal, straddle, strangle,
+         *     butterfly (also with unequal wings, labelled broken-wing), iron
+         *     condor and iron butterfly (also with unequal wings), covered call,
+         *     collar; anything else is `custom`, still with its figures.
+         *
+         *     When the options expire on different dates (a calendar, a diagonal)
+         *     there are no figures at expiry: what the later options are worth at
+         *     the first expiry needs a pricing model. `payoffUndefined` says so.
+         *
+         *     400 `VALIDATION_ERROR` lists every bad field, as
+         *     `legs[<index>].<field>`, or `legs` for no legs or more than 8.
+         */
+        post: operations["analyzeStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2765,6 +2803,69 @@ export interface components {
              * @enum {boolean}
              */
             buyingPowerLimited?: true;
+        };
+        /** @description Request of `POST /api/calculator/strategy`. */
+        StrategyInput: {
+            legs: components["schemas"]["StrategyLegInput"][];
+        };
+        /**
+         * @description One leg: an option by `type`, `strike` and `expiry`, or by its OCC
+         *     `symbol` (then without strike and expiry; a `type` beside it must
+         *     agree), or shares of the underlying (`type: shares`, without the
+         *     option fields). Every symbol of a request names one underlying.
+         */
+        StrategyLegInput: {
+            /** @enum {string} */
+            type?: "call" | "put" | "shares";
+            /** @description An OCC option symbol such as `AAPL  240119C00190000`. */
+            symbol?: string;
+            /** @description Greater than 0, at most 99999999, 8 places at most. */
+            strike?: components["schemas"]["DecimalInput"];
+            /** Format: date */
+            expiry?: string;
+            /**
+             * @description long for a leg bought, short for a leg sold.
+             * @enum {string}
+             */
+            side: "long" | "short";
+            /** @description Contracts (whole) or shares. Greater than 0, at most 1000000000. */
+            quantity: components["schemas"]["DecimalInput"];
+            /** @description Per share (an option's premium as quoted). Greater than 0, at most 99999999. */
+            price: components["schemas"]["DecimalInput"];
+            /** @description Options only; shares per contract, default 100. */
+            multiplier?: components["schemas"]["DecimalInput"];
+        };
+        /**
+         * @description Response of `POST /api/calculator/strategy`. Money figures have
+         *     exactly 2 places; prices are exact. `maxProfit` and `maxLoss` are
+         *     absent when unlimited (the payoff keeps rising, or falling, with the
+         *     underlying), and every figure at expiry is absent when
+         *     `payoffUndefined` is given.
+         */
+        StrategyOutput: {
+            /** @enum {string} */
+            name: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom";
+            /** @description The strategy as a trader says it, such as "Short iron condor" or "Bull call vertical (debit)". */
+            label: string;
+            /** @description What opening costs; above 0 a debit paid, below 0 a credit received. */
+            netDebit: components["schemas"]["Decimal2"];
+            /** @description The highest P&L at expiry. */
+            maxProfit?: components["schemas"]["Decimal2"];
+            /** @description The deepest loss at expiry as a positive amount (0 or below when no price loses). */
+            maxLoss?: components["schemas"]["Decimal2"];
+            /** @description Underlying prices at expiry where the P&L is 0, ascending; exact, or rounded to 8 places when the root does not end. */
+            breakevens?: string[];
+            /**
+             * @description The P&L at expiry at 0, each strike, each breakeven and one price
+             *     beyond them all; straight lines between them are the payoff
+             *     exactly.
+             */
+            payoff?: {
+                price: string;
+                value: components["schemas"]["Decimal2"];
+            }[];
+            /** @description Why there are no figures at expiry (the options expire on different dates). */
+            payoffUndefined?: string;
         };
         /** @description One listed security of the SEC's ticker list. */
         Symbol: {
@@ -5274,6 +5375,119 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CalculatorOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    analyzeStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "legs": [
+                 *         {
+                 *           "type": "put",
+                 *           "strike": "90",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "long",
+                 *           "quantity": "1",
+                 *           "price": "1.00"
+                 *         },
+                 *         {
+                 *           "type": "put",
+                 *           "strike": "95",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "short",
+                 *           "quantity": "1",
+                 *           "price": "2.50"
+                 *         },
+                 *         {
+                 *           "type": "call",
+                 *           "strike": "105",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "short",
+                 *           "quantity": "1",
+                 *           "price": "2.40"
+                 *         },
+                 *         {
+                 *           "symbol": "XYZ   240119C00110000",
+                 *           "side": "long",
+                 *           "quantity": "1",
+                 *           "price": "0.90"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StrategyInput"];
+            };
+        };
+        responses: {
+            /** @description The strategy's name and figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "iron-condor",
+                     *       "label": "Short iron condor",
+                     *       "netDebit": "-300.00",
+                     *       "maxProfit": "300.00",
+                     *       "maxLoss": "200.00",
+                     *       "breakevens": [
+                     *         "92",
+                     *         "108"
+                     *       ],
+                     *       "payoff": [
+                     *         {
+                     *           "price": "0",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "90",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "92",
+                     *           "value": "0.00"
+                     *         },
+                     *         {
+                     *           "price": "95",
+                     *           "value": "300.00"
+                     *         },
+                     *         {
+                     *           "price": "105",
+                     *           "value": "300.00"
+                     *         },
+                     *         {
+                     *           "price": "108",
+                     *           "value": "0.00"
+                     *         },
+                     *         {
+                     *           "price": "110",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "165",
+                     *           "value": "-200.00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StrategyOutput"];
                 };
             };
             400: components["responses"]["BadRequest"];
