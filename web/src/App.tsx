@@ -25,6 +25,8 @@ const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
 const Calculator = lazy(() => import('./screens/Calculator'));
 const CalculatorStrategy = lazy(() => import('./screens/CalculatorStrategy'));
 const CsvImport = lazy(() => import('./screens/CsvImport'));
+const Strategies = lazy(() => import('./screens/strategies/Strategies'));
+const StrategyPage = lazy(() => import('./screens/strategies/StrategyPage'));
 const Settings = lazy(() => import('./screens/Settings'));
 const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
@@ -54,6 +56,8 @@ export const router = createBrowserRouter([
       { path: '/positions', element: <Positions /> },
       { path: '/positions/new', element: <PositionNew /> },
       { path: '/positions/:positionId', element: <PositionPage /> },
+      { path: '/strategies', element: <Strategies /> },
+      { path: '/strategies/:strategyId', element: <StrategyPage /> },
       { path: '/accounts', element: <Accounts /> },
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },

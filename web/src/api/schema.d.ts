@@ -1595,6 +1595,68 @@ export interface paths {
         patch: operations["updateFill"];
         trace?: never;
     };
+    "/api/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List strategies
+         * @description The user's strategies (multi-leg positions), newest first, each with
+         *     its legs and figures. Pass the previous page's `nextCursor` as
+         *     `cursor`. Expired options are settled first, as on every journal read.
+         */
+        get: operations["listStrategies"];
+        put?: never;
+        /**
+         * Group positions into a strategy
+         * @description Groups positions of one account into one strategy: option legs on
+         *     one underlying, and that underlying's shares (a covered call, a
+         *     collar). Each leg stays a position with its contract, side and
+         *     fills; the strategy's P&L is their sum, and what it is called, its
+         *     max profit and loss, breakevens and payoff at expiry come from the
+         *     legs. A position is a leg of one strategy at most (400 naming
+         *     `positionIds[i]`); futures are refused.
+         */
+        post: operations["createStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategies/{strategyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        /** Get a strategy */
+        get: operations["getStrategy"];
+        put?: never;
+        post?: never;
+        /**
+         * Ungroup a strategy
+         * @description Deletes the strategy; its legs stay, as positions of their own.
+         */
+        delete: operations["deleteStrategy"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename, set the planned risk, or roll a strategy
+         * @description Absent fields keep their value; `plannedRisk` null clears it;
+         *     `positionIds` replaces the legs (a roll: add the new leg, keep or
+         *     take out the closed one). The account cannot change (400).
+         */
+        patch: operations["updateStrategy"];
+        trace?: never;
+    };
     "/api/positions/{positionId}/assignment": {
         parameters: {
             query?: never;
@@ -3375,6 +3437,76 @@ export interface components {
             reopened: string[];
             /** @description Positions of the run that it no longer needs (their notes, tags and images go with them). */
             removed: string[];
+        };
+        StrategyWrite: {
+            /**
+             * Format: uuid
+             * @description Required when creating; cannot change.
+             */
+            accountId?: string;
+            /** @description The trader's own name for it; the engine's `label` is shown without one. */
+            name?: string;
+            /** @description What the trader planned to risk, in the account's currency (greater than 0); the strategy's R is its net P&L over this, or over a defined max loss without it. */
+            plannedRisk?: components["schemas"]["DecimalInput"] | null;
+            /** @description The legs, 1 to 24 of the user's positions in the account. Required when creating; replaces the legs on a PATCH. */
+            positionIds?: string[];
+        };
+        StrategyEnvelope: {
+            strategy: components["schemas"]["Strategy"];
+        };
+        StrategyPage: {
+            items: components["schemas"]["Strategy"][];
+            /** @description The cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A multi-leg position. The structure the figures describe is the legs
+         *     open now (at their open quantity), or for a closed strategy the legs
+         *     it opened with (in its first minute), each at its average entry
+         *     price. Money figures are 4-place strings in the account's currency.
+         */
+        Strategy: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            name: string;
+            plannedRisk: string | null;
+            underlying: string | null;
+            /** @enum {string|null} */
+            kind: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom" | null;
+            /** @description The structure in a trader's words ("Short iron condor"). */
+            label: string | null;
+            /** @enum {string} */
+            status: "draft" | "open" | "closed";
+            /** Format: date-time */
+            openedAt: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            grossPnl: string;
+            fees: string;
+            netPnl: string;
+            /** @description Net P&L over the planned risk (or the defined max loss), once closed. */
+            rMultiple: string | null;
+            /** @description What opening the structure cost; below 0 a credit. */
+            netDebit: string | null;
+            /** @description At expiry; null when unlimited or without a payoff (noPayoff). */
+            maxProfit: string | null;
+            /** @description At expiry, as a positive amount; null when unlimited or without a payoff. */
+            maxLoss: string | null;
+            breakevens: string[];
+            /** @description The P&L at expiry at 0 and at each strike; linear between and beyond. */
+            payoff: {
+                price: string;
+                value: string;
+            }[];
+            /** @description Why there is no payoff at expiry (legs expiring on different dates). */
+            noPayoff: string | null;
+            legs: components["schemas"]["PositionSummary"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         PositionPage: {
             items: components["schemas"]["PositionSummary"][];
@@ -7046,6 +7178,152 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PositionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStrategies: {
+        parameters: {
+            query?: {
+                /** @description A previous page's `nextCursor`; a malformed one is 400 on `cursor`. */
+                cursor?: string;
+                /** @description Page size, default 25, clamped to 1..100; not a whole number is 400 on `limit`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of strategies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StrategyWrite"];
+            };
+        };
+        responses: {
+            /** @description The strategy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The strategy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ungrouped. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StrategyWrite"];
+            };
+        };
+        responses: {
+            /** @description The strategy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];
