@@ -294,16 +294,15 @@ func (s *Store) strategies(ctx context.Context, where string, args ...any) ([]St
 	for i, st := range out {
 		ids[i], at[st.ID] = st.ID, i
 	}
-	rows, err = s.pool.Query(ctx, `SELECT `+SummaryColumns+`, p.strategy_id::text FROM positions p
+	rows, err = s.pool.Query(ctx, `SELECT `+SummaryColumns+` FROM positions p
 		WHERE p.strategy_id = ANY($1::uuid[]) ORDER BY p.opened_at NULLS LAST, p.id`, ids)
 	if err != nil {
 		return nil, classify(err)
 	}
 	var leg Summary
-	var owner string
 	var legIDs []string
-	if _, err := pgx.ForEachRow(rows, ScanSummary(&leg, &owner), func() error {
-		st := &out[at[owner]]
+	if _, err := pgx.ForEachRow(rows, ScanSummary(&leg), func() error {
+		st := &out[at[*leg.StrategyID]]
 		st.Legs = append(st.Legs, leg)
 		legIDs = append(legIDs, leg.ID)
 		return nil

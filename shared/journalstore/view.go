@@ -57,6 +57,8 @@ type Summary struct {
 	// ReversalOf is the position this one continues: the one whose
 	// reversal opened it (null for a position opened on its own).
 	ReversalOf *string `json:"reversalOf"`
+	// StrategyID is the strategy this position is a leg of, or null.
+	StrategyID *string `json:"strategyId"`
 
 	Tags      []journal.Tag `json:"tags"`
 	CreatedAt time.Time     `json:"createdAt"`
@@ -126,7 +128,7 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
-	p.reversal_of::text, p.created_at, p.updated_at`
+	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at`
 
 // ScanSummary returns the scan destinations of SummaryColumns (then extra).
 func ScanSummary(s *Summary, extra ...any) []any {
@@ -136,7 +138,7 @@ func ScanSummary(s *Summary, extra ...any) []any {
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
 		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
-		&s.ReversalOf, &s.CreatedAt, &s.UpdatedAt}, extra...)
+		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt}, extra...)
 }
 
 // amount formats a money figure with 4 places; nil stays nil.

@@ -594,7 +594,7 @@ step('changes the password in Settings → Security, which signs out the other b
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const pathname of ['/', '/positions', '/calculator', '/calculator/strategy', '/import', '/exchange-rates', '/admin']) {
+    for (const pathname of ['/', '/positions', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/admin']) {
       await page.goto(pathname);
       await page.getByRole('heading', { level: 1 }).waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -870,10 +870,44 @@ step('builds an iron condor in the options strategy builder, and reads its max p
   await screenshot('calculator-strategy');
 });
 
+step('groups four option positions into a strategy, and reads what the legs make as one trade', async () => {
+  const { items: accounts } = await api('/api/accounts');
+  const account = accounts.find((a) => a.currency === 'USD');
+  // A short iron condor on SPY, June 2027: puts 90/95 and calls 105/110 for a credit of 2.00 a share.
+  for (const [symbol, side, price] of [
+    ['SPY   270618P00095000', 'short', '2.00'],
+    ['SPY   270618P00090000', 'long', '1.00'],
+    ['SPY   270618C00105000', 'short', '2.00'],
+    ['SPY   270618C00110000', 'long', '1.00'],
+  ]) {
+    const res = await page.request.post('/api/positions', {
+      data: { accountId: account.id, symbol, assetType: 'option', side, fills: [{ type: 'entry', price, quantity: '1', fees: '0', filledAt: '2026-06-01T14:00:00Z' }] },
+    });
+    assert.equal(res.status(), 201, await res.text());
+  }
+  await nav('Strategies');
+  await page.getByRole('heading', { level: 1, name: 'Strategies' }).waitFor();
+  const form = page.getByRole('form', { name: 'Group positions as a strategy' });
+  await form.getByLabel('Account').selectOption({ label: account.name });
+  await form.getByLabel('Underlying').fill('SPY');
+  for (const leg of ['SPY   270618P00095000', 'SPY   270618P00090000', 'SPY   270618C00105000', 'SPY   270618C00110000']) {
+    await form.getByRole('checkbox', { name: new RegExp(leg.replace(/ +/, '\\s+')) }).check();
+  }
+  await form.getByRole('button', { name: 'Group as a strategy' }).click();
+  await page.getByRole('heading', { level: 1, name: /Short iron condor/ }).waitFor();
+  // 200 kept between the short strikes, 500 - 200 lost past a wing, breakevens 95 - 2 and 105 + 2.
+  const facts = page.getByLabel('Figures');
+  assert.match(await facts.innerText(), /Net credit\s+\$200\.00/);
+  assert.match(await facts.innerText(), /Max loss\s+\$300\.00/);
+  assert.match(await facts.innerText(), /Breakevens\s+93\.00, 107\.00/);
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('strategy');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

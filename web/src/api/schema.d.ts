@@ -3395,6 +3395,11 @@ export interface components {
              *     instrument, derived again whenever one of its fills changes.
              */
             reversalOf: string | null;
+            /**
+             * Format: uuid
+             * @description The strategy (`/api/strategies`) this position is a leg of, or null.
+             */
+            strategyId: string | null;
             tags: components["schemas"]["Tag"][];
             /** Format: date-time */
             createdAt: string;

@@ -434,6 +434,12 @@ export default function PositionPage() {
             <Link to={`/positions/${p.reversalOf}`}>continues the position it reversed</Link>
           </>
         )}
+        {p.strategyId && (
+          <>
+            {' · '}
+            <Link to={`/strategies/${p.strategyId}`}>a leg of a strategy</Link>
+          </>
+        )}
         {p.reversedInto && (
           <>
             {' · '}
