@@ -4237,6 +4237,18 @@ export interface components {
             summary: components["schemas"]["CsvImportSummary"];
             /** @description The positions the commit would write, with their figures after the import. */
             positions: components["schemas"]["CsvImportProposedPosition"][];
+            /**
+             * @description New positions the file opened together (options, and shares, on one
+             *     underlying whose first fills are at the same instant, as a
+             *     multi-leg order fills) that the commit groups as one strategy
+             *     (`/api/strategies`) unless `groupStrategies` is false.
+             */
+            strategies: {
+                /** @description Indexes into `positions`. */
+                positions: number[];
+                /** @description What the strategy engine calls the legs ("Short iron condor"); empty when it cannot say. */
+                label: string;
+            }[];
             errors: components["schemas"]["CsvImportProblem"][];
             warnings: components["schemas"]["CsvImportProblem"][];
             errorCount: number;
@@ -4289,6 +4301,11 @@ export interface components {
              * @default false
              */
             confirmDuplicates: boolean;
+            /**
+             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own.
+             * @default true
+             */
+            groupStrategies: boolean;
         };
         CsvImportCommitted: {
             import: {
@@ -4310,6 +4327,8 @@ export interface components {
                 rowsLeftOut: number;
                 positionsCreated: number;
                 positionsContinued: number;
+                /** @description Strategies made of legs opened together. */
+                strategiesCreated: number;
                 fillsCreated: number;
                 duplicatesSkipped: number;
                 positionIds: string[];
