@@ -347,6 +347,28 @@ func TestBarsAndUnrealized(t *testing.T) {
 	})
 }
 
+// TestMarketLimit: the bars and unrealised P&L routes share a limit of 60
+// look-ups a minute per user, cached answers included.
+func TestMarketLimit(t *testing.T) {
+	p := marketProvider(t)
+	srv := apitest.Start(t, marketConfig(t, p), functions.All)
+	a := srv.Client(t)
+	a.Register("a@example.com", "password1")
+	account := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)
+	id := newPosition(t, a, account, "AAPL", "stock", "long", nil, fill("entry", "250", "1", "0", at(entryAt)))
+	for i := range 60 {
+		path := "/api/positions/" + id + []string{"/bars", "/unrealized"}[i%2]
+		apitest.Must(t, a.Do("GET", path, nil), 200)
+	}
+	r := a.Do("GET", "/api/positions/"+id+"/bars", nil)
+	if r.Status != 429 || r.ErrorCode() != "RATE_LIMITED" || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("61st: %d %s", r.Status, r.Body)
+	}
+	if p.Calls() != 2 {
+		t.Fatalf("%d provider calls: the answers are cached", p.Calls())
+	}
+}
+
 func TestMarketRoutesWithoutProvider(t *testing.T) {
 	f := setup(t, nil)
 	id := newPosition(t, f.a, f.account, "AAPL", "stock", "long", nil, fill("entry", "10", "1", "0", at(entryAt)))

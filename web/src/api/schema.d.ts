@@ -1668,8 +1668,8 @@ export interface paths {
          *     period imply: for a long the lowest low and the highest high, for a
          *     short the other way round (null without such bars). Answers are
          *     cached for 60 seconds. Checked in this order: session (401), provider
-         *     configured (404 without `code`), position (404), a stock with fills
-         *     (404), the rate limit, then the provider.
+         *     configured (404 without `code`), position (404), a stock (404), the
+         *     rate limit, fills (404 for a draft), then the provider.
          */
         get: operations["getPositionBars"];
         put?: never;
@@ -1695,7 +1695,8 @@ export interface paths {
          * @description The delayed quote of the position's symbol (cached for 60 seconds)
          *     and the P&L of what is open at it: (price - average cost of the open
          *     quantity) x open quantity x multiplier, negated for a short, 4 places.
-         *     Checked in the order of `GET .../bars`.
+         *     Checked in the order of `GET .../bars`, with "open" (404) in place
+         *     of fills.
          */
         get: operations["getPositionUnrealized"];
         put?: never;
