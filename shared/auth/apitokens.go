@@ -84,6 +84,7 @@ var TokenRoutes = map[string]string{
 	"PATCH /api/positions/{positionId}/images/{imageId}":  ScopeWrite,
 	"DELETE /api/positions/{positionId}/images/{imageId}": ScopeWrite,
 	"PUT /api/positions/{positionId}/tags":                ScopeWrite,
+	"POST /api/positions/{positionId}/assignment":         ScopeWrite,
 	"POST /api/tags":                                      ScopeWrite,
 	"PATCH /api/tags/{tagId}":                             ScopeWrite,
 	"DELETE /api/tags/{tagId}":                            ScopeWrite,

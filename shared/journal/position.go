@@ -124,7 +124,8 @@ func (e *FillError) Error() string { return e.Message }
 // It refuses, with a *FillError naming the fill: an exit when nothing is
 // open (including an exit dated before the first entry), an exit larger than
 // the open quantity (Derive splits those into a close and a reversal before
-// Compute sees them), and a price or quantity that is not positive, or fees
+// Compute sees them), an entry price or a quantity that is not positive, an
+// exit price below zero (0 is an option that expired worthless), or fees
 // below zero. A bad side or multiplier is a plain error. It never panics.
 func Compute(t Trade) (Figures, error) {
 	if t.Side != SideLong && t.Side != SideShort {
@@ -165,8 +166,8 @@ func Compute(t Trade) (Figures, error) {
 		switch {
 		case fill.Type != FillEntry && fill.Type != FillExit:
 			return Figures{}, bad("type", "type must be entry or exit")
-		case !fill.Price.IsPositive():
-			return Figures{}, bad("price", "price must be greater than 0")
+		case fill.Price.IsNegative() || fill.Type == FillEntry && fill.Price.IsZero():
+			return Figures{}, bad("price", "an entry's price must be greater than 0, an exit's at least 0")
 		case !fill.Quantity.IsPositive():
 			return Figures{}, bad("quantity", "quantity must be greater than 0")
 		case fill.Fees.IsNegative():

@@ -1382,6 +1382,12 @@ export interface paths {
          *     A page costs the same at any depth (under 10 ms of server time with
          *     100,000 positions; docs/performance.md).
          *
+         *     Options still open after their expiry day (New York) are closed
+         *     first, by an exit at 0 dated 16:00 New York time on the expiry date
+         *     (expired worthless; the trader corrects one that was exercised or
+         *     assigned). Every read of the journal does this: a position, the
+         *     list, the statistics, an account and its ledger.
+         *
          *     Filters combine with AND. `from` and `to` are trading days of the
          *     opening fill in each position's account's time zone, inclusive. Items
          *     carry the tags but not the notes or fills (`GET
@@ -1549,6 +1555,39 @@ export interface paths {
          *     and nothing changes.
          */
         patch: operations["updateFill"];
+        trace?: never;
+    };
+    "/api/positions/{positionId}/assignment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an option's exercise or assignment
+         * @description The option's contracts (all that are open, or `quantity`) close by an
+         *     exit at 0, and the shares change hands at the strike (contracts x
+         *     multiplier) in the account's position of the underlying: a call
+         *     bought or a put sold takes the shares in, a put bought or a call sold
+         *     delivers them, continuing, closing or reversing what the account
+         *     holds like any trade (a covered call's shares are called away). One
+         *     transaction. `filledAt` defaults to 16:00 New York time on the expiry
+         *     date (or now, before it). An option the journal closed at 0 after its
+         *     expiry (it expired worthless, by default) can still be marked
+         *     assigned: that exit is replaced. No fee is charged. 409 when the
+         *     position is not an open option or the shares do not fit the account.
+         */
+        post: operations["assignOption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/positions/{positionId}/tags": {
@@ -3339,7 +3378,7 @@ export interface components {
              * @enum {string}
              */
             type: "entry" | "exit";
-            /** @description Greater than 0, at most 99999999, at most 8 places. */
+            /** @description An entry's greater than 0, an exit's at least 0 (0 is an option that expired worthless), at most 99999999, at most 8 places. */
             price: components["schemas"]["DecimalInput"];
             /** @description Greater than 0, at most 1000000000, at most 8 places; whole contracts for options. */
             quantity: components["schemas"]["DecimalInput"];
@@ -6934,6 +6973,60 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    assignOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whole contracts, at most the open quantity; all of them when left out. */
+                    quantity?: components["schemas"]["DecimalInput"];
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with a zone, not before the option was opened.
+                     */
+                    filledAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The option and the position of the underlying, in full. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        position: components["schemas"]["Position"];
+                        underlying: components["schemas"]["Position"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: not an open option, or the shares do not fit the account's position in the underlying. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

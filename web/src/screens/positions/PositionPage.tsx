@@ -8,6 +8,7 @@ import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { Assignment } from './Assignment';
 import { Images } from './Images';
 import { Review } from './Review';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
@@ -192,6 +193,11 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
         {fill.reversal && (
           <span className="chip" title={`Part of a trade of ${fill.tradeQuantity}: ${fill.reversal === 'closing' ? 'the quantity that was open' : 'the remainder, which opened this position'}`}>
             {fill.reversal === 'closing' ? 'reversal: closed here' : 'reversal: opened here'}
+          </span>
+        )}
+        {fill.type === 'exit' && p.assetType === 'option' && Number(fill.price) === 0 && (
+          <span className="chip" title="Closed at 0 after its expiry day. If it was exercised or assigned, edit this fill's price or delete it and record what happened.">
+            expired worthless
           </span>
         )}
       </td>
@@ -462,6 +468,9 @@ export default function PositionPage() {
         )}
         <AddFill key={p.fills.length} p={p} />
       </section>
+      {p.assetType === 'option' && (p.status === 'open' || p.fills.some((f) => f.type === 'exit' && Number(f.price) === 0)) && (
+        <Assignment p={p} onDone={(option) => queryClient.setQueryData(usePositionKey(p.id), option)} />
+      )}
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
