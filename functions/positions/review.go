@@ -133,6 +133,9 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, res)
 }
 
+// errNotOpen answers an unrealised P&L of a position with nothing open.
+var errNotOpen = &apperr.Error{Code: apperr.NotFound, Message: "the position is not open, so it has no unrealised P&L"}
+
 type unrealizedResponse struct {
 	Quote market.Quote `json:"quote"`
 	// UnrealizedPnl is (price - average cost of what is open) x open
@@ -149,7 +152,7 @@ func (h handler) unrealized(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if p.Status != journal.StatusOpen {
-		httpx.Error(w, r, &apperr.Error{Code: apperr.NotFound, Message: "the position is not open, so it has no unrealised P&L"})
+		httpx.Error(w, r, errNotOpen)
 		return
 	}
 	q, err := h.quotes.Get(r.Context(), symbol)
@@ -157,6 +160,10 @@ func (h handler) unrealized(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	pnl, _ := p.Unrealized(q.Price)
+	pnl, ok := p.Unrealized(q.Price)
+	if !ok {
+		httpx.Error(w, r, errNotOpen)
+		return
+	}
 	httpx.JSON(w, http.StatusOK, unrealizedResponse{Quote: q, UnrealizedPnl: pnl})
 }
