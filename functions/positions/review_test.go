@@ -1,6 +1,8 @@
 package positions_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -377,5 +379,29 @@ func TestMarketRoutesWithoutProvider(t *testing.T) {
 		if r.Status != 404 || r.ErrorCode() != "" || !strings.Contains(string(r.Body), `"not found"`) {
 			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 		}
+	}
+}
+
+// With ENCRYPTION_KEY set, an edited caption is sealed like one given at
+// upload.
+func TestEditedCaptionEncryptedAtRest(t *testing.T) {
+	cfg := apitest.Config(t)
+	cfg.Encryption.Key = bytes.Repeat([]byte{9}, 32)
+	srv := apitest.Start(t, cfg, functions.All)
+	c := srv.Client(t)
+	c.Register("private@example.com", "password1")
+	account := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)
+	id := newPosition(t, c, account, "AAPL", "stock", "long", nil)
+	base := "/api/positions/" + id + "/images"
+	img := apitest.Object(t, apitest.Must(t, upload(t, c, base, map[string][]byte{"file": pngBytes}, "image/png"), 201), "image")["id"].(string)
+	if got := apitest.Object(t, apitest.Must(t, c.Do("PATCH", base+"/"+img, map[string]any{"caption": "my hidden edge"}), 200), "image")["caption"]; got != "my hidden edge" {
+		t.Fatalf("answered caption %v", got)
+	}
+	var stored string
+	if err := srv.App.DB.QueryRow(context.Background(), `SELECT caption FROM position_images WHERE id = $1`, img).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(stored, "tj1:") || strings.Contains(stored, "hidden") {
+		t.Fatalf("stored in the clear: %q", stored)
 	}
 }
