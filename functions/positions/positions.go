@@ -20,16 +20,25 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/market"
 )
 
 type handler struct {
 	app     *app.App
 	journal *journalstore.Store
+	quotes  *market.Quotes
 }
 
-// Group returns the positions route group.
+// Group returns the positions route group. Its quote client (bars and
+// unrealised P&L) lives as long as the process.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
+	return NewGroup(a, market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log))
+}
+
+// NewGroup is Group with a given quote client, for tests that tune its
+// timings.
+func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now), quotes: quotes}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "positions",
@@ -48,7 +57,12 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/positions/{positionId}/images", Handler: require(h.listImages)},
 			{Pattern: "POST /api/positions/{positionId}/images", Handler: require(h.addImage)},
 			{Pattern: "GET /api/positions/{positionId}/images/{imageId}", Handler: require(h.getImage)},
+			{Pattern: "PATCH /api/positions/{positionId}/images/{imageId}", Handler: require(h.updateImage)},
 			{Pattern: "DELETE /api/positions/{positionId}/images/{imageId}", Handler: require(h.deleteImage)},
+			// Registered without a provider too (answering the codeless 404),
+			// so the route table does not depend on configuration.
+			{Pattern: "GET /api/positions/{positionId}/bars", Handler: require(h.bars)},
+			{Pattern: "GET /api/positions/{positionId}/unrealized", Handler: require(h.unrealized)},
 		},
 	}
 }

@@ -63,6 +63,10 @@ type Figures struct {
 
 	AvgEntryPrice *decimal.Decimal // volume-weighted, 10 places; nil without entries
 	AvgExitPrice  *decimal.Decimal // nil without exits
+	// OpenCost is the average cost of the open quantity (the cost basis
+	// over it, 10 places): the average entry until a partial exit and a
+	// scale-in re-average what is still open. Nil when nothing is open.
+	OpenCost *decimal.Decimal
 
 	GrossPnL decimal.Decimal // realised, 4 places (x multiplier)
 	Fees     decimal.Decimal // every fill's fees
@@ -224,6 +228,10 @@ func Compute(t Trade) (Figures, error) {
 		f.Realized[i] = normalize4(f.Realized[i])
 	}
 	f.OpenQuantity = open
+	if open.IsPositive() {
+		cost := basis.DivRound(open, 10)
+		f.OpenCost = &cost
+	}
 	f.GrossPnL = normalize4(booked)
 	f.Fees = normalize4(f.Fees)
 	f.NetPnL = f.GrossPnL.Sub(f.Fees)

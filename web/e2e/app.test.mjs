@@ -904,6 +904,50 @@ step('groups four option positions into a strategy, and reads what the legs make
   await screenshot('strategy');
 });
 
+step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a confirmed delete, and the review figures', async () => {
+  const { items } = await api('/api/positions?symbol=AAPL');
+  // The trade of the step that added it: stop 95, target 120.
+  const trade = items.find((p) => p.stopLoss === '95' && p.targetPrice === '120');
+  assert.ok(trade, 'the AAPL trade with a stop of 95 and a target of 120');
+  await page.goto(`/positions/${trade.id}`);
+  await page.getByRole('heading', { name: 'Screenshots' }).waitFor();
+  // Held 2026-11-02 10:00 to 11-03 15:30; reward 20 over risk 5 from the entry of 100.
+  await page.getByText('1 d 5 h').waitFor();
+  await page.getByText('4.00 : 1').waitFor();
+  // A real 1x1 PNG, chosen with the file picker and captioned at upload.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  await page.getByLabel('Caption for the next screenshot').fill('Daily chart');
+  await page.getByLabel('Choose screenshot').setInputFiles({ name: 'daily.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor();
+  await page.getByLabel('Choose screenshot').setInputFiles({ name: 'entry.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'View screenshot 2 full size' }).waitFor();
+  // Caption the second in place.
+  await page.getByRole('button', { name: 'Edit caption of screenshot 2' }).click();
+  await page.getByRole('textbox', { name: 'Caption of screenshot 2' }).fill('Entry on the retest');
+  await page.getByRole('button', { name: 'Save caption' }).click();
+  const second = page.getByRole('button', { name: 'View Entry on the retest full size' });
+  await second.waitFor();
+  // The viewer: opens on the second, the arrow moves on, Escape closes and gives focus back.
+  await second.click();
+  await page.getByRole('dialog', { name: 'Entry on the retest (2 of 2)' }).waitFor();
+  await screenshot('position-screenshot-viewer');
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('dialog', { name: 'Daily chart (1 of 2)' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await second.evaluate((el) => el === document.activeElement), true, 'focus went back to the screenshot');
+  // Delete asks first: dismissed, the screenshot stays; accepted, it goes.
+  page.once('dialog', (d) => void d.dismiss());
+  await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor({ state: 'detached' });
+  const images = await api(`/api/positions/${trade.id}/images`);
+  assert.deepEqual(images.items.map((i) => i.caption), ['Entry on the retest']);
+  await screenshot('position-review');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');

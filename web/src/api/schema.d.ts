@@ -1783,6 +1783,66 @@ export interface paths {
         delete: operations["deletePositionImage"];
         options?: never;
         head?: never;
+        /** Change an image's caption */
+        patch: operations["updatePositionImage"];
+        trace?: never;
+    };
+    "/api/positions/{positionId}/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Price bars around a stock position's holding period
+         * @description The quote provider's bars around the trade, at a resolution chosen
+         *     from the hold (the finest of 1, 5, 15, 30, 60 minutes, a day or a week
+         *     that shows the hold in at most 120 bars), with a margin of half the
+         *     hold (at least 20 bars) each side; an open position is held to now.
+         *     `maePrice` and `mfePrice` are what the bars overlapping the holding
+         *     period imply: for a long the lowest low and the highest high, for a
+         *     short the other way round (null without such bars). Answers are
+         *     cached for 60 seconds. Checked in this order: session (401), provider
+         *     configured (404 without `code`), position (404), a stock (404), the
+         *     rate limit, fills (404 for a draft), then the provider.
+         */
+        get: operations["getPositionBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/positions/{positionId}/unrealized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An open stock position's unrealised P&L at the delayed quote
+         * @description The delayed quote of the position's symbol (cached for 60 seconds)
+         *     and the P&L of what is open at it: (price - average cost of the open
+         *     quantity) x open quantity x multiplier, negated for a short, 4 places.
+         *     Checked in the order of `GET .../bars`, with "open" (404) in place
+         *     of fills.
+         */
+        get: operations["getPositionUnrealized"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -3408,6 +3468,11 @@ export interface components {
         };
         /** @description A position in full. */
         Position: components["schemas"]["PositionSummary"] & {
+            /** @description The maximum adverse excursion the trader entered, a price. */
+            maePrice: string | null;
+            /** @description The maximum favourable excursion the trader entered, a price. */
+            mfePrice: string | null;
+            review: components["schemas"]["PositionReview"];
             /**
              * Format: uuid
              * @description The position this one's reversal opened (the next of its run); null when there is none.
@@ -3619,6 +3684,76 @@ export interface components {
             stopLoss?: components["schemas"]["DecimalInput"] | null;
             targetPrice?: components["schemas"]["DecimalInput"] | null;
             notes?: string;
+            /**
+             * @description The maximum adverse excursion, a price (greater than 0, 8 places);
+             *     null or "" clears it. A long's is at or below its average entry, a
+             *     short's at or above it (400 on `maePrice` otherwise), checked when
+             *     it is written.
+             */
+            maePrice?: components["schemas"]["DecimalInput"] | null;
+            /**
+             * @description The maximum favourable excursion, a price: a long's at or above its
+             *     average entry, a short's at or below it; and on the favourable side
+             *     of the MAE.
+             */
+            mfePrice?: components["schemas"]["DecimalInput"] | null;
+        };
+        /** @description The figures a position is reviewed by, derived on each read. */
+        PositionReview: {
+            /** @description First fill to close, or to now while open; null for a draft. */
+            holdSeconds: number | null;
+            /**
+             * @description Planned reward over risk against the average entry, 2 places:
+             *     (target - entry) / (entry - stop) for a long, mirrored for a short.
+             *     Null without a stop, a target or an entry, or with the stop on the
+             *     winning side. Negative when the target is on the losing side.
+             */
+            plannedRR: string | null;
+            mae: components["schemas"]["Excursion"] | null;
+            mfe: components["schemas"]["Excursion"] | null;
+        };
+        Excursion: {
+            price: string;
+            /** @description (price - average entry) x entry quantity x multiplier, negated for a short; 4 places. */
+            amount: string;
+            /** @description The amount over the initial risk, 2 places; null without a stop. */
+            r: string | null;
+        };
+        PositionBars: {
+            symbol: string;
+            /** @enum {string} */
+            resolution: "1" | "5" | "15" | "30" | "60" | "D" | "W";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            bars: components["schemas"]["PriceBar"][];
+            /** Format: date-time */
+            heldFrom: string;
+            /** Format: date-time */
+            heldTo: string;
+            maePrice: string | null;
+            mfePrice: string | null;
+        };
+        PriceBar: {
+            /**
+             * Format: date-time
+             * @description The start of the bar.
+             */
+            time: string;
+            open: string;
+            high: string;
+            low: string;
+            close: string;
+            volume: string;
+        };
+        PositionUnrealized: {
+            quote: components["schemas"]["Quote"];
+            unrealizedPnl: string;
+        };
+        ImageUpdate: {
+            /** @description At most 500 characters; an empty string clears it. */
+            caption: string;
         };
         Image: {
             /** Format: uuid */
@@ -7612,6 +7747,166 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePositionImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+                /** @description The image's id (a malformed id is a 404). */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageUpdate"];
+            };
+        };
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPositionBars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bars, oldest first (empty when the provider has none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionBars"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description No quote provider is configured (no `code`, as for an absent
+             *     route), the position is not the user's, or there is nothing to
+             *     look up (not a stock, or a draft without fills): the message says which.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed or answered something unusable. No `code`; try again shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The provider did not answer within 3 seconds. No `code`; try again shortly. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPositionUnrealized: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote and the unrealised P&L. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionUnrealized"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description No quote provider is configured (no `code`, as for an absent
+             *     route), the position is not the user's, or there is nothing to
+             *     look up (not a stock, or not open): the message says which.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed or answered something unusable. No `code`; try again shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The provider did not answer within 3 seconds. No `code`; try again shortly. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     setDisplayCurrency: {

@@ -10,6 +10,7 @@ import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Assignment } from './Assignment';
 import { Images } from './Images';
+import { Review } from './Review';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
@@ -449,7 +450,9 @@ export default function PositionPage() {
       </p>
       {last && last.on === p.id && <ChangesNote changes={last.changes} current={p.id} />}
       <ErrorNote error={remove.error} />
+      <Images positionId={p.id} />
       <Facts p={p} currency={account?.currency} />
+      <Review key={`r-${p.updatedAt}`} p={p} currency={account?.currency} />
       <section aria-labelledby="fills-title">
         <h2 id="fills-title">Fills</h2>
         <dl className="facts card">
@@ -477,7 +480,6 @@ export default function PositionPage() {
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
-      <Images positionId={p.id} />
     </ReportWrite.Provider>
   );
 }
