@@ -153,3 +153,20 @@ type Mapping struct {
 	Name    string          `json:"name"`
 	Options json.RawMessage `json:"options"`
 }
+
+// EntryStrategies holds the user's strategies: positions grouped as one
+// multi-leg trade (absent in archives made before them).
+const EntryStrategies = "strategies.jsonl"
+
+// MaxStrategies caps the strategies a restore reads.
+const MaxStrategies = 200_000
+
+// Strategy is a strategy: its account, name, planned risk and legs.
+type Strategy struct {
+	ID          string           `json:"id"`
+	AccountID   string           `json:"accountId"`
+	Name        string           `json:"name"`
+	PlannedRisk *decimal.Decimal `json:"plannedRisk"`
+	PositionIDs []string         `json:"positionIds"`
+	CreatedAt   time.Time        `json:"createdAt"`
+}
