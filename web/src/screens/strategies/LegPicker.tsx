@@ -10,6 +10,8 @@ export function usePositionsOn(accountId: string, underlying: string) {
   return useQuery({
     queryKey: ['positions', 'list', { accountId, symbols: symbol, limit: 200 }],
     enabled: accountId !== '' && symbol !== '',
+    // A chooser: always the account's positions as they are now (some may have come from an import or the API).
+    staleTime: 0,
     queryFn: () => unwrap(client.GET('/api/positions', { params: { query: { accountId: [accountId], symbols: [symbol], limit: 200 } } })),
   });
 }
