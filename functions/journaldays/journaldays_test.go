@@ -223,15 +223,15 @@ func TestValidation(t *testing.T) {
 		}
 	}
 	for q, field := range map[string]string{
-		"q=" + strings.Repeat("x", 201):               "q",
-		"q=a+b+c+d+e+f+g+h+i+j+k":                     "q",
-		"q=%00":                                       "q",
-		"from=2025-02-30":                             "from",
-		"to=1899-01-01":                               "to",
-		"from=2025-02-01&to=2025-01-01":               "to",
-		"cursor=x":                                    "cursor",
+		"q=" + strings.Repeat("x", 201): "q",
+		"q=a+b+c+d+e+f+g+h+i+j+k":       "q",
+		"q=%00":                         "q",
+		"from=2025-02-30":               "from",
+		"to=1899-01-01":                 "to",
+		"from=2025-02-01&to=2025-01-01": "to",
+		"cursor=x":                      "cursor",
 		"cursor=" + url.QueryEscape("MjAyNS0xMy0wMQ"): "cursor",
-		"limit=x":                                     "limit",
+		"limit=x": "limit",
 	} {
 		if r := f.a.Do("GET", "/api/journal/days?"+q, nil); r.Status != 400 || !slices.Equal(fieldsOf(t, r), []string{field}) {
 			t.Errorf("%s: %d %s", q, r.Status, r.Body)
