@@ -1,6 +1,7 @@
 package journaldays
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 )
@@ -80,28 +82,43 @@ func (h handler) search(ctx context.Context, q db.Querier, userID string, lq lis
 	if err != nil {
 		return nil, nil, db.Classify(err)
 	}
-	// A position's day as daysSQL reads it; drafts have none.
-	const positionsSel = `SELECT to_char(d.day, 'YYYY-MM-DD'), p.id::text, p.symbol, p.notes
+	// A position's day as daysSQL reads it; drafts have none. Unordered
+	// (the matches are sorted, not the whole journal), and without the
+	// date test when the range is every day.
+	positionsSel := `SELECT to_char(d.day, 'YYYY-MM-DD'), p.id::text, p.symbol, p.notes
 		FROM positions p JOIN accounts a ON a.id = p.account_id,
 			LATERAL (SELECT ((CASE WHEN p.status = 'closed' THEN p.closed_at ELSE p.opened_at END) AT TIME ZONE a.timezone)::date AS day) d
-		WHERE p.user_id = $1 AND p.status <> 'draft' AND p.notes <> '' AND d.day BETWEEN $2 AND $3
-		ORDER BY p.symbol, p.id`
-	if rows, err = q.Query(ctx, positionsSel, userID, lq.from, lq.to); err != nil {
+		WHERE p.user_id = $1 AND p.status <> 'draft' AND p.notes <> ''`
+	args := []any{userID}
+	if !lq.from.Equal(dayjournal.FirstDay) || !lq.to.Equal(dayjournal.LastDay) {
+		positionsSel += ` AND d.day BETWEEN $2 AND $3`
+		args = append(args, lq.from, lq.to)
+	}
+	if rows, err = q.Query(ctx, positionsSel, args...); err != nil {
 		return nil, nil, db.Classify(err)
 	}
 	var f found
+	positions := map[string][]found{}
 	_, err = pgx.ForEachRow(rows, []any{&date, &f.positionID, &f.symbol, &sealed[0]}, func() error {
 		text, err := h.app.Keyring.Open(encrypt.PositionNotes, sealed[0])
 		if err != nil {
 			return err
 		}
 		if holdsAll(text, lq.terms) {
-			add(date, found{field: "position", positionID: f.positionID, symbol: f.symbol, text: text})
+			positions[date] = append(positions[date], found{field: "position", positionID: f.positionID, symbol: f.symbol, text: text})
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, nil, db.Classify(err)
+	}
+	for date, fs := range positions {
+		slices.SortFunc(fs, func(a, b found) int {
+			return cmp.Or(strings.Compare(a.symbol, b.symbol), strings.Compare(a.positionID, b.positionID))
+		})
+		for _, f := range fs {
+			add(date, f)
+		}
 	}
 	dates := slices.Collect(maps.Keys(matched))
 	byNewest(dates)
