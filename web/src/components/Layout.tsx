@@ -107,6 +107,7 @@ export function AppLayout() {
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
+    ['/journal', 'Journal'],
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
