@@ -79,7 +79,7 @@ export default function JournalList() {
     enabled: !!from && !!to,
   });
   const figures = figuresByDay(perf.data);
-  const empty = q ? `No day's notes hold “${q}”. Try fewer or other words.` : 'No journal days yet: write today’s plan, or open a day from the calendar on the dashboard.';
+  const empty = q ? `No day’s notes hold “${q}”. Try fewer or other words.` : 'No journal days yet: write today’s plan, or open a day from the calendar on the dashboard.';
   return (
     <>
       <PageTitle
