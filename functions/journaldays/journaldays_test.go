@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
@@ -376,5 +379,73 @@ func TestSearch(t *testing.T) {
 				t.Fatalf("stored %q %q", plan, notes)
 			}
 		})
+	}
+}
+
+// TestPagesAcrossZones: the list's pages and a day's neighbours are the
+// same whatever the page size, with closes near midnight in the zones
+// furthest ahead of and behind UTC (small pages read only the closes near
+// their days: closeWindow).
+func TestPagesAcrossZones(t *testing.T) {
+	f := setup(t, false)
+	ahead := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Kiritimati", "currency": "USD",
+		"timezone": "Pacific/Kiritimati"}), 201), "account")["id"].(string)
+	behind := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/accounts", map[string]any{"name": "Baker", "currency": "USD",
+		"timezone": "Etc/GMT+12"}), 201), "account")["id"].(string)
+	accounts := []string{ahead, behind, f.account}
+	for i := range 30 {
+		at := time.Date(2025, 3, 1+i/2, 9+14*(i%2), 30, 0, 0, time.UTC) // 09:30 and 23:30 UTC
+		apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": accounts[i%3], "symbol": "X", "assetType": "stock", "side": "long",
+			"fills": []any{map[string]any{"type": "entry", "price": "10", "quantity": "1", "filledAt": at.Add(-time.Hour).Format(time.RFC3339)},
+				map[string]any{"type": "exit", "price": "11", "quantity": "1", "filledAt": at.Format(time.RFC3339)}}}), 201)
+	}
+	// Trading days whose closes come from three UTC days each: from the day
+	// before in Kiritimati, the day itself in Chicago's account, and the
+	// day after on Baker Island.
+	for _, d := range []int{20, 23, 26} {
+		day := time.Date(2025, 3, d, 0, 0, 0, 0, time.UTC)
+		for _, c := range []struct {
+			account string
+			at      time.Time
+		}{{ahead, day.Add(-12 * time.Hour)}, {f.account, day.Add(18 * time.Hour)}, {behind, day.Add(30 * time.Hour)}} {
+			apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{"accountId": c.account, "symbol": "Y", "assetType": "stock", "side": "long",
+				"fills": []any{map[string]any{"type": "entry", "price": "10", "quantity": "1", "filledAt": c.at.Add(-time.Hour).Format(time.RFC3339)},
+					map[string]any{"type": "exit", "price": "11", "quantity": "1", "filledAt": c.at.Format(time.RFC3339)}}}), 201)
+		}
+	}
+	apitest.Must(t, f.a.Do("PUT", "/api/journal/days/2025-02-20", entry("earlier", "", "", nil)), 200)
+	r := apitest.Must(t, f.a.Do("GET", "/api/journal/days?limit=200", nil), 200)
+	full, items := dates(t, r), apitest.Items(t, r)
+	if len(full) < 10 || items[0].(map[string]any)["closedPositions"] != float64(3) || full[len(full)-1] != "2025-02-20" {
+		t.Fatalf("full list %v", items)
+	}
+	for _, limit := range []int{1, 2, 3, 5} {
+		var got []any
+		cursor := ""
+		for range 30 {
+			r := apitest.Must(t, f.a.Do("GET", "/api/journal/days?limit="+strconv.Itoa(limit)+cursor, nil), 200)
+			got = append(got, apitest.Items(t, r)...)
+			next, _ := r.JSON["nextCursor"].(string)
+			if next == "" {
+				break
+			}
+			cursor = "&cursor=" + url.QueryEscape(next)
+		}
+		if !reflect.DeepEqual(got, items) {
+			t.Fatalf("limit %d:\n got %v\nwant %v", limit, got, items)
+		}
+	}
+	for i, d := range full {
+		r := apitest.Must(t, f.a.Do("GET", "/api/journal/days/"+d, nil), 200)
+		var wantPrev, wantNext any
+		if i+1 < len(full) {
+			wantPrev = full[i+1]
+		}
+		if i > 0 {
+			wantNext = full[i-1]
+		}
+		if r.JSON["previousDate"] != wantPrev || r.JSON["nextDate"] != wantNext {
+			t.Fatalf("%s: neighbours %v %v, want %v %v", d, r.JSON["previousDate"], r.JSON["nextDate"], wantPrev, wantNext)
+		}
 	}
 }

@@ -222,8 +222,8 @@ const (
 // daysSQL lists the days of the user ($1) from $2 to $3 with an entry or
 // trades: a position's day is its close's in its account's zone (as the
 // statistics' byDay), or its opening's while it is open. $4 and $5 bound
-// the positions' times in UTC; $6 (if not null) keeps only those days; %s
-// is the order, and $7 the limit.
+// the closes in UTC, $8 and $9 the openings; $6 (if not null) keeps only
+// those days; %s is the order, and $7 the limit.
 const daysSQL = `SELECT to_char(day, 'YYYY-MM-DD'), sum(closed)::int, sum(open)::int, bool_or(entry) FROM (
 		SELECT day, 0 AS closed, 0 AS open, true AS entry FROM journal_days WHERE user_id = $1 AND day BETWEEN $2 AND $3
 		UNION ALL
@@ -231,18 +231,26 @@ const daysSQL = `SELECT to_char(day, 'YYYY-MM-DD'), sum(closed)::int, sum(open):
 		WHERE p.user_id = $1 AND p.status = 'closed' AND p.closed_at >= $4 AND p.closed_at < $5
 		UNION ALL
 		SELECT (p.opened_at AT TIME ZONE a.timezone)::date, 0, 1, false FROM positions p JOIN accounts a ON a.id = p.account_id
-		WHERE p.user_id = $1 AND p.status = 'open' AND p.opened_at >= $4 AND p.opened_at < $5
+		WHERE p.user_id = $1 AND p.status = 'open' AND p.opened_at >= $8 AND p.opened_at < $9
 	) d WHERE day BETWEEN $2 AND $3 AND ($6::date[] IS NULL OR day = ANY($6::date[]))
 	GROUP BY day ORDER BY day `
 
 // days returns up to limit days from..to (only those of only, when not
-// nil), newest first when desc.
+// nil), newest first when desc, else oldest first.
 func days(ctx context.Context, q db.Querier, userID string, from, to time.Time, only []time.Time, desc bool, limit int) ([]dayRow, error) {
-	sql := daysSQL + "ASC LIMIT $7"
-	if desc {
-		sql = daysSQL + "DESC LIMIT $7"
+	lo, hi := from.Add(-maxZoneAhead), to.Add(24*time.Hour+maxZoneBehind)
+	closedLo, closedHi := lo, hi
+	if only == nil {
+		var err error
+		if closedLo, closedHi, err = closeWindow(ctx, q, userID, from, to, limit, desc); err != nil {
+			return nil, err
+		}
 	}
-	rows, err := q.Query(ctx, sql, userID, from, to, from.Add(-maxZoneAhead), to.Add(24*time.Hour+maxZoneBehind), only, limit)
+	order := "ASC LIMIT $7"
+	if desc {
+		order = "DESC LIMIT $7"
+	}
+	rows, err := q.Query(ctx, daysSQL+order, userID, from, to, closedLo, closedHi, only, limit, lo, hi)
 	if err != nil {
 		return nil, db.Classify(err)
 	}
@@ -257,6 +265,78 @@ func days(ctx context.Context, q db.Querier, userID string, from, to time.Time, 
 	return out, db.Classify(err)
 }
 
+// A journal of years holds thousands of days with closes, and a day's
+// date depends on its account's zone, which no index holds: reading them
+// all to show the newest 50 costs a scan of every closed position. Instead
+// closeWindow walks the closes' UTC days through the close index, one
+// probe a day (a loose index scan), and narrows the closes the page reads
+// to those that can fall on its days.
+//
+// Why 3 UTC days a day: zones lie between UTC-12 and UTC+14, so a close on
+// UTC day u falls on a trading day u-1, u or u+1, and a trading day d takes
+// its closes from UTC days d-1, d and d+1 at most. So the k = 3n newest UTC
+// days with closes (among closes that fall on or before to) give at least
+// n trading days, none before u_k - 1; every close of those n days is at
+// or after u_k - 2 days. Oldest first, the mirror image.
+const (
+	closesDownSQL = `WITH RECURSIVE u(at) AS (
+			SELECT max(closed_at) FROM positions WHERE user_id = $1 AND status = 'closed' AND closed_at >= $2 AND closed_at < $3
+			UNION ALL
+			SELECT (SELECT max(p.closed_at) FROM positions p WHERE p.user_id = $1 AND p.status = 'closed' AND p.closed_at >= $2
+				AND p.closed_at < date_trunc('day', u.at, 'UTC'))
+			FROM u WHERE u.at IS NOT NULL)
+		SELECT count(*)::int, min(at) FROM (SELECT at FROM u WHERE at IS NOT NULL LIMIT $4) s`
+	closesUpSQL = `WITH RECURSIVE u(at) AS (
+			SELECT min(closed_at) FROM positions WHERE user_id = $1 AND status = 'closed' AND closed_at >= $2 AND closed_at < $3
+			UNION ALL
+			SELECT (SELECT min(p.closed_at) FROM positions p WHERE p.user_id = $1 AND p.status = 'closed' AND p.closed_at < $3
+				AND p.closed_at >= date_trunc('day', u.at, 'UTC') + interval '1 day')
+			FROM u WHERE u.at IS NOT NULL)
+		SELECT count(*)::int, max(at) FROM (SELECT at FROM u WHERE at IS NOT NULL LIMIT $4) s`
+)
+
+// closeWindow returns the UTC bounds of the closes that can fall on the n
+// newest (desc) or oldest trading days with closes from..to.
+func closeWindow(ctx context.Context, q db.Querier, userID string, from, to time.Time, n int, desc bool) (lo, hi time.Time, err error) {
+	lo, hi = from.Add(-maxZoneAhead), to.Add(24*time.Hour+maxZoneBehind)
+	k := 3 * n
+	var (
+		found int
+		edge  *time.Time
+	)
+	if desc {
+		// Closes before to + 1 day - 14h fall on or before to in any zone.
+		err = q.QueryRow(ctx, closesDownSQL, userID, lo, to.Add(24*time.Hour-maxZoneAhead), k).Scan(&found, &edge)
+	} else {
+		// Closes from from + 12h on fall on or after from in any zone.
+		err = q.QueryRow(ctx, closesUpSQL, userID, from.Add(maxZoneBehind), hi, k).Scan(&found, &edge)
+	}
+	if err != nil || found < k || edge == nil {
+		return lo, hi, db.Classify(err)
+	}
+	day := edge.UTC().Truncate(24 * time.Hour)
+	if desc {
+		lo = later(lo, day.AddDate(0, 0, -2))
+	} else {
+		hi = earlier(hi, day.AddDate(0, 0, 3))
+	}
+	return lo, hi, nil
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
 // neighbourSpan bounds how far the day page looks for the previous and
 // the next day with an entry or trades.
 const neighbourSpan = 366
@@ -264,13 +344,8 @@ const neighbourSpan = 366
 // neighbours returns the nearest days before and after day that have an
 // entry or trades, within neighbourSpan days.
 func neighbours(ctx context.Context, q db.Querier, userID string, day time.Time) (prev, next *string, err error) {
-	lo, hi := day.AddDate(0, 0, -neighbourSpan), day.AddDate(0, 0, neighbourSpan)
-	if lo.Before(dayjournal.FirstDay) {
-		lo = dayjournal.FirstDay
-	}
-	if hi.After(dayjournal.LastDay) {
-		hi = dayjournal.LastDay
-	}
+	lo := later(day.AddDate(0, 0, -neighbourSpan), dayjournal.FirstDay)
+	hi := earlier(day.AddDate(0, 0, neighbourSpan), dayjournal.LastDay)
 	for _, n := range []struct {
 		from, to time.Time
 		desc     bool
