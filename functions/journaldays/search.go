@@ -12,7 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 )
@@ -82,24 +81,25 @@ func (h handler) search(ctx context.Context, q db.Querier, userID string, lq lis
 	if err != nil {
 		return nil, nil, db.Classify(err)
 	}
-	// A position's day as daysSQL reads it; drafts have none. Unordered
-	// (the matches are sorted, not the whole journal), and without the
-	// date test when the range is every day.
-	positionsSel := `SELECT to_char(d.day, 'YYYY-MM-DD'), p.id::text, p.symbol, p.notes
-		FROM positions p JOIN accounts a ON a.id = p.account_id,
-			LATERAL (SELECT ((CASE WHEN p.status = 'closed' THEN p.closed_at ELSE p.opened_at END) AT TIME ZONE a.timezone)::date AS day) d
-		WHERE p.user_id = $1 AND p.status <> 'draft' AND p.notes <> ''`
-	args := []any{userID}
-	if !lq.from.Equal(dayjournal.FirstDay) || !lq.to.Equal(dayjournal.LastDay) {
-		positionsSel += ` AND d.day BETWEEN $2 AND $3`
-		args = append(args, lq.from, lq.to)
-	}
-	if rows, err = q.Query(ctx, positionsSel, args...); err != nil {
+	// A position's day as daysSQL reads it; drafts have none. The UTC
+	// bounds let a narrow range read only its positions (through the
+	// indexes of closes and of open positions); the day itself is tested
+	// here. Unordered: the matches are sorted, not the journal.
+	const positionsSel = `SELECT to_char(((CASE WHEN p.status = 'closed' THEN p.closed_at ELSE p.opened_at END)
+			AT TIME ZONE a.timezone)::date, 'YYYY-MM-DD'), p.id::text, p.symbol, p.notes
+		FROM positions p JOIN accounts a ON a.id = p.account_id
+		WHERE p.user_id = $1 AND p.notes <> ''
+			AND (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3 OR p.status = 'open' AND p.opened_at >= $2 AND p.opened_at < $3)`
+	from, to := dateOf(lq.from), dateOf(lq.to)
+	if rows, err = q.Query(ctx, positionsSel, userID, lq.from.Add(-maxZoneAhead), lq.to.Add(24*time.Hour+maxZoneBehind)); err != nil {
 		return nil, nil, db.Classify(err)
 	}
 	var f found
 	positions := map[string][]found{}
 	_, err = pgx.ForEachRow(rows, []any{&date, &f.positionID, &f.symbol, &sealed[0]}, func() error {
+		if date < from || date > to {
+			return nil
+		}
 		text, err := h.app.Keyring.Open(encrypt.PositionNotes, sealed[0])
 		if err != nil {
 			return err
