@@ -1743,7 +1743,8 @@ export interface paths {
          *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
          *     `positions.jsonl` (each with its fills, tag ids and notes),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
-         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, and
+         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
+         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -1781,8 +1782,9 @@ export interface paths {
          *     positions with their fills, tags and notes (figures, ledger rows and
          *     balances derived again by the journal store), images (into the
          *     bucket when object storage is on; removed again if the restore
-         *     fails), exchange rates and saved CSV mappings. Only into a journal
-         *     without accounts, tags, fee schedules, exchange rates or saved CSV mappings: otherwise 409
+         *     fails), exchange rates, saved CSV mappings and the daily journal's
+         *     entries. Only into a journal without accounts, tags, fee schedules,
+         *     exchange rates, saved CSV mappings or journal day entries: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -2294,7 +2296,7 @@ export interface paths {
          *     (`matches`, at most 5) with the text around the first word. Notes
          *     are searched in the server's memory, so the search works the same
          *     when they are encrypted at rest (`ENCRYPTION_KEY`); it reads every
-         *     note in the range (about 0.3 s for 100,000 positions with notes;
+         *     note in the range (about a second for 100,000 positions with notes;
          *     docs/journal.md).
          */
         get: operations["listJournalDays"];
@@ -2462,6 +2464,8 @@ export interface components {
                 ledgerEntries: number;
                 images: number;
                 exchangeRates: number;
+                /** @description Days of the daily journal with an entry. */
+                journalDays: number;
             };
         };
         FieldError: {
