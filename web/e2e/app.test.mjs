@@ -851,7 +851,7 @@ step('writes a day\'s journal from the calendar: the plan saves itself, leaving 
   await nav('Dashboard');
   await page.getByRole('gridcell', { name: /^2026-11-05: \$108\.00, 1 trades/ }).click();
   await page.waitForURL((url) => url.pathname === '/journal/2026-11-05');
-  await page.getByLabel('Figures in USD').getByText('$108.00').waitFor();
+  await page.getByLabel('Figures in USD').getByText('$108.00').first().waitFor();
   await page.getByRole('region', { name: 'Positions' }).getByRole('link', { name: 'MSFT' }).waitFor();
   const plan = page.getByLabel('Pre-market plan');
   await plan.fill('Only the **opening range** breakout on MSFT.');
