@@ -161,7 +161,8 @@ func (h handler) page(ctx context.Context, userID string, lq listQuery) (Page, e
 	} else {
 		var only []time.Time
 		if matched, only, err = h.search(ctx, tx, userID, lq); err == nil && len(only) > 0 {
-			rows, err = days(ctx, tx, userID, lq.from, lq.to, only, true, len(only))
+			// The matched days, newest first, bound the positions read.
+			rows, err = days(ctx, tx, userID, only[len(only)-1], only[0], only, true, len(only))
 		}
 	}
 	if err != nil {
