@@ -597,7 +597,7 @@ step('changes the password in Settings → Security, which signs out the other b
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const pathname of ['/', '/positions', '/calculator', '/import', '/exchange-rates', '/admin']) {
+    for (const pathname of ['/', '/positions', '/journal', '/calculator', '/import', '/exchange-rates', '/admin']) {
       await page.goto(pathname);
       await page.getByRole('heading', { level: 1 }).waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
