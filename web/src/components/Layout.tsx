@@ -107,6 +107,7 @@ export function AppLayout() {
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
+    ['/strategies', 'Strategies'],
     ['/journal', 'Journal'],
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
