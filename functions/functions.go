@@ -15,6 +15,7 @@ import (
 	"tradejournal/functions/csvimport"
 	"tradejournal/functions/currency"
 	"tradejournal/functions/health"
+	"tradejournal/functions/journaldays"
 	"tradejournal/functions/performance"
 	"tradejournal/functions/positions"
 	"tradejournal/functions/strategies"
@@ -29,5 +30,5 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a)}
+		strategies.Group(a), journaldays.Group(a)}
 }

@@ -166,6 +166,8 @@ func valid(ids map[string]string, name string) string {
 	switch name {
 	case "symbol":
 		return "AAPL"
+	case "date":
+		return "2024-01-02"
 	}
 	return "00000000-0000-4000-8000-000000000000"
 }

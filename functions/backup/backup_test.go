@@ -83,7 +83,8 @@ func TestBackupRestore(t *testing.T) {
 			t.Fatalf("restored journal differs:\n got %q\nwant %q", got, want)
 		}
 		n := apitest.Object(t, r, "restored")
-		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) {
+		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
+			n["journalDays"] != float64(2) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -229,6 +230,10 @@ func TestRestoreRefusals(t *testing.T) {
 		_ = zw.Close()
 		return buf.Bytes()
 	}
+	journalDay := func(date, tags string) string {
+		return `{"date":"` + date + `","plan":"p","review":"","notes":"","mood":null,"tagIds":[` + tags + `],` +
+			`"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}` + "\n"
+	}
 	// An image is put in the bucket before the rates turn out bad: the
 	// restore fails and the object is deleted again.
 	imageThenBadRate := build(map[string]string{
@@ -288,6 +293,14 @@ func TestRestoreRefusals(t *testing.T) {
 		{"UnknownField", build(map[string]string{backup.EntryAccounts: strings.Replace(account, `"demo":false`, `"demo":false,"extra":1`, 1)}, 1),
 			400, "INVALID_BACKUP"},
 		{"ImageThenBadRate", imageThenBadRate, 400, "INVALID_BACKUP"},
+		{"JournalDayOfUnknownTag", build(map[string]string{backup.EntryAccounts: account, backup.EntryJournalDays: journalDay("2025-01-02", `"t9"`)}, 1),
+			400, "INVALID_BACKUP"},
+		{"JournalDayTwice", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryJournalDays: journalDay("2025-01-02", "") + journalDay("2025-01-02", "")}, 1), 400, "INVALID_BACKUP"},
+		{"JournalDayOutOfRange", build(map[string]string{backup.EntryAccounts: account, backup.EntryJournalDays: journalDay("0000-01-02", "")}, 1),
+			400, "INVALID_BACKUP"},
+		{"JournalDayMoodOutOfRange", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryJournalDays: strings.Replace(journalDay("2025-01-02", ""), `"mood":null`, `"mood":9`, 1)}, 1), 400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next(t)

@@ -97,7 +97,8 @@ func fill(typ, price, qty, fees, at string) map[string]any {
 // schedule of its own and a built-in one, two accounts with deposits and
 // a withdrawal, tags, a stock trade with estimated fees, a stop, a target,
 // notes, tags and two images, a reversal (a run of two positions, one fill
-// split), an option, a future, a draft, exchange rates and settings. It
+// split), an option, a future, a draft, two journal days (one with a mood
+// and tags), exchange rates and settings. It
 // returns the Main account's id.
 func journal(t *testing.T, c *apitest.Client) string {
 	t.Helper()
@@ -149,6 +150,10 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"side": "short", "notes": "idea only"}), 201)
 	apitest.Must(t, c.Do("POST", "/api/exchange-rates", map[string]any{"baseCurrency": "EUR", "quoteCurrency": "USD",
 		"effectiveDate": "2025-01-01", "rate": "1.0832"}), 201)
+	apitest.Must(t, c.Do("PUT", "/api/journal/days/2025-01-06", map[string]any{"plan": "Only the AAPL retest", "review": "Waited; good.",
+		"notes": "# Day one\n- calm", "mood": 4, "tagIds": []string{fomo, breakout}}), 200)
+	apitest.Must(t, c.Do("PUT", "/api/journal/days/2025-02-04", map[string]any{"plan": "", "review": "", "notes": "flipped MSFT",
+		"tagIds": []string{}}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "EUR"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/timezone", map[string]any{"timezone": "Europe/Berlin"}), 200)
 	return main
@@ -202,6 +207,10 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'strategy', a.name, s.name, s.planned_risk, s.created_at,
 			(SELECT string_agg(` + strings.ReplaceAll(pos, "%s", "p.id") + `, ',' ORDER BY p.symbol) FROM positions p WHERE p.strategy_id = s.id)
 			FROM strategies s JOIN accounts a ON a.id = s.account_id WHERE s.user_id = $1`,
+		`SELECT 'journal day', j.day, j.plan, j.review, j.notes, j.mood, j.created_at, j.updated_at,
+			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM journal_day_tags dt JOIN tags t ON t.id = dt.tag_id
+				WHERE dt.user_id = j.user_id AND dt.day = j.day)
+			FROM journal_days j WHERE j.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

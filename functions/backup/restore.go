@@ -43,6 +43,7 @@ type Restored struct {
 	LedgerEntries int `json:"ledgerEntries"`
 	Images        int `json:"images"`
 	ExchangeRates int `json:"exchangeRates"`
+	JournalDays   int `json:"journalDays"`
 }
 
 type restoredEnvelope struct {
@@ -51,7 +52,7 @@ type restoredEnvelope struct {
 
 var (
 	errNotEmpty = apperr.New(apperr.JournalNotEmpty, "Your journal already holds data. A backup restores only into an empty journal, "+
-		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags and fee schedules first.")
+		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags, fee schedules and day entries first.")
 	errMediaType = apperr.New(apperr.UnsupportedMedia, "send the backup file as the body, with Content-Type application/zip")
 	errTooLarge  = apperr.New(apperr.PayloadTooLarge, "a backup may be at most %d bytes", MaxArchiveBytes)
 )
@@ -116,14 +117,15 @@ func firstErr(errs ...error) error {
 }
 
 // journalEmpty reports whether the user has no accounts, tags, fee
-// schedules, exchange rates or saved CSV mappings of their own: what a
-// restore brings.
+// schedules, exchange rates, saved CSV mappings or journal day entries of
+// their own: what a restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM brokerages WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -169,7 +171,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

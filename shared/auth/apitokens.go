@@ -101,6 +101,12 @@ var TokenRoutes = map[string]string{
 	"GET /api/csv-import/mappings":                ScopeImport,
 	"POST /api/csv-import/mappings":               ScopeImport,
 	"DELETE /api/csv-import/mappings/{mappingId}": ScopeImport,
+
+	// The daily journal (functions/journaldays).
+	"GET /api/journal/days":           ScopeRead,
+	"GET /api/journal/days/{date}":    ScopeRead,
+	"PUT /api/journal/days/{date}":    ScopeWrite,
+	"DELETE /api/journal/days/{date}": ScopeWrite,
 }
 
 // APITokenLimit is a token's own rate limit, apart from any browser's: a

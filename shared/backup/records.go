@@ -170,3 +170,22 @@ type Strategy struct {
 	PositionIDs []string         `json:"positionIds"`
 	CreatedAt   time.Time        `json:"createdAt"`
 }
+
+// The daily journal's entries (shared/dayjournal): one line a day.
+const (
+	EntryJournalDays = "journal_days.jsonl"
+	MaxJournalDays   = 100_000 // one a day for 270 years
+)
+
+// JournalDay is a day's entry, its texts in the clear (a restore seals them
+// with the restoring instance's key); TagIDs name tags of the archive.
+type JournalDay struct {
+	Date      string    `json:"date"`
+	Plan      string    `json:"plan"`
+	Review    string    `json:"review"`
+	Notes     string    `json:"notes"`
+	Mood      *int      `json:"mood"`
+	TagIDs    []string  `json:"tagIds"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}

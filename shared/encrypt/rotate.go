@@ -22,7 +22,15 @@ var (
 	AssistantTitles   = Column{Table: "assistant_conversations", Name: "title"}
 	AssistantMessages = Column{Table: "assistant_messages", Name: "content"}
 	TOTPSecrets       = Column{Table: "user_totp", Name: "secret"}
-	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets}
+	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
+		JournalDayPlans, JournalDayReviews, JournalDayNotes}
+)
+
+// The daily journal's texts (shared/dayjournal).
+var (
+	JournalDayPlans   = Column{Table: "journal_days", Name: "plan"}
+	JournalDayReviews = Column{Table: "journal_days", Name: "review"}
+	JournalDayNotes   = Column{Table: "journal_days", Name: "notes"}
 )
 
 // Rotate re-seals with the current key every value of cols that is not

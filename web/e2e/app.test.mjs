@@ -338,7 +338,7 @@ step('sees the trade on the dashboard: total, tiles, calendar and equity curve',
   assert.match(await tiles.innerText(), /Win rate\s+100(\.0+)?%/);
   assert.match(await tiles.innerText(), /Average R\s+1\.96R/);
   // The trade closed on 3 November, a trading day in the account's New York zone.
-  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades, open its positions' }).waitFor();
+  await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades, open the day in the journal' }).waitFor();
   await page.getByRole('gridcell', { name: '2026-11-02: no trades' }).waitFor();
   await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
   await page.getByRole('region', { name: 'By underlying' }).getByRole('row', { name: /AAPL/ }).waitFor();
@@ -423,7 +423,7 @@ step('imports a CSV through the wizard: located errors, preview, commit, duplica
   assert.deepEqual(items.map((p) => p.symbol).sort(), ['AAPL', 'MSFT', 'TSLA']);
 });
 
-step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s positions', async () => {
+step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s positions from its journal page', async () => {
   await nav('Dashboard');
   const tiles = page.getByLabel('Statistics', { exact: true });
   await tiles.getByText('3 (3W / 0L)').waitFor();
@@ -455,9 +455,12 @@ step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s posi
   assert.deepEqual(await underlyings.getByRole('rowheader').allInnerTexts(), ['TSLA', 'AAPL', 'MSFT']);
   await screenshot('dashboard-breakdowns');
 
-  // The calendar's week total, then a day opens the positions closed that day.
+  // The calendar's week total, then a day opens its journal page, which
+  // links to the positions closed that day.
   await page.getByRole('gridcell', { name: 'Week of 2026-11-02: $230.00, 3 trades' }).waitFor();
   await page.getByRole('gridcell', { name: /^2026-11-05: \$108\.00, 1 trades/ }).click();
+  await page.waitForURL((url) => url.pathname === '/journal/2026-11-05');
+  await page.getByRole('link', { name: 'Open them in the positions list' }).click();
   await page.waitForURL((url) => url.pathname === '/positions' && url.search === '?from=2026-11-05&to=2026-11-05&dateBy=closed');
   await page.getByTestId('closed-day').waitFor();
   await page.getByRole('row', { name: /MSFT/ }).waitFor();
@@ -594,7 +597,7 @@ step('changes the password in Settings → Security, which signs out the other b
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const pathname of ['/', '/positions', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/admin']) {
+    for (const pathname of ['/', '/positions', '/journal', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/admin']) {
       await page.goto(pathname);
       await page.getByRole('heading', { level: 1 }).waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -844,6 +847,47 @@ step('splits a broker file of two accounts across two journal accounts in one im
   assert.deepEqual(items.map((p) => [p.symbol, p.side, p.netPnl]), [['MESH25', 'short', '87.5200']]);
 });
 
+step('writes a day\'s journal from the calendar: the plan saves itself, leaving unsaved text asks first, and the Journal finds it', async () => {
+  await nav('Dashboard');
+  await page.getByRole('gridcell', { name: /^2026-11-05: \$108\.00, 1 trades/ }).click();
+  await page.waitForURL((url) => url.pathname === '/journal/2026-11-05');
+  await page.getByLabel('Figures in USD').getByText('$108.00').first().waitFor();
+  await page.getByRole('region', { name: 'Positions' }).getByRole('link', { name: 'MSFT' }).waitFor();
+  const plan = page.getByLabel('Pre-market plan');
+  await plan.fill('Only the **opening range** breakout on MSFT.');
+  await page.getByText('All changes saved.').waitFor();
+
+  // Unsaved text: leaving asks first; staying keeps it, and it saves.
+  await page.getByLabel('Notes', { exact: true }).pressSequentially('Held the runner.', { delay: 20 });
+  await nav('Positions');
+  const ask = page.getByRole('alertdialog', { name: 'Unsaved notes' });
+  await ask.waitFor();
+  assert.equal(new URL(page.url()).pathname, '/journal/2026-11-05');
+  await ask.getByRole('button', { name: 'Stay and keep them' }).click();
+  await page.getByText('All changes saved.').waitFor();
+  await page.getByRole('button', { name: 'Preview the pre-market plan' }).click();
+  await page.getByLabel('Pre-market plan, as it reads').locator('strong', { hasText: 'opening range' }).waitFor();
+  await screenshot('journal-day');
+
+  await page.reload();
+  await page.getByLabel('Notes', { exact: true }).waitFor();
+  assert.equal(await page.getByLabel('Notes', { exact: true }).inputValue(), 'Held the runner.');
+  assert.equal(await page.getByLabel('Pre-market plan').inputValue(), 'Only the **opening range** breakout on MSFT.');
+
+  // The Journal lists the day and searches every note: the day's plan, a position's notes.
+  await nav('Journal');
+  await page.getByRole('heading', { name: 'Journal' }).waitFor();
+  await page.getByRole('row', { name: /Nov 5, 2026.*\$108\.00.*Held the runner/ }).waitFor();
+  await page.getByLabel('Search your notes').fill('OPENING range');
+  await page.waitForURL(/\?q=OPENING\+range$/);
+  const found = page.getByRole('row', { name: /Nov 5, 2026/ });
+  await found.locator('mark', { hasText: 'opening' }).waitFor();
+  assert.equal(await page.getByRole('row').count(), 2);
+  await page.getByLabel('Search your notes').fill('breakout over');
+  await page.getByRole('row', { name: /Nov 3, 2026/ }).getByRole('link', { name: 'AAPL' }).waitFor();
+  await screenshot('journal-search');
+});
+
 step('builds an iron condor in the options strategy builder, and reads its max profit and loss and the payoff', async () => {
   await nav('Calculator');
   await page.getByRole('navigation', { name: 'Calculators' }).getByRole('link', { name: 'Options strategy' }).click();
@@ -959,7 +1003,7 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

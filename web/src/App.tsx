@@ -32,6 +32,8 @@ const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
 const Assistant = lazy(() => import('./screens/assistant/Assistant'));
+const Journal = lazy(() => import('./screens/journal/JournalList'));
+const JournalDay = lazy(() => import('./screens/journal/DayPage'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -69,6 +71,8 @@ export const router = createBrowserRouter([
       { path: '/admin', element: <Admin /> },
       { path: '/billing', element: <Billing /> },
       { path: '/assistant/:conversationId?', element: <Assistant /> },
+      { path: '/journal', element: <Journal /> },
+      { path: '/journal/:date', element: <JournalDay /> },
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },

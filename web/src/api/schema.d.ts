@@ -1942,7 +1942,8 @@ export interface paths {
          *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
          *     `positions.jsonl` (each with its fills, tag ids and notes), `strategies.jsonl` (each with its legs' ids),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
-         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, and
+         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
+         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -1980,8 +1981,9 @@ export interface paths {
          *     positions with their fills, tags and notes (figures, ledger rows and
          *     balances derived again by the journal store), images (into the
          *     bucket when object storage is on; removed again if the restore
-         *     fails), exchange rates and saved CSV mappings. Only into a journal
-         *     without accounts, tags, fee schedules, exchange rates or saved CSV mappings: otherwise 409
+         *     fails), exchange rates, saved CSV mappings and the daily journal's
+         *     entries. Only into a journal without accounts, tags, fee schedules,
+         *     exchange rates, saved CSV mappings or journal day entries: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -2471,6 +2473,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/journal/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the journal's days, or search their notes
+         * @description The days that have a journal entry or trades, newest first: a
+         *     position's day is the trading day of its close in its account's time
+         *     zone (as the statistics' `byDay`), or of its opening while it is
+         *     still open; drafts have none. Pass the previous page's `nextCursor`
+         *     as `cursor`; it is null on the last page. Net P&L per day is
+         *     `GET /api/performance` with the same `from` and `to` (its `byDay`).
+         *
+         *     With `q`, only the days with a note that holds every word of `q`,
+         *     regardless of case: the day's plan, review or notes, or the notes of
+         *     a position of that day. Each such day lists its matching notes
+         *     (`matches`, at most 5) with the text around the first word. Notes
+         *     are searched in the server's memory, so the search works the same
+         *     when they are encrypted at rest (`ENCRYPTION_KEY`); it reads every
+         *     note in the range (about a second for 100,000 positions with notes;
+         *     docs/journal.md).
+         */
+        get: operations["listJournalDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/journal/days/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trading day, YYYY-MM-DD from 1900-01-01 to 2199-12-31; anything
+                 *     else is 400 `VALIDATION_ERROR` on `date`.
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One day's journal entry
+         * @description The day's entry, or an empty one (empty texts, no mood, no tags,
+         *     `updatedAt` null) when there is none: every day can be written. With
+         *     it, the nearest days before and after that have an entry or trades
+         *     (within a year; null when none).
+         */
+        get: operations["getJournalDay"];
+        /**
+         * Write a day's journal entry
+         * @description Replaces the whole entry: `plan`, `review`, `notes` and `tagIds` are
+         *     required (send an empty text or list to clear one), `mood` is null
+         *     or left out for none. The texts are Markdown source, stored as
+         *     written (the web app renders them without raw HTML) and encrypted at
+         *     rest when `ENCRYPTION_KEY` is set. An entry left empty (blank texts,
+         *     no mood, no tags) is deleted. Tags must be the caller's.
+         */
+        put: operations["putJournalDay"];
+        post?: never;
+        /**
+         * Delete a day's journal entry
+         * @description Deletes the entry (not the day's positions). A day without an entry is a 404.
+         */
+        delete: operations["deleteJournalDay"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2585,6 +2663,8 @@ export interface components {
                 ledgerEntries: number;
                 images: number;
                 exchangeRates: number;
+                /** @description Days of the daily journal with an entry. */
+                journalDays: number;
             };
         };
         FieldError: {
@@ -4479,6 +4559,80 @@ export interface components {
                 /** @description The account's balance afterwards. */
                 balance: components["schemas"]["Amount4"];
             };
+        };
+        /** @description A day's journal entry; a day without one has empty texts, no mood, no tags and a null `updatedAt`. */
+        JournalDay: {
+            /** Format: date */
+            date: string;
+            /** @description The pre-market plan, Markdown source. */
+            plan: string;
+            /** @description The review after the close, Markdown source. */
+            review: string;
+            /** @description Free notes, Markdown source. */
+            notes: string;
+            /** @description 1 awful, 2 bad, 3 okay, 4 good, 5 great; null for none. */
+            mood: number | null;
+            /** @description The day's tags (conditions, mood words, ...), by name. */
+            tags: components["schemas"]["Tag"][];
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        /** @description Body of `PUT /api/journal/days/{date}`, the whole entry. */
+        JournalDayRequest: {
+            plan: string;
+            review: string;
+            notes: string;
+            mood?: number | null;
+            /** @description Tags of the caller's; repeats are dropped. */
+            tagIds: string[];
+        };
+        JournalDayEnvelope: {
+            day: components["schemas"]["JournalDay"];
+        };
+        JournalDayView: {
+            day: components["schemas"]["JournalDay"];
+            /**
+             * Format: date
+             * @description The nearest earlier day with an entry or trades, within a year.
+             */
+            previousDate: string | null;
+            /**
+             * Format: date
+             * @description The nearest later day with an entry or trades, within a year.
+             */
+            nextDate: string | null;
+        };
+        JournalDaySummary: {
+            /** Format: date */
+            date: string;
+            hasEntry: boolean;
+            mood: number | null;
+            /** @description The first line of the notes (else of the plan, else of the review), without leading Markdown markers, at most 140 characters. */
+            excerpt: string;
+            tags: components["schemas"]["Tag"][];
+            /** @description Positions closed that day. */
+            closedPositions: number;
+            /** @description Positions opened that day and still open. */
+            openPositions: number;
+            /** @description With `q`, the day's notes that hold every word (at most 5); empty without. */
+            matches: components["schemas"]["JournalDayMatch"][];
+        };
+        JournalDayMatch: {
+            /** @enum {string} */
+            field: "plan" | "review" | "notes" | "position";
+            /**
+             * Format: uuid
+             * @description The position whose notes matched (field `position`).
+             */
+            positionId: string | null;
+            symbol: string | null;
+            /** @description Up to 160 characters around the first word of `q`, on one line, with "…" where cut. */
+            snippet: string;
+        };
+        JournalDayPage: {
+            items: components["schemas"]["JournalDaySummary"][];
+            /** @description Opaque cursor of the next page; null on the last page. */
+            nextCursor: string | null;
         };
     };
     responses: {
@@ -8888,6 +9042,179 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    listJournalDays: {
+        parameters: {
+            query?: {
+                /** @description Words to search for (at most 200 characters, 10 words); absent or blank lists every day. */
+                q?: string;
+                /** @description First day, inclusive (YYYY-MM-DD, 1900-01-01 to 2199-12-31). */
+                from?: string;
+                /** @description Last day, inclusive. */
+                to?: string;
+                /**
+                 * @description Page size. Default 50. Any whole number (an optional sign and digits)
+                 *     is clamped to 1..200; anything else is 400 `VALIDATION_ERROR` on
+                 *     `limit`.
+                 */
+                limit?: components["parameters"]["JournalLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of days. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalDayPage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `q`, `from`, `to`, `limit` or `cursor` is malformed or out of range; `details` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJournalDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trading day, YYYY-MM-DD from 1900-01-01 to 2199-12-31; anything
+                 *     else is 400 `VALIDATION_ERROR` on `date`.
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry and its neighbours. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalDayView"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `date` is not a day. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putJournalDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trading day, YYYY-MM-DD from 1900-01-01 to 2199-12-31; anything
+                 *     else is 400 `VALIDATION_ERROR` on `date`.
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "Only A+ setups before 10:30.\n\n- SPY above VWAP: longs only",
+                 *       "review": "Waited for the retest; skipped two chases.",
+                 *       "notes": "",
+                 *       "mood": 4,
+                 *       "tagIds": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["JournalDayRequest"];
+            };
+        };
+        responses: {
+            /** @description The entry as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JournalDayEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteJournalDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The trading day, YYYY-MM-DD from 1900-01-01 to 2199-12-31; anything
+                 *     else is 400 `VALIDATION_ERROR` on `date`.
+                 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `VALIDATION_ERROR`: `date` is not a day. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

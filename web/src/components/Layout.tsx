@@ -108,6 +108,7 @@ export function AppLayout() {
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
     ['/strategies', 'Strategies'],
+    ['/journal', 'Journal'],
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],

@@ -212,7 +212,7 @@ describe('Dashboard figures', () => {
     expect(names()).toEqual(['Friday', 'Monday']);
   });
 
-  it('opens the positions closed on a calendar day, with the filter', async () => {
+  it('opens a calendar day in the journal', async () => {
     const user = userEvent.setup();
     mockApi(
       ...lists,
@@ -221,8 +221,7 @@ describe('Dashboard figures', () => {
     );
     const { router } = renderScreen(<Dashboard />, { path: '/', at: '/?accountId=a1&from=2024-05-01' });
     await user.click(await screen.findByRole('gridcell', { name: /^2024-05-03/ }));
-    expect(router.state.location.pathname).toBe('/positions');
-    expect(router.state.location.search).toBe('?accountId=a1&from=2024-05-03&to=2024-05-03&dateBy=closed');
+    expect(router.state.location.pathname).toBe('/journal/2024-05-03');
   });
 
   it('without a rate: names the missing pair, shows what each currency can total, and defaults to the busiest currency', async () => {

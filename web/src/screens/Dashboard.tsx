@@ -7,7 +7,7 @@ import { DemoJournal } from './DemoJournal';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
 import { FilterBar, useUrlFilters } from '../components/filters';
 import { Loading, PageTitle, SelectField } from '../components/ui';
-import { activeCount, apiQuery, closedOnDay, listOnlyFilterNames, withoutNames, writeFilters, type Filters } from '../filterState';
+import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters, type Filters } from '../filterState';
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
@@ -178,7 +178,7 @@ export default function Dashboard() {
   // The display currency's total first; without it (a missing rate), the currency with the most trades, not the first alphabetically.
   const fallback = [...blocks].sort((a, b) => b.block.summary.trades - a.block.summary.trades)[0];
   const shown = blocks.find((b) => b.id === chosen) ?? blocks.find((b) => b.id === 'total') ?? fallback;
-  const openDay = (date: string) => navigate(`/positions?${writeFilters(closedOnDay(filters, date)).toString()}`);
+  const openDay = (date: string) => navigate(`/journal/${date}`);
   return (
     <>
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>

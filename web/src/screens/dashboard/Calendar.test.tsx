@@ -77,7 +77,7 @@ describe('calendar totals and intensity', () => {
     render(<PnlCalendar days={days.filter((d) => d.date.startsWith('2024-05'))} currency="USD" onOpenDay={(d) => opened.push(d)} />);
     expect(screen.getByTestId('month-total')).toHaveTextContent('Month total: $85.60 over 4 trades');
     expect(screen.getByRole('gridcell', { name: 'Week of 2024-04-29: $85.50, 3 trades' })).toBeInTheDocument();
-    const big = screen.getByRole('gridcell', { name: '2024-05-03: $98.00, 1 trades, open its positions' });
+    const big = screen.getByRole('gridcell', { name: '2024-05-03: $98.00, 1 trades, open the day in the journal' });
     expect(big).toHaveClass('win', 'lvl-4');
     expect(screen.getByRole('gridcell', { name: /^2024-05-02/ })).toHaveClass('loss', 'lvl-1');
     await user.click(big);

@@ -21,7 +21,7 @@ function tradesText(n: number): string {
  * PnlCalendar shows net P&L per trading day, one month at a time, with
  * each week's and the month's total. It is an ARIA grid with one tab stop:
  * the arrow keys move between days; a click (or Enter) on a day with
- * closes opens that day's positions.
+ * closes opens that day's page of the journal.
  */
 export function PnlCalendar({ days, currency, onOpenDay }: { days: Day[]; currency: string; onOpenDay?: (date: string) => void }) {
   const latest = days[days.length - 1]?.date.slice(0, 7) ?? new Date().toISOString().slice(0, 7);
@@ -113,7 +113,7 @@ export function PnlCalendar({ days, currency, onOpenDay }: { days: Day[]; curren
                   role="gridcell"
                   tabIndex={c.day === current ? 0 : -1}
                   className={`day ${sign === 'positive' ? 'win' : sign === 'negative' ? 'loss' : ''} lvl-${intensity(d?.netPnl, largest)}${open ? ' opens' : ''}`}
-                  aria-label={d ? `${c.date}: ${formatMoney(d.netPnl, currency)}, ${d.trades} trades${open ? ', open its positions' : ''}` : `${c.date}: no trades`}
+                  aria-label={d ? `${c.date}: ${formatMoney(d.netPnl, currency)}, ${d.trades} trades${open ? ', open the day in the journal' : ''}` : `${c.date}: no trades`}
                   data-date={c.date}
                   data-day={c.day}
                   onFocus={() => setFocused(c.day)}

@@ -1,11 +1,12 @@
-import { createContext, useContext, useEffect, useState, type FormEvent } from 'react';
-import { Link, useBlocker, useNavigate, useParams } from 'react-router';
+import { createContext, useContext, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { normalizeDecimal } from '../../numbers';
 import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
+import { SaveState, useAutosave } from '../../components/autosave';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Assignment } from './Assignment';
@@ -254,67 +255,17 @@ function AddFill({ p }: { p: Position }) {
   );
 }
 
-/** How long typing pauses before the notes save themselves. */
-export const notesSaveDelay = 800;
-
-/**
- * Notes save themselves once typing pauses, say whether what is shown is saved, and keep unsaved text
- * from being lost: the app asks before it opens another page, the browser before it closes the tab.
- */
+/** Notes save themselves once typing pauses, and keep unsaved text from being lost (useAutosave). */
 function Notes({ p }: { p: Position }) {
   const setPosition = useSetPosition(p.id);
-  const [notes, setNotes] = useState(p.notes);
-  const [saved, setSaved] = useState(p.notes);
-  const save = useMutation({
-    mutationFn: async (text: string) => ({
-      text,
-      position: await unwrap(client.PATCH('/api/positions/{positionId}', { params: { path: { positionId: p.id } }, body: { notes: text } })),
-    }),
-    onSuccess: ({ text, position }) => {
-      setSaved(text);
-      setPosition(position);
-    },
-  });
-  const dirty = notes !== saved;
-  const { mutate, isPending } = save;
-  useEffect(() => {
-    if (!dirty || isPending) return;
-    const timer = setTimeout(() => mutate(notes), notesSaveDelay);
-    return () => clearTimeout(timer);
-  }, [notes, dirty, isPending, mutate]);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
-  const err = save.error instanceof ApiError ? save.error : undefined;
-  let status = '';
-  if (isPending) status = 'Saving…';
-  else if (dirty && save.isError) status = 'Not saved: check the message above, then keep typing to try again.';
-  else if (dirty) status = 'Unsaved changes';
-  else if (save.isSuccess) status = 'All changes saved.';
+  const notes = useAutosave(p.notes, async (text: string) =>
+    setPosition(await unwrap(client.PATCH('/api/positions/{positionId}', { params: { path: { positionId: p.id } }, body: { notes: text } }))),
+  );
+  const fieldError = notes.error instanceof ApiError ? notes.error.fieldError('notes') : undefined;
   return (
     <section className="card">
-      <TextAreaField label="Notes" rows={6} maxLength={20000} value={notes} onChange={(e) => setNotes(e.target.value)} error={err?.fieldError('notes')} />
-      {!err?.fieldError('notes') && <ErrorNote error={save.error} />}
-      <p className="muted" aria-live="polite">
-        {status}
-      </p>
-      {blocker.state === 'blocked' && (
-        <div role="alertdialog" aria-label="Unsaved notes" className="note note-warn">
-          <p>Your notes are not saved yet. Leave this page and lose them?</p>
-          <div className="row">
-            <button type="button" onClick={() => blocker.reset()}>
-              Stay and keep them
-            </button>
-            <button type="button" className="danger" onClick={() => blocker.proceed()}>
-              Leave without saving
-            </button>
-          </div>
-        </div>
-      )}
+      <TextAreaField label="Notes" rows={6} maxLength={20000} value={notes.value} onChange={(e) => notes.setValue(e.target.value)} error={fieldError} />
+      <SaveState state={notes} fieldShown={!!fieldError} />
     </section>
   );
 }

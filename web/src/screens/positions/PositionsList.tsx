@@ -42,6 +42,7 @@ export default function PositionsList() {
       {filters.dateBy === 'closed' && filters.from && filters.from === filters.to && (
         <p className="note" data-testid="closed-day">
           Positions closed on {formatDay(filters.from)}.{' '}
+          <Link to={`/journal/${filters.from}`}>Open the day in the journal</Link> ·{' '}
           <Link to={`/${carriedSearch(writeFilters(filters).toString(), 'statistics')}`}>Back to the dashboard with this filter</Link>
         </p>
       )}

@@ -75,6 +75,7 @@ describe('PositionsList filters', () => {
     expect(query.getAll('weekday')).toEqual(['1', '5']);
     expect(query.get('dateBy')).toBe('closed');
     expect(screen.getByTestId('closed-day')).toHaveTextContent('Positions closed on');
+    expect(screen.getByRole('link', { name: 'Open the day in the journal' })).toHaveAttribute('href', '/journal/2024-01-03');
     expect(screen.getByLabelText('Closed from')).toHaveValue('2024-01-03');
   });
 
