@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -31,6 +32,8 @@ type sums struct {
 	underlyings []tally        // by underlying, and
 	assets      []tally        // by asset type: indexes into the closes' strings
 	tags        map[int]*tally // by tag, an index into the tags read
+	playbooks   []tally        // by playbook, an index into the playbooks read; the last: none
+	met, missed []tally        // by criterion, an index into the criteria read
 	weekdays    [8]tally       // by ISO weekday of the entry, 1..7
 	hours       [24]tally      // by hour of the entry
 	holds       [len(holdBuckets)]tally
@@ -94,10 +97,11 @@ var holdBuckets = [...]struct {
 var rBounds = [...]int64{-3, -2, -1, 0, 1, 2, 3}
 
 // newSums makes the sums of closes whose strings (symbols, underlyings,
-// asset types) number strings; withSymbols asks for the breakdown by
-// symbol.
-func newSums(strings int, withSymbols bool) *sums {
-	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{}}
+// asset types) number strings, of a journal's j playbooks and criteria;
+// withSymbols asks for the breakdown by symbol.
+func newSums(strings int, j journalRows, withSymbols bool) *sums {
+	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{},
+		playbooks: make([]tally, len(j.playbooks)+1), met: make([]tally, len(j.criteria)), missed: make([]tally, len(j.criteria))}
 	if withSymbols {
 		s.symbols = make([]tally, strings)
 	}
@@ -161,6 +165,23 @@ func (s *sums) add(c *closed) {
 }
 
 func (s *sums) addTag(tag int, c *closed) { tallyOf(s.tags, tag).add(c) }
+
+// addPlaybook counts c in its playbook (or none), and in each criterion
+// of that playbook as met (among met, the criteria it ticked) or missed.
+func (s *sums) addPlaybook(j journalRows, c *closed, met []int32) {
+	if c.playbook < 0 {
+		s.playbooks[len(s.playbooks)-1].add(c)
+		return
+	}
+	s.playbooks[c.playbook].add(c)
+	for _, k := range j.playbooks[c.playbook].criteria {
+		if slices.Contains(met, k) {
+			s.met[k].add(c)
+		} else {
+			s.missed[k].add(c)
+		}
+	}
+}
 
 func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 	t, ok := m[k]
