@@ -16,6 +16,7 @@ import (
 	"tradejournal/functions/currency"
 	"tradejournal/functions/health"
 	"tradejournal/functions/performance"
+	"tradejournal/functions/playbooks"
 	"tradejournal/functions/positions"
 	"tradejournal/functions/symbols"
 	"tradejournal/functions/users"
@@ -27,5 +28,6 @@ import (
 func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
-		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a)}
+		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
+		playbooks.Group(a)}
 }

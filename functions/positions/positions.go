@@ -44,6 +44,8 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "PATCH /api/positions/{positionId}/fills/{fillId}", Handler: require(h.updateFill)},
 			{Pattern: "DELETE /api/positions/{positionId}/fills/{fillId}", Handler: require(h.deleteFill)},
 			{Pattern: "PUT /api/positions/{positionId}/tags", Handler: require(h.setTags)},
+			{Pattern: "GET /api/positions/{positionId}/playbook", Handler: require(h.getPlaybook)},
+			{Pattern: "PUT /api/positions/{positionId}/playbook", Handler: require(h.setPlaybook)},
 			{Pattern: "GET /api/positions/{positionId}/images", Handler: require(h.listImages)},
 			{Pattern: "POST /api/positions/{positionId}/images", Handler: require(h.addImage)},
 			{Pattern: "GET /api/positions/{positionId}/images/{imageId}", Handler: require(h.getImage)},

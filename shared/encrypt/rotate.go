@@ -22,7 +22,9 @@ var (
 	AssistantTitles   = Column{Table: "assistant_conversations", Name: "title"}
 	AssistantMessages = Column{Table: "assistant_messages", Name: "content"}
 	TOTPSecrets       = Column{Table: "user_totp", Name: "secret"}
-	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets}
+	// PlaybookDescriptions: a playbook's description (migration 0027).
+	PlaybookDescriptions = Column{Table: "playbooks", Name: "description"}
+	Sealed               = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets, PlaybookDescriptions}
 )
 
 // Rotate re-seals with the current key every value of cols that is not
