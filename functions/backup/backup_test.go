@@ -83,7 +83,8 @@ func TestBackupRestore(t *testing.T) {
 			t.Fatalf("restored journal differs:\n got %q\nwant %q", got, want)
 		}
 		n := apitest.Object(t, r, "restored")
-		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) {
+		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
+			n["playbooks"] != float64(2) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -288,6 +289,14 @@ func TestRestoreRefusals(t *testing.T) {
 		{"UnknownField", build(map[string]string{backup.EntryAccounts: strings.Replace(account, `"demo":false`, `"demo":false,"extra":1`, 1)}, 1),
 			400, "INVALID_BACKUP"},
 		{"ImageThenBadRate", imageThenBadRate, 400, "INVALID_BACKUP"},
+		{"CriterionOfAnotherPlaybook", build(map[string]string{backup.EntryAccounts: account, backup.EntryPositions: position("p1", "acc1", ""),
+			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[{"id":"c1","text":"x"}],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
+				`{"id":"b2","name":"Two","description":"","archived":false,"criteria":[{"id":"c2","text":"y"}],"createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+			backup.EntryPositionPlaybooks: `{"positionId":"p1","playbookId":"b1","criterionIds":["c2"]}` + "\n"}, 1), 400, "INVALID_BACKUP"},
+		{"PlaybookNameTwice", build(map[string]string{
+			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
+				`{"id":"b2","name":"ONE","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next(t)

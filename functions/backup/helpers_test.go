@@ -148,6 +148,17 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"effectiveDate": "2025-01-01", "rate": "1.0832"}), 201)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "EUR"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/timezone", map[string]any{"timezone": "Europe/Berlin"}), 200)
+	// Playbooks: the AAPL position follows one and met two of its three
+	// criteria; another playbook, archived, is followed by none.
+	book := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/playbooks", map[string]any{"name": "Breakout", "description": "range, then volume",
+		"criteria": []any{map[string]any{"text": "Range"}, map[string]any{"text": "Volume"}, map[string]any{"text": "Retest"}}}), 201), "playbook")
+	var crits []string
+	for _, x := range book["criteria"].([]any) {
+		crits = append(crits, x.(map[string]any)["id"].(string))
+	}
+	apitest.Must(t, c.Do("PUT", "/api/positions/"+aapl+"/playbook", map[string]any{"playbookId": book["id"],
+		"criterionIds": []string{crits[2], crits[0]}}), 200)
+	apitest.Must(t, c.Do("POST", "/api/playbooks", map[string]any{"name": "Old fade", "archived": true}), 201)
 	return main
 }
 
@@ -195,6 +206,11 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			i.storage_key IS NOT NULL FROM position_images i WHERE i.user_id = $1`,
 		`SELECT 'rate', base_currency, quote_currency, effective_date, rate FROM exchange_rates WHERE user_id = $1`,
 		`SELECT 'mapping', name, options FROM csv_import_mappings WHERE user_id = $1`,
+		`SELECT 'playbook', name, description, archived, (SELECT string_agg(c.sort_order || c.text, ',' ORDER BY c.sort_order)
+			FROM playbook_criteria c WHERE c.playbook_id = b.id) FROM playbooks b WHERE b.user_id = $1`,
+		`SELECT 'follows', ` + strings.ReplaceAll(pos, "%s", "p.id") + `, b.name, (SELECT string_agg(c.text, ',' ORDER BY c.text)
+			FROM position_criteria pc JOIN playbook_criteria c ON c.id = pc.criterion_id WHERE pc.position_id = p.id)
+			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

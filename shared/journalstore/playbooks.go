@@ -563,3 +563,53 @@ func idList(rows pgx.Rows, err error) ([]string, error) {
 	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	return ids, db.Classify(err)
 }
+
+// RestoredFollow is what a restored position follows (ids of the
+// restoring journal): a playbook and the criteria of it the position met.
+type RestoredFollow struct {
+	PositionID, PlaybookID string
+	CriterionIDs           []string
+}
+
+// RestoreFollows writes a backup's position playbooks and ticks into tx,
+// the caller's restore (whose user lock keeps every other writer out),
+// and refreshes the statistics' rows of the closed positions. The caller
+// has checked that each criterion is of its playbook; the insert takes
+// only such criteria regardless.
+func (s *Store) RestoreFollows(ctx context.Context, tx pgx.Tx, userID string, in []RestoredFollow) error {
+	if len(in) == 0 {
+		return nil
+	}
+	var positions, books, tickPositions, ticks []string
+	for _, f := range in {
+		positions, books = append(positions, f.PositionID), append(books, f.PlaybookID)
+		for _, c := range f.CriterionIDs {
+			tickPositions, ticks = append(tickPositions, f.PositionID), append(ticks, c)
+		}
+	}
+	rows, err := tx.Query(ctx, `UPDATE positions p SET playbook_id = x.b FROM unnest($2::uuid[], $3::uuid[]) AS x(id, b)
+		WHERE p.id = x.id AND p.user_id = $1 RETURNING p.account_id::text, CASE WHEN p.status = 'closed' THEN p.closed_at END`,
+		userID, positions, books)
+	if err != nil {
+		return db.Classify(err)
+	}
+	keys := closedKeys{}
+	var (
+		account  string
+		closedAt *time.Time
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&account, &closedAt}, func() error {
+		keys.add(account, closedAt)
+		return nil
+	}); err != nil {
+		return db.Classify(err)
+	}
+	const tick = `INSERT INTO position_criteria (position_id, criterion_id)
+		SELECT x.p, x.c FROM unnest($1::uuid[], $2::uuid[]) AS x(p, c)
+		JOIN positions p ON p.id = x.p JOIN playbook_criteria c ON c.id = x.c AND c.playbook_id = p.playbook_id
+		ON CONFLICT DO NOTHING`
+	if _, err := tx.Exec(ctx, tick, tickPositions, ticks); err != nil {
+		return db.Classify(err)
+	}
+	return settleAccounts(ctx, tx, userID, nil, keys)
+}
