@@ -16,7 +16,7 @@ type filter struct {
 	anyTags   []int32         // nil: any; else at least one of these
 	noTags    []int32
 	playbooks []bool // nil: any; else by playbook index, whether taken
-	side      int8 // -1 any, 0 long, 1 short
+	side      int8   // -1 any, 0 long, 1 short
 	assets    map[string]bool
 	weekdays  [8]bool // ISO 1..7
 	hours     [24]bool
