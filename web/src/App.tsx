@@ -25,6 +25,7 @@ const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
 const Calculator = lazy(() => import('./screens/Calculator'));
 const CsvImport = lazy(() => import('./screens/CsvImport'));
 const Settings = lazy(() => import('./screens/Settings'));
+const Playbooks = lazy(() => import('./screens/Playbooks'));
 const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
@@ -58,6 +59,7 @@ export const router = createBrowserRouter([
       { path: '/exchange-rates', element: <ExchangeRates /> },
       { path: '/calculator', element: <Calculator /> },
       { path: '/import', element: <CsvImport /> },
+      { path: '/playbooks', element: <Playbooks /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },

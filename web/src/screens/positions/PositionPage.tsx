@@ -12,6 +12,7 @@ import { Images } from './Images';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
+import { PositionPlaybook } from './PositionPlaybook';
 import { contractText, plainNumber } from './futures';
 
 type Position = Schemas['Position'];
@@ -462,6 +463,7 @@ export default function PositionPage() {
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
+      <PositionPlaybook positionId={p.id} />
       <Images positionId={p.id} />
     </ReportWrite.Provider>
   );
