@@ -99,7 +99,7 @@ export function PositionPlaybook({ positionId }: { positionId: string }) {
     <section className="card" aria-labelledby="playbook-title">
       <h2 id="playbook-title">Playbook</h2>
       {follows.isError && <ErrorNote error={follows.error} />}
-      {follows.data && <PlaybookForm key={`${follows.data.playbookId}-${(follows.data.criterionIds ?? []).join()}`} positionId={positionId} follows={follows.data} />}
+      {follows.data && <PlaybookForm key={positionId} positionId={positionId} follows={follows.data} />}
     </section>
   );
 }
