@@ -167,14 +167,15 @@ func (s *sums) add(c *closed) {
 func (s *sums) addTag(tag int, c *closed) { tallyOf(s.tags, tag).add(c) }
 
 // addPlaybook counts c in its playbook (or none), and in each criterion
-// of that playbook as met (among met, the criteria it ticked) or missed.
-func (s *sums) addPlaybook(j journalRows, c *closed, met []int32) {
+// of that playbook (books: the playbooks read) as met (among met, the
+// criteria it ticked) or missed.
+func (s *sums) addPlaybook(books []playbook, c *closed, met []int32) {
 	if c.playbook < 0 {
 		s.playbooks[len(s.playbooks)-1].add(c)
 		return
 	}
 	s.playbooks[c.playbook].add(c)
-	for _, k := range j.playbooks[c.playbook].criteria {
+	for _, k := range books[c.playbook].criteria {
 		if slices.Contains(met, k) {
 			s.met[k].add(c)
 		} else {

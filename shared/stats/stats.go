@@ -83,7 +83,7 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 		for _, t := range cs.tagsOf(c) {
 			s.addTag(int(t), c)
 		}
-		s.addPlaybook(j, c, cs.metOf(c))
+		s.addPlaybook(j.playbooks, c, cs.metOf(c))
 	}
 	for i, s := range sums {
 		if s.all.trades > 0 {
