@@ -852,9 +852,9 @@ step('creates a playbook with a checklist, follows it on a closed trade with a c
   await form.getByLabel('Playbook name').fill('Opening range');
   await form.getByLabel('Description').fill('The first 30 minutes, then the break.');
   await form.getByRole('button', { name: 'Add criterion' }).click();
-  await form.getByLabel('Criterion 1').fill('Volume above average');
+  await form.getByLabel('Criterion 1', { exact: true }).fill('Volume above average');
   await form.getByRole('button', { name: 'Add criterion' }).click();
-  await form.getByLabel('Criterion 2').fill('Range break');
+  await form.getByLabel('Criterion 2', { exact: true }).fill('Range break');
   // The break comes first on the checklist.
   await form.getByRole('button', { name: 'Move criterion 2 up' }).click();
   await form.getByRole('button', { name: 'Create playbook' }).click();
