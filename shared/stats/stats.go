@@ -83,7 +83,9 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 		for _, t := range cs.tagsOf(c) {
 			s.addTag(int(t), c)
 		}
-		s.addPlaybook(j.playbooks, c, cs.metOf(c))
+		if c.playbook >= 0 {
+			s.addPlaybook(j.playbooks, c, cs.metOf(c))
+		}
 	}
 	for i, s := range sums {
 		if s.all.trades > 0 {
@@ -208,14 +210,15 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 			b[kindHold][h.key] = aggOf(&s.holds[i])
 		}
 	}
+	none := s.all // the positions of no playbook: all but the playbooks'
 	for i := range s.playbooks {
 		if s.playbooks[i].trades > 0 {
-			key := "" // no playbook
-			if i < len(j.playbooks) {
-				key = j.playbooks[i].id
-			}
-			b[kindPlaybook][key] = aggOf(&s.playbooks[i])
+			b[kindPlaybook][j.playbooks[i].id] = aggOf(&s.playbooks[i])
+			none = none.less(&s.playbooks[i])
 		}
+	}
+	if none.trades > 0 {
+		b[kindPlaybook][""] = aggOf(&none)
 	}
 	for k, cr := range j.criteria {
 		if s.met[k].trades > 0 {
