@@ -122,6 +122,7 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"tagIds": []string{breakout, fomo},
 		"fills": []any{fill("entry", "185.5", "100", "", "2025-01-06T15:30:00Z"), fill("exit", "190.25", "60", "1", "2025-01-07T15:30:00Z"),
 			fill("exit", "188", "40", "", "2025-01-08T15:30:00.123456Z")}}), 201), "position")
+	apitest.Must(t, c.Do("PATCH", "/api/positions/"+aapl, map[string]any{"maePrice": "183.1", "mfePrice": "191.4"}), 200)
 	for name, data := range map[string][]byte{"a": pngBytes, "b": jpegBytes} {
 		apitest.Must(t, upload(t, c, "/api/positions/"+aapl+"/images", data, "chart "+name), 201)
 	}
@@ -134,9 +135,11 @@ func journal(t *testing.T, c *apitest.Client) string {
 	apitest.Must(t, c.Do("PATCH", "/api/positions/"+short, map[string]any{"stopLoss": "415", "notes": "the flip"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/positions/"+short+"/tags", map[string]any{"tagIds": []string{fomo}}), 200)
 	apitest.Must(t, c.Do("POST", "/api/positions/"+short+"/fills", fill("exit", "405", "5", "0.25", "2025-02-05T15:00:00Z")), 201)
-	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "AAPL  250321C00190000",
+	call := id(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "AAPL  250321C00190000",
 		"assetType": "option", "side": "long", "fills": []any{fill("entry", "3.4", "2", "", "2025-03-03T15:00:00Z"),
-			fill("exit", "4.1", "2", "1.3", "2025-03-04T15:00:00Z")}}), 201)
+			fill("exit", "4.1", "2", "1.3", "2025-03-04T15:00:00Z")}}), 201), "position")
+	apitest.Must(t, c.Do("POST", "/api/strategies", map[string]any{"accountId": main, "positionIds": []string{aapl, call},
+		"name": "Shares and a call", "plannedRisk": "250"}), 201)
 	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "ESH25", "assetType": "future",
 		"side": "short", "fills": []any{fill("entry", "6000.25", "1", "2.04", "2025-02-10T15:00:00Z"),
 			fill("exit", "5990.5", "1", "2.04", "2025-02-11T15:00:00Z")}}), 201)
@@ -198,7 +201,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			p.option_strike, p.contract_month, p.multiplier, p.status, p.stop_loss, p.target_price, p.notes, p.closed_at,
 			p.entry_quantity, p.exit_quantity, p.open_quantity, p.avg_entry_price, p.avg_exit_price, p.gross_pnl, p.fees, p.net_pnl,
 			p.initial_risk, p.r_multiple, coalesce(` + strings.ReplaceAll(pos, "%s", "p.reversal_of") + `, ''),
-			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.position_id = p.id)
+			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.position_id = p.id),
+			p.mae_price, p.mfe_price
 			FROM positions p WHERE p.user_id = $1`,
 		`SELECT 'fill', ` + strings.ReplaceAll(pos, "%s", "f.position_id") + `, f.type, f.price, f.quantity, f.fees, f.fee_estimated,
 			f.filled_at, f.split_of IS NOT NULL FROM fills f JOIN positions p ON p.id = f.position_id WHERE p.user_id = $1`,
@@ -206,6 +210,9 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			i.storage_key IS NOT NULL FROM position_images i WHERE i.user_id = $1`,
 		`SELECT 'rate', base_currency, quote_currency, effective_date, rate FROM exchange_rates WHERE user_id = $1`,
 		`SELECT 'mapping', name, options FROM csv_import_mappings WHERE user_id = $1`,
+		`SELECT 'strategy', a.name, s.name, s.planned_risk, s.created_at,
+			(SELECT string_agg(` + strings.ReplaceAll(pos, "%s", "p.id") + `, ',' ORDER BY p.symbol) FROM positions p WHERE p.strategy_id = s.id)
+			FROM strategies s JOIN accounts a ON a.id = s.account_id WHERE s.user_id = $1`,
 		`SELECT 'playbook', name, description, archived, (SELECT string_agg(c.sort_order || c.text, ',' ORDER BY c.sort_order)
 			FROM playbook_criteria c WHERE c.playbook_id = b.id) FROM playbooks b WHERE b.user_id = $1`,
 		`SELECT 'follows', ` + strings.ReplaceAll(pos, "%s", "p.id") + `, b.name, (SELECT string_agg(c.text, ',' ORDER BY c.text)

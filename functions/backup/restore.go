@@ -171,7 +171,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.playbooks, rs.positionPlaybooks} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.playbooks, rs.positionPlaybooks} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}
@@ -375,7 +375,7 @@ func (rs *restorer) positions(ctx context.Context, tx pgx.Tx) error {
 		}
 	}
 	rs.count.Positions, rs.count.Fills = len(all), fills
-	return nil
+	return rs.excursions(ctx, tx, all)
 }
 
 // position is an archived position with its tags' new ids.

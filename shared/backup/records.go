@@ -111,6 +111,10 @@ type Position struct {
 	TagIDs      []string         `json:"tagIds"`
 	Fills       []Fill           `json:"fills"`
 	CreatedAt   time.Time        `json:"createdAt"`
+	// MaePrice and MfePrice are the review's excursions, absent when not
+	// set (and in archives made before they existed).
+	MaePrice *decimal.Decimal `json:"maePrice,omitempty"`
+	MfePrice *decimal.Decimal `json:"mfePrice,omitempty"`
 }
 
 // Fill is a fill; SplitOf names, on the opening part of a reversal's fill,
@@ -148,6 +152,23 @@ type ExchangeRate struct {
 type Mapping struct {
 	Name    string          `json:"name"`
 	Options json.RawMessage `json:"options"`
+}
+
+// EntryStrategies holds the user's strategies: positions grouped as one
+// multi-leg trade (absent in archives made before them).
+const EntryStrategies = "strategies.jsonl"
+
+// MaxStrategies caps the strategies a restore reads.
+const MaxStrategies = 200_000
+
+// Strategy is a strategy: its account, name, planned risk and legs.
+type Strategy struct {
+	ID          string           `json:"id"`
+	AccountID   string           `json:"accountId"`
+	Name        string           `json:"name"`
+	PlannedRisk *decimal.Decimal `json:"plannedRisk"`
+	PositionIDs []string         `json:"positionIds"`
+	CreatedAt   time.Time        `json:"createdAt"`
 }
 
 // Playbooks (issue 21): the user's playbooks with their checklists, and

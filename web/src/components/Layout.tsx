@@ -107,6 +107,7 @@ export function AppLayout() {
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
+    ['/strategies', 'Strategies'],
     ['/playbooks', 'Playbooks'],
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
