@@ -84,7 +84,7 @@ func TestBackupRestore(t *testing.T) {
 		}
 		n := apitest.Object(t, r, "restored")
 		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
-			n["journalDays"] != float64(2) {
+			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -301,6 +301,14 @@ func TestRestoreRefusals(t *testing.T) {
 			400, "INVALID_BACKUP"},
 		{"JournalDayMoodOutOfRange", build(map[string]string{backup.EntryAccounts: account,
 			backup.EntryJournalDays: strings.Replace(journalDay("2025-01-02", ""), `"mood":null`, `"mood":9`, 1)}, 1), 400, "INVALID_BACKUP"},
+		{"CriterionOfAnotherPlaybook", build(map[string]string{backup.EntryAccounts: account, backup.EntryPositions: position("p1", "acc1", ""),
+			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[{"id":"c1","text":"x"}],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
+				`{"id":"b2","name":"Two","description":"","archived":false,"criteria":[{"id":"c2","text":"y"}],"createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+			backup.EntryPositionPlaybooks: `{"positionId":"p1","playbookId":"b1","criterionIds":["c2"]}` + "\n"}, 1), 400, "INVALID_BACKUP"},
+		{"PlaybookNameTwice", build(map[string]string{
+			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
+				`{"id":"b2","name":"ONE","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next(t)

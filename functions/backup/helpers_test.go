@@ -156,6 +156,17 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"tagIds": []string{}}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "EUR"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/timezone", map[string]any{"timezone": "Europe/Berlin"}), 200)
+	// Playbooks: the AAPL position follows one and met two of its three
+	// criteria; another playbook, archived, is followed by none.
+	book := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/playbooks", map[string]any{"name": "Breakout", "description": "range, then volume",
+		"criteria": []any{map[string]any{"text": "Range"}, map[string]any{"text": "Volume"}, map[string]any{"text": "Retest"}}}), 201), "playbook")
+	var crits []string
+	for _, x := range book["criteria"].([]any) {
+		crits = append(crits, x.(map[string]any)["id"].(string))
+	}
+	apitest.Must(t, c.Do("PUT", "/api/positions/"+aapl+"/playbook", map[string]any{"playbookId": book["id"],
+		"criterionIds": []string{crits[2], crits[0]}}), 200)
+	apitest.Must(t, c.Do("POST", "/api/playbooks", map[string]any{"name": "Old fade", "archived": true}), 201)
 	return main
 }
 
@@ -211,6 +222,11 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM journal_day_tags dt JOIN tags t ON t.id = dt.tag_id
 				WHERE dt.user_id = j.user_id AND dt.day = j.day)
 			FROM journal_days j WHERE j.user_id = $1`,
+		`SELECT 'playbook', name, description, archived, (SELECT string_agg(c.sort_order || c.text, ',' ORDER BY c.sort_order)
+			FROM playbook_criteria c WHERE c.playbook_id = b.id) FROM playbooks b WHERE b.user_id = $1`,
+		`SELECT 'follows', ` + strings.ReplaceAll(pos, "%s", "p.id") + `, b.name, (SELECT string_agg(c.text, ',' ORDER BY c.text)
+			FROM position_criteria pc JOIN playbook_criteria c ON c.id = pc.criterion_id WHERE pc.position_id = p.id)
+			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

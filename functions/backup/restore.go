@@ -44,6 +44,7 @@ type Restored struct {
 	Images        int `json:"images"`
 	ExchangeRates int `json:"exchangeRates"`
 	JournalDays   int `json:"journalDays"`
+	Playbooks     int `json:"playbooks"`
 }
 
 type restoredEnvelope struct {
@@ -117,11 +118,12 @@ func firstErr(errs ...error) error {
 }
 
 // journalEmpty reports whether the user has no accounts, tags, fee
-// schedules, exchange rates, saved CSV mappings or journal day entries of
-// their own: what a restore brings.
+// schedules, exchange rates, saved CSV mappings, playbooks or journal day
+// entries of their own: what a restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM playbooks WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM brokerages WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)
@@ -171,7 +173,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

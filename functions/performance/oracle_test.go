@@ -36,14 +36,23 @@ type oraclePos struct {
 	net, gross, fees                            decimal.Decimal
 	r                                           *decimal.Decimal
 	tags                                        []string
+	playbook                                    string   // "" for none
+	met                                         []string // the criteria of its playbook it ticked
 }
 
 type oracleTag struct{ id, name, category string }
+
+// oracleBook is a playbook with its criteria in checklist order.
+type oracleBook struct {
+	id, name string
+	criteria [][2]string // id, text
+}
 
 // oracleJournal is what a report is computed from.
 type oracleJournal struct {
 	positions []oraclePos
 	tags      map[string]oracleTag
+	books     map[string]oracleBook
 	rates     []fx.Rate
 	display   string
 	zone      string // the user's reporting zone
@@ -66,7 +75,8 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 			coalesce(p.underlying, p.symbol), p.side, p.asset_type, coalesce(p.opened_at, p.closed_at, 'epoch'),
 			p.entry_quantity::float8, coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0)::float8,
 			coalesce(p.closed_at, 'epoch'), p.net_pnl, p.gross_pnl, p.fees, p.r_multiple,
-			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id)
+			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id),
+			coalesce(p.playbook_id::text, ''), array(SELECT pc.criterion_id::text FROM position_criteria pc WHERE pc.position_id = p.id)
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +85,7 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 		var p oraclePos
 		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
 			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
-			&p.net, &p.gross, &p.fees, &p.r, &p.tags); err != nil {
+			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met); err != nil {
 			t.Fatal(err)
 		}
 		ps = append(ps, p)
@@ -91,6 +101,26 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 			t.Fatal(err)
 		}
 		tags[g.id] = g
+	}
+	books := map[string]oracleBook{}
+	rows, _ = srv.App.DB.Query(ctx, `SELECT id::text, name FROM playbooks WHERE user_id = $1`, userID)
+	for rows.Next() {
+		var b oracleBook
+		if err := rows.Scan(&b.id, &b.name); err != nil {
+			t.Fatal(err)
+		}
+		books[b.id] = b
+	}
+	rows, _ = srv.App.DB.Query(ctx, `SELECT c.playbook_id::text, c.id::text, c.text FROM playbook_criteria c
+		JOIN playbooks b ON b.id = c.playbook_id WHERE b.user_id = $1 ORDER BY c.sort_order, c.id`, userID)
+	for rows.Next() {
+		var book, id, text string
+		if err := rows.Scan(&book, &id, &text); err != nil {
+			t.Fatal(err)
+		}
+		b := books[book]
+		b.criteria = append(b.criteria, [2]string{id, text})
+		books[book] = b
 	}
 	rows, _ = srv.App.DB.Query(ctx, `SELECT id::text, base_currency::text, quote_currency::text, effective_date, rate
 		FROM exchange_rates WHERE user_id = $1`, userID)
@@ -108,7 +138,7 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	if d != nil {
 		display = *d
 	}
-	return oracleJournal{ps, tags, rates, display, zone}
+	return oracleJournal{ps, tags, books, rates, display, zone}
 }
 
 // tradingDay is the calendar date of the close in the account's zone.
@@ -158,6 +188,7 @@ func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
 		anyOf("symbol", func(v string) bool { v = strings.ToUpper(v); return v == p.symbol || v == p.underlying }) &&
 		anyOf("tagId", func(v string) bool { return slices.Contains(p.tags, v) }) &&
 		!slices.ContainsFunc(list("excludeTagId"), func(v string) bool { return slices.Contains(p.tags, v) }) &&
+		anyOf("playbookId", func(v string) bool { return v == p.playbook }) &&
 		anyOf("side", func(v string) bool { return v == p.side }) &&
 		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
 		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
@@ -171,7 +202,7 @@ var zones sync.Map // zone name to *time.Location
 // expectedReport is the response the route must give for query.
 func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) map[string]any {
 	t.Helper()
-	ps, tags, rates, display, zone := j.positions, j.tags, j.rates, j.display, j.zone
+	ps, tags, books, rates, display, zone := j.positions, j.tags, j.books, j.rates, j.display, j.zone
 	q, _ := url.ParseQuery(strings.TrimPrefix(query, "?"))
 	var in []oraclePos
 	for _, p := range ps {
@@ -191,7 +222,7 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 	one := decimal.NewFromInt(1)
 	blocks := []any{}
 	for _, c := range slices.Sorted(maps.Keys(byCurrency)) {
-		blocks = append(blocks, expectedBlock(t, c, byCurrency[c], tags, func(string) decimal.Decimal { return one }))
+		blocks = append(blocks, expectedBlock(t, c, byCurrency[c], tags, books, func(string) decimal.Decimal { return one }))
 	}
 	out := map[string]any{"displayCurrency": nil, "missingPairs": []any{}, "byCurrency": blocks, "total": nil}
 	if display == "" {
@@ -210,7 +241,7 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 	}
 	out["missingPairs"] = missing
 	if len(missing) == 0 {
-		out["total"] = expectedBlock(t, display, in, tags, func(c string) decimal.Decimal { return factors[c] })
+		out["total"] = expectedBlock(t, display, in, tags, books, func(c string) decimal.Decimal { return factors[c] })
 	}
 	return out
 }
@@ -302,7 +333,8 @@ func (z oracleSizes) out() map[string]any {
 
 // expectedBlock is the block of ps (in close order), each amount
 // multiplied by factor(its currency).
-func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]oracleTag, factor func(string) decimal.Decimal) map[string]any {
+func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]oracleTag, books map[string]oracleBook,
+	factor func(string) decimal.Decimal) map[string]any {
 	var (
 		sum                                oracleBucket
 		gross, fees                        decimal.Decimal
@@ -359,6 +391,16 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		for _, g := range p.tags {
 			if _, ok := tags[g]; ok {
 				bucketOf("tag", g).add(v, p.r)
+			}
+		}
+		// A position counts in its playbook, and in each of the playbook's
+		// criteria as met (ticked) or missed.
+		bucketOf("playbook", p.playbook).add(v, p.r)
+		for _, c := range books[p.playbook].criteria {
+			if slices.Contains(p.met, c[0]) {
+				bucketOf("met", c[0]).add(v, p.r)
+			} else {
+				bucketOf("missed", c[0]).add(v, p.r)
 			}
 		}
 		if p.r != nil {
@@ -492,6 +534,39 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 	for _, id := range ids {
 		byTag = append(byTag, tagBuckets[id].breakdown(map[string]any{"tagId": id, "name": tags[id].name, "category": tags[id].category}))
 	}
+	// By playbook: best net P&L first, then by name ("" for none), then id.
+	bookBuckets := kinds["playbook"]
+	byPlaybook := []any{}
+	for _, id := range slices.SortedFunc(maps.Keys(bookBuckets), func(a, b string) int {
+		return cmp.Or(bookBuckets[b].net.Cmp(bookBuckets[a].net), strings.Compare(books[a].name, books[b].name), strings.Compare(a, b))
+	}) {
+		var bookID any
+		if id != "" {
+			bookID = id
+		}
+		byPlaybook = append(byPlaybook, bookBuckets[id].breakdown(map[string]any{"playbookId": bookID, "name": books[id].name}))
+	}
+	// By criterion: the playbooks with a position, by name then id, each
+	// criterion in checklist order, met beside missed.
+	byCriterion := []any{}
+	for _, id := range slices.SortedFunc(maps.Keys(books), func(a, b string) int {
+		return cmp.Or(strings.Compare(books[a].name, books[b].name), strings.Compare(a, b))
+	}) {
+		if bookBuckets[id] == nil {
+			continue
+		}
+		for _, c := range books[id].criteria {
+			met, missed := kinds["met"][c[0]], kinds["missed"][c[0]]
+			if met == nil {
+				met = &oracleBucket{}
+			}
+			if missed == nil {
+				missed = &oracleBucket{}
+			}
+			byCriterion = append(byCriterion, map[string]any{"criterionId": c[0], "text": c[1], "playbookId": id, "playbook": books[id].name,
+				"met": met.breakdown(map[string]any{}), "missed": missed.breakdown(map[string]any{})})
+		}
+	}
 	rDistribution := []any{}
 	for i, n := range rDist {
 		var from, to any
@@ -515,7 +590,8 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"bySymbol": bestFirst("symbol"), "byUnderlying": bestFirst("underlying"), "byTag": byTag,
 		"byWeekday": ascending("weekday", "weekday", num, byNum), "byHour": ascending("hour", "hour", num, byNum),
 		"byHoldTime": ascending("hold", "bucket", text, byHold), "bySide": ascending("side", "side", text, strings.Compare),
-		"byAssetType":   ascending("asset", "assetType", text, strings.Compare),
+		"byAssetType": ascending("asset", "assetType", text, strings.Compare),
+		"byPlaybook":  byPlaybook, "byCriterion": byCriterion,
 		"rDistribution": rDistribution, "winnersLosers": winnersLosers, "equityCurve": curve}
 }
 

@@ -15,7 +15,8 @@ import (
 
 // TestStatisticsMatchRecomputation builds random closed positions (four
 // accounts in three currencies and four zones, ties on the close time,
-// breakevens, positions without an R multiple, zero to three tags, closes
+// breakevens, positions without an R multiple, zero to three tags, a
+// playbook or none with some of its criteria ticked, closes
 // across the spring's DST changes, open and draft positions that never
 // count, another user's journal) and checks that every figure of the
 // report, for each kind of filter and with and without a display
@@ -42,6 +43,28 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 			for i, cat := range []string{"setup", "mistake", "emotion", "setup"} {
 				tags = append(tags, tag(t, srv, uid, fmt.Sprintf("Tag %c", 'D'-i), cat))
 			}
+			// Three playbooks (the last followed by no position), their
+			// criteria inserted in reverse of their checklist order.
+			var bookIDs []string
+			var crits [][]string
+			ctx := context.Background()
+			for _, name := range []string{"Opening drive", "Fade", "Unused"} {
+				var id string
+				if err := srv.App.DB.QueryRow(ctx, `INSERT INTO playbooks (user_id, name) VALUES ($1, $2) RETURNING id::text`, uid, name).Scan(&id); err != nil {
+					t.Fatal(err)
+				}
+				var ids []string
+				for k := range 3 {
+					var c string
+					if err := srv.App.DB.QueryRow(ctx, `INSERT INTO playbook_criteria (playbook_id, sort_order, text) VALUES ($1, $2, $3) RETURNING id::text`,
+						id, 2-k, fmt.Sprintf("%s %d", name, 2-k)).Scan(&c); err != nil {
+						t.Fatal(err)
+					}
+					ids = append(ids, c)
+				}
+				bookIDs, crits = append(bookIDs, id), append(crits, ids)
+			}
+			var follows, ticks [2][]string // position ids, and their playbooks or criteria
 			symbols := []string{"AAPL", "MSFT", "SPY", "SAP", "AAPL  240119C00190000"}
 			n := 900 + rnd.IntN(600) // the total's curve is sampled above 1,000
 			var (
@@ -78,8 +101,15 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 						links = append(links, [2]string{id, g})
 					}
 				}
+				if b := rnd.IntN(3); b < 2 {
+					follows[0], follows[1] = append(follows[0], id), append(follows[1], bookIDs[b])
+					for _, c := range crits[b] {
+						if rnd.IntN(2) == 0 {
+							ticks[0], ticks[1] = append(ticks[0], id), append(ticks[1], c)
+						}
+					}
+				}
 			}
-			ctx := context.Background()
 			if _, err := srv.App.DB.Exec(ctx, `
 				INSERT INTO positions (id, user_id, account_id, symbol, asset_type, underlying, side, status, opened_at, closed_at,
 					entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple)
@@ -98,6 +128,14 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if _, err := srv.App.DB.Exec(ctx, `UPDATE positions p SET playbook_id = x.b FROM unnest($1::uuid[], $2::uuid[]) AS x(id, b)
+				WHERE p.id = x.id`, follows[0], follows[1]); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := srv.App.DB.Exec(ctx, `INSERT INTO position_criteria (position_id, criterion_id)
+				SELECT * FROM unnest($1::uuid[], $2::uuid[])`, ticks[0], ticks[1]); err != nil {
+				t.Fatal(err)
+			}
 			rebuild(t, srv, uid)
 			oacc := account(t, srv, ouid, "USD", "UTC")
 			position(t, srv, ouid, oacc, pos{"AAPL", "1000", "1000", "0", nil, "2024-02-01T15:00:00Z", ""})
@@ -114,6 +152,9 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				"?side=short", "?assetType=option", "?assetType=stock&side=long", "?weekday=1,2,3", "?weekday=6,7", "?hour=9,10,23",
 				"?accountId=" + accounts[1] + "&weekday=5&side=long&excludeTagId=" + tags[0],
 				"?symbol=aapl&assetType=option&hour=0,1,2,3,4,5,6,7,8,9,10,11&from=2024-01-10",
+				// Playbooks: one, two with another filter, one no position follows, one that is not there.
+				"?playbookId=" + bookIDs[0], "?playbookId=" + bookIDs[0] + "," + bookIDs[1] + "&side=long&tagId=" + tags[0],
+				"?playbookId=" + bookIDs[2], "?playbookId=" + newID(),
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

@@ -15,7 +15,8 @@ import (
 // TestReportAfterEveryWritePath builds a varied journal through every
 // write path (positions and fills through the API, a CSV import, rows
 // written straight into the table, tag changes, account edits and
-// deletion, rate and display-currency changes) and after each step checks,
+// deletion, rate and display-currency changes, playbooks followed, their
+// criteria ticked and deleted) and after each step checks,
 // for every kind of filter, that the report equals the test's own
 // recomputation from the positions (oracle_test.go): nothing derived can
 // go stale, since nothing derived is kept.
@@ -66,12 +67,16 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 		}), 201), "position")
 	}
 
+	var book string // a playbook to filter by, once there is one
 	check := func(step string) {
 		t.Helper()
 		queries := []string{"", "?status=closed", "?from=2024-03-02", "?to=2024-03-31", "?from=2024-03-04&to=2024-03-05",
 			"?tagId=" + breakout, "?tagId=" + late, "?symbol=AAPL", "?accountId=" + usd + "&from=2024-03-01&to=2024-03-01"}
 		for _, a := range accounts {
 			queries = append(queries, "?accountId="+a)
+		}
+		if book != "" {
+			queries = append(queries, "?playbookId="+book, "?playbookId="+book+"&tagId="+breakout)
 		}
 		t.Run(step, func(t *testing.T) { checkReport(t, srv, c, uid, clock, queries...) })
 	}
@@ -154,6 +159,37 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 	check("a tag deleted")
 	done(c.Do("DELETE", path(ids[6]), nil))
 	check("a position deleted")
+
+	newBook := func(name string, criteria ...string) (string, []string) {
+		var list []any
+		for _, text := range criteria {
+			list = append(list, map[string]any{"text": text})
+		}
+		b := ok(c.Do("POST", "/api/playbooks", map[string]any{"name": name, "criteria": list}), 201).JSON["playbook"].(map[string]any)
+		var ids []string
+		for _, c := range b["criteria"].([]any) {
+			ids = append(ids, c.(map[string]any)["id"].(string))
+		}
+		return b["id"].(string), ids
+	}
+	var crits []string
+	book, crits = newBook("Breakout", "Trend", "Volume", "Level")
+	fade, _ := newBook("Fade", "Extended")
+	follow := func(position, book string, criteria ...string) {
+		done(c.Do("PUT", path(position)+"/playbook", map[string]any{"playbookId": book, "criterionIds": criteria}))
+	}
+	follow(ids[0], book, crits[0])
+	follow(ids[4], book, crits[0], crits[1])
+	follow(ids[8], book)
+	follow(ids[5], fade)
+	check("positions follow playbooks and tick criteria")
+	done(c.Do("PATCH", "/api/playbooks/"+book, map[string]any{"criteria": []any{
+		map[string]any{"id": crits[1], "text": "Volume above average"}, map[string]any{"text": "Catalyst"}}}))
+	check("a ticked criterion deleted, one added")
+	follow(ids[4], fade)
+	check("a position changes playbook")
+	done(c.Do("DELETE", "/api/playbooks/"+book, nil))
+	check("a playbook deleted")
 
 	csvFile := "Date,Time,Symbol,Side,Quantity,Price,Fees\n" +
 		"2024-03-04,09:31:05,AAPL,Buy,100,184.25,1.00\n" +

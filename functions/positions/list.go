@@ -61,11 +61,12 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 // column in the same order) and one for the page's tags.
 func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.Filter, after *journal.Cursor, limit int) (Page, error) {
 	sql, args := listQuery(userID, f, after, limit)
-	if len(f.TagIDs)+len(f.ExcludeTagIDs) > 0 {
-		// How many positions carry a tag varies from one to all of them, and
-		// the best plan with it (walk the list index, or start from the
-		// tag's few positions): plan each time with the value, never with
-		// a cached generic plan that may walk 100,000 rows for a rare tag.
+	if len(f.TagIDs)+len(f.ExcludeTagIDs)+len(f.PlaybookIDs) > 0 {
+		// How many positions carry a tag (or follow a playbook) varies from
+		// one to all of them, and the best plan with it (walk the list
+		// index, or start from the tag's few positions): plan each time
+		// with the value, never with a cached generic plan that may walk
+		// 100,000 rows for a rare tag.
 		args = append([]any{pgx.QueryExecModeCacheDescribe}, args...)
 	}
 	rows, err := q.Query(ctx, sql, args...)

@@ -54,6 +54,8 @@ func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
 			{Pattern: "DELETE /api/positions/{positionId}/fills/{fillId}", Handler: require(h.deleteFill)},
 			{Pattern: "PUT /api/positions/{positionId}/tags", Handler: require(h.setTags)},
 			{Pattern: "POST /api/positions/{positionId}/assignment", Handler: require(h.assign)},
+			{Pattern: "GET /api/positions/{positionId}/playbook", Handler: require(h.getPlaybook)},
+			{Pattern: "PUT /api/positions/{positionId}/playbook", Handler: require(h.setPlaybook)},
 			{Pattern: "GET /api/positions/{positionId}/images", Handler: require(h.listImages)},
 			{Pattern: "POST /api/positions/{positionId}/images", Handler: require(h.addImage)},
 			{Pattern: "GET /api/positions/{positionId}/images/{imageId}", Handler: require(h.getImage)},

@@ -189,3 +189,37 @@ type JournalDay struct {
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
+
+// Playbooks (issue 21): the user's playbooks with their checklists, and
+// what each position follows. Archives written before them lack both
+// entries, which then restore nothing.
+const (
+	EntryPlaybooks         = "playbooks.jsonl"
+	EntryPositionPlaybooks = "position_playbooks.jsonl"
+	MaxPlaybooks           = 100 // the app's cap for one user (journalstore.MaxPlaybooks)
+)
+
+// Playbook is a playbook with its criteria in checklist order; the
+// description is opened (the archive is the user's own copy).
+type Playbook struct {
+	ID          string              `json:"id"`
+	Name        string              `json:"name"`
+	Description string              `json:"description"`
+	Archived    bool                `json:"archived"`
+	Criteria    []PlaybookCriterion `json:"criteria"`
+	CreatedAt   time.Time           `json:"createdAt"`
+}
+
+// PlaybookCriterion is one item of a playbook's checklist.
+type PlaybookCriterion struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// PositionPlaybook is the playbook a position follows and the criteria of
+// it that the position met.
+type PositionPlaybook struct {
+	PositionID   string   `json:"positionId"`
+	PlaybookID   string   `json:"playbookId"`
+	CriterionIDs []string `json:"criterionIds"`
+}

@@ -22,8 +22,10 @@ var (
 	AssistantTitles   = Column{Table: "assistant_conversations", Name: "title"}
 	AssistantMessages = Column{Table: "assistant_messages", Name: "content"}
 	TOTPSecrets       = Column{Table: "user_totp", Name: "secret"}
-	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
-		JournalDayPlans, JournalDayReviews, JournalDayNotes}
+	// PlaybookDescriptions: a playbook's description (migration 0027).
+	PlaybookDescriptions = Column{Table: "playbooks", Name: "description"}
+	Sealed               = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
+		JournalDayPlans, JournalDayReviews, JournalDayNotes, PlaybookDescriptions}
 )
 
 // The daily journal's texts (shared/dayjournal).

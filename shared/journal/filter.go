@@ -26,6 +26,7 @@ type Filter struct {
 	Status        string
 	TagIDs        []string // positions with at least one of these tags
 	ExcludeTagIDs []string // positions with none of these tags
+	PlaybookIDs   []string // positions that follow one of these playbooks
 	Side          string
 	AssetTypes    []string
 	Weekdays      []int      // ISO: 1 Monday to 7 Sunday
@@ -41,7 +42,7 @@ type Filter struct {
 // maxFilterValues bounds each list of a filter.
 const maxFilterValues = 50
 
-// ParseFilter reads accountId, symbol, status, tagId, excludeTagId, side,
+// ParseFilter reads accountId, symbol, status, tagId, excludeTagId, playbookId, side,
 // assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
 // query string.
 // A list is given by repeating the parameter or separating its values with
@@ -78,6 +79,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 	f.AccountIDs = ids("accountId", "account")
 	f.TagIDs = ids("tagId", "tag")
 	f.ExcludeTagIDs = ids("excludeTagId", "tag")
+	f.PlaybookIDs = ids("playbookId", "playbook")
 	for _, v := range list("symbol") {
 		switch {
 		case len(v) > 32:
@@ -202,6 +204,9 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 	}
 	if len(f.ExcludeTagIDs) > 0 {
 		conds = append(conds, "NOT EXISTS (SELECT 1 FROM position_tags pt WHERE pt.position_id = p.id AND pt.tag_id = ANY("+arg(f.ExcludeTagIDs)+"::uuid[]))")
+	}
+	if len(f.PlaybookIDs) > 0 {
+		conds = append(conds, "p.playbook_id = ANY("+arg(f.PlaybookIDs)+"::uuid[])")
 	}
 	if f.Side != "" {
 		conds = append(conds, "p.side = "+arg(f.Side))

@@ -42,7 +42,18 @@ func TestParseFilter(t *testing.T) {
 			t.Fatalf("args %v", args)
 		}
 	})
+	t.Run("Playbook", func(t *testing.T) {
+		f, err := ParseFilter(url.Values{"playbookId": {id + "," + id}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []any
+		if got := f.SQL(&args, "p.closed_at"); got != "p.playbook_id = ANY($1::uuid[])" || len(args) != 1 || f.NeedsAccount() {
+			t.Fatalf("%q %v", got, args)
+		}
+	})
 	for name, q := range map[string]url.Values{
+		"BadPlaybook":  {"playbookId": {id + ",x"}},
 		"BadAccount":   {"accountId": {"1 OR 1=1"}},
 		"BadStatus":    {"status": {"won"}},
 		"BadTag":       {"tagId": {"x"}},

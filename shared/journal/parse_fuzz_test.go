@@ -40,7 +40,7 @@ func FuzzParseFilter(f *testing.F) {
 		if flt.From != nil && flt.To != nil && flt.To.Before(*flt.From) {
 			t.Fatal("accepted to before from")
 		}
-		for _, id := range slices.Concat(flt.AccountIDs, flt.TagIDs, flt.ExcludeTagIDs) {
+		for _, id := range slices.Concat(flt.AccountIDs, flt.TagIDs, flt.ExcludeTagIDs, flt.PlaybookIDs) {
 			if !db.ValidUUID(id) {
 				t.Fatalf("accepted id %q", id)
 			}

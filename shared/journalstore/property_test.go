@@ -32,7 +32,10 @@ import (
 //     (same price and time);
 //   - the ledger holds each position's realised P&L and fees, and every
 //     balance is its starting balance plus its ledger;
-//   - a refused write changes nothing.
+//   - a refused write changes nothing;
+//   - the statistics' rows (closed_trades) are what a rebuild makes, also
+//     after a position's playbook or ticks change and after a criterion or
+//     a playbook is deleted.
 func TestRandomWritesKeepInvariants(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.New(t)
@@ -52,7 +55,29 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 	}
 	start := time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
 	store := journalstore.New(pool, nil, func() time.Time { return start.AddDate(1, 0, 0) })
-	var refused, runs int
+	books := make([]string, 2)
+	newBook := func(i int, name string) {
+		in := journalstore.PlaybookInput{Name: &name, Criteria: &[]journalstore.CriterionInput{{Text: "trend"}, {Text: "volume"}, {Text: "level"}}}
+		b, err := store.CreatePlaybook(ctx, user, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		books[i] = b.ID
+	}
+	newBook(0, "Breakout")
+	newBook(1, "Pullback")
+	criteria := func(book string) []string {
+		b, err := store.Playbook(ctx, user, book)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range b.Criteria {
+			ids = append(ids, c.ID)
+		}
+		return ids
+	}
+	var refused, runs, ticked int
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		symbol := fmt.Sprintf("R%d", seed)
@@ -90,7 +115,40 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			fills := fillIDs(t, pool, target)
 			before := snapshot(t, pool)
 			var op string
-			switch k := rng.IntN(10); {
+			switch k := rng.IntN(13); {
+			case k >= 10 && k < 12:
+				op = "playbook"
+				var in journalstore.PositionPlaybook
+				if v := rng.IntN(4); v < 3 {
+					b := books[v%2]
+					in.PlaybookID = &b
+					for _, c := range criteria(b) {
+						if rng.IntN(2) == 0 {
+							in.CriterionIDs = append(in.CriterionIDs, c)
+						}
+					}
+					if v == 2 { // a criterion of the other playbook: refused
+						in.CriterionIDs = append(in.CriterionIDs, criteria(books[1])[0])
+					}
+				}
+				ticked += len(in.CriterionIDs)
+				_, err = store.SetPositionPlaybook(ctx, user, target, in)
+			case k == 12:
+				op = "checklist"
+				i := rng.IntN(2)
+				if rng.IntN(5) == 0 {
+					if err = store.DeletePlaybook(ctx, user, books[i]); err == nil {
+						newBook(i, fmt.Sprintf("Book %d-%d", seed, step))
+					}
+					break
+				}
+				list := []journalstore.CriterionInput{{Text: fmt.Sprintf("new %d", step)}}
+				for _, c := range criteria(books[i]) {
+					if rng.IntN(3) > 0 {
+						list = append(list, journalstore.CriterionInput{ID: &c, Text: "kept"})
+					}
+				}
+				_, err = store.UpdatePlaybook(ctx, user, books[i], journalstore.PlaybookInput{Criteria: &list})
 			case k < 5 || len(fills) == 0:
 				op = "add"
 				_, err = store.AddFill(ctx, user, target, randomFill())
@@ -131,8 +189,8 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 	}
 	// The sequences must reach what the test is for: runs of several
 	// positions, and refusals.
-	if runs < 3 || refused == 0 {
-		t.Fatalf("longest run %d positions, %d refused writes: the random writes missed reversals or refusals", runs, refused)
+	if runs < 3 || refused == 0 || ticked == 0 {
+		t.Fatalf("longest run %d positions, %d refused writes, %d ticks: the random writes missed reversals, refusals or ticks", runs, refused, ticked)
 	}
 	t.Logf("longest run %d positions, %d refused writes", runs, refused)
 }

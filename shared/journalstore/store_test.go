@@ -33,7 +33,8 @@ func snapshot(t *testing.T, pool *pgxpool.Pool) map[string]string {
 	for _, q := range []string{
 		`SELECT id::text, concat_ws('|', account_id, status, opened_at, closed_at, entry_quantity::numeric(30,8), exit_quantity::numeric(30,8),
 			open_quantity::numeric(30,8), avg_entry_price::numeric(30,10), avg_exit_price::numeric(30,10), gross_pnl, fees, net_pnl,
-			initial_risk, r_multiple) FROM positions`,
+			initial_risk, r_multiple, playbook_id) FROM positions`,
+		`SELECT concat(position_id, criterion_id), '' FROM position_criteria`,
 		`SELECT concat(fill_id, kind), concat_ws('|', account_id, position_id, amount, occurred_at) FROM ledger_entries WHERE position_id IS NOT NULL`,
 		`SELECT id::text, concat_ws('|', starting_balance, balance) FROM accounts`,
 	} {

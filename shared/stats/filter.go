@@ -11,11 +11,12 @@ import (
 // statistics tests check both against one plain reading of the filter.
 // Accounts and dates narrow the rows read (readClosed); the rest is here.
 type filter struct {
-	none      bool            // nothing can match (a status other than closed, or only unknown tags asked for)
+	none      bool            // nothing can match (a status other than closed, or only unknown tags or playbooks asked for)
 	symbols   map[string]bool // nil: any
 	anyTags   []int32         // nil: any; else at least one of these
 	noTags    []int32
-	side      int8 // -1 any, 0 long, 1 short
+	playbooks []bool // nil: any; else by playbook index, whether taken
+	side      int8   // -1 any, 0 long, 1 short
 	assets    map[string]bool
 	weekdays  [8]bool // ISO 1..7
 	hours     [24]bool
@@ -47,6 +48,22 @@ func compile(f journal.Filter, j journalRows) filter {
 		}
 	}
 	out.noTags = tags(f.ExcludeTagIDs)
+	if len(f.PlaybookIDs) > 0 {
+		out.playbooks = make([]bool, len(j.playbooks))
+		known := false
+		for _, s := range f.PlaybookIDs {
+			var id pgtype.UUID
+			if id.Scan(s) != nil {
+				continue
+			}
+			if k, ok := j.bookIndex[id.Bytes]; ok {
+				out.playbooks[k], known = true, true
+			}
+		}
+		if !known { // only unknown playbooks asked for
+			out.none = true
+		}
+	}
 	if len(f.Symbols) > 0 {
 		out.symbols = map[string]bool{}
 		for _, s := range f.Symbols {
@@ -74,10 +91,13 @@ func compile(f journal.Filter, j journalRows) filter {
 	return out
 }
 
-// takes reports whether the filter keeps c, whose fields up to its tags
-// and its entry are read.
+// takes reports whether the filter keeps c, whose fields up to its met
+// criteria and its entry are read.
 func (f *filter) takes(c *closed, d *decoder) bool {
 	if f.symbols != nil && !d.symbol[c.symbol] && !d.symbol[c.underlying] {
+		return false
+	}
+	if f.playbooks != nil && (c.playbook < 0 || !f.playbooks[c.playbook]) {
 		return false
 	}
 	if f.side >= 0 && c.long != (f.side == 0) {

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -31,6 +32,8 @@ type sums struct {
 	underlyings []tally        // by underlying, and
 	assets      []tally        // by asset type: indexes into the closes' strings
 	tags        map[int]*tally // by tag, an index into the tags read
+	playbooks   []tally        // by playbook, an index into the playbooks read (none: all less these)
+	met, missed []tally        // by criterion, an index into the criteria read
 	weekdays    [8]tally       // by ISO weekday of the entry, 1..7
 	hours       [24]tally      // by hour of the entry
 	holds       [len(holdBuckets)]tally
@@ -73,6 +76,12 @@ func (t *tally) add(c *closed) {
 	}
 }
 
+// less is t without u, a part of it.
+func (t tally) less(u *tally) tally {
+	return tally{trades: t.trades - u.trades, wins: t.wins - u.wins, losses: t.losses - u.losses, rCount: t.rCount - u.rCount,
+		net: t.net.sub(u.net), winSum: t.winSum.sub(u.winSum), lossSum: t.lossSum.sub(u.lossSum), rSum: t.rSum.sub(u.rSum)}
+}
+
 // merge adds u into t.
 func (t *tally) merge(u *tally) {
 	t.trades, t.wins, t.losses, t.rCount = t.trades+u.trades, t.wins+u.wins, t.losses+u.losses, t.rCount+u.rCount
@@ -94,10 +103,11 @@ var holdBuckets = [...]struct {
 var rBounds = [...]int64{-3, -2, -1, 0, 1, 2, 3}
 
 // newSums makes the sums of closes whose strings (symbols, underlyings,
-// asset types) number strings; withSymbols asks for the breakdown by
-// symbol.
-func newSums(strings int, withSymbols bool) *sums {
-	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{}}
+// asset types) number strings, of a journal's j playbooks and criteria;
+// withSymbols asks for the breakdown by symbol.
+func newSums(strings int, j journalRows, withSymbols bool) *sums {
+	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{},
+		playbooks: make([]tally, len(j.playbooks)), met: make([]tally, len(j.criteria)), missed: make([]tally, len(j.criteria))}
 	if withSymbols {
 		s.symbols = make([]tally, strings)
 	}
@@ -161,6 +171,22 @@ func (s *sums) add(c *closed) {
 }
 
 func (s *sums) addTag(tag int, c *closed) { tallyOf(s.tags, tag).add(c) }
+
+// addPlaybook counts c, which follows a playbook, in it and in each
+// criterion of it (books: the playbooks read) as met (among met, the
+// criteria it ticked) or missed. The positions without a playbook are
+// not counted one by one: they are all the others (raw), so a journal
+// without playbooks pays nothing a close.
+func (s *sums) addPlaybook(books []playbook, c *closed, met []int32) {
+	s.playbooks[c.playbook].add(c)
+	for _, k := range books[c.playbook].criteria {
+		if slices.Contains(met, k) {
+			s.met[k].add(c)
+		} else {
+			s.missed[k].add(c)
+		}
+	}
+}
 
 func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 	t, ok := m[k]

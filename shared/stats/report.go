@@ -50,6 +50,8 @@ type Block struct {
 	ByHoldTime    []HoldTimeBucket  `json:"byHoldTime"`
 	BySide        []SideBucket      `json:"bySide"`
 	ByAssetType   []AssetTypeBucket `json:"byAssetType"`
+	ByPlaybook    []PlaybookBucket  `json:"byPlaybook"`
+	ByCriterion   []CriterionBucket `json:"byCriterion"`
 	RDistribution []RBucket         `json:"rDistribution"`
 	WinnersLosers WinnersLosers     `json:"winnersLosers"`
 	EquityCurve   []Point           `json:"equityCurve"`
@@ -181,6 +183,25 @@ type AssetTypeBucket struct {
 	Breakdown
 }
 
+// PlaybookBucket is the positions that followed one playbook, or (a null
+// PlaybookID, an empty Name) no playbook.
+type PlaybookBucket struct {
+	PlaybookID *string `json:"playbookId"`
+	Name       string  `json:"name"`
+	Breakdown
+}
+
+// CriterionBucket sets, among the positions that followed a criterion's
+// playbook, those that met the criterion beside those that missed it.
+type CriterionBucket struct {
+	CriterionID string    `json:"criterionId"`
+	Text        string    `json:"text"`
+	PlaybookID  string    `json:"playbookId"`
+	Playbook    string    `json:"playbook"` // the playbook's name
+	Met         Breakdown `json:"met"`
+	Missed      Breakdown `json:"missed"`
+}
+
 // RBucket counts the positions whose R multiple is in [From, To) (null:
 // unbounded).
 type RBucket struct {
@@ -253,6 +274,9 @@ const (
 	kindHold
 	kindSide
 	kindAsset
+	kindPlaybook // keyed by playbook id, "" for none
+	kindMet      // keyed by criterion id
+	kindMissed
 	kinds
 )
 
@@ -270,6 +294,8 @@ type currencyRaw struct {
 type raw struct {
 	currencies map[string]*currencyRaw
 	series     map[string]seriesStats // by currency, and "*"
+	playbooks  []playbook             // the user's, for the breakdowns' names
+	criteria   []criterion
 }
 
 func newRaw() raw {
@@ -378,6 +404,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	b.ByHoldTime = keyed(merged[kindHold], byHold, func(k string, d Breakdown) HoldTimeBucket { return HoldTimeBucket{k, d} })
 	b.BySide = keyed(merged[kindSide], strings.Compare, func(k string, d Breakdown) SideBucket { return SideBucket{k, d} })
 	b.ByAssetType = keyed(merged[kindAsset], strings.Compare, func(k string, d Breakdown) AssetTypeBucket { return AssetTypeBucket{k, d} })
+	b.ByPlaybook, b.ByCriterion = byPlaybook(r, merged[kindPlaybook]), byCriterion(r, merged[kindMet], merged[kindMissed])
 	// The breakdown by tag: best net P&L first, then by name and id.
 	ts := make([]tagAgg, 0, len(merged[kindTag]))
 	for id, a := range merged[kindTag] {
@@ -414,6 +441,56 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum), Drawdown: amount(p.drawdown)})
 	}
 	return b
+}
+
+// byPlaybook is the breakdown by playbook: best net P&L first, then by
+// name (no playbook's is empty).
+func byPlaybook(r raw, m map[string]bucketAgg) []PlaybookBucket {
+	names := make(map[string]string, len(r.playbooks))
+	for _, p := range r.playbooks {
+		names[p.id] = p.name
+	}
+	keys := slices.Collect(maps.Keys(m))
+	aggs := make(map[string]*bucketAgg, len(m))
+	for _, k := range keys {
+		a := m[k]
+		a.approx = approx(a.net)
+		aggs[k] = &a
+	}
+	slices.SortFunc(keys, func(x, y string) int {
+		return cmp.Or(aggs[y].cmpNet(aggs[x]), cmp.Compare(names[x], names[y]), cmp.Compare(x, y))
+	})
+	out := make([]PlaybookBucket, 0, len(keys))
+	for _, k := range keys {
+		e := PlaybookBucket{Name: names[k], Breakdown: aggs[k].breakdown()}
+		if k != "" {
+			e.PlaybookID = &k
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// byCriterion is the breakdown by criterion, met against missed: the
+// criteria of every playbook with a position in the block, by playbook
+// name, then in checklist order.
+func byCriterion(r raw, met, missed map[string]bucketAgg) []CriterionBucket {
+	out := []CriterionBucket{}
+	for _, c := range r.criteria {
+		m, ok1 := met[c.id]
+		x, ok2 := missed[c.id]
+		if !ok1 && !ok2 {
+			continue
+		}
+		p := r.playbooks[c.playbook]
+		out = append(out, CriterionBucket{CriterionID: c.id, Text: c.text, PlaybookID: p.id, Playbook: p.name,
+			Met: m.breakdown(), Missed: x.breakdown()})
+	}
+	// Stable: the criteria are in checklist order within a playbook.
+	slices.SortStableFunc(out, func(a, b CriterionBucket) int {
+		return cmp.Or(cmp.Compare(a.Playbook, b.Playbook), cmp.Compare(a.PlaybookID, b.PlaybookID))
+	})
+	return out
 }
 
 // keyed is a breakdown's entries in the order of their keys.

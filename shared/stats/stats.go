@@ -69,11 +69,12 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 	// goroutines (the unfiltered report over 100,000 positions spends a
 	// third of its time in each).
 	r := newRaw()
+	r.playbooks, r.criteria = j.playbooks, j.criteria
 	var wg sync.WaitGroup
 	wg.Go(func() { r.series = walkSeries(j, cs, factors, display) })
 	sums := make([]*sums, len(j.currencies))
 	for i := range sums {
-		sums[i] = newSums(len(cs.strings), withSymbols)
+		sums[i] = newSums(len(cs.strings), j, withSymbols)
 	}
 	for _, i := range cs.order {
 		c := cs.list.at(i)
@@ -81,6 +82,9 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 		s.add(c)
 		for _, t := range cs.tagsOf(c) {
 			s.addTag(int(t), c)
+		}
+		if c.playbook >= 0 {
+			s.addPlaybook(j.playbooks, c, cs.metOf(c))
 		}
 	}
 	for i, s := range sums {
@@ -204,6 +208,24 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	for i, h := range holdBuckets {
 		if s.holds[i].trades > 0 {
 			b[kindHold][h.key] = aggOf(&s.holds[i])
+		}
+	}
+	none := s.all // the positions of no playbook: all but the playbooks'
+	for i := range s.playbooks {
+		if s.playbooks[i].trades > 0 {
+			b[kindPlaybook][j.playbooks[i].id] = aggOf(&s.playbooks[i])
+			none = none.less(&s.playbooks[i])
+		}
+	}
+	if none.trades > 0 {
+		b[kindPlaybook][""] = aggOf(&none)
+	}
+	for k, cr := range j.criteria {
+		if s.met[k].trades > 0 {
+			b[kindMet][cr.id] = aggOf(&s.met[k])
+		}
+		if s.missed[k].trades > 0 {
+			b[kindMissed][cr.id] = aggOf(&s.missed[k])
 		}
 	}
 	for i, side := range []string{journal.SideLong, journal.SideShort} {

@@ -17,8 +17,8 @@ import (
 	"tradejournal/shared/journal"
 )
 
-// The statistics read the user's accounts and tags and the closed_trades
-// rows (migration 0022) of the filter's window: a row per account and UTC
+// The statistics read the user's accounts, tags and playbooks and the
+// closed_trades rows (migrations 0022 and 0032) of the filter's window: a row per account and UTC
 // day of close, holding that day's closed positions packed in close order.
 // The journal store keeps those rows in the transaction of every write.
 // Every filter applies here, in Go, to the decoded records; the database
@@ -27,6 +27,12 @@ import (
 const accountsSQL = `SELECT id, currency::text, timezone FROM accounts WHERE user_id = $1`
 
 const tagsSQL = `SELECT id, name, category FROM tags WHERE user_id = $1`
+
+const playbooksSQL = `SELECT id, name FROM playbooks WHERE user_id = $1`
+
+// criteriaSQL is the criteria of the user's playbooks in checklist order.
+const criteriaSQL = `SELECT c.id, c.playbook_id, c.text FROM playbook_criteria c
+JOIN playbooks b ON b.id = c.playbook_id WHERE b.user_id = $1 ORDER BY c.playbook_id, c.sort_order, c.id`
 
 // closedSQL is the user's rows of UTC days $2 to $3 (and of the accounts
 // $4 when the filter names accounts), in day order.
@@ -63,6 +69,20 @@ type account struct {
 // tag is one of the user's tags.
 type tag struct{ id, name, category string }
 
+// playbook is one of the user's playbooks with its criteria (indexes into
+// journalRows.criteria, in checklist order).
+type playbook struct {
+	id, name string
+	criteria []int32
+}
+
+// criterion is one criterion of a playbook (an index into
+// journalRows.playbooks).
+type criterion struct {
+	id, text string
+	playbook int32
+}
+
 // journalRows is what a report reads besides the closes.
 type journalRows struct {
 	accounts   []account
@@ -70,10 +90,15 @@ type journalRows struct {
 	currencies []string
 	tags       []tag
 	tagIndex   map[[16]byte]int32
+	playbooks  []playbook
+	bookIndex  map[[16]byte]int32
+	criteria   []criterion
+	critIndex  map[[16]byte]int32
 }
 
 func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, error) {
-	out := journalRows{accountIDs: map[[16]byte]int32{}, tagIndex: map[[16]byte]int32{}}
+	out := journalRows{accountIDs: map[[16]byte]int32{}, tagIndex: map[[16]byte]int32{},
+		bookIndex: map[[16]byte]int32{}, critIndex: map[[16]byte]int32{}}
 	rows, _ := tx.Query(ctx, accountsSQL, userID)
 	var (
 		id       [16]byte
@@ -103,6 +128,30 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 		t.id = uuidString(id)
 		out.tagIndex[id] = int32(len(out.tags))
 		out.tags = append(out.tags, t)
+		return nil
+	}); err != nil {
+		return journalRows{}, err
+	}
+	rows, _ = tx.Query(ctx, playbooksSQL, userID)
+	var name string
+	if _, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error {
+		out.bookIndex[id] = int32(len(out.playbooks))
+		out.playbooks = append(out.playbooks, playbook{id: uuidString(id), name: name})
+		return nil
+	}); err != nil {
+		return journalRows{}, err
+	}
+	rows, _ = tx.Query(ctx, criteriaSQL, userID)
+	var book [16]byte
+	if _, err := pgx.ForEachRow(rows, []any{&id, &book, &name}, func() error {
+		b, ok := out.bookIndex[book]
+		if !ok { // a playbook created after the first read: the snapshot is one, so never
+			return errors.New("a criterion of a playbook not read")
+		}
+		k := int32(len(out.criteria))
+		out.critIndex[id] = k
+		out.criteria = append(out.criteria, criterion{id: uuidString(id), text: name, playbook: b})
+		out.playbooks[b].criteria = append(out.playbooks[b].criteria, k)
 		return nil
 	}); err != nil {
 		return journalRows{}, err
@@ -139,6 +188,8 @@ type closed struct {
 	underlying          int32   // the option's or future's underlying, else the symbol
 	entry               int64   // opened_at on the account zone's clock: local seconds since 1970-01-01
 	tagStart, tagCount  int32   // the span of the decoder's tags
+	playbook            int32   // index into journalRows.playbooks, -1 for none
+	metStart, metCount  int32   // the span of the decoder's met criteria
 	long, hasR          bool
 }
 
@@ -189,9 +240,12 @@ type closes struct {
 	order   []int32 // indexes into list, in (closed_at, id) order
 	strings []string
 	tags    []int32 // indexes into journalRows.tags, spanned by closed.tagStart and tagCount
+	met     []int32 // indexes into journalRows.criteria, spanned by closed.metStart and metCount
 }
 
 func (cs *closes) tagsOf(c *closed) []int32 { return cs.tags[c.tagStart : c.tagStart+c.tagCount] }
+
+func (cs *closes) metOf(c *closed) []int32 { return cs.met[c.metStart : c.metStart+c.metCount] }
 
 // window is the UTC days that hold the trading days from to to in any
 // zone (UTC-12 to UTC+14): the database narrows to it, readClosed to the
@@ -306,7 +360,7 @@ var errTextFormat = errors.New("statistics need the binary protocol")
 // binary timestamps count from there.
 const pgEpochMicros = 946684800_000000
 
-// decoder reads packed records (migration 0022 has the layout).
+// decoder reads packed records (migration 0032 has the layout).
 type decoder struct {
 	journal journalRows
 	filter  filter
@@ -364,6 +418,9 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		}
 		c.tagCount = int32(len(d.out.tags)) - c.tagStart
 		b = b[16*n:]
+		if b, err = d.playbook(b, c); err != nil {
+			return 0, 0, err
+		}
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
@@ -391,6 +448,7 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		if !keep {
 			b = b[16:]
 			d.out.tags = d.out.tags[:c.tagStart]
+			d.out.met = d.out.met[:c.metStart]
 			d.out.list.drop()
 			continue
 		}
@@ -409,6 +467,47 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 }
 
 var errTruncated = errors.New("truncated record")
+
+// playbook reads c's playbook and the criteria it met. A playbook or a
+// criterion deleted since the row was written reads as none (the store
+// refreshes the rows in the deleting transaction, so only a report
+// between the two sees one).
+func (d *decoder) playbook(b []byte, c *closed) ([]byte, error) {
+	c.playbook = -1
+	if len(b) < 2 {
+		return b, errTruncated
+	}
+	switch binary.BigEndian.Uint16(b) {
+	case 0:
+		b = b[2:]
+	case 1:
+		if len(b) < 2+16 {
+			return b, errTruncated
+		}
+		if k, ok := d.journal.bookIndex[[16]byte(b[2:])]; ok {
+			c.playbook = k
+		}
+		b = b[2+16:]
+	default:
+		return b, errors.New("a record with more than one playbook")
+	}
+	if len(b) < 2 {
+		return b, errTruncated
+	}
+	n := int(binary.BigEndian.Uint16(b))
+	b = b[2:]
+	if len(b) < 16*n {
+		return b, errTruncated
+	}
+	c.metStart = int32(len(d.out.met))
+	for k := range n {
+		if m, ok := d.journal.critIndex[[16]byte(b[16*k:])]; ok && c.playbook >= 0 && d.journal.criteria[m].playbook == c.playbook {
+			d.out.met = append(d.out.met, m)
+		}
+	}
+	c.metCount = int32(len(d.out.met)) - c.metStart
+	return b[16*n:], nil
+}
 
 // The lengths of a figure that are no length (migration 0022).
 const (

@@ -32,6 +32,12 @@ func (a units) add(b units) units {
 	return units{hi: a.hi + b.hi + int64(carry), lo: lo}
 }
 
+// sub is a - b.
+func (a units) sub(b units) units {
+	lo, borrow := bits.Sub64(a.lo, b.lo, 0)
+	return units{hi: a.hi - b.hi - int64(borrow), lo: lo}
+}
+
 func (a units) sign() int {
 	switch {
 	case a.hi < 0:

@@ -93,3 +93,24 @@ func TestTradingDay(t *testing.T) {
 		}
 	}
 }
+
+// TestUnitsSub: a - b + b is a, across the carry between the halves.
+func TestUnitsSub(t *testing.T) {
+	for _, tc := range [][2]units{
+		{{lo: 5}, {lo: 7}},
+		{{hi: 1, lo: 0}, {lo: 1}},
+		{{hi: -1, lo: ^uint64(0)}, {hi: 0, lo: 1 << 63}},
+		{{hi: 3, lo: 1 << 62}, {hi: -2, lo: ^uint64(0)}},
+	} {
+		a, b := tc[0], tc[1]
+		if got := a.sub(b).add(b); got != a {
+			t.Errorf("%v - %v + %v = %v", a, b, b, got)
+		}
+		if a.sub(a).sign() != 0 {
+			t.Errorf("%v - itself is not 0", a)
+		}
+	}
+	if (units{lo: 5}).sub(units{lo: 7}).sign() != -1 {
+		t.Error("5 - 7 is not negative")
+	}
+}

@@ -1000,10 +1000,51 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
   await screenshot('position-review');
 });
 
+step('creates a playbook with a checklist, follows it on a closed trade with a criterion ticked, and sees it on the dashboard', async () => {
+  await nav('Playbooks');
+  await page.getByRole('heading', { name: 'Playbooks', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'New playbook' }).click();
+  const form = page.getByRole('form', { name: 'New playbook' });
+  await form.getByLabel('Playbook name').fill('Opening range');
+  await form.getByLabel('Description').fill('The first 30 minutes, then the break.');
+  await form.getByRole('button', { name: 'Add criterion' }).click();
+  await form.getByLabel('Criterion 1', { exact: true }).fill('Volume above average');
+  await form.getByRole('button', { name: 'Add criterion' }).click();
+  await form.getByLabel('Criterion 2', { exact: true }).fill('Range break');
+  // The break comes first on the checklist.
+  await form.getByRole('button', { name: 'Move criterion 2 up' }).click();
+  await form.getByRole('button', { name: 'Create playbook' }).click();
+  const card = page.getByRole('region', { name: 'Playbook Opening range' });
+  await card.waitFor();
+  assert.deepEqual(await card.getByRole('listitem').allInnerTexts(), ['Range break', 'Volume above average']);
+  await screenshot('playbooks');
+
+  // A winning AAPL trade followed it and met the range break only.
+  const { items } = await api('/api/positions?symbol=AAPL&status=closed&assetType=stock');
+  const winner = items.find((p) => Number(p.netPnl) > 0);
+  await page.goto(`/positions/${winner.id}`);
+  const section = page.getByRole('region', { name: 'Playbook', exact: true });
+  await section.getByLabel('Playbook followed').selectOption({ label: 'Opening range' });
+  await section.getByLabel('Range break').check();
+  await section.getByRole('button', { name: 'Save playbook' }).click();
+  await section.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+  await screenshot('position-playbook');
+
+  await nav('Dashboard');
+  await page.getByRole('region', { name: 'By playbook', exact: true }).first().getByRole('row', { name: /Opening range/ }).waitFor();
+  const criteria = page.getByRole('region', { name: 'By playbook criterion' }).first();
+  const met = criteria.getByRole('row', { name: /Opening range: Range break/ });
+  await met.waitFor();
+  // The trade met it (1 trade, a win); none missed it.
+  assert.match(await met.innerText(), /^Opening range: Range break\s+1\s+100(\.0+)?%/);
+  await criteria.getByRole('row', { name: /Opening range: Volume above average/ }).waitFor();
+  await screenshot('dashboard-playbooks');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

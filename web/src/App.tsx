@@ -28,6 +28,7 @@ const CsvImport = lazy(() => import('./screens/CsvImport'));
 const Strategies = lazy(() => import('./screens/strategies/Strategies'));
 const StrategyPage = lazy(() => import('./screens/strategies/StrategyPage'));
 const Settings = lazy(() => import('./screens/Settings'));
+const Playbooks = lazy(() => import('./screens/Playbooks'));
 const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
@@ -66,6 +67,7 @@ export const router = createBrowserRouter([
       { path: '/calculator', element: <Calculator /> },
       { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
+      { path: '/playbooks', element: <Playbooks /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },

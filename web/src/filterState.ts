@@ -4,7 +4,7 @@
 // string passes straight through to GET /api/performance and /api/positions.
 
 /** Filters that take several values: any of them matches (written comma-separated). */
-export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'assetType', 'weekday', 'hour'] as const;
+export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'assetType', 'weekday', 'hour'] as const;
 /** Filters that take one value. status and dateBy belong to the positions list only. */
 export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy'] as const;
 
@@ -30,7 +30,7 @@ function isListName(name: FilterName): name is ListFilterName {
 
 /** emptyFilters is the filter that matches everything. */
 export function emptyFilters(): Filters {
-  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], assetType: [], weekday: [], hour: [] };
+  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], assetType: [], weekday: [], hour: [] };
 }
 
 /**
@@ -102,6 +102,7 @@ type ApiQuery = {
   symbol?: string[];
   tagId?: string[];
   excludeTagId?: string[];
+  playbookId?: string[];
   assetType?: Array<'stock' | 'option' | 'future'>;
   weekday?: number[];
   hour?: number[];

@@ -10,6 +10,7 @@ export const keys = {
   accounts: ['accounts'] as const,
   brokerages: ['brokerages'] as const,
   tags: ['tags'] as const,
+  playbooks: ['playbooks'] as const,
 };
 
 export type User = Schemas['User'];
@@ -66,5 +67,13 @@ export function useTags() {
   return useQuery({
     queryKey: keys.tags,
     queryFn: async () => (await unwrap(client.GET('/api/tags'))).items,
+  });
+}
+
+/** usePlaybooks is every playbook of the user (at most 100: one list), by name, with its checklist. */
+export function usePlaybooks() {
+  return useQuery({
+    queryKey: keys.playbooks,
+    queryFn: async () => (await unwrap(client.GET('/api/playbooks'))).items,
   });
 }

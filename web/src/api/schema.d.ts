@@ -1371,6 +1371,65 @@ export interface paths {
         patch: operations["updateTag"];
         trace?: never;
     };
+    "/api/playbooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the user's playbooks
+         * @description Every playbook of the user (at most 100, so one list), by name regardless of case, each with its criteria in checklist order.
+         */
+        get: operations["listPlaybooks"];
+        put?: never;
+        /**
+         * Create a playbook
+         * @description Creates a playbook with its checklist (criteria without ids). The
+         *     name is required and unique per user regardless of case; a user has
+         *     at most 100 playbooks.
+         */
+        post: operations["createPlaybook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/playbooks/{playbookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                playbookId: string;
+            };
+            cookie?: never;
+        };
+        /** One playbook */
+        get: operations["getPlaybook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a playbook
+         * @description Deletes the playbook with its criteria; its positions follow no playbook afterwards.
+         */
+        delete: operations["deletePlaybook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a playbook
+         * @description Changes the fields given. `criteria`, when given, is the whole
+         *     checklist in order: an item with the id of one of the playbook's
+         *     criteria keeps that criterion (and the positions' ticks of it) with
+         *     the new text; an item without an id is a new criterion; a criterion
+         *     left out is deleted, and taken off every position that ticked it. An
+         *     id that is not one of this playbook's criteria is 400 naming
+         *     `criteria[i].id`.
+         */
+        patch: operations["updatePlaybook"];
+        trace?: never;
+    };
     "/api/demo-journal": {
         parameters: {
             query?: never;
@@ -1708,6 +1767,38 @@ export interface paths {
          *     (400 naming `tagIds[i]`); at most 50.
          */
         put: operations["setPositionTags"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/positions/{positionId}/playbook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * What a position follows
+         * @description The position's playbook (null for none) and the criteria of it that the position met, in checklist order.
+         */
+        get: operations["getPositionPlaybook"];
+        /**
+         * Set a position's playbook and met criteria
+         * @description The position follows `playbookId` (null: none) and has met exactly
+         *     `criterionIds` (absent: none; repeats are ignored). Every criterion
+         *     must be one of that playbook's (400 naming `criterionIds[i]`); a
+         *     playbook that is not the user's is 400 on `playbookId`. Changing the
+         *     playbook clears the old playbook's ticks. The statistics see the
+         *     change at once.
+         */
+        put: operations["setPositionPlaybook"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3432,6 +3523,50 @@ export interface components {
             /** @enum {string} */
             category: "setup" | "mistake" | "emotion" | "general";
         };
+        Playbook: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @description An archived playbook keeps its positions and statistics but is not offered for new ones. */
+            archived: boolean;
+            /** @description The checklist, in order. */
+            criteria: components["schemas"]["PlaybookCriterion"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        PlaybookCriterion: {
+            /** Format: uuid */
+            id: string;
+            text: string;
+        };
+        PlaybookEnvelope: {
+            playbook: components["schemas"]["Playbook"];
+        };
+        PlaybookList: {
+            items: components["schemas"]["Playbook"][];
+        };
+        PlaybookRequest: {
+            /** @description Required to create; trimmed. */
+            name?: string;
+            description?: string;
+            archived?: boolean;
+            /** @description The whole checklist in order (see the route). */
+            criteria?: {
+                /**
+                 * Format: uuid
+                 * @description An existing criterion of this playbook; absent for a new one.
+                 */
+                id?: string;
+                text: string;
+            }[];
+        };
+        PositionPlaybook: {
+            playbookId: string | null;
+            criterionIds?: string[];
+        };
         TagEnvelope: {
             tag: components["schemas"]["Tag"];
         };
@@ -4032,6 +4167,28 @@ export interface components {
                 /** @enum {string} */
                 assetType: "stock" | "option" | "future";
             } & components["schemas"]["PerformanceBreakdown"])[];
+            /** @description One entry per playbook followed by a position of the filter, and one (`playbookId` null, `name` empty) for the positions that follow none; best net P&L first. */
+            byPlaybook: ({
+                playbookId: string | null;
+                name: string;
+            } & components["schemas"]["PerformanceBreakdown"])[];
+            /**
+             * @description One entry per criterion of every playbook followed by a position of
+             *     the filter, by playbook name, then in checklist order: among that
+             *     playbook's positions, those that met the criterion (`met`) beside
+             *     those that did not (`missed`).
+             */
+            byCriterion: {
+                /** Format: uuid */
+                criterionId: string;
+                text: string;
+                /** Format: uuid */
+                playbookId: string;
+                /** @description The playbook's name. */
+                playbook: string;
+                met: components["schemas"]["PerformanceBreakdown"];
+                missed: components["schemas"]["PerformanceBreakdown"];
+            }[];
             /** @description Positions by R multiple in [from, to) (null is unbounded); all eight ranges, below -3 to 3 and above. */
             rDistribution: {
                 from: string | null;
@@ -7117,6 +7274,161 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPlaybooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playbooks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaybookList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaybookRequest"];
+            };
+        };
+        responses: {
+            /** @description The playbook. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaybookEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: another of the user's playbooks has this name (regardless of case), or the user has 100 playbooks. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                playbookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The playbook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaybookEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                playbookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                playbookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlaybookRequest"];
+            };
+        };
+        responses: {
+            /** @description The playbook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlaybookEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: another of the user's playbooks has this name (regardless of case), or the user has 100 playbooks. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     loadDemoJournal: {
         parameters: {
             query?: never;
@@ -7188,6 +7500,8 @@ export interface operations {
                 tagId?: string[];
                 /** @description Positions carrying none of these tags. */
                 excludeTagId?: string[];
+                /** @description Positions that follow one of these playbooks. */
+                playbookId?: string[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
@@ -7733,6 +8047,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PositionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPositionPlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The position's playbook and met criteria. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionPlaybook"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPositionPlaybook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PositionPlaybook"];
+            };
+        };
+        responses: {
+            /** @description The position's playbook and met criteria as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionPlaybook"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8497,6 +8872,8 @@ export interface operations {
                 tagId?: string[];
                 /** @description Positions carrying none of these tags. */
                 excludeTagId?: string[];
+                /** @description Positions that follow one of these playbooks. */
+                playbookId?: string[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */

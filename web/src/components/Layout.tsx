@@ -109,6 +109,7 @@ export function AppLayout() {
     ['/positions', 'Positions'],
     ['/strategies', 'Strategies'],
     ['/journal', 'Journal'],
+    ['/playbooks', 'Playbooks'],
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],

@@ -4,6 +4,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../api/client';
+import { usePlaybooks } from '../api/queries';
 import { activeCount, emptyFilters, parseFilters, withFilter, writeFilters, type FilterName, type Filters, type ListFilterName } from '../filterState';
 import { Field, SelectField } from './ui';
 
@@ -126,6 +127,8 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
   const tagChoices: Choice[] = [...(tags ?? [])]
     .sort((a, b) => a.category.localeCompare(b.category) || a.name.localeCompare(b.name))
     .map((t) => ({ value: t.id, label: t.name, group: categoryNames[t.category] ?? t.category }));
+  const playbooks = usePlaybooks();
+  const playbookChoices: Choice[] = (playbooks.data ?? []).map((p) => ({ value: p.id, label: p.archived ? `${p.name} (archived)` : p.name }));
   const closedDates = scope === 'statistics' || filters.dateBy === 'closed';
   const commitSymbols = (text: string) =>
     set(
@@ -167,6 +170,7 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
         )}
         <MultiChoice label="With any of the tags" any="Any or no tag" choices={tagChoices} {...list('tagId')} />
         <MultiChoice label="Without the tags" any="None left out" choices={tagChoices} {...list('excludeTagId')} />
+        <MultiChoice label="Playbooks" any="Any or no playbook" choices={playbookChoices} {...list('playbookId')} />
         <SelectField label="Side" value={filters.side ?? ''} onChange={(e) => set('side', e.target.value)}>
           <option value="">Long and short</option>
           <option value="long">Long</option>

@@ -51,6 +51,8 @@ const block = (currency: string) => ({
   byHoldTime: [],
   bySide: [],
   byAssetType: [],
+  byPlaybook: [],
+  byCriterion: [],
   rDistribution: [],
   winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
   equityCurve: [],

@@ -11,7 +11,7 @@ import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters,
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
-import { Breakdown, breakdownTables, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
+import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
 const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
@@ -124,6 +124,7 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
           <Breakdown key={t.title} title={t.title} column={t.column} rows={t.rows} currency={c} />
         ))}
       </div>
+      <CriterionBreakdown rows={block.byCriterion} currency={c} />
     </>
   );
 }

@@ -99,6 +99,12 @@ export function breakdownTables(b: Block): Array<{ title: string; column: string
     { title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, assetTypeLabels[e.assetType] ?? e.assetType, e.assetType)) },
     { title: 'By underlying', column: 'Underlying', rows: b.byUnderlying.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
     { title: 'By tag', column: 'Tag', rows: b.byTag.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
+    {
+      title: 'By playbook',
+      column: 'Playbook',
+      // "No playbook" sorts after every named one.
+      rows: b.byPlaybook.map((e) => row(e, e.playbookId ?? 'none', e.playbookId ? e.name : 'No playbook', e.playbookId ? `0 ${e.name}` : '1')),
+    },
     { title: 'By month', column: 'Month', rows: b.byMonth.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
     { title: 'By week', column: 'Week', rows: b.byWeek.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
     { title: 'By year', column: 'Year', rows: b.byYear.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },
@@ -227,6 +233,38 @@ export function WinnersLosers({ data, currency }: { data: Block['winnersLosers']
         Payoff ratio (average win over average loss):{' '}
         <strong>{data.payoffRatio ? formatDecimal(data.payoffRatio, 2) : <Absent why={w.trades === 0 ? 'no winners yet' : 'no losers yet'} />}</strong>
       </p>
+    </section>
+  );
+}
+
+type CriterionEntry = Block['byCriterion'][number];
+
+/** CriterionBreakdown sets, for each playbook criterion, the trades that met it beside those of the playbook that missed it. */
+export function CriterionBreakdown({ rows, currency }: { rows: CriterionEntry[]; currency: string }) {
+  const title = 'By playbook criterion';
+  const side = (pick: (r: CriterionEntry) => Figures, name: string, optional: boolean): SortColumn<CriterionEntry>[] => [
+    { key: `${name}Trades`, label: `${name}: trades`, numeric: true, optional, sortValue: (r) => pick(r).trades, render: (r) => pick(r).trades },
+    { key: `${name}WinRate`, label: `${name}: win rate`, numeric: true, sortValue: (r) => num(pick(r).winRate), render: (r) => formatPercent(pick(r).winRate) },
+    {
+      key: `${name}Net`,
+      label: `${name}: net P&L`,
+      numeric: true,
+      sortValue: (r) => num(pick(r).netPnl),
+      render: (r) => <span className={pnlClass(pick(r).netPnl)}>{formatMoney(pick(r).netPnl, currency)}</span>,
+    },
+    { key: `${name}R`, label: `${name}: avg R`, numeric: true, optional, sortValue: (r) => num(pick(r).averageR), render: (r) => rCell(pick(r)) },
+    { key: `${name}Pf`, label: `${name}: profit factor`, numeric: true, optional: true, sortValue: (r) => num(pick(r).profitFactor), render: (r) => profitFactorCell(pick(r)) },
+  ];
+  const columns: SortColumn<CriterionEntry>[] = [
+    { key: 'criterion', label: 'Criterion', rowHeader: true, sortValue: (r) => `${r.playbook} ${r.text}`, render: (r) => `${r.playbook}: ${r.text}` },
+    ...side((r) => r.met, 'Met', false),
+    ...side((r) => r.missed, 'Missed', true),
+  ];
+  return (
+    <section className="card" aria-label={title}>
+      <h2>{title}</h2>
+      <p className="muted">Among each playbook's trades: those that met the criterion, against those that missed it.</p>
+      {rows.length === 0 ? <p className="muted">No trade follows a playbook with a checklist yet.</p> : <SortableTable caption={title} columns={columns} rows={rows} rowKey={(r) => r.criterionId} />}
     </section>
   );
 }

@@ -15,6 +15,7 @@ import { Review } from './Review';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
+import { PositionPlaybook } from './PositionPlaybook';
 import { contractText, plainNumber } from './futures';
 
 type Position = Schemas['Position'];
@@ -431,6 +432,7 @@ export default function PositionPage() {
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
+      <PositionPlaybook positionId={p.id} />
     </ReportWrite.Provider>
   );
 }
