@@ -1,0 +1,383 @@
+package rules
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/fx"
+	"tradejournal/shared/fx/fxdb"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/rules"
+	"tradejournal/shared/stats"
+)
+
+// MaxDays bounds a compliance request's range: a year, leap day included.
+const MaxDays = 366
+
+// Compliance is the body of GET /api/rules/compliance.
+type Compliance struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	// Days is every trading day of the range (a position opened or closed
+	// there, in its account's trading-day zone), in date order, with the
+	// enabled rules' outcome; a day without a judged rule has a null score.
+	Days       []rules.Day `json:"days"`
+	DaysKept   int         `json:"daysKept"`
+	DaysBroken int         `json:"daysBroken"`
+	Breakdown  Breakdown   `json:"breakdown"`
+}
+
+// Breakdown sets the figures of the days that kept every rule beside
+// those of the days that broke one, per account currency and converted
+// into the display currency, as the statistics report them (their byDay
+// rows grouped: only days with a close have figures).
+type Breakdown struct {
+	DisplayCurrency *string  `json:"displayCurrency"`
+	MissingPairs    []string `json:"missingPairs"`
+	ByCurrency      []Block  `json:"byCurrency"`
+	Total           *Block   `json:"total"`
+}
+
+// Block is the breakdown in one currency.
+type Block struct {
+	Currency string   `json:"currency"`
+	Kept     DayGroup `json:"kept"`
+	Broken   DayGroup `json:"broken"`
+	// ByRule has, for every enabled rule, the days that broke it.
+	ByRule []RuleGroup `json:"byRule"`
+}
+
+// DayGroup is the figures of some days: how many had a close, and their sum.
+type DayGroup struct {
+	Days int `json:"days"`
+	stats.Bucket
+}
+
+// RuleGroup is the days that broke one rule.
+type RuleGroup struct {
+	RuleID string     `json:"ruleId"`
+	Type   rules.Type `json:"type"`
+	DayGroup
+}
+
+// complianceFilters are the statistics' filters a compliance request
+// refuses: a rule judges every trade of a day, so narrowing the trades to
+// some symbols, tags or hours would judge a day that never was.
+var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "assetType", "weekday", "hour", "dateBy"}
+
+// parseRange reads from and to (required, at most MaxDays apart) and
+// accountId through the journal's shared filter.
+func parseRange(q url.Values) (journal.Filter, error) {
+	f, err := journal.ParseFilter(q)
+	if err != nil {
+		return journal.Filter{}, err
+	}
+	var p journal.Problems
+	for _, name := range complianceFilters {
+		if q.Has(name) {
+			p.Add(name, "is not a filter of the rules' compliance: a rule judges every trade of a day")
+		}
+	}
+	if f.From == nil {
+		p.Add("from", "is required")
+	}
+	if f.To == nil {
+		p.Add("to", "is required")
+	}
+	if f.From != nil && f.To != nil && f.To.Sub(*f.From) >= MaxDays*24*time.Hour {
+		p.Add("to", "must be at most 366 days after from")
+	}
+	return f, p.Err()
+}
+
+// compliance answers each trading day's compliance with the caller's
+// enabled rules from..to, and the breakdown of the days' results.
+func (h handler) compliance(w http.ResponseWriter, r *http.Request) {
+	f, err := parseRange(r.URL.Query())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	out, err := complianceOf(ctx, h.app.DB, auth.CurrentUser(ctx), f, h.app.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, out)
+}
+
+var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// complianceOf judges the days of f (From and To set) and groups the
+// statistics' days by the outcome.
+func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, f journal.Filter, now time.Time) (Compliance, error) {
+	display := ""
+	if u.DisplayCurrency != nil {
+		display = *u.DisplayCurrency
+	}
+	var (
+		stored    []Rule
+		positions []rules.Position
+		money     = rules.Money{Display: display}
+	)
+	tx, err := pool.BeginTx(ctx, readOnly)
+	if err != nil {
+		return Compliance{}, db.Classify(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
+	if stored, err = readRules(ctx, tx, u.ID, true); err != nil {
+		return Compliance{}, err
+	}
+	engine := make([]rules.Rule, len(stored))
+	needBalance := false
+	for i, s := range stored {
+		engine[i] = rules.Rule{ID: s.ID, Type: s.Type, Params: s.Params}
+		if s.AccountID != nil {
+			engine[i].AccountID = *s.AccountID
+		}
+		needBalance = needBalance || s.Type == rules.MaxRiskPerTrade && s.Params.Percent != nil
+	}
+	from, to := window(f)
+	if positions, err = readPositions(ctx, tx, u.ID, f.AccountIDs, from, to); err != nil {
+		return Compliance{}, err
+	}
+	if needBalance {
+		if err := readBalances(ctx, tx, u.ID, from, to, positions); err != nil {
+			return Compliance{}, err
+		}
+	}
+	if display != "" {
+		// The statistics' conversion: the spot factors of today.
+		day := fx.Today(now, u.Timezone)
+		snap, err := fxdb.Load(ctx, tx, fxdb.Query{UserID: u.ID, Display: display, Day: day, Keep: 1})
+		if err != nil {
+			return Compliance{}, err
+		}
+		money.Factors, _ = fx.Factors(snap.Balances, snap.Rates, display, day)
+	}
+	out := Compliance{From: f.From.Format(time.DateOnly), To: f.To.Format(time.DateOnly), Days: []rules.Day{}}
+	for _, d := range rules.Evaluate(engine, positions, money) {
+		if d.Date < out.From || d.Date > out.To {
+			continue
+		}
+		out.Days = append(out.Days, d)
+		if d.Broken > 0 {
+			out.DaysBroken++
+		} else {
+			out.DaysKept++
+		}
+	}
+	rep, err := stats.Compute(ctx, pool, u, journal.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
+	if err != nil {
+		return Compliance{}, err
+	}
+	out.Breakdown, err = breakdown(rep, out.Days, stored)
+	return out, err
+}
+
+// window is the UTC instants that hold the trading days from f.From to
+// f.To in any zone (UTC-12 to UTC+14), so that every position of those
+// days is read; Evaluate dates them exactly.
+func window(f journal.Filter) (from, to time.Time) {
+	return f.From.AddDate(0, 0, -1), f.To.AddDate(0, 0, 2)
+}
+
+// positionsSQL reads, in one statement, the positions opened or closed in
+// [$2, $3) with their entry fills in time order. Each branch of the OR
+// has its index (positions_user_opened_idx, positions_user_closed_idx);
+// a position without an entry (a draft) is no trade and not read.
+const positionsSQL = `
+SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.multiplier::numeric,
+       p.stop_loss, p.target_price, p.initial_risk, p.closed_at, p.net_pnl,
+       array_agg(f.filled_at ORDER BY f.filled_at, f.id), array_agg(f.price ORDER BY f.filled_at, f.id),
+       array_agg(f.quantity ORDER BY f.filled_at, f.id)
+FROM positions p
+JOIN accounts a ON a.id = p.account_id
+JOIN fills f ON f.position_id = p.id AND f.type = 'entry'
+WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[]))
+  AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3))
+GROUP BY p.id, a.id`
+
+func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []string, from, to time.Time) ([]rules.Position, error) {
+	var accounts any // NULL: every account
+	if len(accountIDs) > 0 {
+		accounts = accountIDs
+	}
+	rows, err := tx.Query(ctx, positionsSQL, userID, from, to, accounts)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	zones := map[string]*time.Location{}
+	var (
+		p       rules.Position
+		tz      string
+		at      []time.Time
+		price   []decimal.Decimal
+		qty     []decimal.Decimal
+		closed  *time.Time
+		out     []rules.Position
+		zoneErr error
+	)
+	_, err = pgx.ForEachRow(rows, []any{&p.ID, &p.AccountID, &p.Currency, &tz, &p.Symbol, &p.Multiplier,
+		&p.Stop, &p.Target, &p.InitialRisk, &closed, &p.Net, &at, &price, &qty}, func() error {
+		z, ok := zones[tz]
+		if !ok {
+			if z, zoneErr = time.LoadLocation(tz); zoneErr != nil {
+				return zoneErr
+			}
+			zones[tz] = z
+		}
+		q := p
+		q.Zone, q.ClosedAt = z, closed
+		q.Entries = make([]rules.Fill, len(at))
+		for i := range at {
+			q.Entries[i] = rules.Fill{At: at[i], Price: price[i], Quantity: qty[i]}
+		}
+		out = append(out, q)
+		return nil
+	})
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	return out, nil
+}
+
+// ledgerSQL reads each account's balance at $2 (its starting balance and
+// every ledger entry before) and the entries from $2 to $3.
+const ledgerSQL = `
+SELECT a.id::text, NULL::timestamptz,
+       a.starting_balance + coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.account_id = a.id AND l.occurred_at < $2), 0)
+FROM accounts a WHERE a.user_id = $1
+UNION ALL
+SELECT l.account_id::text, l.occurred_at, l.amount
+FROM ledger_entries l JOIN accounts a ON a.id = l.account_id
+WHERE a.user_id = $1 AND l.occurred_at >= $2 AND l.occurred_at < $3`
+
+// readBalances sets each position's Balance: its account's balance just
+// before its first entry (the ledger entries strictly before it: deposits,
+// withdrawals, realized P&L and fees). Positions opened before from are
+// not judged on a day of the range, so they keep none.
+func readBalances(ctx context.Context, tx pgx.Tx, userID string, from, to time.Time, positions []rules.Position) error {
+	type entry struct {
+		at  time.Time
+		cum decimal.Decimal // the balance after this entry
+	}
+	start := map[string]decimal.Decimal{}
+	entries := map[string][]entry{}
+	rows, err := tx.Query(ctx, ledgerSQL, userID, from, to)
+	if err != nil {
+		return db.Classify(err)
+	}
+	var (
+		acc string
+		at  *time.Time
+		amt decimal.Decimal
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&acc, &at, &amt}, func() error {
+		if at == nil {
+			start[acc] = amt
+		} else {
+			entries[acc] = append(entries[acc], entry{at: *at, cum: amt})
+		}
+		return nil
+	}); err != nil {
+		return db.Classify(err)
+	}
+	for acc, es := range entries {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].at.Before(es[j].at) })
+		sum := start[acc]
+		for i := range es {
+			sum = sum.Add(es[i].cum)
+			es[i].cum = sum
+		}
+	}
+	for i := range positions {
+		p := &positions[i]
+		open := p.Entries[0].At
+		if open.Before(from) {
+			continue
+		}
+		es := entries[p.AccountID]
+		n := sort.Search(len(es), func(k int) bool { return !es[k].at.Before(open) })
+		b := start[p.AccountID]
+		if n > 0 {
+			b = es[n-1].cum
+		}
+		p.Balance = decimal.NullDecimal{Decimal: b, Valid: true}
+	}
+	return nil
+}
+
+// breakdown groups the report's days (in every block) by the days'
+// outcome: the figures are the statistics' own (stats.SumDays).
+func breakdown(rep stats.Report, days []rules.Day, stored []Rule) (Breakdown, error) {
+	brokenDays := map[string]bool{}
+	byRule := map[string]map[string]bool{}
+	for _, d := range days {
+		if d.Broken > 0 {
+			brokenDays[d.Date] = true
+		}
+		for _, res := range d.Rules {
+			if res.Status == rules.Broken {
+				if byRule[res.RuleID] == nil {
+					byRule[res.RuleID] = map[string]bool{}
+				}
+				byRule[res.RuleID][d.Date] = true
+			}
+		}
+	}
+	group := func(rows []stats.DayBucket, in func(date string) bool) (DayGroup, error) {
+		var picked []stats.DayBucket
+		for _, r := range rows {
+			if in(r.Date) {
+				picked = append(picked, r)
+			}
+		}
+		b, err := stats.SumDays(picked)
+		return DayGroup{Days: len(picked), Bucket: b}, err
+	}
+	block := func(b stats.Block) (Block, error) {
+		out := Block{Currency: b.Currency, ByRule: []RuleGroup{}}
+		var err error
+		if out.Kept, err = group(b.ByDay, func(d string) bool { return !brokenDays[d] }); err != nil {
+			return Block{}, err
+		}
+		if out.Broken, err = group(b.ByDay, func(d string) bool { return brokenDays[d] }); err != nil {
+			return Block{}, err
+		}
+		for _, s := range stored {
+			g, err := group(b.ByDay, func(d string) bool { return byRule[s.ID][d] })
+			if err != nil {
+				return Block{}, err
+			}
+			out.ByRule = append(out.ByRule, RuleGroup{RuleID: s.ID, Type: s.Type, DayGroup: g})
+		}
+		return out, nil
+	}
+	out := Breakdown{DisplayCurrency: rep.DisplayCurrency, MissingPairs: rep.MissingPairs, ByCurrency: []Block{}}
+	for _, b := range rep.ByCurrency {
+		bl, err := block(b)
+		if err != nil {
+			return Breakdown{}, err
+		}
+		out.ByCurrency = append(out.ByCurrency, bl)
+	}
+	if rep.Total != nil {
+		bl, err := block(*rep.Total)
+		if err != nil {
+			return Breakdown{}, err
+		}
+		out.Total = &bl
+	}
+	return out, nil
+}
