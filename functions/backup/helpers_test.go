@@ -148,6 +148,9 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"effectiveDate": "2025-01-01", "rate": "1.0832"}), 201)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/display-currency", map[string]any{"currency": "EUR"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/users/me/timezone", map[string]any{"timezone": "Europe/Berlin"}), 200)
+	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 3}}), 201)
+	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "250.5"},
+		"accountId": euro, "enabled": false}), 201)
 	return main
 }
 
@@ -195,6 +198,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			i.storage_key IS NOT NULL FROM position_images i WHERE i.user_id = $1`,
 		`SELECT 'rate', base_currency, quote_currency, effective_date, rate FROM exchange_rates WHERE user_id = $1`,
 		`SELECT 'mapping', name, options FROM csv_import_mappings WHERE user_id = $1`,
+		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
+			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

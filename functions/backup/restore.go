@@ -116,14 +116,15 @@ func firstErr(errs ...error) error {
 }
 
 // journalEmpty reports whether the user has no accounts, tags, fee
-// schedules, exchange rates or saved CSV mappings of their own: what a
+// schedules, exchange rates, saved CSV mappings or trading rules of their own: what a
 // restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM brokerages WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -169,7 +170,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.tradingRules} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}
