@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -198,20 +199,26 @@ func window(f journal.Filter) (from, to time.Time) {
 // a position without an entry (a draft) is no trade and not read.
 const positionsSQL = `
 SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.multiplier::numeric,
-       p.stop_loss, p.target_price, p.initial_risk, p.closed_at, p.net_pnl,
-       array_agg(f.filled_at ORDER BY f.filled_at, f.id), array_agg(f.price ORDER BY f.filled_at, f.id),
-       array_agg(f.quantity ORDER BY f.filled_at, f.id)
+       p.stop_loss, p.target_price, p.initial_risk, p.closed_at, p.net_pnl, f.at, f.price, f.quantity
 FROM positions p
 JOIN accounts a ON a.id = p.account_id
-JOIN fills f ON f.position_id = p.id AND f.type = 'entry'
-WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[]))
-  AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3))
-GROUP BY p.id, a.id`
+CROSS JOIN LATERAL (
+    SELECT array_agg(filled_at ORDER BY filled_at, id) AS at, array_agg(price ORDER BY filled_at, id) AS price,
+           array_agg(quantity ORDER BY filled_at, id) AS quantity
+    FROM fills WHERE position_id = p.id AND type = 'entry') f
+WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[])) AND f.at IS NOT NULL
+  AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3))`
 
+// readPositions reads the positions of the window. JIT compilation is off
+// for the transaction: the per-position fills make the plan's estimate
+// large enough to compile it, which took longer (1.9 s) than running it.
 func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []string, from, to time.Time) ([]rules.Position, error) {
 	var accounts any // NULL: every account
 	if len(accountIDs) > 0 {
 		accounts = accountIDs
+	}
+	if _, err := tx.Exec(ctx, `SET LOCAL jit = off`); err != nil {
+		return nil, db.Classify(err)
 	}
 	rows, err := tx.Query(ctx, positionsSQL, userID, from, to, accounts)
 	if err != nil {
@@ -252,66 +259,69 @@ func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []s
 	return out, nil
 }
 
-// ledgerSQL reads each account's balance at $2 (its starting balance and
-// every ledger entry before) and the entries from $2 to $3.
+// ledgerSQL reads each account's balance at $2 (its balance less every
+// ledger entry from $2 on: short for a recent range) and its ledger from
+// $2 to $3 summed by trading day in the account's zone.
 const ledgerSQL = `
-SELECT a.id::text, NULL::timestamptz,
-       a.starting_balance + coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.account_id = a.id AND l.occurred_at < $2), 0)
+SELECT a.id::text, NULL::date,
+       a.balance - coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.account_id = a.id AND l.occurred_at >= $2), 0)
 FROM accounts a WHERE a.user_id = $1
 UNION ALL
-SELECT l.account_id::text, l.occurred_at, l.amount
+SELECT l.account_id::text, (l.occurred_at AT TIME ZONE a.timezone)::date, sum(l.amount)
 FROM ledger_entries l JOIN accounts a ON a.id = l.account_id
-WHERE a.user_id = $1 AND l.occurred_at >= $2 AND l.occurred_at < $3`
+WHERE a.user_id = $1 AND l.occurred_at >= $2 AND l.occurred_at < $3
+GROUP BY 1, 2`
 
-// readBalances sets each position's Balance: its account's balance just
-// before its first entry (the ledger entries strictly before it: deposits,
-// withdrawals, realized P&L and fees). Positions opened before from are
-// not judged on a day of the range, so they keep none.
+// readBalances sets each position's Balance: its account's balance at the
+// start of the trading day of its first entry (the starting balance and
+// every ledger entry of the days before: deposits, withdrawals, realized
+// P&L, fees), the balance a daily risk budget is set from. Positions
+// opened before from are not judged on a day of the range: they get none.
 func readBalances(ctx context.Context, tx pgx.Tx, userID string, from, to time.Time, positions []rules.Position) error {
-	type entry struct {
-		at  time.Time
-		cum decimal.Decimal // the balance after this entry
+	type day struct {
+		date string
+		sum  decimal.Decimal // the balance at the end of the day, once summed up
 	}
 	start := map[string]decimal.Decimal{}
-	entries := map[string][]entry{}
+	days := map[string][]day{}
 	rows, err := tx.Query(ctx, ledgerSQL, userID, from, to)
 	if err != nil {
 		return db.Classify(err)
 	}
 	var (
-		acc string
-		at  *time.Time
-		amt decimal.Decimal
+		acc  string
+		date *time.Time
+		amt  decimal.Decimal
 	)
-	if _, err := pgx.ForEachRow(rows, []any{&acc, &at, &amt}, func() error {
-		if at == nil {
+	if _, err := pgx.ForEachRow(rows, []any{&acc, &date, &amt}, func() error {
+		if date == nil {
 			start[acc] = amt
 		} else {
-			entries[acc] = append(entries[acc], entry{at: *at, cum: amt})
+			days[acc] = append(days[acc], day{date: date.Format(time.DateOnly), sum: amt})
 		}
 		return nil
 	}); err != nil {
 		return db.Classify(err)
 	}
-	for acc, es := range entries {
-		sort.SliceStable(es, func(i, j int) bool { return es[i].at.Before(es[j].at) })
+	for acc, ds := range days {
+		slices.SortFunc(ds, func(a, b day) int { return strings.Compare(a.date, b.date) })
 		sum := start[acc]
-		for i := range es {
-			sum = sum.Add(es[i].cum)
-			es[i].cum = sum
+		for i := range ds {
+			sum = sum.Add(ds[i].sum)
+			ds[i].sum = sum
 		}
 	}
 	for i := range positions {
 		p := &positions[i]
-		open := p.Entries[0].At
-		if open.Before(from) {
+		if p.Entries[0].At.Before(from) {
 			continue
 		}
-		es := entries[p.AccountID]
-		n := sort.Search(len(es), func(k int) bool { return !es[k].at.Before(open) })
+		ds := days[p.AccountID]
+		d := p.Entries[0].At.In(p.Zone).Format(time.DateOnly)
+		n, _ := slices.BinarySearchFunc(ds, d, func(x day, d string) int { return strings.Compare(x.date, d) })
 		b := start[p.AccountID]
 		if n > 0 {
-			b = es[n-1].cum
+			b = ds[n-1].sum
 		}
 		p.Balance = decimal.NullDecimal{Decimal: b, Valid: true}
 	}

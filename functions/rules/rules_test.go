@@ -176,7 +176,7 @@ func TestRules(t *testing.T) {
 				got = append(got, v["message"].(string))
 			}
 		}
-		// The balance before each entry: the first loss (-20) counts for the later ones.
+		// The balance at the start of the day (10,000), whatever the day's own losses.
 		want := []string{"AAPL: risked 0.10% of the account balance; your limit is 0.05%", "NVDA: risked 0.10% of the account balance; your limit is 0.05%"}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Fatalf("%q", got)

@@ -44,8 +44,8 @@ type Position struct {
 	Target   decimal.NullDecimal
 	// InitialRisk is the money between entry and stop (null without a stop).
 	InitialRisk decimal.NullDecimal
-	// Balance is the account's balance just before the first entry (null
-	// when not read: no rule needs it).
+	// Balance is the account's balance at the start of the trading day of
+	// the first entry (null when not read: no rule needs it).
 	Balance decimal.NullDecimal
 }
 

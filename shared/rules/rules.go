@@ -47,7 +47,8 @@ const (
 	// MaxDailyLoss: amount, the most the day's closes may lose together.
 	MaxDailyLoss Type = "maxDailyLoss"
 	// MaxRiskPerTrade: amount (money) and/or percent (of the account's
-	// balance just before the position's first entry), the most a
+	// balance at the start of the trading day of the position's first
+	// entry), the most a
 	// position's initial risk (entry to stop, times quantity) may be.
 	MaxRiskPerTrade Type = "maxRiskPerTrade"
 	// StopRequired: no parameter; every position opened has a stop loss.
