@@ -29,6 +29,7 @@ const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
 const Billing = lazy(() => import('./screens/Billing'));
 const Assistant = lazy(() => import('./screens/assistant/Assistant'));
+const Rules = lazy(() => import('./screens/rules/RulesPage'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -58,6 +59,7 @@ export const router = createBrowserRouter([
       { path: '/exchange-rates', element: <ExchangeRates /> },
       { path: '/calculator', element: <Calculator /> },
       { path: '/import', element: <CsvImport /> },
+      { path: '/rules', element: <Rules /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },

@@ -108,6 +108,7 @@ export function AppLayout() {
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
     ['/accounts', 'Accounts'],
+    ['/rules', 'Rules'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
     ['/exchange-rates', 'Rates'],
