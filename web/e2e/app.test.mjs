@@ -844,10 +844,51 @@ step('splits a broker file of two accounts across two journal accounts in one im
   assert.deepEqual(items.map((p) => [p.symbol, p.side, p.netPnl]), [['MESH25', 'short', '87.5200']]);
 });
 
+step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as broken, in words', async () => {
+  await nav('Rules');
+  await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
+  await page.getByText('No rules yet: add the first one.').waitFor();
+  await page.getByRole('button', { name: 'Add a rule' }).click();
+  await page.getByLabel('Rule', { exact: true }).selectOption({ label: 'Maximum trades per day' });
+  // A wrong value is explained with the field's own words.
+  await page.getByLabel('Most trades a day').fill('0');
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  await page.locator('.field-error').first().waitFor();
+  await page.getByLabel('Most trades a day').fill('1');
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  await page.getByRole('row', { name: /At most 1 trade a day/ }).waitFor();
+  await screenshot('rules');
+
+  // The journal's days of more than one trade break it: find one, and see it on the calendar.
+  const { days } = await api('/api/rules/compliance?from=2026-01-01&to=2026-12-31');
+  const broken = days.find((d) => d.broken > 0);
+  assert.ok(broken, `no day broke the rule: ${JSON.stringify(days)}`);
+  assert.match(broken.violations[0].message, /2nd trade of the day; your limit is 1$/);
+  await nav('Dashboard');
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  const mark = page.getByTestId(`rule-marker-${broken.date}`);
+  for (let i = 0; i < 12 && !(await mark.isVisible()); i++) {
+    await page.getByRole('button', { name: 'Previous month' }).click();
+    await page.waitForTimeout(300);
+  }
+  await mark.waitFor();
+  assert.match(await mark.getAttribute('title'), /^Broke 1 rule: .*2nd trade of the day; your limit is 1/);
+  await page.getByRole('heading', { name: 'Rules kept and broken' }).waitFor();
+  await page.getByRole('row', { name: /Days that broke a rule/ }).waitFor();
+  await screenshot('dashboard-rules');
+
+  // The day's own panel: its score and the violation in words.
+  await page.goto(`/positions?from=${broken.date}&to=${broken.date}&dateBy=closed`);
+  const panel = page.getByRole('region', { name: /^Rules on / });
+  await panel.getByTestId('day-score').waitFor();
+  await panel.getByText(/2nd trade of the day; your limit is 1/).first().waitFor();
+  await screenshot('day-compliance');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');
