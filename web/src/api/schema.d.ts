@@ -1743,7 +1743,7 @@ export interface paths {
          *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
          *     `positions.jsonl` (each with its fills, tag ids and notes),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
-         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, and
+         *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, `trading_rules.jsonl`, and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -2320,8 +2320,9 @@ export interface paths {
          *     the rule. Allowed hours apply to every entry fill; the planned R:R
          *     (|target - entry| / |entry - stop|, the first entry's price) of a
          *     position without a stop or target breaks the minimum. The risk
-         *     percent is of the account's balance just before the first entry
-         *     (starting balance plus the ledger before it). A position without
+         *     percent is of the account's balance at the start of the trading day
+         *     of the first entry (starting balance plus the ledger of the days
+         *     before). A position without
          *     an initial risk (no stop) is not judged by the risk rule.
          *
          *     Money limits are in the account's currency for a rule of one
