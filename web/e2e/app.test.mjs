@@ -859,18 +859,25 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
   await page.getByRole('row', { name: /At most 1 trade a day/ }).waitFor();
   await screenshot('rules');
 
-  // The journal's days of more than one trade break it: find one, and see it on the calendar.
-  const { days } = await api('/api/rules/compliance?from=2026-01-01&to=2026-12-31');
+  // Every day so far kept it; a second trade on 2 November (after the AAPL entry there, New York time) breaks it.
+  let { days } = await api('/api/rules/compliance?from=2026-11-01&to=2026-11-30');
+  assert.ok(days.length > 0 && days.every((d) => d.broken === 0), JSON.stringify(days));
+  const { items: aapl } = await api('/api/positions?symbol=AAPL&from=2026-11-02&to=2026-11-02');
+  assert.equal(aapl.length, 1, JSON.stringify(aapl));
+  const res = await page.request.post('/api/positions', {
+    data: { accountId: aapl[0].accountId, symbol: 'AMD', assetType: 'stock', side: 'long', stopLoss: '99', fills: [
+      { type: 'entry', price: '100', quantity: '5', filledAt: '2026-11-02T16:00:00Z' },
+      { type: 'exit', price: '102', quantity: '5', filledAt: '2026-11-02T19:00:00Z' }] },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  ({ days } = await api('/api/rules/compliance?from=2026-11-01&to=2026-11-30'));
   const broken = days.find((d) => d.broken > 0);
-  assert.ok(broken, `no day broke the rule: ${JSON.stringify(days)}`);
-  assert.match(broken.violations[0].message, /2nd trade of the day; your limit is 1$/);
+  assert.equal(broken?.date, '2026-11-02', JSON.stringify(days));
+  assert.equal(broken.violations[0].message, 'AMD: 2nd trade of the day; your limit is 1');
   await nav('Dashboard');
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  // The calendar opens at the latest month with closes: November 2026.
   const mark = page.getByTestId(`rule-marker-${broken.date}`);
-  for (let i = 0; i < 12 && !(await mark.isVisible()); i++) {
-    await page.getByRole('button', { name: 'Previous month' }).click();
-    await page.waitForTimeout(300);
-  }
   await mark.waitFor();
   assert.match(await mark.getAttribute('title'), /^Broke 1 rule: .*2nd trade of the day; your limit is 1/);
   await page.getByRole('heading', { name: 'Rules kept and broken' }).waitFor();
