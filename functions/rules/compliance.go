@@ -122,52 +122,12 @@ var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadO
 // complianceOf judges the days of f (From and To set) and groups the
 // statistics' days by the outcome.
 func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, f journal.Filter, now time.Time) (Compliance, error) {
-	display := ""
-	if u.DisplayCurrency != nil {
-		display = *u.DisplayCurrency
-	}
-	var (
-		stored    []Rule
-		positions []rules.Position
-		money     = rules.Money{Display: display}
-	)
-	tx, err := pool.BeginTx(ctx, readOnly)
+	stored, days, err := judge(ctx, pool, u, f, now)
 	if err != nil {
-		return Compliance{}, db.Classify(err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
-	if stored, err = readRules(ctx, tx, u.ID, true); err != nil {
 		return Compliance{}, err
-	}
-	engine := make([]rules.Rule, len(stored))
-	needBalance := false
-	for i, s := range stored {
-		engine[i] = rules.Rule{ID: s.ID, Type: s.Type, Params: s.Params}
-		if s.AccountID != nil {
-			engine[i].AccountID = *s.AccountID
-		}
-		needBalance = needBalance || s.Type == rules.MaxRiskPerTrade && s.Params.Percent != nil
-	}
-	from, to := window(f)
-	if positions, err = readPositions(ctx, tx, u.ID, f.AccountIDs, from, to); err != nil {
-		return Compliance{}, err
-	}
-	if needBalance {
-		if err := readBalances(ctx, tx, u.ID, from, to, positions); err != nil {
-			return Compliance{}, err
-		}
-	}
-	if display != "" {
-		// The statistics' conversion: the spot factors of today.
-		day := fx.Today(now, u.Timezone)
-		snap, err := fxdb.Load(ctx, tx, fxdb.Query{UserID: u.ID, Display: display, Day: day, Keep: 1})
-		if err != nil {
-			return Compliance{}, err
-		}
-		money.Factors, _ = fx.Factors(snap.Balances, snap.Rates, display, day)
 	}
 	out := Compliance{From: f.From.Format(time.DateOnly), To: f.To.Format(time.DateOnly), Days: []rules.Day{}}
-	for _, d := range rules.Evaluate(engine, positions, money) {
+	for _, d := range days {
 		if d.Date < out.From || d.Date > out.To {
 			continue
 		}
@@ -184,6 +144,55 @@ func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, f jou
 	}
 	out.Breakdown, err = breakdown(rep, out.Days, stored)
 	return out, err
+}
+
+// judge reads, in one read-only snapshot, the enabled rules, the positions
+// of f's window and what converting their money takes, and evaluates them;
+// the days come back for the whole window, in date order.
+func judge(ctx context.Context, pool stats.TxBeginner, u auth.User, f journal.Filter, now time.Time) ([]Rule, []rules.Day, error) {
+	display := ""
+	if u.DisplayCurrency != nil {
+		display = *u.DisplayCurrency
+	}
+	tx, err := pool.BeginTx(ctx, readOnly)
+	if err != nil {
+		return nil, nil, db.Classify(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
+	stored, err := readRules(ctx, tx, u.ID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	engine := make([]rules.Rule, len(stored))
+	needBalance := false
+	for i, s := range stored {
+		engine[i] = rules.Rule{ID: s.ID, Type: s.Type, Params: s.Params}
+		if s.AccountID != nil {
+			engine[i].AccountID = *s.AccountID
+		}
+		needBalance = needBalance || s.Type == rules.MaxRiskPerTrade && s.Params.Percent != nil
+	}
+	from, to := window(f)
+	positions, err := readPositions(ctx, tx, u.ID, f.AccountIDs, from, to)
+	if err != nil {
+		return nil, nil, err
+	}
+	if needBalance {
+		if err := readBalances(ctx, tx, u.ID, from, to, positions); err != nil {
+			return nil, nil, err
+		}
+	}
+	money := rules.Money{Display: display}
+	if display != "" {
+		// The statistics' conversion: the spot factors of today.
+		day := fx.Today(now, u.Timezone)
+		snap, err := fxdb.Load(ctx, tx, fxdb.Query{UserID: u.ID, Display: display, Day: day, Keep: 1})
+		if err != nil {
+			return nil, nil, err
+		}
+		money.Factors, _ = fx.Factors(snap.Balances, snap.Rates, display, day)
+	}
+	return stored, rules.Evaluate(engine, positions, money), nil
 }
 
 // window is the UTC instants that hold the trading days from f.From to
