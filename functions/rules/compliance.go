@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
@@ -102,8 +104,20 @@ func parseRange(q url.Values) (journal.Filter, error) {
 
 // compliance answers each trading day's compliance with the caller's
 // enabled rules from..to, and the breakdown of the days' results.
+// days=false leaves the days out (their counts and the breakdown stay):
+// a year of a busy journal's violations is megabytes the dashboard's
+// breakdown does not show.
 func (h handler) compliance(w http.ResponseWriter, r *http.Request) {
-	f, err := parseRange(r.URL.Query())
+	q := r.URL.Query()
+	f, err := parseRange(q)
+	withDays := true
+	switch q.Get("days") {
+	case "", "true":
+	case "false":
+		withDays = false
+	default:
+		err = cmp.Or(err, error(apperr.Invalid("days", "must be true or false")))
+	}
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -113,6 +127,9 @@ func (h handler) compliance(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
+	}
+	if !withDays {
+		out.Days = []rules.Day{}
 	}
 	httpx.JSON(w, http.StatusOK, out)
 }

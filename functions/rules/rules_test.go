@@ -155,6 +155,11 @@ func TestRules(t *testing.T) {
 		if len(byRule) != 2 || byRule[0].(map[string]any)["ruleId"] != ruleID || byRule[0].(map[string]any)["days"] != 1.0 {
 			t.Fatalf("by rule %v", byRule)
 		}
+		// Without the days: their counts and the breakdown.
+		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31&days=false", nil), 200)
+		if len(r.JSON["days"].([]any)) != 0 || r.JSON["daysBroken"] != 1.0 || r.JSON["breakdown"].(map[string]any)["total"] == nil {
+			t.Fatalf("days=false %s", r.Body)
+		}
 		// Another account's filter: none of a's days.
 		other := account(t, a, "USD", "Asia/Tokyo")
 		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31&accountId="+other, nil), 200)
@@ -192,6 +197,7 @@ func TestRules(t *testing.T) {
 			"from=2024-03-01&to=2024-03-31&symbol=AAPL": "symbol",
 			"from=2024-03-31&to=2024-03-01":             "to",
 			"from=2024-02-30&to=2024-03-01":             "from",
+			"from=2024-03-01&to=2024-03-31&days=no":     "days",
 		} {
 			r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?"+q, nil), 400)
 			if d := r.JSON["error"].(map[string]any)["details"].([]any); d[0].(map[string]any)["field"] != field {

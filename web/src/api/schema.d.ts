@@ -8260,6 +8260,8 @@ export interface operations {
                 from: string;
                 /** @description Last trading day, YYYY-MM-DD, at most 366 days after `from`. */
                 to: string;
+                /** @description `false` leaves `days` empty (their counts and the breakdown stay): a year of a busy journal's violations is megabytes. */
+                days?: "true" | "false";
                 /**
                  * @description These accounts' positions only (repeat or separate with commas).
                  *     The statistics' other filters are refused (400): a rule judges

@@ -22,7 +22,7 @@ export function rangeOf(from?: string, to?: string): { from: string; to: string 
  */
 export function ComplianceBreakdown({ from, to }: { from?: string | undefined; to?: string | undefined }) {
   const range = rangeOf(from, to);
-  const compliance = useCompliance(range.from, range.to);
+  const compliance = useCompliance(range.from, range.to, false);
   const rules = useRules();
   if (rules.data?.length === 0) return null;
   return (
@@ -31,7 +31,7 @@ export function ComplianceBreakdown({ from, to }: { from?: string | undefined; t
       <QueryView query={compliance}>
         {(c) => {
           const blocks = c.breakdown.total ? [c.breakdown.total] : c.breakdown.byCurrency;
-          if (c.days.length === 0) return <p className="muted">No trading days from {c.from} to {c.to}.</p>;
+          if (c.daysKept + c.daysBroken === 0) return <p className="muted">No trading days from {c.from} to {c.to}.</p>;
           return (
             <>
               <p className="muted">

@@ -84,7 +84,10 @@ export function ruleText(rule: Pick<Rule, 'type' | 'params'>, currency: string):
   }
 }
 
-export const ruleKeys = { list: ['rules', 'list'] as const, compliance: (from: string, to: string) => ['rules', 'compliance', from, to] as const };
+export const ruleKeys = {
+  list: ['rules', 'list'] as const,
+  compliance: (from: string, to: string, days: boolean) => ['rules', 'compliance', from, to, days] as const,
+};
 
 export function useRules() {
   return useQuery({ queryKey: ruleKeys.list, queryFn: async () => (await unwrap(client.GET('/api/rules'))).items });
@@ -97,11 +100,11 @@ export function monthRange(month: string): { from: string; to: string } {
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-/** useCompliance is the rules' compliance of the days from..to (at most 366 days). */
-export function useCompliance(from: string, to: string) {
+/** useCompliance is the rules' compliance of the days from..to (at most 366 days); days false asks for the counts and breakdown only. */
+export function useCompliance(from: string, to: string, days = true) {
   return useQuery({
-    queryKey: ruleKeys.compliance(from, to),
-    queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: { from, to } } })),
+    queryKey: ruleKeys.compliance(from, to, days),
+    queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: days ? { from, to } : { from, to, days: 'false' } } })),
   });
 }
 
