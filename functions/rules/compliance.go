@@ -224,13 +224,13 @@ func window(f journal.Filter) (from, to time.Time) {
 // has its index (positions_user_opened_idx, positions_user_closed_idx);
 // a position without an entry (a draft) is no trade and not read.
 const positionsSQL = `
-SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.multiplier::numeric,
-       p.stop_loss, p.target_price, p.initial_risk, p.closed_at, p.net_pnl, f.at, f.price, f.quantity
+SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.multiplier::text,
+       p.stop_loss::text, p.target_price::text, p.initial_risk::text, p.closed_at, p.net_pnl::text, f.at, f.price, f.quantity
 FROM positions p
 JOIN accounts a ON a.id = p.account_id
 CROSS JOIN LATERAL (
-    SELECT array_agg(filled_at ORDER BY filled_at, id) AS at, array_agg(price ORDER BY filled_at, id) AS price,
-           array_agg(quantity ORDER BY filled_at, id) AS quantity
+    SELECT array_agg(filled_at ORDER BY filled_at, id) AS at, array_agg(price::text ORDER BY filled_at, id) AS price,
+           array_agg(quantity::text ORDER BY filled_at, id) AS quantity
     FROM fills WHERE position_id = p.id AND type = 'entry') f
 WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[])) AND f.at IS NOT NULL
   AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3))`
@@ -238,6 +238,8 @@ WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[])) 
 // readPositions reads the positions of the window. JIT compilation is off
 // for the transaction: the per-position fills make the plan's estimate
 // large enough to compile it, which took longer (1.9 s) than running it.
+// Numbers come as text, parsed once (pgx's numeric scan into a decimal
+// goes through text as well, after a binary decode: twice the work).
 func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []string, from, to time.Time) ([]rules.Position, error) {
 	var accounts any // NULL: every account
 	if len(accountIDs) > 0 {
@@ -252,17 +254,17 @@ func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []s
 	}
 	zones := map[string]*time.Location{}
 	var (
-		p       rules.Position
-		tz      string
-		at      []time.Time
-		price   []decimal.Decimal
-		qty     []decimal.Decimal
-		closed  *time.Time
-		out     []rules.Position
-		zoneErr error
+		p                  rules.Position
+		tz, mult, net      string
+		stop, target, risk *string
+		at                 []time.Time
+		price, qty         []string
+		closed             *time.Time
+		out                []rules.Position
+		zoneErr            error
 	)
-	_, err = pgx.ForEachRow(rows, []any{&p.ID, &p.AccountID, &p.Currency, &tz, &p.Symbol, &p.Multiplier,
-		&p.Stop, &p.Target, &p.InitialRisk, &closed, &p.Net, &at, &price, &qty}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&p.ID, &p.AccountID, &p.Currency, &tz, &p.Symbol, &mult,
+		&stop, &target, &risk, &closed, &net, &at, &price, &qty}, func() error {
 		z, ok := zones[tz]
 		if !ok {
 			if z, zoneErr = time.LoadLocation(tz); zoneErr != nil {
@@ -272,17 +274,38 @@ func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []s
 		}
 		q := p
 		q.Zone, q.ClosedAt = z, closed
+		var d decoded
+		q.Multiplier, q.Net = d.number(mult), d.number(net)
+		q.Stop, q.Target, q.InitialRisk = d.null(stop), d.null(target), d.null(risk)
 		q.Entries = make([]rules.Fill, len(at))
 		for i := range at {
-			q.Entries[i] = rules.Fill{At: at[i], Price: price[i], Quantity: qty[i]}
+			q.Entries[i] = rules.Fill{At: at[i], Price: d.number(price[i]), Quantity: d.number(qty[i])}
 		}
 		out = append(out, q)
-		return nil
+		return d.err
 	})
 	if err != nil {
 		return nil, db.Classify(err)
 	}
 	return out, nil
+}
+
+// decoded parses the text of numeric columns, keeping the first error.
+type decoded struct{ err error }
+
+func (d *decoded) number(s string) decimal.Decimal {
+	v, err := decimal.NewFromString(s)
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	return v
+}
+
+func (d *decoded) null(s *string) decimal.NullDecimal {
+	if s == nil {
+		return decimal.NullDecimal{}
+	}
+	return decimal.NullDecimal{Decimal: d.number(*s), Valid: true}
 }
 
 // ledgerSQL reads each account's balance at $2 (its balance less every
