@@ -59,4 +59,15 @@ describe('DayCompliance', () => {
     expect(await screen.findByText(/Score/)).toHaveTextContent('Score 100%: kept 1 of 1 rule.');
     expect(screen.getByText('No trades on this day.')).toBeInTheDocument();
   });
+  it('asks nothing of a user without rules, and says where to set them', async () => {
+    const { calls } = mockApi(route('GET', '/api/rules', () => ({ body: { items: [] } })));
+    renderScreen(
+      <>
+        <DayCompliance date="2024-05-02" />
+        <RuleMarker date="2024-05-02" />
+      </>,
+    );
+    expect(await screen.findByRole('link', { name: 'Set your rules' })).toHaveAttribute('href', '/rules');
+    expect(calls.filter((c) => c.path === '/api/rules/compliance')).toEqual([]);
+  });
 });

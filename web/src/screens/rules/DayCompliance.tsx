@@ -11,7 +11,7 @@ export function DayCompliance({ date }: { date: string }) {
   const { day, query } = useDayCompliance(date);
   const rules = useRules();
   const title = `Rules on ${formatDay(date)}`;
-  if (query.isPending) {
+  if (query.isPending && rules.data?.length !== 0) {
     return (
       <p className="loading" role="status">
         Checking the rules of {formatDay(date)}…

@@ -100,10 +100,16 @@ export function monthRange(month: string): { from: string; to: string } {
   return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-/** useCompliance is the rules' compliance of the days from..to (at most 366 days); days false asks for the counts and breakdown only. */
+/**
+ * useCompliance is the rules' compliance of the days from..to (at most 366
+ * days); days false asks for the counts and breakdown only. Nothing is
+ * asked of a user without rules.
+ */
 export function useCompliance(from: string, to: string, days = true) {
+  const rules = useRules();
   return useQuery({
     queryKey: ruleKeys.compliance(from, to, days),
+    enabled: (rules.data?.length ?? 0) > 0,
     queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: days ? { from, to } : { from, to, days: 'false' } } })),
   });
 }
