@@ -122,6 +122,7 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"tagIds": []string{breakout, fomo},
 		"fills": []any{fill("entry", "185.5", "100", "", "2025-01-06T15:30:00Z"), fill("exit", "190.25", "60", "1", "2025-01-07T15:30:00Z"),
 			fill("exit", "188", "40", "", "2025-01-08T15:30:00.123456Z")}}), 201), "position")
+	apitest.Must(t, c.Do("PATCH", "/api/positions/"+aapl, map[string]any{"maePrice": "183.1", "mfePrice": "191.4"}), 200)
 	for name, data := range map[string][]byte{"a": pngBytes, "b": jpegBytes} {
 		apitest.Must(t, upload(t, c, "/api/positions/"+aapl+"/images", data, "chart "+name), 201)
 	}
@@ -190,7 +191,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			p.option_strike, p.contract_month, p.multiplier, p.status, p.stop_loss, p.target_price, p.notes, p.closed_at,
 			p.entry_quantity, p.exit_quantity, p.open_quantity, p.avg_entry_price, p.avg_exit_price, p.gross_pnl, p.fees, p.net_pnl,
 			p.initial_risk, p.r_multiple, coalesce(` + strings.ReplaceAll(pos, "%s", "p.reversal_of") + `, ''),
-			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.position_id = p.id)
+			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.position_id = p.id),
+			p.mae_price, p.mfe_price
 			FROM positions p WHERE p.user_id = $1`,
 		`SELECT 'fill', ` + strings.ReplaceAll(pos, "%s", "f.position_id") + `, f.type, f.price, f.quantity, f.fees, f.fee_estimated,
 			f.filled_at, f.split_of IS NOT NULL FROM fills f JOIN positions p ON p.id = f.position_id WHERE p.user_id = $1`,

@@ -374,7 +374,7 @@ func (rs *restorer) positions(ctx context.Context, tx pgx.Tx) error {
 		}
 	}
 	rs.count.Positions, rs.count.Fills = len(all), fills
-	return nil
+	return rs.excursions(ctx, tx, all)
 }
 
 // position is an archived position with its tags' new ids.

@@ -1,5 +1,7 @@
-// Package calculator is the trade-size calculator route group: POST
-// /api/calculator, stateless (no database read beyond the session check).
+// Package calculator is the calculators' route group: the trade-size
+// calculator (POST /api/calculator) and the options strategy builder (POST
+// /api/calculator/strategy), stateless (no database read beyond the
+// session check).
 package calculator
 
 import (
@@ -9,6 +11,7 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
 	"tradejournal/shared/sizing"
 )
 
@@ -16,8 +19,11 @@ import (
 func Group(a *app.App) httpx.Group {
 	return httpx.Group{
 		Name:   "calculator",
-		Mounts: []string{"/api/calculator"},
-		Routes: []httpx.Route{{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(handler{a}.calculate)}},
+		Mounts: []string{"/api/calculator", "/api/calculator/strategy"},
+		Routes: []httpx.Route{
+			{Pattern: "POST /api/calculator", Handler: a.Sessions.Require(handler{a}.calculate)},
+			{Pattern: "POST /api/calculator/strategy", Handler: a.Sessions.Require(handler{a}.strategy)},
+		},
 	}
 }
 
@@ -40,4 +46,25 @@ func (h handler) calculate(w http.ResponseWriter, r *http.Request) {
 	// The mode only (a fixed word): none of the prices or amounts leave.
 	h.app.Analytics.Capture(auth.CurrentUser(r.Context()).ID, analytics.EventCalculatorUsed, analytics.Props{"mode": in.Mode})
 	httpx.JSON(w, http.StatusOK, sizing.Calculate(p))
+}
+
+// strategy analyses the legs of an options strategy: its name, net debit or
+// credit, and its payoff at expiry.
+func (h handler) strategy(w http.ResponseWriter, r *http.Request) {
+	var in journal.StrategyInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	legs, err := journal.ValidateStrategy(in)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	s, err := journal.AnalyzeStrategy(legs)
+	if err != nil {
+		httpx.Error(w, r, err) // validated legs are always analysed: a 500 here is a bug
+		return
+	}
+	httpx.JSON(w, http.StatusOK, journal.StrategyReport(legs, s))
 }

@@ -45,3 +45,44 @@ func FuzzCalculatorBody(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStrategyBody sends arbitrary bytes to the strategy builder: every
+// answer is a 200 with a name and a net debit, or a 4xx in the error shape,
+// never a 500 or a panic. Seeds are in testdata/fuzz/FuzzStrategyBody and
+// below.
+func FuzzStrategyBody(f *testing.F) {
+	f.Add([]byte(`{"legs":[{"type":"call","strike":"100","expiry":"2024-01-19","side":"long","quantity":"1","price":"3"}]}`))
+	f.Add([]byte(`{"legs":[{"symbol":"XYZ   240119C00110000","side":"short","quantity":"2","price":"0.5","multiplier":"10"},{"type":"shares","side":"long","quantity":"20","price":"100"}]}`))
+	f.Add([]byte(`{"legs":[{"type":"put","strike":"99999999","expiry":"9999-12-31","side":"long","quantity":"1000000000","price":"99999999"}]}`))
+	f.Add([]byte(`{"legs":[{"type":"put","strike":"1","expiry":"2024-01-19","side":"short","quantity":"3","price":"0.00000001"},{"type":"call","strike":"2","expiry":"2024-01-19","side":"long","quantity":"7","price":"1"}]}`))
+	f.Add([]byte(`{"legs":null}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", "/api/calculator/strategy", strings.NewReader(string(body)))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		handler{app: &app.App{}}.strategy(rec, req)
+		var out struct {
+			Name     string `json:"name"`
+			NetDebit string `json:"netDebit"`
+			Error    *struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("answer is not JSON: %s", rec.Body)
+		}
+		switch {
+		case rec.Code == http.StatusOK:
+			if out.Name == "" || out.NetDebit == "" || out.Error != nil {
+				t.Fatalf("200 without a name: %s", rec.Body)
+			}
+		case rec.Code >= 400 && rec.Code < 500:
+			if out.Error == nil || out.Error.Code == "" || out.Error.Message == "" {
+				t.Fatalf("%d not in the error shape: %s", rec.Code, rec.Body)
+			}
+		default:
+			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+		}
+	})
+}

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 
 	"github.com/jackc/pgx/v5"
@@ -176,12 +177,16 @@ type Proposed struct {
 type Preview struct {
 	// Token names the staged preview for the commit; null when it cannot
 	// be committed (then nothing was staged).
-	Token        *string              `json:"token"`
-	ExpiresAt    *time.Time           `json:"expiresAt"`
-	CanCommit    bool                 `json:"canCommit"`
-	AccountID    string               `json:"accountId"`
-	Summary      Summary              `json:"summary"`
-	Positions    []Proposed           `json:"positions"`
+	Token     *string    `json:"token"`
+	ExpiresAt *time.Time `json:"expiresAt"`
+	CanCommit bool       `json:"canCommit"`
+	AccountID string     `json:"accountId"`
+	Summary   Summary    `json:"summary"`
+	Positions []Proposed `json:"positions"`
+	// Strategies are the new positions opened together that the commit
+	// groups as strategies (brokerfile.GroupStrategies), unless it is
+	// asked not to (groupStrategies false).
+	Strategies   []ProposedStrategy   `json:"strategies"`
 	Errors       []brokerfile.Problem `json:"errors"`
 	Warnings     []brokerfile.Problem `json:"warnings"`
 	ErrorCount   int                  `json:"errorCount"`
@@ -390,10 +395,12 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		}
 		addSummary(&total, pt.plan.Summary)
 		writes = writes || len(pt.plan.Positions) > 0 || pt.plan.Summary.DuplicateFills > 0
+		first := len(out.Positions)
 		for _, p := range proposedOf(pt.staged, pt.plan) {
 			p.AccountID = pt.acct.ID
 			out.Positions = append(out.Positions, p)
 		}
+		out.Strategies = append(out.Strategies, proposedStrategies(pt.plan, pt.staged, first)...)
 		id := pt.acct.ID
 		if out.AccountMap == nil {
 			id = "" // the staged row's own account
@@ -410,6 +417,9 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	if out.Positions == nil {
 		out.Positions = []Proposed{}
+	}
+	if out.Strategies == nil {
+		out.Strategies = []ProposedStrategy{}
 	}
 	out.Errors, out.ErrorCount = listed(errs)
 	out.WarningGroups = grouped(warnings)
@@ -462,6 +472,41 @@ func summaryOf(s brokerfile.Summary, currency string) Summary {
 	}
 }
 
+// ProposedStrategy is a group of new positions the commit makes one
+// strategy: their indexes in the preview's positions, and what the
+// strategy engine calls the legs.
+type ProposedStrategy struct {
+	Positions []int  `json:"positions"`
+	Label     string `json:"label"`
+}
+
+// proposedStrategies lists a part's strategy groups, its positions at
+// first and after in the preview.
+func proposedStrategies(plan *brokerfile.Plan, fills []brokerfile.Fill, first int) []ProposedStrategy {
+	var out []ProposedStrategy
+	for _, g := range plan.StrategyGroups(fills) {
+		ps := ProposedStrategy{Positions: make([]int, len(g))}
+		legs := make([]journal.StrategyLeg, 0, len(g))
+		for n, k := range g {
+			ps.Positions[n] = first + k
+			p := &plan.Positions[k]
+			if p.Figures.AvgEntryPrice == nil {
+				continue
+			}
+			leg := journal.StrategyLeg{Side: p.Side, Quantity: p.Figures.EntryQuantity, Price: *p.Figures.AvgEntryPrice, Multiplier: p.Multiplier}
+			if o, err := journal.ParseOCC(p.Symbol); err == nil {
+				leg.Option = &o
+			}
+			legs = append(legs, leg)
+		}
+		if a, err := journal.AnalyzeStrategy(legs); err == nil {
+			ps.Label = a.Label
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
 func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
 	out := make([]Proposed, 0, len(plan.Positions))
 	for k := range plan.Positions {
@@ -500,6 +545,9 @@ func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
 type commitRequest struct {
 	Token             *string `json:"token"`
 	ConfirmDuplicates bool    `json:"confirmDuplicates"`
+	// GroupStrategies (default true) makes strategies of the legs the
+	// preview proposed; false leaves them positions of their own.
+	GroupStrategies *bool `json:"groupStrategies"`
 	// ImportPartial confirms a partial preview: its readable rows are
 	// written, the others left out.
 	ImportPartial bool `json:"importPartial"`
@@ -512,6 +560,7 @@ type Committed struct {
 	PositionsContinued int      `json:"positionsContinued"`
 	FillsCreated       int      `json:"fillsCreated"`
 	DuplicatesSkipped  int      `json:"duplicatesSkipped"`
+	StrategiesCreated  int      `json:"strategiesCreated"`
 	PositionIDs        []string `json:"positionIds"`
 	ContinuedIDs       []string `json:"continuedPositionIds"`
 	Balance            string   `json:"balance"`
@@ -560,7 +609,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates, in.ImportPartial)
+	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates, in.ImportPartial, in.GroupStrategies == nil || *in.GroupStrategies)
 	if err != nil {
 		// Nothing was written: hand the preview back so it can be retried
 		// while it lives.
@@ -583,7 +632,7 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 // write runs the commit's one transaction through the journal store: the
 // plan against the journal as it is now, the write, and the deletion of
 // the staged row.
-func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial bool) (Committed, error) {
+func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial, group bool) (Committed, error) {
 	parts, leftOut, err := brokerfile.DecodeStaged(payload)
 	if err != nil {
 		return Committed{}, err
@@ -594,7 +643,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 	}
 	in := make([]journalstore.ImportPart, len(parts))
 	for i, pt := range parts {
-		in[i] = journalstore.ImportPart{AccountID: pt.AccountID, Fills: pt.Fills}
+		in[i] = journalstore.ImportPart{AccountID: pt.AccountID, Fills: pt.Fills, GroupStrategies: group}
 		if pt.AccountID == "" {
 			in[i].AccountID = accountID
 		}
@@ -631,6 +680,7 @@ func (h handler) write(ctx context.Context, userID, accountID string, hash, payl
 			PositionsCreated: len(d.Created), PositionsContinued: len(d.Continued), FillsCreated: d.Fills}
 		out.Accounts[i] = a
 		out.PositionsCreated += a.PositionsCreated
+		out.StrategiesCreated += d.Strategies
 		out.PositionsContinued += a.PositionsContinued
 		out.FillsCreated += a.FillsCreated
 		out.PositionIDs = append(out.PositionIDs, d.Created...)

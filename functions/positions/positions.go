@@ -20,34 +20,49 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/market"
 )
 
 type handler struct {
 	app     *app.App
 	journal *journalstore.Store
+	quotes  *market.Quotes
 }
 
-// Group returns the positions route group.
+// Group returns the positions route group. Its quote client (bars and
+// unrealised P&L) lives as long as the process.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
+	return NewGroup(a, market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log))
+}
+
+// NewGroup is Group with a given quote client, for tests that tune its
+// timings.
+func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now), quotes: quotes}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "positions",
 		Mounts: []string{"/api/positions", "/api/positions/"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/positions", Handler: require(h.list)},
+			{Pattern: "GET /api/positions", Handler: require(h.journal.ExpiringFirst(h.list))},
 			{Pattern: "POST /api/positions", Handler: require(h.create)},
-			{Pattern: "GET /api/positions/{positionId}", Handler: require(h.get)},
+			{Pattern: "GET /api/positions/{positionId}", Handler: require(h.journal.ExpiringFirst(h.get))},
 			{Pattern: "PATCH /api/positions/{positionId}", Handler: require(h.update)},
 			{Pattern: "DELETE /api/positions/{positionId}", Handler: require(h.delete)},
 			{Pattern: "POST /api/positions/{positionId}/fills", Handler: require(h.addFill)},
 			{Pattern: "PATCH /api/positions/{positionId}/fills/{fillId}", Handler: require(h.updateFill)},
 			{Pattern: "DELETE /api/positions/{positionId}/fills/{fillId}", Handler: require(h.deleteFill)},
 			{Pattern: "PUT /api/positions/{positionId}/tags", Handler: require(h.setTags)},
+			{Pattern: "POST /api/positions/{positionId}/assignment", Handler: require(h.assign)},
 			{Pattern: "GET /api/positions/{positionId}/images", Handler: require(h.listImages)},
 			{Pattern: "POST /api/positions/{positionId}/images", Handler: require(h.addImage)},
 			{Pattern: "GET /api/positions/{positionId}/images/{imageId}", Handler: require(h.getImage)},
+			{Pattern: "PATCH /api/positions/{positionId}/images/{imageId}", Handler: require(h.updateImage)},
 			{Pattern: "DELETE /api/positions/{positionId}/images/{imageId}", Handler: require(h.deleteImage)},
+			// Registered without a provider too (answering the codeless 404),
+			// so the route table does not depend on configuration.
+			{Pattern: "GET /api/positions/{positionId}/bars", Handler: require(h.bars)},
+			{Pattern: "GET /api/positions/{positionId}/unrealized", Handler: require(h.unrealized)},
 		},
 	}
 }
@@ -184,6 +199,23 @@ func (h handler) setTags(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.journal.SetTags(ctx, auth.CurrentUser(ctx).ID, id, in.TagIDs)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, res)
+}
+
+// assign records an option's exercise or assignment: its contracts close at
+// 0 and the shares change hands at the strike (journalstore.Assign).
+func (h handler) assign(w http.ResponseWriter, r *http.Request) {
+	var in journalstore.AssignmentInput
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	res, err := h.journal.Assign(ctx, auth.CurrentUser(ctx).ID, r.PathValue("positionId"), in)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

@@ -111,6 +111,10 @@ type Position struct {
 	TagIDs      []string         `json:"tagIds"`
 	Fills       []Fill           `json:"fills"`
 	CreatedAt   time.Time        `json:"createdAt"`
+	// MaePrice and MfePrice are the review's excursions, absent when not
+	// set (and in archives made before they existed).
+	MaePrice *decimal.Decimal `json:"maePrice,omitempty"`
+	MfePrice *decimal.Decimal `json:"mfePrice,omitempty"`
 }
 
 // Fill is a fill; SplitOf names, on the opening part of a reversal's fill,

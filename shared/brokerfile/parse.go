@@ -728,7 +728,9 @@ func (p *parser) fit(field string, d decimal.Decimal, places int32) decimal.Deci
 	return r
 }
 
-// price reads a price field: > 0, <= 99999999, 8 places.
+// price reads a price field: >= 0, <= 99999999, 8 places. A price of 0 is
+// an exit of something worthless (an option that expired, as the app's own
+// export writes it); an entry at 0 is refused by journal.Compute, on its row.
 func (p *parser) price(field string) (decimal.Decimal, bool) {
 	d, ok, _ := p.number(field, true)
 	if !ok {
@@ -739,8 +741,8 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 		d = d.Neg() // a sell written as a negative price
 	}
 	d = p.fit(field, d, 8)
-	if !d.IsPositive() || d.GreaterThan(maxPrice) {
-		p.problem(false, field, col, CodeOutOfRange, fmt.Sprintf("%s must be greater than 0 and at most 99999999", field))
+	if d.GreaterThan(maxPrice) {
+		p.problem(false, field, col, CodeOutOfRange, fmt.Sprintf("%s must be at most 99999999", field))
 		return d, false
 	}
 	return d, true

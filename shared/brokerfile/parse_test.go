@@ -285,7 +285,7 @@ func TestRowErrors(t *testing.T) {
 		"2024-01-16,09:31:05,,Buy,100,184.25,1\n" + // 4 empty symbol
 		"2024-01-16,09:31:05,AAPL,Hold,100,184.25,1\n" + // 5 bad side
 		"2024-01-16,09:31:05,AAPL,Buy,0,184.25,1\n" + // 6 zero quantity
-		"2024-01-16,09:31:05,AAPL,Buy,100,-0,1\n" + // 7 zero price
+		"2024-01-16,09:31:05,AAPL,Buy,100,-0,1\n" + // 7 zero price: read, refused by the plan (an entry)
 		"2024-01-16,09:31:05,AAPL,Buy,100,184.25,lots\n" + // 8 bad fee
 		"2024-01-16,09:31:05,AAPL  240119X00190000,Buy,1,1.5,1\n" + // 9 bad symbol
 		"2099-01-16,09:31:05,AAPL,Buy,100,184.25,1\n" + // 10 future date
@@ -302,7 +302,7 @@ func TestRowErrors(t *testing.T) {
 		code string
 	}{
 		{2, "Date", CodeInvalidDate}, {3, "Time", CodeInvalidTime}, {4, "Symbol", CodeMissingValue}, {5, "Side", CodeInvalidSide},
-		{6, "Quantity", CodeOutOfRange}, {7, "Price", CodeOutOfRange}, {8, "Fees", CodeInvalidNumber}, {9, "Symbol", CodeInvalidSymbol},
+		{6, "Quantity", CodeOutOfRange}, {8, "Fees", CodeInvalidNumber}, {9, "Symbol", CodeInvalidSymbol},
 		{10, "Date", CodeOutOfRange}, {11, "Quantity", CodeOutOfRange}, {12, "Side", CodeInvalidSide},
 	}
 	if len(p.Errors) != len(want) {
@@ -314,8 +314,13 @@ func TestRowErrors(t *testing.T) {
 			t.Errorf("error %d: %+v, want %+v", i, e, w)
 		}
 	}
-	if len(p.Fills) != 1 || p.Fills[0].Price.String() != "184.12345679" || p.Fills[0].Fees.String() != "1" || codes(p.Warnings)[0] != CodeRounded {
+	if len(p.Fills) != 2 || p.Fills[1].Price.String() != "184.12345679" || p.Fills[1].Fees.String() != "1" || codes(p.Warnings)[0] != CodeRounded {
 		t.Fatalf("%+v %+v", p.Fills, p.Warnings)
+	}
+	// A price of 0 is an exit of something worthless; as an entry the plan refuses it on its row.
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	if len(plan.Errors) != 1 || plan.Errors[0].Row != 7 || !strings.Contains(plan.Errors[0].Message, "price") {
+		t.Fatalf("an entry at 0: %+v", plan.Errors)
 	}
 }
 
@@ -644,5 +649,22 @@ func TestTradeDate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "tradeDate") && !strings.Contains(err.Error(), "time") {
 			t.Errorf("%+v: %v", opts, err)
 		}
+	}
+}
+
+// TestExpiredOptionRoundTrip: the app's export writes an option that expired
+// worthless as a sell at 0; importing it closes the position at that loss.
+func TestExpiredOptionRoundTrip(t *testing.T) {
+	file := "Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees\n" +
+		"Main,2025-03-17T14:00:00Z,AAPL  250321C00200000,option,Buy,2,3.00,1.3000\n" +
+		"Main,2025-03-21T20:00:00Z,AAPL  250321C00200000,option,Sell,2,0,0.0000\n"
+	p := parseText(t, Options{PresetID: "tradejournal-export"}, file)
+	plan := Build(p.Fills, Journal{}, BuildOptions{})
+	if len(p.Errors) != 0 || len(plan.Errors) != 0 || len(plan.Positions) != 1 {
+		t.Fatalf("errors %+v %+v", p.Errors, plan.Errors)
+	}
+	// 3.00 x 2 x 100 lost, and the entry's 1.30.
+	if f := plan.Positions[0].Figures; f.Status != "closed" || f.NetPnL.String() != "-601.3" {
+		t.Fatalf("figures %+v", f)
 	}
 }

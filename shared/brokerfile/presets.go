@@ -463,9 +463,10 @@ var presets = []Preset{
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Columns: map[string][]string{
 			FieldDate:        {"Run Date"},
+			FieldAccount:     {"Account", "Account Number"},
 			FieldSide:        {"Action"},
 			FieldSymbol:      {"Symbol"},
-			FieldDescription: {"Description"},
+			FieldDescription: {"Description", "Security Description"},
 			FieldQuantity:    {"Quantity"},
 			FieldPrice:       {"Price ($)", "Price"},
 			FieldCommission:  {"Commission ($)", "Commission"},

@@ -371,3 +371,32 @@ func TestPresetDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestFidelityAllAccounts: Fidelity's download of every account (an Account
+// column, the older Security Description/Security Type names, a Cash Balance
+// column, rows indented by a space) is still the Fidelity preset, and its
+// accounts split like any file of several accounts.
+func TestFidelityAllAccounts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "fidelity_history_all_accounts.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := Detect(data); !ok || d.PresetID != "fidelity" {
+		t.Fatalf("detected %+v %v", d, ok)
+	}
+	parsed, _ := load(t, "fidelity", "fidelity_history_all_accounts.csv", Options{})
+	if len(parsed.Errors) != 1 || parsed.Errors[0].Code != CodeMultipleAccounts ||
+		parsed.Accounts["Individual Z12345678"] != 3 || parsed.Accounts["ROTH IRA 234567890"] != 1 {
+		t.Fatalf("errors %+v accounts %v", parsed.Errors, parsed.Accounts)
+	}
+	parsed, plan := load(t, "fidelity", "fidelity_history_all_accounts.csv", Options{FileAccount: "Individual Z12345678"})
+	// AMD: sold 10 at 120.50 after buying 10 at 118.00, less the 0.02 fee.
+	if len(parsed.Errors) != 0 || len(plan.Positions) != 1 || plan.Positions[0].Symbol != "AMD" ||
+		plan.Positions[0].Figures.NetPnL.String() != "24.98" {
+		t.Fatalf("errors %+v positions %+v", parsed.Errors, plan.Positions)
+	}
+	_, plan = load(t, "fidelity", "fidelity_history_all_accounts.csv", Options{FileAccount: "ROTH IRA 234567890"})
+	if len(plan.Positions) != 1 || plan.Positions[0].Symbol != "SPY   250321C00600000" || plan.Positions[0].Figures.Status != "open" {
+		t.Fatalf("positions %+v", plan.Positions)
+	}
+}

@@ -143,9 +143,12 @@ type DecimalRule struct {
 
 // The rules of the journal's decimal fields.
 var (
-	PriceRule    = DecimalRule{MinOpen: true, Max: maxPrice, Places: 8, Message: "must be greater than 0 and at most 99999999"}
-	QuantityRule = DecimalRule{MinOpen: true, Max: maxQuantity, Places: 8, Message: "must be greater than 0 and at most 1000000000"}
-	FeeRule      = DecimalRule{Max: maxFee, Places: 4, Message: "must be at least 0 and at most 9999999.99"}
+	PriceRule = DecimalRule{MinOpen: true, Max: maxPrice, Places: 8, Message: "must be greater than 0 and at most 99999999"}
+	// ExitPriceRule lets an exit be at 0: an option that expired worthless,
+	// a share delisted without a payout.
+	ExitPriceRule = DecimalRule{Max: maxPrice, Places: 8, Message: "must be at least 0 (0 for an option that expired worthless) and at most 99999999"}
+	QuantityRule  = DecimalRule{MinOpen: true, Max: maxQuantity, Places: 8, Message: "must be greater than 0 and at most 1000000000"}
+	FeeRule       = DecimalRule{Max: maxFee, Places: 4, Message: "must be at least 0 and at most 9999999.99"}
 	// ScheduleRule bounds the seven fee-schedule fields, as the calculator does.
 	ScheduleRule = DecimalRule{Max: maxFee, Places: 8, Message: "must be at least 0 and at most 9999999.99"}
 	BalanceRule  = DecimalRule{AllowSign: true, Max: maxBalance, Places: 4, Message: "must be between -99999999999999.9999 and 99999999999999.9999"}
@@ -362,7 +365,11 @@ func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now 
 	default:
 		p.Add(prefix+"type", "must be entry or exit")
 	}
-	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, PriceRule)
+	priceRule := PriceRule
+	if v.Type == FillExit {
+		priceRule = ExitPriceRule
+	}
+	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, priceRule)
 	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, QuantityRule)
 	if contracts && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
 		p.Add(prefix+"quantity", "must be a whole number of contracts")

@@ -63,6 +63,10 @@ type Figures struct {
 
 	AvgEntryPrice *decimal.Decimal // volume-weighted, 10 places; nil without entries
 	AvgExitPrice  *decimal.Decimal // nil without exits
+	// OpenCost is the average cost of the open quantity (the cost basis
+	// over it, 10 places): the average entry until a partial exit and a
+	// scale-in re-average what is still open. Nil when nothing is open.
+	OpenCost *decimal.Decimal
 
 	GrossPnL decimal.Decimal // realised, 4 places (x multiplier)
 	Fees     decimal.Decimal // every fill's fees
@@ -120,7 +124,8 @@ func (e *FillError) Error() string { return e.Message }
 // It refuses, with a *FillError naming the fill: an exit when nothing is
 // open (including an exit dated before the first entry), an exit larger than
 // the open quantity (Derive splits those into a close and a reversal before
-// Compute sees them), and a price or quantity that is not positive, or fees
+// Compute sees them), an entry price or a quantity that is not positive, an
+// exit price below zero (0 is an option that expired worthless), or fees
 // below zero. A bad side or multiplier is a plain error. It never panics.
 func Compute(t Trade) (Figures, error) {
 	if t.Side != SideLong && t.Side != SideShort {
@@ -161,8 +166,8 @@ func Compute(t Trade) (Figures, error) {
 		switch {
 		case fill.Type != FillEntry && fill.Type != FillExit:
 			return Figures{}, bad("type", "type must be entry or exit")
-		case !fill.Price.IsPositive():
-			return Figures{}, bad("price", "price must be greater than 0")
+		case fill.Price.IsNegative() || fill.Type == FillEntry && fill.Price.IsZero():
+			return Figures{}, bad("price", "an entry's price must be greater than 0, an exit's at least 0")
 		case !fill.Quantity.IsPositive():
 			return Figures{}, bad("quantity", "quantity must be greater than 0")
 		case fill.Fees.IsNegative():
@@ -223,6 +228,10 @@ func Compute(t Trade) (Figures, error) {
 		f.Realized[i] = normalize4(f.Realized[i])
 	}
 	f.OpenQuantity = open
+	if open.IsPositive() {
+		cost := basis.DivRound(open, 10)
+		f.OpenCost = &cost
+	}
 	f.GrossPnL = normalize4(booked)
 	f.Fees = normalize4(f.Fees)
 	f.NetPnL = f.GrossPnL.Sub(f.Fees)

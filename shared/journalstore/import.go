@@ -20,6 +20,8 @@ type Imported struct {
 	Created   []string // new positions
 	Continued []string // open positions that took fills
 	Fills     int      // fill rows written (a reversal's fill is two)
+	// Strategies counts the strategies made of positions opened together.
+	Strategies int
 	Plan      *brokerfile.Plan
 	Balance   decimal.Decimal // the account's balance after it
 }
@@ -46,6 +48,9 @@ func (s *Store) Import(ctx context.Context, userID, accountID string, fills []br
 type ImportPart struct {
 	AccountID string
 	Fills     []brokerfile.Fill
+	// GroupStrategies makes strategies of the new positions opened
+	// together (brokerfile.GroupStrategies), as the preview proposed.
+	GroupStrategies bool
 }
 
 // ImportAccounts writes an import's parts, each into its account, in one
@@ -96,6 +101,16 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 		}
 		if _, err := write(ctx, tx, runs); err != nil {
 			return err
+		}
+		for i, pt := range parts {
+			if !pt.GroupStrategies {
+				continue
+			}
+			n, err := groupImported(ctx, tx, userID, pt.AccountID, out[i].Created)
+			if err != nil {
+				return err
+			}
+			out[i].Strategies = n
 		}
 		if err := finish(ctx, tx); err != nil {
 			return err
@@ -257,4 +272,42 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 		return nil
 	})
 	return j, db.Classify(err)
+}
+
+// groupImported makes strategies of an import's new positions opened
+// together (brokerfile.GroupStrategies over what was written: the rule the
+// preview showed) and answers how many.
+func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, created []string) (int, error) {
+	rows, err := tx.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
+		WHERE id = ANY($1::uuid[]) AND reversal_of IS NULL AND opened_at IS NOT NULL ORDER BY opened_at, id`, created)
+	if err != nil {
+		return 0, classify(err)
+	}
+	var ids []string
+	var legs []brokerfile.GroupLeg
+	var id string
+	var leg brokerfile.GroupLeg
+	if _, err := pgx.ForEachRow(rows, []any{&id, &leg.Underlying, &leg.AssetType, &leg.OpenedAt}, func() error {
+		ids, legs = append(ids, id), append(legs, leg)
+		return nil
+	}); err != nil {
+		return 0, classify(err)
+	}
+	groups := brokerfile.GroupStrategies(legs)
+	if len(groups) == 0 {
+		return 0, nil
+	}
+	b := &pgx.Batch{}
+	for _, g := range groups {
+		members := make([]string, len(g))
+		for n, i := range g {
+			members[n] = ids[i]
+		}
+		b.Queue(`WITH s AS (INSERT INTO strategies (user_id, account_id) VALUES ($1, $2) RETURNING id)
+			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, userID, accountID, members)
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return 0, classify(err)
+	}
+	return len(groups), nil
 }

@@ -40,6 +40,10 @@ type PositionPatch struct {
 	StopLoss    journal.Field `json:"stopLoss,omitzero"`
 	TargetPrice journal.Field `json:"targetPrice,omitzero"`
 	Notes       *string       `json:"notes"`
+	// MaePrice and MfePrice are the trade's maximum adverse and favourable
+	// excursions as prices; null (or "") clears them.
+	MaePrice journal.Field `json:"maePrice,omitzero"`
+	MfePrice journal.Field `json:"mfePrice,omitzero"`
 }
 
 // CreatePosition records a position with its fills and tags. Fees not given
@@ -219,7 +223,7 @@ func (s *Store) answer(ctx context.Context, tx pgx.Tx, userID, id string, c Chan
 			*l = []string{}
 		}
 	}
-	pos, err := loadPosition(ctx, tx, s.keyring, userID, id)
+	pos, err := loadPosition(ctx, tx, s.keyring, userID, id, s.now())
 	if err != nil {
 		return err
 	}
@@ -247,6 +251,13 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 	}
 	if d, ok := p.Decimal("targetPrice", in.TargetPrice, journal.PriceRule); ok {
 		target = &d
+	}
+	var mae, mfe *decimal.Decimal
+	if d, ok := p.Decimal("maePrice", in.MaePrice, journal.PriceRule); ok {
+		mae = &d
+	}
+	if d, ok := p.Decimal("mfePrice", in.MfePrice, journal.PriceRule); ok {
+		mfe = &d
 	}
 	if in.Notes != nil {
 		p.Merge(journal.Text("notes", *in.Notes, journal.MaxNotesChars))
@@ -336,18 +347,41 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 			return classify(err)
 		}
 		const own = `UPDATE positions SET stop_loss = CASE WHEN $2 THEN $3 ELSE stop_loss END,
-				target_price = CASE WHEN $4 THEN $5 ELSE target_price END, notes = coalesce($6, notes)
+				target_price = CASE WHEN $4 THEN $5 ELSE target_price END, notes = coalesce($6, notes),
+				mae_price = CASE WHEN $7 THEN $8 ELSE mae_price END, mfe_price = CASE WHEN $9 THEN $10 ELSE mfe_price END
 			WHERE id = $1`
-		if _, err := tx.Exec(ctx, own, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes); err != nil {
+		if _, err := tx.Exec(ctx, own, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes,
+			in.MaePrice.Set, mae, in.MfePrice.Set, mfe); err != nil {
 			return classify(err)
 		}
 		ch, err := write(ctx, tx, []*run{ru})
 		if err != nil {
 			return err
 		}
+		if in.MaePrice.Set || in.MfePrice.Set {
+			// Checked against the entry as written, so a refusal rolls
+			// the whole patch back.
+			if err := checkExcursions(ctx, tx, ru.survivor(id)); err != nil {
+				return err
+			}
+		}
 		return s.answer(ctx, tx, userID, ru.survivor(id), ch, &res)
 	})
 	return res, err
+}
+
+// checkExcursions holds a position's MAE and MFE prices to its side and
+// average entry (journal.CheckExcursions).
+func checkExcursions(ctx context.Context, tx pgx.Tx, id string) error {
+	var (
+		side            string
+		entry, mae, mfe *decimal.Decimal
+	)
+	const q = `SELECT side, avg_entry_price, mae_price, mfe_price FROM positions WHERE id = $1`
+	if err := tx.QueryRow(ctx, q, id).Scan(&side, &entry, &mae, &mfe); err != nil {
+		return db.Classify(err)
+	}
+	return journal.CheckExcursions(side, entry, mae, mfe)
 }
 
 // ids returns the run's stored position ids.

@@ -56,7 +56,7 @@ func New(pool *pgxpool.Pool, k *encrypt.Keyring, now func() time.Time) *Store {
 // Position reads the user's position in full; a malformed, missing or
 // foreign id is apperr.ErrNotFound.
 func (s *Store) Position(ctx context.Context, userID, id string) (Position, error) {
-	return loadPosition(ctx, s.pool, s.keyring, userID, id)
+	return loadPosition(ctx, s.pool, s.keyring, userID, id, s.now())
 }
 
 // ErrOutOfRange answers a write whose figures do not fit their columns

@@ -57,6 +57,8 @@ type Summary struct {
 	// ReversalOf is the position this one continues: the one whose
 	// reversal opened it (null for a position opened on its own).
 	ReversalOf *string `json:"reversalOf"`
+	// StrategyID is the strategy this position is a leg of, or null.
+	StrategyID *string `json:"strategyId"`
 
 	Tags      []journal.Tag `json:"tags"`
 	CreatedAt time.Time     `json:"createdAt"`
@@ -73,6 +75,73 @@ type Position struct {
 	// ReversedInto is the position this one's reversal opened (the next of
 	// its run), null when there is none.
 	ReversedInto *string `json:"reversedInto"`
+	// MaePrice and MfePrice are the maximum adverse and favourable
+	// excursions the trader entered (or took from the price bars).
+	MaePrice *string `json:"maePrice"`
+	MfePrice *string `json:"mfePrice"`
+	Review   Review  `json:"review"`
+
+	trade   journal.Trade   // what the figures are computed from
+	figures journal.Figures // nil-valued when the stored fills do not compute
+}
+
+// Review is the review figures of a position (journal.Review): the hold in
+// seconds (to now while open), the planned reward:risk (2 places) and the
+// MAE and MFE as price, money (4 places) and R (2 places).
+type Review struct {
+	HoldSeconds *int64         `json:"holdSeconds"`
+	PlannedRR   *string        `json:"plannedRR"`
+	MAE         *ExcursionView `json:"mae"`
+	MFE         *ExcursionView `json:"mfe"`
+}
+
+// ExcursionView is a journal.Excursion as the API shows it.
+type ExcursionView struct {
+	Price  string  `json:"price"`
+	Amount string  `json:"amount"`
+	R      *string `json:"r"`
+}
+
+// Unrealized is the P&L of what is open at price (journal.Unrealized); ok
+// is false when nothing is open.
+func (p Position) Unrealized(price decimal.Decimal) (string, bool) {
+	pnl, ok := journal.Unrealized(p.trade, p.figures, price)
+	return money.RoundN(pnl, 4), ok
+}
+
+// review formats journal.Review's figures.
+func review(r journal.ReviewFigures) Review {
+	var out Review
+	if r.Hold != nil {
+		s := int64(r.Hold.Seconds())
+		out.HoldSeconds = &s
+	}
+	if r.PlannedRR != nil {
+		s := money.RoundN(*r.PlannedRR, 2)
+		out.PlannedRR = &s
+	}
+	view := func(e *journal.Excursion) *ExcursionView {
+		if e == nil {
+			return nil
+		}
+		v := &ExcursionView{Price: e.Price.String(), Amount: money.RoundN(e.Amount, 4)}
+		if e.R != nil {
+			s := money.RoundN(*e.R, 2)
+			v.R = &s
+		}
+		return v
+	}
+	out.MAE, out.MFE = view(r.MAE), view(r.MFE)
+	return out
+}
+
+// optionalDecimal parses a column read as text; nil stays nil.
+func optionalDecimal(s *string) (*decimal.Decimal, error) {
+	if s == nil {
+		return nil, nil
+	}
+	d, err := decimal.NewFromString(*s)
+	return &d, err
 }
 
 // Fill is a fill as the API shows it. realizedPnl is what an exit booked
@@ -126,7 +195,7 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
-	p.reversal_of::text, p.created_at, p.updated_at`
+	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at`
 
 // ScanSummary returns the scan destinations of SummaryColumns (then extra).
 func ScanSummary(s *Summary, extra ...any) []any {
@@ -136,7 +205,7 @@ func ScanSummary(s *Summary, extra ...any) []any {
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
 		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
-		&s.ReversalOf, &s.CreatedAt, &s.UpdatedAt}, extra...)
+		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt}, extra...)
 }
 
 // amount formats a money figure with 4 places; nil stays nil.
@@ -157,14 +226,15 @@ type batcher interface {
 // and its tags in one round trip); a malformed, missing or foreign id is
 // apperr.ErrNotFound. Inside a write it runs on the transaction, so the
 // answer is what the transaction committed.
-func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id string) (Position, error) {
+func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id string, now time.Time) (Position, error) {
 	if !db.ValidUUID(id) {
 		return Position{}, apperr.ErrNotFound
 	}
 	var p Position
 	const sql = `SELECT ` + SummaryColumns + `, p.notes,
 			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id),
-			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id)
+			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id),
+			trim_scale(p.mae_price)::text, trim_scale(p.mfe_price)::text
 		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
 	// The fills and tags are read by the position's id alone: another
 	// user's are never answered, since the position's read finds nothing.
@@ -179,7 +249,7 @@ func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id
 	b.Queue(tagsSQL, []string{id})
 	br := q.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the reads' errors are returned
-	if err := br.QueryRow().Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto)...); err != nil {
+	if err := br.QueryRow().Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto, &p.MaePrice, &p.MfePrice)...); err != nil {
 		return Position{}, db.Classify(err)
 	}
 	notes, err := k.Open(encrypt.PositionNotes, p.Notes)
@@ -192,13 +262,9 @@ func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id
 	if err != nil {
 		return Position{}, err
 	}
-	var stop *decimal.Decimal
-	if p.StopLoss != nil {
-		d, err := decimal.NewFromString(*p.StopLoss)
-		if err != nil {
-			return Position{}, err
-		}
-		stop = &d
+	stop, err := optionalDecimal(p.StopLoss)
+	if err != nil {
+		return Position{}, err
 	}
 
 	rows, err := br.Query()
@@ -234,6 +300,20 @@ func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id
 		if f.Type == journal.FillExit && figErr == nil {
 			p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
 		}
+	}
+
+	if figErr == nil {
+		var target, mae, mfe *decimal.Decimal
+		for _, c := range []struct {
+			s *string
+			d **decimal.Decimal
+		}{{p.TargetPrice, &target}, {p.MaePrice, &mae}, {p.MfePrice, &mfe}} {
+			if *c.d, err = optionalDecimal(c.s); err != nil {
+				return Position{}, err
+			}
+		}
+		p.trade, p.figures = trade, fig
+		p.Review = review(journal.Review(trade, fig, target, mae, mfe, now))
 	}
 
 	tags, err := readTags(br.Query())

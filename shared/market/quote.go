@@ -88,7 +88,7 @@ type flight struct {
 	done     chan struct{}
 	finished bool      // under Quotes.mu
 	expires  time.Time // under Quotes.mu, once finished
-	quote    Quote     // readable once done is closed
+	value    any       // a Quote or []Bar, readable once done is closed
 	err      error
 }
 
@@ -119,27 +119,35 @@ func (q *Quotes) Enabled() bool { return q.key != "" }
 // 502 (the provider failed or answered nonsense), 504 (no answer within
 // Timeout, or the caller's own deadline passed).
 func (q *Quotes) Get(ctx context.Context, symbol string) (Quote, error) {
+	v, err := q.lookup(ctx, symbol, symbol, func(ctx context.Context) (any, error) { return q.fetch(ctx, symbol) })
+	quote, _ := v.(Quote)
+	return quote, err
+}
+
+// lookup answers the cached or shared answer of key, starting fetch when
+// there is none. symbol names the lookup in logs.
+func (q *Quotes) lookup(ctx context.Context, key, symbol string, fetch func(context.Context) (any, error)) (any, error) {
 	if !q.Enabled() {
-		return Quote{}, apperr.ErrNotFound
+		return nil, apperr.ErrNotFound
 	}
 	q.mu.Lock()
 	now := q.now()
-	f := q.cache[symbol]
+	f := q.cache[key]
 	if f == nil || f.finished && !now.Before(f.expires) {
 		if len(q.cache) >= sweepAbove {
 			q.sweep(now)
 		}
 		f = &flight{done: make(chan struct{})}
-		q.cache[symbol] = f
-		go q.run(symbol, f)
+		q.cache[key] = f
+		go q.run(f, fetch)
 	}
 	q.mu.Unlock()
 
 	select {
 	case <-f.done:
-		return f.quote, f.err
+		return f.value, f.err
 	case <-ctx.Done():
-		return Quote{}, ErrQuoteTimeout
+		return nil, ErrQuoteTimeout
 	}
 }
 
@@ -152,16 +160,16 @@ func (q *Quotes) sweep(now time.Time) {
 	}
 }
 
-func (q *Quotes) run(symbol string, f *flight) {
+func (q *Quotes) run(f *flight, fetch func(context.Context) (any, error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), q.Timeout)
 	defer cancel()
-	quote, err := q.fetch(ctx, symbol)
+	value, err := fetch(ctx)
 	ttl := q.TTL
 	if err != nil && !errors.Is(err, ErrNoQuote) {
 		ttl = q.ErrorTTL
 	}
 	q.mu.Lock()
-	f.quote, f.err = quote, err
+	f.value, f.err = value, err
 	f.finished, f.expires = true, q.now().Add(ttl)
 	q.mu.Unlock()
 	close(f.done)
@@ -186,25 +194,9 @@ func number(raw json.RawMessage) (json.Number, bool) {
 }
 
 func (q *Quotes) fetch(ctx context.Context, symbol string) (Quote, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, q.baseURL+"/quote?symbol="+url.QueryEscape(symbol), nil)
+	body, err := q.call(ctx, symbol, "/quote?symbol="+url.QueryEscape(symbol))
 	if err != nil {
-		q.fail(symbol, "building the request failed", err)
-		return Quote{}, ErrQuoteUnavailable
-	}
-	req.Header.Set("X-Finnhub-Token", q.key)
-	req.Header.Set("Accept", "application/json")
-	res, err := q.client.Do(req)
-	if err != nil {
-		return Quote{}, q.transportError(ctx, symbol, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
-	if err != nil {
-		return Quote{}, q.transportError(ctx, symbol, err)
-	}
-	if res.StatusCode != http.StatusOK {
-		q.log.Warn("quote provider refused the lookup", "symbol", symbol, "status", res.StatusCode)
-		return Quote{}, ErrQuoteUnavailable
+		return Quote{}, err
 	}
 	quote, err := parseQuote(symbol, body)
 	if err != nil && !errors.Is(err, ErrNoQuote) {
@@ -212,6 +204,32 @@ func (q *Quotes) fetch(ctx context.Context, symbol string) (Quote, error) {
 		return Quote{}, ErrQuoteUnavailable
 	}
 	return quote, err
+}
+
+// call sends GET {base}{path} with the key and returns the body of a 200;
+// anything else is ErrQuoteUnavailable or ErrQuoteTimeout, logged.
+func (q *Quotes) call(ctx context.Context, symbol, path string) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, q.baseURL+path, nil)
+	if err != nil {
+		q.fail(symbol, "building the request failed", err)
+		return nil, ErrQuoteUnavailable
+	}
+	req.Header.Set("X-Finnhub-Token", q.key)
+	req.Header.Set("Accept", "application/json")
+	res, err := q.client.Do(req)
+	if err != nil {
+		return nil, q.transportError(ctx, symbol, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
+	if err != nil {
+		return nil, q.transportError(ctx, symbol, err)
+	}
+	if res.StatusCode != http.StatusOK {
+		q.log.Warn("quote provider refused the lookup", "symbol", symbol, "status", res.StatusCode)
+		return nil, ErrQuoteUnavailable
+	}
+	return body, nil
 }
 
 // parseQuote reads the provider's body.

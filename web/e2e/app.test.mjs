@@ -594,7 +594,7 @@ step('changes the password in Settings → Security, which signs out the other b
 step('fits a phone: the menu opens the navigation, and no page scrolls sideways', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   try {
-    for (const pathname of ['/', '/positions', '/calculator', '/import', '/exchange-rates', '/admin']) {
+    for (const pathname of ['/', '/positions', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/admin']) {
       await page.goto(pathname);
       await page.getByRole('heading', { level: 1 }).waitFor();
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -844,6 +844,108 @@ step('splits a broker file of two accounts across two journal accounts in one im
   assert.deepEqual(items.map((p) => [p.symbol, p.side, p.netPnl]), [['MESH25', 'short', '87.5200']]);
 });
 
+step('builds an iron condor in the options strategy builder, and reads its max profit and loss and the payoff', async () => {
+  await nav('Calculator');
+  await page.getByRole('navigation', { name: 'Calculators' }).getByRole('link', { name: 'Options strategy' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Options strategy' }).waitFor();
+  await page.getByLabel('Strategy', { exact: true }).selectOption({ label: 'Iron condor' });
+  await page.getByRole('group', { name: 'Template' }).getByLabel('Expiry').fill('2027-01-15');
+  for (const [n, strike, price] of [
+    [1, '90', '1.00'],
+    [2, '95', '2.50'],
+    [3, '105', '2.40'],
+    [4, '110', '0.90'],
+  ]) {
+    const leg = page.getByRole('group', { name: new RegExp(`^Leg ${n}:`) });
+    await leg.getByLabel('Strike').fill(strike);
+    await leg.getByLabel('Price per share').fill(price);
+  }
+  // A credit of 2.50 + 2.40 - 1.00 - 0.90 = 3.00 a share: 300 kept between the short strikes, 500 - 300 lost past a wing.
+  await page.getByTestId('strategy-name').filter({ hasText: 'Short iron condor' }).waitFor();
+  assert.equal(await page.getByTestId('net-debit').innerText(), '300.00');
+  assert.equal(await page.getByTestId('max-profit').innerText(), '300.00');
+  assert.equal(await page.getByTestId('max-loss').innerText(), '200.00');
+  assert.equal(await page.getByTestId('breakevens').innerText(), '92.00 and 108.00');
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('calculator-strategy');
+});
+
+step('groups four option positions into a strategy, and reads what the legs make as one trade', async () => {
+  const { items: accounts } = await api('/api/accounts');
+  const account = accounts.find((a) => a.currency === 'USD');
+  // A short iron condor on SPY, June 2027: puts 90/95 and calls 105/110 for a credit of 2.00 a share.
+  for (const [symbol, side, price] of [
+    ['SPY   270618P00095000', 'short', '2.00'],
+    ['SPY   270618P00090000', 'long', '1.00'],
+    ['SPY   270618C00105000', 'short', '2.00'],
+    ['SPY   270618C00110000', 'long', '1.00'],
+  ]) {
+    const res = await page.request.post('/api/positions', {
+      data: { accountId: account.id, symbol, assetType: 'option', side, fills: [{ type: 'entry', price, quantity: '1', fees: '0', filledAt: '2026-06-01T14:00:00Z' }] },
+    });
+    assert.equal(res.status(), 201, await res.text());
+  }
+  await nav('Strategies');
+  await page.getByRole('heading', { level: 1, name: 'Strategies' }).waitFor();
+  const form = page.getByRole('form', { name: 'Group positions as a strategy' });
+  await form.getByLabel('Account').selectOption({ label: account.name });
+  await form.getByLabel('Underlying').fill('SPY');
+  for (const leg of ['SPY   270618P00095000', 'SPY   270618P00090000', 'SPY   270618C00105000', 'SPY   270618C00110000']) {
+    await form.getByRole('checkbox', { name: new RegExp(leg.replace(/ +/, '\\s+')) }).check();
+  }
+  await form.getByRole('button', { name: 'Group as a strategy' }).click();
+  await page.getByRole('heading', { level: 1, name: /Short iron condor/ }).waitFor();
+  // 200 kept between the short strikes, 500 - 200 lost past a wing, breakevens 95 - 2 and 105 + 2.
+  const facts = page.getByLabel('Figures');
+  assert.match(await facts.innerText(), /Net credit\s+\$200\.00/);
+  assert.match(await facts.innerText(), /Max loss\s+\$300\.00/);
+  assert.match(await facts.innerText(), /Breakevens\s+93\.00, 107\.00/);
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('strategy');
+});
+
+step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a confirmed delete, and the review figures', async () => {
+  const { items } = await api('/api/positions?symbol=AAPL');
+  // The trade of the step that added it: stop 95, target 120.
+  const trade = items.find((p) => p.stopLoss === '95' && p.targetPrice === '120');
+  assert.ok(trade, 'the AAPL trade with a stop of 95 and a target of 120');
+  await page.goto(`/positions/${trade.id}`);
+  await page.getByRole('heading', { name: 'Screenshots' }).waitFor();
+  // Held 2026-11-02 10:00 to 11-03 15:30; reward 20 over risk 5 from the entry of 100.
+  await page.getByText('1 d 5 h').waitFor();
+  await page.getByText('4.00 : 1').waitFor();
+  // A real 1x1 PNG, chosen with the file picker and captioned at upload.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  await page.getByLabel('Caption for the next screenshot').fill('Daily chart');
+  await page.getByLabel('Choose screenshot').setInputFiles({ name: 'daily.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor();
+  await page.getByLabel('Choose screenshot').setInputFiles({ name: 'entry.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'View screenshot 2 full size' }).waitFor();
+  // Caption the second in place.
+  await page.getByRole('button', { name: 'Edit caption of screenshot 2' }).click();
+  await page.getByRole('textbox', { name: 'Caption of screenshot 2' }).fill('Entry on the retest');
+  await page.getByRole('button', { name: 'Save caption' }).click();
+  const second = page.getByRole('button', { name: 'View Entry on the retest full size' });
+  await second.waitFor();
+  // The viewer: opens on the second, the arrow moves on, Escape closes and gives focus back.
+  await second.click();
+  await page.getByRole('dialog', { name: 'Entry on the retest (2 of 2)' }).waitFor();
+  await screenshot('position-screenshot-viewer');
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('dialog', { name: 'Daily chart (1 of 2)' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  assert.equal(await second.evaluate((el) => el === document.activeElement), true, 'focus went back to the screenshot');
+  // Delete asks first: dismissed, the screenshot stays; accepted, it goes.
+  page.once('dialog', (d) => void d.dismiss());
+  await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor({ state: 'detached' });
+  const images = await api(`/api/positions/${trade.id}/images`);
+  assert.deepEqual(images.items.map((i) => i.caption), ['Entry on the retest']);
+  await screenshot('position-review');
 step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as broken, in words', async () => {
   await nav('Rules');
   await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
@@ -895,7 +997,7 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

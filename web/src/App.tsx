@@ -23,7 +23,10 @@ const Accounts = lazy(() => import('./screens/Accounts'));
 const Brokerages = lazy(() => import('./screens/Brokerages'));
 const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
 const Calculator = lazy(() => import('./screens/Calculator'));
+const CalculatorStrategy = lazy(() => import('./screens/CalculatorStrategy'));
 const CsvImport = lazy(() => import('./screens/CsvImport'));
+const Strategies = lazy(() => import('./screens/strategies/Strategies'));
+const StrategyPage = lazy(() => import('./screens/strategies/StrategyPage'));
 const Settings = lazy(() => import('./screens/Settings'));
 const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
 const Admin = lazy(() => import('./screens/Admin'));
@@ -54,10 +57,13 @@ export const router = createBrowserRouter([
       { path: '/positions', element: <Positions /> },
       { path: '/positions/new', element: <PositionNew /> },
       { path: '/positions/:positionId', element: <PositionPage /> },
+      { path: '/strategies', element: <Strategies /> },
+      { path: '/strategies/:strategyId', element: <StrategyPage /> },
       { path: '/accounts', element: <Accounts /> },
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },
       { path: '/calculator', element: <Calculator /> },
+      { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
       { path: '/rules', element: <Rules /> },
       { path: '/settings', element: <Settings /> },

@@ -223,3 +223,66 @@ func (p *Provider) Calls() int { return int(p.calls.Load()) }
 func QuoteJSON(c string, t int64) string {
 	return fmt.Sprintf(`{"c":%s,"d":1.25,"dp":0.5,"h":262.1,"l":258.3,"o":259,"pc":260.49,"t":%d}`, c, t)
 }
+
+// Candle is one bar of a stand-in's candle answer: T in unix seconds,
+// prices as JSON numbers.
+type Candle struct {
+	T          int64
+	O, H, L, C string
+	V          int64
+}
+
+// CandleJSON is the provider's candle answer of bars: {"s":"ok",...}, or
+// {"s":"no_data"} when there are none.
+func CandleJSON(bars []Candle) string {
+	if len(bars) == 0 {
+		return `{"s":"no_data"}`
+	}
+	var t, o, h, l, c, v []string
+	for _, b := range bars {
+		t = append(t, fmt.Sprint(b.T))
+		o, h, l, c = append(o, b.O), append(h, b.H), append(l, b.L), append(c, b.C)
+		v = append(v, fmt.Sprint(b.V))
+	}
+	j := func(xs []string) string { return "[" + strings.Join(xs, ",") + "]" }
+	return fmt.Sprintf(`{"c":%s,"h":%s,"l":%s,"o":%s,"s":"ok","t":%s,"v":%s}`, j(c), j(h), j(l), j(o), j(t), j(v))
+}
+
+// Candles answers /stock/candle with the bars of bars[symbol] inside the
+// request's from and to (no_data for an unknown symbol), and /quote with
+// quotes[symbol] at unix time 1748865600 (no data for an unknown symbol),
+// as the provider does.
+func Candles(bars map[string][]Candle, quotes map[string]string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		sym := q.Get("symbol")
+		switch r.URL.Path {
+		case "/quote":
+			c, ok := quotes[sym]
+			if !ok {
+				fmt.Fprint(w, QuoteJSON("0", 0))
+				return
+			}
+			fmt.Fprint(w, QuoteJSON(c, 1748865600))
+		case "/stock/candle":
+			var from, to int64
+			if _, err := fmt.Sscan(q.Get("from"), &from); err != nil {
+				http.Error(w, `{"error":"from"}`, http.StatusUnprocessableEntity)
+				return
+			}
+			if _, err := fmt.Sscan(q.Get("to"), &to); err != nil {
+				http.Error(w, `{"error":"to"}`, http.StatusUnprocessableEntity)
+				return
+			}
+			var in []Candle
+			for _, b := range bars[sym] {
+				if b.T >= from && b.T <= to {
+					in = append(in, b)
+				}
+			}
+			fmt.Fprint(w, CandleJSON(in))
+		default:
+			http.NotFound(w, r)
+		}
+	}
+}

@@ -34,6 +34,7 @@ const fieldLabels: Record<string, Label> = {
   balance: { label: 'account balance' },
   baseCurrency: { label: 'base currency' },
   brokerageId: { label: 'brokerage', choose: true },
+  caption: { label: 'caption' },
   category: { label: 'category', choose: true },
   confirmEmail: { label: 'confirmation' },
   currency: { label: 'currency' },
@@ -51,6 +52,8 @@ const fieldLabels: Record<string, Label> = {
   file: { label: 'file', choose: true },
   filledAt: { label: 'date and time of the fill' },
   kind: { label: 'kind', choose: true },
+  maePrice: { label: 'adverse excursion (MAE)' },
+  mfePrice: { label: 'favourable excursion (MFE)' },
   manualFees: { label: 'round-trip fees' },
   multiplier: { label: 'point value' },
   name: { label: 'name' },
@@ -79,7 +82,7 @@ const fieldLabels: Record<string, Label> = {
 };
 
 /** How an indexed list's item is named: `fills[1]` is "fill 2". */
-const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row' };
+const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row', legs: 'leg' };
 
 export interface MessageOptions {
   /** The form's own labels for API fields, e.g. { name: 'account name' }. */

@@ -724,6 +724,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calculator/strategy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse an options strategy
+         * @description Stateless, like the calculator: the legs in, what they are and what
+         *     they pay at expiry out. Prices are per share, quantities count
+         *     contracts (options) or shares; a long leg was bought, a short leg
+         *     sold. Figures are for the whole position (x the multiplier, 100 for
+         *     standard contracts).
+         *
+         *     The strategy is named by the legs' structure only (rights, strikes,
+         *     expiries, sides and sizes, compared in shares): single leg,
+         *     vertical, ratio spread, calendar, diagonal, straddle, strangle,
+         *     butterfly (also with unequal wings, labelled broken-wing), iron
+         *     condor and iron butterfly (also with unequal wings), covered call,
+         *     collar; anything else is `custom`, still with its figures.
+         *
+         *     When the options expire on different dates (a calendar, a diagonal)
+         *     there are no figures at expiry: what the later options are worth at
+         *     the first expiry needs a pricing model. `payoffUndefined` says so.
+         *
+         *     400 `VALIDATION_ERROR` lists every bad field, as
+         *     `legs[<index>].<field>`, or `legs` for no legs or more than 8.
+         */
+        post: operations["analyzeStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1382,6 +1420,12 @@ export interface paths {
          *     A page costs the same at any depth (under 10 ms of server time with
          *     100,000 positions; docs/performance.md).
          *
+         *     Options still open after their expiry day (New York) are closed
+         *     first, by an exit at 0 dated 16:00 New York time on the expiry date
+         *     (expired worthless; the trader corrects one that was exercised or
+         *     assigned). Every read of the journal does this: a position, the
+         *     list, the statistics, an account and its ledger.
+         *
          *     Filters combine with AND. `from` and `to` are trading days of the
          *     opening fill in each position's account's time zone, inclusive. Items
          *     carry the tags but not the notes or fills (`GET
@@ -1551,6 +1595,101 @@ export interface paths {
         patch: operations["updateFill"];
         trace?: never;
     };
+    "/api/strategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List strategies
+         * @description The user's strategies (multi-leg positions), newest first, each with
+         *     its legs and figures. Pass the previous page's `nextCursor` as
+         *     `cursor`. Expired options are settled first, as on every journal read.
+         */
+        get: operations["listStrategies"];
+        put?: never;
+        /**
+         * Group positions into a strategy
+         * @description Groups positions of one account into one strategy: option legs on
+         *     one underlying, and that underlying's shares (a covered call, a
+         *     collar). Each leg stays a position with its contract, side and
+         *     fills; the strategy's P&L is their sum, and what it is called, its
+         *     max profit and loss, breakevens and payoff at expiry come from the
+         *     legs. A position is a leg of one strategy at most (400 naming
+         *     `positionIds[i]`); futures are refused.
+         */
+        post: operations["createStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/strategies/{strategyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        /** Get a strategy */
+        get: operations["getStrategy"];
+        put?: never;
+        post?: never;
+        /**
+         * Ungroup a strategy
+         * @description Deletes the strategy; its legs stay, as positions of their own.
+         */
+        delete: operations["deleteStrategy"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename, set the planned risk, or roll a strategy
+         * @description Absent fields keep their value; `plannedRisk` null clears it;
+         *     `positionIds` replaces the legs (a roll: add the new leg, keep or
+         *     take out the closed one). The account cannot change (400).
+         */
+        patch: operations["updateStrategy"];
+        trace?: never;
+    };
+    "/api/positions/{positionId}/assignment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an option's exercise or assignment
+         * @description The option's contracts (all that are open, or `quantity`) close by an
+         *     exit at 0, and the shares change hands at the strike (contracts x
+         *     multiplier) in the account's position of the underlying: a call
+         *     bought or a put sold takes the shares in, a put bought or a call sold
+         *     delivers them, continuing, closing or reversing what the account
+         *     holds like any trade (a covered call's shares are called away). One
+         *     transaction. `filledAt` defaults to 16:00 New York time on the expiry
+         *     date (or now, before it). An option the journal closed at 0 after its
+         *     expiry (it expired worthless, by default) can still be marked
+         *     assigned: that exit is replaced. No fee is charged. 409 when the
+         *     position is not an open option or the shares do not fit the account.
+         */
+        post: operations["assignOption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/positions/{positionId}/tags": {
         parameters: {
             query?: never;
@@ -1642,6 +1781,66 @@ export interface paths {
         post?: never;
         /** Delete an image */
         delete: operations["deletePositionImage"];
+        options?: never;
+        head?: never;
+        /** Change an image's caption */
+        patch: operations["updatePositionImage"];
+        trace?: never;
+    };
+    "/api/positions/{positionId}/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Price bars around a stock position's holding period
+         * @description The quote provider's bars around the trade, at a resolution chosen
+         *     from the hold (the finest of 1, 5, 15, 30, 60 minutes, a day or a week
+         *     that shows the hold in at most 120 bars), with a margin of half the
+         *     hold (at least 20 bars) each side; an open position is held to now.
+         *     `maePrice` and `mfePrice` are what the bars overlapping the holding
+         *     period imply: for a long the lowest low and the highest high, for a
+         *     short the other way round (null without such bars). Answers are
+         *     cached for 60 seconds. Checked in this order: session (401), provider
+         *     configured (404 without `code`), position (404), a stock (404), the
+         *     rate limit, fills (404 for a draft), then the provider.
+         */
+        get: operations["getPositionBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/positions/{positionId}/unrealized": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An open stock position's unrealised P&L at the delayed quote
+         * @description The delayed quote of the position's symbol (cached for 60 seconds)
+         *     and the P&L of what is open at it: (price - average cost of the open
+         *     quantity) x open quantity x multiplier, negated for a short, 4 places.
+         *     Checked in the order of `GET .../bars`, with "open" (404) in place
+         *     of fills.
+         */
+        get: operations["getPositionUnrealized"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2829,6 +3028,69 @@ export interface components {
              */
             buyingPowerLimited?: true;
         };
+        /** @description Request of `POST /api/calculator/strategy`. */
+        StrategyInput: {
+            legs: components["schemas"]["StrategyLegInput"][];
+        };
+        /**
+         * @description One leg: an option by `type`, `strike` and `expiry`, or by its OCC
+         *     `symbol` (then without strike and expiry; a `type` beside it must
+         *     agree), or shares of the underlying (`type: shares`, without the
+         *     option fields). Every symbol of a request names one underlying.
+         */
+        StrategyLegInput: {
+            /** @enum {string} */
+            type?: "call" | "put" | "shares";
+            /** @description An OCC option symbol such as `AAPL  240119C00190000`. */
+            symbol?: string;
+            /** @description Greater than 0, at most 99999999, 8 places at most. */
+            strike?: components["schemas"]["DecimalInput"];
+            /** Format: date */
+            expiry?: string;
+            /**
+             * @description long for a leg bought, short for a leg sold.
+             * @enum {string}
+             */
+            side: "long" | "short";
+            /** @description Contracts (whole) or shares. Greater than 0, at most 1000000000. */
+            quantity: components["schemas"]["DecimalInput"];
+            /** @description Per share (an option's premium as quoted). Greater than 0, at most 99999999. */
+            price: components["schemas"]["DecimalInput"];
+            /** @description Options only; shares per contract, default 100. */
+            multiplier?: components["schemas"]["DecimalInput"];
+        };
+        /**
+         * @description Response of `POST /api/calculator/strategy`. Money figures have
+         *     exactly 2 places; prices are exact. `maxProfit` and `maxLoss` are
+         *     absent when unlimited (the payoff keeps rising, or falling, with the
+         *     underlying), and every figure at expiry is absent when
+         *     `payoffUndefined` is given.
+         */
+        StrategyOutput: {
+            /** @enum {string} */
+            name: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom";
+            /** @description The strategy as a trader says it, such as "Short iron condor" or "Bull call vertical (debit)". */
+            label: string;
+            /** @description What opening costs; above 0 a debit paid, below 0 a credit received. */
+            netDebit: components["schemas"]["Decimal2"];
+            /** @description The highest P&L at expiry. */
+            maxProfit?: components["schemas"]["Decimal2"];
+            /** @description The deepest loss at expiry as a positive amount (0 or below when no price loses). */
+            maxLoss?: components["schemas"]["Decimal2"];
+            /** @description Underlying prices at expiry where the P&L is 0, ascending; exact, or rounded to 8 places when the root does not end. */
+            breakevens?: string[];
+            /**
+             * @description The P&L at expiry at 0, each strike, each breakeven and one price
+             *     beyond them all; straight lines between them are the payoff
+             *     exactly.
+             */
+            payoff?: {
+                price: string;
+                value: components["schemas"]["Decimal2"];
+            }[];
+            /** @description Why there are no figures at expiry (the options expire on different dates). */
+            payoffUndefined?: string;
+        };
         /** @description One listed security of the SEC's ticker list. */
         Symbol: {
             /**
@@ -3295,6 +3557,11 @@ export interface components {
              *     instrument, derived again whenever one of its fills changes.
              */
             reversalOf: string | null;
+            /**
+             * Format: uuid
+             * @description The strategy (`/api/strategies`) this position is a leg of, or null.
+             */
+            strategyId: string | null;
             tags: components["schemas"]["Tag"][];
             /** Format: date-time */
             createdAt: string;
@@ -3303,6 +3570,11 @@ export interface components {
         };
         /** @description A position in full. */
         Position: components["schemas"]["PositionSummary"] & {
+            /** @description The maximum adverse excursion the trader entered, a price. */
+            maePrice: string | null;
+            /** @description The maximum favourable excursion the trader entered, a price. */
+            mfePrice: string | null;
+            review: components["schemas"]["PositionReview"];
             /**
              * Format: uuid
              * @description The position this one's reversal opened (the next of its run); null when there is none.
@@ -3337,6 +3609,76 @@ export interface components {
             reopened: string[];
             /** @description Positions of the run that it no longer needs (their notes, tags and images go with them). */
             removed: string[];
+        };
+        StrategyWrite: {
+            /**
+             * Format: uuid
+             * @description Required when creating; cannot change.
+             */
+            accountId?: string;
+            /** @description The trader's own name for it; the engine's `label` is shown without one. */
+            name?: string;
+            /** @description What the trader planned to risk, in the account's currency (greater than 0); the strategy's R is its net P&L over this, or over a defined max loss without it. */
+            plannedRisk?: components["schemas"]["DecimalInput"] | null;
+            /** @description The legs, 1 to 24 of the user's positions in the account. Required when creating; replaces the legs on a PATCH. */
+            positionIds?: string[];
+        };
+        StrategyEnvelope: {
+            strategy: components["schemas"]["Strategy"];
+        };
+        StrategyPage: {
+            items: components["schemas"]["Strategy"][];
+            /** @description The cursor of the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A multi-leg position. The structure the figures describe is the legs
+         *     open now (at their open quantity), or for a closed strategy the legs
+         *     it opened with (in its first minute), each at its average entry
+         *     price. Money figures are 4-place strings in the account's currency.
+         */
+        Strategy: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            accountId: string;
+            name: string;
+            plannedRisk: string | null;
+            underlying: string | null;
+            /** @enum {string|null} */
+            kind: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom" | null;
+            /** @description The structure in a trader's words ("Short iron condor"). */
+            label: string | null;
+            /** @enum {string} */
+            status: "draft" | "open" | "closed";
+            /** Format: date-time */
+            openedAt: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            grossPnl: string;
+            fees: string;
+            netPnl: string;
+            /** @description Net P&L over the planned risk (or the defined max loss), once closed. */
+            rMultiple: string | null;
+            /** @description What opening the structure cost; below 0 a credit. */
+            netDebit: string | null;
+            /** @description At expiry; null when unlimited or without a payoff (noPayoff). */
+            maxProfit: string | null;
+            /** @description At expiry, as a positive amount; null when unlimited or without a payoff. */
+            maxLoss: string | null;
+            breakevens: string[];
+            /** @description The P&L at expiry at 0 and at each strike; linear between and beyond. */
+            payoff: {
+                price: string;
+                value: string;
+            }[];
+            /** @description Why there is no payoff at expiry (legs expiring on different dates). */
+            noPayoff: string | null;
+            legs: components["schemas"]["PositionSummary"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         PositionPage: {
             items: components["schemas"]["PositionSummary"][];
@@ -3376,7 +3718,7 @@ export interface components {
              * @enum {string}
              */
             type: "entry" | "exit";
-            /** @description Greater than 0, at most 99999999, at most 8 places. */
+            /** @description An entry's greater than 0, an exit's at least 0 (0 is an option that expired worthless), at most 99999999, at most 8 places. */
             price: components["schemas"]["DecimalInput"];
             /** @description Greater than 0, at most 1000000000, at most 8 places; whole contracts for options. */
             quantity: components["schemas"]["DecimalInput"];
@@ -3444,6 +3786,76 @@ export interface components {
             stopLoss?: components["schemas"]["DecimalInput"] | null;
             targetPrice?: components["schemas"]["DecimalInput"] | null;
             notes?: string;
+            /**
+             * @description The maximum adverse excursion, a price (greater than 0, 8 places);
+             *     null or "" clears it. A long's is at or below its average entry, a
+             *     short's at or above it (400 on `maePrice` otherwise), checked when
+             *     it is written.
+             */
+            maePrice?: components["schemas"]["DecimalInput"] | null;
+            /**
+             * @description The maximum favourable excursion, a price: a long's at or above its
+             *     average entry, a short's at or below it; and on the favourable side
+             *     of the MAE.
+             */
+            mfePrice?: components["schemas"]["DecimalInput"] | null;
+        };
+        /** @description The figures a position is reviewed by, derived on each read. */
+        PositionReview: {
+            /** @description First fill to close, or to now while open; null for a draft. */
+            holdSeconds: number | null;
+            /**
+             * @description Planned reward over risk against the average entry, 2 places:
+             *     (target - entry) / (entry - stop) for a long, mirrored for a short.
+             *     Null without a stop, a target or an entry, or with the stop on the
+             *     winning side. Negative when the target is on the losing side.
+             */
+            plannedRR: string | null;
+            mae: components["schemas"]["Excursion"] | null;
+            mfe: components["schemas"]["Excursion"] | null;
+        };
+        Excursion: {
+            price: string;
+            /** @description (price - average entry) x entry quantity x multiplier, negated for a short; 4 places. */
+            amount: string;
+            /** @description The amount over the initial risk, 2 places; null without a stop. */
+            r: string | null;
+        };
+        PositionBars: {
+            symbol: string;
+            /** @enum {string} */
+            resolution: "1" | "5" | "15" | "30" | "60" | "D" | "W";
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            bars: components["schemas"]["PriceBar"][];
+            /** Format: date-time */
+            heldFrom: string;
+            /** Format: date-time */
+            heldTo: string;
+            maePrice: string | null;
+            mfePrice: string | null;
+        };
+        PriceBar: {
+            /**
+             * Format: date-time
+             * @description The start of the bar.
+             */
+            time: string;
+            open: string;
+            high: string;
+            low: string;
+            close: string;
+            volume: string;
+        };
+        PositionUnrealized: {
+            quote: components["schemas"]["Quote"];
+            unrealizedPnl: string;
+        };
+        ImageUpdate: {
+            /** @description At most 500 characters; an empty string clears it. */
+            caption: string;
         };
         Image: {
             /** Format: uuid */
@@ -4062,6 +4474,18 @@ export interface components {
             summary: components["schemas"]["CsvImportSummary"];
             /** @description The positions the commit would write, with their figures after the import. */
             positions: components["schemas"]["CsvImportProposedPosition"][];
+            /**
+             * @description New positions the file opened together (options, and shares, on one
+             *     underlying whose first fills are at the same instant, as a
+             *     multi-leg order fills) that the commit groups as one strategy
+             *     (`/api/strategies`) unless `groupStrategies` is false.
+             */
+            strategies: {
+                /** @description Indexes into `positions`. */
+                positions: number[];
+                /** @description What the strategy engine calls the legs ("Short iron condor"); empty when it cannot say. */
+                label: string;
+            }[];
             errors: components["schemas"]["CsvImportProblem"][];
             warnings: components["schemas"]["CsvImportProblem"][];
             errorCount: number;
@@ -4114,6 +4538,11 @@ export interface components {
              * @default false
              */
             confirmDuplicates: boolean;
+            /**
+             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own.
+             * @default true
+             */
+            groupStrategies: boolean;
         };
         CsvImportCommitted: {
             import: {
@@ -4135,6 +4564,8 @@ export interface components {
                 rowsLeftOut: number;
                 positionsCreated: number;
                 positionsContinued: number;
+                /** @description Strategies made of legs opened together. */
+                strategiesCreated: number;
                 fillsCreated: number;
                 duplicatesSkipped: number;
                 positionIds: string[];
@@ -5446,6 +5877,119 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CalculatorOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    analyzeStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "legs": [
+                 *         {
+                 *           "type": "put",
+                 *           "strike": "90",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "long",
+                 *           "quantity": "1",
+                 *           "price": "1.00"
+                 *         },
+                 *         {
+                 *           "type": "put",
+                 *           "strike": "95",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "short",
+                 *           "quantity": "1",
+                 *           "price": "2.50"
+                 *         },
+                 *         {
+                 *           "type": "call",
+                 *           "strike": "105",
+                 *           "expiry": "2024-01-19",
+                 *           "side": "short",
+                 *           "quantity": "1",
+                 *           "price": "2.40"
+                 *         },
+                 *         {
+                 *           "symbol": "XYZ   240119C00110000",
+                 *           "side": "long",
+                 *           "quantity": "1",
+                 *           "price": "0.90"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["StrategyInput"];
+            };
+        };
+        responses: {
+            /** @description The strategy's name and figures. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "iron-condor",
+                     *       "label": "Short iron condor",
+                     *       "netDebit": "-300.00",
+                     *       "maxProfit": "300.00",
+                     *       "maxLoss": "200.00",
+                     *       "breakevens": [
+                     *         "92",
+                     *         "108"
+                     *       ],
+                     *       "payoff": [
+                     *         {
+                     *           "price": "0",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "90",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "92",
+                     *           "value": "0.00"
+                     *         },
+                     *         {
+                     *           "price": "95",
+                     *           "value": "300.00"
+                     *         },
+                     *         {
+                     *           "price": "105",
+                     *           "value": "300.00"
+                     *         },
+                     *         {
+                     *           "price": "108",
+                     *           "value": "0.00"
+                     *         },
+                     *         {
+                     *           "price": "110",
+                     *           "value": "-200.00"
+                     *         },
+                     *         {
+                     *           "price": "165",
+                     *           "value": "-200.00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StrategyOutput"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7015,6 +7559,206 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listStrategies: {
+        parameters: {
+            query?: {
+                /** @description A previous page's `nextCursor`; a malformed one is 400 on `cursor`. */
+                cursor?: string;
+                /** @description Page size, default 25, clamped to 1..100; not a whole number is 400 on `limit`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of strategies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StrategyWrite"];
+            };
+        };
+        responses: {
+            /** @description The strategy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The strategy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ungrouped. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateStrategy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The strategy's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                strategyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StrategyWrite"];
+            };
+        };
+        responses: {
+            /** @description The strategy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StrategyEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    assignOption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Whole contracts, at most the open quantity; all of them when left out. */
+                    quantity?: components["schemas"]["DecimalInput"];
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with a zone, not before the option was opened.
+                     */
+                    filledAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The option and the position of the underlying, in full. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        position: components["schemas"]["Position"];
+                        underlying: components["schemas"]["Position"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: not an open option, or the shares do not fit the account's position in the underlying. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     setPositionTags: {
         parameters: {
             query?: never;
@@ -7214,6 +7958,166 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePositionImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+                /** @description The image's id (a malformed id is a 404). */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImageUpdate"];
+            };
+        };
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImageEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPositionBars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bars, oldest first (empty when the provider has none). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionBars"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description No quote provider is configured (no `code`, as for an absent
+             *     route), the position is not the user's, or there is nothing to
+             *     look up (not a stock, or a draft without fills): the message says which.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed or answered something unusable. No `code`; try again shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The provider did not answer within 3 seconds. No `code`; try again shortly. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPositionUnrealized: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quote and the unrealised P&L. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionUnrealized"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description No quote provider is configured (no `code`, as for an absent
+             *     route), the position is not the user's, or there is nothing to
+             *     look up (not a stock, or not open): the message says which.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /** @description The provider failed or answered something unusable. No `code`; try again shortly. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            /** @description The provider did not answer within 3 seconds. No `code`; try again shortly. */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     setDisplayCurrency: {

@@ -107,6 +107,7 @@ export function AppLayout() {
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
+    ['/strategies', 'Strategies'],
     ['/accounts', 'Accounts'],
     ['/rules', 'Rules'],
     ['/calculator', 'Calculator'],

@@ -5,6 +5,7 @@ import { useAccounts, useBrokerages } from '../api/queries';
 import { Field, PageTitle, SelectField, ErrorNote } from '../components/ui';
 import { formatDecimal, formatMoney, minorUnits } from '../format';
 import { useDebounced } from '../hooks';
+import { CalculatorTabs } from './calculator/Tabs';
 import { calculatorRequest, cappedText, initialForm, sizingStatusText, type CalculatorForm } from './calculator/logic';
 
 type Output = Schemas['CalculatorOutput'];
@@ -99,6 +100,7 @@ export default function Calculator() {
   return (
     <>
       <PageTitle>Position size calculator</PageTitle>
+      <CalculatorTabs />
       <div className="grid-2">
         <form className="card" aria-label="Calculator inputs" onSubmit={(e) => e.preventDefault()}>
           <div className="grid">

@@ -10,7 +10,7 @@ import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
-import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
+import { partialText, PresetNote, strategiesText, WarningGroups } from './csvImport/PreviewParts';
 import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
 import { plainNumber } from './positions/futures';
 
@@ -55,13 +55,14 @@ function PreviewResult({
   const queryClient = useQueryClient();
   const [confirmDuplicates, setConfirmDuplicates] = useState(false);
   const [importPartial, setImportPartial] = useState(false);
+  const [groupStrategies, setGroupStrategies] = useState(true);
   const s = preview.summary;
   // A file split across accounts: each position says which it goes to.
   const split = preview.accountMap !== null;
   const accountNames = Object.fromEntries((useAccounts().data ?? []).map((a) => [a.id, a.name]));
   const commit = useMutation({
     mutationFn: () =>
-      unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates, importPartial } })),
+      unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates, importPartial, groupStrategies } })),
     onSuccess: (data) => {
       for (const key of ['positions', 'performance', 'accounts', 'dashboard']) void queryClient.invalidateQueries({ queryKey: [key] });
       onCommitted(data.import);
@@ -105,6 +106,15 @@ function PreviewResult({
       )}
       {(preview.canCommit || (preview.canImportPartial && importPartial)) && preview.token ? (
         <>
+          {preview.strategies.length > 0 && (
+            <div className="note" data-testid="proposed-strategies">
+              <p>{strategiesText(preview)}</p>
+              <label className="check">
+                <input type="checkbox" checked={groupStrategies} onChange={(e) => setGroupStrategies(e.target.checked)} />
+                Group these legs as strategies (untick to keep every leg a position of its own; you can group or split them later under Strategies)
+              </label>
+            </div>
+          )}
           {s.duplicateFills > 0 && (
             <label className="check">
               <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />

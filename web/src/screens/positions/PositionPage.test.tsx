@@ -30,6 +30,9 @@ const base = {
   tags: [],
   notes: '',
   imageCount: 0,
+  maePrice: null,
+  mfePrice: null,
+  review: { holdSeconds: null, plannedRR: null, mae: null, mfe: null },
   createdAt: '',
 };
 const open = { ...base, status: 'open', closedAt: null, exitQuantity: '0', openQuantity: '10', avgExitPrice: null, grossPnl: '0.0000', netPnl: '-1.0000', rMultiple: null, fills: [entry], updatedAt: '1' };

@@ -8,7 +8,9 @@ import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { Assignment } from './Assignment';
 import { Images } from './Images';
+import { Review } from './Review';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
@@ -191,6 +193,11 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
         {fill.reversal && (
           <span className="chip" title={`Part of a trade of ${fill.tradeQuantity}: ${fill.reversal === 'closing' ? 'the quantity that was open' : 'the remainder, which opened this position'}`}>
             {fill.reversal === 'closing' ? 'reversal: closed here' : 'reversal: opened here'}
+          </span>
+        )}
+        {fill.type === 'exit' && p.assetType === 'option' && Number(fill.price) === 0 && (
+          <span className="chip" title="Closed at 0 after its expiry day. If it was exercised or assigned, edit this fill's price or delete it and record what happened.">
+            expired worthless
           </span>
         )}
       </td>
@@ -428,6 +435,12 @@ export default function PositionPage() {
             <Link to={`/positions/${p.reversalOf}`}>continues the position it reversed</Link>
           </>
         )}
+        {p.strategyId && (
+          <>
+            {' · '}
+            <Link to={`/strategies/${p.strategyId}`}>a leg of a strategy</Link>
+          </>
+        )}
         {p.reversedInto && (
           <>
             {' · '}
@@ -437,7 +450,9 @@ export default function PositionPage() {
       </p>
       {last && last.on === p.id && <ChangesNote changes={last.changes} current={p.id} />}
       <ErrorNote error={remove.error} />
+      <Images positionId={p.id} />
       <Facts p={p} currency={account?.currency} />
+      <Review key={`r-${p.updatedAt}`} p={p} currency={account?.currency} />
       <section aria-labelledby="fills-title">
         <h2 id="fills-title">Fills</h2>
         <dl className="facts card">
@@ -459,10 +474,12 @@ export default function PositionPage() {
         )}
         <AddFill key={p.fills.length} p={p} />
       </section>
+      {p.assetType === 'option' && (p.status === 'open' || p.fills.some((f) => f.type === 'exit' && Number(f.price) === 0)) && (
+        <Assignment p={p} onDone={(option) => queryClient.setQueryData(usePositionKey(p.id), option)} />
+      )}
       <DetailsForm key={`d-${p.updatedAt}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.updatedAt}`} p={p} />
-      <Images positionId={p.id} />
     </ReportWrite.Provider>
   );
 }

@@ -167,10 +167,10 @@ describe('Images', () => {
       }),
     );
     renderScreen(<Images positionId="p1" />);
-    const zone = await screen.findByRole('group', { name: /Image drop zone/ });
+    await screen.findByRole('heading', { name: 'Screenshots' });
     const file = new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', { type: 'image/png' });
-    fireEvent.paste(zone, { clipboardData: { items: [{ kind: 'file', getAsFile: () => file }] } });
-    expect(await screen.findByRole('img', { name: 'Position screenshot' })).toHaveAttribute('src', '/api/positions/p1/images/i1');
+    fireEvent.paste(document.body, { clipboardData: { items: [{ kind: 'file', getAsFile: () => file }] } });
+    expect(await screen.findByRole('img', { name: 'Screenshot 1' })).toHaveAttribute('src', '/api/positions/p1/images/i1');
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/positions/p1/images')).toBe(true);
   });
 });

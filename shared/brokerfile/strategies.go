@@ -1,0 +1,79 @@
+package brokerfile
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"tradejournal/shared/journal"
+)
+
+// GroupLeg is a new position as strategy grouping reads it: its underlying
+// (an option's root, a share's symbol), asset type and first fill.
+type GroupLeg struct {
+	Underlying string
+	AssetType  string
+	OpenedAt   time.Time
+}
+
+// GroupStrategies finds the multi-leg trades among new positions: the
+// options (and shares) on one underlying whose first fills are at the same
+// instant, as the legs of a multi-leg order fill together. A group needs
+// two legs or more, one of them an option; futures never group. It answers
+// the groups as indexes into legs, in order of their first index. The
+// preview proposes these groups and the commit makes them strategies, so
+// both read the same rule.
+func GroupStrategies(legs []GroupLeg) [][]int {
+	type key struct {
+		underlying string
+		at         time.Time
+	}
+	at := map[key]int{}
+	var groups [][]int
+	for i, l := range legs {
+		if l.AssetType != AssetOption && l.AssetType != AssetStock {
+			continue
+		}
+		k := key{l.Underlying, l.OpenedAt.UTC()}
+		g, ok := at[k]
+		if !ok {
+			g = len(groups)
+			at[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return slices.DeleteFunc(groups, func(g []int) bool {
+		return len(g) < 2 || !slices.ContainsFunc(g, func(i int) bool { return legs[i].AssetType == AssetOption })
+	})
+}
+
+// StrategyGroups groups the plan's new positions (not those it continues,
+// nor those a reversal opens) by GroupStrategies: indexes into Positions.
+func (p *Plan) StrategyGroups(fills []Fill) [][]int {
+	var legs []GroupLeg
+	var index []int
+	for k := range p.Positions {
+		pos := &p.Positions[k]
+		if pos.ExistingID != "" || pos.ReversalOf > 0 || len(pos.Fills) == 0 {
+			continue
+		}
+		underlying := pos.Symbol
+		if pos.AssetType == AssetOption {
+			if o, err := journal.ParseOCC(pos.Symbol); err == nil {
+				underlying = o.Underlying
+			} else {
+				underlying = strings.TrimSpace(pos.Symbol[:min(6, len(pos.Symbol))])
+			}
+		}
+		legs = append(legs, GroupLeg{Underlying: underlying, AssetType: pos.AssetType, OpenedAt: fills[pos.Fills[0]].FilledAt})
+		index = append(index, k)
+	}
+	groups := GroupStrategies(legs)
+	for _, g := range groups {
+		for n, i := range g {
+			g[n] = index[i]
+		}
+	}
+	return groups
+}

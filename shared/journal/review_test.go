@@ -1,0 +1,130 @@
+package journal_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/journal"
+)
+
+func dp(s string) *decimal.Decimal {
+	d := decimal.RequireFromString(s)
+	return &d
+}
+
+func str(d *decimal.Decimal) string {
+	if d == nil {
+		return "nil"
+	}
+	return d.String()
+}
+
+var t0 = time.Date(2025, 3, 3, 14, 30, 0, 0, time.UTC)
+
+func compute(t *testing.T, tr journal.Trade) journal.Figures {
+	t.Helper()
+	f, err := journal.Compute(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestReview(t *testing.T) {
+	// Long 100 at 50, stop 48, target 56, out at 53 after 2.5 hours.
+	long := journal.Trade{Side: journal.SideLong, Multiplier: decimal.NewFromInt(1), StopLoss: dp("48"), Fills: []journal.Fill{
+		{Type: journal.FillEntry, Price: decimal.RequireFromString("50"), Quantity: decimal.NewFromInt(100), FilledAt: t0},
+		{Type: journal.FillExit, Price: decimal.RequireFromString("53"), Quantity: decimal.NewFromInt(100), FilledAt: t0.Add(150 * time.Minute)},
+	}}
+	r := journal.Review(long, compute(t, long), dp("56"), dp("49.25"), dp("54.5"), t0.Add(48*time.Hour))
+	// Risk 2 a share (200), reward 6: 3.00. MAE 0.75 against: -75 = -0.38R
+	// (0.375 rounds half away from zero). MFE 4.5: 450 = 2.25R.
+	if r.Hold == nil || *r.Hold != 150*time.Minute || str(r.PlannedRR) != "3" ||
+		r.MAE.Amount.String() != "-75" || str(r.MAE.R) != "-0.38" || r.MFE.Amount.String() != "450" || str(r.MFE.R) != "2.25" {
+		t.Fatalf("long review %+v %s %+v %+v", r, str(r.PlannedRR), r.MAE, r.MFE)
+	}
+
+	// A short option: 2 contracts sold at 3.20, stop 4, target 1.60, still
+	// open: the hold runs to now; x100 multiplier.
+	short := journal.Trade{Side: journal.SideShort, Multiplier: decimal.NewFromInt(journal.OptionMultiplier), StopLoss: dp("4"), Fills: []journal.Fill{
+		{Type: journal.FillEntry, Price: decimal.RequireFromString("3.2"), Quantity: decimal.NewFromInt(2), FilledAt: t0},
+	}}
+	f := compute(t, short)
+	r = journal.Review(short, f, dp("1.6"), dp("3.5"), dp("2.1"), t0.Add(time.Hour))
+	// Risk 0.80, reward 1.60: 2.00. MAE 0.30 against x 2 x 100 = -60 of 160
+	// risk: -0.38R. MFE 1.10 x 200 = 220: 1.38R (1.375).
+	if *r.Hold != time.Hour || str(r.PlannedRR) != "2" || r.MAE.Amount.String() != "-60" || str(r.MAE.R) != "-0.38" ||
+		r.MFE.Amount.String() != "220" || str(r.MFE.R) != "1.38" {
+		t.Fatalf("short review %+v %s %+v %+v", r, str(r.PlannedRR), r.MAE, r.MFE)
+	}
+	// Unrealised at 2.75: (3.20 - 2.75) x 2 x 100 = 90; at 3.60: -80.
+	if u, ok := journal.Unrealized(short, f, decimal.RequireFromString("2.75")); !ok || u.String() != "90" {
+		t.Fatalf("unrealised short %s %v", u, ok)
+	}
+	if u, _ := journal.Unrealized(short, f, decimal.RequireFromString("3.6")); u.String() != "-80" {
+		t.Fatalf("unrealised short at a loss %s", u)
+	}
+
+	// A stop on the wrong side gives no planned R:R; a draft no hold.
+	wrong := long
+	wrong.StopLoss = dp("51")
+	if r := journal.Review(wrong, compute(t, wrong), dp("56"), nil, nil, t0); r.PlannedRR != nil || r.MAE != nil {
+		t.Fatalf("wrong stop %+v", r)
+	}
+	draft := journal.Trade{Side: journal.SideLong, Multiplier: decimal.NewFromInt(1)}
+	if r := journal.Review(draft, compute(t, draft), nil, dp("1"), nil, t0); r.Hold != nil || r.MAE != nil {
+		t.Fatalf("draft %+v", r)
+	}
+}
+
+func TestUnrealizedAfterScaling(t *testing.T) {
+	// Long 100 at 10, sell 50 at 12, buy 50 at 14: what is open cost
+	// (50 x 10 + 50 x 14) / 100 = 12; at 13 it is up 100.
+	tr := journal.Trade{Side: journal.SideLong, Multiplier: decimal.NewFromInt(1), Fills: []journal.Fill{
+		{Type: journal.FillEntry, Price: decimal.NewFromInt(10), Quantity: decimal.NewFromInt(100), FilledAt: t0},
+		{Type: journal.FillExit, Price: decimal.NewFromInt(12), Quantity: decimal.NewFromInt(50), FilledAt: t0.Add(time.Minute)},
+		{Type: journal.FillEntry, Price: decimal.NewFromInt(14), Quantity: decimal.NewFromInt(50), FilledAt: t0.Add(2 * time.Minute)},
+	}}
+	f := compute(t, tr)
+	if u, ok := journal.Unrealized(tr, f, decimal.NewFromInt(13)); !ok || u.String() != "100" {
+		t.Fatalf("unrealised %s %v (open cost %s)", u, ok, str(f.OpenCost))
+	}
+	tr.Fills = append(tr.Fills, journal.Fill{Type: journal.FillExit, Price: decimal.NewFromInt(13), Quantity: decimal.NewFromInt(100), FilledAt: t0.Add(3 * time.Minute)})
+	if _, ok := journal.Unrealized(tr, compute(t, tr), decimal.NewFromInt(13)); ok {
+		t.Fatal("a closed position has unrealised P&L")
+	}
+}
+
+func TestCheckExcursions(t *testing.T) {
+	for _, tc := range []struct {
+		side            string
+		entry, mae, mfe *decimal.Decimal
+		fields          []string
+	}{
+		{journal.SideLong, dp("50"), dp("49"), dp("55"), nil},
+		{journal.SideLong, dp("50"), dp("50"), dp("50"), nil},
+		{journal.SideLong, dp("50"), dp("51"), nil, []string{"maePrice"}},
+		{journal.SideLong, dp("50"), nil, dp("49"), []string{"mfePrice"}},
+		{journal.SideLong, dp("50"), dp("51"), dp("49"), []string{"maePrice", "mfePrice"}},
+		{journal.SideShort, dp("50"), dp("51"), dp("45"), nil},
+		{journal.SideShort, dp("50"), dp("49"), dp("45"), []string{"maePrice"}},
+		{journal.SideShort, dp("50"), nil, dp("50.5"), []string{"mfePrice"}},
+		// A draft: only the order of the two.
+		{journal.SideLong, nil, dp("60"), dp("55"), []string{"mfePrice"}},
+		{journal.SideShort, nil, dp("60"), dp("55"), nil},
+	} {
+		err := journal.CheckExcursions(tc.side, tc.entry, tc.mae, tc.mfe)
+		var got []string
+		if e, ok := apperr.As(err); ok {
+			for _, d := range e.Details {
+				got = append(got, d.Field)
+			}
+		}
+		if len(got) != len(tc.fields) || len(got) > 0 && got[0] != tc.fields[0] {
+			t.Errorf("%s entry %s mae %s mfe %s: %v, want %v", tc.side, str(tc.entry), str(tc.mae), str(tc.mfe), got, tc.fields)
+		}
+	}
+}

@@ -1,0 +1,184 @@
+package market
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Bar is one price bar: the open, high, low and close of the interval that
+// starts at Time (decimal strings), and its volume.
+type Bar struct {
+	Time   time.Time       `json:"time"`
+	Open   decimal.Decimal `json:"open"`
+	High   decimal.Decimal `json:"high"`
+	Low    decimal.Decimal `json:"low"`
+	Close  decimal.Decimal `json:"close"`
+	Volume decimal.Decimal `json:"volume"`
+}
+
+// Resolution is a bar length the provider serves: Code is its name there.
+type Resolution struct {
+	Code string
+	Step time.Duration
+}
+
+// Resolutions are the provider's bar lengths, finest first.
+var Resolutions = []Resolution{
+	{"1", time.Minute}, {"5", 5 * time.Minute}, {"15", 15 * time.Minute}, {"30", 30 * time.Minute},
+	{"60", time.Hour}, {"D", 24 * time.Hour}, {"W", 7 * 24 * time.Hour},
+}
+
+// barsPerHold is how many bars at most a holding period spans at the
+// resolution chosen for it: enough to see the trade, few enough for one
+// small provider answer.
+const barsPerHold = 120
+
+// maxBars bounds the bars read from one answer.
+const maxBars = 2000
+
+// Window is the span of bars shown around a trade.
+type Window struct {
+	Resolution Resolution
+	From, To   time.Time
+}
+
+// WindowFor picks the bars shown around a trade held from open to end: the
+// finest resolution that shows the hold in at most barsPerHold bars (weekly
+// past that), and a margin of half the hold, at least 20 bars, on each
+// side. The ends fall on whole bars, so every look-up of a trade within one
+// bar asks for the same bars (and an open trade's shares the cache).
+func WindowFor(open, end time.Time) Window {
+	hold := max(end.Sub(open), 0)
+	res := Resolutions[len(Resolutions)-1]
+	for _, r := range Resolutions {
+		if hold/r.Step <= barsPerHold {
+			res = r
+			break
+		}
+	}
+	pad := max(hold/2, 20*res.Step)
+	return Window{Resolution: res, From: open.Add(-pad).Truncate(res.Step), To: end.Add(pad + res.Step - 1).Truncate(res.Step)}
+}
+
+// Bars returns the bars of symbol (valid by ValidSymbol) in w, oldest first,
+// cached and shared like quotes. No data is an empty list. Errors are those
+// of Get: 404 when disabled, 502, 504.
+//
+// The provider is Finnhub: GET {base}/stock/candle?symbol=&resolution=&from=&to=
+// (unix seconds) answering {"s":"ok"|"no_data","t":[],"o":[],"h":[],"l":[],"c":[],"v":[]}.
+func (q *Quotes) Bars(ctx context.Context, symbol string, w Window) ([]Bar, error) {
+	from, to := strconv.FormatInt(w.From.Unix(), 10), strconv.FormatInt(w.To.Unix(), 10)
+	key := "bars " + symbol + " " + w.Resolution.Code + " " + from + " " + to
+	v, err := q.lookup(ctx, key, symbol, func(ctx context.Context) (any, error) {
+		path := "/stock/candle?symbol=" + url.QueryEscape(symbol) + "&resolution=" + w.Resolution.Code + "&from=" + from + "&to=" + to
+		body, err := q.call(ctx, symbol, path)
+		if err != nil {
+			return nil, err
+		}
+		bars, err := parseBars(body)
+		if err != nil {
+			q.fail(symbol, "quote provider answered bars unusably", err)
+			return nil, ErrQuoteUnavailable
+		}
+		return bars, nil
+	})
+	bars, _ := v.([]Bar)
+	return bars, err
+}
+
+type providerBars struct {
+	S string            `json:"s"`
+	T []json.RawMessage `json:"t"`
+	O []json.RawMessage `json:"o"`
+	H []json.RawMessage `json:"h"`
+	L []json.RawMessage `json:"l"`
+	C []json.RawMessage `json:"c"`
+	V []json.RawMessage `json:"v"`
+}
+
+// parseBars reads the provider's candle answer, refusing anything that is
+// not whole: columns of unequal length, a price that is not positive, a
+// high below a low, times out of order.
+func parseBars(body []byte) ([]Bar, error) {
+	if len(body) > maxQuoteBody {
+		return nil, errors.New("answer too large")
+	}
+	var p providerBars
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, errors.New("answer is not the expected JSON object")
+	}
+	switch p.S {
+	case "no_data":
+		return []Bar{}, nil
+	case "ok":
+	default:
+		return nil, fmt.Errorf("status %q", p.S)
+	}
+	n := len(p.T)
+	if len(p.O) != n || len(p.H) != n || len(p.L) != n || len(p.C) != n || len(p.V) != n {
+		return nil, errors.New("columns of unequal length")
+	}
+	if n > maxBars {
+		return nil, fmt.Errorf("%d bars", n)
+	}
+	bars := make([]Bar, n)
+	for i := range n {
+		t, ok := number(p.T[i])
+		if !ok {
+			return nil, fmt.Errorf("t[%d] is not a number", i)
+		}
+		unix, err := strconv.ParseInt(t.String(), 10, 64)
+		if err != nil || unix <= 0 || unix > 1<<40 {
+			return nil, fmt.Errorf("t[%d] is not a time", i)
+		}
+		b := Bar{Time: time.Unix(unix, 0).UTC()}
+		for _, c := range []struct {
+			raw json.RawMessage
+			dst *decimal.Decimal
+		}{{p.O[i], &b.Open}, {p.H[i], &b.High}, {p.L[i], &b.Low}, {p.C[i], &b.Close}, {p.V[i], &b.Volume}} {
+			num, ok := number(c.raw)
+			d, err := decimal.NewFromString(num.String())
+			if !ok || err != nil {
+				return nil, fmt.Errorf("bar %d has a value that is not a number", i)
+			}
+			*c.dst = d
+		}
+		switch {
+		case !b.Open.IsPositive() || !b.High.IsPositive() || !b.Low.IsPositive() || !b.Close.IsPositive() || b.Volume.IsNegative():
+			return nil, fmt.Errorf("bar %d has a price that is not positive", i)
+		case b.High.LessThan(b.Low):
+			return nil, fmt.Errorf("bar %d has its high below its low", i)
+		case i > 0 && !b.Time.After(bars[i-1].Time):
+			return nil, fmt.Errorf("bar %d is out of order", i)
+		}
+		bars[i] = b
+	}
+	return bars, nil
+}
+
+// Excursion returns the lowest low and the highest high of the bars that
+// overlap [from, to] (a bar of length step covers [Time, Time+step)): for a
+// long its adverse (MAE) and favourable (MFE) prices, for a short the
+// other way round. ok is false when no bar overlaps.
+func Excursion(bars []Bar, step time.Duration, from, to time.Time) (low, high decimal.Decimal, ok bool) {
+	for _, b := range bars {
+		if !b.Time.Add(step).After(from) || b.Time.After(to) {
+			continue
+		}
+		if !ok || b.Low.LessThan(low) {
+			low = b.Low
+		}
+		if !ok || b.High.GreaterThan(high) {
+			high = b.High
+		}
+		ok = true
+	}
+	return low, high, ok
+}

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import CalculatorStrategy from './CalculatorStrategy';
+import { mockApi, renderScreen, route } from '../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+// The drawing needs a canvas (the end-to-end tests see it in Chromium): here the chart is its text alternative.
+vi.mock('./calculator/PayoffChart', () => ({ PayoffChart: ({ summary }: { summary: string }) => <div role="img" aria-label={summary} /> }));
+
+const condor = {
+  name: 'iron-condor',
+  label: 'Short iron condor',
+  netDebit: '-300.00',
+  maxProfit: '300.00',
+  maxLoss: '200.00',
+  breakevens: ['92', '108'],
+  payoff: [
+    { price: '0', value: '-200.00' },
+    { price: '90', value: '-200.00' },
+    { price: '92', value: '0.00' },
+    { price: '95', value: '300.00' },
+    { price: '105', value: '300.00' },
+    { price: '108', value: '0.00' },
+    { price: '110', value: '-200.00' },
+    { price: '165', value: '-200.00' },
+  ],
+};
+
+function fillLeg(n: number, strike: string, price: string) {
+  const leg = screen.getByRole('group', { name: new RegExp(`^Leg ${n}:`) });
+  fireEvent.change(within(leg).getByLabelText('Strike'), { target: { value: strike } });
+  fireEvent.change(within(leg).getByLabelText('Price per share'), { target: { value: price } });
+}
+
+describe('CalculatorStrategy', () => {
+  it('builds an iron condor from its template and shows what the server names it', async () => {
+    const api = mockApi(route('POST', '/api/calculator/strategy', () => ({ body: condor })));
+    renderScreen(<CalculatorStrategy />);
+    expect(screen.getByLabelText('Strategy')).toHaveValue('iron-condor');
+    fireEvent.change(screen.getAllByLabelText('Expiry')[0]!, { target: { value: '2024-01-19' } });
+    fillLeg(1, '90', '1');
+    fillLeg(2, '95', '2.50');
+    fillLeg(3, '105', '2.40');
+    fillLeg(4, '110', '0.90');
+    expect(await screen.findByTestId('strategy-name')).toHaveTextContent('Short iron condor');
+    expect(screen.getByText('Net credit (received)')).toBeInTheDocument();
+    expect(screen.getByTestId('net-debit')).toHaveTextContent('300.00');
+    expect(screen.getByTestId('max-profit')).toHaveTextContent('300.00');
+    expect(screen.getByTestId('max-loss')).toHaveTextContent('200.00');
+    expect(screen.getByTestId('breakevens')).toHaveTextContent('92.00 and 108.00');
+    expect(screen.getByRole('img', { name: /Payoff at expiry of the short iron condor: max profit 300.00, max loss 200.00/ })).toBeInTheDocument();
+    const posts = api.calls.filter((c) => c.path === '/api/calculator/strategy');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]?.body).toEqual({
+      legs: [
+        { type: 'put', strike: '90', expiry: '2024-01-19', side: 'long', quantity: '1', price: '1' },
+        { type: 'put', strike: '95', expiry: '2024-01-19', side: 'short', quantity: '1', price: '2.50' },
+        { type: 'call', strike: '105', expiry: '2024-01-19', side: 'short', quantity: '1', price: '2.40' },
+        { type: 'call', strike: '110', expiry: '2024-01-19', side: 'long', quantity: '1', price: '0.90' },
+      ],
+    });
+  });
+
+  it('adds and removes legs, and says why a calendar has no payoff at expiry', async () => {
+    mockApi(route('POST', '/api/calculator/strategy', () => ({ body: { name: 'calendar', label: 'Long call calendar', netDebit: '150.00', payoffUndefined: 'different dates' } })));
+    renderScreen(<CalculatorStrategy />);
+    fireEvent.change(screen.getByLabelText('Strategy'), { target: { value: 'custom' } });
+    expect(screen.getByText(/Add a leg, or pick a strategy/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Add leg' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add leg' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add leg' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove leg 3' }));
+    expect(screen.queryByRole('group', { name: /^Leg 3:/ })).toBeNull();
+    const leg2 = screen.getByRole('group', { name: /^Leg 2:/ });
+    fireEvent.change(within(leg2).getByLabelText('Side'), { target: { value: 'short' } });
+    for (const [n, expiry] of [
+      [1, '2024-02-16'],
+      [2, '2024-01-19'],
+    ] as const) {
+      fireEvent.change(within(screen.getByRole('group', { name: new RegExp(`^Leg ${n}:`) })).getByLabelText('Expiry'), { target: { value: expiry } });
+      fillLeg(n, '100', n === 1 ? '3.50' : '2');
+    }
+    expect(await screen.findByTestId('no-payoff')).toHaveTextContent(/expire on different dates/);
+    expect(screen.getByTestId('strategy-name')).toHaveTextContent('Long call calendar');
+    expect(screen.queryByTestId('max-loss')).toBeNull();
+  });
+
+  it('names the leg and the field of a validation problem', async () => {
+    mockApi(
+      route('POST', '/api/calculator/strategy', () => ({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'legs[1].strike', message: 'must be greater than 0 and at most 99999999' }] } },
+      })),
+    );
+    renderScreen(<CalculatorStrategy />);
+    fireEvent.change(screen.getByLabelText('Strategy'), { target: { value: 'bull-call' } });
+    fireEvent.change(screen.getAllByLabelText('Expiry')[0]!, { target: { value: '2024-01-19' } });
+    fillLeg(1, '100', '5');
+    fillLeg(2, '0', '2');
+    const leg2 = screen.getByRole('group', { name: /^Leg 2:/ });
+    await waitFor(() => expect(within(leg2).getByLabelText('Strike')).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByText(/strike of leg 2/i).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyTemplate,
+  blankLeg,
+  breakevenText,
+  initialStrategyForm,
+  maxLossText,
+  maxProfitText,
+  netText,
+  payoffRange,
+  payoffSeries,
+  setContracts,
+  setExpiry,
+  strategyRequest,
+  type StrategyForm,
+} from './strategy';
+
+/** filled gives every leg a strike and a price, in order. */
+function filled(f: StrategyForm, strikes: string[], prices: string[]): StrategyForm {
+  return { ...f, legs: f.legs.map((l, i) => ({ ...l, strike: strikes[i] ?? '', price: prices[i] ?? '' })) };
+}
+
+describe('templates', () => {
+  it('fills in an iron condor of four legs on the expiry, sized by the contracts', () => {
+    let f = setContracts(setExpiry(initialStrategyForm(), '2024-01-19'), '2');
+    expect(f.legs.map((l) => `${l.side} ${l.type} ${l.quantity} ${l.expiry}`)).toEqual([
+      'long put 2 2024-01-19',
+      'short put 2 2024-01-19',
+      'short call 2 2024-01-19',
+      'long call 2 2024-01-19',
+    ]);
+    f = applyTemplate(f, 'butterfly');
+    expect(f.legs.map((l) => `${l.side} ${l.type} ${l.quantity}`)).toEqual(['long call 2', 'short call 4', 'long call 2']);
+  });
+
+  it('sizes shares at 100 a contract and leaves the later leg of a calendar to the trader', () => {
+    const f = applyTemplate({ ...initialStrategyForm(), expiry: '2024-01-19', contracts: '3' }, 'covered-call');
+    expect(f.legs.map((l) => `${l.type} ${l.quantity} ${l.expiry}`)).toEqual(['shares 300 ', 'call 3 2024-01-19']);
+    const c = setExpiry(applyTemplate(f, 'calendar'), '2024-02-16');
+    expect(c.legs.map((l) => l.expiry)).toEqual(['2024-02-16', '']);
+  });
+
+  it('moves only the legs on the common expiry, and resizes only template legs', () => {
+    let f = setExpiry(applyTemplate(initialStrategyForm(), 'bull-call'), '2024-01-19');
+    f = { ...f, legs: [{ ...f.legs[0]!, expiry: '2024-03-15' }, f.legs[1]!, { ...blankLeg(f.expiry), quantity: '5' }] };
+    f = setContracts(setExpiry(f, '2024-02-16'), '4');
+    expect(f.legs.map((l) => `${l.expiry} ${l.quantity}`)).toEqual(['2024-03-15 4', '2024-02-16 4', '2024-02-16 5']);
+  });
+});
+
+describe('strategyRequest', () => {
+  it('waits for every leg', () => {
+    const f = setExpiry(initialStrategyForm(), '2024-01-19');
+    expect(strategyRequest(f)).toBeNull();
+    expect(strategyRequest(filled(f, ['90', '95', '105', ''], ['1', '2.5', '2.4', '0.9']))).toBeNull();
+    expect(strategyRequest({ ...f, legs: [] })).toBeNull();
+  });
+
+  it('writes numbers as the API reads them, option fields only on options', () => {
+    const f = filled(setExpiry(applyTemplate({ ...initialStrategyForm(), contracts: '10' }, 'covered-call'), '2024-01-19'), ['', '55'], ['1,050.25', '2']);
+    expect(strategyRequest(f)).toEqual({
+      legs: [
+        { type: 'shares', side: 'long', quantity: '1000', price: '1050.25' },
+        { type: 'call', strike: '55', expiry: '2024-01-19', side: 'short', quantity: '10', price: '2' },
+      ],
+    });
+  });
+});
+
+describe('words', () => {
+  it('says debit or credit', () => {
+    expect(netText('-300.00')).toEqual({ label: 'Net credit (received)', value: '300.00' });
+    expect(netText('250.00')).toEqual({ label: 'Net debit (paid)', value: '250.00' });
+    expect(netText('0.00').value).toMatch(/costs nothing/);
+  });
+
+  it('says unlimited, and none when no price loses', () => {
+    expect(maxProfitText({})).toMatch(/^Unlimited/);
+    expect(maxProfitText({ maxProfit: '700.00' })).toBe('700.00');
+    expect(maxLossText({})).toMatch(/^Unlimited/);
+    expect(maxLossText({ maxLoss: '200.00' })).toBe('200.00');
+    expect(maxLossText({ maxLoss: '-50.00' })).toMatch(/^None/);
+    expect(breakevenText({ breakevens: ['92', '108.5'] })).toBe('92.00 and 108.50');
+    expect(breakevenText({})).toMatch(/^None/);
+  });
+});
+
+describe('chart', () => {
+  it('marks breakevens on the zero line', () => {
+    const out = {
+      breakevens: ['92'],
+      payoff: [
+        { price: '0', value: '-200.00' },
+        { price: '92', value: '0.00' },
+        { price: '95', value: '300.00' },
+      ],
+    };
+    expect(payoffSeries(out)).toEqual([
+      [0, 92, 95],
+      [-200, 0, 300],
+      [0, 0, 0],
+      [null, 0, null],
+    ]);
+  });
+
+  it('frames the strikes and breakevens', () => {
+    const legs = [
+      { type: 'put' as const, strike: '90', price: '1' },
+      { type: 'call' as const, strike: '110', price: '1' },
+    ];
+    expect(payoffRange(legs, ['85'])).toEqual([72.5, 122.5]);
+    expect(payoffRange([{ type: 'shares', strike: '', price: '50' }])).toEqual([45, 55]);
+    expect(payoffRange([])).toEqual([0, 100]);
+  });
+});

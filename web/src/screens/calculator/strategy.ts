@@ -1,0 +1,282 @@
+// The options strategy builder: its form, the templates that fill in legs,
+// the request it makes and the words for its answer.
+import type { Schemas } from '../../api/client';
+import { formatDecimal } from '../../format';
+import { normalizeDecimal } from '../../numbers';
+
+export type LegType = 'call' | 'put' | 'shares';
+export type Side = 'long' | 'short';
+
+export interface LegForm {
+  /** A stable key for the row while legs are added and removed. */
+  key: number;
+  type: LegType;
+  side: Side;
+  strike: string;
+  expiry: string;
+  /** Contracts, or shares. */
+  quantity: string;
+  /** Per share. */
+  price: string;
+  /** What the template asks for in this leg ("lower put"), shown beside its fields. */
+  role?: string;
+  /** The leg's size per contract of the template (2 for a butterfly's body); absent on legs added by hand. */
+  ratio?: number;
+  /** The leg expires later than the others (a calendar's or diagonal's long leg). */
+  later?: boolean;
+}
+
+export interface StrategyForm {
+  template: TemplateId;
+  /** The expiry of the template's legs; changing it moves every leg that had it. */
+  expiry: string;
+  /** Contracts of the template; changing it resizes every leg that came from the template. */
+  contracts: string;
+  legs: LegForm[];
+}
+
+interface TemplateLeg {
+  type: LegType;
+  side: Side;
+  role?: string;
+  ratio?: number;
+  later?: boolean;
+}
+
+/** The templates, in the order a trader meets them. Each fills in its legs with blank strikes and prices. */
+export const templates = {
+  'long-call': { name: 'Long call', legs: [{ type: 'call', side: 'long' }] },
+  'long-put': { name: 'Long put', legs: [{ type: 'put', side: 'long' }] },
+  'bull-call': {
+    name: 'Bull call vertical',
+    legs: [
+      { type: 'call', side: 'long', role: 'lower strike' },
+      { type: 'call', side: 'short', role: 'higher strike' },
+    ],
+  },
+  'bull-put': {
+    name: 'Bull put vertical',
+    legs: [
+      { type: 'put', side: 'long', role: 'lower strike' },
+      { type: 'put', side: 'short', role: 'higher strike' },
+    ],
+  },
+  'bear-call': {
+    name: 'Bear call vertical',
+    legs: [
+      { type: 'call', side: 'short', role: 'lower strike' },
+      { type: 'call', side: 'long', role: 'higher strike' },
+    ],
+  },
+  'bear-put': {
+    name: 'Bear put vertical',
+    legs: [
+      { type: 'put', side: 'short', role: 'lower strike' },
+      { type: 'put', side: 'long', role: 'higher strike' },
+    ],
+  },
+  straddle: {
+    name: 'Long straddle',
+    legs: [
+      { type: 'call', side: 'long', role: 'same strike as the put' },
+      { type: 'put', side: 'long', role: 'same strike as the call' },
+    ],
+  },
+  strangle: {
+    name: 'Long strangle',
+    legs: [
+      { type: 'put', side: 'long', role: 'strike below the call' },
+      { type: 'call', side: 'long', role: 'strike above the put' },
+    ],
+  },
+  'iron-condor': {
+    name: 'Iron condor',
+    legs: [
+      { type: 'put', side: 'long', role: 'lowest strike' },
+      { type: 'put', side: 'short', role: 'second strike' },
+      { type: 'call', side: 'short', role: 'third strike' },
+      { type: 'call', side: 'long', role: 'highest strike' },
+    ],
+  },
+  'iron-butterfly': {
+    name: 'Iron butterfly',
+    legs: [
+      { type: 'put', side: 'long', role: 'lowest strike' },
+      { type: 'put', side: 'short', role: 'middle strike' },
+      { type: 'call', side: 'short', role: 'middle strike, as the put' },
+      { type: 'call', side: 'long', role: 'highest strike' },
+    ],
+  },
+  butterfly: {
+    name: 'Call butterfly',
+    legs: [
+      { type: 'call', side: 'long', role: 'lower wing' },
+      { type: 'call', side: 'short', role: 'body: twice the contracts', ratio: 2 },
+      { type: 'call', side: 'long', role: 'upper wing, as far above the body as the lower wing is below' },
+    ],
+  },
+  calendar: {
+    name: 'Call calendar',
+    legs: [
+      { type: 'call', side: 'short', role: 'near expiry' },
+      { type: 'call', side: 'long', role: 'later expiry, same strike', later: true },
+    ],
+  },
+  'covered-call': {
+    name: 'Covered call',
+    legs: [
+      { type: 'shares', side: 'long', role: '100 shares a contract' },
+      { type: 'call', side: 'short', role: 'strike above the share price' },
+    ],
+  },
+  collar: {
+    name: 'Collar',
+    legs: [
+      { type: 'shares', side: 'long', role: '100 shares a contract' },
+      { type: 'put', side: 'long', role: 'strike below the share price' },
+      { type: 'call', side: 'short', role: 'strike above the share price' },
+    ],
+  },
+  custom: { name: 'Custom (start empty)', legs: [] },
+} satisfies Record<string, { name: string; legs: TemplateLeg[] }>;
+
+export type TemplateId = keyof typeof templates;
+
+let nextKey = 1;
+
+/** A blank leg, as "Add leg" makes it. */
+export function blankLeg(expiry: string): LegForm {
+  return { key: nextKey++, type: 'call', side: 'long', strike: '', expiry, quantity: '1', price: '' };
+}
+
+/** sharesPerContract: the size of a shares leg beside one standard contract. */
+const sharesPerContract = 100;
+
+function legSize(type: LegType, ratio: number, contracts: string): string {
+  const n = Number(normalizeDecimal(contracts));
+  if (!Number.isFinite(n) || n <= 0) return '';
+  return String(n * ratio * (type === 'shares' ? sharesPerContract : 1));
+}
+
+/** applyTemplate replaces the legs with the template's, sized by the form's contracts, on its expiry. */
+export function applyTemplate(f: StrategyForm, id: TemplateId): StrategyForm {
+  const legs = (templates[id].legs as TemplateLeg[]).map((t): LegForm => {
+    const ratio = t.ratio ?? 1;
+    return {
+      key: nextKey++,
+      type: t.type,
+      side: t.side,
+      strike: '',
+      expiry: t.type === 'shares' || t.later ? '' : f.expiry,
+      quantity: legSize(t.type, ratio, f.contracts),
+      price: '',
+      ...(t.role ? { role: t.role } : {}),
+      ratio,
+      ...(t.later ? { later: true } : {}),
+    };
+  });
+  return { ...f, template: id, legs };
+}
+
+export function initialStrategyForm(): StrategyForm {
+  return applyTemplate({ template: 'iron-condor', expiry: '', contracts: '1', legs: [] }, 'iron-condor');
+}
+
+/** setExpiry moves the legs on the old common expiry (or none yet) to the new one. */
+export function setExpiry(f: StrategyForm, expiry: string): StrategyForm {
+  const legs = f.legs.map((l) => (l.type !== 'shares' && !l.later && (l.expiry === f.expiry || l.expiry === '') ? { ...l, expiry } : l));
+  return { ...f, expiry, legs };
+}
+
+/** setContracts resizes the template's legs by their ratio; legs added by hand keep their size. */
+export function setContracts(f: StrategyForm, contracts: string): StrategyForm {
+  const legs = f.legs.map((l) => (l.ratio === undefined ? l : { ...l, quantity: legSize(l.type, l.ratio, contracts) || l.quantity }));
+  return { ...f, contracts, legs };
+}
+
+type Input = Schemas['StrategyInput'];
+type LegInput = Input['legs'][number];
+
+/**
+ * strategyRequest builds the body of POST /api/calculator/strategy: numbers
+ * as the API writes them, option fields only on option legs. null while a
+ * leg still misses a field (nothing to ask yet).
+ */
+export function strategyRequest(f: StrategyForm): Input | null {
+  if (f.legs.length === 0) return null;
+  const legs: LegInput[] = [];
+  for (const l of f.legs) {
+    const quantity = normalizeDecimal(l.quantity);
+    const price = normalizeDecimal(l.price);
+    if (!quantity || !price) return null;
+    if (l.type === 'shares') {
+      legs.push({ type: 'shares', side: l.side, quantity, price });
+      continue;
+    }
+    const strike = normalizeDecimal(l.strike);
+    if (!strike || !l.expiry) return null;
+    legs.push({ type: l.type, strike, expiry: l.expiry, side: l.side, quantity, price });
+  }
+  return { legs };
+}
+
+type Output = Schemas['StrategyOutput'];
+
+const money = (v: string) => formatDecimal(v, 2);
+
+/** netText writes the net debit as a trader reads it: what was paid or received. */
+export function netText(netDebit: string): { label: string; value: string } {
+  if (netDebit.startsWith('-')) return { label: 'Net credit (received)', value: money(netDebit.slice(1)) };
+  if (/^0(\.0+)?$/.test(netDebit)) return { label: 'Net debit', value: `${money(netDebit)} (it costs nothing to open)` };
+  return { label: 'Net debit (paid)', value: money(netDebit) };
+}
+
+/** maxProfitText: the best case at expiry, or unlimited. */
+export function maxProfitText(out: Pick<Output, 'maxProfit'>): string {
+  if (out.maxProfit === undefined) return 'Unlimited: the profit keeps growing as the underlying rises';
+  if (out.maxProfit.startsWith('-')) return `None: at best it loses ${money(out.maxProfit.slice(1))}`;
+  return money(out.maxProfit);
+}
+
+/** maxLossText: the worst case at expiry as a loss, or unlimited. */
+export function maxLossText(out: Pick<Output, 'maxLoss'>): string {
+  if (out.maxLoss === undefined) return 'Unlimited: the loss keeps growing as the underlying rises';
+  if (out.maxLoss.startsWith('-') || /^0(\.0+)?$/.test(out.maxLoss)) return 'None: no price at expiry loses money';
+  return money(out.maxLoss);
+}
+
+/** breakevenText lists the prices at expiry where the strategy breaks even. */
+export function breakevenText(out: Pick<Output, 'breakevens'>): string {
+  const b = out.breakevens ?? [];
+  if (b.length === 0) return 'None: it makes money, or loses it, at every price at expiry';
+  return b.map((p) => formatDecimal(p, 2, 8)).join(' and ');
+}
+
+/** The words for strategies whose payoff at expiry the journal cannot draw. */
+export const noPayoffText =
+  'The options expire on different dates, so there is no single payoff at expiry: what the later options are still worth when the first ones expire depends on time and volatility, which this calculator does not model. Max profit, max loss and breakevens are shown only for legs that all expire together.';
+
+/**
+ * payoffSeries turns the payoff points into the chart's columns: the P&L,
+ * the zero line, and a marker at each breakeven (null elsewhere). The plot
+ * needs numbers to place points; the figures shown come from the API's strings.
+ */
+export function payoffSeries(out: Pick<Output, 'payoff' | 'breakevens'>): [number[], number[], number[], Array<number | null>] {
+  const points = out.payoff ?? [];
+  const be = new Set(out.breakevens ?? []);
+  return [points.map((p) => Number(p.price)), points.map((p) => Number(p.value)), points.map(() => 0), points.map((p) => (be.has(p.price) ? 0 : null))];
+}
+
+/**
+ * payoffRange is the price axis: the strikes and breakevens with room on
+ * each side (half their spread, or a tenth of the price for a single one),
+ * never below 0.
+ */
+export function payoffRange(legs: Array<Pick<LegForm, 'type' | 'strike' | 'price'>>, breakevens: string[] = []): [number, number] {
+  const prices = [...legs.map((l) => Number(normalizeDecimal(l.type === 'shares' ? l.price : l.strike))), ...breakevens.map(Number)].filter((n) => Number.isFinite(n) && n > 0);
+  if (prices.length === 0) return [0, 100];
+  const lo = Math.min(...prices);
+  const hi = Math.max(...prices);
+  const pad = Math.max((hi - lo) / 2, hi / 10);
+  return [Math.max(0, lo - pad), hi + pad];
+}

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Schemas } from '../../api/client';
+import { Review, barsSeries, formatHold } from './Review';
+import { mockApi, renderScreen, route } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const config = (quoteLookup: boolean) =>
+  route('GET', '/api/config', () => ({ body: { quoteLookup, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } }));
+
+const fill = (type: 'entry' | 'exit', price: string, filledAt: string) => ({
+  id: `${type}-${filledAt}`, type, price, quantity: '100', fees: '0.0000', feeEstimated: false, filledAt, realizedPnl: null, reversal: null, tradeQuantity: null, tradeFees: null,
+});
+
+const position = {
+  id: 'p1', accountId: 'a1', symbol: 'AAPL', assetType: 'stock', underlying: null, optionExpiry: null, optionRight: null, optionStrike: null, contractMonth: null,
+  multiplier: 1, side: 'long', status: 'open', stopLoss: '9', targetPrice: '12', openedAt: '2025-06-02T14:07:00Z', closedAt: null,
+  entryQuantity: '100', exitQuantity: '0', openQuantity: '100', avgEntryPrice: '10', avgExitPrice: null, grossPnl: '0.0000', fees: '0.0000', netPnl: '0.0000',
+  initialRisk: '100.0000', rMultiple: null, reversalOf: null, tags: [], createdAt: '', updatedAt: '', notes: '', imageCount: 0, reversedInto: null,
+  fills: [fill('entry', '10', '2025-06-02T14:07:00Z')],
+  maePrice: '9.4', mfePrice: null,
+  review: { holdSeconds: 9000, plannedRR: '2.00', mae: { price: '9.4', amount: '-60.0000', r: '-0.60' }, mfe: null },
+} as unknown as Schemas['Position'];
+
+describe('formatHold', () => {
+  it('writes whole units', () => {
+    expect(formatHold(null)).toBe('—');
+    expect(formatHold(30)).toBe('under a minute');
+    expect(formatHold(45 * 60)).toBe('45 min');
+    expect(formatHold(9000)).toBe('2 h 30 min');
+    expect(formatHold(3 * 86400 + 4 * 3600 + 59)).toBe('3 d 4 h');
+  });
+});
+
+describe('barsSeries', () => {
+  it('merges bar and fill times, with nulls where a series has no value', () => {
+    const bars = [
+      { time: '2025-06-02T14:06:00Z', open: '10', high: '10.5', low: '9.9', close: '10.2', volume: '1' },
+      { time: '2025-06-02T14:08:00Z', open: '10', high: '11', low: '10', close: '10.8', volume: '1' },
+    ];
+    const t = Date.parse('2025-06-02T14:06:00Z') / 1000;
+    expect(barsSeries(bars, [fill('entry', '10', '2025-06-02T14:07:30Z'), fill('exit', '10.9', '2025-06-02T14:08:00Z')] as Schemas['Fill'][])).toEqual([
+      [t, t + 90, t + 120],
+      [10.5, null, 11],
+      [9.9, null, 10],
+      [10.2, null, 10.8],
+      [null, 10, null],
+      [null, null, 10.9],
+    ]);
+  });
+});
+
+describe('Review', () => {
+  it('shows the figures the API computed, the unrealised P&L, and takes MAE and MFE from the bars', async () => {
+    const { calls } = mockApi(
+      config(true),
+      route('GET', '/api/positions/p1/bars', () => ({
+        body: {
+          symbol: 'AAPL', resolution: '1', from: '2025-06-02T13:47:00Z', to: '2025-06-02T14:32:00Z', heldFrom: '2025-06-02T14:07:00Z', heldTo: '2025-06-02T16:37:00Z',
+          bars: [{ time: '2025-06-02T14:07:00Z', open: '10', high: '11.35', low: '9.4', close: '10.3', volume: '5' }], maePrice: '9.4', mfePrice: '11.35',
+        },
+      })),
+      route('GET', '/api/positions/p1/unrealized', () => ({ body: { quote: { symbol: 'AAPL', price: '10.5', currency: 'USD', asOf: '2025-06-02T16:00:00Z', delayed: true }, unrealizedPnl: '50.0000' } })),
+      route('PATCH', '/api/positions/p1', () => ({ body: { position, changes: { opened: [], closed: [], reopened: [], removed: [] } } })),
+    );
+    const user = userEvent.setup();
+    renderScreen(<Review p={position} currency="USD" />);
+    expect(screen.getByText('2 h 30 min so far')).toBeInTheDocument();
+    expect(screen.getByText('2.00 : 1')).toBeInTheDocument();
+    expect(await screen.findByTestId('unrealized')).toHaveTextContent('$50.00 at 10.50');
+    expect(screen.getByText('-$60.00')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: 'Use these' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ maePrice: '9.4', mfePrice: '11.35' }));
+    expect(screen.getByLabelText('MFE price (best price for the trade)')).toHaveValue('11.35');
+  });
+
+  it('asks nothing of the market without a quote provider, and names a refused MAE as the form does', async () => {
+    const { calls } = mockApi(
+      config(false),
+      route('PATCH', '/api/positions/p1', () => ({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'maePrice', message: 'the adverse excursion of a long is at or below the average entry (10)' }] } },
+      })),
+    );
+    const user = userEvent.setup();
+    renderScreen(<Review p={position} currency="USD" />);
+    const mae = screen.getByLabelText('MAE price (worst price against the trade)');
+    await user.clear(mae);
+    await user.type(mae, '10.5');
+    await user.click(screen.getByRole('button', { name: 'Save MAE and MFE' }));
+    expect(await screen.findByText(/adverse excursion/i, { selector: '.field *' })).toBeInTheDocument();
+    expect(calls.some((c) => c.path.endsWith('/bars') || c.path.endsWith('/unrealized'))).toBe(false);
+  });
+});
