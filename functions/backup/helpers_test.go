@@ -135,9 +135,11 @@ func journal(t *testing.T, c *apitest.Client) string {
 	apitest.Must(t, c.Do("PATCH", "/api/positions/"+short, map[string]any{"stopLoss": "415", "notes": "the flip"}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/positions/"+short+"/tags", map[string]any{"tagIds": []string{fomo}}), 200)
 	apitest.Must(t, c.Do("POST", "/api/positions/"+short+"/fills", fill("exit", "405", "5", "0.25", "2025-02-05T15:00:00Z")), 201)
-	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "AAPL  250321C00190000",
+	call := id(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "AAPL  250321C00190000",
 		"assetType": "option", "side": "long", "fills": []any{fill("entry", "3.4", "2", "", "2025-03-03T15:00:00Z"),
-			fill("exit", "4.1", "2", "1.3", "2025-03-04T15:00:00Z")}}), 201)
+			fill("exit", "4.1", "2", "1.3", "2025-03-04T15:00:00Z")}}), 201), "position")
+	apitest.Must(t, c.Do("POST", "/api/strategies", map[string]any{"accountId": main, "positionIds": []string{aapl, call},
+		"name": "Shares and a call", "plannedRisk": "250"}), 201)
 	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "ESH25", "assetType": "future",
 		"side": "short", "fills": []any{fill("entry", "6000.25", "1", "2.04", "2025-02-10T15:00:00Z"),
 			fill("exit", "5990.5", "1", "2.04", "2025-02-11T15:00:00Z")}}), 201)
@@ -200,6 +202,9 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			i.storage_key IS NOT NULL FROM position_images i WHERE i.user_id = $1`,
 		`SELECT 'rate', base_currency, quote_currency, effective_date, rate FROM exchange_rates WHERE user_id = $1`,
 		`SELECT 'mapping', name, options FROM csv_import_mappings WHERE user_id = $1`,
+		`SELECT 'strategy', a.name, s.name, s.planned_risk, s.created_at,
+			(SELECT string_agg(` + strings.ReplaceAll(pos, "%s", "p.id") + `, ',' ORDER BY p.symbol) FROM positions p WHERE p.strategy_id = s.id)
+			FROM strategies s JOIN accounts a ON a.id = s.account_id WHERE s.user_id = $1`,
 		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
 			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
 	}

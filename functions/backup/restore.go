@@ -170,7 +170,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.tradingRules} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.tradingRules} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

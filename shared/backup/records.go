@@ -154,6 +154,23 @@ type Mapping struct {
 	Options json.RawMessage `json:"options"`
 }
 
+// EntryStrategies holds the user's strategies: positions grouped as one
+// multi-leg trade (absent in archives made before them).
+const EntryStrategies = "strategies.jsonl"
+
+// MaxStrategies caps the strategies a restore reads.
+const MaxStrategies = 200_000
+
+// Strategy is a strategy: its account, name, planned risk and legs.
+type Strategy struct {
+	ID          string           `json:"id"`
+	AccountID   string           `json:"accountId"`
+	Name        string           `json:"name"`
+	PlannedRisk *decimal.Decimal `json:"plannedRisk"`
+	PositionIDs []string         `json:"positionIds"`
+	CreatedAt   time.Time        `json:"createdAt"`
+}
+
 // EntryRules is the trading rules (shared/rules), in an entry of its own:
 // an archive without it (made before rules existed) restores none.
 const EntryRules = "trading_rules.jsonl"

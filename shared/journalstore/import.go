@@ -22,8 +22,8 @@ type Imported struct {
 	Fills     int      // fill rows written (a reversal's fill is two)
 	// Strategies counts the strategies made of positions opened together.
 	Strategies int
-	Plan      *brokerfile.Plan
-	Balance   decimal.Decimal // the account's balance after it
+	Plan       *brokerfile.Plan
+	Balance    decimal.Decimal // the account's balance after it
 }
 
 // PlanError answers an import whose fills no longer fit the journal (it
