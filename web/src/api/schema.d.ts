@@ -1940,7 +1940,7 @@ export interface paths {
          * @description Streams the caller's whole journal as one zip archive: `settings.json`
          *     (time zone, display currency), `brokerages.jsonl`, `accounts.jsonl`,
          *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
-         *     `positions.jsonl` (each with its fills, tag ids and notes),
+         *     `positions.jsonl` (each with its fills, tag ids and notes), `strategies.jsonl` (each with its legs' ids),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`, `trading_rules.jsonl`, and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
