@@ -946,6 +946,8 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
   const images = await api(`/api/positions/${trade.id}/images`);
   assert.deepEqual(images.items.map((i) => i.caption), ['Entry on the retest']);
   await screenshot('position-review');
+});
+
 step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as broken, in words', async () => {
   await nav('Rules');
   await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
