@@ -178,3 +178,32 @@ func TestStrategyPages(t *testing.T) {
 		t.Fatalf("list: %s", r.Body)
 	}
 }
+
+// TestRecordLegs: the builder records a strategy's legs as new positions
+// with the strategy, in one transaction: a bad leg writes nothing.
+func TestRecordLegs(t *testing.T) {
+	f := setup(t)
+	leg := func(symbol, side, price string) map[string]any {
+		return map[string]any{"symbol": symbol, "assetType": "option", "side": side,
+			"fills": []any{map[string]any{"type": "entry", "price": price, "quantity": "2", "fees": "1.30", "filledAt": "2026-06-01T14:00:00Z"}}}
+	}
+	bad := f.a.Do("POST", "/api/strategies", map[string]any{"accountId": f.account, "legs": []any{
+		leg("AAPL  270115P00180000", "long", "4.00"), leg("AAPL  270115X00170000", "short", "2.50")}})
+	e := apitest.Object(t, apitest.Must(t, bad, 400), "error")
+	if d := e["details"].([]any)[0].(map[string]any); d["field"] != "legs[1].symbol" {
+		t.Fatalf("bad leg: %v", e)
+	}
+	if items := apitest.Items(t, apitest.Must(t, f.a.Do("GET", "/api/positions", nil), 200)); len(items) != 0 {
+		t.Fatalf("a refused strategy wrote %d positions", len(items))
+	}
+	r := f.a.Do("POST", "/api/strategies", map[string]any{"accountId": f.account, "legs": []any{
+		leg("AAPL  270115P00180000", "long", "4.00"), leg("AAPL  270115P00170000", "short", "2.50")}})
+	st := apitest.Object(t, apitest.Must(t, r, 201), "strategy")
+	// A bear put vertical for (4.00 - 2.50) x 2 x 100 = 300 and 2.60 in fees: 10 wide, so 2000 - 300 at most.
+	if st["kind"] != "vertical" || st["netDebit"] != "300.0000" || st["maxProfit"] != "1700.0000" || st["fees"] != "2.6000" || len(st["legs"].([]any)) != 2 {
+		t.Fatalf("recorded: %v", st)
+	}
+	if r := f.a.Do("PATCH", "/api/strategies/"+st["id"].(string), map[string]any{"legs": []any{leg("AAPL  270115P00160000", "short", "1.00")}}); r.Status != 400 {
+		t.Fatalf("legs on a PATCH: %d", r.Status)
+	}
+}

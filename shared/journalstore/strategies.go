@@ -26,6 +26,9 @@ type StrategyInput struct {
 	Name        *string       `json:"name"`
 	PlannedRisk journal.Field `json:"plannedRisk,omitzero"`
 	PositionIDs []string      `json:"positionIds"`
+	// Legs are new positions to record and make legs, in the same
+	// transaction (the strategy builder's "record this trade"); create only.
+	Legs []NewPosition `json:"legs"`
 }
 
 // Strategy is a multi-leg position as the API shows it: the legs (each a
@@ -83,11 +86,31 @@ func (s *Store) CreateStrategy(ctx context.Context, userID string, in StrategyIn
 		p.Add("accountId", "is not one of your accounts")
 	}
 	name, risk := strategyFields(&p, in)
-	if in.PositionIDs == nil {
+	if in.PositionIDs == nil && in.Legs == nil {
 		p.Add("positionIds", "is required: the positions that are the strategy's legs")
+	}
+	if len(in.Legs) > MaxStrategyLegs {
+		p.Add("legs", "must hold at most "+strconv.Itoa(MaxStrategyLegs)+" legs")
 	}
 	if err := p.Err(); err != nil {
 		return Strategy{}, err
+	}
+	runs := make([]*run, len(in.Legs))
+	for i, leg := range in.Legs {
+		if leg.AccountID == nil {
+			leg.AccountID = in.AccountID
+		}
+		ru, err := s.newRun(userID, leg)
+		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
+			for k := range e.Details {
+				e.Details[k].Field = "legs[" + strconv.Itoa(i) + "]." + e.Details[k].Field
+			}
+			return Strategy{}, e
+		}
+		if err != nil {
+			return Strategy{}, err
+		}
+		runs[i] = ru
 	}
 	var id string
 	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
@@ -100,7 +123,16 @@ func (s *Store) CreateStrategy(ctx context.Context, userID string, in StrategyIn
 		if err != nil {
 			return classify(err)
 		}
-		return setLegs(ctx, tx, userID, id, *in.AccountID, in.PositionIDs)
+		ids := slices.Clone(in.PositionIDs)
+		if len(runs) > 0 {
+			if _, err := s.createRuns(ctx, tx, userID, runs); err != nil {
+				return err
+			}
+			for _, ru := range runs {
+				ids = append(ids, ru.placed[0].id)
+			}
+		}
+		return setLegs(ctx, tx, userID, id, *in.AccountID, ids)
 	})
 	if err != nil {
 		return Strategy{}, err
@@ -118,6 +150,9 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 	var p journal.Problems
 	if in.AccountID != nil {
 		p.Add("accountId", "cannot change: a strategy's legs are positions of its account")
+	}
+	if in.Legs != nil {
+		p.Add("legs", "are recorded only with a new strategy: record the position, then list it in positionIds")
 	}
 	name, risk := strategyFields(&p, in)
 	if err := p.Err(); err != nil {

@@ -868,6 +868,14 @@ step('builds an iron condor in the options strategy builder, and reads its max p
   assert.equal(await page.getByTestId('breakevens').innerText(), '92.00 and 108.00');
   await page.getByTestId('payoff-chart').locator('canvas').waitFor();
   await screenshot('calculator-strategy');
+  // Recorded as a trade: four positions and one strategy, with the same figures.
+  const { items: accounts } = await api('/api/accounts');
+  const record = page.getByRole('form', { name: 'Record this trade' });
+  await record.getByLabel('Account').selectOption({ label: accounts.find((a) => a.currency === 'USD').name });
+  await record.getByLabel('Underlying').fill('SPY');
+  await record.getByRole('button', { name: 'Record the trade' }).click();
+  await page.getByRole('heading', { level: 1, name: /Short iron condor/ }).waitFor();
+  assert.match(await page.getByLabel('Figures').innerText(), /Max loss\s+\$200\.00/);
 });
 
 step('groups four option positions into a strategy, and reads what the legs make as one trade', async () => {

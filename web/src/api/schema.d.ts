@@ -3620,8 +3620,16 @@ export interface components {
             name?: string;
             /** @description What the trader planned to risk, in the account's currency (greater than 0); the strategy's R is its net P&L over this, or over a defined max loss without it. */
             plannedRisk?: components["schemas"]["DecimalInput"] | null;
-            /** @description The legs, 1 to 24 of the user's positions in the account. Required when creating; replaces the legs on a PATCH. */
+            /** @description The legs, 1 to 24 of the user's positions in the account. Required when creating (unless `legs` are given); replaces the legs on a PATCH. */
             positionIds?: string[];
+            /**
+             * @description New positions to record as legs with the strategy, in the same
+             *     transaction (the strategy builder's "record this trade"): each as
+             *     `POST /api/positions` takes it, `accountId` defaulting to the
+             *     strategy's. A problem with one refuses all, named `legs[i].field`.
+             *     Create only (400 on a PATCH).
+             */
+            legs?: components["schemas"]["PositionCreate"][];
         };
         StrategyEnvelope: {
             strategy: components["schemas"]["Strategy"];

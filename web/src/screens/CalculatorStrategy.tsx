@@ -4,6 +4,7 @@ import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { ErrorNote, Field, PageTitle, SelectField } from '../components/ui';
 import { useDebounced } from '../hooks';
 import { PayoffChart } from './calculator/PayoffChart';
+import { RecordTrade } from './calculator/RecordTrade';
 import {
   applyTemplate,
   blankLeg,
@@ -181,6 +182,7 @@ export default function CalculatorStrategy() {
           <p className="hint">Figures are for the whole position: the price per share × 100 shares a contract × the contracts.</p>
         </section>
       </div>
+      <RecordTrade form={form} />
     </>
   );
 }

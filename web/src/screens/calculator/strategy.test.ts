@@ -113,3 +113,37 @@ describe('chart', () => {
     expect(payoffRange([])).toEqual([0, 100]);
   });
 });
+
+describe('recording a trade', () => {
+  it('writes OCC symbols, and refuses a strike OCC cannot write', async () => {
+    const { occSymbol } = await import('./strategy');
+    expect(occSymbol('spy', '2027-06-18', 'put', '95')).toBe('SPY   270618P00095000');
+    expect(occSymbol('BRKB', '2027-01-15', 'call', '512.5')).toBe('BRKB  270115C00512500');
+    expect(occSymbol('SPY', '2027-06-18', 'call', '1,234.125')).toBe('SPY   270618C01234125');
+    expect(occSymbol('SPY', '2027-06-18', 'call', '95.1234')).toBeNull();
+    expect(occSymbol('TOOLONGX', '2027-06-18', 'call', '95')).toBeNull();
+    expect(occSymbol('SPY', '', 'call', '95')).toBeNull();
+  });
+
+  it('makes each leg a position with one entry, shares as the underlying', async () => {
+    const { recordRequest } = await import('./strategy');
+    const form = {
+      template: 'covered-call',
+      expiry: '2027-01-15',
+      contracts: '1',
+      legs: [
+        { key: 1, type: 'shares', side: 'long', strike: '', expiry: '', quantity: '100', price: '180' },
+        { key: 2, type: 'call', side: 'short', strike: '190', expiry: '2027-01-15', quantity: '1', price: '2.50' },
+      ],
+    } as Parameters<typeof recordRequest>[0];
+    expect(recordRequest(form, 'a1', 'aapl', '2026-06-01T14:00:00Z')).toEqual({
+      accountId: 'a1',
+      legs: [
+        { accountId: 'a1', symbol: 'AAPL', assetType: 'stock', side: 'long', fills: [{ type: 'entry', price: '180', quantity: '100', filledAt: '2026-06-01T14:00:00Z' }] },
+        { accountId: 'a1', symbol: 'AAPL  270115C00190000', assetType: 'option', side: 'short', fills: [{ type: 'entry', price: '2.50', quantity: '1', filledAt: '2026-06-01T14:00:00Z' }] },
+      ],
+    });
+    expect(recordRequest(form, '', 'AAPL', '2026-06-01T14:00:00Z')).toBeNull();
+    expect(recordRequest({ ...form, legs: [{ ...form.legs[1]!, price: '' }] }, 'a1', 'AAPL', '2026-06-01T14:00:00Z')).toBeNull();
+  });
+});

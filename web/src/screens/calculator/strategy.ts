@@ -280,3 +280,36 @@ export function payoffRange(legs: Array<Pick<LegForm, 'type' | 'strike' | 'price
   const pad = Math.max((hi - lo) / 2, hi / 10);
   return [Math.max(0, lo - pad), hi + pad];
 }
+
+/**
+ * occSymbol is an option's OCC symbol: the root padded to 6, YYMMDD, C or P, and the strike x 1000 in 8 digits
+ * ("SPY   270618P00095000"). null when the strike has more than 3 decimals or 5 whole digits, which OCC cannot write.
+ */
+export function occSymbol(root: string, expiry: string, type: 'call' | 'put', strike: string): string | null {
+  const m = /^(\d{1,5})(?:\.(\d{1,3}))?$/.exec(normalizeDecimal(strike));
+  const d = /^\d{2}(\d{2})-(\d{2})-(\d{2})$/.exec(expiry);
+  const r = root.trim().toUpperCase();
+  if (!m || !d || r === '' || r.length > 6) return null;
+  const thousandths = `${m[1]}${(m[2] ?? '').padEnd(3, '0')}`.padStart(8, '0');
+  return `${r.padEnd(6, ' ')}${d[1]}${d[2]}${d[3]}${type === 'call' ? 'C' : 'P'}${thousandths}`;
+}
+
+/**
+ * recordRequest is the body of POST /api/strategies that records the builder's legs as a trade in an account: each
+ * leg a position (options by their OCC symbol on the underlying, shares as the underlying) with one entry fill at the
+ * leg's price and the given time. null while a leg cannot be written.
+ */
+export function recordRequest(f: StrategyForm, accountId: string, underlying: string, filledAt: string): Schemas['StrategyWrite'] | null {
+  const root = underlying.trim().toUpperCase();
+  if (!accountId || !root || !filledAt || f.legs.length === 0) return null;
+  const legs: Array<Schemas['PositionCreate']> = [];
+  for (const l of f.legs) {
+    const quantity = normalizeDecimal(l.quantity);
+    const price = normalizeDecimal(l.price);
+    if (!quantity || !price) return null;
+    const symbol = l.type === 'shares' ? root : occSymbol(root, l.expiry, l.type, l.strike);
+    if (!symbol) return null;
+    legs.push({ accountId, symbol, assetType: l.type === 'shares' ? 'stock' : 'option', side: l.side, fills: [{ type: 'entry', price, quantity, filledAt }] });
+  }
+  return { accountId, legs };
+}
