@@ -19,6 +19,7 @@ import (
 	"tradejournal/functions/performance"
 	"tradejournal/functions/playbooks"
 	"tradejournal/functions/positions"
+	"tradejournal/functions/rules"
 	"tradejournal/functions/strategies"
 	"tradejournal/functions/symbols"
 	"tradejournal/functions/users"
@@ -31,5 +32,5 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a), journaldays.Group(a), playbooks.Group(a)}
+		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a)}
 }

@@ -167,6 +167,9 @@ func journal(t *testing.T, c *apitest.Client) string {
 	apitest.Must(t, c.Do("PUT", "/api/positions/"+aapl+"/playbook", map[string]any{"playbookId": book["id"],
 		"criterionIds": []string{crits[2], crits[0]}}), 200)
 	apitest.Must(t, c.Do("POST", "/api/playbooks", map[string]any{"name": "Old fade", "archived": true}), 201)
+	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 3}}), 201)
+	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "250.5"},
+		"accountId": euro, "enabled": false}), 201)
 	return main
 }
 
@@ -227,6 +230,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'follows', ` + strings.ReplaceAll(pos, "%s", "p.id") + `, b.name, (SELECT string_agg(c.text, ',' ORDER BY c.text)
 			FROM position_criteria pc JOIN playbook_criteria c ON c.id = pc.criterion_id WHERE pc.position_id = p.id)
 			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
+		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
+			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

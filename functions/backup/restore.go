@@ -118,8 +118,8 @@ func firstErr(errs ...error) error {
 }
 
 // journalEmpty reports whether the user has no accounts, tags, fee
-// schedules, exchange rates, saved CSV mappings, playbooks or journal day
-// entries of their own: what a restore brings.
+// schedules, exchange rates, saved CSV mappings, playbooks, journal day
+// entries or trading rules of their own: what a restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
@@ -127,7 +127,8 @@ func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error
 		AND NOT EXISTS (SELECT 1 FROM brokerages WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -173,7 +174,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

@@ -223,3 +223,21 @@ type PositionPlaybook struct {
 	PlaybookID   string   `json:"playbookId"`
 	CriterionIDs []string `json:"criterionIds"`
 }
+
+// EntryRules is the trading rules (shared/rules), in an entry of its own:
+// an archive without it (made before rules existed) restores none.
+const EntryRules = "trading_rules.jsonl"
+
+// MaxRules caps a restore's rules: the app keeps at most 100 for a user
+// (functions/rules).
+const MaxRules = 100
+
+// TradingRule is one trading rule; a restore checks Params again with
+// shared/rules.ParseParams, and maps AccountID (null: every account).
+type TradingRule struct {
+	Type      string          `json:"type"`
+	Params    json.RawMessage `json:"params"`
+	Enabled   bool            `json:"enabled"`
+	AccountID *string         `json:"accountId"`
+	CreatedAt time.Time       `json:"createdAt"`
+}

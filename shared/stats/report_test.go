@@ -51,3 +51,18 @@ func TestPercent(t *testing.T) {
 		t.Fatal("percent of no trades must be null")
 	}
 }
+
+func TestSumDays(t *testing.T) {
+	b, err := SumDays([]DayBucket{{Date: "2024-01-02", Bucket: Bucket{Trades: 3, Wins: 2, Losses: 1, NetPnl: "10.5000"}},
+		{Date: "2024-01-03", Bucket: Bucket{Trades: 1, Losses: 1, NetPnl: "-20.2500"}}})
+	if err != nil || b.Trades != 4 || b.Wins != 2 || b.Losses != 2 || *b.WinRate != "50.00" || b.NetPnl != "-9.7500" {
+		t.Fatalf("%+v %v", b, err)
+	}
+	b, _ = SumDays(nil)
+	if b.Trades != 0 || b.WinRate != nil || b.NetPnl != "0.0000" {
+		t.Fatalf("no days: %+v", b)
+	}
+	if _, err := SumDays([]DayBucket{{Bucket: Bucket{NetPnl: "x"}}}); err == nil {
+		t.Fatal("a bad amount should fail")
+	}
+}

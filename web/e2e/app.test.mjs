@@ -1041,10 +1041,58 @@ step('creates a playbook with a checklist, follows it on a closed trade with a c
   await screenshot('dashboard-playbooks');
 });
 
+step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as broken, in words', async () => {
+  await nav('Rules');
+  await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
+  await page.getByText('No rules yet: add the first one.').waitFor();
+  await page.getByRole('button', { name: 'Add a rule' }).click();
+  await page.getByLabel('Rule', { exact: true }).selectOption({ label: 'Maximum trades per day' });
+  // A wrong value is explained with the field's own words.
+  await page.getByLabel('Most trades a day').fill('0');
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  await page.locator('.field-error').first().waitFor();
+  await page.getByLabel('Most trades a day').fill('1');
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  await page.getByRole('row', { name: /At most 1 trade a day/ }).waitFor();
+  await screenshot('rules');
+
+  // 2 November kept it (one trade); a second trade there (after the AAPL entry, New York time) breaks it.
+  let { days } = await api('/api/rules/compliance?from=2026-11-01&to=2026-11-30');
+  assert.equal(days.find((d) => d.date === '2026-11-02')?.broken, 0, JSON.stringify(days));
+  const { items: aapl } = await api('/api/positions?symbol=AAPL&from=2026-11-02&to=2026-11-02');
+  assert.equal(aapl.length, 1, JSON.stringify(aapl));
+  const res = await page.request.post('/api/positions', {
+    data: { accountId: aapl[0].accountId, symbol: 'AMD', assetType: 'stock', side: 'long', stopLoss: '99', fills: [
+      { type: 'entry', price: '100', quantity: '5', filledAt: '2026-11-02T16:00:00Z' },
+      { type: 'exit', price: '102', quantity: '5', filledAt: '2026-11-02T19:00:00Z' }] },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  ({ days } = await api('/api/rules/compliance?from=2026-11-01&to=2026-11-30'));
+  const broken = days.find((d) => d.date === '2026-11-02');
+  assert.equal(broken?.broken, 1, JSON.stringify(days));
+  assert.equal(broken.violations[0].message, 'AMD: 2nd trade of the day; your limit is 1');
+  await nav('Dashboard');
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  // The calendar opens at the latest month with closes: November 2026.
+  const mark = page.getByTestId(`rule-marker-${broken.date}`);
+  await mark.waitFor();
+  assert.match(await mark.getAttribute('title'), /^Broke 1 rule: .*2nd trade of the day; your limit is 1/);
+  await page.getByRole('heading', { name: 'Rules kept and broken' }).waitFor();
+  await page.getByRole('row', { name: /Days that broke a rule/ }).waitFor();
+  await screenshot('dashboard-rules');
+
+  // The day's own panel: its score and the violation in words.
+  await page.goto(`/positions?from=${broken.date}&to=${broken.date}&dateBy=closed`);
+  const panel = page.getByRole('region', { name: /^Rules on / });
+  await panel.getByTestId('day-score').waitFor();
+  await panel.getByText(/2nd trade of the day; your limit is 1/).first().waitFor();
+  await screenshot('day-compliance');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks'];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

@@ -35,6 +35,7 @@ const Billing = lazy(() => import('./screens/Billing'));
 const Assistant = lazy(() => import('./screens/assistant/Assistant'));
 const Journal = lazy(() => import('./screens/journal/JournalList'));
 const JournalDay = lazy(() => import('./screens/journal/DayPage'));
+const Rules = lazy(() => import('./screens/rules/RulesPage'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -68,6 +69,7 @@ export const router = createBrowserRouter([
       { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
       { path: '/playbooks', element: <Playbooks /> },
+      { path: '/rules', element: <Rules /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },

@@ -2034,7 +2034,7 @@ export interface paths {
          *     `positions.jsonl` (each with its fills, tag ids and notes), `strategies.jsonl` (each with its legs' ids),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
-         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), and
+         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`, and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -2074,7 +2074,7 @@ export interface paths {
          *     bucket when object storage is on; removed again if the restore
          *     fails), exchange rates, saved CSV mappings and the daily journal's
          *     entries. Only into a journal without accounts, tags, fee schedules,
-         *     exchange rates, saved CSV mappings or journal day entries: otherwise 409
+         *     exchange rates, saved CSV mappings, journal day entries or trading rules: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -2638,6 +2638,108 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My trading rules
+         * @description Every rule of the caller, oldest first, enabled or not (at most 100, so no paging).
+         */
+        get: operations["listRules"];
+        put?: never;
+        /**
+         * Add a trading rule
+         * @description Adds a rule, enabled unless `enabled` is false. `params` must hold
+         *     exactly the settings of its `type` (see TradingRuleParams); a
+         *     problem is a 400 naming the field as `params.<name>`.
+         */
+        post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rules/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each day's compliance with my rules
+         * @description Every trading day from `from` to `to` (at most 366 days) with its
+         *     enabled rules' outcome, and the results of the days that kept every
+         *     rule beside those of the days that broke one.
+         *
+         *     A position is a trade of the day of its first entry fill in its
+         *     account's trading-day zone; its net P&L counts on the day of its
+         *     close there (the calendar's `byDay` dating). The daily loss is the
+         *     running net P&L of the day's closes, in close order; consecutive
+         *     losses are counted within a day in close order (a close at or above
+         *     0 ends the run), and an entry after the Nth loss of a run breaks
+         *     the rule. Allowed hours apply to every entry fill; the planned R:R
+         *     (|target - entry| / |entry - stop|, the first entry's price) of a
+         *     position without a stop or target breaks the minimum. The risk
+         *     percent is of the account's balance at the start of the trading day
+         *     of the first entry (starting balance plus the ledger of the days
+         *     before). A position without
+         *     an initial risk (no stop) is not judged by the risk rule.
+         *
+         *     Money limits are in the account's currency for a rule of one
+         *     account, else in the display currency, amounts converted with
+         *     today's spot rates as the statistics' total; without a display
+         *     currency or a rate the rule is `skipped` that day, with the reason.
+         *     A rule applies to a day with a position opened or closed in its
+         *     scope; the score is the percent of the applying, judged rules kept,
+         *     rounded down (null when none). The breakdown groups the statistics'
+         *     `byDay` rows (`GET /api/performance` with the same accounts and
+         *     range), so only days with a close have figures.
+         */
+        get: operations["getRuleCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id (a malformed id is a 404). */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One trading rule
+         * @description One of the caller's rules; another user's is a 404 like a missing one.
+         */
+        get: operations["getRule"];
+        put?: never;
+        post?: never;
+        /** Delete a trading rule */
+        delete: operations["deleteRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a trading rule
+         * @description Absent fields are kept; `accountId: null` makes the rule every
+         *     account's. A new `type` needs its own `params` (they are checked
+         *     again whenever `type` or `params` is given).
+         */
+        patch: operations["updateRule"];
         trace?: never;
     };
 }
@@ -4790,6 +4892,115 @@ export interface components {
             items: components["schemas"]["JournalDaySummary"][];
             /** @description Opaque cursor of the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        /**
+         * @description maxTradesPerDay (count): the most positions opened on a day.
+         *     maxDailyLoss (amount): the most the day's closes may lose.
+         *     maxRiskPerTrade (amount and/or percent): the most initial risk of a position.
+         *     stopRequired: every position opened has a stop loss.
+         *     maxConsecutiveLosses (count): no entry after count losses in a row that day.
+         *     allowedHours (from, to): every entry fill at or after from, before to (account zone).
+         *     maxPositionSize (quantity and/or notional): the most entry quantity, or entry price x quantity x multiplier.
+         *     noTradingDays (weekdays): no position opened on these ISO weekdays.
+         *     minPlannedRR (ratio): the least planned reward to risk.
+         * @enum {string}
+         */
+        TradingRuleType: "maxTradesPerDay" | "maxDailyLoss" | "maxRiskPerTrade" | "stopRequired" | "maxConsecutiveLosses" | "allowedHours" | "maxPositionSize" | "noTradingDays" | "minPlannedRR";
+        /** @description Only the settings of the rule's type (others are a 400). Money is in the account's currency for a rule of one account, else the display currency. */
+        TradingRuleParams: {
+            count?: number;
+            /** @description Money, > 0, 4 places. */
+            amount?: components["schemas"]["DecimalInput"];
+            /** @description Percent of the balance, > 0 and <= 100. */
+            percent?: components["schemas"]["DecimalInput"];
+            /** @description Shares or contracts, > 0. */
+            quantity?: components["schemas"]["DecimalInput"];
+            /** @description Money, > 0. */
+            notional?: components["schemas"]["DecimalInput"];
+            /** @description Reward to risk, > 0 and <= 1000. */
+            ratio?: components["schemas"]["DecimalInput"];
+            /** @description HH:MM, inclusive. */
+            from?: string;
+            /** @description HH:MM, exclusive, after from. */
+            to?: string;
+            weekdays?: number[];
+        };
+        TradingRule: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["TradingRuleType"];
+            params: components["schemas"]["TradingRuleParams"];
+            enabled: boolean;
+            /** @description The one account it judges; null for every account. */
+            accountId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TradingRuleEnvelope: {
+            rule: components["schemas"]["TradingRule"];
+        };
+        TradingRuleRequest: {
+            type?: components["schemas"]["TradingRuleType"];
+            params?: components["schemas"]["TradingRuleParams"];
+            enabled?: boolean;
+            accountId?: string | null;
+        };
+        RuleComplianceDay: {
+            /** Format: date */
+            date: string;
+            /** @description Percent of the judged rules kept */
+            score: number | null;
+            kept: number;
+            broken: number;
+            rules: {
+                /** Format: uuid */
+                ruleId: string;
+                type: components["schemas"]["TradingRuleType"];
+                /** @enum {string} */
+                status: "kept" | "broken" | "skipped";
+                /** @description Why a skipped rule could not be judged. */
+                reason?: string;
+            }[];
+            violations: {
+                /** Format: uuid */
+                ruleId: string;
+                type: components["schemas"]["TradingRuleType"];
+                positionIds: string[];
+                /** @description What happened, in words: "NVDA: 3rd trade of the day; your limit is 2". */
+                message: string;
+            }[];
+        };
+        RuleComplianceGroup: components["schemas"]["PerformanceBucket"] & {
+            /** @description Days with a close in the group. */
+            days: number;
+        };
+        RuleComplianceBlock: {
+            currency: string;
+            kept: components["schemas"]["RuleComplianceGroup"];
+            broken: components["schemas"]["RuleComplianceGroup"];
+            /** @description Every enabled rule with the days that broke it. */
+            byRule: (components["schemas"]["RuleComplianceGroup"] & {
+                /** Format: uuid */
+                ruleId: string;
+                type: components["schemas"]["TradingRuleType"];
+            })[];
+        };
+        RuleCompliance: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            days: components["schemas"]["RuleComplianceDay"][];
+            daysKept: number;
+            daysBroken: number;
+            breakdown: {
+                displayCurrency: string | null;
+                missingPairs: string[];
+                byCurrency: components["schemas"]["RuleComplianceBlock"][];
+                total: components["schemas"]["RuleComplianceBlock"] | null;
+            };
         };
     };
     responses: {
@@ -9590,6 +9801,194 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["TradingRule"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TradingRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The new rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user already has 100 rules. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRuleCompliance: {
+        parameters: {
+            query: {
+                /** @description First trading day, YYYY-MM-DD. */
+                from: string;
+                /** @description Last trading day, YYYY-MM-DD, at most 366 days after `from`. */
+                to: string;
+                /** @description `false` leaves `days` empty (their counts and the breakdown stay): a year of a busy journal's violations is megabytes. */
+                days?: "true" | "false";
+                /**
+                 * @description These accounts' positions only (repeat or separate with commas).
+                 *     The statistics' other filters are refused (400): a rule judges
+                 *     every trade of a day.
+                 */
+                accountId?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The days and the breakdown. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleCompliance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id (a malformed id is a 404). */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradingRuleEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id (a malformed id is a 404). */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id (a malformed id is a 404). */
+                ruleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TradingRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed rule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TradingRuleEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

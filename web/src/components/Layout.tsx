@@ -111,6 +111,7 @@ export function AppLayout() {
     ['/journal', 'Journal'],
     ['/playbooks', 'Playbooks'],
     ['/accounts', 'Accounts'],
+    ['/rules', 'Rules'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
     ['/exchange-rates', 'Rates'],

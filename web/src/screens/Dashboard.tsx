@@ -11,6 +11,8 @@ import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters,
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
+import { RuleMarker } from './rules/RuleMarker';
+import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
 import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
@@ -108,7 +110,7 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
         <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={drawdownNote(s)} />
         <Tile label="Fees" value={formatMoney(s.fees, c)} />
       </div>
-      <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={onOpenDay} />
+      <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={onOpenDay} dayMark={(date) => <RuleMarker date={date} />} />
       <div className="grid-2">
         <Suspense fallback={<Loading label="Loading chart…" />}>
           <EquityChart points={block.equityCurve} currency={c} />
@@ -245,6 +247,7 @@ export default function Dashboard() {
                   <Link to={`/positions?${positionsSearch(filters)}`}>List the closed positions of this filter</Link>
                 </p>
                 <Performance block={shown.block} onOpenDay={openDay} />
+                <ComplianceBreakdown from={filters.from} to={filters.to} />
               </>
             ) : (
               <p className="muted">

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { formatMoney, pnlClass, signOf } from '../../format';
 import { intensity, monthGrid, monthLabel, monthTotal, shiftMonth, weekTotals, type DayCell } from './calendar';
 
@@ -21,9 +21,10 @@ function tradesText(n: number): string {
  * PnlCalendar shows net P&L per trading day, one month at a time, with
  * each week's and the month's total. It is an ARIA grid with one tab stop:
  * the arrow keys move between days; a click (or Enter) on a day with
- * closes opens that day's page of the journal.
+ * closes opens that day's page of the journal. dayMark, when given, adds a
+ * mark to each day (the trading rules' marker).
  */
-export function PnlCalendar({ days, currency, onOpenDay }: { days: Day[]; currency: string; onOpenDay?: (date: string) => void }) {
+export function PnlCalendar({ days, currency, onOpenDay, dayMark }: { days: Day[]; currency: string; onOpenDay?: (date: string) => void; dayMark?: (date: string) => ReactNode }) {
   const latest = days[days.length - 1]?.date.slice(0, 7) ?? new Date().toISOString().slice(0, 7);
   const [month, setMonth] = useState(latest);
   const [focused, setFocused] = useState(1);
@@ -128,6 +129,7 @@ export function PnlCalendar({ days, currency, onOpenDay }: { days: Day[]; curren
                       <div className="muted">{tradesText(d.trades)}</div>
                     </div>
                   )}
+                  {dayMark?.(c.date)}
                 </div>
               );
             })}

@@ -1,0 +1,209 @@
+package rules_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"tradejournal/functions"
+	"tradejournal/shared/apitest"
+)
+
+var clock = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+
+const missingID = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+
+func start(t *testing.T) *apitest.Server {
+	t.Helper()
+	return apitest.StartAt(t, apitest.Config(t), func() time.Time { return clock }, functions.All)
+}
+
+func account(t *testing.T, c *apitest.Client, currency, zone string) string {
+	t.Helper()
+	return apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{
+		"name": currency + " " + zone, "currency": currency, "timezone": zone, "startingBalance": "10000"}), 201), "account")["id"].(string)
+}
+
+// trade enters qty at 100 at entry and leaves at exit (RFC 3339) at the
+// price out; stop "" is none.
+func trade(t *testing.T, c *apitest.Client, accountID, symbol, stop, qty, entry, exit, out string) string {
+	t.Helper()
+	body := map[string]any{"accountId": accountID, "symbol": symbol, "assetType": "stock", "side": "long", "fills": []any{
+		map[string]any{"type": "entry", "price": "100", "quantity": qty, "filledAt": entry},
+		map[string]any{"type": "exit", "price": out, "quantity": qty, "filledAt": exit}}}
+	if stop != "" {
+		body["stopLoss"] = stop
+	}
+	return apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/positions", body), 201), "position")["id"].(string)
+}
+
+func TestRules(t *testing.T) {
+	srv := start(t)
+	a, b := srv.Client(t), srv.Client(t)
+	a.Register("a@example.com", "password1")
+	b.Register("b@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York")
+	bAcc := account(t, b, "USD", "America/New_York")
+
+	var ruleID string
+	t.Run("Create", func(t *testing.T) {
+		r := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 5}}), 201), "rule")
+		if r["type"] != "maxTradesPerDay" || r["enabled"] != true || r["accountId"] != nil || fmt.Sprint(r["params"]) != "map[count:5]" {
+			t.Fatalf("rule %v", r)
+		}
+		ruleID = r["id"].(string)
+	})
+	t.Run("Invalid", func(t *testing.T) {
+		for _, c := range []struct {
+			body  map[string]any
+			field string
+		}{
+			{map[string]any{"params": map[string]any{}}, "type"},
+			{map[string]any{"type": "beHappy"}, "type"},
+			{map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 0}}, "params.count"},
+			{map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "abc"}}, "params.amount"},
+			{map[string]any{"type": "allowedHours", "params": map[string]any{"from": "10:00", "to": "09:00"}}, "params.to"},
+			{map[string]any{"type": "stopRequired", "accountId": bAcc}, "accountId"},
+			{map[string]any{"type": "stopRequired", "accountId": "nope"}, "accountId"},
+		} {
+			r := apitest.Must(t, a.Do("POST", "/api/rules", c.body), 400)
+			apitest.CheckErrorShape(t, r)
+			if d := r.JSON["error"].(map[string]any)["details"].([]any); d[0].(map[string]any)["field"] != c.field {
+				t.Errorf("%v: %s", c.body, r.Body)
+			}
+		}
+		apitest.Must(t, a.Do("PATCH", "/api/rules/"+ruleID, map[string]any{"params": map[string]any{"count": "x"}}), 400)
+		apitest.Must(t, a.Do("PATCH", "/api/rules/"+ruleID, map[string]any{"type": "maxDailyLoss"}), 400) // its own params needed
+	})
+	t.Run("EditAndList", func(t *testing.T) {
+		r := apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/rules/"+ruleID, map[string]any{"params": map[string]any{"count": 2}, "accountId": acc}), 200), "rule")
+		if fmt.Sprint(r["params"]) != "map[count:2]" || r["accountId"] != acc || r["enabled"] != true {
+			t.Fatalf("patched %v", r)
+		}
+		r = apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/rules/"+ruleID, map[string]any{"accountId": nil}), 200), "rule")
+		if r["accountId"] != nil || fmt.Sprint(r["params"]) != "map[count:2]" {
+			t.Fatalf("patched %v", r)
+		}
+		apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "stopRequired"}), 201)
+		off := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "noTradingDays", "params": map[string]any{"weekdays": []int{1}}, "enabled": false}), 201), "rule")
+		if off["enabled"] != false {
+			t.Fatalf("disabled %v", off)
+		}
+		if l := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/rules", nil), 200)); len(l) != 3 || l[0].(map[string]any)["id"] != ruleID {
+			t.Fatalf("list %v", l)
+		}
+		if l := apitest.Items(t, apitest.Must(t, b.Do("GET", "/api/rules", nil), 200)); len(l) != 0 {
+			t.Fatalf("b sees %v", l)
+		}
+		apitest.Must(t, a.Do("GET", "/api/rules/"+ruleID, nil), 200)
+	})
+	t.Run("OtherUsersAndSignedOut", func(t *testing.T) {
+		for _, m := range []string{"GET", "PATCH", "DELETE"} {
+			for _, id := range []string{ruleID, missingID, "not-an-id"} {
+				if r := b.Do(m, "/api/rules/"+id, map[string]any{"enabled": false}); r.Status != 404 {
+					t.Errorf("%s %s by b: %d", m, id, r.Status)
+				}
+			}
+		}
+		anon := srv.Client(t)
+		for _, p := range []string{"/api/rules", "/api/rules/" + ruleID, "/api/rules/compliance?from=2024-03-01&to=2024-03-31"} {
+			if r := anon.Do("GET", p, nil); r.Status != 401 {
+				t.Errorf("%s signed out: %d", p, r.Status)
+			}
+		}
+	})
+
+	// 2024-03-04: three trades (the third over the limit of 2, the second
+	// without a stop), one loss; 2024-03-05: one winner that keeps both.
+	p1 := trade(t, a, acc, "AAPL", "99", "10", "2024-03-04T15:00:00Z", "2024-03-04T16:00:00Z", "98")
+	p2 := trade(t, a, acc, "MSFT", "", "10", "2024-03-04T16:00:00Z", "2024-03-04T17:00:00Z", "101")
+	p3 := trade(t, a, acc, "NVDA", "99", "10", "2024-03-04T17:00:00Z", "2024-03-04T18:00:00Z", "101")
+	trade(t, a, acc, "AAPL", "99", "10", "2024-03-05T15:00:00Z", "2024-03-05T16:00:00Z", "103")
+	_ = p1
+
+	t.Run("Compliance", func(t *testing.T) {
+		r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31", nil), 200)
+		days := r.JSON["days"].([]any)
+		if len(days) != 2 || r.JSON["daysKept"] != 1.0 || r.JSON["daysBroken"] != 1.0 {
+			t.Fatalf("days %s", r.Body)
+		}
+		d := days[0].(map[string]any)
+		if d["date"] != "2024-03-04" || d["score"] != 0.0 || d["broken"] != 2.0 {
+			t.Fatalf("day %v", d)
+		}
+		var msgs []string
+		for _, v := range d["violations"].([]any) {
+			v := v.(map[string]any)
+			msgs = append(msgs, fmt.Sprint(v["positionIds"])+" "+v["message"].(string))
+		}
+		want := []string{"[" + p3 + "] NVDA: 3rd trade of the day; your limit is 2", "[" + p2 + "] MSFT: opened without a stop loss"}
+		if strings.Join(msgs, "|") != strings.Join(want, "|") {
+			t.Fatalf("violations %q, want %q", msgs, want)
+		}
+		if d := days[1].(map[string]any); d["date"] != "2024-03-05" || d["score"] != 100.0 || len(d["violations"].([]any)) != 0 {
+			t.Fatalf("kept day %v", d)
+		}
+		bd := r.JSON["breakdown"].(map[string]any)
+		tot := bd["total"].(map[string]any)
+		kept, broken := tot["kept"].(map[string]any), tot["broken"].(map[string]any)
+		// 03-04: -20 + 10 + 10; 03-05: +30.
+		if kept["netPnl"] != "30.0000" || kept["days"] != 1.0 || broken["netPnl"] != "0.0000" || broken["trades"] != 3.0 || broken["winRate"] != "66.67" {
+			t.Fatalf("breakdown %v", tot)
+		}
+		byRule := tot["byRule"].([]any)
+		if len(byRule) != 2 || byRule[0].(map[string]any)["ruleId"] != ruleID || byRule[0].(map[string]any)["days"] != 1.0 {
+			t.Fatalf("by rule %v", byRule)
+		}
+		// Without the days: their counts and the breakdown.
+		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31&days=false", nil), 200)
+		if len(r.JSON["days"].([]any)) != 0 || r.JSON["daysBroken"] != 1.0 || r.JSON["breakdown"].(map[string]any)["total"] == nil {
+			t.Fatalf("days=false %s", r.Body)
+		}
+		// Another account's filter: none of a's days.
+		other := account(t, a, "USD", "Asia/Tokyo")
+		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31&accountId="+other, nil), 200)
+		if len(r.JSON["days"].([]any)) != 0 {
+			t.Fatalf("filtered %s", r.Body)
+		}
+		// b has no days.
+		if r := apitest.Must(t, b.Do("GET", "/api/rules/compliance?from=2024-03-01&to=2024-03-31", nil), 200); len(r.JSON["days"].([]any)) != 0 {
+			t.Fatalf("b %s", r.Body)
+		}
+	})
+	t.Run("RiskPercentOfBalance", func(t *testing.T) {
+		// 10 x (100 - 99) = 10 of 10,000: 0.1%.
+		rule := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "maxRiskPerTrade", "params": map[string]any{"percent": "0.05"}, "accountId": acc}), 201), "rule")
+		r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04", nil), 200)
+		var got []string
+		for _, v := range r.JSON["days"].([]any)[0].(map[string]any)["violations"].([]any) {
+			if v := v.(map[string]any); v["ruleId"] == rule["id"] {
+				got = append(got, v["message"].(string))
+			}
+		}
+		// The balance at the start of the day (10,000), whatever the day's own losses.
+		want := []string{"AAPL: risked 0.10% of the account balance; your limit is 0.05%", "NVDA: risked 0.10% of the account balance; your limit is 0.05%"}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("%q", got)
+		}
+		apitest.Must(t, a.Do("DELETE", "/api/rules/"+rule["id"].(string), nil), 204)
+		apitest.Must(t, a.Do("DELETE", "/api/rules/"+rule["id"].(string), nil), 404)
+	})
+	t.Run("BadRange", func(t *testing.T) {
+		for q, field := range map[string]string{
+			"to=2024-03-31":                             "from",
+			"from=2024-03-01":                           "to",
+			"from=2024-01-01&to=2025-01-01":             "to",
+			"from=2024-03-01&to=2024-03-31&symbol=AAPL": "symbol",
+			"from=2024-03-31&to=2024-03-01":             "to",
+			"from=2024-02-30&to=2024-03-01":             "from",
+			"from=2024-03-01&to=2024-03-31&days=no":     "days",
+		} {
+			r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?"+q, nil), 400)
+			if d := r.JSON["error"].(map[string]any)["details"].([]any); d[0].(map[string]any)["field"] != field {
+				t.Errorf("%s: %s", q, r.Body)
+			}
+		}
+		apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-01-01&to=2024-12-31", nil), 200)
+	})
+}

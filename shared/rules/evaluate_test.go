@@ -1,0 +1,238 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+var (
+	newYork = mustZone("America/New_York")
+	tokyo   = mustZone("Asia/Tokyo")
+)
+
+func mustZone(name string) *time.Location {
+	z, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return z
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+func null(s string) decimal.NullDecimal {
+	return decimal.NullDecimal{Decimal: dec(s), Valid: true}
+}
+
+// pos is a long position in account "a" (USD, New York) opened at open
+// (New York clock, "2024-03-04 10:00") with one entry of qty at 100.
+func pos(id, open string, qty string) Position {
+	at, err := time.ParseInLocation("2006-01-02 15:04", open, newYork)
+	if err != nil {
+		panic(err)
+	}
+	return Position{ID: id, Symbol: "AAPL", AccountID: "a", Currency: "USD", Zone: newYork, Multiplier: dec("1"),
+		Entries: []Fill{{At: at, Price: dec("100"), Quantity: dec(qty)}}, Stop: null("99"), Target: null("103"),
+		InitialRisk: null("100"), Balance: null("10000")}
+}
+
+// closed closes p at close (New York clock) with net P&L net.
+func closed(p Position, close, net string) Position {
+	at, err := time.ParseInLocation("2006-01-02 15:04", close, newYork)
+	if err != nil {
+		panic(err)
+	}
+	p.ClosedAt, p.Net = &at, dec(net)
+	return p
+}
+
+func rule(t *testing.T, typ Type, params string) Rule {
+	t.Helper()
+	p, err := ParseParams(typ, json.RawMessage(params))
+	if err != nil {
+		t.Fatalf("%s %s: %v", typ, params, err)
+	}
+	return Rule{ID: "r", Type: typ, Params: p}
+}
+
+var usd = Money{Display: "USD", Factors: map[string]decimal.Decimal{"USD": dec("1"), "EUR": dec("1.1")}}
+
+// TestEveryRule holds each rule type to a day that keeps it and a day
+// that breaks it, the limit itself included as kept.
+func TestEveryRule(t *testing.T) {
+	noStop := pos("p2", "2024-03-04 10:05", "10")
+	noStop.Stop, noStop.InitialRisk = decimal.NullDecimal{}, decimal.NullDecimal{}
+	noTarget := pos("p2", "2024-03-04 10:05", "10")
+	noTarget.Target = decimal.NullDecimal{}
+	fut := pos("p1", "2024-03-04 10:00", "2")
+	fut.Multiplier = dec("50")
+	addOn := pos("p1", "2024-03-04 10:00", "10")
+	addOn.Entries = append(addOn.Entries, Fill{At: addOn.Entries[0].At.Add(6 * time.Hour), Price: dec("100"), Quantity: dec("1")})
+	cases := []struct {
+		name     string
+		typ      Type
+		params   string
+		keep     []Position
+		breaks   []Position
+		message  string
+		brokenBy []string
+	}{
+		{"MaxTradesPerDay", MaxTradesPerDay, `{"count":2}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1"), pos("p2", "2024-03-04 11:00", "1")},
+			[]Position{pos("p1", "2024-03-04 10:00", "1"), pos("p2", "2024-03-04 11:00", "1"), pos("p3", "2024-03-04 12:00", "1")},
+			"AAPL: 3rd trade of the day; your limit is 2", []string{"p3"}},
+		{"MaxDailyLoss", MaxDailyLoss, `{"amount":"500"}`,
+			[]Position{closed(pos("p1", "2024-03-04 10:00", "1"), "2024-03-04 11:00", "-300"), closed(pos("p2", "2024-03-04 10:00", "1"), "2024-03-04 12:00", "-200")},
+			[]Position{closed(pos("p1", "2024-03-04 10:00", "1"), "2024-03-04 11:00", "-300"), closed(pos("p2", "2024-03-04 10:00", "1"), "2024-03-04 12:00", "-200.01")},
+			"AAPL: this close took the day's loss to 500.01 USD; your limit is 500.00 USD", []string{"p2"}},
+		{"MaxRiskPerTradeAmount", MaxRiskPerTrade, `{"amount":"100"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "100")},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "100"); p.InitialRisk = null("100.5"); return p }()},
+			"AAPL: risked 100.50 USD; your limit is 100.00 USD", []string{"p1"}},
+		{"MaxRiskPerTradePercent", MaxRiskPerTrade, `{"percent":"1"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "100")},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "100"); p.Balance = null("9000"); return p }()},
+			"AAPL: risked 1.11% of the account balance; your limit is 1%", []string{"p1"}},
+		{"StopRequired", StopRequired, `{}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1")},
+			[]Position{pos("p1", "2024-03-04 10:00", "1"), noStop},
+			"AAPL: opened without a stop loss", []string{"p2"}},
+		{"MaxConsecutiveLosses", MaxConsecutiveLosses, `{"count":2}`,
+			// a win between the losses resets the run
+			[]Position{closed(pos("p1", "2024-03-04 09:40", "1"), "2024-03-04 10:00", "-1"), closed(pos("p2", "2024-03-04 09:45", "1"), "2024-03-04 10:10", "5"),
+				closed(pos("p3", "2024-03-04 09:50", "1"), "2024-03-04 10:20", "-1"), pos("p4", "2024-03-04 10:30", "1")},
+			[]Position{closed(pos("p1", "2024-03-04 09:40", "1"), "2024-03-04 10:00", "-1"), closed(pos("p2", "2024-03-04 09:45", "1"), "2024-03-04 10:10", "-5"),
+				pos("p4", "2024-03-04 10:10", "1")},
+			"AAPL: opened after 2 losses in a row today; your limit is 2", []string{"p4"}},
+		{"AllowedHours", AllowedHours, `{"from":"09:30","to":"16:00"}`,
+			[]Position{pos("p1", "2024-03-04 09:30", "1"), pos("p2", "2024-03-04 15:59", "1")},
+			[]Position{pos("p1", "2024-03-04 09:30", "1"), addOn},
+			"AAPL: entry at 16:00; your hours are 09:30 to 16:00", []string{"p1"}},
+		{"MaxPositionSizeQuantity", MaxPositionSize, `{"quantity":"10"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "10")},
+			[]Position{addOn},
+			"AAPL: size 11; your limit is 10", []string{"p1"}},
+		{"MaxPositionSizeNotional", MaxPositionSize, `{"notional":"10000"}`,
+			[]Position{fut},
+			[]Position{func() Position { p := fut; p.Multiplier = dec("51"); return p }()},
+			"AAPL: position worth 10200.00 USD; your limit is 10000.00 USD", []string{"p1"}},
+		{"NoTradingDays", NoTradingDays, `{"weekdays":[6,7]}`,
+			[]Position{pos("p1", "2024-03-08 23:59", "1")},
+			[]Position{pos("p1", "2024-03-09 00:00", "1")},
+			"AAPL: opened on a Saturday; you do not trade on Saturdays", []string{"p1"}},
+		{"MinPlannedRR", MinPlannedRR, `{"ratio":"3"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1")},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "1"); p.Target = null("102.5"); return p }()},
+			"AAPL: planned R:R 2.50; your minimum is 3", []string{"p1"}},
+		{"MinPlannedRRWithoutTarget", MinPlannedRR, `{"ratio":"1"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1")},
+			[]Position{noTarget},
+			"AAPL: no target, so no planned R:R; your minimum is 1", []string{"p2"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := rule(t, c.typ, c.params)
+			days := Evaluate([]Rule{r}, c.keep, usd)
+			if len(days) != 1 || days[0].Broken != 0 || days[0].Kept != 1 || *days[0].Score != 100 {
+				t.Fatalf("keeping day: %+v", days)
+			}
+			days = Evaluate([]Rule{r}, c.breaks, usd)
+			if len(days) != 1 || days[0].Broken != 1 || *days[0].Score != 0 || len(days[0].Violations) != len(c.brokenBy) {
+				t.Fatalf("breaking day: %+v", days)
+			}
+			v := days[0].Violations[0]
+			if v.Message != c.message || strings.Join(v.PositionIDs, ",") != strings.Join(c.brokenBy, ",") || v.RuleID != "r" || v.Type != c.typ {
+				t.Fatalf("violation %+v, want %q by %v", v, c.message, c.brokenBy)
+			}
+		})
+	}
+}
+
+// TestDays: a position counts on the day of its first entry in its
+// account's zone, and its loss on the day of its close there, across a
+// daylight-saving change; a day with no rule in scope has no score.
+func TestDays(t *testing.T) {
+	// 2024-03-10 is the spring change in New York: 23:30 local on the 9th
+	// is 04:30 UTC on the 10th.
+	late := pos("p1", "2024-03-09 23:30", "1")
+	if late.Entries[0].At.UTC().Day() != 10 {
+		t.Fatal("set-up: the entry should be on the 10th in UTC")
+	}
+	late = closed(late, "2024-03-10 03:30", "-600") // 07:30 UTC, after the change
+	r := rule(t, MaxDailyLoss, `{"amount":"500"}`)
+	days := Evaluate([]Rule{r}, []Position{late}, usd)
+	if len(days) != 2 || days[0].Date != "2024-03-09" || days[1].Date != "2024-03-10" {
+		t.Fatalf("days %+v", days)
+	}
+	if days[0].Broken != 0 || days[1].Broken != 1 {
+		t.Fatalf("the loss belongs to the close day: %+v", days)
+	}
+	// Tokyo's day of the same instant is another.
+	tk := pos("p2", "2024-03-04 10:00", "1") // 00:00 Tokyo on the 5th
+	tk.Zone = tokyo
+	if d := Evaluate([]Rule{r}, []Position{tk}, usd); d[0].Date != "2024-03-05" {
+		t.Fatalf("tokyo day %s", d[0].Date)
+	}
+	// A rule of another account does not apply: no score.
+	other := rule(t, StopRequired, `{}`)
+	other.AccountID = "b"
+	d := Evaluate([]Rule{other}, []Position{pos("p1", "2024-03-04 10:00", "1")}, usd)
+	if len(d) != 1 || d[0].Score != nil || len(d[0].Rules) != 0 {
+		t.Fatalf("out of scope: %+v", d)
+	}
+	// No positions, no days.
+	if d := Evaluate([]Rule{r}, nil, usd); len(d) != 0 {
+		t.Fatalf("no trades: %+v", d)
+	}
+	// A draft (no entry) is no trade.
+	draft := pos("p1", "2024-03-04 10:00", "1")
+	draft.Entries = nil
+	if d := Evaluate([]Rule{r}, []Position{draft}, usd); len(d) != 0 {
+		t.Fatalf("draft: %+v", d)
+	}
+}
+
+// TestMoney: rules of every account convert into the display currency, or
+// are skipped with the reason; rules of one account use its currency.
+func TestMoney(t *testing.T) {
+	eur := closed(pos("p1", "2024-03-04 10:00", "1"), "2024-03-04 11:00", "-460") // -506 USD
+	eur.Currency, eur.AccountID = "EUR", "e"
+	r := rule(t, MaxDailyLoss, `{"amount":"500"}`)
+	d := Evaluate([]Rule{r}, []Position{eur}, usd)
+	if d[0].Broken != 1 || !strings.Contains(d[0].Violations[0].Message, "506.00 USD") {
+		t.Fatalf("converted: %+v", d)
+	}
+	d = Evaluate([]Rule{r}, []Position{eur}, Money{})
+	if d[0].Rules[0].Status != Skipped || d[0].Score != nil || !strings.Contains(d[0].Rules[0].Reason, "display currency") {
+		t.Fatalf("no display currency: %+v", d)
+	}
+	d = Evaluate([]Rule{r}, []Position{eur}, Money{Display: "GBP", Factors: map[string]decimal.Decimal{}})
+	if d[0].Rules[0].Status != Skipped || !strings.Contains(d[0].Rules[0].Reason, "EUR/GBP") {
+		t.Fatalf("no rate: %+v", d)
+	}
+	r.AccountID = "e"
+	d = Evaluate([]Rule{r}, []Position{eur}, Money{})
+	if d[0].Rules[0].Status != Kept {
+		t.Fatalf("account's own currency: %+v", d)
+	}
+}
+
+// TestScore: the share of judged rules kept, rounded down.
+func TestScore(t *testing.T) {
+	rs := []Rule{rule(t, StopRequired, `{}`), rule(t, MaxTradesPerDay, `{"count":1}`), rule(t, MinPlannedRR, `{"ratio":"1"}`)}
+	d := Evaluate(rs, []Position{pos("p1", "2024-03-04 10:00", "1"), pos("p2", "2024-03-04 11:00", "1")}, usd)
+	if *d[0].Score != 66 || d[0].Kept != 2 || d[0].Broken != 1 {
+		t.Fatalf("score %+v", d[0])
+	}
+}
+
+func TestOrdinal(t *testing.T) {
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 112: "112th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %s", n, got)
+		}
+	}
+}

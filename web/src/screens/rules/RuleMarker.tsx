@@ -1,0 +1,18 @@
+import { useDayCompliance } from './rules';
+
+/**
+ * RuleMarker marks a calendar day that broke a trading rule: a small dot
+ * with the count in words for assistive tech and as a tooltip. Nothing on a
+ * day that kept them, or before the month's compliance has loaded.
+ */
+export function RuleMarker({ date }: { date: string }) {
+  const { day } = useDayCompliance(date);
+  if (!day || day.broken === 0) return null;
+  const text = `Broke ${day.broken} rule${day.broken === 1 ? '' : 's'}: ${day.violations.map((v) => v.message).join('; ')}`;
+  return (
+    <span className="rule-marker" title={text} data-testid={`rule-marker-${date}`}>
+      <span aria-hidden="true">●</span>
+      <span className="sr-only">{text}</span>
+    </span>
+  );
+}

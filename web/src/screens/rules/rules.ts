@@ -1,0 +1,122 @@
+// Trading rules in words, and the queries of the rules screens.
+import { useQuery } from '@tanstack/react-query';
+import { client, unwrap, type Schemas } from '../../api/client';
+
+export type Rule = Schemas['TradingRule'];
+export type RuleType = Schemas['TradingRuleType'];
+export type RuleParams = Schemas['TradingRuleParams'];
+export type ComplianceDay = Schemas['RuleComplianceDay'];
+export type Compliance = Schemas['RuleCompliance'];
+
+/** The parameter fields a form shows; money fields say which currency in the form. */
+export type ParamName = 'count' | 'amount' | 'percent' | 'quantity' | 'notional' | 'ratio' | 'from' | 'to' | 'weekdays';
+
+interface TypeInfo {
+  label: string;
+  fields: ParamName[];
+  /** At least one of fields is needed (the others are all required). */
+  anyOf?: boolean;
+}
+
+export const ruleTypes: Record<RuleType, TypeInfo> = {
+  maxTradesPerDay: { label: 'Maximum trades per day', fields: ['count'] },
+  maxDailyLoss: { label: 'Maximum loss per day', fields: ['amount'] },
+  maxRiskPerTrade: { label: 'Maximum risk per trade', fields: ['amount', 'percent'], anyOf: true },
+  stopRequired: { label: 'A stop loss on every trade', fields: [] },
+  maxConsecutiveLosses: { label: 'Stop after consecutive losses', fields: ['count'] },
+  allowedHours: { label: 'Trade only between these hours', fields: ['from', 'to'] },
+  maxPositionSize: { label: 'Maximum position size', fields: ['quantity', 'notional'], anyOf: true },
+  noTradingDays: { label: 'No trading on these weekdays', fields: ['weekdays'] },
+  minPlannedRR: { label: 'Minimum planned reward to risk', fields: ['ratio'] },
+};
+
+export const typeOrder = Object.keys(ruleTypes) as RuleType[];
+
+/** fieldLabels are the form's words for each parameter, per rule type where they differ. */
+export function fieldLabel(type: RuleType, name: ParamName): string {
+  switch (name) {
+    case 'count':
+      return type === 'maxTradesPerDay' ? 'Most trades a day' : 'Losses in a row before you stop for the day';
+    case 'amount':
+      return type === 'maxDailyLoss' ? 'Most you may lose in a day' : 'Most money at risk per trade';
+    case 'percent':
+      return 'Most risk per trade, % of the account balance';
+    case 'quantity':
+      return 'Most shares or contracts';
+    case 'notional':
+      return 'Most money in one position';
+    case 'ratio':
+      return 'Least planned reward for each 1 of risk';
+    case 'from':
+      return 'From (account time)';
+    case 'to':
+      return 'Until (account time)';
+    case 'weekdays':
+      return 'Weekdays without trading';
+  }
+}
+
+export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** ruleText says what a rule asks, in words: "At most 3 trades a day". */
+export function ruleText(rule: Pick<Rule, 'type' | 'params'>, currency: string): string {
+  const p = rule.params;
+  const money = (v: string | undefined) => `${v ?? ''} ${currency}`.trim();
+  switch (rule.type) {
+    case 'maxTradesPerDay':
+      return `At most ${p.count ?? '?'} trade${p.count === 1 ? '' : 's'} a day`;
+    case 'maxDailyLoss':
+      return `Lose at most ${money(p.amount)} a day`;
+    case 'maxRiskPerTrade':
+      return `Risk at most ${[p.amount && money(p.amount), p.percent && `${p.percent}% of the balance`].filter(Boolean).join(' and ')} per trade`;
+    case 'stopRequired':
+      return 'Every trade has a stop loss';
+    case 'maxConsecutiveLosses':
+      return `Stop for the day after ${p.count ?? '?'} loss${p.count === 1 ? '' : 'es'} in a row`;
+    case 'allowedHours':
+      return `Enter trades only from ${p.from ?? '?'} until ${p.to ?? '?'}`;
+    case 'maxPositionSize':
+      return `Positions of at most ${[p.quantity && `${p.quantity} shares or contracts`, p.notional && money(p.notional)].filter(Boolean).join(' and ')}`;
+    case 'noTradingDays':
+      return `No trading on ${(p.weekdays ?? []).map((d) => weekdayNames[d - 1] ?? '?').join(', ')}`;
+    case 'minPlannedRR':
+      return `Plan at least ${p.ratio ?? '?'} of reward for each 1 of risk`;
+  }
+}
+
+export const ruleKeys = {
+  list: ['rules', 'list'] as const,
+  compliance: (from: string, to: string, days: boolean) => ['rules', 'compliance', from, to, days] as const,
+};
+
+export function useRules() {
+  return useQuery({ queryKey: ruleKeys.list, queryFn: async () => (await unwrap(client.GET('/api/rules'))).items });
+}
+
+/** monthRange is the first and last day of a month "YYYY-MM". */
+export function monthRange(month: string): { from: string; to: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/**
+ * useCompliance is the rules' compliance of the days from..to (at most 366
+ * days); days false asks for the counts and breakdown only. Nothing is
+ * asked of a user without rules.
+ */
+export function useCompliance(from: string, to: string, days = true) {
+  const rules = useRules();
+  return useQuery({
+    queryKey: ruleKeys.compliance(from, to, days),
+    enabled: (rules.data?.length ?? 0) > 0,
+    queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: days ? { from, to } : { from, to, days: 'false' } } })),
+  });
+}
+
+/** useDayCompliance is one day's compliance, read with the rest of its month (one request for a calendar month). */
+export function useDayCompliance(date: string): { day: ComplianceDay | undefined; query: ReturnType<typeof useCompliance> } {
+  const { from, to } = monthRange(date.slice(0, 7));
+  const query = useCompliance(from, to);
+  return { day: query.data?.days.find((d) => d.date === date), query };
+}
