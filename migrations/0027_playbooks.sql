@@ -4,7 +4,7 @@
 -- journal store (shared/journalstore/playbooks.go) writes them; it only
 -- ticks criteria of the position's own playbook, and clears the ticks when
 -- the playbook changes. The statistics read both from closed_trades
--- (migration 0032).
+-- (migration 0030).
 CREATE TABLE playbooks (
     id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     user_id     uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,

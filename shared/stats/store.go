@@ -18,7 +18,7 @@ import (
 )
 
 // The statistics read the user's accounts, tags and playbooks and the
-// closed_trades rows (migrations 0022 and 0032) of the filter's window: a row per account and UTC
+// closed_trades rows (migrations 0022 and 0030) of the filter's window: a row per account and UTC
 // day of close, holding that day's closed positions packed in close order.
 // The journal store keeps those rows in the transaction of every write.
 // Every filter applies here, in Go, to the decoded records; the database
@@ -360,7 +360,7 @@ var errTextFormat = errors.New("statistics need the binary protocol")
 // binary timestamps count from there.
 const pgEpochMicros = 946684800_000000
 
-// decoder reads packed records (migration 0032 has the layout).
+// decoder reads packed records (migration 0030 has the layout).
 type decoder struct {
 	journal journalRows
 	filter  filter

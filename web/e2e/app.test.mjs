@@ -1082,7 +1082,7 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
   await screenshot('dashboard-rules');
 
   // The day's own panel: its score and the violation in words.
-  await page.goto(`/positions?from=${broken.date}&to=${broken.date}&dateBy=closed`);
+  await page.goto(`/journal/${broken.date}`);
   const panel = page.getByRole('region', { name: /^Rules on / });
   await panel.getByTestId('day-score').waitFor();
   await panel.getByText(/2nd trade of the day; your limit is 1/).first().waitFor();

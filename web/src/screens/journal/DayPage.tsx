@@ -11,6 +11,7 @@ import { closedOnDay, emptyFilters, writeFilters } from '../../filterState';
 import { formatDateTime, formatDay, formatMoney, formatPercent, pnlClass } from '../../format';
 import { TagPicker } from '../positions/TagPicker';
 import { moods, shiftDay, validDay } from './days';
+import { DayCompliance } from '../rules/DayCompliance';
 
 type Entry = Schemas['JournalDay'];
 type Summary = Schemas['PositionSummary'];
@@ -65,6 +66,7 @@ function Day({ date }: { date: string }) {
         Journal · {formatDay(date)}
       </PageTitle>
       <Figures date={date} />
+      <DayCompliance date={date} />
       <Positions date={date} />
       <QueryView query={day}>{(d) => <EntryEditor entry={d.day} />}</QueryView>
     </>

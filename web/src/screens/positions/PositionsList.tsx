@@ -4,7 +4,6 @@ import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
 import { DataTable, numeric, QueryList } from '../../components/QueryView';
 import { FilterBar, useUrlFilters } from '../../components/filters';
-import { DayCompliance } from '../rules/DayCompliance';
 import { LoadMore, PageTitle } from '../../components/ui';
 import { apiQuery, carriedSearch, writeFilters } from '../../filterState';
 import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
@@ -47,7 +46,6 @@ export default function PositionsList() {
           <Link to={`/${carriedSearch(writeFilters(filters).toString(), 'statistics')}`}>Back to the dashboard with this filter</Link>
         </p>
       )}
-      {filters.from && filters.from === filters.to && <DayCompliance date={filters.from} />}
       <QueryList query={pages} items={items} empty="No positions match.">
         {(positions) => (
           <>
