@@ -153,7 +153,8 @@ func TestRestoreRefusals(t *testing.T) {
 	a, _ := f.user(t, "a@example.com")
 	journal(t, a)
 	archive := download(t, a)
-	// Restores are limited per user: a new target every eight attempts.
+	// Restores are limited per user (10 an hour): a new target every ten
+	// attempts, and registrations per client (5 a quarter hour): at most 4.
 	var (
 		target   *apitest.Client
 		targetID string
@@ -161,7 +162,7 @@ func TestRestoreRefusals(t *testing.T) {
 		attempts int
 	)
 	next := func(t *testing.T) {
-		if attempts%8 == 0 {
+		if attempts%10 == 0 {
 			target, targetID = f.user(t, "t"+strconv.Itoa(attempts)+"@example.com")
 			empty = owned(t, f, targetID)
 		}
