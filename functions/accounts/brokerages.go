@@ -239,18 +239,8 @@ func (h handler) updateBrokerage(w http.ResponseWriter, r *http.Request) {
 // it keep their fills' fees and estimate nothing from then on.
 func (h handler) deleteBrokerage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id := r.PathValue("brokerageId")
-	if !db.ValidUUID(id) {
-		httpx.NotFound(w, r)
-		return
-	}
-	tag, err := h.app.DB.Exec(ctx, `DELETE FROM brokerages WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID)
-	if err != nil {
-		httpx.Error(w, r, db.Classify(err))
-		return
-	}
-	if tag.RowsAffected() == 0 {
-		httpx.NotFound(w, r)
+	if err := db.DeleteOwned(ctx, h.app.DB, "brokerages", r.PathValue("brokerageId"), auth.CurrentUser(ctx).ID); err != nil {
+		httpx.Error(w, r, err)
 		return
 	}
 	httpx.NoContent(w)

@@ -175,18 +175,8 @@ func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
 // deleteTag deletes a tag and takes it off every position.
 func (h handler) deleteTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id := r.PathValue("tagId")
-	if !db.ValidUUID(id) {
-		httpx.NotFound(w, r)
-		return
-	}
-	tag, err := h.app.DB.Exec(ctx, `DELETE FROM tags WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID)
-	if err != nil {
-		httpx.Error(w, r, db.Classify(err))
-		return
-	}
-	if tag.RowsAffected() == 0 {
-		httpx.NotFound(w, r)
+	if err := db.DeleteOwned(ctx, h.app.DB, "tags", r.PathValue("tagId"), auth.CurrentUser(ctx).ID); err != nil {
+		httpx.Error(w, r, err)
 		return
 	}
 	httpx.NoContent(w)

@@ -82,21 +82,11 @@ func (h handler) saveMapping(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h handler) deleteMapping(w http.ResponseWriter, r *http.Request) {
-	id := r.PathValue("mappingId")
-	if !db.ValidUUID(id) {
-		httpx.Error(w, r, apperr.ErrNotFound)
+	if err := db.DeleteOwned(r.Context(), h.app.DB, "csv_import_mappings", r.PathValue("mappingId"), auth.CurrentUser(r.Context()).ID); err != nil {
+		httpx.Error(w, r, err)
 		return
 	}
-	const q = `DELETE FROM csv_import_mappings WHERE id = $1 AND user_id = $2`
-	tag, err := h.app.DB.Exec(r.Context(), q, id, auth.CurrentUser(r.Context()).ID)
-	switch {
-	case err != nil:
-		httpx.Error(w, r, db.Classify(err))
-	case tag.RowsAffected() == 0:
-		httpx.Error(w, r, apperr.ErrNotFound)
-	default:
-		httpx.NoContent(w)
-	}
+	httpx.NoContent(w)
 }
 
 // checkMapping checks a mapping request and returns its trimmed name.

@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/journal"
@@ -65,14 +64,7 @@ func rateByID(ctx context.Context, q db.Querier, userID, id string) (ExchangeRat
 
 // deleteRate deletes one of the user's rates; anything else is not found.
 func deleteRate(ctx context.Context, q db.Querier, userID, id string) error {
-	tag, err := q.Exec(ctx, `DELETE FROM exchange_rates WHERE id = $1 AND user_id = $2`, id, userID)
-	if err != nil {
-		return db.Classify(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.DeleteOwned(ctx, q, "exchange_rates", id, userID)
 }
 
 // Page sizes of the rate list.

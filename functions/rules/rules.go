@@ -267,18 +267,8 @@ WHERE id = $1 AND user_id = $2 RETURNING `+columns, id, userID, c.typ, c.params,
 
 func (h handler) delete(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id := r.PathValue("ruleId")
-	if !db.ValidUUID(id) {
-		httpx.NotFound(w, r)
-		return
-	}
-	tag, err := h.app.DB.Exec(ctx, `DELETE FROM trading_rules WHERE id = $1 AND user_id = $2`, id, auth.CurrentUser(ctx).ID)
-	if err != nil {
-		httpx.Error(w, r, db.Classify(err))
-		return
-	}
-	if tag.RowsAffected() == 0 {
-		httpx.NotFound(w, r)
+	if err := db.DeleteOwned(ctx, h.app.DB, "trading_rules", r.PathValue("ruleId"), auth.CurrentUser(ctx).ID); err != nil {
+		httpx.Error(w, r, err)
 		return
 	}
 	httpx.NoContent(w)

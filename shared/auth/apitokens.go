@@ -216,14 +216,7 @@ func ListAPITokens(ctx context.Context, q db.Querier, userID string) ([]APIToken
 // RevokeAPIToken deletes one of the user's tokens; another user's token
 // or an unknown id is apperr.ErrNotFound.
 func RevokeAPIToken(ctx context.Context, q db.Querier, userID, tokenID string) error {
-	tag, err := q.Exec(ctx, `DELETE FROM api_tokens WHERE id = $1 AND user_id = $2`, tokenID, userID)
-	if err != nil {
-		return db.Classify(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.DeleteOwned(ctx, q, "api_tokens", tokenID, userID)
 }
 
 const urlBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -5,6 +5,8 @@ import (
 	"regexp"
 
 	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
 )
 
 // InTx runs fn in one transaction on pool and commits when fn returns nil;
@@ -29,3 +31,21 @@ var uuidShape = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 // and NewUUID write, so a malformed id (in a path, a cursor, a webhook's
 // metadata) is refused before it reaches SQL.
 func ValidUUID(s string) bool { return uuidShape.MatchString(s) }
+
+// DeleteOwned deletes the row of table whose id is id and whose user_id is
+// userID. A malformed id, another user's row or none at all is
+// apperr.ErrNotFound, so a route answers all three with the same 404.
+// table is a constant of the caller's, never input.
+func DeleteOwned(ctx context.Context, q Querier, table, id, userID string) error {
+	if !ValidUUID(id) {
+		return apperr.ErrNotFound
+	}
+	tag, err := q.Exec(ctx, `DELETE FROM `+pgx.Identifier{table}.Sanitize()+` WHERE id = $1 AND user_id = $2`, id, userID)
+	if err != nil {
+		return Classify(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return apperr.ErrNotFound
+	}
+	return nil
+}

@@ -180,17 +180,7 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 
 // DeleteStrategy ungroups a strategy: its legs stay, as positions of their own.
 func (s *Store) DeleteStrategy(ctx context.Context, userID, id string) error {
-	if !db.ValidUUID(id) {
-		return apperr.ErrNotFound
-	}
-	tag, err := s.pool.Exec(ctx, `DELETE FROM strategies WHERE id = $1 AND user_id = $2`, id, userID)
-	if err != nil {
-		return classify(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
+	return db.DeleteOwned(ctx, s.pool, "strategies", id, userID)
 }
 
 func strategyFields(p *journal.Problems, in StrategyInput) (name *string, risk *decimal.Decimal) {
