@@ -876,7 +876,8 @@ step('writes a day\'s journal from the calendar: the plan saves itself, leaving 
 
   // The Journal lists the day and searches every note: the day's plan, a position's notes.
   await nav('Journal');
-  await page.getByRole('heading', { name: 'Journal' }).waitFor();
+  await page.waitForURL(/\/journal$/);
+  await page.getByRole('heading', { level: 1, name: 'Journal', exact: true }).waitFor();
   await page.getByRole('row', { name: /Nov 5, 2026.*\$108\.00.*Held the runner/ }).waitFor();
   await page.getByLabel('Search your notes').fill('OPENING range');
   await page.waitForURL(/\?q=OPENING\+range$/);
