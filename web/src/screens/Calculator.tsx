@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { useAccounts, useBrokerages } from '../api/queries';
 import { Field, PageTitle, SelectField, ErrorNote } from '../components/ui';
 import { formatDecimal, formatMoney, minorUnits } from '../format';
-import { useDebounced } from '../hooks';
+import { useSettledQuery } from '../hooks';
 import { CalculatorTabs } from './calculator/Tabs';
 import { calculatorRequest, cappedText, initialForm, sizingStatusText, type CalculatorForm } from './calculator/logic';
 
@@ -67,18 +66,7 @@ export default function Calculator() {
   const accounts = useAccounts();
   const brokerages = useBrokerages();
   const request = calculatorRequest(form, brokerages.data);
-  // Debounced on the request's text: one call once typing pauses.
-  const requestText = JSON.stringify(request);
-  const settledText = useDebounced(requestText, 300);
-  const settled = JSON.parse(settledText) as Schemas['CalculatorInput'] | null;
-  const calc = useQuery({
-    queryKey: ['calculator', settledText],
-    queryFn: () => unwrap(client.POST('/api/calculator', { body: settled as Schemas['CalculatorInput'] })),
-    enabled: settled !== null,
-    placeholderData: keepPreviousData,
-    retry: false,
-    staleTime: Infinity,
-  });
+  const { query: calc, stale } = useSettledQuery('calculator', request, (body: Schemas['CalculatorInput']) => unwrap(client.POST('/api/calculator', { body })));
   const err = calc.error instanceof ApiError ? calc.error : undefined;
   const fe = (f: string) => err?.fieldError(f, { labels: fieldLabels });
   const set = (k: keyof CalculatorForm) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
@@ -203,7 +191,7 @@ export default function Calculator() {
           ) : calc.isError ? (
             <ErrorNote error={calc.error} />
           ) : calc.data ? (
-            <div style={{ opacity: calc.isPlaceholderData || settledText !== requestText ? 0.6 : 1 }}>
+            <div style={{ opacity: stale ? 0.6 : 1 }}>
               <Results out={calc.data} form={form} currency={account?.currency} />
             </div>
           ) : (

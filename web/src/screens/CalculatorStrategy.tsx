@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { ErrorNote, Field, PageTitle, SelectField } from '../components/ui';
-import { useDebounced } from '../hooks';
+import { useSettledQuery } from '../hooks';
 import { PayoffChart } from './calculator/PayoffChart';
 import { RecordTrade } from './calculator/RecordTrade';
 import {
@@ -78,18 +77,7 @@ function Results({ out, form }: { out: Output; form: StrategyForm }) {
 export default function CalculatorStrategy() {
   const [form, setForm] = useState<StrategyForm>(initialStrategyForm);
   const request = strategyRequest(form);
-  // Debounced on the request's text: one call once typing pauses.
-  const requestText = JSON.stringify(request);
-  const settledText = useDebounced(requestText, 300);
-  const settled = JSON.parse(settledText) as Schemas['StrategyInput'] | null;
-  const calc = useQuery({
-    queryKey: ['calculator-strategy', settledText],
-    queryFn: () => unwrap(client.POST('/api/calculator/strategy', { body: settled as Schemas['StrategyInput'] })),
-    enabled: settled !== null,
-    placeholderData: keepPreviousData,
-    retry: false,
-    staleTime: Infinity,
-  });
+  const { query: calc, stale } = useSettledQuery('calculator-strategy', request, (body: Schemas['StrategyInput']) => unwrap(client.POST('/api/calculator/strategy', { body })));
   const err = calc.error instanceof ApiError ? calc.error : undefined;
   const fe = (i: number, f: string) => err?.fieldError(`legs[${i}].${f}`, { labels: fieldLabels });
   const setLeg = (i: number, patch: Partial<LegForm>) => setForm({ ...form, legs: form.legs.map((l, j) => (j === i ? { ...l, ...patch } : l)) });
@@ -173,7 +161,7 @@ export default function CalculatorStrategy() {
           ) : calc.isError ? (
             <ErrorNote error={calc.error} />
           ) : calc.data ? (
-            <div style={{ opacity: calc.isPlaceholderData || settledText !== requestText ? 0.6 : 1 }}>
+            <div style={{ opacity: stale ? 0.6 : 1 }}>
               <Results out={calc.data} form={form} />
             </div>
           ) : (
