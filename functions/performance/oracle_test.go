@@ -38,6 +38,7 @@ type oraclePos struct {
 	tags                                        []string
 	playbook                                    string   // "" for none
 	met                                         []string // the criteria of its playbook it ticked
+	strategy                                    string   // a leg's strategy id; a merged strategy's kind; "" for neither
 }
 
 type oracleTag struct{ id, name, category string }
@@ -58,9 +59,9 @@ type oracleJournal struct {
 	zone      string // the user's reporting zone
 }
 
-// journalOf reads a user's positions, tags, rates, display currency and
-// reporting zone.
-func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
+// journalOf reads a user's positions (a strategy's legs merged into one:
+// strategiesOf), tags, rates, display currency and reporting zone.
+func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID string) oracleJournal {
 	t.Helper()
 	var (
 		ps      []oraclePos
@@ -76,7 +77,8 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 			p.entry_quantity::float8, coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0)::float8,
 			coalesce(p.closed_at, 'epoch'), p.net_pnl, p.gross_pnl, p.fees, p.r_multiple,
 			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id),
-			coalesce(p.playbook_id::text, ''), array(SELECT pc.criterion_id::text FROM position_criteria pc WHERE pc.position_id = p.id)
+			coalesce(p.playbook_id::text, ''), array(SELECT pc.criterion_id::text FROM position_criteria pc WHERE pc.position_id = p.id),
+			coalesce(p.strategy_id::text, '')
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +87,7 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 		var p oraclePos
 		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
 			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
-			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met); err != nil {
+			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met, &p.strategy); err != nil {
 			t.Fatal(err)
 		}
 		ps = append(ps, p)
@@ -93,6 +95,7 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 	if rows.Err() != nil {
 		t.Fatal(rows.Err())
 	}
+	ps = strategiesOf(t, c, ps)
 	tags = map[string]oracleTag{}
 	rows, _ = srv.App.DB.Query(ctx, `SELECT id::text, name, category FROM tags WHERE user_id = $1`, userID)
 	for rows.Next() {
@@ -139,6 +142,91 @@ func journalOf(t *testing.T, srv *apitest.Server, userID string) oracleJournal {
 		display = *d
 	}
 	return oracleJournal{ps, tags, books, rates, display, zone}
+}
+
+// strategiesOf merges each strategy's legs into one position, in plain
+// loops: a strategy is one trade once no leg is open and one is closed,
+// closed at its last close, opened at its first opening, its sums the
+// legs', its tags any leg's, its playbook the first leg's (in opening
+// order) with one, and the criteria of that playbook any leg met. Its kind,
+// R and direction (a debit is long) are the strategy engine's, read from
+// the strategies' own route; without a kind it is custom, without a net
+// debit its first leg's side.
+func strategiesOf(t *testing.T, c *apitest.Client, ps []oraclePos) []oraclePos {
+	t.Helper()
+	legs := map[string][]oraclePos{}
+	var out []oraclePos
+	for _, p := range ps {
+		if p.strategy == "" {
+			out = append(out, p)
+		} else {
+			legs[p.strategy] = append(legs[p.strategy], p)
+		}
+	}
+	for id, ls := range legs {
+		slices.SortFunc(ls, func(a, b oraclePos) int { return cmp.Or(a.openedAt.Compare(b.openedAt), strings.Compare(a.id, b.id)) })
+		if slices.ContainsFunc(ls, func(p oraclePos) bool { return p.status == "open" }) ||
+			!slices.ContainsFunc(ls, func(p oraclePos) bool { return p.status == "closed" }) {
+			continue
+		}
+		var body struct {
+			Strategy struct {
+				Kind      *string `json:"kind"`
+				NetDebit  *string `json:"netDebit"`
+				RMultiple *string `json:"rMultiple"`
+				Status    string  `json:"status"`
+			} `json:"strategy"`
+		}
+		if err := json.Unmarshal(apitest.Must(t, c.Do("GET", "/api/strategies/"+id, nil), 200).Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		api := body.Strategy
+		if api.Status != "closed" {
+			t.Fatalf("strategy %s is %s to its route, closed to the oracle", id, api.Status)
+		}
+		m := oraclePos{id: id, account: ls[0].account, currency: ls[0].currency, zone: ls[0].zone, symbol: ls[0].underlying,
+			underlying: ls[0].underlying, status: "closed", side: ls[0].side, assetType: "option", openedAt: ls[0].openedAt,
+			strategy: "custom", playbook: ""}
+		if api.Kind != nil {
+			m.strategy = *api.Kind
+		}
+		if api.NetDebit != nil {
+			m.side = "long"
+			if decimal.RequireFromString(*api.NetDebit).IsNegative() {
+				m.side = "short"
+			}
+		}
+		if api.RMultiple != nil {
+			r := decimal.RequireFromString(*api.RMultiple)
+			m.r = &r
+		}
+		for _, l := range ls {
+			m.net, m.gross, m.fees = m.net.Add(l.net), m.gross.Add(l.gross), m.fees.Add(l.fees)
+			m.quantity, m.notional = m.quantity+l.quantity, m.notional+l.notional
+			if l.status == "closed" && l.closedAt.After(m.closedAt) {
+				m.closedAt = l.closedAt
+			}
+			for _, g := range l.tags {
+				if !slices.Contains(m.tags, g) {
+					m.tags = append(m.tags, g)
+				}
+			}
+			if m.playbook == "" {
+				m.playbook = l.playbook
+			}
+		}
+		for _, l := range ls {
+			if l.playbook == m.playbook {
+				for _, c := range l.met {
+					if !slices.Contains(m.met, c) {
+						m.met = append(m.met, c)
+					}
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // tradingDay is the calendar date of the close in the account's zone.
@@ -385,7 +473,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		}
 		for kind, key := range map[string]string{"day": day, "week": fmt.Sprintf("%04d-W%02d", y, w), "month": day[:7], "year": day[:4],
 			"symbol": p.symbol, "underlying": p.underlying, "weekday": fmt.Sprint(weekday), "hour": fmt.Sprint(entry.Hour()),
-			"hold": oracleHold(p.closedAt.Sub(p.openedAt)), "side": p.side, "asset": p.assetType} {
+			"hold": oracleHold(p.closedAt.Sub(p.openedAt)), "side": p.side, "asset": p.assetType, "strategy": p.strategy} {
 			bucketOf(kind, key).add(v, p.r)
 		}
 		for _, g := range p.tags {
@@ -546,6 +634,19 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		}
 		byPlaybook = append(byPlaybook, bookBuckets[id].breakdown(map[string]any{"playbookId": bookID, "name": books[id].name}))
 	}
+	// By strategy kind: best net P&L first, then by kind ("" for no
+	// strategy, null in the answer).
+	strategyBuckets := kinds["strategy"]
+	byStrategy := []any{}
+	for _, k := range slices.SortedFunc(maps.Keys(strategyBuckets), func(a, b string) int {
+		return cmp.Or(strategyBuckets[b].net.Cmp(strategyBuckets[a].net), strings.Compare(a, b))
+	}) {
+		var kind any
+		if k != "" {
+			kind = k
+		}
+		byStrategy = append(byStrategy, strategyBuckets[k].breakdown(map[string]any{"strategy": kind}))
+	}
 	// By criterion: the playbooks with a position, by name then id, each
 	// criterion in checklist order, met beside missed.
 	byCriterion := []any{}
@@ -591,7 +692,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"byWeekday": ascending("weekday", "weekday", num, byNum), "byHour": ascending("hour", "hour", num, byNum),
 		"byHoldTime": ascending("hold", "bucket", text, byHold), "bySide": ascending("side", "side", text, strings.Compare),
 		"byAssetType": ascending("asset", "assetType", text, strings.Compare),
-		"byPlaybook":  byPlaybook, "byCriterion": byCriterion,
+		"byPlaybook":  byPlaybook, "byCriterion": byCriterion, "byStrategy": byStrategy,
 		"rDistribution": rDistribution, "winnersLosers": winnersLosers, "equityCurve": curve}
 }
 
@@ -599,7 +700,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 // oracle's over the user's journal as it is now.
 func checkReport(t *testing.T, srv *apitest.Server, c *apitest.Client, userID string, now time.Time, queries ...string) {
 	t.Helper()
-	j := journalOf(t, srv, userID)
+	j := journalOf(t, srv, c, userID)
 	for _, q := range queries {
 		checkQuery(t, c, j, q, now)
 	}

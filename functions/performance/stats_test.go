@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,6 +136,31 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 			if _, err := srv.App.DB.Exec(ctx, `INSERT INTO position_criteria (position_id, criterion_id)
 				SELECT * FROM unnest($1::uuid[], $2::uuid[])`, ticks[0], ticks[1]); err != nil {
 				t.Fatal(err)
+			}
+			// Strategies: runs of two or three AAPL positions (shares and
+			// the option) of one account, some with a planned risk; a
+			// strategy with an open leg is not a trade yet.
+			byAccount := map[string][]string{}
+			for i, id := range ids {
+				if strings.HasPrefix(syms[i], "AAPL") && statuses[i] != "draft" && rnd.IntN(3) == 0 {
+					byAccount[accs[i]] = append(byAccount[accs[i]], id)
+				}
+			}
+			for _, acc := range accounts {
+				for legs := byAccount[acc]; len(legs) >= 2; {
+					n := min(len(legs), 2+rnd.IntN(2))
+					var risk *string
+					if rnd.IntN(2) == 0 {
+						r := decimalString(1000+rnd.IntN(50000), 2)
+						risk = &r
+					}
+					if _, err := srv.App.DB.Exec(ctx, `WITH s AS (INSERT INTO strategies (user_id, account_id, planned_risk)
+						VALUES ($1, $2, $3) RETURNING id) UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($4::uuid[])`,
+						uid, acc, risk, legs[:n]); err != nil {
+						t.Fatal(err)
+					}
+					legs = legs[n:]
+				}
 			}
 			rebuild(t, srv, uid)
 			oacc := account(t, srv, ouid, "USD", "UTC")

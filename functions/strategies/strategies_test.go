@@ -1,6 +1,7 @@
 package strategies_test
 
 import (
+	"reflect"
 	"testing"
 
 	"tradejournal/functions"
@@ -81,6 +82,35 @@ func TestIronCondor(t *testing.T) {
 	st = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/strategies/"+st["id"].(string), map[string]any{"plannedRisk": "240", "name": "June fly-by"}), 200), "strategy")
 	if st["rMultiple"] != "0.5000" || st["name"] != "June fly-by" || st["plannedRisk"] != "240.0000" {
 		t.Fatalf("planned risk: %v", st)
+	}
+	// The statistics count it once: one winning trade of 120 at half an R,
+	// short (a credit), an iron condor, on SPY, on the day of its last close;
+	// a share position of the account stays a trade of its own.
+	shares := leg(t, f.a, f.account, "SPY", "stock", "long", "500", "10")
+	exit(t, f.a, shares, "490", "10")
+	r = apitest.Must(t, f.a.Do("GET", "/api/performance?accountId="+f.account, nil), 200)
+	block := r.JSON["byCurrency"].([]any)[0].(map[string]any)
+	sum := block["summary"].(map[string]any)
+	if sum["trades"] != 2.0 || sum["wins"] != 1.0 || sum["losses"] != 1.0 || sum["netPnl"] != "20.0000" || sum["averageR"] != "0.5000" {
+		t.Fatalf("summary: %v", sum)
+	}
+	want := []any{
+		map[string]any{"strategy": "iron-condor", "trades": 1.0, "wins": 1.0, "losses": 0.0, "winRate": "100.00", "netPnl": "120.0000",
+			"averageR": "0.5000", "rTrades": 1.0, "profitFactor": nil},
+		map[string]any{"strategy": nil, "trades": 1.0, "wins": 0.0, "losses": 1.0, "winRate": "0.00", "netPnl": "-100.0000",
+			"averageR": nil, "rTrades": 0.0, "profitFactor": "0.0000"},
+	}
+	if got := block["byStrategy"]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("byStrategy: %v", got)
+	}
+	if side := block["bySide"].([]any); len(side) != 2 || side[1].(map[string]any)["side"] != "short" || side[1].(map[string]any)["netPnl"] != "120.0000" {
+		t.Fatalf("bySide: %v", side)
+	}
+	if u := block["byUnderlying"].([]any); len(u) != 1 || u[0].(map[string]any)["symbol"] != "SPY" || u[0].(map[string]any)["trades"] != 2.0 {
+		t.Fatalf("byUnderlying: %v", u)
+	}
+	if d := block["byDay"].([]any); len(d) != 1 || d[0].(map[string]any)["date"] != "2026-06-10" || d[0].(map[string]any)["trades"] != 2.0 {
+		t.Fatalf("byDay: %v", d)
 	}
 }
 

@@ -350,30 +350,17 @@ func (s *Store) strategies(ctx context.Context, where string, args ...any) ([]St
 	return out, nil
 }
 
-// figures derives what a strategy's legs make: status, times, P&L sums,
-// and the engine's analysis of its structure, with R against the planned
-// risk (or the defined max loss).
+// figures derives what a strategy's legs make (journal.OutcomeOf): status,
+// times, P&L sums, and the engine's analysis of its structure, with R
+// against the planned risk (or the defined max loss).
 func (st *Strategy) figures() {
-	st.Status = journal.StatusDraft
 	st.Breakevens, st.Payoff = []string{}, []PayoffPoint{}
 	if st.Legs == nil {
 		st.Legs = []Summary{}
 	}
-	var gross, fees, net decimal.Decimal
-	open := false
-	for _, l := range st.Legs {
-		gross = gross.Add(decimal.RequireFromString(l.GrossPnl))
-		fees = fees.Add(decimal.RequireFromString(l.Fees))
-		net = net.Add(decimal.RequireFromString(l.NetPnl))
-		if l.Status == journal.StatusOpen {
-			open = true
-		}
-		if l.OpenedAt != nil && (st.OpenedAt == nil || l.OpenedAt.Before(*st.OpenedAt)) {
-			st.OpenedAt = l.OpenedAt
-		}
-		if l.ClosedAt != nil && (st.ClosedAt == nil || l.ClosedAt.After(*st.ClosedAt)) {
-			st.ClosedAt = l.ClosedAt
-		}
+	legs := make([]journal.StrategyPosition, len(st.Legs))
+	for i, l := range st.Legs {
+		legs[i] = strategyPosition(l)
 		if st.Underlying == nil {
 			u := l.Symbol
 			if l.Underlying != nil {
@@ -382,23 +369,21 @@ func (st *Strategy) figures() {
 			st.Underlying = &u
 		}
 	}
-	st.GrossPnl, st.Fees, st.NetPnl = money.RoundN(gross, 4), money.RoundN(fees, 4), money.RoundN(net, 4)
-	switch {
-	case open:
-		st.Status, st.ClosedAt = journal.StatusOpen, nil
-	case st.OpenedAt != nil:
-		st.Status = journal.StatusClosed
-	default:
-		st.ClosedAt = nil
+	var risk *decimal.Decimal
+	if st.PlannedRisk != nil {
+		r := decimal.RequireFromString(*st.PlannedRisk)
+		risk = &r
 	}
-
-	structure := st.structure()
-	if len(structure) == 0 {
+	o := journal.OutcomeOf(legs, risk)
+	st.Status, st.OpenedAt, st.ClosedAt = o.Status, o.OpenedAt, o.ClosedAt
+	st.GrossPnl, st.Fees, st.NetPnl = money.RoundN(o.Gross, 4), money.RoundN(o.Fees, 4), money.RoundN(o.Net, 4)
+	if o.R != nil {
+		r := money.RoundN(*o.R, 4)
+		st.RMultiple = &r
+	}
+	a := o.Analysis
+	if a == nil {
 		return
-	}
-	a, err := journal.AnalyzeStrategy(structure)
-	if err != nil {
-		return // the legs are stored positions, valid by construction
 	}
 	kind, debit := string(a.Name), money.RoundN(a.NetDebit, 4)
 	st.Kind, st.Label, st.NetDebit = &kind, &a.Label, &debit
@@ -414,46 +399,26 @@ func (st *Strategy) figures() {
 			st.Payoff = append(st.Payoff, PayoffPoint{Price: pt.Price.String(), Value: money.RoundN(pt.Value, 4)})
 		}
 	}
-	risk := a.MaxLoss
-	if st.PlannedRisk != nil {
-		r := decimal.RequireFromString(*st.PlannedRisk)
-		risk = &r
-	}
-	if st.Status == journal.StatusClosed && risk != nil && risk.IsPositive() {
-		r := money.RoundN(net.DivRound(*risk, 8), 4)
-		st.RMultiple = &r
-	}
 }
 
-// structure is the legs the engine analyses: those open now (at their open
-// quantity), or for a closed strategy those opened in its first minute (at
-// their entry quantity), each at its average entry price.
-func (st *Strategy) structure() []journal.StrategyLeg {
-	var legs []journal.StrategyLeg
-	for _, l := range st.Legs {
-		qty := l.OpenQuantity
-		if st.Status != journal.StatusOpen {
-			if l.OpenedAt == nil || st.OpenedAt == nil || l.OpenedAt.Sub(*st.OpenedAt) > time.Minute {
-				continue
-			}
-			qty = l.EntryQuantity
-		} else if l.Status != journal.StatusOpen {
-			continue
-		}
-		if l.AvgEntryPrice == nil {
-			continue
-		}
-		leg := journal.StrategyLeg{Side: l.Side, Quantity: decimal.RequireFromString(qty),
-			Price: decimal.RequireFromString(*l.AvgEntryPrice), Multiplier: decimal.RequireFromString(l.Multiplier.String())}
-		if l.AssetType == journal.AssetOption {
-			expiry, err := time.Parse(time.DateOnly, deref(l.OptionExpiry))
-			strike, err2 := decimal.NewFromString(deref(l.OptionStrike))
-			if err != nil || err2 != nil || l.OptionRight == nil {
-				continue
-			}
-			leg.Option = &journal.Option{Underlying: deref(l.Underlying), Expiry: expiry, Right: *l.OptionRight, Strike: strike}
-		}
-		legs = append(legs, leg)
+// strategyPosition is a leg as journal.OutcomeOf reads it.
+func strategyPosition(l Summary) journal.StrategyPosition {
+	p := journal.StrategyPosition{Status: l.Status, Side: l.Side, OpenedAt: l.OpenedAt, ClosedAt: l.ClosedAt,
+		EntryQuantity: decimal.RequireFromString(l.EntryQuantity), OpenQuantity: decimal.RequireFromString(l.OpenQuantity),
+		Multiplier: decimal.RequireFromString(l.Multiplier.String()),
+		Gross:      decimal.RequireFromString(l.GrossPnl), Fees: decimal.RequireFromString(l.Fees), Net: decimal.RequireFromString(l.NetPnl)}
+	if l.AvgEntryPrice != nil {
+		v := decimal.RequireFromString(*l.AvgEntryPrice)
+		p.AvgEntryPrice = &v
 	}
-	return legs
+	if l.AssetType == journal.AssetOption {
+		expiry, err := time.Parse(time.DateOnly, deref(l.OptionExpiry))
+		strike, err2 := decimal.NewFromString(deref(l.OptionStrike))
+		if err != nil || err2 != nil || l.OptionRight == nil {
+			p.Unread = true
+		} else {
+			p.Option = &journal.Option{Underlying: deref(l.Underlying), Expiry: expiry, Right: *l.OptionRight, Strike: strike}
+		}
+	}
+	return p
 }

@@ -31,6 +31,7 @@ type sums struct {
 	symbols     []tally        // by symbol (nil: not asked for),
 	underlyings []tally        // by underlying, and
 	assets      []tally        // by asset type: indexes into the closes' strings
+	strategies  []tally        // by a strategy's kind, an index into the closes' strings (positions: all less these)
 	tags        map[int]*tally // by tag, an index into the tags read
 	playbooks   []tally        // by playbook, an index into the playbooks read (none: all less these)
 	met, missed []tally        // by criterion, an index into the criteria read
@@ -106,7 +107,8 @@ var rBounds = [...]int64{-3, -2, -1, 0, 1, 2, 3}
 // asset types) number strings, of a journal's j playbooks and criteria;
 // withSymbols asks for the breakdown by symbol.
 func newSums(strings int, j journalRows, withSymbols bool) *sums {
-	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings), tags: map[int]*tally{},
+	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings),
+		strategies: make([]tally, strings), tags: map[int]*tally{},
 		playbooks: make([]tally, len(j.playbooks)), met: make([]tally, len(j.criteria)), missed: make([]tally, len(j.criteria))}
 	if withSymbols {
 		s.symbols = make([]tally, strings)
@@ -133,6 +135,9 @@ func (s *sums) add(c *closed) {
 	}
 	s.underlyings[c.underlying].add(c)
 	s.assets[c.assetType].add(c)
+	if c.strategy > 0 {
+		s.strategies[c.strategy-1].add(c)
+	}
 	s.weekdays[isoWeekday(c.entry)].add(c)
 	s.hours[hourOf(c.entry)].add(c)
 	hold := max(0, (c.at-c.opened)/1e6)

@@ -43,18 +43,22 @@ type Block struct {
 	BySymbol []SymbolBucket `json:"bySymbol"` // empty unless asked for
 	// ByUnderlying groups an option or future with its underlying; a stock
 	// is its own.
-	ByUnderlying  []SymbolBucket    `json:"byUnderlying"`
-	ByTag         []TagBucket       `json:"byTag"`
-	ByWeekday     []WeekdayBucket   `json:"byWeekday"`
-	ByHour        []HourBucket      `json:"byHour"`
-	ByHoldTime    []HoldTimeBucket  `json:"byHoldTime"`
-	BySide        []SideBucket      `json:"bySide"`
-	ByAssetType   []AssetTypeBucket `json:"byAssetType"`
-	ByPlaybook    []PlaybookBucket  `json:"byPlaybook"`
-	ByCriterion   []CriterionBucket `json:"byCriterion"`
-	RDistribution []RBucket         `json:"rDistribution"`
-	WinnersLosers WinnersLosers     `json:"winnersLosers"`
-	EquityCurve   []Point           `json:"equityCurve"`
+	ByUnderlying []SymbolBucket    `json:"byUnderlying"`
+	ByTag        []TagBucket       `json:"byTag"`
+	ByWeekday    []WeekdayBucket   `json:"byWeekday"`
+	ByHour       []HourBucket      `json:"byHour"`
+	ByHoldTime   []HoldTimeBucket  `json:"byHoldTime"`
+	BySide       []SideBucket      `json:"bySide"`
+	ByAssetType  []AssetTypeBucket `json:"byAssetType"`
+	ByPlaybook   []PlaybookBucket  `json:"byPlaybook"`
+	ByCriterion  []CriterionBucket `json:"byCriterion"`
+	// ByStrategy is by what a strategy is (its structure's kind: vertical,
+	// iron-condor, ...; each strategy one trade), with the positions in no
+	// strategy under a null kind.
+	ByStrategy    []StrategyBucket `json:"byStrategy"`
+	RDistribution []RBucket        `json:"rDistribution"`
+	WinnersLosers WinnersLosers    `json:"winnersLosers"`
+	EquityCurve   []Point          `json:"equityCurve"`
 }
 
 // Summary holds the headline statistics over closed positions. Money is a
@@ -191,6 +195,13 @@ type PlaybookBucket struct {
 	Breakdown
 }
 
+// StrategyBucket is one kind of strategy (journal.StrategyName), or null
+// for the positions in no strategy.
+type StrategyBucket struct {
+	Strategy *string `json:"strategy"`
+	Breakdown
+}
+
 // CriterionBucket sets, among the positions that followed a criterion's
 // playbook, those that met the criterion beside those that missed it.
 type CriterionBucket struct {
@@ -277,6 +288,7 @@ const (
 	kindPlaybook // keyed by playbook id, "" for none
 	kindMet      // keyed by criterion id
 	kindMissed
+	kindStrategy // keyed by the strategy engine's kind, "" for a position in no strategy
 	kinds
 )
 
@@ -405,6 +417,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	b.BySide = keyed(merged[kindSide], strings.Compare, func(k string, d Breakdown) SideBucket { return SideBucket{k, d} })
 	b.ByAssetType = keyed(merged[kindAsset], strings.Compare, func(k string, d Breakdown) AssetTypeBucket { return AssetTypeBucket{k, d} })
 	b.ByPlaybook, b.ByCriterion = byPlaybook(r, merged[kindPlaybook]), byCriterion(r, merged[kindMet], merged[kindMissed])
+	b.ByStrategy = byStrategy(merged[kindStrategy])
 	// The breakdown by tag: best net P&L first, then by name and id.
 	ts := make([]tagAgg, 0, len(merged[kindTag]))
 	for id, a := range merged[kindTag] {
@@ -450,6 +463,31 @@ func byPlaybook(r raw, m map[string]bucketAgg) []PlaybookBucket {
 	for _, p := range r.playbooks {
 		names[p.id] = p.name
 	}
+	return ranked(m, func(x, y string) int { return cmp.Or(cmp.Compare(names[x], names[y]), cmp.Compare(x, y)) },
+		func(k string, d Breakdown) PlaybookBucket {
+			e := PlaybookBucket{Name: names[k], Breakdown: d}
+			if k != "" {
+				e.PlaybookID = &k
+			}
+			return e
+		})
+}
+
+// byStrategy is the breakdown by strategy kind: best net P&L first, then
+// by kind (no strategy's is empty, and null in the answer).
+func byStrategy(m map[string]bucketAgg) []StrategyBucket {
+	return ranked(m, strings.Compare, func(k string, d Breakdown) StrategyBucket {
+		e := StrategyBucket{Breakdown: d}
+		if k != "" {
+			e.Strategy = &k
+		}
+		return e
+	})
+}
+
+// ranked is a breakdown's entries best net P&L first, ties in the order
+// of tie over their keys.
+func ranked[T any](m map[string]bucketAgg, tie func(x, y string) int, entry func(string, Breakdown) T) []T {
 	keys := slices.Collect(maps.Keys(m))
 	aggs := make(map[string]*bucketAgg, len(m))
 	for _, k := range keys {
@@ -457,16 +495,10 @@ func byPlaybook(r raw, m map[string]bucketAgg) []PlaybookBucket {
 		a.approx = approx(a.net)
 		aggs[k] = &a
 	}
-	slices.SortFunc(keys, func(x, y string) int {
-		return cmp.Or(aggs[y].cmpNet(aggs[x]), cmp.Compare(names[x], names[y]), cmp.Compare(x, y))
-	})
-	out := make([]PlaybookBucket, 0, len(keys))
+	slices.SortFunc(keys, func(x, y string) int { return cmp.Or(aggs[y].cmpNet(aggs[x]), tie(x, y)) })
+	out := make([]T, 0, len(keys))
 	for _, k := range keys {
-		e := PlaybookBucket{Name: names[k], Breakdown: aggs[k].breakdown()}
-		if k != "" {
-			e.PlaybookID = &k
-		}
-		out = append(out, e)
+		out = append(out, entry(k, aggs[k].breakdown()))
 	}
 	return out
 }

@@ -220,6 +220,16 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	if none.trades > 0 {
 		b[kindPlaybook][""] = aggOf(&none)
 	}
+	single := s.all // the positions in no strategy: all but the strategies
+	for i := range s.strategies {
+		if s.strategies[i].trades > 0 {
+			b[kindStrategy][cs.strings[i]] = aggOf(&s.strategies[i])
+			single = single.less(&s.strategies[i])
+		}
+	}
+	if single.trades > 0 {
+		b[kindStrategy][""] = aggOf(&single)
+	}
 	for k, cr := range j.criteria {
 		if s.met[k].trades > 0 {
 			b[kindMet][cr.id] = aggOf(&s.met[k])

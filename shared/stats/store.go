@@ -94,6 +94,8 @@ type journalRows struct {
 	bookIndex  map[[16]byte]int32
 	criteria   []criterion
 	critIndex  map[[16]byte]int32
+	legs       map[[16]byte]bool // the positions that are legs of a strategy (nil: none)
+	strategies []strategyTrade   // the closed strategies, each one trade
 }
 
 func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, error) {
@@ -156,6 +158,9 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 	}); err != nil {
 		return journalRows{}, err
 	}
+	if err := readStrategies(ctx, tx, userID, &out); err != nil {
+		return journalRows{}, err
+	}
 	return out, nil
 }
 
@@ -190,6 +195,7 @@ type closed struct {
 	tagStart, tagCount  int32   // the span of the decoder's tags
 	playbook            int32   // index into journalRows.playbooks, -1 for none
 	metStart, metCount  int32   // the span of the decoder's met criteria
+	strategy            int32   // a strategy's: 1 + the index of its kind in the decoder's strings; 0 for a position
 	long, hasR          bool
 }
 
@@ -315,7 +321,25 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 		runs = append(runs, [2]int32{first, end})
 	}
 	out.merge(runs)
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(j.strategies) > 0 {
+		var accounts map[int32]bool
+		if len(f.AccountIDs) > 0 {
+			accounts = map[int32]bool{}
+			for _, s := range f.AccountIDs {
+				var id pgtype.UUID
+				if id.Scan(s) == nil {
+					if k, ok := j.accountIDs[id.Bytes]; ok {
+						accounts[k] = true
+					}
+				}
+			}
+		}
+		d.strategyRecords(accounts, firstDay, lastDay)
+	}
+	return out, nil
 }
 
 // merge appends the records of one UTC day to the close order: its rows
@@ -424,7 +448,8 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
-		keep := c.day >= firstDay && c.day <= lastDay && f.takes(c, d)
+		// A strategy's leg is not a trade of its own (strategies.go).
+		keep := c.day >= firstDay && c.day <= lastDay && !d.journal.legs[c.id] && f.takes(c, d)
 		for k := range 4 {
 			var null bool
 			if !keep { // the figures unread
@@ -574,6 +599,11 @@ func (d *decoder) text(b []byte, like int32) (int32, []byte, error) {
 	if like >= 0 && d.out.strings[like] == string(raw) {
 		return like, b[2+n:], nil
 	}
+	return d.intern(raw), b[2+n:], nil
+}
+
+// intern is the index of raw in out.strings, added if new.
+func (d *decoder) intern(raw []byte) int32 {
 	i, ok := d.index.find(raw, d.out.strings)
 	if !ok {
 		i = int32(len(d.out.strings))
@@ -581,7 +611,7 @@ func (d *decoder) text(b []byte, like int32) (int32, []byte, error) {
 		d.index.add(raw, i)
 		d.symbol = append(d.symbol, d.filter.symbols[string(raw)])
 	}
-	return i, b[2+n:], nil
+	return i
 }
 
 // interned finds a string read by its bytes: open addressing over a

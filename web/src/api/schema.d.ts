@@ -3238,8 +3238,7 @@ export interface components {
          *     `payoffUndefined` is given.
          */
         StrategyOutput: {
-            /** @enum {string} */
-            name: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom";
+            name: components["schemas"]["StrategyKind"];
             /** @description The strategy as a trader says it, such as "Short iron condor" or "Bull call vertical (debit)". */
             label: string;
             /** @description What opening costs; above 0 a debit paid, below 0 a credit received. */
@@ -3868,8 +3867,7 @@ export interface components {
             name: string;
             plannedRisk: string | null;
             underlying: string | null;
-            /** @enum {string|null} */
-            kind: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom" | null;
+            kind: components["schemas"]["StrategyKind"] | null;
             /** @description The structure in a trader's words ("Short iron condor"). */
             label: string | null;
             /** @enum {string} */
@@ -4291,6 +4289,19 @@ export interface components {
                 met: components["schemas"]["PerformanceBreakdown"];
                 missed: components["schemas"]["PerformanceBreakdown"];
             }[];
+            /**
+             * @description One entry per kind of strategy (the strategy engine's name of its
+             *     structure) with a closed strategy in the filter, and one
+             *     (`strategy` null) for the positions in no strategy; best net P&L
+             *     first. Everywhere in the statistics a strategy is one trade: its
+             *     legs' P&L summed, closed at its last leg's close once every leg is
+             *     closed, its R against its planned risk (or its defined max loss),
+             *     short when it opened for a credit; its legs are not trades of
+             *     their own.
+             */
+            byStrategy: ({
+                strategy: components["schemas"]["StrategyKind"] | null;
+            } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description Positions by R multiple in [from, to) (null is unbounded); all eight ranges, below -3 to 3 and above. */
             rDistribution: {
                 from: string | null;
@@ -4312,6 +4323,11 @@ export interface components {
                 drawdown: components["schemas"]["Amount4"];
             }[];
         };
+        /**
+         * @description What the strategy engine recognises a set of legs as, by structure alone (custom when nothing else).
+         * @enum {string}
+         */
+        StrategyKind: "single-leg" | "vertical" | "calendar" | "diagonal" | "straddle" | "strangle" | "iron-condor" | "iron-butterfly" | "butterfly" | "covered-call" | "collar" | "ratio-spread" | "custom";
         /** @description The averages of the winners (or losers); null without one. */
         PerformanceSizes: {
             trades: number;

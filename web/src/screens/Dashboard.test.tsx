@@ -52,6 +52,7 @@ const block = (currency: string) => ({
   bySide: [],
   byAssetType: [],
   byPlaybook: [],
+  byStrategy: [],
   byCriterion: [],
   rDistribution: [],
   winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
@@ -115,6 +116,33 @@ describe('Dashboard tiles', () => {
 });
 
 describe('Dashboard breakdowns', () => {
+  it('show a strategy as one trade by its kind, only for a journal with strategies', async () => {
+    const figures = (trades: number, netPnl: string) => ({ trades, wins: trades, losses: 0, winRate: '100.00', netPnl, averageR: null, rTrades: 0, profitFactor: null });
+    const byStrategy = [
+      { strategy: 'iron-condor' as const, ...figures(1, '120.0000') },
+      { strategy: null, ...figures(3, '40.0000') },
+    ];
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), byStrategy } } })),
+    );
+    const { unmount } = renderScreen(<Dashboard />);
+    const region = await screen.findByRole('region', { name: 'By strategy' });
+    const rows = within(region).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['Iron condor', 'Not in a strategy']);
+    unmount();
+
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: { ...block('USD'), byStrategy: [byStrategy[1]] } } })),
+    );
+    renderScreen(<Dashboard />);
+    await screen.findByRole('region', { name: 'By underlying' });
+    expect(screen.queryByRole('region', { name: 'By strategy' })).toBeNull();
+  });
+
   it('show the 10 best and 5 worst of a long list until asked for all', async () => {
     const many = Array.from({ length: 30 }, (_, i) => ({ symbol: `S${String(i).padStart(2, '0')}`, trades: 1, wins: 1, losses: 0, winRate: '100.00', netPnl: `${30 - i}.0000` }));
     mockApi(

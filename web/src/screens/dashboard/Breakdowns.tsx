@@ -5,6 +5,7 @@ import type { Schemas } from '../../api/client';
 import { SortableTable, type SortColumn } from '../../components/SortableTable';
 import { hourLabel, weekdayNames } from '../../components/filters';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../../format';
+import { strategyKindNames } from '../strategies/text';
 import { monthLabel } from './calendar';
 
 type Block = Schemas['PerformanceBlock'];
@@ -105,6 +106,16 @@ export function breakdownTables(b: Block): Array<{ title: string; column: string
       // "No playbook" sorts after every named one.
       rows: b.byPlaybook.map((e) => row(e, e.playbookId ?? 'none', e.playbookId ? e.name : 'No playbook', e.playbookId ? `0 ${e.name}` : '1')),
     },
+    // Only for a journal with strategies: each one trade, the positions in no strategy last.
+    ...(b.byStrategy.some((e) => e.strategy)
+      ? [
+          {
+            title: 'By strategy',
+            column: 'Strategy',
+            rows: b.byStrategy.map((e) => row(e, e.strategy ?? 'none', e.strategy ? strategyKindNames[e.strategy] : 'Not in a strategy', e.strategy ? `0 ${strategyKindNames[e.strategy]}` : '1')),
+          },
+        ]
+      : []),
     { title: 'By month', column: 'Month', rows: b.byMonth.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
     { title: 'By week', column: 'Week', rows: b.byWeek.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
     { title: 'By year', column: 'Year', rows: b.byYear.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },

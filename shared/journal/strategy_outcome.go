@@ -1,0 +1,109 @@
+package journal
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// A strategy's outcome: what its legs, each a position of its own, make
+// together. The strategies API and the statistics (which count a strategy
+// as one trade) both read it here, so they agree on the status, the times,
+// the sums, the structure's name and the R.
+
+// StrategyPosition is one leg of a strategy as its outcome reads it.
+type StrategyPosition struct {
+	Status             string
+	Side               string
+	OpenedAt, ClosedAt *time.Time
+	EntryQuantity      decimal.Decimal
+	OpenQuantity       decimal.Decimal
+	AvgEntryPrice      *decimal.Decimal // nil before the first entry fill
+	Multiplier         decimal.Decimal
+	// Option is the leg's contract, nil for shares. Unread marks an
+	// option whose contract could not be read: its money counts, its
+	// structure does not.
+	Option           *Option
+	Unread           bool
+	Gross, Fees, Net decimal.Decimal
+}
+
+// StrategyOutcome is what the legs make together.
+type StrategyOutcome struct {
+	// Status: draft while no leg has a fill, open while one is open,
+	// closed when every leg is.
+	Status string
+	// OpenedAt is the first leg's opening; ClosedAt the last leg's close,
+	// once closed (nil before).
+	OpenedAt, ClosedAt *time.Time
+	Gross, Fees, Net   decimal.Decimal
+	// Analysis is the engine's reading of the structure (nil: no leg with
+	// a price): the legs open now, or for a closed strategy those opened
+	// in its first minute, at their entry quantity.
+	Analysis *Strategy
+	// R is the net P&L over the planned risk, or over the defined max
+	// loss without one; nil until closed, or without a risk.
+	R *decimal.Decimal
+}
+
+// openingWindow is how long after a strategy's first fill a leg still
+// belongs to its opening structure: the legs of one multi-leg order fill
+// within it; a leg added later is a roll or an adjustment.
+const openingWindow = time.Minute
+
+// OutcomeOf computes a strategy's outcome from its legs and the trader's
+// planned risk (nil: none).
+func OutcomeOf(legs []StrategyPosition, plannedRisk *decimal.Decimal) StrategyOutcome {
+	out := StrategyOutcome{Status: StatusDraft}
+	open := false
+	for _, l := range legs {
+		out.Gross, out.Fees, out.Net = out.Gross.Add(l.Gross), out.Fees.Add(l.Fees), out.Net.Add(l.Net)
+		if l.Status == StatusOpen {
+			open = true
+		}
+		if l.OpenedAt != nil && (out.OpenedAt == nil || l.OpenedAt.Before(*out.OpenedAt)) {
+			out.OpenedAt = l.OpenedAt
+		}
+		if l.ClosedAt != nil && (out.ClosedAt == nil || l.ClosedAt.After(*out.ClosedAt)) {
+			out.ClosedAt = l.ClosedAt
+		}
+	}
+	switch {
+	case open:
+		out.Status, out.ClosedAt = StatusOpen, nil
+	case out.OpenedAt != nil:
+		out.Status = StatusClosed
+	default:
+		out.ClosedAt = nil
+	}
+	var structure []StrategyLeg
+	for _, l := range legs {
+		qty := l.OpenQuantity
+		if out.Status != StatusOpen {
+			if l.OpenedAt == nil || out.OpenedAt == nil || l.OpenedAt.Sub(*out.OpenedAt) > openingWindow {
+				continue
+			}
+			qty = l.EntryQuantity
+		} else if l.Status != StatusOpen {
+			continue
+		}
+		if l.AvgEntryPrice == nil || l.Unread || !qty.IsPositive() {
+			continue
+		}
+		structure = append(structure, StrategyLeg{Option: l.Option, Side: l.Side, Quantity: qty, Price: *l.AvgEntryPrice, Multiplier: l.Multiplier})
+	}
+	if len(structure) > 0 {
+		if a, err := AnalyzeStrategy(structure); err == nil { // stored positions: valid by construction
+			out.Analysis = &a
+		}
+	}
+	risk := plannedRisk
+	if risk == nil && out.Analysis != nil {
+		risk = out.Analysis.MaxLoss
+	}
+	if out.Status == StatusClosed && risk != nil && risk.IsPositive() {
+		r := out.Net.DivRound(*risk, 8)
+		out.R = &r
+	}
+	return out
+}
