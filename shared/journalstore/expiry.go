@@ -87,11 +87,17 @@ func (s *Store) ExpireOptions(ctx context.Context, userID string) error {
 }
 
 // ExpiringFirst wraps a handler that reads the journal (positions,
-// statistics, balances): the signed-in user's expired options are closed
-// before it answers, so every read sees them settled.
+// statistics, balances): the signed-in user's expired options are closed,
+// and any strategy left stale analysed (AnalyseStrategies), before it
+// answers, so every read sees them settled.
 func (s *Store) ExpiringFirst(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := s.ExpireOptions(r.Context(), auth.CurrentUser(r.Context()).ID); err != nil {
+		userID := auth.CurrentUser(r.Context()).ID
+		err := s.ExpireOptions(r.Context(), userID)
+		if err == nil {
+			err = s.AnalyseStrategies(r.Context(), userID)
+		}
+		if err != nil {
 			httpx.Error(w, r, err)
 			return
 		}

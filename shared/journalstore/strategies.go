@@ -167,10 +167,17 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 		if err == pgx.ErrNoRows {
 			return apperr.ErrNotFound
 		}
-		if err != nil || in.PositionIDs == nil {
+		if err != nil {
 			return classify(err)
 		}
-		return setLegs(ctx, tx, userID, id, account, in.PositionIDs)
+		if in.PositionIDs != nil {
+			return setLegs(ctx, tx, userID, id, account, in.PositionIDs)
+		}
+		keys := closedKeys{} // a new planned risk is a new R (the strategy is stale)
+		if err := legKeys(ctx, tx, id, keys); err != nil {
+			return err
+		}
+		return settleAccounts(ctx, tx, userID, nil, keys)
 	})
 	if err != nil {
 		return Strategy{}, err
@@ -178,9 +185,26 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 	return s.Strategy(ctx, userID, id)
 }
 
-// DeleteStrategy ungroups a strategy: its legs stay, as positions of their own.
+// DeleteStrategy ungroups a strategy: its legs stay, as positions of their
+// own, each a trade in the statistics again.
 func (s *Store) DeleteStrategy(ctx context.Context, userID, id string) error {
-	return db.DeleteOwned(ctx, s.pool, "strategies", id, userID)
+	if !db.ValidUUID(id) {
+		return apperr.ErrNotFound
+	}
+	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		keys := closedKeys{}
+		if err := legKeys(ctx, tx, id, keys); err != nil {
+			return err
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM strategies WHERE id = $1 AND user_id = $2`, id, userID)
+		if err != nil {
+			return classify(err)
+		}
+		if tag.RowsAffected() == 0 {
+			return apperr.ErrNotFound
+		}
+		return settleAccounts(ctx, tx, userID, nil, keys)
+	})
 }
 
 func strategyFields(p *journal.Problems, in StrategyInput) (name *string, risk *decimal.Decimal) {
@@ -264,11 +288,20 @@ func setLegs(ctx context.Context, tx pgx.Tx, userID, strategyID, accountID strin
 	if err := p.Err(); err != nil {
 		return err
 	}
+	keys := closedKeys{} // the rows the legs leave, and those they join
+	if err := legKeys(ctx, tx, strategyID, keys); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, `UPDATE positions SET strategy_id = NULL WHERE strategy_id = $1 AND NOT (id = ANY($2::uuid[]))`, strategyID, ids); err != nil {
 		return classify(err)
 	}
-	_, err = tx.Exec(ctx, `UPDATE positions SET strategy_id = $1 WHERE id = ANY($2::uuid[]) AND user_id = $3`, strategyID, ids, userID)
-	return classify(err)
+	if _, err := tx.Exec(ctx, `UPDATE positions SET strategy_id = $1 WHERE id = ANY($2::uuid[]) AND user_id = $3`, strategyID, ids, userID); err != nil {
+		return classify(err)
+	}
+	if err := legKeys(ctx, tx, strategyID, keys); err != nil {
+		return err
+	}
+	return settleAccounts(ctx, tx, userID, nil, keys)
 }
 
 // Strategy reads one of the user's strategies with its legs.

@@ -54,7 +54,32 @@ func packRecord(book *[16]byte, met ...[16]byte) []byte {
 	}
 	b = binary.BigEndian.AppendUint16(b, uint16(0xffff)) // no R
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(10))
-	return binary.BigEndian.AppendUint64(b, math.Float64bits(1000))
+	b = binary.BigEndian.AppendUint64(b, math.Float64bits(1000))
+	return binary.BigEndian.AppendUint16(b, 0) // in no strategy
+}
+
+// withKind is a record of packRecord made a strategy's of that kind.
+func withKind(b []byte, kind string) []byte {
+	b = binary.BigEndian.AppendUint16(b[:len(b)-2], uint16(len(kind)))
+	return append(b, kind...)
+}
+
+// TestRecordStrategyKind: a strategy's record names its kind, a position's
+// none; a record cut in its kind is refused.
+func TestRecordStrategyKind(t *testing.T) {
+	rows := slices.Concat(withKind(packRecord(nil), "iron-condor"), packRecord(nil), withKind(packRecord(nil), "iron-condor"))
+	cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.list.release()
+	a, b, c := cs.list.at(0), cs.list.at(1), cs.list.at(2)
+	if a.strategy == 0 || cs.strings[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
+		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, cs.strings)
+	}
+	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows[:len(rows)-3]); err == nil {
+		t.Fatal("a record cut in its kind was read")
+	}
 }
 
 func decodeRecords(t testing.TB, j journalRows, f journal.Filter, b []byte) (*closes, error) {

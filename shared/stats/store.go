@@ -18,8 +18,9 @@ import (
 )
 
 // The statistics read the user's accounts, tags and playbooks and the
-// closed_trades rows (migrations 0022 and 0030) of the filter's window: a row per account and UTC
-// day of close, holding that day's closed positions packed in close order.
+// closed_trades rows (migrations 0022, 0030 and 0033) of the filter's window: a row per account
+// and UTC day of close, holding that day's closed positions packed in close order, a strategy
+// one record (its legs none of their own).
 // The journal store keeps those rows in the transaction of every write.
 // Every filter applies here, in Go, to the decoded records; the database
 // only narrows by account and by a window of days.
@@ -94,8 +95,6 @@ type journalRows struct {
 	bookIndex  map[[16]byte]int32
 	criteria   []criterion
 	critIndex  map[[16]byte]int32
-	legs       map[[16]byte]bool // the positions that are legs of a strategy (nil: none)
-	strategies []strategyTrade   // the closed strategies, each one trade
 }
 
 func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, error) {
@@ -156,9 +155,6 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 		out.playbooks[b].criteria = append(out.playbooks[b].criteria, k)
 		return nil
 	}); err != nil {
-		return journalRows{}, err
-	}
-	if err := readStrategies(ctx, tx, userID, &out); err != nil {
 		return journalRows{}, err
 	}
 	return out, nil
@@ -321,25 +317,7 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 		runs = append(runs, [2]int32{first, end})
 	}
 	out.merge(runs)
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(j.strategies) > 0 {
-		var accounts map[int32]bool
-		if len(f.AccountIDs) > 0 {
-			accounts = map[int32]bool{}
-			for _, s := range f.AccountIDs {
-				var id pgtype.UUID
-				if id.Scan(s) == nil {
-					if k, ok := j.accountIDs[id.Bytes]; ok {
-						accounts[k] = true
-					}
-				}
-			}
-		}
-		d.strategyRecords(accounts, firstDay, lastDay)
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // merge appends the records of one UTC day to the close order: its rows
@@ -384,7 +362,7 @@ var errTextFormat = errors.New("statistics need the binary protocol")
 // binary timestamps count from there.
 const pgEpochMicros = 946684800_000000
 
-// decoder reads packed records (migration 0030 has the layout).
+// decoder reads packed records (migrations 0030 and 0033 have the layout).
 type decoder struct {
 	journal journalRows
 	filter  filter
@@ -448,8 +426,7 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
-		// A strategy's leg is not a trade of its own (strategies.go).
-		keep := c.day >= firstDay && c.day <= lastDay && !d.journal.legs[c.id] && f.takes(c, d)
+		keep := c.day >= firstDay && c.day <= lastDay && f.takes(c, d)
 		for k := range 4 {
 			var null bool
 			if !keep { // the figures unread
@@ -470,16 +447,18 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		if len(b) < 16 {
 			return 0, 0, errTruncated
 		}
+		quantity, notional := b[:8], b[8:16]
+		if b, err = d.kind(b[16:], c, keep); err != nil {
+			return 0, 0, err
+		}
 		if !keep {
-			b = b[16:]
 			d.out.tags = d.out.tags[:c.tagStart]
 			d.out.met = d.out.met[:c.metStart]
 			d.out.list.drop()
 			continue
 		}
-		c.quantity = math.Float64frombits(binary.BigEndian.Uint64(b))
-		c.notional = math.Float64frombits(binary.BigEndian.Uint64(b[8:]))
-		b = b[16:]
+		c.quantity = math.Float64frombits(binary.BigEndian.Uint64(quantity))
+		c.notional = math.Float64frombits(binary.BigEndian.Uint64(notional))
 		if first < 0 {
 			first = i
 		}
@@ -492,6 +471,22 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 }
 
 var errTruncated = errors.New("truncated record")
+
+// kind reads the record's last field, a strategy's kind (migration 0033):
+// empty for a position, whose record is most of them and costs a length.
+func (d *decoder) kind(b []byte, c *closed, keep bool) ([]byte, error) {
+	if len(b) < 2 {
+		return b, errTruncated
+	}
+	n := int(binary.BigEndian.Uint16(b))
+	if len(b) < 2+n {
+		return b, errTruncated
+	}
+	if n > 0 && keep {
+		c.strategy = 1 + d.intern(b[2:2+n])
+	}
+	return b[2+n:], nil
+}
 
 // playbook reads c's playbook and the criteria it met. A playbook or a
 // criterion deleted since the row was written reads as none (the store

@@ -97,21 +97,6 @@ func (a units) decimal() decimal.Decimal {
 	return decimal.NewFromBigInt(a.setBig(new(big.Int)), -4)
 }
 
-// unitsOf is d in ten-thousandths, rounded half away from zero to 4
-// places as numeric(24, 4) rounds (a strategy's sums and R, computed from
-// its legs, are in units like the figures read). d is within numeric(24,
-// 4)'s range: sums and ratios of such figures.
-func unitsOf(d decimal.Decimal) units {
-	b := d.Shift(4).Round(0).BigInt()
-	var mag, high big.Int
-	mag.Abs(b)
-	u := units{lo: mag.Uint64(), hi: int64(high.Rsh(&mag, 64).Uint64())}
-	if b.Sign() < 0 {
-		u = units{hi: ^u.hi, lo: ^u.lo}.add(units{lo: 1})
-	}
-	return u
-}
-
 var errNotFinite = errors.New("numeric is not a finite number")
 
 // numericUnits reads PostgreSQL's binary numeric (numeric_send: int16

@@ -73,23 +73,6 @@ func TestUnitsArithmetic(t *testing.T) {
 	}
 }
 
-// TestUnitsOf: a decimal's units round half away from zero to 4 places
-// and come back as the same value, across the 64-bit boundary and signs.
-func TestUnitsOf(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(5, 6))
-	for range 5000 {
-		u := units{hi: int64(rnd.IntN(5)) - 2, lo: rnd.Uint64()}
-		if got := unitsOf(u.decimal()); got != u {
-			t.Fatalf("unitsOf(%s) = %v, want %v", u.decimal(), got, u)
-		}
-	}
-	for in, want := range map[string]string{"1.23455": "1.2346", "-1.23455": "-1.2346", "0.00004": "0", "-2.5": "-2.5"} {
-		if got := unitsOf(decimal.RequireFromString(in)).decimal(); !got.Equal(decimal.RequireFromString(want)) {
-			t.Errorf("unitsOf(%s) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // TestTradingDay: the offset-period shortcut gives the date time.In gives,
 // for closes in time order across DST changes and odd offsets.
 func TestTradingDay(t *testing.T) {
