@@ -100,7 +100,7 @@ func TestOrderIDs(t *testing.T) {
 }
 
 // TestOrderIDCell: an order id cell that cannot be an id (control
-// characters, too long) is no id, and its row still imports.
+// characters, too long, 0) is no id, and its row still imports.
 func TestOrderIDCell(t *testing.T) {
 	head := "Date,Type,Action,Symbol,Instrument Type,Quantity,Average Price,Commissions,Fees,Multiplier,Order #\n"
 	row := func(order string) string {
@@ -108,7 +108,7 @@ func TestOrderIDCell(t *testing.T) {
 	}
 	for order, want := range map[string]string{
 		"5102": "5102", `"51` + "\x01" + `02"`: "", strings.Repeat("9", maxOrderID): strings.Repeat("9", maxOrderID),
-		strings.Repeat("9", maxOrderID+1): "", "": "",
+		strings.Repeat("9", maxOrderID+1): "", "": "", "0": "", "0042": "0042",
 	} {
 		p := parseText(t, Options{PresetID: "tastytrade"}, head+row(order))
 		if len(p.Errors) != 0 || len(p.Fills) != 1 || p.Fills[0].OrderID != want {

@@ -1077,7 +1077,9 @@ const maxOrderID = 64
 // order id column, or in a statement whose spread legs follow their
 // order's first row with an empty time (InheritTime) that row's line. A
 // cell that cannot be an id (too long, control characters) is no id: it
-// only groups legs, so the row still imports, grouped by time.
+// only groups legs, so the row still imports, grouped by time. Nor is an
+// id of zeros: IB's API gives 0 for executions that no IB order made, and
+// those must not group as one order.
 func (p *parser) orderID() string {
 	if p.s.preset != nil && p.s.preset.InheritTime {
 		if v, _ := p.cell(FieldDate); v != "" || p.orderRow == 0 {
@@ -1086,7 +1088,7 @@ func (p *parser) orderID() string {
 		return "row " + strconv.Itoa(p.orderRow)
 	}
 	v, _ := p.cell(fieldOrderID)
-	if !validOrderID(v) {
+	if !validOrderID(v) || strings.Trim(v, "0") == "" {
 		return ""
 	}
 	return v
