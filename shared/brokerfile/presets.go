@@ -157,7 +157,8 @@ var presets = []Preset{
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
 			"negative, DateTime yyyyMMdd;HHmmss (or TradeDate and TradeTime) in the time zone set in the query (default: the " +
 			"account's). Options come as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass " +
-			"CASH) are skipped. IBOrderID (or OrderID) ties the legs of a combo order into one strategy. ClientAccountID: a query over several accounts can go to several journal accounts.",
+			"CASH) are skipped. IBOrderID (or OrderID) ties the legs of a combo order into one strategy. ClientAccountID: " +
+			"a query over several accounts can go to several journal accounts.",
 		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
 			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
 		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
@@ -188,8 +189,9 @@ var presets = []Preset{
 		Name: "thinkorswim / Schwab: account statement trades",
 		Description: "The Account Trade History table of a thinkorswim account statement export (other tables are " +
 			"ignored). Exec Time M/D/YY HH:MM:SS in the platform's time zone; options as underlying, Exp, Strike and " +
-			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The legs of a spread order (its first row, then rows with an empty Exec " +
-			"Time) make one strategy. The table has no fees: they are estimated from the account's fee schedule.",
+			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The legs of a spread order (its first " +
+			"row, then rows with an empty Exec Time) make one strategy. The table has no fees: they are estimated from the " +
+			"account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Section:     "Account Trade History",
