@@ -128,7 +128,7 @@ func FuzzParse(f *testing.F) {
 			switch {
 			case fl.Row < 1, fl.Symbol == "", fl.Side != Buy && fl.Side != Sell:
 				t.Fatalf("fill %+v", fl)
-			case !fl.Price.IsPositive() || fl.Price.GreaterThan(maxPrice) || fl.Price.Exponent() < -8:
+			case fl.Price.IsNegative() || fl.Price.GreaterThan(maxPrice) || fl.Price.Exponent() < -8:
 				t.Fatalf("price %s", fl.Price)
 			case !fl.Quantity.IsPositive() || fl.Quantity.GreaterThan(maxQuantity) || fl.Quantity.Exponent() < -8:
 				t.Fatalf("quantity %s", fl.Quantity)

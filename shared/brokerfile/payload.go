@@ -222,7 +222,7 @@ func decodeLines(rest []byte) ([]Fill, error) {
 		switch {
 		case f.Symbol == "", f.AssetType != AssetStock && f.AssetType != AssetOption && f.AssetType != AssetFuture,
 			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
-			!f.Multiplier.IsPositive(), !f.Price.IsPositive(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
+			!f.Multiplier.IsPositive(), f.Price.IsNegative(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
 			return nil, ErrPayload
 		}
 		fills = append(fills, f)
