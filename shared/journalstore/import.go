@@ -22,13 +22,12 @@ type Imported struct {
 	Fills     int      // fill rows written (a reversal's fill is two)
 	// Strategies counts the strategies made of positions opened together.
 	Strategies int
-	Plan       *brokerfile.Plan
-	Balance    decimal.Decimal // the account's balance after it
-
 	// orders holds the broker's order id of each new position's first
 	// fill (by position id), for groupImported: the staged fills carry
 	// the ids, the positions table does not.
 	orders map[string]string
+	Plan       *brokerfile.Plan
+	Balance    decimal.Decimal // the account's balance after it
 }
 
 // PlanError answers an import whose fills no longer fit the journal (it
