@@ -17,15 +17,16 @@ import (
 
 // Imported is what an import wrote.
 type Imported struct {
+	// orders holds the broker's order id of each new position's first
+	// fill (by position id), for groupImported: the staged fills carry
+	// the ids, the positions table does not.
+	orders map[string]string
+
 	Created   []string // new positions
 	Continued []string // open positions that took fills
 	Fills     int      // fill rows written (a reversal's fill is two)
 	// Strategies counts the strategies made of positions opened together.
 	Strategies int
-	// orders holds the broker's order id of each new position's first
-	// fill (by position id), for groupImported: the staged fills carry
-	// the ids, the positions table does not.
-	orders map[string]string
 	Plan       *brokerfile.Plan
 	Balance    decimal.Decimal // the account's balance after it
 }
