@@ -128,6 +128,8 @@ func FuzzStaged(f *testing.F) {
 	parsed, _ := load(f, "tradezero", "tradezero_trades.csv", Options{})
 	f.Add(EncodeStaged([]Part{{Fills: parsed.Fills[:2]}, {AccountID: "a1", Fills: parsed.Fills[2:]}}, 3))
 	f.Add(EncodeStaged([]Part{{AccountID: "a1"}, {AccountID: "b2", Fills: parsed.Fills}}, 0))
+	multileg, _ := load(f, "tastytrade", "tastytrade_transactions_multileg.csv", Options{})
+	f.Add(EncodeStaged([]Part{{Fills: multileg.Fills}}, 0))
 	f.Add([]byte("tjcsv1\n@\n"))
 	f.Add([]byte("tjcsv1 partial 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -142,6 +144,11 @@ func FuzzStaged(f *testing.F) {
 		for i := range parts {
 			if back[i].AccountID != parts[i].AccountID || len(back[i].Fills) != len(parts[i].Fills) {
 				t.Fatalf("part %d: %+v != %+v", i, back[i], parts[i])
+			}
+			for k := range parts[i].Fills {
+				if back[i].Fills[k].OrderID != parts[i].Fills[k].OrderID {
+					t.Fatalf("part %d fill %d: order %q != %q", i, k, back[i].Fills[k].OrderID, parts[i].Fills[k].OrderID)
+				}
 			}
 		}
 	})

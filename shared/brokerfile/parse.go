@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
@@ -99,6 +100,7 @@ type parser struct {
 	// A trade of paired rows (PairedRows): its number and entry quantity.
 	pairNumber string
 	pairQty    decimal.Decimal
+	orderRow   int // the line of the current order's first row (InheritTime)
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -999,6 +1001,7 @@ func (p *parser) execution() {
 	if p.nonTrade(func(s string) bool { _, _, ok := p.side(s); return ok }) || p.unsupported() {
 		return
 	}
+	order := p.orderID()
 	ok := true
 	t, fine := p.when(FieldDate, FieldTime)
 	ok = ok && fine
@@ -1060,7 +1063,41 @@ func (p *parser) execution() {
 		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
 		Side: side, Effect: effect, Price: price, Quantity: qty, Fees: fees, FeesGiven: given,
 		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol, Account: p.account,
+		OrderID: order,
 	})
+}
+
+// fieldOrderID is a preset's column of the broker's order id.
+const fieldOrderID = "orderId"
+
+// maxOrderID bounds an order id; a longer one is not an id.
+const maxOrderID = 64
+
+// orderID answers the broker's order the current row filled: the preset's
+// order id column, or in a statement whose spread legs follow their
+// order's first row with an empty time (InheritTime) that row's line. A
+// cell that cannot be an id (too long, control characters) is no id: it
+// only groups legs, so the row still imports, grouped by time. Nor is an
+// id of zeros: IB's API gives 0 for executions that no IB order made, and
+// those must not group as one order.
+func (p *parser) orderID() string {
+	if p.s.preset != nil && p.s.preset.InheritTime {
+		if v, _ := p.cell(FieldDate); v != "" || p.orderRow == 0 {
+			p.orderRow = p.line
+		}
+		return "row " + strconv.Itoa(p.orderRow)
+	}
+	v, _ := p.cell(fieldOrderID)
+	if !validOrderID(v) || strings.Trim(v, "0") == "" {
+		return ""
+	}
+	return v
+}
+
+// validOrderID reports an id the staged form can hold: at most maxOrderID
+// bytes of valid UTF-8 without control characters (tabs, line breaks).
+func validOrderID(v string) bool {
+	return len(v) <= maxOrderID && utf8.ValidString(v) && !strings.ContainsFunc(v, unicode.IsControl)
 }
 
 // quantity checks a positive quantity against the journal's column and

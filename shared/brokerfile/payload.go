@@ -12,10 +12,16 @@ import (
 
 // The staged form of an import's fills: a version line, then one line per
 // fill of tab-separated fields (row, symbol, asset type, multiplier, side,
-// effect, price, quantity, fees, flags, Unix microseconds, trip, and the
-// quantity, symbol and side columns). Symbols, decimals and the words never hold a tab or a line
-// break, so no quoting is needed; it is about 70 bytes a fill, and encoding
-// and decoding 10,000 fills takes a few milliseconds.
+// effect, price, quantity, fees, flags, Unix microseconds, trip, the
+// quantity, symbol and side columns, and the broker's order id). Symbols,
+// decimals, the words and order ids (validOrderID) never hold a tab or a
+// line break, so no quoting is needed; it is about 70 bytes a fill, and
+// encoding and decoding 10,000 fills takes a few milliseconds. The order id
+// travels with the fills because the commit groups strategies from the
+// staged fills by the preview's rule (GroupStrategies): it plans them again
+// against the journal as it is then, so the preview's groups themselves
+// could name positions the commit no longer creates. A line of 15 fields
+// (staged before order ids were) reads with no order id.
 const payloadVersion = "tjcsv1"
 
 // EncodeFills writes fills in the staged form.
@@ -38,7 +44,7 @@ func EncodeStaged(parts []Part, leftOut int) []byte {
 		n += len(pt.Fills)
 	}
 	var b bytes.Buffer
-	b.Grow(len(payloadVersion) + 24 + 80*n + 40*len(parts))
+	b.Grow(len(payloadVersion) + 24 + 84*n + 40*len(parts))
 	b.WriteString(payloadVersion)
 	if leftOut > 0 {
 		b.WriteString(" partial ")
@@ -96,6 +102,8 @@ func writeFills(b *bytes.Buffer, fills []Fill) {
 		b.Write(strconv.AppendInt(num[:0], int64(f.SymbolColumn), 10))
 		b.WriteByte('\t')
 		b.Write(strconv.AppendInt(num[:0], int64(f.SideColumn), 10))
+		b.WriteByte('\t')
+		b.WriteString(f.OrderID)
 		b.WriteByte('\n')
 	}
 }
@@ -173,14 +181,19 @@ func decodeLines(rest []byte) ([]Fill, error) {
 			return nil, ErrPayload
 		}
 		parts := strings.Split(string(line), "\t")
-		if len(parts) != 15 {
-			return nil, ErrPayload
-		}
 		var (
 			f   Fill
 			err error
 			n   [6]int64
 		)
+		if len(parts) != 15 && len(parts) != 16 {
+			return nil, ErrPayload
+		}
+		if len(parts) == 16 {
+			if f.OrderID = parts[15]; !validOrderID(f.OrderID) {
+				return nil, ErrPayload
+			}
+		}
 		for k, idx := range []int{0, 10, 11, 12, 13, 14} {
 			if n[k], err = strconv.ParseInt(parts[idx], 10, 64); err != nil {
 				return nil, ErrPayload
@@ -209,7 +222,7 @@ func decodeLines(rest []byte) ([]Fill, error) {
 		switch {
 		case f.Symbol == "", f.AssetType != AssetStock && f.AssetType != AssetOption && f.AssetType != AssetFuture,
 			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
-			!f.Multiplier.IsPositive(), !f.Price.IsPositive(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
+			!f.Multiplier.IsPositive(), f.Price.IsNegative(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
 			return nil, ErrPayload
 		}
 		fills = append(fills, f)

@@ -54,7 +54,8 @@ type Preset struct {
 	// (forex, CFDs), counted by reason, instead of refusing them.
 	SkipUnsupported bool `json:"skipUnsupported,omitempty"`
 	// InheritTime gives a row with an empty time cell the previous row's
-	// time (the legs of a spread after the first).
+	// time (the legs of a spread after the first); those rows are one
+	// order, named by its first row (Fill.OrderID).
 	InheritTime bool `json:"inheritTime,omitempty"`
 	// NeedsDate: the export has times of day but no dates (DAS Trader's
 	// trade log holds one day); the import asks for the day (tradeDate).
@@ -156,7 +157,8 @@ var presets = []Preset{
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
 			"negative, DateTime yyyyMMdd;HHmmss (or TradeDate and TradeTime) in the time zone set in the query (default: the " +
 			"account's). Options come as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass " +
-			"CASH) are skipped. ClientAccountID: a query over several accounts can go to several journal accounts.",
+			"CASH) are skipped. IBOrderID (or OrderID) ties the legs of a combo order into one strategy. ClientAccountID: " +
+			"a query over several accounts can go to several journal accounts.",
 		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
 			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
 		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
@@ -173,6 +175,9 @@ var presets = []Preset{
 			FieldCommission: {"IBCommission", "IB Commission", "Commission"},
 			FieldFees:       {"Taxes"},
 			"levelOfDetail": {"LevelOfDetail", "Level Of Detail"},
+			// The legs of one combo order share its IB order id (each
+			// execution has a TradeID of its own).
+			fieldOrderID: {"IBOrderID", "OrderID"},
 		},
 		Required: []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
 		Keep:     map[string][]string{"levelOfDetail": {"EXECUTION"}},
@@ -184,7 +189,9 @@ var presets = []Preset{
 		Name: "thinkorswim / Schwab: account statement trades",
 		Description: "The Account Trade History table of a thinkorswim account statement export (other tables are " +
 			"ignored). Exec Time M/D/YY HH:MM:SS in the platform's time zone; options as underlying, Exp, Strike and " +
-			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The table has no fees: they are estimated from the account's fee schedule.",
+			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The legs of a spread order (its first " +
+			"row, then rows with an empty Exec Time) make one strategy. The table has no fees: they are estimated from the " +
+			"account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Section:     "Account Trade History",
@@ -336,7 +343,8 @@ var presets = []Preset{
 		Name: "thinkorswim: account statement filled orders (paperMoney)",
 		Description: "The Filled Orders table of a thinkorswim account statement, the one paperMoney statements carry " +
 			"(other tables are ignored). Same columns as the trade history: Exec Time, Side, Qty, Pos Effect, Symbol, Exp, " +
-			"Strike, Type, Price. The table has no fees: they are estimated from the account's fee schedule.",
+			"Strike, Type, Price; a spread order's legs (rows with an empty Exec Time after its first) make one strategy. " +
+			"The table has no fees: they are estimated from the account's fee schedule.",
 		HowToExport: "thinkorswim (paperMoney or live): Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Section:     "Filled Orders",
@@ -570,7 +578,8 @@ var presets = []Preset{
 		Name: "tastytrade: transactions",
 		Description: "tastytrade's transaction history: Date (with its offset), Type (only Trade rows are fills; money " +
 			"movements are skipped), Action (BUY_TO_OPEN, SELL_TO_CLOSE, ...), Symbol (OCC options, /MESH5 futures), " +
-			"Instrument Type, Quantity, Average Price (per contract: divided by the Multiplier column), Commissions, Fees.",
+			"Instrument Type, Quantity, Average Price (per contract: divided by the Multiplier column), Commissions, Fees; " +
+			"the legs of one order (Order #) make one strategy.",
 		HowToExport: "tastytrade: History > Transactions, choose the dates, then the CSV download button.",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
 		Columns: map[string][]string{
@@ -584,6 +593,7 @@ var presets = []Preset{
 			FieldCommission:      {"Commissions"},
 			FieldFees:            {"Fees"},
 			fieldPriceMultiplier: {"Multiplier"},
+			fieldOrderID:         {"Order #"},
 		},
 		Required:             []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
 		Keep:                 map[string][]string{"type": {"Trade"}},

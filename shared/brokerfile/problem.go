@@ -88,6 +88,11 @@ type Fill struct {
 	// part of the staged form: a staged preview holds each journal
 	// account's fills apart.
 	Account string
+	// OrderID names the broker's order (or strategy, or combo) the fill
+	// belongs to, when the file tells: the legs of one multi-leg order
+	// share it, and strategy grouping reads it (GroupStrategies). "" when
+	// the file has none.
+	OrderID string
 }
 
 // Key identifies a fill for duplicate detection: same symbol and asset

@@ -9,24 +9,30 @@ import (
 )
 
 // GroupLeg is a new position as strategy grouping reads it: its underlying
-// (an option's root, a share's symbol), asset type and first fill.
+// (an option's root, a share's symbol), asset type, first fill, and the
+// broker's order id of that fill ("" when the file has none).
 type GroupLeg struct {
 	Underlying string
 	AssetType  string
 	OpenedAt   time.Time
+	OrderID    string
 }
 
 // GroupStrategies finds the multi-leg trades among new positions: the
-// options (and shares) on one underlying whose first fills are at the same
-// instant, as the legs of a multi-leg order fill together. A group needs
-// two legs or more, one of them an option; futures never group. It answers
-// the groups as indexes into legs, in order of their first index. The
-// preview proposes these groups and the commit makes them strategies, so
-// both read the same rule.
+// options (and shares) on one underlying opened by one order. Where a
+// leg's first fill names its order (Fill.OrderID), the legs of that order
+// group, whenever each filled; otherwise the legs whose first fills are at
+// the same instant group, as the legs of a multi-leg order fill together.
+// So two orders filled in the same second stay apart when the file names
+// them. A group needs two legs or more, one of them an option; futures
+// never group. It answers the groups as indexes into legs, in order of
+// their first index. The preview proposes these groups and the commit
+// makes them strategies, so both read the same rule.
 func GroupStrategies(legs []GroupLeg) [][]int {
 	type key struct {
 		underlying string
-		at         time.Time
+		order      string
+		at         time.Time // when there is no order id
 	}
 	at := map[key]int{}
 	var groups [][]int
@@ -34,7 +40,10 @@ func GroupStrategies(legs []GroupLeg) [][]int {
 		if l.AssetType != AssetOption && l.AssetType != AssetStock {
 			continue
 		}
-		k := key{l.Underlying, l.OpenedAt.UTC()}
+		k := key{underlying: l.Underlying, order: l.OrderID}
+		if l.OrderID == "" {
+			k.at = l.OpenedAt.UTC()
+		}
 		g, ok := at[k]
 		if !ok {
 			g = len(groups)
@@ -66,7 +75,8 @@ func (p *Plan) StrategyGroups(fills []Fill) [][]int {
 				underlying = strings.TrimSpace(pos.Symbol[:min(6, len(pos.Symbol))])
 			}
 		}
-		legs = append(legs, GroupLeg{Underlying: underlying, AssetType: pos.AssetType, OpenedAt: fills[pos.Fills[0]].FilledAt})
+		first := &fills[pos.Fills[0]]
+		legs = append(legs, GroupLeg{Underlying: underlying, AssetType: pos.AssetType, OpenedAt: first.FilledAt, OrderID: first.OrderID})
 		index = append(index, k)
 	}
 	groups := GroupStrategies(legs)

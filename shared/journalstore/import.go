@@ -17,6 +17,11 @@ import (
 
 // Imported is what an import wrote.
 type Imported struct {
+	// orders holds the broker's order id of each new position's first
+	// fill (by position id), for groupImported: the staged fills carry
+	// the ids, the positions table does not.
+	orders map[string]string
+
 	Created   []string // new positions
 	Continued []string // open positions that took fills
 	Fills     int      // fill rows written (a reversal's fill is two)
@@ -106,7 +111,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			if !pt.GroupStrategies {
 				continue
 			}
-			n, err := groupImported(ctx, tx, userID, pt.AccountID, out[i].Created)
+			n, err := groupImported(ctx, tx, userID, pt.AccountID, out[i].Created, out[i].orders)
 			if err != nil {
 				return err
 			}
@@ -135,6 +140,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []brokerfile.Fill, plan *brokerfile.Plan, out *Imported) ([]*run, error) {
 	runOf := make([]*run, len(plan.Positions))
 	var runs []*run
+	orderOf := map[*run]string{} // a new run's first position's order id
 	for k := range plan.Positions {
 		p := &plan.Positions[k]
 		ru := (*run)(nil)
@@ -158,6 +164,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 			ru = &run{side: p.Side, inst: instrument{userID: userID, accountID: accountID, symbol: p.Symbol,
 				assetType: p.AssetType, columns: inst.Columns(), multiplier: p.Multiplier}}
 			runs = append(runs, ru)
+			orderOf[ru] = fills[p.Fills[0]].OrderID
 		}
 		runOf[k] = ru
 		member := len(ru.members)
@@ -182,6 +189,13 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 		ru.newIDs()
 		if err := ru.derive(""); err != nil {
 			return nil, err
+		}
+		if id := orderOf[ru]; id != "" && len(ru.placed) > 0 {
+			// The run's first position is the plan's, opened by its first fill.
+			if out.orders == nil {
+				out.orders = map[string]string{}
+			}
+			out.orders[ru.placed[0].id] = id
 		}
 		for _, p := range ru.placed {
 			if p.isNew {
@@ -275,9 +289,10 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 }
 
 // groupImported makes strategies of an import's new positions opened
-// together (brokerfile.GroupStrategies over what was written: the rule the
-// preview showed) and answers how many.
-func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, created []string) (int, error) {
+// together (brokerfile.GroupStrategies over what was written, with each
+// position's order id from orders: the rule the preview showed) and
+// answers how many.
+func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, created []string, orders map[string]string) (int, error) {
 	rows, err := tx.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
 		WHERE id = ANY($1::uuid[]) AND reversal_of IS NULL AND opened_at IS NOT NULL ORDER BY opened_at, id`, created)
 	if err != nil {
@@ -288,6 +303,7 @@ func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, cre
 	var id string
 	var leg brokerfile.GroupLeg
 	if _, err := pgx.ForEachRow(rows, []any{&id, &leg.Underlying, &leg.AssetType, &leg.OpenedAt}, func() error {
+		leg.OrderID = orders[id]
 		ids, legs = append(ids, id), append(legs, leg)
 		return nil
 	}); err != nil {
