@@ -178,7 +178,7 @@ func TestFirstExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := (BlackScholes("P", 100, 100, t28, 0.04, 0.4) - 1.5) * 100
-		if a, b, low := at(own, "100"), at(over, "100"), at(c30(t, legs[:1], long, m), "100"); !near(a, want, 1e-6) || a != b || a <= low {
+		if a, b, low := at(own, "100"), at(over, "100"), at(atModelVolatility(t, legs[:1], long, m), "100"); !near(a, want, 1e-6) || a != b || a <= low {
 			t.Errorf("at 100: %g and %g, want %g, above 30%%'s %g", a, b, want, low)
 		}
 	})
@@ -245,8 +245,8 @@ func TestFirstExpiry(t *testing.T) {
 	})
 }
 
-// c30 is the estimate of the legs with later priced at the model's volatility.
-func c30(t *testing.T, legs []StrategyLeg, later StrategyLeg, m Model) ModelCurve {
+// atModelVolatility is the estimate of legs and later, later priced at the model's volatility, not its own.
+func atModelVolatility(t *testing.T, legs []StrategyLeg, later StrategyLeg, m Model) ModelCurve {
 	t.Helper()
 	later.Volatility = decimal.Zero
 	c, err := FirstExpiry(append(append([]StrategyLeg{}, legs...), later), m)
