@@ -1112,6 +1112,7 @@ step('builds a call calendar in the options strategy builder, and reads the mode
   assert.equal(await page.getByTestId('max-profit').innerText(), '196.43');
   assert.equal(await page.getByTestId('max-loss').innerText(), '150.00');
   await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('calculator-calendar');
 });
 
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
