@@ -49,14 +49,15 @@ func (h handler) calculate(w http.ResponseWriter, r *http.Request) {
 }
 
 // strategy analyses the legs of an options strategy: its name, net debit or
-// credit, and its payoff at expiry.
+// credit, and its payoff at expiry, or a model's estimate at the first
+// expiry for legs that expire on different dates.
 func (h handler) strategy(w http.ResponseWriter, r *http.Request) {
 	var in journal.StrategyInput
 	if err := httpx.Decode(w, r, &in); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	legs, err := journal.ValidateStrategy(in)
+	legs, m, err := journal.ValidateStrategy(in)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -66,5 +67,10 @@ func (h handler) strategy(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err) // validated legs are always analysed: a 500 here is a bug
 		return
 	}
-	httpx.JSON(w, http.StatusOK, journal.StrategyReport(legs, s))
+	out, err := journal.StrategyReport(legs, s, m)
+	if err != nil {
+		httpx.Error(w, r, err) // as above
+		return
+	}
+	httpx.JSON(w, http.StatusOK, out)
 }

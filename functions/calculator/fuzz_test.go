@@ -56,6 +56,9 @@ func FuzzStrategyBody(f *testing.F) {
 	f.Add([]byte(`{"legs":[{"type":"put","strike":"99999999","expiry":"9999-12-31","side":"long","quantity":"1000000000","price":"99999999"}]}`))
 	f.Add([]byte(`{"legs":[{"type":"put","strike":"1","expiry":"2024-01-19","side":"short","quantity":"3","price":"0.00000001"},{"type":"call","strike":"2","expiry":"2024-01-19","side":"long","quantity":"7","price":"1"}]}`))
 	f.Add([]byte(`{"legs":null}`))
+	f.Add([]byte(`{"legs":[{"type":"call","strike":"100","expiry":"2024-01-19","side":"short","quantity":"1","price":"2"},{"type":"call","strike":"100","expiry":"2024-02-16","side":"long","quantity":"1","price":"3.5","volatility":"45"}],"volatility":"30","rate":"4"}`))
+	f.Add([]byte(`{"legs":[{"type":"put","strike":"99999999","expiry":"0001-01-01","side":"short","quantity":"1000000000","price":"99999999","multiplier":"1000000000"},{"type":"put","strike":"0.00000001","expiry":"9999-12-31","side":"long","quantity":"1","price":"0.00000001"}],"volatility":"500","rate":"-5"}`))
+	f.Add([]byte(`{"legs":[{"type":"call","strike":"1","expiry":"2024-01-19","side":"long","quantity":"1","price":"1"}],"volatility":30,"rate":"26"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req := httptest.NewRequest("POST", "/api/calculator/strategy", strings.NewReader(string(body)))
 		req.Header.Set("Content-Type", "application/json")

@@ -2,6 +2,8 @@ package calculator_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -74,17 +76,65 @@ func TestStrategyEndpoint(t *testing.T) {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
-	t.Run("CalendarHasNoPayoff", func(t *testing.T) {
-		later := leg("call", "100", "long", "1", "3.50")
-		later["expiry"] = "2024-02-16"
-		r := c.Do("POST", path, map[string]any{"legs": []any{leg("call", "100", "short", "1", "2"), later}})
-		if r.Status != 200 || r.JSON["name"] != "calendar" || r.JSON["netDebit"] != "150.00" || r.JSON["payoffUndefined"] == nil {
+	later := leg("call", "100", "long", "1", "3.50")
+	later["expiry"] = "2024-02-16"
+	calendar := []any{leg("call", "100", "short", "1", "2"), later}
+	t.Run("CalendarAsksForAVolatility", func(t *testing.T) {
+		r := c.Do("POST", path, map[string]any{"legs": calendar})
+		if r.Status != 200 || r.JSON["name"] != "calendar" || r.JSON["netDebit"] != "150.00" ||
+			!strings.Contains(fmt.Sprint(r.JSON["payoffUndefined"]), "give an implied volatility") {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
-		for _, k := range []string{"maxProfit", "maxLoss", "breakevens", "payoff"} {
+		for _, k := range []string{"maxProfit", "maxLoss", "breakevens", "payoff", "firstExpiry"} {
 			if _, ok := r.JSON[k]; ok {
 				t.Errorf("%s given without a payoff: %s", k, r.Body)
 			}
+		}
+	})
+	t.Run("CalendarAtTheFirstExpiry", func(t *testing.T) {
+		// 30% and the default rate, 4%: at the strike the long call, 28 days
+		// from expiry, is worth 3.4643 (Black–Scholes, worked out apart from
+		// the journal): (3.4643 - 1.50) x 100. At 0 both calls are worthless.
+		r := c.Do("POST", path, map[string]any{"legs": calendar, "volatility": "30"})
+		if r.Status != 200 {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		var out struct {
+			PayoffUndefined string
+			Payoff          []any
+			FirstExpiry     struct {
+				Date, Volatility, Rate, MaxProfit, MaxLoss string
+				Breakevens                                 []string
+				Points                                     []struct{ Price, Value string }
+			}
+		}
+		if err := json.Unmarshal(r.Body, &out); err != nil {
+			t.Fatal(err)
+		}
+		fe := out.FirstExpiry
+		if out.Payoff != nil || strings.Contains(out.PayoffUndefined, "give") || fe.Date != "2024-01-19" || fe.Volatility != "30" || fe.Rate != "4" ||
+			fe.MaxProfit != "196.43" || fe.MaxLoss != "150.00" || len(fe.Breakevens) != 2 {
+			t.Fatalf("%s", r.Body)
+		}
+		values := map[string]string{}
+		for _, p := range fe.Points {
+			values[p.Price] = p.Value
+		}
+		if values["0"] != "-150.00" || values["100"] != "196.43" || values[fe.Breakevens[0]] != "0.00" || values[fe.Breakevens[1]] != "0.00" {
+			t.Fatalf("points %v", fe.Points)
+		}
+		// A rate of its own, and the long leg's own volatility over the request's.
+		own := maps.Clone(later)
+		own["volatility"] = "45.5"
+		r = c.Do("POST", path, map[string]any{"legs": []any{calendar[0], own}, "volatility": "20", "rate": "-0.5"})
+		// (Black–Scholes at 45.5% and -0.5%: 5.0060 - 1.50) x 100.
+		if fe, _ := r.JSON["firstExpiry"].(map[string]any); r.Status != 200 || fe["rate"] != "-0.5" || fe["volatility"] != "20" || fe["maxProfit"] != "350.60" {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		// One expiry: the exact payoff, the volatility is not needed.
+		r = c.Do("POST", path, map[string]any{"legs": []any{leg("call", "100", "long", "1", "3")}, "volatility": "30"})
+		if _, ok := r.JSON["firstExpiry"]; r.Status != 200 || ok || r.JSON["maxLoss"] != "300.00" {
+			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
 	t.Run("FieldErrors", func(t *testing.T) {
@@ -108,6 +158,8 @@ func TestStrategyEndpoint(t *testing.T) {
 			{"SymbolDisagreesWithType", map[string]any{"type": "put", "symbol": "XYZ   240119C00110000", "side": "long", "quantity": "1", "price": "1"}, "legs[0].type"},
 			{"SharesWithStrike", map[string]any{"type": "shares", "strike": "100", "side": "long", "quantity": "1", "price": "1"}, "legs[0].strike"},
 			{"Multiplier", map[string]any{"type": "put", "strike": "100", "expiry": "2024-01-19", "side": "long", "quantity": "1", "price": "1", "multiplier": "0"}, "legs[0].multiplier"},
+			{"LegVolatility", map[string]any{"type": "put", "strike": "100", "expiry": "2024-01-19", "side": "long", "quantity": "1", "price": "1", "volatility": "0"}, "legs[0].volatility"},
+			{"SharesWithVolatility", map[string]any{"type": "shares", "side": "long", "quantity": "1", "price": "1", "volatility": "30"}, "legs[0].volatility"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				r := c.Do("POST", path, map[string]any{"legs": []any{tc.leg}})
@@ -125,6 +177,36 @@ func TestStrategyEndpoint(t *testing.T) {
 		}})
 		if r.Status != 400 || !strings.Contains(string(r.Body), `"field":"legs[1].symbol"`) {
 			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("ModelErrors", func(t *testing.T) {
+		for _, tc := range []struct {
+			name, field string
+			value       any
+		}{
+			{"ZeroVolatility", "volatility", "0"},
+			{"NegativeVolatility", "volatility", "-30"},
+			{"VolatilityOver500", "volatility", "500.0001"},
+			{"VolatilityNumber", "volatility", 30},
+			{"VolatilityText", "volatility", "thirty"},
+			{"RateBelow", "rate", "-5.01"},
+			{"RateAbove", "rate", "25.5"},
+			{"RatePlaces", "rate", "4.00001"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				r := c.Do("POST", path, map[string]any{"legs": calendar, tc.field: tc.value})
+				if r.Status != 400 || r.ErrorCode() != "VALIDATION_ERROR" || !strings.Contains(string(r.Body), `"field":"`+tc.field+`"`) {
+					t.Fatalf("%d %s", r.Status, r.Body)
+				}
+				apitest.CheckErrorShape(t, r)
+			})
+		}
+		// The bounds themselves are in.
+		for _, body := range []map[string]any{{"volatility": "500", "rate": "25"}, {"volatility": "0.0001", "rate": "-5"}} {
+			body["legs"] = calendar
+			if r := c.Do("POST", path, body); r.Status != 200 || r.JSON["firstExpiry"] == nil {
+				t.Fatalf("%v: %d %s", body, r.Status, r.Body)
+			}
 		}
 	})
 	nine := make([]any, 9)

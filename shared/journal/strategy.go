@@ -32,6 +32,9 @@ type StrategyLeg struct {
 	Quantity   decimal.Decimal // contracts (option) or shares; above 0
 	Price      decimal.Decimal // per share: the premium paid or received, or the share price; 0 or above
 	Multiplier decimal.Decimal // shares per contract; zero means OptionMultiplier for an option, 1 for shares
+	// Volatility is the option's implied volatility in percent a year for
+	// the first-expiry estimate (FirstExpiry); zero: the Model's.
+	Volatility decimal.Decimal
 }
 
 // StrategyName is what a set of legs is recognised as, by structure alone.
@@ -65,8 +68,8 @@ type Strategy struct {
 	NetDebit decimal.Decimal
 	// Payoff is the P&L at expiry, or nil when the options expire on
 	// different dates (NoPayoff says why): then the payoff at the first
-	// expiry depends on what the later legs are still worth, which needs a
-	// pricing model this journal does not have.
+	// expiry depends on what the later legs are still worth, which only a
+	// pricing model can estimate (FirstExpiry, given a volatility).
 	Payoff   *Payoff
 	NoPayoff string
 	// MaxProfit is the highest payoff at expiry; MaxLoss the lowest payoff
@@ -128,7 +131,7 @@ func AnalyzeStrategy(legs []StrategyLeg) (Strategy, error) {
 	s := Strategy{NetDebit: NetDebit(legs)}
 	s.Name, s.Label = recognise(legs, s.NetDebit)
 	if !oneExpiry(legs) {
-		s.NoPayoff = "the options expire on different dates: the payoff at the first expiry depends on what the later options are still worth, which needs a pricing model"
+		s.NoPayoff = "the options expire on different dates: what they pay at the first expiry depends on what the later options are still worth then, which only a pricing model can estimate"
 		return s, nil
 	}
 	p := payoff(legs)

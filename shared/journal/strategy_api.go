@@ -1,8 +1,10 @@
 package journal
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -15,8 +17,12 @@ import (
 const MaxStrategyLegs = 8
 
 // StrategyInput is the request body of POST /api/calculator/strategy.
+// Volatility and Rate, in percent a year, are the model's for the estimate
+// at the first expiry of legs that expire on different dates (FirstExpiry).
 type StrategyInput struct {
-	Legs []StrategyLegInput `json:"legs"`
+	Legs       []StrategyLegInput `json:"legs"`
+	Volatility Field              `json:"volatility,omitzero"` // implied, of every option leg without its own
+	Rate       Field              `json:"rate,omitzero"`       // risk-free; DefaultRatePercent when left out
 }
 
 // StrategyLegInput is one leg of the request: an option given by type,
@@ -31,19 +37,36 @@ type StrategyLegInput struct {
 	Quantity   Field  `json:"quantity"`         // contracts, or shares
 	Price      Field  `json:"price"`            // per share
 	Multiplier Field  `json:"multiplier,omitzero"`
+	Volatility Field  `json:"volatility,omitzero"` // implied, percent a year: this leg's, over the request's
 }
 
-// ValidateStrategy checks a request and returns its legs, or a
-// VALIDATION_ERROR naming every bad field ("legs[2].strike"). Rules beyond
-// each field's format and bounds: 1 to MaxStrategyLegs legs; an option has
-// a symbol or both strike and expiry, never both; a symbol's right agrees
-// with a type given beside it; every symbol names one underlying; contracts
-// are whole; a multiplier (default 100) applies to options only.
-func ValidateStrategy(in StrategyInput) ([]StrategyLeg, error) {
+// VolatilityRule bounds an implied volatility in percent a year: above 0,
+// and at most 500, beyond what even a meme stock's options are quoted at.
+var VolatilityRule = DecimalRule{MinOpen: true, Max: decimal.NewFromInt(500), Places: 4,
+	Message: "must be greater than 0 and at most 500 (percent a year, 30 for 30%)"}
+
+// RateRule bounds a risk-free rate in percent a year: the negative rates
+// some central banks have set, up to 25.
+var RateRule = DecimalRule{Min: decimal.NewFromInt(-5), Max: decimal.NewFromInt(25), Places: 4,
+	Message: "must be between -5 and 25 (percent a year)"}
+
+// ValidateStrategy checks a request and returns its legs and model, or a
+// VALIDATION_ERROR naming every bad field ("legs[2].strike", "rate").
+// Rules beyond each field's format and bounds: 1 to MaxStrategyLegs legs;
+// an option has a symbol or both strike and expiry, never both; a symbol's
+// right agrees with a type given beside it; every symbol names one
+// underlying; contracts are whole; a multiplier (default 100) and a
+// volatility apply to options only.
+func ValidateStrategy(in StrategyInput) ([]StrategyLeg, Model, error) {
 	var p Problems
+	m := Model{Rate: decimal.NewFromInt(DefaultRatePercent)}
+	m.Volatility, _ = p.Decimal("volatility", in.Volatility, VolatilityRule)
+	if r, ok := p.Decimal("rate", in.Rate, RateRule); ok {
+		m.Rate = r
+	}
 	if len(in.Legs) == 0 || len(in.Legs) > MaxStrategyLegs {
 		p.Add("legs", fmt.Sprintf("must hold 1 to %d legs", MaxStrategyLegs))
-		return nil, p.Err()
+		return nil, Model{}, p.Err()
 	}
 	legs := make([]StrategyLeg, len(in.Legs))
 	underlying := ""
@@ -76,7 +99,7 @@ func ValidateStrategy(in StrategyInput) ([]StrategyLeg, error) {
 			for _, g := range []struct {
 				name  string
 				given bool
-			}{{"symbol", l.Symbol != ""}, {"strike", !l.Strike.Blank()}, {"expiry", l.Expiry != ""}, {"multiplier", !l.Multiplier.Blank()}} {
+			}{{"symbol", l.Symbol != ""}, {"strike", !l.Strike.Blank()}, {"expiry", l.Expiry != ""}, {"multiplier", !l.Multiplier.Blank()}, {"volatility", !l.Volatility.Blank()}} {
 				if g.given {
 					p.Add(f+g.name, "applies only to an option leg")
 				}
@@ -118,18 +141,21 @@ func ValidateStrategy(in StrategyInput) ([]StrategyLeg, error) {
 			p.Add(f+"quantity", "must be a whole number of contracts")
 		}
 		leg.Multiplier, _ = p.Decimal(f+"multiplier", l.Multiplier, MultiplierRule)
+		leg.Volatility, _ = p.Decimal(f+"volatility", l.Volatility, VolatilityRule)
 	}
 	if err := p.Err(); err != nil {
-		return nil, err
+		return nil, Model{}, err
 	}
-	return legs, nil
+	return legs, m, nil
 }
 
 // StrategyOutput is the response body of POST /api/calculator/strategy.
 // Money figures are rounded half away from zero to 2 places; prices
 // (breakevens, payoff prices) are exact. maxProfit and maxLoss are absent
 // when unlimited, and, with every figure at expiry, when the legs expire on
-// different dates (payoffUndefined then says why).
+// different dates (payoffUndefined then says why). For those, FirstExpiry
+// is the model's estimate at the first expiry when the request gave a
+// volatility (payoffUndefined then asks for one).
 type StrategyOutput struct {
 	Name            StrategyName        `json:"name"`
 	Label           string              `json:"label"`
@@ -139,6 +165,21 @@ type StrategyOutput struct {
 	Breakevens      []string            `json:"breakevens,omitempty"`
 	Payoff          []PayoffPointOutput `json:"payoff,omitempty"`
 	PayoffUndefined string              `json:"payoffUndefined,omitempty"`
+	FirstExpiry     *FirstExpiryOutput  `json:"firstExpiry,omitempty"`
+}
+
+// FirstExpiryOutput is a ModelCurve in the response: money to 2 places,
+// sampled prices exact, breakevens to modelPlaces; the model's inputs
+// (percent a year) beside it, as a chart labels them. Volatility is absent
+// when every later option gave its own.
+type FirstExpiryOutput struct {
+	Date       string              `json:"date"`
+	Volatility string              `json:"volatility,omitempty"`
+	Rate       string              `json:"rate"`
+	MaxProfit  string              `json:"maxProfit,omitempty"`
+	MaxLoss    string              `json:"maxLoss,omitempty"`
+	Breakevens []string            `json:"breakevens,omitempty"`
+	Points     []PayoffPointOutput `json:"points"`
 }
 
 // PayoffPointOutput is one point of the payoff at expiry.
@@ -151,10 +192,23 @@ type PayoffPointOutput struct {
 // joined by straight lines, are the payoff exactly: 0, each strike, each
 // breakeven, and one point past them all (half as far again as the highest
 // strike, breakeven or share price) for the last segment's direction.
-func StrategyReport(legs []StrategyLeg, s Strategy) StrategyOutput {
+// Without a payoff at expiry it adds the model's estimate at the first
+// expiry (FirstExpiryReport), or asks for the volatility that needs. Its
+// error is FirstExpiry's other than ErrNoVolatility, which the API's bounds
+// rule out.
+func StrategyReport(legs []StrategyLeg, s Strategy, m Model) (StrategyOutput, error) {
 	out := StrategyOutput{Name: s.Name, Label: s.Label, NetDebit: money.Round2(s.NetDebit), PayoffUndefined: s.NoPayoff}
 	if s.Payoff == nil {
-		return out
+		c, err := FirstExpiry(legs, m)
+		switch {
+		case errors.Is(err, ErrNoVolatility):
+			out.PayoffUndefined += ": give an implied volatility (volatility) for the model's estimate at the first expiry"
+		case err != nil:
+			return StrategyOutput{}, err
+		default:
+			out.FirstExpiry = FirstExpiryReport(c, m)
+		}
+		return out, nil
 	}
 	if s.MaxProfit != nil {
 		out.MaxProfit = money.Round2(*s.MaxProfit)
@@ -183,6 +237,28 @@ func StrategyReport(legs []StrategyLeg, s Strategy) StrategyOutput {
 	}
 	for _, b := range s.Breakevens {
 		out.Breakevens = append(out.Breakevens, b.String())
+	}
+	return out, nil
+}
+
+// FirstExpiryReport writes a model's curve for the response.
+func FirstExpiryReport(c ModelCurve, m Model) *FirstExpiryOutput {
+	out := &FirstExpiryOutput{Date: c.Date.Format(time.DateOnly), Rate: m.Rate.String(), Points: make([]PayoffPointOutput, len(c.Points))}
+	if m.Volatility.IsPositive() {
+		out.Volatility = m.Volatility.String()
+	}
+	amount := func(v float64) string { return money.Round2(decimal.NewFromFloat(v)) }
+	if c.MaxProfit != nil {
+		out.MaxProfit = amount(*c.MaxProfit)
+	}
+	if c.MaxLoss != nil {
+		out.MaxLoss = amount(*c.MaxLoss)
+	}
+	for _, b := range c.Breakevens {
+		out.Breakevens = append(out.Breakevens, b.String())
+	}
+	for i, p := range c.Points {
+		out.Points[i] = PayoffPointOutput{Price: p.Price.String(), Value: amount(p.Value)}
 	}
 	return out
 }

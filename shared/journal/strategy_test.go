@@ -479,8 +479,12 @@ func TestStrategyReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			out, err := StrategyReport(c.legs, s, Model{})
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got []string
-			for _, p := range StrategyReport(c.legs, s).Payoff {
+			for _, p := range out.Payoff {
 				got = append(got, p.Price+":"+p.Value)
 			}
 			if strings.Join(got, " ") != c.want {

@@ -1090,6 +1090,31 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
   await screenshot('day-compliance');
 });
 
+step('builds a call calendar in the options strategy builder, and reads the model\'s estimate at the first expiry', async () => {
+  await nav('Calculator');
+  await page.getByRole('navigation', { name: 'Calculators' }).getByRole('link', { name: 'Options strategy' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Options strategy' }).waitFor();
+  await page.getByLabel('Strategy', { exact: true }).selectOption({ label: 'Call calendar' });
+  await page.getByRole('group', { name: 'Template' }).getByLabel('Expiry').fill('2027-01-15');
+  for (const [n, expiry, price] of [
+    [1, '', '2.00'],
+    [2, '2027-02-12', '3.50'],
+  ]) {
+    const leg = page.getByRole('group', { name: new RegExp(`^Leg ${n}:`) });
+    await leg.getByLabel('Strike').fill('100');
+    if (expiry) await leg.getByLabel('Expiry').fill(expiry);
+    await leg.getByLabel('Price per share').fill(price);
+  }
+  // At 30% (the field's start) and 4%, the later call is worth 3.4643 at the strike when the first expires, 28 days
+  // before it: (3.4643 - 1.50) x 100 at best; at worst both calls are worthless and the 150 paid is lost.
+  await page.getByTestId('estimate-note').waitFor();
+  assert.equal(await page.getByLabel('Implied volatility %').inputValue(), '30');
+  assert.equal(await page.getByTestId('max-profit').innerText(), '196.43');
+  assert.equal(await page.getByTestId('max-loss').innerText(), '150.00');
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('calculator-calendar');
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');

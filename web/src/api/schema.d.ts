@@ -751,9 +751,18 @@ export interface paths {
          *     When the options expire on different dates (a calendar, a diagonal)
          *     there are no figures at expiry: what the later options are worth at
          *     the first expiry needs a pricing model. `payoffUndefined` says so.
+         *     Given an implied `volatility` (for all legs, or a leg's own), the
+         *     answer has `firstExpiry` instead: a Black–Scholes estimate of the
+         *     P&L on the day the first options expire (those at their intrinsic
+         *     value, later ones at the model's price with the time they have left,
+         *     shares at the price), with `rate` (default 4%) as the risk-free rate.
+         *     Without a volatility `payoffUndefined` asks for one. On legs that
+         *     expire together `volatility` and `rate` are checked but unused: the
+         *     payoff at expiry is exact.
          *
          *     400 `VALIDATION_ERROR` lists every bad field, as
-         *     `legs[<index>].<field>`, or `legs` for no legs or more than 8.
+         *     `legs[<index>].<field>`, `volatility`, `rate`, or `legs` for no legs
+         *     or more than 8.
          */
         post: operations["analyzeStrategy"];
         delete?: never;
@@ -3202,6 +3211,17 @@ export interface components {
         /** @description Request of `POST /api/calculator/strategy`. */
         StrategyInput: {
             legs: components["schemas"]["StrategyLegInput"][];
+            /**
+             * @description Implied volatility in percent a year (30 for 30%) of every option
+             *     leg without its own, for `firstExpiry`. Greater than 0, at most
+             *     500, 4 places at most.
+             */
+            volatility?: components["schemas"]["DecimalInput"];
+            /**
+             * @description Risk-free rate in percent a year, continuously compounded, for
+             *     `firstExpiry`: -5 to 25, 4 places at most. Default 4.
+             */
+            rate?: components["schemas"]["DecimalInput"];
         };
         /**
          * @description One leg: an option by `type`, `strike` and `expiry`, or by its OCC
@@ -3229,6 +3249,8 @@ export interface components {
             price: components["schemas"]["DecimalInput"];
             /** @description Options only; shares per contract, default 100. */
             multiplier?: components["schemas"]["DecimalInput"];
+            /** @description Options only; this leg's implied volatility in percent a year, over the request's `volatility`. Greater than 0, at most 500. */
+            volatility?: components["schemas"]["DecimalInput"];
         };
         /**
          * @description Response of `POST /api/calculator/strategy`. Money figures have
@@ -3258,8 +3280,54 @@ export interface components {
                 price: string;
                 value: components["schemas"]["Decimal2"];
             }[];
-            /** @description Why there are no figures at expiry (the options expire on different dates). */
+            /**
+             * @description Why there are no figures at expiry (the options expire on
+             *     different dates); without `firstExpiry` it ends by asking for an
+             *     implied volatility.
+             */
             payoffUndefined?: string;
+            firstExpiry?: components["schemas"]["FirstExpiryEstimate"];
+        };
+        /**
+         * @description Options that expire on different dates, given a volatility: a model
+         *     estimate (Black–Scholes, no dividends, European exercise) of the P&L
+         *     on the day the first ones expire. Those are worth their intrinsic
+         *     value then; each later option its Black–Scholes price with the years
+         *     (of 365 days) it has left; shares the price. `maxProfit`, `maxLoss`
+         *     and `breakevens` are estimates from the points, absent (the first
+         *     two) when unlimited: calls and shares that do not net to zero keep
+         *     the P&L rising or falling with the underlying.
+         */
+        FirstExpiryEstimate: {
+            /**
+             * Format: date
+             * @description The first expiry.
+             */
+            date: string;
+            /** @description The request's volatility, percent a year; absent when every later option gave its own. */
+            volatility?: string;
+            /** @description The risk-free rate used, percent a year. */
+            rate: string;
+            /** @description The highest P&L of the points. */
+            maxProfit?: components["schemas"]["Decimal2"];
+            /** @description The deepest loss of the points, as a positive amount (0 or below when none loses). */
+            maxLoss?: components["schemas"]["Decimal2"];
+            /**
+             * @description Prices where the estimated P&L crosses 0, ascending, to 4 places:
+             *     found by bisection between points of opposite sign (and past the
+             *     last point for an unlimited side).
+             */
+            breakevens?: string[];
+            /**
+             * @description The estimated P&L at 0, at 160 equal steps up to twice the
+             *     highest strike or share price, at each strike and at each
+             *     breakeven, ascending by price; a smooth curve, drawn through
+             *     them.
+             */
+            points: {
+                price: string;
+                value: components["schemas"]["Decimal2"];
+            }[];
         };
         /** @description One listed security of the SEC's ticker list. */
         Symbol: {

@@ -62,8 +62,27 @@ describe('CalculatorStrategy', () => {
     });
   });
 
-  it('adds and removes legs, and says why a calendar has no payoff at expiry', async () => {
-    mockApi(route('POST', '/api/calculator/strategy', () => ({ body: { name: 'calendar', label: 'Long call calendar', netDebit: '150.00', payoffUndefined: 'different dates' } })));
+  it('adds and removes legs, and draws a calendar at its first expiry at the implied volatility given', async () => {
+    const estimate = {
+      date: '2024-01-19',
+      volatility: '30',
+      rate: '4',
+      maxProfit: '196.43',
+      maxLoss: '150.00',
+      breakevens: ['95.3072', '105.7709'],
+      points: [
+        { price: '0', value: '-150.00' },
+        { price: '95.3072', value: '0.00' },
+        { price: '100', value: '196.43' },
+        { price: '105.7709', value: '0.00' },
+        { price: '200', value: '-119.36' },
+      ],
+    };
+    const api = mockApi(
+      route('POST', '/api/calculator/strategy', (c) => ({
+        body: { name: 'calendar', label: 'Long call calendar', netDebit: '150.00', payoffUndefined: 'different dates', ...((c.body as { volatility?: string }).volatility ? { firstExpiry: estimate } : {}) },
+      })),
+    );
     renderScreen(<CalculatorStrategy />);
     fireEvent.change(screen.getByLabelText('Strategy'), { target: { value: 'custom' } });
     expect(screen.getByText(/Add a leg, or pick a strategy/)).toBeInTheDocument();
@@ -74,6 +93,7 @@ describe('CalculatorStrategy', () => {
     expect(screen.queryByRole('group', { name: /^Leg 3:/ })).toBeNull();
     const leg2 = screen.getByRole('group', { name: /^Leg 2:/ });
     fireEvent.change(within(leg2).getByLabelText('Side'), { target: { value: 'short' } });
+    expect(screen.queryByLabelText('Implied volatility %')).toBeNull();
     for (const [n, expiry] of [
       [1, '2024-02-16'],
       [2, '2024-01-19'],
@@ -81,9 +101,20 @@ describe('CalculatorStrategy', () => {
       fireEvent.change(within(screen.getByRole('group', { name: new RegExp(`^Leg ${n}:`) })).getByLabelText('Expiry'), { target: { value: expiry } });
       fillLeg(n, '100', n === 1 ? '3.50' : '2');
     }
-    expect(await screen.findByTestId('no-payoff')).toHaveTextContent(/expire on different dates/);
+    // Two expiries: the volatility field, at 30 to start with, and the estimate at the first expiry.
+    expect(screen.getByLabelText('Implied volatility %')).toHaveValue('30');
+    expect(await screen.findByTestId('estimate-note')).toHaveTextContent(/model's estimate \(Black–Scholes\).*30% implied volatility and a 4% risk-free rate/);
     expect(screen.getByTestId('strategy-name')).toHaveTextContent('Long call calendar');
+    expect(screen.getByTestId('max-profit')).toHaveTextContent('196.43');
+    expect(screen.getByTestId('max-loss')).toHaveTextContent('150.00');
+    expect(screen.getByTestId('breakevens')).toHaveTextContent('95.3072 and 105.7709');
+    expect(screen.getByRole('img', { name: /^Estimated P&L at the first expiry of the long call calendar: max profit 196.43/ })).toBeInTheDocument();
+    expect(api.calls.at(-1)?.body).toMatchObject({ volatility: '30' });
+    // Without a volatility: why there is no figure, and what to enter.
+    fireEvent.change(screen.getByLabelText('Implied volatility %'), { target: { value: '' } });
+    expect(await screen.findByTestId('no-payoff')).toHaveTextContent(/expire on different dates.*Enter the implied volatility/);
     expect(screen.queryByTestId('max-loss')).toBeNull();
+    expect(api.calls.at(-1)?.body).not.toHaveProperty('volatility');
   });
 
   it('names the leg and the field of a validation problem', async () => {

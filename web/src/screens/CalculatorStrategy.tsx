@@ -8,6 +8,8 @@ import {
   applyTemplate,
   blankLeg,
   breakevenText,
+  estimateChart,
+  estimateText,
   initialStrategyForm,
   maxLossText,
   maxProfitText,
@@ -16,6 +18,7 @@ import {
   payoffRange,
   setContracts,
   setExpiry,
+  severalExpiries,
   strategyRequest,
   templates,
   type LegForm,
@@ -32,6 +35,7 @@ const fieldLabels: Record<string, string> = {
   quantity: 'contracts (or shares)',
   price: 'price per share',
   legs: 'legs',
+  volatility: 'implied volatility %',
 };
 
 /** The most legs the server analyses at once. */
@@ -51,8 +55,16 @@ function Results({ out, form }: { out: Output; form: StrategyForm }) {
   if (!out.payoffUndefined) {
     rows.push(['Max profit at expiry', maxProfitText(out), 'max-profit'], ['Max loss at expiry', maxLossText(out), 'max-loss'], ['Breakeven at expiry', breakevenText(out), 'breakevens']);
   }
-  const range = payoffRange(form.legs, out.breakevens);
-  const summary = `Payoff at expiry of the ${out.label.toLowerCase()}: max profit ${maxProfitText(out)}, max loss ${maxLossText(out)}, breakeven ${breakevenText(out)}.`;
+  const fe = out.firstExpiry;
+  if (fe) {
+    rows.push(
+      ['Max profit at the first expiry (estimate)', maxProfitText(fe), 'max-profit'],
+      ['Max loss at the first expiry (estimate)', maxLossText(fe), 'max-loss'],
+      ['Breakeven at the first expiry (estimate)', breakevenText(fe), 'breakevens'],
+    );
+  }
+  const range = payoffRange(form.legs, fe ? fe.breakevens : out.breakevens);
+  const summary = `${fe ? 'Estimated P&L at the first expiry' : 'Payoff at expiry'} of the ${out.label.toLowerCase()}: max profit ${maxProfitText(fe ?? out)}, max loss ${maxLossText(fe ?? out)}, breakeven ${breakevenText(fe ?? out)}.`;
   return (
     <>
       <dl className="facts">
@@ -63,7 +75,14 @@ function Results({ out, form }: { out: Output; form: StrategyForm }) {
           </div>
         ))}
       </dl>
-      {out.payoffUndefined ? (
+      {fe ? (
+        <>
+          <PayoffChart out={estimateChart(fe)} range={range} summary={summary} estimate />
+          <p className="hint" data-testid="estimate-note">
+            {estimateText(fe)}
+          </p>
+        </>
+      ) : out.payoffUndefined ? (
         <p className="note" data-testid="no-payoff">
           {noPayoffText}
         </p>
@@ -100,6 +119,16 @@ export default function CalculatorStrategy() {
               </SelectField>
               <Field label="Expiry" type="date" value={form.expiry} onChange={(e) => setForm(setExpiry(form, e.target.value))} hint="Sets every leg that expires with the others." />
               <Field label="Contracts" inputMode="decimal" value={form.contracts} onChange={(e) => setForm(setContracts(form, e.target.value))} hint="Sizes the template's legs; 100 shares a contract." />
+              {severalExpiries(form.legs) && (
+                <Field
+                  label="Implied volatility %"
+                  inputMode="decimal"
+                  value={form.volatility}
+                  onChange={(e) => setForm({ ...form, volatility: e.target.value })}
+                  error={err?.fieldError('volatility', { labels: fieldLabels })}
+                  hint="The later options' implied volatility, a year (30 for 30%): it prices them for the estimate at the first expiry."
+                />
+              )}
             </div>
             <p className="hint">Picking a strategy fills in its legs; enter each strike and the price per share, or change any leg.</p>
           </fieldset>

@@ -16,14 +16,17 @@ interface Props {
   range: [number, number];
   /** The chart's text alternative: what it shows. */
   summary: string;
+  /** The points are a model's estimate at the first expiry (legs on several expiries), not the payoff at expiry. */
+  estimate?: boolean;
 }
 
 /**
  * PayoffChart draws the P&L at expiry against the underlying's price: the
  * API's points joined by straight lines (the payoff exactly), the zero
- * line, and a dot at each breakeven.
+ * line, and a dot at each breakeven. For an estimate the points are close
+ * enough together that the lines make its curve.
  */
-export function PayoffChart({ out, range, summary }: Props) {
+export function PayoffChart({ out, range, summary, estimate = false }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const series = useMemo(() => payoffSeries(out), [out]);
   const [lo, hi] = range;
@@ -41,12 +44,12 @@ export function PayoffChart({ out, range, summary }: Props) {
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false, range: () => [lo, hi] } },
         axes: [
-          { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: 'Underlying price at expiry', values: (_u, splits) => splits.map((v) => formatDecimal(String(v), 0, 2)) },
+          { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, label: estimate ? 'Underlying price at the first expiry' : 'Underlying price at expiry', values: (_u, splits) => splits.map((v) => formatDecimal(String(v), 0, 2)) },
           { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 80, label: 'P&L', values: (_u, splits) => splits.map((v) => formatDecimal(v.toFixed(2), 0, 2)) },
         ],
         series: [
           {},
-          { label: 'P&L at expiry', stroke: line, width: 2, points: { show: false } },
+          { label: estimate ? 'Estimated P&L at the first expiry' : 'P&L at expiry', stroke: line, width: 2, points: { show: false } },
           { label: 'Zero', stroke: text, width: 1, dash: [4, 4], points: { show: false } },
           { label: 'Breakeven', stroke: line, width: 0, paths: () => null, points: { show: true, size: 9, fill: line, stroke: line } },
         ],
@@ -61,10 +64,10 @@ export function PayoffChart({ out, range, summary }: Props) {
       resize?.disconnect();
       plot.destroy();
     };
-  }, [series, lo, hi]);
+  }, [series, lo, hi, estimate]);
   return (
     <figure className="payoff" aria-labelledby="payoff-title">
-      <h2 id="payoff-title">Payoff at expiry</h2>
+      <h2 id="payoff-title">{estimate ? 'Estimated P&L at the first expiry (model)' : 'Payoff at expiry'}</h2>
       <div ref={box} className="chart" role="img" aria-label={summary} data-testid="payoff-chart" />
     </figure>
   );

@@ -3,6 +3,8 @@ import {
   applyTemplate,
   blankLeg,
   breakevenText,
+  estimateChart,
+  estimateText,
   initialStrategyForm,
   maxLossText,
   maxProfitText,
@@ -11,6 +13,7 @@ import {
   payoffSeries,
   setContracts,
   setExpiry,
+  severalExpiries,
   strategyRequest,
   type StrategyForm,
 } from './strategy';
@@ -65,6 +68,30 @@ describe('strategyRequest', () => {
       ],
     });
   });
+
+  it('sends the implied volatility only for legs on several expiries', () => {
+    let f = setExpiry(applyTemplate(initialStrategyForm(), 'calendar'), '2024-01-19');
+    expect(f.volatility).toBe('30');
+    expect(severalExpiries(f.legs)).toBe(false); // the later leg has no expiry yet
+    expect(strategyRequest(filled(f, ['100', '100'], ['2', '3.50']))).toBeNull();
+    f = filled({ ...f, legs: f.legs.map((l) => (l.later ? { ...l, expiry: '2024-02-16' } : l)) }, ['100', '100'], ['2', '3.50']);
+    expect(severalExpiries(f.legs)).toBe(true);
+    expect(strategyRequest(f)).toEqual({
+      legs: [
+        { type: 'call', strike: '100', expiry: '2024-01-19', side: 'short', quantity: '1', price: '2' },
+        { type: 'call', strike: '100', expiry: '2024-02-16', side: 'long', quantity: '1', price: '3.50' },
+      ],
+      volatility: '30',
+    });
+    expect(strategyRequest({ ...f, volatility: ' 27,5 ' })).toMatchObject({ volatility: '27.5' });
+    expect(strategyRequest({ ...f, volatility: '' })).not.toHaveProperty('volatility');
+    // One expiry: the payoff is exact, no volatility is asked for.
+    const one = { ...f, legs: f.legs.map((l) => ({ ...l, expiry: '2024-01-19' })) };
+    expect(severalExpiries(one.legs)).toBe(false);
+    expect(strategyRequest(one)).not.toHaveProperty('volatility');
+    // Shares have no expiry: a covered call is one expiry.
+    expect(severalExpiries([{ type: 'shares', expiry: '' }, { type: 'call', expiry: '2024-01-19' }])).toBe(false);
+  });
 });
 
 describe('words', () => {
@@ -82,6 +109,22 @@ describe('words', () => {
     expect(maxLossText({ maxLoss: '-50.00' })).toMatch(/^None/);
     expect(breakevenText({ breakevens: ['92', '108.5'] })).toBe('92.00 and 108.50');
     expect(breakevenText({})).toMatch(/^None/);
+  });
+});
+
+describe('the estimate at the first expiry', () => {
+  it('says it is a model estimate, with its date and inputs', () => {
+    expect(estimateText({ date: '2024-01-19', volatility: '30', rate: '4' })).toMatch(/^A model's estimate \(Black–Scholes\) for Jan 19, 2024, .*with 30% implied volatility and a 4% risk-free rate/);
+    expect(estimateText({ date: '2024-01-19', rate: '-0.5' })).toMatch(/each later option's own implied volatility and a -0.5% risk-free rate/);
+  });
+
+  it('draws its points with their breakevens', () => {
+    const points = [
+      { price: '0', value: '-150.00' },
+      { price: '95.3072', value: '0.00' },
+    ];
+    expect(estimateChart({ points, breakevens: ['95.3072'] })).toEqual({ payoff: points, breakevens: ['95.3072'] });
+    expect(payoffSeries(estimateChart({ points }))[3]).toEqual([null, null]);
   });
 });
 

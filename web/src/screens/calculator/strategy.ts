@@ -1,7 +1,7 @@
 // The options strategy builder: its form, the templates that fill in legs,
 // the request it makes and the words for its answer.
 import type { Schemas } from '../../api/client';
-import { formatDecimal } from '../../format';
+import { formatDay, formatDecimal } from '../../format';
 import { normalizeDecimal } from '../../numbers';
 
 export type LegType = 'call' | 'put' | 'shares';
@@ -32,6 +32,8 @@ export interface StrategyForm {
   expiry: string;
   /** Contracts of the template; changing it resizes every leg that came from the template. */
   contracts: string;
+  /** Implied volatility in percent a year, for the model's estimate of legs that expire on different dates. */
+  volatility: string;
   legs: LegForm[];
 }
 
@@ -178,8 +180,16 @@ export function applyTemplate(f: StrategyForm, id: TemplateId): StrategyForm {
   return { ...f, template: id, legs };
 }
 
+/** The builder's implied volatility until the trader gives one: a middling stock's, in percent a year. */
+export const defaultVolatility = '30';
+
 export function initialStrategyForm(): StrategyForm {
-  return applyTemplate({ template: 'iron-condor', expiry: '', contracts: '1', legs: [] }, 'iron-condor');
+  return applyTemplate({ template: 'iron-condor', expiry: '', contracts: '1', volatility: defaultVolatility, legs: [] }, 'iron-condor');
+}
+
+/** severalExpiries: the option legs expire on different dates (a calendar, a diagonal), so the payoff needs a model. */
+export function severalExpiries(legs: Array<Pick<LegForm, 'type' | 'expiry'>>): boolean {
+  return new Set(legs.filter((l) => l.type !== 'shares' && l.expiry !== '').map((l) => l.expiry)).size > 1;
 }
 
 /** setExpiry moves the legs on the old common expiry (or none yet) to the new one. */
@@ -199,7 +209,8 @@ type LegInput = Input['legs'][number];
 
 /**
  * strategyRequest builds the body of POST /api/calculator/strategy: numbers
- * as the API writes them, option fields only on option legs. null while a
+ * as the API writes them, option fields only on option legs, the volatility
+ * only for legs on several expiries (the only ones it is for). null while a
  * leg still misses a field (nothing to ask yet).
  */
 export function strategyRequest(f: StrategyForm): Input | null {
@@ -217,7 +228,8 @@ export function strategyRequest(f: StrategyForm): Input | null {
     if (!strike || !l.expiry) return null;
     legs.push({ type: l.type, strike, expiry: l.expiry, side: l.side, quantity, price });
   }
-  return { legs };
+  const volatility = normalizeDecimal(f.volatility);
+  return severalExpiries(f.legs) && volatility ? { legs, volatility } : { legs };
 }
 
 type Output = Schemas['StrategyOutput'];
@@ -252,9 +264,25 @@ export function breakevenText(out: Pick<Output, 'breakevens'>): string {
   return b.map((p) => formatDecimal(p, 2, 8)).join(' and ');
 }
 
-/** The words for strategies whose payoff at expiry the journal cannot draw. */
+/** The words for strategies whose payoff at expiry the journal cannot draw without a volatility. */
 export const noPayoffText =
-  'The options expire on different dates, so there is no single payoff at expiry: what the later options are still worth when the first ones expire depends on time and volatility, which this calculator does not model. Max profit, max loss and breakevens are shown only for legs that all expire together.';
+  'The options expire on different dates, so there is no single payoff at expiry: what the later options are still worth when the first ones expire depends on time and volatility. Enter the implied volatility to see a model\'s estimate.';
+
+type Estimate = Schemas['FirstExpiryEstimate'];
+
+/**
+ * estimateText says what the first-expiry curve is: a model's estimate, on which date and with which inputs (the
+ * rate is the API's default unless the request gave one).
+ */
+export function estimateText(fe: Pick<Estimate, 'date' | 'volatility' | 'rate'>): string {
+  const vol = fe.volatility === undefined ? "each later option's own implied volatility" : `${formatDecimal(fe.volatility, 0, 4)}% implied volatility`;
+  return `A model's estimate (Black–Scholes) for ${formatDay(fe.date)}, when the first options expire: the later ones priced with ${vol} and a ${formatDecimal(fe.rate, 0, 4)}% risk-free rate. A guide to the shape, not a quote: the later options will trade at the volatility the market gives them then.`;
+}
+
+/** estimateChart is the first-expiry estimate in the shape PayoffChart draws. */
+export function estimateChart(fe: Pick<Estimate, 'points' | 'breakevens'>): Pick<Output, 'payoff' | 'breakevens'> {
+  return { payoff: fe.points, ...(fe.breakevens ? { breakevens: fe.breakevens } : {}) };
+}
 
 /**
  * payoffSeries turns the payoff points into the chart's columns: the P&L,

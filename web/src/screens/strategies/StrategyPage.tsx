@@ -6,8 +6,11 @@ import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, FormActions, Loading, PageTitle } from '../../components/ui';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { useSettledQuery } from '../../hooks';
 import { normalizeDecimal } from '../../numbers';
 import { PayoffChart } from '../calculator/PayoffChart';
+import { defaultVolatility, estimateChart, estimateText, payoffRange } from '../calculator/strategy';
+import { estimateLegs, estimateRequest } from './estimate';
 import { LegPicker, usePositionsOn } from './LegPicker';
 import { legsError } from './text';
 
@@ -110,6 +113,7 @@ function Loaded({ s, currency }: { s: Strategy; currency: string | undefined }) 
         </dd>
       </dl>
       {s.noPayoff && <p className="note">{s.noPayoff}</p>}
+      {s.noPayoff && <FirstExpiry s={s} currency={currency} />}
       {s.payoff.length > 0 && (
         <section className="card" aria-labelledby="payoff-title">
           <h2 id="payoff-title">Payoff at expiry</h2>
@@ -158,6 +162,63 @@ function Loaded({ s, currency }: { s: Strategy; currency: string | undefined }) 
         <FormActions submit="Save the legs" busy={update.isPending && legsChanged(s, legs)} />
       </form>
     </>
+  );
+}
+
+/**
+ * FirstExpiry estimates a calendar's or diagonal's P&L when its first options expire: the open legs, at the implied
+ * volatility typed, through the options strategy calculator. Nothing when the legs give no such request.
+ */
+function FirstExpiry({ s, currency }: { s: Strategy; currency: string | undefined }) {
+  const [volatility, setVolatility] = useState(defaultVolatility);
+  const legs = estimateLegs(s.legs);
+  const request = legs && estimateRequest(legs, volatility);
+  const { query, stale } = useSettledQuery('strategy-first-expiry', request, (body: Schemas['StrategyInput']) => unwrap(client.POST('/api/calculator/strategy', { body })));
+  if (!legs) return null;
+  const err = query.error instanceof ApiError ? query.error : undefined;
+  const fe = query.data?.firstExpiry;
+  const amount = (v: string | undefined, unlimited: string) => (v === undefined ? unlimited : formatMoney(v, currency));
+  const range = payoffRange(
+    legs.map((l) => ({ type: l.type ?? 'shares', strike: l.strike ?? '', price: l.price ?? '' })),
+    fe?.breakevens,
+  );
+  return (
+    <section className="card" aria-labelledby="estimate-title">
+      <h2 id="estimate-title">Estimate at the first expiry</h2>
+      <Field
+        label="Implied volatility %"
+        inputMode="decimal"
+        value={volatility}
+        onChange={(e) => setVolatility(e.target.value)}
+        error={err?.fieldError('volatility', { labels: { volatility: 'implied volatility %' } })}
+        hint="The later options' implied volatility, a year (30 for 30%): it prices them for the estimate."
+      />
+      {request === null ? (
+        <p className="muted">Enter the implied volatility to estimate what the open legs make when the first ones expire.</p>
+      ) : query.isError && !err?.fieldError('volatility') ? (
+        <ErrorNote error={query.error} />
+      ) : fe ? (
+        <div style={{ opacity: stale ? 0.6 : 1 }}>
+          <dl className="facts" aria-label="Estimate">
+            <dt>Max profit (estimate)</dt>
+            <dd>{amount(fe.maxProfit, 'Unlimited')}</dd>
+            <dt>Max loss (estimate)</dt>
+            <dd>{amount(fe.maxLoss, 'Unlimited')}</dd>
+            <dt>Breakevens (estimate)</dt>
+            <dd>{fe.breakevens?.map((b) => formatDecimal(b, 2, 4)).join(', ') ?? '—'}</dd>
+          </dl>
+          <PayoffChart
+            out={estimateChart(fe)}
+            range={range}
+            summary={`Estimated P&L at the first expiry of ${s.label ?? 'the strategy'}, with breakevens at ${fe.breakevens?.join(', ') ?? 'none'}`}
+            estimate
+          />
+          <p className="hint">{estimateText(fe)}</p>
+        </div>
+      ) : query.isPending ? (
+        <p className="muted">Calculating…</p>
+      ) : null}
+    </section>
   );
 }
 
