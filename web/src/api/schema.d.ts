@@ -4723,7 +4723,8 @@ export interface components {
              * @description New positions the file opened together (options, and shares, on one
              *     underlying whose first fills are at the same instant, as a
              *     multi-leg order fills) that the commit groups as one strategy
-             *     (`/api/strategies`) unless `groupStrategies` is false.
+             *     (`/api/strategies`) unless `groupStrategies` is false, or the
+             *     commit's `strategies` gives the trader's own grouping.
              */
             strategies: {
                 /** @description Indexes into `positions`. */
@@ -4784,10 +4785,24 @@ export interface components {
              */
             confirmDuplicates: boolean;
             /**
-             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own.
+             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own. Not read when `strategies` is given.
              * @default true
              */
             groupStrategies: boolean;
+            /**
+             * @description The trader's grouping, instead of the preview's proposal: each
+             *     group becomes one strategy of those positions (indexes into the
+             *     preview's `positions`, as its `strategies` list them); `[]` makes
+             *     none. A group holds 2 to 24 positions the file opens (not one
+             *     it continues in the journal, nor one a reversal opens), of one
+             *     journal account and one underlying, no futures; a position is in
+             *     one group at most. Anything else is a 400 `VALIDATION_ERROR`
+             *     whose details name the group or leg (`strategies[1]`,
+             *     `strategies[1][0]`); nothing is written and the preview stays
+             *     staged. A chosen position that the file no longer opens at the
+             *     commit (the journal changed since the preview) is a 409.
+             */
+            strategies?: number[][];
         };
         CsvImportCommitted: {
             import: {
@@ -9370,7 +9385,8 @@ export interface operations {
              * @description `CONFLICT`: the preview is being committed by another request;
              *     or its fills no longer fit the journal (a position it continued
              *     was changed or deleted since, or confirmed duplicates would break
-             *     a position); or the commit outlived
+             *     a position, or a position of `strategies` is no longer one the
+             *     file opens); or the commit outlived
              *     `CSV_IMPORT_CLAIM_TIMEOUT_SECONDS`. Nothing is written. Unless
              *     another request holds it, the preview is staged again (after a
              *     journal change, preview the file again).
