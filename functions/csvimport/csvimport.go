@@ -171,6 +171,10 @@ type Proposed struct {
 	GrossPnl      string      `json:"grossPnl"`
 	Fees          string      `json:"fees"`
 	NetPnl        string      `json:"netPnl"`
+
+	// ReversalOf is the index in the preview's positions of the position
+	// whose reversal opens this one, or null.
+	ReversalOf *int `json:"reversalOf"`
 }
 
 // Preview is the answer of POST /api/csv-import/preview.
@@ -399,7 +403,7 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		addSummary(&total, pt.plan.Summary)
 		writes = writes || len(pt.plan.Positions) > 0 || pt.plan.Summary.DuplicateFills > 0
 		first := len(out.Positions)
-		for _, p := range proposedOf(pt.staged, pt.plan) {
+		for _, p := range proposedOf(pt.staged, pt.plan, first) {
 			p.AccountID = pt.acct.ID
 			out.Positions = append(out.Positions, p)
 		}
@@ -512,7 +516,8 @@ func proposedStrategies(plan *brokerfile.Plan, fills []brokerfile.Fill, first in
 	return out
 }
 
-func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
+// proposedOf lists a part's positions, its first at first in the preview.
+func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan, first int) []Proposed {
 	out := make([]Proposed, 0, len(plan.Positions))
 	for k := range plan.Positions {
 		p := &plan.Positions[k]
@@ -526,6 +531,10 @@ func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
 		if p.ExistingID != "" {
 			id := p.ExistingID
 			pr.ExistingPositionID = &id
+		}
+		if p.ReversalOf > 0 {
+			at := first + p.ReversalOf - 1
+			pr.ReversalOf = &at
 		}
 		if f.AvgEntryPrice != nil {
 			s := f.AvgEntryPrice.String()

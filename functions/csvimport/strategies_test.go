@@ -154,7 +154,12 @@ func TestImportChosenStrategiesRefused(t *testing.T) {
 	token := r.JSON["token"]
 	p95, p90, qqq := at(t, r, "SPY   270618P00095000", ""), at(t, r, "SPY   270618P00090000", ""), at(t, r, "QQQ   270618P00400000", "")
 	long, short, msft := at(t, r, "AAPL", "long"), at(t, r, "AAPL", "short"), at(t, r, "MSFT", "")
-	n := len(r.JSON["positions"].([]any))
+	positions := r.JSON["positions"].([]any)
+	n := len(positions)
+	// The preview says which position a reversal opens.
+	if positions[short].(map[string]any)["reversalOf"] != float64(long) || positions[long].(map[string]any)["reversalOf"] != nil {
+		t.Fatalf("reversalOf: %s", r.Body)
+	}
 	before := f.counts(t)
 	refuse := func(c *apitest.Client, groups any, status int, field, says string) {
 		t.Helper()

@@ -4681,6 +4681,8 @@ export interface components {
              * @description The open position the file continues; null for a new one.
              */
             existingPositionId: string | null;
+            /** @description The index in `positions` of the position whose reversal (one fill that closed it and opened the other side) opens this one; null otherwise. */
+            reversalOf: number | null;
             symbol: string;
             /** @enum {string} */
             assetType: "stock" | "option" | "future";
