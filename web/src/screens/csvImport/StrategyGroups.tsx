@@ -62,7 +62,7 @@ export function StrategyGroups({ preview, groups, proposed, onChange }: { previe
         {proposed.length > 0
           ? 'Legs opened together as one order are grouped as one strategy. Take a leg out, or ungroup a strategy, to keep legs as positions of their own.'
           : 'No legs of this file were opened together as one order.'}{' '}
-        You can also change strategies later under Strategies.
+        You can also group, split or roll legs later under Strategies.
       </p>
       {groups.length === 0 ? (
         <p className="muted">No strategies: every leg stays a position of its own.</p>
