@@ -97,9 +97,9 @@ type claimed struct {
 }
 
 // claim moves the user's staged preview to committing and returns it.
-// Only one of two racing commits wins: the UPDATE's
-// row lock serialises them, and the loser finds the state changed. An
-// expired preview is deleted and answered as such.
+// Only one of two racing commits wins: the UPDATE's row lock serialises
+// them, and the loser finds the state changed. An expired preview is
+// deleted and answered as such.
 func claim(ctx context.Context, q db.Querier, hash []byte, userID string, cfg config.CSVImport, now time.Time) (claimed, error) {
 	const sql = `UPDATE csv_import_staging SET state = 'committing', claimed_at = $3
 		WHERE token_hash = $1 AND user_id = $2 AND state = 'staged' AND created_at >= $4
