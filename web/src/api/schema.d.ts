@@ -4826,7 +4826,7 @@ export interface components {
                 rowsLeftOut: number;
                 positionsCreated: number;
                 positionsContinued: number;
-                /** @description Strategies made of legs opened together. */
+                /** @description Strategies made: of the legs opened together, or of the trader's `strategies`. */
                 strategiesCreated: number;
                 fillsCreated: number;
                 duplicatesSkipped: number;
