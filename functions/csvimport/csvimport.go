@@ -171,6 +171,10 @@ type Proposed struct {
 	GrossPnl      string      `json:"grossPnl"`
 	Fees          string      `json:"fees"`
 	NetPnl        string      `json:"netPnl"`
+
+	// ReversalOf is the index in the preview's positions of the position
+	// whose reversal opens this one, or null.
+	ReversalOf *int `json:"reversalOf"`
 }
 
 // Preview is the answer of POST /api/csv-import/preview.
@@ -183,9 +187,10 @@ type Preview struct {
 	AccountID string     `json:"accountId"`
 	Summary   Summary    `json:"summary"`
 	Positions []Proposed `json:"positions"`
-	// Strategies are the new positions opened together that the commit
-	// groups as strategies (brokerfile.GroupStrategies), unless it is
-	// asked not to (groupStrategies false).
+	// Strategies are the new positions opened together (by one order:
+	// brokerfile.GroupStrategies) that the commit groups as strategies,
+	// unless it is given the trader's own grouping or asked not to
+	// (groupStrategies false).
 	Strategies   []ProposedStrategy   `json:"strategies"`
 	Errors       []brokerfile.Problem `json:"errors"`
 	Warnings     []brokerfile.Problem `json:"warnings"`
@@ -387,6 +392,9 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 	}
 	var total brokerfile.Summary
 	staged := make([]brokerfile.Part, 0, len(parts))
+	// Per position, what the commit's strategies need (openingFills):
+	// fills are counted across the staged parts from offset.
+	opening, offset := []int{}, 0
 	writes := false
 	for i, pt := range parts {
 		pt.staged = pt.fills
@@ -396,11 +404,13 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		addSummary(&total, pt.plan.Summary)
 		writes = writes || len(pt.plan.Positions) > 0 || pt.plan.Summary.DuplicateFills > 0
 		first := len(out.Positions)
-		for _, p := range proposedOf(pt.staged, pt.plan) {
+		for _, p := range proposedOf(pt.staged, pt.plan, first) {
 			p.AccountID = pt.acct.ID
 			out.Positions = append(out.Positions, p)
 		}
 		out.Strategies = append(out.Strategies, proposedStrategies(pt.plan, pt.staged, first)...)
+		opening = append(opening, openingFills(pt.plan, offset)...)
+		offset += len(pt.staged)
 		id := pt.acct.ID
 		if out.AccountMap == nil {
 			id = "" // the staged row's own account
@@ -440,7 +450,7 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 			httpx.Error(w, r, err)
 			return
 		}
-		if err := stage(ctx, h.app.DB, hash, userID, acct.ID, payload, now); err != nil {
+		if err := stage(ctx, h.app.DB, hash, userID, acct.ID, payload, opening, now); err != nil {
 			httpx.Error(w, r, err)
 			return
 		}
@@ -507,7 +517,8 @@ func proposedStrategies(plan *brokerfile.Plan, fills []brokerfile.Fill, first in
 	return out
 }
 
-func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
+// proposedOf lists a part's positions, its first at first in the preview.
+func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan, first int) []Proposed {
 	out := make([]Proposed, 0, len(plan.Positions))
 	for k := range plan.Positions {
 		p := &plan.Positions[k]
@@ -521,6 +532,10 @@ func proposedOf(fills []brokerfile.Fill, plan *brokerfile.Plan) []Proposed {
 		if p.ExistingID != "" {
 			id := p.ExistingID
 			pr.ExistingPositionID = &id
+		}
+		if p.ReversalOf > 0 {
+			at := first + p.ReversalOf - 1
+			pr.ReversalOf = &at
 		}
 		if f.AvgEntryPrice != nil {
 			s := f.AvgEntryPrice.String()
@@ -548,6 +563,10 @@ type commitRequest struct {
 	// GroupStrategies (default true) makes strategies of the legs the
 	// preview proposed; false leaves them positions of their own.
 	GroupStrategies *bool `json:"groupStrategies"`
+	// Strategies, when given, is the trader's grouping instead of the
+	// proposal: each group a strategy of the preview's positions (indexes
+	// into its positions, as its strategies list them); [] makes none.
+	Strategies *[][]int `json:"strategies"`
 	// ImportPartial confirms a partial preview: its readable rows are
 	// written, the others left out.
 	ImportPartial bool `json:"importPartial"`
@@ -604,12 +623,12 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 	userID := auth.CurrentUser(ctx).ID
 	hash := hashToken(*in.Token)
 
-	accountID, payload, err := claim(ctx, h.app.DB, hash, userID, cfg, h.app.Now())
+	staged, err := claim(ctx, h.app.DB, hash, userID, cfg, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	out, err := h.write(ctx, userID, accountID, hash, payload, in.ConfirmDuplicates, in.ImportPartial, in.GroupStrategies == nil || *in.GroupStrategies)
+	out, err := h.write(ctx, userID, hash, staged, in)
 	if err != nil {
 		// Nothing was written: hand the preview back so it can be retried
 		// while it lives.
@@ -630,22 +649,34 @@ func (h handler) commit(w http.ResponseWriter, r *http.Request) {
 }
 
 // write runs the commit's one transaction through the journal store: the
-// plan against the journal as it is now, the write, and the deletion of
-// the staged row.
-func (h handler) write(ctx context.Context, userID, accountID string, hash, payload []byte, confirm, partial, group bool) (Committed, error) {
-	parts, leftOut, err := brokerfile.DecodeStaged(payload)
+// plan against the journal as it is now, the write, the strategies (the
+// trader's grouping, else the proposal unless refused), and the deletion
+// of the staged row.
+func (h handler) write(ctx context.Context, userID string, hash []byte, staged claimed, req commitRequest) (Committed, error) {
+	confirm := req.ConfirmDuplicates
+	parts, leftOut, err := brokerfile.DecodeStaged(staged.payload)
 	if err != nil {
 		return Committed{}, err
 	}
-	if leftOut > 0 && !partial {
+	if leftOut > 0 && !req.ImportPartial {
 		return Committed{}, apperr.Invalid("importPartial", fmt.Sprintf(
 			"must be true to import this preview: %d rows of the file cannot be read and are left out", leftOut))
 	}
+	var chosen [][][]int
+	if req.Strategies != nil {
+		if chosen, err = chosenGroups(*req.Strategies, staged.opening, parts); err != nil {
+			return Committed{}, err
+		}
+	}
+	group := chosen == nil && (req.GroupStrategies == nil || *req.GroupStrategies)
 	in := make([]journalstore.ImportPart, len(parts))
 	for i, pt := range parts {
 		in[i] = journalstore.ImportPart{AccountID: pt.AccountID, Fills: pt.Fills, GroupStrategies: group}
+		if chosen != nil {
+			in[i].Strategies = chosen[i]
+		}
 		if pt.AccountID == "" {
-			in[i].AccountID = accountID
+			in[i].AccountID = staged.accountID
 		}
 	}
 	done, err := h.journal.ImportAccounts(ctx, userID, in, brokerfile.BuildOptions{ConfirmDuplicates: confirm},

@@ -120,7 +120,7 @@ func TestExpiry(t *testing.T) {
 		// expired row is refused and deleted.
 		token := f.stageOne(t, strings.Replace(roundTrip, "2025-05-2", "2025-04-2", -1))
 		f.clock.Add(ttl + time.Second)
-		_, _, err := csvimport.ClaimForTest(context.Background(), f.srv.App.DB, csvimport.HashTokenForTest(token), f.userA, f.configured, f.clock.Now())
+		_, err := csvimport.ClaimForTest(context.Background(), f.srv.App.DB, csvimport.HashTokenForTest(token), f.userA, f.configured, f.clock.Now())
 		if err == nil || !strings.Contains(err.Error(), "expired") || f.counts(t).staged != 0 {
 			t.Fatalf("%v %+v", err, f.counts(t))
 		}

@@ -60,13 +60,14 @@ func hashToken(token string) []byte {
 // new one beyond it replaces the oldest.
 const MaxStagedPerUser = 5
 
-// stage stores a preview's payload and drops the user's oldest staged
-// previews beyond MaxStagedPerUser.
-func stage(ctx context.Context, pool db.Beginner, hash []byte, userID, accountID string, payload []byte, now time.Time) error {
+// stage stores a preview's payload with its positions' opening fills
+// (migrations/0034) and drops the user's oldest staged previews beyond
+// MaxStagedPerUser.
+func stage(ctx context.Context, pool db.Beginner, hash []byte, userID, accountID string, payload []byte, opening []int, now time.Time) error {
 	return db.InTx(ctx, pool, func(tx pgx.Tx) error {
-		const ins = `INSERT INTO csv_import_staging (token_hash, user_id, account_id, created_at, payload, payload_bytes)
-			VALUES ($1, $2, $3, $4, $5, $6)`
-		if _, err := tx.Exec(ctx, ins, hash, userID, accountID, now, payload, len(payload)); err != nil {
+		const ins = `INSERT INTO csv_import_staging (token_hash, user_id, account_id, created_at, payload, payload_bytes, opening_fills)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`
+		if _, err := tx.Exec(ctx, ins, hash, userID, accountID, now, payload, len(payload), opening); err != nil {
 			return db.Classify(err)
 		}
 		const trim = `DELETE FROM csv_import_staging WHERE token_hash IN (
@@ -87,41 +88,46 @@ var (
 		"nothing more was written")
 )
 
-// claim moves the user's staged preview to committing and returns its
-// account and payload. Only one of two racing commits wins: the UPDATE's
-// row lock serialises them, and the loser finds the state changed. An
-// expired preview is deleted and answered as such.
-func claim(ctx context.Context, q db.Querier, hash []byte, userID string, cfg config.CSVImport, now time.Time) (string, []byte, error) {
+// claimed is a staged preview a commit claimed: its account, payload, and
+// its positions' opening fills.
+type claimed struct {
+	accountID string
+	payload   []byte
+	opening   []int
+}
+
+// claim moves the user's staged preview to committing and returns it.
+// Only one of two racing commits wins: the UPDATE's row lock serialises
+// them, and the loser finds the state changed. An expired preview is
+// deleted and answered as such.
+func claim(ctx context.Context, q db.Querier, hash []byte, userID string, cfg config.CSVImport, now time.Time) (claimed, error) {
 	const sql = `UPDATE csv_import_staging SET state = 'committing', claimed_at = $3
 		WHERE token_hash = $1 AND user_id = $2 AND state = 'staged' AND created_at >= $4
-		RETURNING account_id::text, payload`
-	var (
-		accountID string
-		payload   []byte
-	)
-	err := q.QueryRow(ctx, sql, hash, userID, now, now.Add(-cfg.StagingTTL)).Scan(&accountID, &payload)
+		RETURNING account_id::text, payload, opening_fills`
+	var c claimed
+	err := q.QueryRow(ctx, sql, hash, userID, now, now.Add(-cfg.StagingTTL)).Scan(&c.accountID, &c.payload, &c.opening)
 	if err == nil {
-		return accountID, payload, nil
+		return c, nil
 	}
 	if !errors.Is(err, pgx.ErrNoRows) {
-		return "", nil, db.Classify(err)
+		return claimed{}, db.Classify(err)
 	}
 	var state string
 	err = q.QueryRow(ctx, `SELECT state FROM csv_import_staging WHERE token_hash = $1 AND user_id = $2`, hash, userID).Scan(&state)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return "", nil, errGone
+		return claimed{}, errGone
 	case err != nil:
-		return "", nil, db.Classify(err)
+		return claimed{}, db.Classify(err)
 	case state == "committing":
-		return "", nil, errClaimed
+		return claimed{}, errClaimed
 	}
 	// Staged but past its lifetime: expired rows are deleted on sight.
 	const del = `DELETE FROM csv_import_staging WHERE token_hash = $1 AND state = 'staged' AND created_at < $2`
 	if _, err := q.Exec(ctx, del, hash, now.Add(-cfg.StagingTTL)); err != nil {
-		return "", nil, db.Classify(err)
+		return claimed{}, db.Classify(err)
 	}
-	return "", nil, errExpired
+	return claimed{}, errExpired
 }
 
 // release hands a claimed preview back (state staged) after a commit that

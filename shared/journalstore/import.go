@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
@@ -29,6 +30,9 @@ type Imported struct {
 	Strategies int
 	Plan       *brokerfile.Plan
 	Balance    decimal.Decimal // the account's balance after it
+	// Positions are the ids of the plan's positions, in its order (the
+	// preview's): a continued position's own, a new one's as written.
+	Positions []string
 }
 
 // PlanError answers an import whose fills no longer fit the journal (it
@@ -56,6 +60,11 @@ type ImportPart struct {
 	// GroupStrategies makes strategies of the new positions opened
 	// together (brokerfile.GroupStrategies), as the preview proposed.
 	GroupStrategies bool
+	// Strategies, when not nil, are the trader's own groups instead: each
+	// a strategy of the new positions that open with these fills (indexes
+	// into Fills), checked by the caller to be two or more of one
+	// underlying and not futures.
+	Strategies [][]int
 }
 
 // ImportAccounts writes an import's parts, each into its account, in one
@@ -108,14 +117,16 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			return err
 		}
 		for i, pt := range parts {
-			if !pt.GroupStrategies {
-				continue
+			var err error
+			switch {
+			case pt.Strategies != nil:
+				err = groupChosen(ctx, tx, userID, pt.AccountID, &out[i], pt.Strategies)
+			case pt.GroupStrategies:
+				out[i].Strategies, err = groupImported(ctx, tx, userID, pt.AccountID, out[i].Created, out[i].orders)
 			}
-			n, err := groupImported(ctx, tx, userID, pt.AccountID, out[i].Created, out[i].orders)
 			if err != nil {
 				return err
 			}
-			out[i].Strategies = n
 		}
 		if err := finish(ctx, tx); err != nil {
 			return err
@@ -139,6 +150,8 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 // position it continues.
 func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []brokerfile.Fill, plan *brokerfile.Plan, out *Imported) ([]*run, error) {
 	runOf := make([]*run, len(plan.Positions))
+	// slot is each plan position's place in its run's derived positions.
+	slot := make([]int, len(plan.Positions))
 	var runs []*run
 	orderOf := map[*run]string{} // a new run's first position's order id
 	for k := range plan.Positions {
@@ -146,6 +159,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 		ru := (*run)(nil)
 		if p.ReversalOf > 0 {
 			ru = runOf[p.ReversalOf-1]
+			slot[k] = slot[p.ReversalOf-1] + 1
 		}
 		switch {
 		case ru != nil:
@@ -171,7 +185,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 		if p.ExistingID != "" {
 			for i, m := range ru.members {
 				if m.id == p.ExistingID {
-					member = i
+					member, slot[k] = i, i
 				}
 			}
 		}
@@ -206,6 +220,13 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 		for _, m := range ru.members {
 			out.Fills -= len(m.fills)
 		}
+	}
+	out.Positions = make([]string, len(plan.Positions))
+	for k, ru := range runOf {
+		if slot[k] >= len(ru.placed) {
+			return nil, fmt.Errorf("journalstore: import plan position %d is not among its run's %d positions", k, len(ru.placed))
+		}
+		out.Positions[k] = ru.placed[slot[k]].id
 	}
 	return runs, nil
 }
@@ -310,22 +331,55 @@ func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, cre
 		return 0, classify(err)
 	}
 	groups := brokerfile.GroupStrategies(legs)
+	members := make([][]string, len(groups))
+	for g, group := range groups {
+		for _, i := range group {
+			members[g] = append(members[g], ids[i])
+		}
+	}
+	return len(groups), makeStrategies(ctx, tx, userID, accountID, members)
+}
+
+// groupChosen makes the trader's groups strategies: each group's fills
+// name the new positions that open with them (not by a reversal). A fill
+// that opens no such position now (the journal changed since the preview)
+// is a conflict: nothing is written.
+func groupChosen(ctx context.Context, tx pgx.Tx, userID, accountID string, out *Imported, groups [][]int) error {
+	opens := map[int]int{}
+	for k, p := range out.Plan.Positions {
+		if p.ExistingID == "" && p.ReversalOf == 0 && len(p.Fills) > 0 {
+			opens[p.Fills[0]] = k
+		}
+	}
+	members := make([][]string, len(groups))
+	for g, group := range groups {
+		for _, f := range group {
+			k, ok := opens[f]
+			if !ok {
+				return apperr.New(apperr.Conflict, "a position of the strategies you chose is no longer a new one (the journal changed since the preview); preview the file again")
+			}
+			members[g] = append(members[g], out.Positions[k])
+		}
+	}
+	out.Strategies = len(groups)
+	return makeStrategies(ctx, tx, userID, accountID, members)
+}
+
+// makeStrategies makes a strategy of each group of the account's
+// positions, in one round trip.
+func makeStrategies(ctx context.Context, tx pgx.Tx, userID, accountID string, groups [][]string) error {
 	if len(groups) == 0 {
-		return 0, nil
+		return nil
 	}
 	b := &pgx.Batch{}
-	for _, g := range groups {
-		members := make([]string, len(g))
-		for n, i := range g {
-			members[n] = ids[i]
-		}
+	for _, ids := range groups {
 		b.Queue(`WITH s AS (INSERT INTO strategies (user_id, account_id) VALUES ($1, $2) RETURNING id)
-			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, userID, accountID, members)
+			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, userID, accountID, ids)
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return 0, classify(err)
+		return classify(err)
 	}
-	return len(groups), settleLegs(ctx, tx, userID, ids)
+	return settleLegs(ctx, tx, userID, slices.Concat(groups...))
 }
 
 // settleLegs ends a write that made positions legs of strategies: their

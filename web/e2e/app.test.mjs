@@ -1115,6 +1115,51 @@ step('builds a call calendar in the options strategy builder, and reads the mode
   await screenshot('calculator-calendar');
 });
 
+step('previews an iron condor opened by one order, takes a leg out of its strategy, and finds that grouping under Strategies', async () => {
+  await nav('Import');
+  await page.getByRole('heading', { name: 'Import a CSV' }).waitFor();
+  await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'Generic: one fill per row' });
+  // A short iron condor on IWM, June 2027: four legs filled at one instant.
+  const legs = ['IWM   270618P00180000', 'IWM   270618P00170000', 'IWM   270618C00250000', 'IWM   270618C00260000'];
+  await page.getByLabel('CSV file').setInputFiles(
+    csv([
+      header,
+      `2026-11-10,10:15:00,${legs[0]},Sell to Open,1,2.00,0`,
+      `2026-11-10,10:15:00,${legs[1]},Buy to Open,1,1.00,0`,
+      `2026-11-10,10:15:00,${legs[2]},Sell to Open,1,2.00,0`,
+      `2026-11-10,10:15:00,${legs[3]},Buy to Open,1,1.00,0`,
+    ]),
+  );
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  const strategies = preview.getByRole('region', { name: 'Strategies' });
+  const first = strategies.getByRole('group', { name: 'Strategy 1' });
+  await first.getByText('Short iron condor').waitFor();
+  // The long call taken out: the other three stay one strategy, named again by the strategy engine.
+  await strategies.getByRole('button', { name: /^Take long IWM 270618C00260000 .* out of this strategy$/ }).click();
+  await first.getByText(/on IWM, 3 legs/).waitFor();
+  await first.getByText('Naming the legs…').waitFor({ state: 'detached' });
+  assert.doesNotMatch(await first.innerText(), /iron condor/i);
+  await screenshot('import-strategies');
+  await preview.getByRole('button', { name: 'Import' }).click();
+  const imported = page.getByRole('status').filter({ hasText: 'Imported' });
+  await imported.waitFor();
+  assert.match(await imported.innerText(), /4 fills in 4 new and 0 continued positions, grouped as 1 strategy/);
+
+  await nav('Strategies');
+  await page.getByRole('heading', { level: 1, name: 'Strategies' }).waitFor();
+  const rows = page.getByRole('row', { name: /IWM/ });
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 1);
+  assert.match(await rows.innerText(), /IWM\s+open\s+.*\s3\s/);
+  const { items } = await api('/api/strategies');
+  const iwm = items.filter((s) => s.underlying === 'IWM');
+  assert.deepEqual(
+    iwm.map((s) => s.legs.map((l) => l.symbol).sort()),
+    [legs.slice(0, 3).sort()],
+  );
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');

@@ -4765,6 +4765,8 @@ export interface components {
              * @description The open position the file continues; null for a new one.
              */
             existingPositionId: string | null;
+            /** @description The index in `positions` of the position whose reversal (one fill that closed it and opened the other side) opens this one; null otherwise. */
+            reversalOf: number | null;
             symbol: string;
             /** @enum {string} */
             assetType: "stock" | "option" | "future";
@@ -4805,9 +4807,12 @@ export interface components {
             positions: components["schemas"]["CsvImportProposedPosition"][];
             /**
              * @description New positions the file opened together (options, and shares, on one
-             *     underlying whose first fills are at the same instant, as a
-             *     multi-leg order fills) that the commit groups as one strategy
-             *     (`/api/strategies`) unless `groupStrategies` is false.
+             *     underlying opened by one order: by the broker's order id where the
+             *     file has one, as IBKR Flex, tastytrade and thinkorswim files do,
+             *     else by first fills at the same instant, as a multi-leg order
+             *     fills) that the commit groups as one strategy
+             *     (`/api/strategies`) unless `groupStrategies` is false, or the
+             *     commit's `strategies` gives the trader's own grouping.
              */
             strategies: {
                 /** @description Indexes into `positions`. */
@@ -4868,10 +4873,24 @@ export interface components {
              */
             confirmDuplicates: boolean;
             /**
-             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own.
+             * @description Group the legs the preview proposed (`strategies`) as strategies; false leaves them positions of their own. Not read when `strategies` is given.
              * @default true
              */
             groupStrategies: boolean;
+            /**
+             * @description The trader's grouping, instead of the preview's proposal: each
+             *     group becomes one strategy of those positions (indexes into the
+             *     preview's `positions`, as its `strategies` list them); `[]` makes
+             *     none. A group holds 2 to 24 positions the file opens (not one
+             *     it continues in the journal, nor one a reversal opens), of one
+             *     journal account and one underlying, no futures; a position is in
+             *     one group at most. Anything else is a 400 `VALIDATION_ERROR`
+             *     whose details name the group or leg (`strategies[1]`,
+             *     `strategies[1][0]`); nothing is written and the preview stays
+             *     staged. A chosen position that the file no longer opens at the
+             *     commit (the journal changed since the preview) is a 409.
+             */
+            strategies?: number[][];
         };
         CsvImportCommitted: {
             import: {
@@ -4893,7 +4912,7 @@ export interface components {
                 rowsLeftOut: number;
                 positionsCreated: number;
                 positionsContinued: number;
-                /** @description Strategies made of legs opened together. */
+                /** @description Strategies made: of the legs opened together, or of the trader's `strategies`. */
                 strategiesCreated: number;
                 fillsCreated: number;
                 duplicatesSkipped: number;
@@ -9454,7 +9473,8 @@ export interface operations {
              * @description `CONFLICT`: the preview is being committed by another request;
              *     or its fills no longer fit the journal (a position it continued
              *     was changed or deleted since, or confirmed duplicates would break
-             *     a position); or the commit outlived
+             *     a position, or a position of `strategies` is no longer one the
+             *     file opens); or the commit outlived
              *     `CSV_IMPORT_CLAIM_TIMEOUT_SECONDS`. Nothing is written. Unless
              *     another request holds it, the preview is staged again (after a
              *     journal change, preview the file again).

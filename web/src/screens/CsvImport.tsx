@@ -1,5 +1,5 @@
 import { readable } from '../api/messages';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, sendForm, unwrap, type Schemas } from '../api/client';
@@ -10,8 +10,10 @@ import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
-import { partialText, PresetNote, strategiesText, WarningGroups } from './csvImport/PreviewParts';
+import { proposedGrouping, sameGrouping, type Grouping } from './csvImport/grouping';
+import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
 import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
+import { StrategyGroups } from './csvImport/StrategyGroups';
 import { plainNumber } from './positions/futures';
 
 type Preview = Schemas['CsvImportPreview'];
@@ -55,16 +57,22 @@ function PreviewResult({
   const queryClient = useQueryClient();
   const [confirmDuplicates, setConfirmDuplicates] = useState(false);
   const [importPartial, setImportPartial] = useState(false);
-  const [groupStrategies, setGroupStrategies] = useState(true);
+  // The strategies the commit makes: the preview's proposal, as the trader changed it.
+  const proposed = useMemo(() => proposedGrouping(preview), [preview]);
+  const [groups, setGroups] = useState<Grouping>(proposed);
   const s = preview.summary;
   // A file split across accounts: each position says which it goes to.
   const split = preview.accountMap !== null;
   const accountNames = Object.fromEntries((useAccounts().data ?? []).map((a) => [a.id, a.name]));
   const commit = useMutation({
     mutationFn: () =>
-      unwrap(client.POST('/api/csv-import/commit', { body: { token: preview.token ?? '', confirmDuplicates, importPartial, groupStrategies } })),
+      unwrap(
+        client.POST('/api/csv-import/commit', {
+          body: { token: preview.token ?? '', confirmDuplicates, importPartial, groupStrategies: true, ...(sameGrouping(groups, proposed) ? {} : { strategies: groups }) },
+        }),
+      ),
     onSuccess: (data) => {
-      for (const key of ['positions', 'performance', 'accounts', 'dashboard']) void queryClient.invalidateQueries({ queryKey: [key] });
+      for (const key of ['positions', 'performance', 'accounts', 'dashboard', 'strategies']) void queryClient.invalidateQueries({ queryKey: [key] });
       onCommitted(data.import);
     },
   });
@@ -106,15 +114,7 @@ function PreviewResult({
       )}
       {(preview.canCommit || (preview.canImportPartial && importPartial)) && preview.token ? (
         <>
-          {preview.strategies.length > 0 && (
-            <div className="note" data-testid="proposed-strategies">
-              <p>{strategiesText(preview)}</p>
-              <label className="check">
-                <input type="checkbox" checked={groupStrategies} onChange={(e) => setGroupStrategies(e.target.checked)} />
-                Group these legs as strategies (untick to keep every leg a position of its own; you can group or split them later under Strategies)
-              </label>
-            </div>
-          )}
+          <StrategyGroups preview={preview} groups={groups} proposed={proposed} onChange={setGroups} />
           {s.duplicateFills > 0 && (
             <label className="check">
               <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />
@@ -414,6 +414,7 @@ export default function CsvImport() {
           <h2 id="imported-title">Imported</h2>
           <p>
             {committed.fillsCreated} fills in {committed.positionsCreated} new and {committed.positionsContinued} continued positions
+            {committed.strategiesCreated > 0 && `, grouped as ${committed.strategiesCreated} ${committed.strategiesCreated === 1 ? 'strategy' : 'strategies'}`}
             {committed.duplicatesSkipped > 0 && `; ${committed.duplicatesSkipped} duplicates skipped`}.
           </p>
           {committed.accounts.length > 1 && (

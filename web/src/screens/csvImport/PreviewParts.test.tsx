@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import type { Schemas } from '../../api/client';
-import { partialText, PresetNote, strategiesText, WarningGroups } from './PreviewParts';
+import { partialText, PresetNote, WarningGroups } from './PreviewParts';
 
 type Preview = Schemas['CsvImportPreview'];
 const problem = (row: number, code: string): Schemas['CsvImportProblem'] => ({ row, column: 0, columnName: '', field: '', code, message: `m${row}` });
@@ -32,18 +32,5 @@ describe('partialText', () => {
   it('says how many rows are left out', () => {
     expect(partialText({ partialRowsLeftOut: 1 } as Preview)).toContain('leaving out 1 row (');
     expect(partialText({ partialRowsLeftOut: 3 } as Preview)).toContain('leaving out 3 rows');
-  });
-});
-
-describe('strategiesText', () => {
-  it('names each strategy and its legs', () => {
-    const position = (symbol: string) => ({ symbol }) as Schemas['CsvImportProposedPosition'];
-    const preview = {
-      positions: [position('SPY   270618P00095000'), position('SPY   270618P00090000'), position('AAPL'), position('AAPL  250321C00190000')],
-      strategies: [{ positions: [0, 1], label: 'Bull put vertical (credit)' }, { positions: [2, 3], label: '' }],
-    } as Preview;
-    expect(strategiesText(preview)).toBe(
-      '2 sets of legs were opened together as one order: Bull put vertical (credit) (SPY 270618P00095000, SPY 270618P00090000); A strategy (AAPL, AAPL 250321C00190000).',
-    );
   });
 });

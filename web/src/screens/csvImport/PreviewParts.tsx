@@ -58,13 +58,3 @@ export function partialText(preview: Preview): string {
   const n = preview.partialRowsLeftOut;
   return `Import the rows that can be read, leaving out ${n} row${n === 1 ? '' : 's'} (the errors' rows and the other rows of their instruments)`;
 }
-
-/** strategiesText names the multi-leg trades the preview found: what each is and its legs' symbols. */
-export function strategiesText(preview: Preview): string {
-  const groups = preview.strategies.map((g) => {
-    const legs = g.positions.map((i) => preview.positions[i]?.symbol.replace(/\s+/g, ' ') ?? '').join(', ');
-    return `${g.label || 'A strategy'} (${legs})`;
-  });
-  const n = groups.length;
-  return `${n === 1 ? 'One set of legs was' : `${n} sets of legs were`} opened together as one order: ${groups.join('; ')}.`;
-}

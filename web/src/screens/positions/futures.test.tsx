@@ -204,7 +204,7 @@ describe('CsvImport with futures', () => {
       ...lists,
       route('GET', '/api/csv-import/presets', () => ({ body: presets })),
       route('POST', '/api/csv-import/preview', () => ({
-        body: { token: null, expiresAt: null, canCommit: false, accountId: 'a1', summary, positions: [proposed], errors: [problem], warnings: [], errorCount: 1, warningCount: 0 },
+        body: { token: null, expiresAt: null, canCommit: false, accountId: 'a1', summary, positions: [proposed], strategies: [], errors: [problem], warnings: [], errorCount: 1, warningCount: 0 },
       })),
     );
     renderScreen(<CsvImport />, { path: '/import', at: '/import' });

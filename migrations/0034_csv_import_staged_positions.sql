@@ -1,0 +1,11 @@
+-- The preview's positions, as the commit needs them to make the strategies
+-- the trader chose (POST /api/csv-import/commit's strategies: groups of
+-- indexes into the preview's positions). Per position, in the preview's
+-- order: the index of the staged fill (counted across the payload's parts)
+-- that opens it when it is new; -1 when it continues an open position of
+-- the journal, -2 when a reversal of another opens it. The commit finds
+-- each chosen position again by its opening fill, so a plan that changed
+-- since the preview cannot group other positions than those shown. Rows
+-- staged before this column existed hold none: their commit takes no
+-- chosen grouping (the preview is made again).
+ALTER TABLE csv_import_staging ADD COLUMN opening_fills integer[] NOT NULL DEFAULT '{}';
