@@ -10,10 +10,11 @@
 -- and underlying, any leg's tags, the first leg's playbook (in opening
 -- order) and the criteria of it any leg met, its legs' sums, its R.
 --
--- What the strategy engine (shared/journal, Go) makes of its opening legs
--- is kept on the strategy for these records: its kind, whether it opened
--- long (for a debit), its R (net P&L over the planned risk, or over the
--- defined max loss), null before it closes. The journal store computes
+-- What the strategy engine (shared/journal, Go) makes of its legs is kept
+-- on the strategy for these records and for the rules (which judge a
+-- strategy as one trade): its kind and label, whether it opened long (for
+-- a debit), its risk (the planned risk, else the defined max loss) and
+-- its defined max profit, its R (net P&L over the risk) once closed. The journal store computes
 -- them at the end of every write (settleAccounts) for the strategies the
 -- triggers below mark stale: any change to a leg's row, a leg added or
 -- taken out, a new planned risk. A stale strategy (as every one is after
@@ -22,7 +23,10 @@
 ALTER TABLE strategies
     ADD COLUMN analysed    boolean NOT NULL DEFAULT false,
     ADD COLUMN kind        text CHECK (length(kind) <= 40),
+    ADD COLUMN label       text CHECK (length(label) <= 200),
     ADD COLUMN opened_long boolean,
+    ADD COLUMN risk        numeric(24, 4),
+    ADD COLUMN max_profit  numeric(24, 4),
     ADD COLUMN r_multiple  numeric(24, 4);
 CREATE INDEX strategies_stale_idx ON strategies (user_id) WHERE NOT analysed;
 

@@ -225,7 +225,8 @@ func window(f journal.Filter) (from, to time.Time) {
 // a position without an entry (a draft) is no trade and not read.
 const positionsSQL = `
 SELECT p.id::text, p.account_id::text, a.currency::text, a.timezone, p.symbol, p.multiplier::text,
-       p.stop_loss::text, p.target_price::text, p.initial_risk::text, p.closed_at, p.net_pnl::text, f.at, f.price, f.quantity
+       p.stop_loss::text, p.target_price::text, p.initial_risk::text, p.closed_at, p.net_pnl::text, f.at, f.price, f.quantity,
+       p.strategy_id::text
 FROM positions p
 JOIN accounts a ON a.id = p.account_id
 CROSS JOIN LATERAL (
@@ -261,16 +262,20 @@ func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []s
 		price, qty         []string
 		closed             *time.Time
 		out                []rules.Position
-		zoneErr            error
 	)
+	var strategy *string
+	var strategies []string // of the legs read: each judged as one trade, all its legs read apart
 	_, err = pgx.ForEachRow(rows, []any{&p.ID, &p.AccountID, &p.Currency, &tz, &p.Symbol, &mult,
-		&stop, &target, &risk, &closed, &net, &at, &price, &qty}, func() error {
-		z, ok := zones[tz]
-		if !ok {
-			if z, zoneErr = time.LoadLocation(tz); zoneErr != nil {
-				return zoneErr
+		&stop, &target, &risk, &closed, &net, &at, &price, &qty, &strategy}, func() error {
+		if strategy != nil {
+			if !slices.Contains(strategies, *strategy) {
+				strategies = append(strategies, *strategy)
 			}
-			zones[tz] = z
+			return nil
+		}
+		z, err := zoneOf(zones, tz)
+		if err != nil {
+			return err
 		}
 		q := p
 		q.Zone, q.ClosedAt = z, closed
@@ -287,6 +292,103 @@ func readPositions(ctx context.Context, tx pgx.Tx, userID string, accountIDs []s
 	if err != nil {
 		return nil, db.Classify(err)
 	}
+	if len(strategies) == 0 {
+		return out, nil
+	}
+	return readStrategies(ctx, tx, strategies, zones, out)
+}
+
+func zoneOf(zones map[string]*time.Location, name string) (*time.Location, error) {
+	z, ok := zones[name]
+	if !ok {
+		var err error
+		if z, err = time.LoadLocation(name); err != nil {
+			return nil, err
+		}
+		zones[name] = z
+	}
+	return z, nil
+}
+
+// strategyLegsSQL reads every leg of strategies $1 with its entry fills,
+// a strategy's legs together, with what the strategy engine made of them
+// (migration 0033).
+const strategyLegsSQL = `
+SELECT s.id::text, s.account_id::text, a.currency::text, a.timezone, coalesce(s.label, ''), s.risk::text, s.max_profit::text,
+       p.id::text, coalesce(p.underlying, p.symbol), p.multiplier::text, p.status, p.closed_at, p.net_pnl::text,
+       coalesce(f.at, '{}'), coalesce(f.price, '{}'), coalesce(f.quantity, '{}')
+FROM strategies s
+JOIN accounts a ON a.id = s.account_id
+JOIN positions p ON p.strategy_id = s.id
+CROSS JOIN LATERAL (
+    SELECT array_agg(filled_at ORDER BY filled_at, id) AS at, array_agg(price::text ORDER BY filled_at, id) AS price,
+           array_agg(quantity::text ORDER BY filled_at, id) AS quantity
+    FROM fills WHERE position_id = p.id AND type = 'entry') f
+WHERE s.id = ANY($1::uuid[])
+ORDER BY s.id, p.opened_at NULLS LAST, p.id`
+
+// readStrategies appends to out each strategy as one trade (rules.Position
+// with Legs): opened at its first leg's entry, closed once every leg with
+// an entry is, at the last close, its net P&L theirs.
+func readStrategies(ctx context.Context, tx pgx.Tx, ids []string, zones map[string]*time.Location, out []rules.Position) ([]rules.Position, error) {
+	rows, err := tx.Query(ctx, strategyLegsSQL, ids)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	var (
+		id, account, currency, tz, label, leg, underlying, mult, status, net string
+		risk, profit                                                         *string
+		closed                                                               *time.Time
+		at                                                                   []time.Time
+		price, qty                                                           []string
+		open                                                                 bool
+	)
+	var cur *rules.Position
+	finish := func() {
+		if cur == nil {
+			return
+		}
+		slices.SortFunc(cur.Entries, func(a, b rules.Fill) int { return a.At.Compare(b.At) })
+		if open || len(cur.Entries) == 0 {
+			cur.ClosedAt = nil
+		}
+		if len(cur.Entries) > 0 {
+			out = append(out, *cur)
+		}
+	}
+	var d decoded
+	_, err = pgx.ForEachRow(rows, []any{&id, &account, &currency, &tz, &label, &risk, &profit,
+		&leg, &underlying, &mult, &status, &closed, &net, &at, &price, &qty}, func() error {
+		if cur == nil || cur.ID != id {
+			finish()
+			z, err := zoneOf(zones, tz)
+			if err != nil {
+				return err
+			}
+			name := underlying + " strategy"
+			if label != "" {
+				name = underlying + " " + strings.ToLower(label[:1]) + label[1:]
+			}
+			cur = &rules.Position{ID: id, AccountID: account, Currency: currency, Zone: z, Symbol: name,
+				InitialRisk: d.null(risk), Reward: d.null(profit), Legs: []string{}}
+			open = false
+		}
+		cur.Legs = append(cur.Legs, leg)
+		m := d.number(mult)
+		for i := range at {
+			cur.Entries = append(cur.Entries, rules.Fill{At: at[i], Price: d.number(price[i]), Quantity: d.number(qty[i]), Multiplier: m})
+		}
+		open = open || status == "open"
+		if closed != nil && (cur.ClosedAt == nil || closed.After(*cur.ClosedAt)) {
+			cur.ClosedAt = closed
+		}
+		cur.Net = cur.Net.Add(d.number(net))
+		return d.err
+	})
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	finish()
 	return out, nil
 }
 

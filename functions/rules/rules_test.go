@@ -207,3 +207,50 @@ func TestRules(t *testing.T) {
 		apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-01-01&to=2024-12-31", nil), 200)
 	})
 }
+
+// TestStrategyCompliance: an iron condor recorded with its four legs is one
+// trade of its day, its defined max loss its stop; a naked call has no
+// defined risk; a violation names the strategy and its legs.
+func TestStrategyCompliance(t *testing.T) {
+	srv := start(t)
+	a := srv.Client(t)
+	a.Register("a@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York")
+	for _, r := range []map[string]any{
+		{"type": "maxTradesPerDay", "params": map[string]any{"count": 1}},
+		{"type": "stopRequired", "params": map[string]any{}},
+	} {
+		apitest.Must(t, a.Do("POST", "/api/rules", r), 201)
+	}
+	leg := func(symbol, side, price, at string) map[string]any {
+		return map[string]any{"symbol": symbol, "assetType": "option", "side": side,
+			"fills": []any{map[string]any{"type": "entry", "price": price, "quantity": "1", "filledAt": at}}}
+	}
+	condor := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/strategies", map[string]any{"accountId": acc, "legs": []any{
+		leg("SPY   240621P00480000", "short", "2.00", "2024-03-04T15:00:00Z"), leg("SPY   240621P00470000", "long", "1.00", "2024-03-04T15:00:00Z"),
+		leg("SPY   240621C00520000", "short", "2.00", "2024-03-04T15:00:00Z"), leg("SPY   240621C00530000", "long", "1.00", "2024-03-04T15:00:00Z"),
+	}}), 201), "strategy")
+	day := func(date string) map[string]any {
+		t.Helper()
+		r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from="+date+"&to="+date, nil), 200)
+		return r.JSON["days"].([]any)[0].(map[string]any)
+	}
+	if d := day("2024-03-04"); d["broken"] != 0.0 || d["kept"] != 2.0 {
+		t.Fatalf("the condor alone: %v", d)
+	}
+	naked := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/strategies", map[string]any{"accountId": acc, "legs": []any{
+		leg("QQQ   240621C00450000", "short", "3.00", "2024-03-04T16:00:00Z")}}), 201), "strategy")
+	d := day("2024-03-04")
+	var got []string
+	for _, v := range d["violations"].([]any) {
+		v := v.(map[string]any)
+		if v["strategyId"] != naked["id"] || len(v["positionIds"].([]any)) != 1 {
+			t.Errorf("violation %v, want the naked call's strategy and its leg", v)
+		}
+		got = append(got, v["message"].(string))
+	}
+	want := "QQQ short call: 2nd trade of the day; your limit is 1|QQQ short call: opened with no defined risk (an unlimited max loss) and no planned risk"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("violations %q (condor %s)", got, condor["id"])
+	}
+}

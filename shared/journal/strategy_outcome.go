@@ -41,9 +41,9 @@ type StrategyOutcome struct {
 	// a price): the legs open now, or for a closed strategy those opened
 	// in its first minute, at their entry quantity.
 	Analysis *Strategy
-	// R is the net P&L over the planned risk, or over the defined max
-	// loss without one; nil until closed, or without a risk.
-	R *decimal.Decimal
+	// Risk is the planned risk, or the defined max loss without one (nil:
+	// neither); R the net P&L over it, nil until closed.
+	Risk, R *decimal.Decimal
 }
 
 // openingWindow is how long after a strategy's first fill a leg still
@@ -97,12 +97,12 @@ func OutcomeOf(legs []StrategyPosition, plannedRisk *decimal.Decimal) StrategyOu
 			out.Analysis = &a
 		}
 	}
-	risk := plannedRisk
-	if risk == nil && out.Analysis != nil {
-		risk = out.Analysis.MaxLoss
+	out.Risk = plannedRisk
+	if out.Risk == nil && out.Analysis != nil && out.Analysis.MaxLoss != nil && out.Analysis.MaxLoss.IsPositive() {
+		out.Risk = out.Analysis.MaxLoss
 	}
-	if out.Status == StatusClosed && risk != nil && risk.IsPositive() {
-		r := out.Net.DivRound(*risk, 8)
+	if out.Status == StatusClosed && out.Risk != nil && out.Risk.IsPositive() {
+		r := out.Net.DivRound(*out.Risk, 8)
 		out.R = &r
 	}
 	return out

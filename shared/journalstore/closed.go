@@ -141,7 +141,16 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 	}); err != nil {
 		return classify(err)
 	}
-	kinds, long, rs := make([]*string, len(stale)), make([]*bool, len(stale)), make([]*string, len(stale))
+	n := len(stale)
+	kinds, labels, long := make([]*string, n), make([]*string, n), make([]*bool, n)
+	risks, profits, rs := make([]*string, n), make([]*string, n), make([]*string, n)
+	round := func(d *decimal.Decimal) *string {
+		if d == nil {
+			return nil
+		}
+		v := money.RoundN(*d, 4)
+		return &v
+	}
 	for i, id := range stale {
 		a := byID[id]
 		if a == nil { // no legs left
@@ -154,19 +163,17 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 		}
 		o := journal.OutcomeOf(a.legs, planned)
 		opened := a.legs[0].Side == journal.SideLong
-		if o.Analysis != nil {
-			kind := string(o.Analysis.Name)
-			kinds[i], opened = &kind, !o.Analysis.NetDebit.IsNegative()
+		if an := o.Analysis; an != nil {
+			kind := string(an.Name)
+			kinds[i], labels[i], opened, profits[i] = &kind, &an.Label, !an.NetDebit.IsNegative(), round(an.MaxProfit)
 		}
-		long[i] = &opened
-		if o.R != nil {
-			r := money.RoundN(*o.R, 4)
-			rs[i] = &r
-		}
+		long[i], risks[i], rs[i] = &opened, round(o.Risk), round(o.R)
 	}
-	_, err = tx.Exec(ctx, `UPDATE strategies s SET analysed = true, kind = x.kind, opened_long = x.long, r_multiple = x.r
-		FROM unnest($1::uuid[], $2::text[], $3::boolean[], $4::numeric[]) AS x(id, kind, long, r) WHERE s.id = x.id`,
-		stale, kinds, long, rs)
+	_, err = tx.Exec(ctx, `UPDATE strategies s SET analysed = true, kind = x.kind, label = x.label, opened_long = x.long,
+			risk = x.risk, max_profit = x.profit, r_multiple = x.r
+		FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::numeric[], $6::numeric[], $7::numeric[])
+			AS x(id, kind, label, long, risk, profit, r) WHERE s.id = x.id`,
+		stale, kinds, labels, long, risks, profits, rs)
 	return classify(err)
 }
 

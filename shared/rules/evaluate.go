@@ -26,6 +26,9 @@ type Fill struct {
 	At       time.Time
 	Price    decimal.Decimal
 	Quantity decimal.Decimal
+	// Multiplier is the fill's leg's, in a strategy (its legs' contracts
+	// differ from its shares); zero for the position's own.
+	Multiplier decimal.Decimal
 }
 
 // Position is one position as the rules see it: its entries, its plan and
@@ -47,6 +50,34 @@ type Position struct {
 	// Balance is the account's balance at the start of the trading day of
 	// the first entry (null when not read: no rule needs it).
 	Balance decimal.NullDecimal
+	// Legs are the positions of a strategy judged as one trade, nil for a
+	// position of its own. A strategy's ID is the strategy's, its entries
+	// every leg's, its Net the legs' sum once every leg is closed, its
+	// InitialRisk the planned risk or the defined max loss, its Reward the
+	// defined max profit; it has no stop or target of its own.
+	Legs   []string
+	Reward decimal.NullDecimal
+}
+
+// ids are the positions a violation of p concerns.
+func (p *Position) ids() []string {
+	if p.Legs != nil {
+		return p.Legs
+	}
+	return []string{p.ID}
+}
+
+// size is the quantity p's entries bought or sold and what they cost.
+func (p *Position) size() (qty, notional decimal.Decimal) {
+	for _, f := range p.Entries {
+		m := f.Multiplier
+		if m.IsZero() {
+			m = p.Multiplier
+		}
+		qty = qty.Add(f.Quantity)
+		notional = notional.Add(f.Price.Mul(f.Quantity).Mul(m))
+	}
+	return qty, notional
 }
 
 // Money converts a position's amounts into the display currency for the
@@ -72,12 +103,13 @@ type Result struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// Violation is one breach: the rule, the positions it concerns and what
-// happened, in words.
+// Violation is one breach: the rule, the positions it concerns (a
+// strategy's legs, and the strategy) and what happened, in words.
 type Violation struct {
 	RuleID      string   `json:"ruleId"`
 	Type        Type     `json:"type"`
 	PositionIDs []string `json:"positionIds"`
+	StrategyID  *string  `json:"strategyId"`
 	Message     string   `json:"message"`
 }
 
@@ -179,7 +211,11 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 	pr := r.Params
 	var vs []Violation
 	add := func(p *Position, format string, args ...any) {
-		vs = append(vs, Violation{PositionIDs: []string{p.ID}, Message: p.Symbol + ": " + fmt.Sprintf(format, args...)})
+		v := Violation{PositionIDs: p.ids(), Message: p.Symbol + ": " + fmt.Sprintf(format, args...)}
+		if p.Legs != nil {
+			v.StrategyID = &p.ID
+		}
+		vs = append(vs, v)
 	}
 	switch r.Type {
 	case MaxTradesPerDay:
@@ -225,7 +261,10 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 		}
 	case StopRequired:
 		for _, p := range opened {
-			if !p.Stop.Valid {
+			switch {
+			case p.Legs != nil && !p.InitialRisk.Valid: // a defined max loss is the strategy's stop
+				add(p, "opened with no defined risk (an unlimited max loss) and no planned risk")
+			case p.Legs == nil && !p.Stop.Valid:
 				add(p, "opened without a stop loss")
 			}
 		}
@@ -257,12 +296,7 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 		}
 	case MaxPositionSize:
 		for _, p := range opened {
-			qty, notional := decimal.Zero, decimal.Zero
-			for _, f := range p.Entries {
-				qty = qty.Add(f.Quantity)
-				notional = notional.Add(f.Price.Mul(f.Quantity))
-			}
-			notional = notional.Mul(p.Multiplier)
+			qty, notional := p.size()
 			if pr.Quantity != nil && qty.GreaterThan(*pr.Quantity) {
 				add(p, "size %s; your limit is %s", qty.String(), pr.Quantity.String())
 				continue
@@ -287,6 +321,12 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 	case MinPlannedRR:
 		for _, p := range opened {
 			switch {
+			case p.Legs != nil && (!p.Reward.Valid || !p.InitialRisk.Valid || !p.InitialRisk.Decimal.IsPositive()):
+				add(p, "no defined max profit and risk, so no planned R:R; your minimum is %s", pr.Ratio)
+			case p.Legs != nil:
+				if rr := p.Reward.Decimal.Div(p.InitialRisk.Decimal); rr.LessThan(*pr.Ratio) {
+					add(p, "planned R:R %s (max profit over risk); your minimum is %s", rr.StringFixed(2), pr.Ratio)
+				}
 			case !p.Stop.Valid && !p.Target.Valid:
 				add(p, "no stop and no target, so no planned R:R; your minimum is %s", pr.Ratio)
 			case !p.Stop.Valid:

@@ -236,3 +236,50 @@ func TestOrdinal(t *testing.T) {
 		}
 	}
 }
+
+// TestStrategyIsOneTrade: a strategy's legs are one trade to every rule: one
+// trade of the day, its defined risk its stop, max profit over risk its
+// planned R:R, its size every leg's at the leg's multiplier; a violation
+// names the strategy and its legs.
+func TestStrategyIsOneTrade(t *testing.T) {
+	at, _ := time.ParseInLocation("2006-01-02 15:04", "2024-03-04 10:00", newYork)
+	condor := Position{ID: "s1", Symbol: "SPY short iron condor", AccountID: "a", Currency: "USD", Zone: newYork,
+		Legs: []string{"l1", "l2", "l3", "l4"}, InitialRisk: null("300"), Reward: null("200"), Balance: null("10000")}
+	for i, p := range []string{"2.00", "1.00", "2.00", "1.00"} {
+		condor.Entries = append(condor.Entries, Fill{At: at.Add(time.Duration(i) * time.Second), Price: dec(p), Quantity: dec("1"), Multiplier: dec("100")})
+	}
+	naked := condor
+	naked.ID, naked.Symbol, naked.Legs, naked.InitialRisk, naked.Reward = "s2", "SPY short call", []string{"l5"}, decimal.NullDecimal{}, null("150")
+	naked.Entries = []Fill{{At: at.Add(time.Hour), Price: dec("1.50"), Quantity: dec("1"), Multiplier: dec("100")}}
+	for _, tc := range []struct {
+		typ       Type
+		params    string
+		positions []Position
+		broken    string // the message of the one violation, "" when kept
+	}{
+		{MaxTradesPerDay, `{"count":1}`, []Position{condor}, ""},
+		{MaxTradesPerDay, `{"count":1}`, []Position{condor, naked}, "SPY short call: 2nd trade of the day; your limit is 1"},
+		{StopRequired, `{}`, []Position{condor}, ""},
+		{StopRequired, `{}`, []Position{naked}, "SPY short call: opened with no defined risk (an unlimited max loss) and no planned risk"},
+		{MinPlannedRR, `{"ratio":"0.6"}`, []Position{condor}, ""},
+		{MinPlannedRR, `{"ratio":"0.7"}`, []Position{condor}, "SPY short iron condor: planned R:R 0.67 (max profit over risk); your minimum is 0.7"},
+		{MaxPositionSize, `{"notional":"600"}`, []Position{condor}, ""},
+		{MaxPositionSize, `{"notional":"599"}`, []Position{condor}, "SPY short iron condor: position worth 600.00 USD; your limit is 599.00 USD"},
+		{MaxRiskPerTrade, `{"amount":"300"}`, []Position{condor}, ""},
+		{MaxRiskPerTrade, `{"amount":"299"}`, []Position{condor}, "SPY short iron condor: risked 300.00 USD; your limit is 299.00 USD"},
+	} {
+		days := Evaluate([]Rule{rule(t, tc.typ, tc.params)}, tc.positions, usd)
+		if len(days) != 1 {
+			t.Fatalf("%s %s: %d days", tc.typ, tc.params, len(days))
+		}
+		vs := days[0].Violations
+		switch {
+		case tc.broken == "" && len(vs) > 0:
+			t.Errorf("%s %s: broken: %+v", tc.typ, tc.params, vs)
+		case tc.broken != "" && (len(vs) != 1 || vs[0].Message != tc.broken):
+			t.Errorf("%s %s: %+v, want %q", tc.typ, tc.params, vs, tc.broken)
+		case tc.broken != "" && (vs[0].StrategyID == nil || len(vs[0].PositionIDs) < 1 || vs[0].PositionIDs[0][0] != 'l'):
+			t.Errorf("%s %s: the violation names %v and strategy %v", tc.typ, tc.params, vs[0].PositionIDs, vs[0].StrategyID)
+		}
+	}
+}

@@ -5070,7 +5070,10 @@ export interface components {
                 /** Format: uuid */
                 ruleId: string;
                 type: components["schemas"]["TradingRuleType"];
+                /** @description The position it concerns, or a strategy's legs (a strategy is one trade to every rule). */
                 positionIds: string[];
+                /** @description The strategy it concerns, judged as one trade (its entries every leg's, its stop its defined risk, its planned R:R max profit over risk); null for a position. */
+                strategyId: string | null;
                 /** @description What happened, in words: "NVDA: 3rd trade of the day; your limit is 2". */
                 message: string;
             }[];

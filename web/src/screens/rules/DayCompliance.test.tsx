@@ -17,7 +17,10 @@ const compliance = {
       kept: 0,
       broken: 1,
       rules: [{ ruleId: 'r1', type: 'maxTradesPerDay', status: 'broken' }],
-      violations: [{ ruleId: 'r1', type: 'maxTradesPerDay', positionIds: ['p2'], message: 'MSFT: 2nd trade of the day; your limit is 1' }],
+      violations: [
+        { ruleId: 'r1', type: 'maxTradesPerDay', positionIds: ['p2'], strategyId: null, message: 'MSFT: 2nd trade of the day; your limit is 1' },
+        { ruleId: 'r1', type: 'maxTradesPerDay', positionIds: ['l1', 'l2'], strategyId: 's1', message: 'SPY bull call vertical (debit): 3rd trade of the day; your limit is 1' },
+      ],
     },
     { date: '2024-05-03', score: 100, kept: 1, broken: 0, rules: [{ ruleId: 'r1', type: 'maxTradesPerDay', status: 'kept' }], violations: [] },
   ],
@@ -44,7 +47,9 @@ describe('DayCompliance', () => {
     expect(await screen.findByText(/MSFT: 2nd trade of the day; your limit is 1/, { selector: 'li' })).toBeInTheDocument();
     expect(screen.getByTestId('day-score')).toHaveTextContent('Score 0%: kept 0 of 1 rule.');
     expect(screen.getByRole('link', { name: 'Open the trade' })).toHaveAttribute('href', '/positions/p2');
-    expect(screen.getByTestId('rule-marker-2024-05-02')).toHaveAttribute('title', 'Broke 1 rule: MSFT: 2nd trade of the day; your limit is 1');
+    // A strategy is one trade: its violation opens the strategy, not one of its legs.
+    expect(screen.getByRole('link', { name: 'Open the strategy' })).toHaveAttribute('href', '/strategies/s1');
+    expect(screen.getByTestId('rule-marker-2024-05-02')).toHaveAttribute('title', expect.stringMatching(/^Broke 1 rule: MSFT: 2nd trade of the day; your limit is 1/));
     expect(screen.queryByTestId('rule-marker-2024-05-03')).toBeNull();
     expect(calls.filter((c) => c.path === '/api/rules/compliance').map((c) => c.search)).toEqual(['?from=2024-05-01&to=2024-05-31']);
   });

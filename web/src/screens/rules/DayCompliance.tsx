@@ -52,11 +52,18 @@ export function DayCompliance({ date }: { date: string }) {
               {day.violations.map((v, i) => (
                 <li key={`${v.ruleId}-${i}`}>
                   <strong>{ruleTypes[v.type].label}:</strong> {v.message}
-                  {v.positionIds.length === 1 && (
+                  {v.strategyId ? (
                     <>
                       {' '}
-                      <Link to={`/positions/${v.positionIds[0]}`}>Open the trade</Link>
+                      <Link to={`/strategies/${v.strategyId}`}>Open the strategy</Link>
                     </>
+                  ) : (
+                    v.positionIds.length === 1 && (
+                      <>
+                        {' '}
+                        <Link to={`/positions/${v.positionIds[0]}`}>Open the trade</Link>
+                      </>
+                    )
                   )}
                 </li>
               ))}
