@@ -166,6 +166,18 @@ func TestRollAndRefusals(t *testing.T) {
 	if r := f.a.Do("PATCH", "/api/strategies/"+id, map[string]any{"accountId": f.other}); r.Status != 400 {
 		t.Errorf("moving accounts: %d", r.Status)
 	}
+	// A leg keeps to its strategy's account and underlying while it is one.
+	for field, patch := range map[string]map[string]any{
+		"accountId": {"accountId": f.other},
+		"symbol":    {"symbol": "MSFT  270115C00200000"},
+	} {
+		e := apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+long, patch), 400), "error")
+		if d := e["details"].([]any); d[0].(map[string]any)["field"] != field {
+			t.Errorf("a leg's %s changed: %v", field, e)
+		}
+	}
+	apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+long, map[string]any{"symbol": "AAPL  270115C00210000"}), 200) // same underlying
+	apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+long, map[string]any{"symbol": "AAPL  270115C00200000"}), 200)
 	for _, r := range []apitest.Response{f.b.Do("GET", "/api/strategies/"+id, nil), f.b.Do("PATCH", "/api/strategies/"+id, map[string]any{"name": "x"}),
 		f.b.Do("DELETE", "/api/strategies/"+id, nil), f.a.Do("GET", "/api/strategies/not-an-id", nil)} {
 		if r.Status != 404 {

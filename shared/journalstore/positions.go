@@ -322,6 +322,9 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 				return err
 			}
 		}
+		if err := keepsStrategy(ctx, tx, ru.ids(), cur, accountID, inst); err != nil {
+			return err
+		}
 		ru.inst = instrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
 			columns: inst.Columns(), multiplier: inst.Multiplier}
 		if side != "" && side != ru.members[me].side {
@@ -588,4 +591,34 @@ func checkTags(ctx context.Context, q db.Querier, userID string, requested, ids 
 		}
 	}
 	return p.Err()
+}
+
+// keepsStrategy refuses a change that would take a strategy's leg (among
+// ids) out of what a strategy holds: one account, one underlying, no
+// futures (setLegs has the same rules).
+func keepsStrategy(ctx context.Context, tx pgx.Tx, ids []string, cur instrument, accountID string, inst journal.Instrument) error {
+	underlying := func(symbol string, u *string) string {
+		if u != nil {
+			return *u
+		}
+		return symbol
+	}
+	c := inst.Columns()
+	sameUnderlying := underlying(cur.symbol, cur.columns.Underlying) == underlying(inst.Symbol, c.Underlying)
+	if accountID == cur.accountID && sameUnderlying && inst.Future == nil {
+		return nil
+	}
+	var leg bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM positions WHERE id = ANY($1::uuid[]) AND strategy_id IS NOT NULL)`, ids).Scan(&leg); err != nil || !leg {
+		return classify(err)
+	}
+	const why = "cannot change: the position is a leg of a strategy, whose legs share one account and underlying; take it out of the strategy first"
+	switch {
+	case accountID != cur.accountID:
+		return apperr.Invalid("accountId", why)
+	case inst.Future != nil:
+		return apperr.Invalid("assetType", "cannot be future: the position is a leg of a strategy, which holds options and their underlying's shares")
+	default:
+		return apperr.Invalid("symbol", why)
+	}
 }
