@@ -34,10 +34,18 @@ func GroupStrategies(legs []GroupLeg) [][]int {
 		order      string
 		at         time.Time // when there is no order id
 	}
+	// Only an underlying with an option leg can group: a file of shares
+	// alone (10,000 rows) builds no map.
+	optioned := map[string]bool{}
+	for _, l := range legs {
+		if l.AssetType == AssetOption {
+			optioned[l.Underlying] = true
+		}
+	}
 	at := map[key]int{}
 	var groups [][]int
 	for i, l := range legs {
-		if l.AssetType != AssetOption && l.AssetType != AssetStock {
+		if (l.AssetType != AssetOption && l.AssetType != AssetStock) || !optioned[l.Underlying] {
 			continue
 		}
 		k := key{underlying: l.Underlying, order: l.OrderID}
