@@ -2,9 +2,10 @@
 -- own records leave closed_trades, and the strategy, once no leg is open,
 -- is one record in the row of its account and the UTC day of its last
 -- leg's close. The record is laid out as a position's (migration 0030),
--- with a last field for every record:
---   ... | entry_quantity, entry notional | strategy kind (int2 length, then
---   UTF-8; empty for a position in no strategy)
+-- with a field for every record after the met criteria, where a filter
+-- reads it:
+--   ... | met criteria | strategy kind (int2 length, then UTF-8; empty for
+--   a position in no strategy) | net_pnl, ... (as before)
 -- A strategy's record: its id, its last close and first opening, short
 -- when it opened for a credit, asset type option, its underlying as symbol
 -- and underlying, any leg's tags, the first leg's playbook (in opening
@@ -71,12 +72,11 @@ CREATE OR REPLACE FUNCTION closed_trades_refresh(owner uuid, accounts uuid[], da
                     || closed_trades_text(p.asset_type) || closed_trades_text(p.symbol)
                     || closed_trades_text(coalesce(p.underlying, p.symbol)) || t.tags
                     || CASE WHEN p.playbook_id IS NULL THEN '\x0000'::bytea ELSE '\x0001'::bytea || uuid_send(p.playbook_id) END
-                    || m.met
+                    || m.met || '\x0000'::bytea
                     || closed_trades_numeric(p.net_pnl) || closed_trades_numeric(p.gross_pnl)
                     || closed_trades_numeric(p.fees) || closed_trades_numeric(p.r_multiple)
                     || float8send(p.entry_quantity::float8)
-                    || float8send(coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0)::float8)
-                    || '\x0000'::bytea AS rec
+                    || float8send(coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0)::float8) AS rec
                 FROM positions p
                 CROSS JOIN LATERAL (
                     SELECT int2send(count(*)::int2) || coalesce(string_agg(uuid_send(pt.tag_id), ''::bytea ORDER BY pt.tag_id), ''::bytea) AS tags
@@ -93,11 +93,10 @@ CREATE OR REPLACE FUNCTION closed_trades_refresh(owner uuid, accounts uuid[], da
                     || closed_trades_text('option') || closed_trades_text(g.underlying) || closed_trades_text(g.underlying)
                     || t.tags
                     || CASE WHEN g.playbook IS NULL THEN '\x0000'::bytea ELSE '\x0001'::bytea || uuid_send(g.playbook) END
-                    || m.met
+                    || m.met || closed_trades_text(coalesce(s.kind, 'custom'))
                     || closed_trades_numeric(g.net) || closed_trades_numeric(g.gross)
                     || closed_trades_numeric(g.fees) || closed_trades_numeric(s.r_multiple)
                     || float8send(g.quantity::float8) || float8send(g.notional::float8)
-                    || closed_trades_text(coalesce(s.kind, 'custom'))
                 FROM strategies s
                 CROSS JOIN LATERAL (
                     SELECT max(l.closed_at) AS closed_at, min(coalesce(l.opened_at, l.closed_at)) AS opened_at,

@@ -277,6 +277,7 @@ func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
 		anyOf("tagId", func(v string) bool { return slices.Contains(p.tags, v) }) &&
 		!slices.ContainsFunc(list("excludeTagId"), func(v string) bool { return slices.Contains(p.tags, v) }) &&
 		anyOf("playbookId", func(v string) bool { return v == p.playbook }) &&
+		anyOf("strategy", func(v string) bool { return v == p.strategy || v == "none" && p.strategy == "" }) &&
 		anyOf("side", func(v string) bool { return v == p.side }) &&
 		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
 		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&

@@ -181,6 +181,8 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				// Playbooks: one, two with another filter, one no position follows, one that is not there.
 				"?playbookId=" + bookIDs[0], "?playbookId=" + bookIDs[0] + "," + bookIDs[1] + "&side=long&tagId=" + tags[0],
 				"?playbookId=" + bookIDs[2], "?playbookId=" + newID(),
+				"?strategy=custom", "?strategy=none", "?strategy=custom,none&side=long", "?strategy=iron-condor",
+				"?strategy=custom&from=2024-02-01&to=2024-02-29&tagId=" + tags[0],
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

@@ -112,6 +112,23 @@ func TestIronCondor(t *testing.T) {
 	if d := block["byDay"].([]any); len(d) != 1 || d[0].(map[string]any)["date"] != "2026-06-10" || d[0].(map[string]any)["trades"] != 2.0 {
 		t.Fatalf("byDay: %v", d)
 	}
+	// The strategy filter: the statistics take the strategy, the list its legs.
+	for query, want := range map[string][2]float64{"strategy=iron-condor": {1, 4}, "strategy=none": {1, 1}, "strategy=vertical": {0, 0},
+		"strategy=iron-condor,none": {2, 5}} {
+		r := apitest.Must(t, f.a.Do("GET", "/api/performance?accountId="+f.account+"&"+query, nil), 200)
+		trades := 0.0
+		if blocks := r.JSON["byCurrency"].([]any); len(blocks) > 0 {
+			trades = blocks[0].(map[string]any)["summary"].(map[string]any)["trades"].(float64)
+		}
+		legs := apitest.Items(t, apitest.Must(t, f.a.Do("GET", "/api/positions?accountId="+f.account+"&"+query, nil), 200))
+		if trades != want[0] || float64(len(legs)) != want[1] {
+			t.Errorf("%s: %v trades, %d positions; want %v", query, trades, len(legs), want)
+		}
+	}
+	e := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/performance?strategy=condor", nil), 400), "error")
+	if d := e["details"].([]any); d[0].(map[string]any)["field"] != "strategy" {
+		t.Fatalf("an unknown kind: %v", e)
+	}
 }
 
 // TestRollAndRefusals: a roll replaces a leg and keeps one strategy; legs

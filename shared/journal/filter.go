@@ -6,6 +6,7 @@ package journal
 import (
 	"errors"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,23 +28,29 @@ type Filter struct {
 	TagIDs        []string // positions with at least one of these tags
 	ExcludeTagIDs []string // positions with none of these tags
 	PlaybookIDs   []string // positions that follow one of these playbooks
-	Side          string
-	AssetTypes    []string
-	Weekdays      []int      // ISO: 1 Monday to 7 Sunday
-	Hours         []int      // 0 to 23
-	From          *time.Time // a date (midnight UTC carrying Y-M-D)
-	To            *time.Time
+	// Strategies are kinds of strategy (StrategyName; NoStrategy for the
+	// positions in no strategy): a strategy's legs match its kind.
+	Strategies []string
+	Side       string
+	AssetTypes []string
+	Weekdays   []int      // ISO: 1 Monday to 7 Sunday
+	Hours      []int      // 0 to 23
+	From       *time.Time // a date (midnight UTC carrying Y-M-D)
+	To         *time.Time
 	// ByClose applies From and To to the close date in the positions list
 	// (dateBy=closed: a calendar day's positions); the statistics always
 	// date by the close.
 	ByClose bool
 }
 
+// NoStrategy is the Filter.Strategies value of the positions in no strategy.
+const NoStrategy = "none"
+
 // maxFilterValues bounds each list of a filter.
 const maxFilterValues = 50
 
-// ParseFilter reads accountId, symbol, status, tagId, excludeTagId, playbookId, side,
-// assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
+// ParseFilter reads accountId, symbol, status, tagId, excludeTagId, playbookId, strategy,
+// side, assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
 // query string.
 // A list is given by repeating the parameter or separating its values with
 // commas (tagId=a,b).
@@ -101,6 +108,13 @@ func ParseFilter(q url.Values) (Filter, error) {
 			bad("side", "must be long or short")
 		}
 		f.Side = v
+	}
+	for _, v := range list("strategy") {
+		if v != NoStrategy && !slices.Contains(StrategyNames, StrategyName(v)) {
+			bad("strategy", "must be a kind of strategy (vertical, iron-condor, custom, ...) or none")
+			break
+		}
+		f.Strategies = append(f.Strategies, v)
 	}
 	for _, v := range list("assetType") {
 		if v != AssetStock && v != AssetOption && v != AssetFuture {
@@ -207,6 +221,21 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 	}
 	if len(f.PlaybookIDs) > 0 {
 		conds = append(conds, "p.playbook_id = ANY("+arg(f.PlaybookIDs)+"::uuid[])")
+	}
+	if len(f.Strategies) > 0 {
+		var kinds []string
+		var or []string
+		for _, v := range f.Strategies {
+			if v == NoStrategy {
+				or = append(or, "p.strategy_id IS NULL")
+			} else {
+				kinds = append(kinds, v)
+			}
+		}
+		if len(kinds) > 0 {
+			or = append(or, "EXISTS (SELECT 1 FROM strategies s WHERE s.id = p.strategy_id AND coalesce(s.kind, 'custom') = ANY("+arg(kinds)+"::text[]))")
+		}
+		conds = append(conds, "("+strings.Join(or, " OR ")+")")
 	}
 	if f.Side != "" {
 		conds = append(conds, "p.side = "+arg(f.Side))

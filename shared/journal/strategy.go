@@ -57,6 +57,11 @@ const (
 	StrategyCustom        StrategyName = "custom"
 )
 
+// StrategyNames are every StrategyName, in the order above.
+var StrategyNames = []StrategyName{StrategySingle, StrategyVertical, StrategyCalendar, StrategyDiagonal, StrategyStraddle,
+	StrategyStrangle, StrategyIronCondor, StrategyIronButterfly, StrategyButterfly, StrategyCoveredCall, StrategyCollar,
+	StrategyRatio, StrategyCustom}
+
 // Strategy is the analysis of a set of legs.
 type Strategy struct {
 	Name StrategyName

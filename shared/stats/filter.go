@@ -15,8 +15,9 @@ type filter struct {
 	symbols   map[string]bool // nil: any
 	anyTags   []int32         // nil: any; else at least one of these
 	noTags    []int32
-	playbooks []bool // nil: any; else by playbook index, whether taken
-	side      int8   // -1 any, 0 long, 1 short
+	playbooks []bool          // nil: any; else by playbook index, whether taken
+	kinds     map[string]bool // nil: any; else the strategies' kinds taken, and journal.NoStrategy for a position in none
+	side      int8            // -1 any, 0 long, 1 short
 	assets    map[string]bool
 	weekdays  [8]bool // ISO 1..7
 	hours     [24]bool
@@ -64,6 +65,12 @@ func compile(f journal.Filter, j journalRows) filter {
 			out.none = true
 		}
 	}
+	if len(f.Strategies) > 0 {
+		out.kinds = map[string]bool{}
+		for _, k := range f.Strategies {
+			out.kinds[k] = true
+		}
+	}
 	if len(f.Symbols) > 0 {
 		out.symbols = map[string]bool{}
 		for _, s := range f.Symbols {
@@ -91,8 +98,8 @@ func compile(f journal.Filter, j journalRows) filter {
 	return out
 }
 
-// takes reports whether the filter keeps c, whose fields up to its met
-// criteria and its entry are read.
+// takes reports whether the filter keeps c, whose fields up to its
+// strategy kind and its entry are read.
 func (f *filter) takes(c *closed, d *decoder) bool {
 	if f.symbols != nil && !d.symbol[c.symbol] && !d.symbol[c.underlying] {
 		return false
@@ -101,6 +108,9 @@ func (f *filter) takes(c *closed, d *decoder) bool {
 		return false
 	}
 	if f.side >= 0 && c.long != (f.side == 0) {
+		return false
+	}
+	if f.kinds != nil && !f.kinds[d.strategyKind(c)] {
 		return false
 	}
 	if f.assets != nil && !f.assets[d.out.strings[c.assetType]] {
@@ -142,3 +152,11 @@ func isoWeekday(local int64) int {
 func hourOf(local int64) int { return int(floorMod(local, 86400) / 3600) }
 
 func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
+
+// strategyKind is c's strategy kind, journal.NoStrategy for a position.
+func (d *decoder) strategyKind(c *closed) string {
+	if c.strategy == 0 {
+		return journal.NoStrategy
+	}
+	return d.out.strings[c.strategy-1]
+}

@@ -48,20 +48,26 @@ func packRecord(book *[16]byte, met ...[16]byte) []byte {
 	for _, m := range met {
 		b = append(b, m[:]...)
 	}
+	b = binary.BigEndian.AppendUint16(b, 0)              // in no strategy (withKind)
 	for _, v := range []int64{125_000, 130_000, 5_000} { // net, gross, fees
 		b = binary.BigEndian.AppendUint16(b, uint16(0xfffe))
 		b = binary.BigEndian.AppendUint64(b, uint64(v))
 	}
 	b = binary.BigEndian.AppendUint16(b, uint16(0xffff)) // no R
 	b = binary.BigEndian.AppendUint64(b, math.Float64bits(10))
-	b = binary.BigEndian.AppendUint64(b, math.Float64bits(1000))
-	return binary.BigEndian.AppendUint16(b, 0) // in no strategy
+	return binary.BigEndian.AppendUint64(b, math.Float64bits(1000))
 }
 
-// withKind is a record of packRecord made a strategy's of that kind.
+// figuresLength is the bytes of packRecord after the strategy kind: three
+// int8 figures, no R, the quantity and the notional.
+const figuresLength = 3*(2+8) + 2 + 16
+
+// withKind is a record of packRecord without a playbook made a strategy's
+// of that kind.
 func withKind(b []byte, kind string) []byte {
-	b = binary.BigEndian.AppendUint16(b[:len(b)-2], uint16(len(kind)))
-	return append(b, kind...)
+	at := len(b) - figuresLength - 2
+	out := binary.BigEndian.AppendUint16(slices.Clone(b[:at]), uint16(len(kind)))
+	return append(append(out, kind...), b[at+2:]...)
 }
 
 // TestRecordStrategyKind: a strategy's record names its kind, a position's
@@ -77,8 +83,16 @@ func TestRecordStrategyKind(t *testing.T) {
 	if a.strategy == 0 || cs.strings[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
 		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, cs.strings)
 	}
-	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows[:len(rows)-3]); err == nil {
+	one := withKind(packRecord(nil), "iron-condor")
+	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, one[:len(one)-figuresLength-3]); err == nil {
 		t.Fatal("a record cut in its kind was read")
+	}
+	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {journal.NoStrategy}, 3: {"iron-condor", journal.NoStrategy}, 0: {"vertical"}} {
+		cs, err := decodeRecords(t, recordJournal(), journal.Filter{Strategies: kinds}, rows)
+		if err != nil || len(cs.list.chunks[0]) != want {
+			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, len(cs.list.chunks[0]), err, want)
+		}
+		cs.list.release()
 	}
 }
 

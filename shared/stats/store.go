@@ -423,6 +423,9 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		if b, err = d.playbook(b, c); err != nil {
 			return 0, 0, err
 		}
+		if b, err = d.kind(b, c); err != nil {
+			return 0, 0, err
+		}
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
@@ -447,18 +450,16 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 		if len(b) < 16 {
 			return 0, 0, errTruncated
 		}
-		quantity, notional := b[:8], b[8:16]
-		if b, err = d.kind(b[16:], c, keep); err != nil {
-			return 0, 0, err
-		}
 		if !keep {
+			b = b[16:]
 			d.out.tags = d.out.tags[:c.tagStart]
 			d.out.met = d.out.met[:c.metStart]
 			d.out.list.drop()
 			continue
 		}
-		c.quantity = math.Float64frombits(binary.BigEndian.Uint64(quantity))
-		c.notional = math.Float64frombits(binary.BigEndian.Uint64(notional))
+		c.quantity = math.Float64frombits(binary.BigEndian.Uint64(b))
+		c.notional = math.Float64frombits(binary.BigEndian.Uint64(b[8:]))
+		b = b[16:]
 		if first < 0 {
 			first = i
 		}
@@ -472,9 +473,9 @@ func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, 
 
 var errTruncated = errors.New("truncated record")
 
-// kind reads the record's last field, a strategy's kind (migration 0033):
-// empty for a position, whose record is most of them and costs a length.
-func (d *decoder) kind(b []byte, c *closed, keep bool) ([]byte, error) {
+// kind reads a strategy's kind (migration 0033): empty for a position,
+// whose record is most of them and costs a length.
+func (d *decoder) kind(b []byte, c *closed) ([]byte, error) {
 	if len(b) < 2 {
 		return b, errTruncated
 	}
@@ -482,7 +483,7 @@ func (d *decoder) kind(b []byte, c *closed, keep bool) ([]byte, error) {
 	if len(b) < 2+n {
 		return b, errTruncated
 	}
-	if n > 0 && keep {
+	if n > 0 {
 		c.strategy = 1 + d.intern(b[2:2+n])
 	}
 	return b[2+n:], nil

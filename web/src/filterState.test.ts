@@ -3,7 +3,7 @@ import { apiQuery, carriedSearch, closedOnDay, emptyFilters, parseFilters, withF
 
 describe('the filter in the address', () => {
   it('survives a round trip through the query string, whatever the list form', () => {
-    const params = new URLSearchParams('accountId=a1&accountId=a2,a3&symbol=aapl, es &tagId=t1&excludeTagId=t2,t3&playbookId=b1&side=short&assetType=option&weekday=1,5&hour=9&hour=15&from=2024-01-01&to=2024-03-31&status=closed&page=2');
+    const params = new URLSearchParams('accountId=a1&accountId=a2,a3&symbol=aapl, es &tagId=t1&excludeTagId=t2,t3&playbookId=b1&strategy=iron-condor,none&side=short&assetType=option&weekday=1,5&hour=9&hour=15&from=2024-01-01&to=2024-03-31&status=closed&page=2');
     const f = parseFilters(params);
     expect(f).toEqual({
       accountId: ['a1', 'a2', 'a3'],
@@ -11,6 +11,7 @@ describe('the filter in the address', () => {
       tagId: ['t1'],
       excludeTagId: ['t2', 't3'],
       playbookId: ['b1'],
+      strategy: ['iron-condor', 'none'],
       assetType: ['option'],
       weekday: ['1', '5'],
       hour: ['9', '15'],

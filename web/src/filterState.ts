@@ -2,9 +2,10 @@
 // positions list. It lives in the address (bookmarkable, the back button
 // steps through changes) under the API's own parameter names, so the query
 // string passes straight through to GET /api/performance and /api/positions.
+import type { Schemas } from './api/client';
 
 /** Filters that take several values: any of them matches (written comma-separated). */
-export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'assetType', 'weekday', 'hour'] as const;
+export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'assetType', 'weekday', 'hour'] as const;
 /** Filters that take one value. status and dateBy belong to the positions list only. */
 export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy'] as const;
 
@@ -30,7 +31,7 @@ function isListName(name: FilterName): name is ListFilterName {
 
 /** emptyFilters is the filter that matches everything. */
 export function emptyFilters(): Filters {
-  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], assetType: [], weekday: [], hour: [] };
+  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], strategy: [], assetType: [], weekday: [], hour: [] };
 }
 
 /**
@@ -103,6 +104,7 @@ type ApiQuery = {
   tagId?: string[];
   excludeTagId?: string[];
   playbookId?: string[];
+  strategy?: Array<Schemas['StrategyKind'] | 'none'>;
   assetType?: Array<'stock' | 'option' | 'future'>;
   weekday?: number[];
   hour?: number[];

@@ -7819,6 +7819,8 @@ export interface operations {
                 excludeTagId?: string[];
                 /** @description Positions that follow one of these playbooks. */
                 playbookId?: string[];
+                /** @description Kinds of strategy (a strategy's legs match its kind), and `none` for the positions in no strategy. */
+                strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
@@ -9191,6 +9193,8 @@ export interface operations {
                 excludeTagId?: string[];
                 /** @description Positions that follow one of these playbooks. */
                 playbookId?: string[];
+                /** @description Kinds of strategy (a strategy's legs match its kind), and `none` for the positions in no strategy. */
+                strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import type { Schemas } from '../api/client';
 import { usePlaybooks } from '../api/queries';
 import { activeCount, emptyFilters, parseFilters, withFilter, writeFilters, type FilterName, type Filters, type ListFilterName } from '../filterState';
+import { strategyKindNames } from '../strategyKinds';
 import { Field, SelectField } from './ui';
 
 /** useUrlFilters is the filter of the current address and the function that changes it. */
@@ -129,6 +130,8 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
     .map((t) => ({ value: t.id, label: t.name, group: categoryNames[t.category] ?? t.category }));
   const playbooks = usePlaybooks();
   const playbookChoices: Choice[] = (playbooks.data ?? []).map((p) => ({ value: p.id, label: p.archived ? `${p.name} (archived)` : p.name }));
+  // A strategy's legs match its kind in the list; the statistics count the strategy once.
+  const strategyChoices: Choice[] = [...Object.entries(strategyKindNames).map(([value, label]) => ({ value, label })), { value: 'none', label: 'Not in a strategy' }];
   const closedDates = scope === 'statistics' || filters.dateBy === 'closed';
   const commitSymbols = (text: string) =>
     set(
@@ -171,6 +174,7 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
         <MultiChoice label="With any of the tags" any="Any or no tag" choices={tagChoices} {...list('tagId')} />
         <MultiChoice label="Without the tags" any="None left out" choices={tagChoices} {...list('excludeTagId')} />
         <MultiChoice label="Playbooks" any="Any or no playbook" choices={playbookChoices} {...list('playbookId')} />
+        <MultiChoice label="Strategies" any="Any or no strategy" choices={strategyChoices} {...list('strategy')} />
         <SelectField label="Side" value={filters.side ?? ''} onChange={(e) => set('side', e.target.value)}>
           <option value="">Long and short</option>
           <option value="long">Long</option>

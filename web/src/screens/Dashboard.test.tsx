@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Dashboard, { rateLink } from './Dashboard';
 import { mockApi, renderScreen, route } from '../test/render';
@@ -94,6 +94,21 @@ describe('Dashboard', () => {
     renderScreen(<Dashboard />, { path: '/', at: '/?from=2024-05-01&tagId=t1' });
     expect(await screen.findByTestId('dashboard-total')).toHaveTextContent('$25,098.00');
     expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1', bySymbol: 'false' });
+  });
+
+  it('filters by kind of strategy, and names the kinds in words', async () => {
+    const { calls } = mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: block('USD') } })),
+    );
+    renderScreen(<Dashboard />, { path: '/', at: '/' });
+    const filter = await screen.findByRole('group', { name: 'Strategies', hidden: true });
+    expect(within(filter).getAllByRole('checkbox', { hidden: true }).map((c) => c.parentElement?.textContent)).toContain('Not in a strategy');
+    await userEvent.click(within(filter).getByRole('checkbox', { name: 'Iron condor', hidden: true }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/api/performance').map((c) => new URLSearchParams(c.search).getAll('strategy'))).toContainEqual(['iron-condor']),
+    );
   });
 });
 

@@ -5,7 +5,7 @@ import type { Schemas } from '../../api/client';
 import { SortableTable, type SortColumn } from '../../components/SortableTable';
 import { hourLabel, weekdayNames } from '../../components/filters';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../../format';
-import { strategyKindNames } from '../strategies/text';
+import { strategyKindNames } from '../../strategyKinds';
 import { monthLabel } from './calendar';
 
 type Block = Schemas['PerformanceBlock'];

@@ -12,20 +12,3 @@ export function legsError(err: ApiError, positions: Array<Schemas['PositionSumma
   const p = positions.find((x) => x.id === chosen[Number(index[1])]);
   return `${p ? `${p.side} ${p.symbol}` : 'One of the legs'} ${detail.message}.`;
 }
-
-/** strategyKindNames are the strategy engine's kinds as a trader names them (the statistics' "By strategy"). */
-export const strategyKindNames: Record<Schemas['StrategyKind'], string> = {
-  'single-leg': 'Single leg',
-  vertical: 'Vertical spread',
-  calendar: 'Calendar spread',
-  diagonal: 'Diagonal spread',
-  straddle: 'Straddle',
-  strangle: 'Strangle',
-  'iron-condor': 'Iron condor',
-  'iron-butterfly': 'Iron butterfly',
-  butterfly: 'Butterfly',
-  'covered-call': 'Covered call',
-  collar: 'Collar',
-  'ratio-spread': 'Ratio spread',
-  custom: 'Custom strategy',
-};
