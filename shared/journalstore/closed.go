@@ -208,7 +208,13 @@ func (s *Store) AnalyseStrategies(ctx context.Context, userID string) error {
 // before its legs change or it is deleted, the rows its record or its legs
 // leave.
 func legKeys(ctx context.Context, tx pgx.Tx, strategyID string, keys closedKeys) error {
-	rows, err := tx.Query(ctx, `SELECT account_id::text, closed_at FROM positions WHERE strategy_id = $1 AND closed_at IS NOT NULL`, strategyID)
+	return closeKeys(ctx, tx, keys, `strategy_id = $1`, strategyID)
+}
+
+// closeKeys adds to keys the closed_trades rows of the closed positions a
+// condition on positions (its one argument arg) picks.
+func closeKeys(ctx context.Context, tx pgx.Tx, keys closedKeys, where string, arg any) error {
+	rows, err := tx.Query(ctx, `SELECT account_id::text, closed_at FROM positions WHERE `+where+` AND closed_at IS NOT NULL`, arg)
 	if err != nil {
 		return classify(err)
 	}

@@ -385,18 +385,9 @@ func makeStrategies(ctx context.Context, tx pgx.Tx, userID, accountID string, gr
 // settleLegs ends a write that made positions legs of strategies: their
 // strategies analysed, their closes' rows refreshed.
 func settleLegs(ctx context.Context, tx pgx.Tx, userID string, positionIDs []string) error {
-	rows, err := tx.Query(ctx, `SELECT account_id::text, closed_at FROM positions WHERE id = ANY($1::uuid[]) AND strategy_id IS NOT NULL`, positionIDs)
-	if err != nil {
-		return classify(err)
-	}
 	keys := closedKeys{}
-	var account string
-	var at *time.Time
-	if _, err := pgx.ForEachRow(rows, []any{&account, &at}, func() error {
-		keys.add(account, at)
-		return nil
-	}); err != nil {
-		return classify(err)
+	if err := closeKeys(ctx, tx, keys, `id = ANY($1::uuid[])`, positionIDs); err != nil {
+		return err
 	}
 	return settleAccounts(ctx, tx, userID, nil, keys)
 }
