@@ -33,6 +33,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/jobs"
 	"tradejournal/shared/metrics"
 )
@@ -62,7 +63,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) 
 	case "serve":
 		return serve(ctx, cfg)
 	case "migrate":
-		applied, err := db.Migrate(ctx, cfg.DB.MigrationURL())
+		applied, err := journalstore.Migrate(ctx, cfg.DB.MigrationURL())
 		fmt.Fprintf(stdout, "applied %d migration(s) %s\n", len(applied), strings.Join(applied, " "))
 		return err
 	case "reset-password":
@@ -78,7 +79,7 @@ const shutdownGrace = 30 * time.Second
 
 func serve(ctx context.Context, cfg config.Config) error {
 	log := newLogger(cfg.LogLevel, os.Stdout)
-	if applied, err := db.Migrate(ctx, cfg.DB.MigrationURL()); err != nil {
+	if applied, err := journalstore.Migrate(ctx, cfg.DB.MigrationURL()); err != nil {
 		return err
 	} else if len(applied) > 0 {
 		log.Info("migrations applied", "files", applied)

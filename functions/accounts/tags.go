@@ -172,10 +172,11 @@ func (h handler) updateTag(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, tagEnvelope{t})
 }
 
-// deleteTag deletes a tag and takes it off every position.
+// deleteTag deletes a tag and takes it off every position, through the
+// journal store (the statistics read the positions' tags).
 func (h handler) deleteTag(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := db.DeleteOwned(ctx, h.app.DB, "tags", r.PathValue("tagId"), auth.CurrentUser(ctx).ID); err != nil {
+	if err := h.journal.DeleteTag(ctx, auth.CurrentUser(ctx).ID, r.PathValue("tagId")); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

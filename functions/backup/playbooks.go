@@ -114,5 +114,5 @@ func (rs *restorer) positionPlaybooks(ctx context.Context, tx pgx.Tx) error {
 	if err != nil {
 		return err
 	}
-	return rs.h.store.RestoreFollows(ctx, tx, rs.userID, follows)
+	return rs.journal.Follows(ctx, follows)
 }

@@ -99,7 +99,12 @@ func (h handler) restore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rs := restorer{h: h, a: a, userID: userID, ids: map[string]string{}}
-	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error { return rs.all(ctx, tx) })
+	err = db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		return h.store.Restore(ctx, tx, userID, func(j *journalstore.Restorer) error {
+			rs.journal = j
+			return rs.all(ctx, tx)
+		})
+	})
 	if err != nil {
 		rs.discardObjects(context.WithoutCancel(ctx))
 		httpx.Error(w, r, inconsistent(err))
@@ -153,10 +158,14 @@ func invalidf(format string, args ...any) error {
 }
 
 // restorer writes one archive; ids maps every archived id to its new one.
+// The journal's records (positions, ledger, strategies, what positions
+// follow, excursions) go through the journal store's Restorer, which
+// derives their figures and settles the derived rows once at the end.
 type restorer struct {
 	h       handler
 	a       *backup.Archive
 	userID  string
+	journal *journalstore.Restorer
 	ids     map[string]string
 	count   Restored
 	objects []string // keys put in the bucket, deleted again on failure
@@ -283,7 +292,7 @@ func (rs *restorer) ledger(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	for _, account := range order {
-		if err := rs.h.store.RestoreLedgerEntries(ctx, tx, rs.userID, account, byAccount[account]); err != nil {
+		if err := rs.journal.LedgerEntries(ctx, account, byAccount[account]); err != nil {
 			return err
 		}
 	}
@@ -368,7 +377,7 @@ func (rs *restorer) positions(ctx context.Context, tx pgx.Tx) error {
 	if placed != len(all) {
 		return invalidf("positions continue each other in a circle")
 	}
-	ids, err := rs.h.store.RestoreRuns(ctx, tx, rs.userID, runs)
+	ids, err := rs.journal.Runs(ctx, runs)
 	if err != nil {
 		return err
 	}
@@ -378,7 +387,7 @@ func (rs *restorer) positions(ctx context.Context, tx pgx.Tx) error {
 		}
 	}
 	rs.count.Positions, rs.count.Fills = len(all), fills
-	return rs.excursions(ctx, tx, all)
+	return rs.excursions(ctx, all)
 }
 
 // position is an archived position with its tags' new ids.

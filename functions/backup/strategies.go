@@ -2,12 +2,13 @@ package backup
 
 import (
 	"context"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/backup"
-	"tradejournal/shared/db"
+	"tradejournal/shared/journalstore"
 )
 
 // strategies writes each strategy with the ids of its legs.
@@ -20,10 +21,9 @@ func (ex exporter) strategies(ctx context.Context) error {
 	}, nil)
 }
 
-// strategies restores the strategies and points their legs at them. A leg
-// must be a restored position of the strategy's account; the other rules
-// of a strategy (one underlying, no futures) held when it was made and are
-// not checked again here.
+// strategies restores the strategies and points their legs at them,
+// through the journal store. A leg must be a restored position of the
+// strategy's account.
 func (rs *restorer) strategies(ctx context.Context, tx pgx.Tx) error {
 	if !rs.a.Has(backup.EntryStrategies) {
 		return nil
@@ -42,16 +42,11 @@ func (rs *restorer) strategies(ctx context.Context, tx pgx.Tx) error {
 				return err
 			}
 		}
-		const q = `WITH s AS (INSERT INTO strategies (user_id, account_id, name, planned_risk, created_at)
-				VALUES ($1, $2, $3, $4, $5) RETURNING id)
-			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($6::uuid[]) AND account_id = $2 AND strategy_id IS NULL`
-		tag, err := tx.Exec(ctx, q, rs.userID, account, s.Name, s.PlannedRisk, s.CreatedAt, legs)
-		if err != nil {
-			return db.Classify(err)
-		}
-		if tag.RowsAffected() != int64(len(legs)) {
+		err = rs.journal.Strategy(ctx, journalstore.RestoredStrategy{AccountID: account, Name: s.Name, PlannedRisk: s.PlannedRisk,
+			CreatedAt: s.CreatedAt, Legs: legs})
+		if errors.Is(err, journalstore.ErrRestoredLegs) {
 			return invalidf("strategy %q has legs in another account, or in another strategy", s.ID)
 		}
-		return nil
+		return err
 	})
 }

@@ -299,10 +299,10 @@ func expectedReport(t *testing.T, j oracleJournal, query string, now time.Time) 
 			in = append(in, p)
 		}
 	}
-	// Close order: closed_at, then id (PostgreSQL orders uuids as their
-	// lowercase text does).
+	// Close order: closed_at, then the account, then the position's (or
+	// strategy's) id (PostgreSQL orders uuids as their lowercase text does).
 	slices.SortFunc(in, func(a, b oraclePos) int {
-		return cmp.Or(a.closedAt.Compare(b.closedAt), strings.Compare(a.id, b.id))
+		return cmp.Or(a.closedAt.Compare(b.closedAt), strings.Compare(a.account, b.account), strings.Compare(a.id, b.id))
 	})
 	byCurrency := map[string][]oraclePos{}
 	for _, p := range in {

@@ -10,6 +10,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/journalstore"
 )
 
 var clock = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -80,7 +81,7 @@ func position(t *testing.T, srv *apitest.Server, userID, accountID string, p pos
 // for its writes: the tests write positions with SQL.
 func rebuild(t *testing.T, srv *apitest.Server, userID string) {
 	t.Helper()
-	if _, err := srv.App.DB.Exec(context.Background(), `SELECT closed_trades_rebuild($1)`, userID); err != nil {
+	if err := journalstore.Rebuild(context.Background(), srv.App.DB, userID); err != nil {
 		t.Fatal(err)
 	}
 }

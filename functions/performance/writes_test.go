@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/journalstore"
 )
 
 // TestReportAfterEveryWritePath builds a varied journal through every
@@ -79,17 +80,9 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 			queries = append(queries, "?playbookId="+book, "?playbookId="+book+"&tagId="+breakout)
 		}
 		t.Run(step, func(t *testing.T) {
-			noStaleStrategy(t, srv, uid)
+			sameAsRebuild(t, srv, uid, step)
 			checkReport(t, srv, c, uid, clock, queries...)
 		})
-	}
-	// checkRebuilt is check, and the statistics' rows compared with a
-	// rebuild (only from the strategies on: a deleted tag's links stay in
-	// the rows until they are next written, unread).
-	checkRebuilt := func(step string) {
-		t.Helper()
-		sameAsRebuild(t, srv, uid, step)
-		check(step)
 	}
 
 	// Positions through the API, closing on days that differ by zone
@@ -210,9 +203,9 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 	}
 	rebuild(t, srv, uid)
 	grouped := strategy("POST", "/api/strategies", map[string]any{"accountId": usd, "positionIds": []string{ids[0], ids[1]}, "plannedRisk": "100"}, 201)
-	checkRebuilt("two positions grouped as a strategy")
+	check("two positions grouped as a strategy")
 	strategy("PATCH", "/api/strategies/"+grouped, map[string]any{"plannedRisk": "40"}, 200)
-	checkRebuilt("a strategy's planned risk changed")
+	check("a strategy's planned risk changed")
 	leg := func(symbol, side, price, exit, out string) map[string]any {
 		fills := []any{fill("entry", price, "2", "2024-03-04T15:00:00Z")}
 		if exit != "" {
@@ -224,7 +217,7 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 		leg("SPY   240419C00500000", "long", "6.10", "8.20", "2024-03-12T15:00:00Z"),
 		leg("SPY   240419C00510000", "short", "2.40", "3.30", "2024-03-13T15:00:00Z"),
 	}}, 201)
-	checkRebuilt("a vertical recorded with its legs")
+	check("a vertical recorded with its legs")
 	var legIDs []string
 	for _, l := range ok(c.Do("GET", "/api/strategies/"+vertical, nil), 200).JSON["strategy"].(map[string]any)["legs"].([]any) {
 		legIDs = append(legIDs, l.(map[string]any)["id"].(string))
@@ -232,17 +225,17 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 	rolled := id(ok(c.Do("POST", "/api/positions", map[string]any{"accountId": eur, "assetType": "option", "side": "short",
 		"symbol": "SPY   240621C00520000", "fills": []any{fill("entry", "2.00", "2", "2024-03-13T15:05:00Z")}}), 201), "position")
 	strategy("PATCH", "/api/strategies/"+vertical, map[string]any{"positionIds": append(legIDs, rolled)}, 200)
-	checkRebuilt("a roll opens the strategy again")
+	check("a roll opens the strategy again")
 	done(c.Do("POST", path(rolled)+"/fills", fill("exit", "0.40", "2", "2024-05-20T15:00:00Z")))
-	checkRebuilt("the rolled leg closed")
+	check("the rolled leg closed")
 	strategy("POST", "/api/strategies", map[string]any{"accountId": gbp, "legs": []any{
 		leg("QQQ   240517P00400000", "long", "3.00", "", ""), leg("QQQ   240517P00390000", "short", "1.50", "", "")}}, 201)
 	done(c.Do("GET", "/api/positions", nil)) // held past their expiry in May: closed at 0 by this read
-	checkRebuilt("a put spread held to expiry")
+	check("a put spread held to expiry")
 	done(c.Do("DELETE", path(legIDs[1]), nil))
-	checkRebuilt("a leg deleted")
+	check("a leg deleted")
 	done(c.Do("DELETE", "/api/strategies/"+vertical, nil))
-	checkRebuilt("a strategy ungrouped")
+	check("a strategy ungrouped")
 
 	csvFile := "Date,Time,Symbol,Side,Quantity,Price,Fees\n" +
 		"2024-03-04,09:31:05,AAPL,Buy,100,184.25,1.00\n" +
@@ -281,42 +274,17 @@ func TestReportAfterEveryWritePath(t *testing.T) {
 
 }
 
-// noStaleStrategy checks that the write analysed the strategies it closed,
-// not the next read.
-func noStaleStrategy(t *testing.T, srv *apitest.Server, userID string) {
-	t.Helper()
-	var stale int
-	queryRow(t, srv, &stale, `SELECT count(*) FROM strategies s WHERE s.user_id = $1 AND NOT s.analysed
-		AND NOT EXISTS (SELECT 1 FROM positions p WHERE p.strategy_id = s.id AND p.status = 'open')`, userID)
-	if stale > 0 {
-		t.Fatalf("%d closed strategies left stale by the write", stale)
-	}
-}
-
-// sameAsRebuild checks that the statistics' rows are what a rebuild makes
-// of the journal (in a transaction rolled back).
+// sameAsRebuild checks that the journal's derived rows (the statistics'
+// rows, the strategies' analysis, the balances) are what a rebuild makes
+// of it.
 func sameAsRebuild(t *testing.T, srv *apitest.Server, userID, step string) {
 	t.Helper()
-	ctx := context.Background()
-	const rows = `SELECT coalesce(string_agg(day || account_id::text || encode(packed, 'hex'), ',' ORDER BY day, account_id), '')
-		FROM closed_trades WHERE user_id = $1`
-	tx, err := srv.App.DB.Begin(ctx)
+	diff, err := journalstore.RebuildDiff(context.Background(), srv.App.DB, userID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx) //nolint:errcheck // only read, and a rebuild undone
-	var kept, rebuilt string
-	if err := tx.QueryRow(ctx, rows, userID).Scan(&kept); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, `SELECT closed_trades_rebuild($1)`, userID); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.QueryRow(ctx, rows, userID).Scan(&rebuilt); err != nil {
-		t.Fatal(err)
-	}
-	if kept != rebuilt {
-		t.Fatalf("%s: the statistics' rows differ from a rebuild of the journal", step)
+	if diff != "" {
+		t.Fatalf("%s: %s", step, diff)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/journal/journaltest"
+	"tradejournal/shared/journalstore"
 )
 
 // TestUpgradeKeepsJournalAndHolds upgrades a database written under
@@ -56,7 +57,7 @@ func TestUpgradeKeepsJournalAndHolds(t *testing.T) {
 		t.Fatalf("seeded %v", before)
 	}
 
-	applied, err := db.Migrate(ctx, u)
+	applied, err := journalstore.Migrate(ctx, u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,8 @@ func TestUpgradeKeepsJournalAndHolds(t *testing.T) {
 	if after := counts(); after != before {
 		t.Fatalf("rows %v after the upgrade, %v before", after, before)
 	}
-	// Migration 0022 built the statistics' rows of the journal written before it.
+	// The migrate step built the statistics' rows of the journal written
+	// before them (migration 0035 queued it, journalstore.Migrate rebuilt it).
 	var packed, closed int
 	if err := pool.QueryRow(ctx, `SELECT (SELECT coalesce(sum(trades), 0) FROM closed_trades),
 		(SELECT count(*) FROM positions WHERE status = 'closed')`).Scan(&packed, &closed); err != nil {

@@ -1,8 +1,10 @@
 package journalstore
 
 import (
+	"bytes"
+	"cmp"
 	"context"
-	"maps"
+	"fmt"
 	"slices"
 	"time"
 
@@ -12,13 +14,17 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
+	"tradejournal/shared/stats"
 )
 
-// The statistics read closed positions from closed_trades (migration
-// 0022): one packed row per account and UTC day of close. Every write that
-// can change a closed position (its figures, tags, close time or account,
-// or whether it is closed at all) names the rows it touches, before and
-// after, and refreshes them in its transaction (settleAccounts).
+// The statistics read closed trades from closed_trades: one row per
+// account and UTC day of close, its closes packed by stats.EncodeRow. A
+// position in no strategy is one record in the row of its close; a
+// strategy, once no leg is open, is one record in the row of its last
+// leg's close, and its legs have none. Every write refreshes the rows it
+// touched, before and after, in its transaction (writeTx.settle), from
+// the positions as they are then: the rows are always what Rebuilt makes
+// of the journal.
 
 // closedKey is one row of closed_trades: an account and a UTC day.
 type closedKey struct {
@@ -35,87 +41,297 @@ func (k closedKeys) add(account string, closedAt *time.Time) {
 	if closedAt == nil {
 		return
 	}
-	y, m, d := closedAt.UTC().Date()
-	k[closedKey{account, time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}] = struct{}{}
+	k[closedKey{account, utcDay(*closedAt)}] = struct{}{}
 }
 
-// settleAccounts ends every write of the journal: it locks the accounts
-// it changes (in id order, one statement, so that two writers never wait
-// on each other in a circle and this transaction's refresh comes after
-// the commit of any other writer of these accounts), moves their balances
-// by deltas and refreshes the closed_trades rows of keys.
-func settleAccounts(ctx context.Context, tx pgx.Tx, userID string, deltas map[string]decimal.Decimal, keys closedKeys) error {
-	set := map[string]bool{}
-	for a, d := range deltas {
-		if !d.IsZero() {
-			set[a] = true
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// closedRow is a closed_trades row as written.
+type closedRow struct {
+	key    closedKey
+	trades int
+	packed []byte
+}
+
+// closedSQL reads what the rows of keys ($2 accounts, $3 days, of user
+// $1) hold: the closed positions of those days in no strategy, and every
+// leg of the strategies with a leg closed there (a strategy's record is
+// in the row of its last close, which may be another day's).
+const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::date[]) AS k(a, d)),
+	closes AS (
+		SELECT c.id, c.strategy_id FROM k CROSS JOIN LATERAL (
+			SELECT p.id, p.strategy_id FROM positions p
+			WHERE p.user_id = $1 AND p.status = 'closed' AND p.account_id = k.a
+				AND p.closed_at >= k.d::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.d + 1)::timestamp AT TIME ZONE 'UTC') c)
+	SELECT ` + recordColumns + ` FROM positions p LEFT JOIN strategies s ON s.id = p.strategy_id
+	WHERE p.id IN (SELECT id FROM closes WHERE strategy_id IS NULL)
+		OR p.strategy_id IN (SELECT strategy_id FROM closes WHERE strategy_id IS NOT NULL)`
+
+// recordColumns are what a record is made of, for a position p and its
+// strategy s (NULLs when it is in none).
+const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, coalesce(p.opened_at, p.closed_at), p.side,
+	p.asset_type, p.symbol, coalesce(p.underlying, p.symbol),
+	coalesce((SELECT array_agg(pt.tag_id ORDER BY pt.tag_id) FROM position_tags pt WHERE pt.position_id = p.id), '{}'),
+	p.playbook_id,
+	coalesce((SELECT array_agg(pc.criterion_id ORDER BY pc.criterion_id) FROM position_criteria pc WHERE pc.position_id = p.id), '{}'),
+	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity,
+	coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0),
+	s.id, coalesce(s.kind, 'custom'), coalesce(s.opened_long, true), s.r_multiple`
+
+// recordRow is a row of recordColumns.
+type recordRow struct {
+	id                 [16]byte
+	account, status    string
+	closedAt           *time.Time
+	openedAt           *time.Time
+	side               string
+	asset, symbol, und string
+	tags               [][16]byte
+	playbook           *[16]byte
+	met                [][16]byte
+	net, gross, fees   decimal.Decimal
+	r                  *decimal.Decimal
+	quantity, notional decimal.Decimal
+	strategy           *[16]byte
+	kind               string
+	openedLong         bool
+	strategyR          *decimal.Decimal
+}
+
+func (r *recordRow) dest() []any {
+	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.und, &r.tags,
+		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.notional, &r.strategy, &r.kind, &r.openedLong, &r.strategyR}
+}
+
+// keyed is a record with what orders it in its row: its close, then the
+// id of its position or strategy.
+type keyed struct {
+	id  [16]byte
+	rec stats.Record
+}
+
+// readRecords reads what the user's rows of keys hold now, by row; a key
+// whose row holds nothing maps to none.
+func readRecords(ctx context.Context, q db.Querier, userID string, keys closedKeys) (map[closedKey][]keyed, error) {
+	out := make(map[closedKey][]keyed, len(keys))
+	accounts, days := make([]string, 0, len(keys)), make([]time.Time, 0, len(keys))
+	for k := range keys {
+		out[k] = nil
+		accounts, days = append(accounts, k.account), append(days, k.day)
+	}
+	rows, err := q.Query(ctx, closedSQL, userID, accounts, days)
+	if err != nil {
+		return nil, classify(err)
+	}
+	legs := map[[16]byte][]recordRow{}
+	var r recordRow
+	if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
+		if r.strategy != nil {
+			legs[*r.strategy] = append(legs[*r.strategy], r)
+			return nil
+		}
+		k := closedKey{r.account, utcDay(*r.closedAt)}
+		out[k] = append(out[k], keyed{r.id, positionRecord(&r)})
+		return nil
+	}); err != nil {
+		return nil, classify(err)
+	}
+	for id, ls := range legs {
+		rec, ok := strategyRecord(ls)
+		if !ok {
+			continue
+		}
+		if k := (closedKey{ls[0].account, utcDay(rec.ClosedAt)}); hasKey(out, k) {
+			out[k] = append(out[k], keyed{id, rec})
 		}
 	}
-	for k := range keys {
-		set[k.account] = true
+	for _, recs := range out {
+		slices.SortFunc(recs, func(a, b keyed) int {
+			return cmp.Or(a.rec.ClosedAt.Compare(b.rec.ClosedAt), bytes.Compare(a.id[:], b.id[:]))
+		})
 	}
-	if len(set) == 0 {
-		return nil
-	}
-	accounts := slices.Sorted(maps.Keys(set))
-	if err := lockAccounts(ctx, tx, accounts); err != nil {
-		return err
-	}
-	if err := adjustBalances(ctx, tx, deltas); err != nil {
-		return err
-	}
-	if err := analyseStrategies(ctx, tx, userID, accounts, keys); err != nil {
-		return err
-	}
-	return refreshClosed(ctx, tx, userID, keys)
+	return out, nil
 }
 
-// lockAccounts locks the accounts' rows in id order (accounts sorted).
-func lockAccounts(ctx context.Context, tx pgx.Tx, accounts []string) error {
-	const lock = `SELECT 1 FROM accounts WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`
-	_, err := tx.Exec(ctx, lock, accounts)
+// hasKey reports whether the rows being refreshed include k: a strategy
+// whose last close is in a row not refreshed is left in it.
+func hasKey(m map[closedKey][]keyed, k closedKey) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// positionRecord is the record of a closed position in no strategy.
+func positionRecord(r *recordRow) stats.Record {
+	quantity, _ := r.quantity.Float64()
+	notional, _ := r.notional.Float64()
+	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: *r.openedAt, Short: r.side == journal.SideShort,
+		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und, Tags: r.tags, Playbook: r.playbook, Met: r.met,
+		Net: r.net, Gross: r.gross, Fees: r.fees, R: r.r, Quantity: quantity, Notional: notional}
+}
+
+// strategyRecord is the record of a strategy whose legs (one account and
+// underlying) are all closed; ok is false while one is open. The strategy
+// is one trade: its legs' sums, its first opening and last close, short
+// when it opened for a credit, asset type option on its underlying, any
+// leg's tags, the first leg's playbook (in opening order) and the
+// criteria of it any leg following it met, the strategy engine's kind and
+// R as the last write analysed them.
+func strategyRecord(legs []recordRow) (stats.Record, bool) {
+	if slices.ContainsFunc(legs, func(l recordRow) bool { return l.status != journal.StatusClosed }) {
+		return stats.Record{}, false
+	}
+	slices.SortFunc(legs, func(a, b recordRow) int {
+		return cmp.Or(compareOpened(a.openedAt, b.openedAt), bytes.Compare(a.id[:], b.id[:]))
+	})
+	first := &legs[0]
+	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: *first.openedAt, Short: !first.openedLong,
+		AssetType: journal.AssetOption, Symbol: first.und, Strategy: first.kind, R: first.strategyR}
+	var quantity, notional decimal.Decimal
+	for i := range legs {
+		l := &legs[i]
+		if l.closedAt.After(out.ClosedAt) {
+			out.ClosedAt = *l.closedAt
+		}
+		if l.openedAt.Before(out.OpenedAt) {
+			out.OpenedAt = *l.openedAt
+		}
+		out.Symbol = min(out.Symbol, l.und)
+		out.Tags = append(out.Tags, l.tags...)
+		if out.Playbook == nil && l.playbook != nil {
+			out.Playbook = l.playbook
+		}
+		out.Net, out.Gross, out.Fees = out.Net.Add(l.net), out.Gross.Add(l.gross), out.Fees.Add(l.fees)
+		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional)
+	}
+	out.Underlying = out.Symbol
+	out.Tags = sortedIDs(out.Tags)
+	if out.Playbook != nil {
+		for i := range legs {
+			if l := &legs[i]; l.playbook != nil && *l.playbook == *out.Playbook {
+				out.Met = append(out.Met, l.met...)
+			}
+		}
+		out.Met = sortedIDs(out.Met)
+	}
+	out.Quantity, _ = quantity.Float64()
+	out.Notional, _ = notional.Float64()
+	return out, true
+}
+
+// compareOpened orders opening times, none last.
+func compareOpened(a, b *time.Time) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return a.Compare(*b)
+}
+
+func sortedIDs(ids [][16]byte) [][16]byte {
+	slices.SortFunc(ids, func(a, b [16]byte) int { return bytes.Compare(a[:], b[:]) })
+	return slices.Compact(ids)
+}
+
+// encodeRows packs what readRecords read into rows; a key without
+// records is a row of no trades (deleted by writeRows).
+func encodeRows(recs map[closedKey][]keyed) ([]closedRow, error) {
+	out := make([]closedRow, 0, len(recs))
+	for k, rs := range recs {
+		row := closedRow{key: k, trades: len(rs)}
+		if len(rs) > 0 {
+			list := make([]stats.Record, len(rs))
+			for i := range rs {
+				list[i] = rs[i].rec
+			}
+			var err error
+			if row.packed, err = stats.EncodeRow(k.day, list); err != nil {
+				return nil, fmt.Errorf("closed trades of %s on %s: %w", k.account, k.day.Format(time.DateOnly), err)
+			}
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// writeRows writes the user's rows in one statement: those with trades
+// inserted or replaced, those without deleted.
+func writeRows(ctx context.Context, q db.Querier, userID string, rows []closedRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	accounts, days := make([]string, len(rows)), make([]time.Time, len(rows))
+	trades, packed := make([]int32, len(rows)), make([][]byte, len(rows))
+	for i, r := range rows {
+		accounts[i], days[i], trades[i], packed[i] = r.key.account, r.key.day, int32(r.trades), r.packed
+	}
+	const q1 = `WITH r AS (SELECT * FROM unnest($2::uuid[], $3::date[], $4::int[], $5::bytea[]) AS r(a, d, n, packed)),
+		gone AS (DELETE FROM closed_trades c USING r WHERE r.n = 0 AND c.user_id = $1 AND c.account_id = r.a AND c.day = r.d)
+		INSERT INTO closed_trades (user_id, day, account_id, trades, packed) SELECT $1, d, a, n, packed FROM r WHERE n > 0
+		ON CONFLICT (user_id, day, account_id) DO UPDATE SET trades = EXCLUDED.trades, packed = EXCLUDED.packed`
+	_, err := q.Exec(ctx, q1, userID, accounts, days, trades, packed)
 	return classify(err)
 }
 
-// refreshClosed rewrites the closed_trades rows of keys.
-func refreshClosed(ctx context.Context, tx pgx.Tx, userID string, keys closedKeys) error {
+// refreshClosed rewrites the user's closed_trades rows of keys from the
+// journal as it is now.
+func refreshClosed(ctx context.Context, q db.Querier, userID string, keys closedKeys) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	ids, days := make([]string, 0, len(keys)), make([]time.Time, 0, len(keys))
-	for k := range keys {
-		ids, days = append(ids, k.account), append(days, k.day)
+	recs, err := readRecords(ctx, q, userID, keys)
+	if err != nil {
+		return err
 	}
-	_, err := tx.Exec(ctx, `SELECT closed_trades_refresh($1, $2::uuid[], $3::date[])`, userID, ids, days)
-	return classify(err)
+	rows, err := encodeRows(recs)
+	if err != nil {
+		return err
+	}
+	return writeRows(ctx, q, userID, rows)
 }
 
-// A closed strategy is one record in closed_trades (migration 0033), with
-// what the strategy engine makes of its legs kept on its row: the kind,
-// whether it opened long (for a debit), its R. The triggers of migration
-// 0033 mark a strategy stale whenever a leg's row changes, a leg comes or
-// goes, or its planned risk changes; every write ends by analysing the
-// stale strategies of the accounts it locked, and the rows of their legs'
-// closes join the rows it refreshes. Kept rather than computed at each
-// report: reading every leg and running the engine there cost an options
-// journal of 5,000 strategies 250 ms of CPU a report (docs/performance.md).
+// allKeys is every row the user's journal has closes for.
+func allKeys(ctx context.Context, q db.Querier, userID string) (closedKeys, error) {
+	rows, err := q.Query(ctx, `SELECT DISTINCT account_id::text, (closed_at AT TIME ZONE 'UTC')::date
+		FROM positions WHERE user_id = $1 AND status = 'closed'`, userID)
+	if err != nil {
+		return nil, classify(err)
+	}
+	keys := closedKeys{}
+	var k closedKey
+	_, err = pgx.ForEachRow(rows, []any{&k.account, &k.day}, func() error {
+		keys[closedKey{k.account, utcDay(k.day)}] = struct{}{}
+		return nil
+	})
+	return keys, classify(err)
+}
+
+// The strategy engine's analysis of a strategy (its kind and label,
+// whether it opened long, its risk, max profit and R) is kept on the
+// strategy for its record and for the rules, which judge a strategy as
+// one trade. Every write that may change it (a leg's row, a leg added or
+// taken out, a new planned risk) touches the strategy, and its settle
+// analyses it again. Kept rather than computed at each report: reading
+// every leg and running the engine there cost an options journal of 5,000
+// strategies 250 ms of CPU a report (docs/performance.md).
 
 // strategyLegsSQL is the legs of strategies $1 with their strategy's
 // planned risk, a strategy's legs together.
 const strategyLegsSQL = `SELECT s.id::text, s.planned_risk::text, ` + SummaryColumns + `
 	FROM strategies s JOIN positions p ON p.strategy_id = s.id WHERE s.id = ANY($1::uuid[]) ORDER BY s.id, p.opened_at NULLS LAST, p.id`
 
-// analyseStrategies analyses the user's stale strategies of accounts
-// (locked by the caller) and adds their legs' closed_trades rows to keys.
-func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts []string, keys closedKeys) error {
-	rows, err := tx.Query(ctx, `SELECT id::text FROM strategies WHERE user_id = $1 AND NOT analysed AND account_id = ANY($2::uuid[])
-		FOR NO KEY UPDATE`, userID, accounts)
-	if err != nil {
-		return classify(err)
-	}
-	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil || len(stale) == 0 {
-		return classify(err)
+// analyseStrategies analyses the strategies ids (whose accounts the
+// caller has locked) again and adds their legs' closed_trades rows to
+// keys. A strategy deleted meanwhile is skipped.
+func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys closedKeys) error {
+	if len(ids) == 0 {
+		return nil
 	}
 	type analysis struct {
 		risk *string
@@ -127,7 +343,7 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 		risk *string
 		leg  Summary
 	)
-	rows, err = tx.Query(ctx, strategyLegsSQL, stale)
+	rows, err := q.Query(ctx, strategyLegsSQL, ids)
 	if err != nil {
 		return classify(err)
 	}
@@ -143,7 +359,7 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 	}); err != nil {
 		return classify(err)
 	}
-	n := len(stale)
+	n := len(ids)
 	kinds, labels, long := make([]*string, n), make([]*string, n), make([]*bool, n)
 	risks, profits, rs := make([]*string, n), make([]*string, n), make([]*string, n)
 	round := func(d *decimal.Decimal) *string {
@@ -153,7 +369,7 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 		v := money.RoundN(*d, 4)
 		return &v
 	}
-	for i, id := range stale {
+	for i, id := range ids {
 		a := byID[id]
 		if a == nil { // no legs left
 			continue
@@ -171,58 +387,10 @@ func analyseStrategies(ctx context.Context, tx pgx.Tx, userID string, accounts [
 		}
 		long[i], risks[i], rs[i] = &opened, round(o.Risk), round(o.R)
 	}
-	_, err = tx.Exec(ctx, `UPDATE strategies s SET analysed = true, kind = x.kind, label = x.label, opened_long = x.long,
+	_, err = q.Exec(ctx, `UPDATE strategies s SET kind = x.kind, label = x.label, opened_long = x.long,
 			risk = x.risk, max_profit = x.profit, r_multiple = x.r
 		FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::numeric[], $6::numeric[], $7::numeric[])
 			AS x(id, kind, label, long, risk, profit, r) WHERE s.id = x.id`,
-		stale, kinds, labels, long, risks, profits, rs)
-	return classify(err)
-}
-
-// AnalyseStrategies brings the user's stale strategies up to date, and
-// their records in the statistics: the journal's reads call it first
-// (ExpiringFirst), for the strategies no write has analysed since they
-// went stale (every one, after migration 0033).
-func (s *Store) AnalyseStrategies(ctx context.Context, userID string) error {
-	rows, err := s.pool.Query(ctx, `SELECT DISTINCT account_id::text FROM strategies WHERE user_id = $1 AND NOT analysed ORDER BY 1`, userID)
-	if err != nil {
-		return classify(err)
-	}
-	accounts, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil || len(accounts) == 0 {
-		return classify(err)
-	}
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		keys := closedKeys{}
-		if err := lockAccounts(ctx, tx, accounts); err != nil {
-			return err
-		}
-		if err := analyseStrategies(ctx, tx, userID, accounts, keys); err != nil {
-			return err
-		}
-		return refreshClosed(ctx, tx, userID, keys)
-	})
-}
-
-// legKeys adds the closed_trades rows of a strategy's closed legs to keys:
-// before its legs change or it is deleted, the rows its record or its legs
-// leave.
-func legKeys(ctx context.Context, tx pgx.Tx, strategyID string, keys closedKeys) error {
-	return closeKeys(ctx, tx, keys, `strategy_id = $1`, strategyID)
-}
-
-// closeKeys adds to keys the closed_trades rows of the closed positions a
-// condition on positions (its one argument arg) picks.
-func closeKeys(ctx context.Context, tx pgx.Tx, keys closedKeys, where string, arg any) error {
-	rows, err := tx.Query(ctx, `SELECT account_id::text, closed_at FROM positions WHERE `+where+` AND closed_at IS NOT NULL`, arg)
-	if err != nil {
-		return classify(err)
-	}
-	var account string
-	var at *time.Time
-	_, err = pgx.ForEachRow(rows, []any{&account, &at}, func() error {
-		keys.add(account, at)
-		return nil
-	})
+		ids, kinds, labels, long, risks, profits, rs)
 	return classify(err)
 }

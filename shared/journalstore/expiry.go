@@ -93,11 +93,7 @@ func (s *Store) ExpireOptions(ctx context.Context, userID string) error {
 func (s *Store) ExpiringFirst(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		userID := auth.CurrentUser(r.Context()).ID
-		err := s.ExpireOptions(r.Context(), userID)
-		if err == nil {
-			err = s.AnalyseStrategies(r.Context(), userID)
-		}
-		if err != nil {
+		if err := s.ExpireOptions(r.Context(), userID); err != nil {
 			httpx.Error(w, r, err)
 			return
 		}

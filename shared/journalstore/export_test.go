@@ -14,14 +14,18 @@ func Rederive(ctx context.Context, tx pgx.Tx, positionIDs ...string) error {
 		if err := tx.QueryRow(ctx, `SELECT user_id::text FROM positions WHERE id = $1`, id).Scan(&user); err != nil {
 			return classify(err)
 		}
-		ru, err := lockRun(ctx, tx, user, id)
+		err := within(ctx, tx, user, func(w *writeTx) error {
+			ru, err := lockRun(ctx, w, user, id)
+			if err != nil {
+				return err
+			}
+			if err := ru.derive(""); err != nil {
+				return err
+			}
+			_, err = w.writeRuns(ctx, []*run{ru})
+			return err
+		})
 		if err != nil {
-			return err
-		}
-		if err := ru.derive(""); err != nil {
-			return err
-		}
-		if _, err := write(ctx, tx, []*run{ru}); err != nil {
 			return err
 		}
 	}

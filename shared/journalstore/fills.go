@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
@@ -24,8 +22,8 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 	}
 	now := s.now()
 	var res Result
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		ru, err := lockRun(ctx, tx, userID, positionID)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		ru, err := lockRun(ctx, w, userID, positionID)
 		if err != nil {
 			return err
 		}
@@ -40,27 +38,27 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 		}
 		e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(ru.members[me].side, v.Type), Price: v.Price,
 			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt}, member: me, rank: typeRank(v.Type), req: -1, estimate: !v.FeesGiven}
-		if err := estimateFees(ctx, tx, ru.inst.accountID, ru.inst.assetType, []*execution{e}); err != nil {
+		if err := estimateFees(ctx, w, ru.inst.accountID, ru.inst.assetType, []*execution{e}); err != nil {
 			return err
 		}
 		ru.execs = append(ru.execs, e)
 		ru.newIDs()
-		return s.settle(ctx, tx, userID, ru, e.ids[0], func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
+		return s.rederive(ctx, w, ru, e.ids[0], func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
 	})
 	return res, err
 }
 
-// settle derives a locked run again (written names the request's fill in
-// its problems), writes it, and answers with the position answer picks.
-func (s *Store) settle(ctx context.Context, tx pgx.Tx, userID string, ru *run, written string, answer func() string, res *Result) error {
+// rederive derives a locked run again (written names the request's fill
+// in its problems), writes it, and answers with the position answer picks.
+func (s *Store) rederive(ctx context.Context, w *writeTx, ru *run, written string, answer func() string, res *Result) error {
 	if err := ru.derive(written); err != nil {
 		return err
 	}
-	c, err := write(ctx, tx, []*run{ru})
+	c, err := w.writeRuns(ctx, []*run{ru})
 	if err != nil {
 		return err
 	}
-	return s.answer(ctx, tx, userID, answer(), c, res)
+	return s.answer(ctx, w, answer(), c, res)
 }
 
 // survivorOf returns the position to answer a fill write with: the one
@@ -88,8 +86,8 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 	}
 	now := s.now()
 	var res Result
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		ru, err := lockRun(ctx, tx, userID, positionID)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		ru, err := lockRun(ctx, w, userID, positionID)
 		if err != nil {
 			return err
 		}
@@ -131,7 +129,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		switch {
 		case v.FeesGiven:
 		case in.Fees.Set || e.FeeEstimated && !qty.Equal(e.Quantity):
-			schedule, err := FeeSchedule(ctx, tx, ru.inst.accountID)
+			schedule, err := FeeSchedule(ctx, w, ru.inst.accountID)
 			if err != nil {
 				return err
 			}
@@ -142,7 +140,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
 		e.Price, e.FilledAt, e.Quantity, e.Fees, e.FeeEstimated = v.Price, v.FilledAt, qty, fees, estimated
 		e.member, e.rank = me, typeRank(v.Type)
-		return s.settle(ctx, tx, userID, ru, fillID, func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
+		return s.rederive(ctx, w, ru, fillID, func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
 	})
 	return res, err
 }
@@ -156,8 +154,8 @@ func (s *Store) DeleteFill(ctx context.Context, userID, positionID, fillID strin
 		return Result{}, apperr.ErrNotFound
 	}
 	var res Result
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		ru, err := lockRun(ctx, tx, userID, positionID)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		ru, err := lockRun(ctx, w, userID, positionID)
 		if err != nil {
 			return err
 		}
@@ -168,7 +166,7 @@ func (s *Store) DeleteFill(ctx context.Context, userID, positionID, fillID strin
 		e := ru.find(fillID)
 		ru.execs = slices.DeleteFunc(ru.execs, func(x *execution) bool { return x == e })
 		// Without its last fill a position stays, a draft.
-		return s.settle(ctx, tx, userID, ru, "", func() string { return ru.survivor(positionID) }, &res)
+		return s.rederive(ctx, w, ru, "", func() string { return ru.survivor(positionID) }, &res)
 	})
 	return res, err
 }

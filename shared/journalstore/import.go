@@ -90,15 +90,15 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 		}
 	}
 	out := make([]Imported, len(parts))
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.write(ctx, userID, func(w *writeTx) error {
 		for _, i := range order {
-			if err := lockAccount(ctx, tx, userID, parts[i].AccountID); err != nil {
+			if err := lockAccount(ctx, w, userID, parts[i].AccountID); err != nil {
 				return err
 			}
 		}
 		var runs []*run
 		for i, pt := range parts {
-			held, err := ReadJournal(ctx, tx, userID, pt.AccountID, pt.Fills)
+			held, err := ReadJournal(ctx, w, userID, pt.AccountID, pt.Fills)
 			if err != nil {
 				return err
 			}
@@ -107,35 +107,38 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 				return &PlanError{plan.Errors}
 			}
 			out[i].Plan = plan
-			rs, err := importRuns(ctx, tx, userID, pt.AccountID, pt.Fills, plan, &out[i])
+			rs, err := importRuns(ctx, w, pt.AccountID, pt.Fills, plan, &out[i])
 			if err != nil {
 				return err
 			}
 			runs = append(runs, rs...)
 		}
-		if _, err := write(ctx, tx, runs); err != nil {
+		if _, err := w.writeRuns(ctx, runs); err != nil {
 			return err
 		}
 		for i, pt := range parts {
 			var err error
 			switch {
 			case pt.Strategies != nil:
-				err = groupChosen(ctx, tx, userID, pt.AccountID, &out[i], pt.Strategies)
+				err = groupChosen(ctx, w, pt.AccountID, &out[i], pt.Strategies)
 			case pt.GroupStrategies:
-				out[i].Strategies, err = groupImported(ctx, tx, userID, pt.AccountID, out[i].Created, out[i].orders)
+				out[i].Strategies, err = groupImported(ctx, w, pt.AccountID, out[i].Created, out[i].orders)
 			}
 			if err != nil {
 				return err
 			}
 		}
-		if err := finish(ctx, tx); err != nil {
+		if err := finish(ctx, w.Tx); err != nil {
 			return err
 		}
-		for i, pt := range parts {
-			if err := classify(tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, pt.AccountID).Scan(&out[i].Balance)); err != nil {
-				return err
+		w.then(func(ctx context.Context) error {
+			for i, pt := range parts {
+				if err := classify(w.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, pt.AccountID).Scan(&out[i].Balance)); err != nil {
+					return err
+				}
 			}
-		}
+			return nil
+		})
 		return nil
 	})
 	if err != nil {
@@ -148,7 +151,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 // by reversals is one run of executions (a reversal's fill once), started
 // on its first position's side, or added to the stored run of the open
 // position it continues.
-func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills []brokerfile.Fill, plan *brokerfile.Plan, out *Imported) ([]*run, error) {
+func importRuns(ctx context.Context, w *writeTx, accountID string, fills []brokerfile.Fill, plan *brokerfile.Plan, out *Imported) ([]*run, error) {
 	runOf := make([]*run, len(plan.Positions))
 	// slot is each plan position's place in its run's derived positions.
 	slot := make([]int, len(plan.Positions))
@@ -165,7 +168,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 		case ru != nil:
 		case p.ExistingID != "":
 			var err error
-			if ru, err = lockRun(ctx, tx, userID, p.ExistingID); err != nil {
+			if ru, err = lockRun(ctx, w, w.userID, p.ExistingID); err != nil {
 				return nil, err
 			}
 			out.Continued = append(out.Continued, p.ExistingID)
@@ -175,7 +178,7 @@ func importRuns(ctx context.Context, tx pgx.Tx, userID, accountID string, fills 
 			if err != nil {
 				return nil, err // Parse made these symbols: they parse
 			}
-			ru = &run{side: p.Side, inst: instrument{userID: userID, accountID: accountID, symbol: p.Symbol,
+			ru = &run{side: p.Side, inst: instrument{userID: w.userID, accountID: accountID, symbol: p.Symbol,
 				assetType: p.AssetType, columns: inst.Columns(), multiplier: p.Multiplier}}
 			runs = append(runs, ru)
 			orderOf[ru] = fills[p.Fills[0]].OrderID
@@ -313,8 +316,8 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 // together (brokerfile.GroupStrategies over what was written, with each
 // position's order id from orders: the rule the preview showed) and
 // answers how many.
-func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, created []string, orders map[string]string) (int, error) {
-	rows, err := tx.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
+func groupImported(ctx context.Context, w *writeTx, accountID string, created []string, orders map[string]string) (int, error) {
+	rows, err := w.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
 		WHERE id = ANY($1::uuid[]) AND reversal_of IS NULL AND opened_at IS NOT NULL ORDER BY opened_at, id`, created)
 	if err != nil {
 		return 0, classify(err)
@@ -337,14 +340,14 @@ func groupImported(ctx context.Context, tx pgx.Tx, userID, accountID string, cre
 			members[g] = append(members[g], ids[i])
 		}
 	}
-	return len(groups), makeStrategies(ctx, tx, userID, accountID, members)
+	return len(groups), makeStrategies(ctx, w, accountID, members)
 }
 
 // groupChosen makes the trader's groups strategies: each group's fills
 // name the new positions that open with them (not by a reversal). A fill
 // that opens no such position now (the journal changed since the preview)
 // is a conflict: nothing is written.
-func groupChosen(ctx context.Context, tx pgx.Tx, userID, accountID string, out *Imported, groups [][]int) error {
+func groupChosen(ctx context.Context, w *writeTx, accountID string, out *Imported, groups [][]int) error {
 	opens := map[int]int{}
 	for k, p := range out.Plan.Positions {
 		if p.ExistingID == "" && p.ReversalOf == 0 && len(p.Fills) > 0 {
@@ -362,32 +365,19 @@ func groupChosen(ctx context.Context, tx pgx.Tx, userID, accountID string, out *
 		}
 	}
 	out.Strategies = len(groups)
-	return makeStrategies(ctx, tx, userID, accountID, members)
+	return makeStrategies(ctx, w, accountID, members)
 }
 
-// makeStrategies makes a strategy of each group of the account's
-// positions, in one round trip.
-func makeStrategies(ctx context.Context, tx pgx.Tx, userID, accountID string, groups [][]string) error {
+// makeStrategies makes a strategy of each group of the account's new
+// positions (touched by the write that made them), in one round trip.
+func makeStrategies(ctx context.Context, w *writeTx, accountID string, groups [][]string) error {
 	if len(groups) == 0 {
 		return nil
 	}
 	b := &pgx.Batch{}
 	for _, ids := range groups {
 		b.Queue(`WITH s AS (INSERT INTO strategies (user_id, account_id) VALUES ($1, $2) RETURNING id)
-			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, userID, accountID, ids)
+			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, w.userID, accountID, ids)
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return classify(err)
-	}
-	return settleLegs(ctx, tx, userID, slices.Concat(groups...))
-}
-
-// settleLegs ends a write that made positions legs of strategies: their
-// strategies analysed, their closes' rows refreshed.
-func settleLegs(ctx context.Context, tx pgx.Tx, userID string, positionIDs []string) error {
-	keys := closedKeys{}
-	if err := closeKeys(ctx, tx, keys, `id = ANY($1::uuid[])`, positionIDs); err != nil {
-		return err
-	}
-	return settleAccounts(ctx, tx, userID, nil, keys)
+	return classify(w.SendBatch(ctx, b).Close())
 }

@@ -50,16 +50,40 @@ func (l *ledgerRows) add(account, kind string, amount decimal.Decimal, position,
 
 // copy writes the rows with COPY, whatever their number (one statement for
 // a fill typed in, one for a 10,000-row import). Their ids are made here
-// (db.NewUUID), not by the column's default.
-func (l *ledgerRows) copy(ctx context.Context, tx pgx.Tx) error {
+// (db.NewUUID), not by the column's default. The caller has moved the
+// balances by what they add (addPosition's answer).
+func (l *ledgerRows) copy(ctx context.Context, w *writeTx) error {
 	if len(l.account) == 0 {
 		return nil
 	}
-	_, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
+	_, err := w.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
 		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
 		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
 			return []any{db.NewUUID(), copyUUID(l.account[i]), l.kind[i], l.amount[i], copyUUID(l.position[i]), copyUUID(l.fill[i]), l.at[i]}, nil
 		}))
+	return classify(err)
+}
+
+// deleteLedger deletes the ledger rows of positions and moves their
+// accounts' balances back by what the rows added.
+func (w *writeTx) deleteLedger(ctx context.Context, positionIDs []string) error {
+	if len(positionIDs) == 0 {
+		return nil
+	}
+	const q = `WITH d AS (DELETE FROM ledger_entries WHERE position_id = ANY($1::uuid[]) RETURNING account_id, amount)
+		SELECT account_id::text, sum(amount) FROM d GROUP BY account_id`
+	rows, err := w.Query(ctx, q, positionIDs)
+	if err != nil {
+		return classify(err)
+	}
+	var (
+		account string
+		sum     decimal.Decimal
+	)
+	_, err = pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
+		w.move(account, sum.Neg())
+		return nil
+	})
 	return classify(err)
 }
 
@@ -93,38 +117,39 @@ type LedgerEntry struct {
 
 // AddLedgerEntry records a deposit or a withdrawal on the user's account
 // and moves its balance, then runs view with the entry's id in the same
-// transaction (the caller reads what it answers with).
+// transaction, once the balance has moved (the caller reads what it
+// answers with).
 func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e LedgerEntry, view func(tx pgx.Tx, entryID string) error) error {
 	amount := e.Amount
 	if e.Kind == "withdrawal" {
 		amount = amount.Neg()
 	}
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+	return s.write(ctx, userID, func(w *writeTx) error {
+		if err := lockAccount(ctx, w, userID, accountID); err != nil {
 			return notFound(err)
 		}
 		var id string
 		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note)
 			VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
-		if err := tx.QueryRow(ctx, ins, accountID, e.Kind, amount, e.At, e.Note).Scan(&id); err != nil {
+		if err := w.QueryRow(ctx, ins, accountID, e.Kind, amount, e.At, e.Note).Scan(&id); err != nil {
 			return classify(err)
 		}
-		if err := adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount}); err != nil {
-			return err
-		}
-		return view(tx, id)
+		w.move(accountID, amount)
+		w.then(func(ctx context.Context) error { return view(w.Tx, id) })
+		return nil
 	})
 }
 
 // DeleteLedgerEntry deletes a deposit or withdrawal of the user's account
-// and moves the balance back, then runs view in the same transaction.
+// and moves the balance back, then runs view in the same transaction once
+// it has moved.
 // Entries written by fills change only with their fills: 409.
 func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryID string, view func(pgx.Tx) error) error {
 	if !db.ValidUUID(accountID) || !db.ValidUUID(entryID) {
 		return apperr.ErrNotFound
 	}
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+	return s.write(ctx, userID, func(w *writeTx) error {
+		if err := lockAccount(ctx, w, userID, accountID); err != nil {
 			return notFound(err)
 		}
 		// One statement finds and deletes, so two concurrent deletes of one
@@ -132,11 +157,11 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 		var amount decimal.Decimal
 		const del = `DELETE FROM ledger_entries WHERE id = $1 AND account_id = $2 AND kind IN ('deposit', 'withdrawal')
 			RETURNING amount`
-		err := tx.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
+		err := w.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
 		if errors.Is(err, pgx.ErrNoRows) {
 			var ofFill bool
 			const find = `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE id = $1 AND account_id = $2)`
-			if err := tx.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
+			if err := w.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
 				return db.Classify(err)
 			}
 			if ofFill {
@@ -147,23 +172,22 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 		if err != nil {
 			return db.Classify(err)
 		}
-		if err := adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: amount.Neg()}); err != nil {
-			return err
-		}
-		return view(tx)
+		w.move(accountID, amount.Neg())
+		w.then(func(ctx context.Context) error { return view(w.Tx) })
+		return nil
 	})
 }
 
 // lockAccount takes a key-share lock on the user's account, so a
 // concurrent account delete waits and then counts what this writes; an
 // account that is not theirs is errNotYourAccount.
-func lockAccount(ctx context.Context, tx pgx.Tx, userID, accountID string) error {
+func lockAccount(ctx context.Context, q db.Querier, userID, accountID string) error {
 	if !db.ValidUUID(accountID) {
 		return errNotYourAccount
 	}
 	var ok bool
 	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
-	err := tx.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
+	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return errNotYourAccount
 	}

@@ -18,7 +18,7 @@ import (
 // of it that it met. The statistics read both from closed_trades, so every
 // write that changes what a closed position follows or met (its playbook,
 // its ticks, a playbook or a criterion deleted) refreshes the position's
-// row in its transaction (settleAccounts).
+// row in its transaction (writeTx).
 //
 // Lock order: the playbook, then positions (by id), then accounts. A
 // writer of a position's playbook takes the playbook FOR KEY SHARE before
@@ -148,7 +148,7 @@ func (s *Store) scanPlaybook(row pgx.Row) (Playbook, error) {
 // with its criteria.
 func (s *Store) Playbooks(ctx context.Context, userID string) ([]Playbook, error) {
 	out := []Playbook{}
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, readOnly, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+playbookColumns+` FROM playbooks WHERE user_id = $1 ORDER BY lower(name), id`, userID)
 		if err != nil {
 			return db.Classify(err)
@@ -222,13 +222,13 @@ func (s *Store) CreatePlaybook(ctx context.Context, userID string, in PlaybookIn
 		}
 	}
 	var out Playbook
-	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = s.write(ctx, userID, func(w *writeTx) error {
 		// The user's row orders creates, so two never both pass the count.
-		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, userID); err != nil {
+		if _, err := w.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE`, userID); err != nil {
 			return db.Classify(err)
 		}
 		var n int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM playbooks WHERE user_id = $1`, userID).Scan(&n); err != nil {
+		if err := w.QueryRow(ctx, `SELECT count(*) FROM playbooks WHERE user_id = $1`, userID).Scan(&n); err != nil {
 			return db.Classify(err)
 		}
 		if n >= MaxPlaybooks {
@@ -242,7 +242,7 @@ func (s *Store) CreatePlaybook(ctx context.Context, userID string, in PlaybookIn
 			archived = *in.Archived
 		}
 		var id string
-		err := tx.QueryRow(ctx, `INSERT INTO playbooks (user_id, name, description, archived) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+		err := w.QueryRow(ctx, `INSERT INTO playbooks (user_id, name, description, archived) VALUES ($1, $2, $3, $4) RETURNING id::text`,
 			userID, *in.Name, s.keyring.Seal(encrypt.PlaybookDescriptions, desc), archived).Scan(&id)
 		if db.IsUniqueViolation(err, playbookNameConstraint) {
 			return errPlaybookTaken
@@ -250,10 +250,10 @@ func (s *Store) CreatePlaybook(ctx context.Context, userID string, in PlaybookIn
 		if err != nil {
 			return db.Classify(err)
 		}
-		if err := writeCriteria(ctx, tx, id, in.Criteria); err != nil {
+		if err := writeCriteria(ctx, w, id, in.Criteria); err != nil {
 			return err
 		}
-		out, err = s.readPlaybook(ctx, tx, userID, id)
+		out, err = s.readPlaybook(ctx, w, userID, id)
 		return err
 	})
 	return out, err
@@ -262,7 +262,7 @@ func (s *Store) CreatePlaybook(ctx context.Context, userID string, in PlaybookIn
 // writeCriteria makes the playbook's checklist list (nil: unchanged): the
 // listed criteria in order, new ones inserted. The caller has deleted the
 // criteria left out.
-func writeCriteria(ctx context.Context, tx pgx.Tx, playbookID string, list *[]CriterionInput) error {
+func writeCriteria(ctx context.Context, w *writeTx, playbookID string, list *[]CriterionInput) error {
 	if list == nil {
 		return nil
 	}
@@ -274,12 +274,12 @@ func writeCriteria(ctx context.Context, tx pgx.Tx, playbookID string, list *[]Cr
 	const upd = `UPDATE playbook_criteria c SET text = v.text, sort_order = v.ord
 		FROM unnest($2::uuid[], $3::text[], $4::int[]) AS v(id, text, ord)
 		WHERE v.id IS NOT NULL AND c.id = v.id AND c.playbook_id = $1`
-	if _, err := tx.Exec(ctx, upd, playbookID, ids, texts, orders); err != nil {
+	if _, err := w.Exec(ctx, upd, playbookID, ids, texts, orders); err != nil {
 		return db.Classify(err)
 	}
 	const ins = `INSERT INTO playbook_criteria (playbook_id, sort_order, text)
 		SELECT $1, v.ord, v.text FROM unnest($2::uuid[], $3::text[], $4::int[]) AS v(id, text, ord) WHERE v.id IS NULL`
-	_, err := tx.Exec(ctx, ins, playbookID, ids, texts, orders)
+	_, err := w.Exec(ctx, ins, playbookID, ids, texts, orders)
 	return db.Classify(err)
 }
 
@@ -295,8 +295,8 @@ func (s *Store) UpdatePlaybook(ctx context.Context, userID, id string, in Playbo
 		return Playbook{}, err
 	}
 	var out Playbook
-	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockPlaybook(ctx, tx, userID, id); err != nil {
+	err = s.write(ctx, userID, func(w *writeTx) error {
+		if err := lockPlaybook(ctx, w, userID, id); err != nil {
 			return err
 		}
 		if in.Criteria != nil {
@@ -306,15 +306,15 @@ func (s *Store) UpdatePlaybook(ctx context.Context, userID, id string, in Playbo
 					keep = append(keep, *c.ID)
 				}
 			}
-			if err := checkCriteria(ctx, tx, id, *in.Criteria, keep); err != nil {
+			if err := checkCriteria(ctx, w, id, *in.Criteria, keep); err != nil {
 				return err
 			}
 			const gone = `SELECT id::text FROM playbook_criteria WHERE playbook_id = $1 AND id <> ALL($2::uuid[])`
-			removed, err := idList(tx.Query(ctx, gone, id, keep))
+			removed, err := idList(w.Query(ctx, gone, id, keep))
 			if err != nil {
 				return err
 			}
-			if err := deleteCriteria(ctx, tx, userID, removed); err != nil {
+			if err := deleteCriteria(ctx, w, removed); err != nil {
 				return err
 			}
 		}
@@ -325,17 +325,17 @@ func (s *Store) UpdatePlaybook(ctx context.Context, userID, id string, in Playbo
 		}
 		const upd = `UPDATE playbooks SET name = coalesce($2, name), description = coalesce($3, description),
 			archived = coalesce($4, archived), updated_at = now() WHERE id = $1`
-		_, err := tx.Exec(ctx, upd, id, in.Name, desc, in.Archived)
+		_, err := w.Exec(ctx, upd, id, in.Name, desc, in.Archived)
 		if db.IsUniqueViolation(err, playbookNameConstraint) {
 			return errPlaybookTaken
 		}
 		if err != nil {
 			return db.Classify(err)
 		}
-		if err := writeCriteria(ctx, tx, id, in.Criteria); err != nil {
+		if err := writeCriteria(ctx, w, id, in.Criteria); err != nil {
 			return err
 		}
-		out, err = s.readPlaybook(ctx, tx, userID, id)
+		out, err = s.readPlaybook(ctx, w, userID, id)
 		return err
 	})
 	return out, err
@@ -343,8 +343,8 @@ func (s *Store) UpdatePlaybook(ctx context.Context, userID, id string, in Playbo
 
 // checkCriteria refuses criterion ids of list (keep: those given) that are
 // not the playbook's, naming each by its index.
-func checkCriteria(ctx context.Context, tx pgx.Tx, playbookID string, list []CriterionInput, keep []string) error {
-	found, err := idList(tx.Query(ctx, `SELECT id::text FROM playbook_criteria WHERE playbook_id = $1 AND id = ANY($2::uuid[])`,
+func checkCriteria(ctx context.Context, q db.Querier, playbookID string, list []CriterionInput, keep []string) error {
+	found, err := idList(q.Query(ctx, `SELECT id::text FROM playbook_criteria WHERE playbook_id = $1 AND id = ANY($2::uuid[])`,
 		playbookID, keep))
 	if err != nil || len(found) == len(keep) {
 		return err
@@ -364,71 +364,43 @@ func checkCriteria(ctx context.Context, tx pgx.Tx, playbookID string, list []Cri
 
 // lockPlaybook locks the user's playbook FOR UPDATE: no position takes it
 // or one of its criteria until this transaction ends.
-func lockPlaybook(ctx context.Context, tx pgx.Tx, userID, id string) error {
+func lockPlaybook(ctx context.Context, q db.Querier, userID, id string) error {
 	var ok bool
-	err := tx.QueryRow(ctx, `SELECT true FROM playbooks WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&ok)
+	err := q.QueryRow(ctx, `SELECT true FROM playbooks WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&ok)
 	return db.Classify(err)
 }
 
-// lockFollowers locks, in id order, the positions that where (a condition
-// on positions aliased p, its one parameter $1, arg) selects, and returns
-// the closed_trades rows of those that are closed, for refreshing once
-// the caller's delete is done.
-func lockFollowers(ctx context.Context, tx pgx.Tx, where string, arg any) (closedKeys, error) {
-	rows, err := tx.Query(ctx, `SELECT p.account_id::text, CASE WHEN p.status = 'closed' THEN p.closed_at END
-		FROM positions p WHERE `+where+` ORDER BY p.id FOR UPDATE`, arg)
-	if err != nil {
-		return nil, db.Classify(err)
-	}
-	keys := closedKeys{}
-	var (
-		account  string
-		closedAt *time.Time
-	)
-	_, err = pgx.ForEachRow(rows, []any{&account, &closedAt}, func() error {
-		keys.add(account, closedAt)
-		return nil
-	})
-	return keys, db.Classify(err)
-}
-
 // deleteCriteria deletes criteria (of a playbook the caller has locked)
-// with their ticks and refreshes the rows of the closed positions that
-// ticked them.
-func deleteCriteria(ctx context.Context, tx pgx.Tx, userID string, ids []string) error {
+// with their ticks; the positions that ticked them are locked first, so
+// their rows are refreshed.
+func deleteCriteria(ctx context.Context, w *writeTx, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	keys, err := lockFollowers(ctx, tx,
-		`p.id IN (SELECT position_id FROM position_criteria WHERE criterion_id = ANY($1::uuid[]))`, ids)
-	if err != nil {
+	if _, err := w.lockPositions(ctx, `p.id IN (SELECT position_id FROM position_criteria WHERE criterion_id = ANY($2::uuid[]))`,
+		ids); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `DELETE FROM playbook_criteria WHERE id = ANY($1::uuid[])`, ids); err != nil {
-		return db.Classify(err)
-	}
-	return settleAccounts(ctx, tx, userID, nil, keys)
+	_, err := w.Exec(ctx, `DELETE FROM playbook_criteria WHERE id = ANY($1::uuid[])`, ids)
+	return db.Classify(err)
 }
 
 // DeletePlaybook deletes the user's playbook with its criteria and their
-// ticks; its positions follow none afterwards, and the rows of the closed
-// ones are refreshed.
+// ticks; its positions follow none afterwards (locked first, so the rows
+// of the closed ones are refreshed).
 func (s *Store) DeletePlaybook(ctx context.Context, userID, id string) error {
 	if !db.ValidUUID(id) {
 		return apperr.ErrNotFound
 	}
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := lockPlaybook(ctx, tx, userID, id); err != nil {
+	return s.write(ctx, userID, func(w *writeTx) error {
+		if err := lockPlaybook(ctx, w, userID, id); err != nil {
 			return err
 		}
-		keys, err := lockFollowers(ctx, tx, `p.playbook_id = $1`, id)
-		if err != nil {
+		if _, err := w.lockPositions(ctx, `p.playbook_id = $2`, id); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM playbooks WHERE id = $1`, id); err != nil {
-			return db.Classify(err)
-		}
-		return settleAccounts(ctx, tx, userID, nil, keys)
+		_, err := w.Exec(ctx, `DELETE FROM playbooks WHERE id = $1`, id)
+		return db.Classify(err)
 	})
 }
 
@@ -493,10 +465,10 @@ func (s *Store) SetPositionPlaybook(ctx context.Context, userID, positionID stri
 		return PositionPlaybook{}, err
 	}
 	var out PositionPlaybook
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.write(ctx, userID, func(w *writeTx) error {
 		if in.PlaybookID != nil {
 			var ok bool
-			err := tx.QueryRow(ctx, `SELECT true FROM playbooks WHERE id = $1 AND user_id = $2 FOR KEY SHARE`, *in.PlaybookID, userID).Scan(&ok)
+			err := w.QueryRow(ctx, `SELECT true FROM playbooks WHERE id = $1 AND user_id = $2 FOR KEY SHARE`, *in.PlaybookID, userID).Scan(&ok)
 			if err == pgx.ErrNoRows {
 				return apperr.Invalid("playbookId", "is not one of your playbooks")
 			}
@@ -504,19 +476,14 @@ func (s *Store) SetPositionPlaybook(ctx context.Context, userID, positionID stri
 				return db.Classify(err)
 			}
 		}
-		if err := LockPosition(ctx, tx, userID, positionID); err != nil {
+		if err := w.lockPosition(ctx, positionID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM position_criteria WHERE position_id = $1`, positionID); err != nil {
+		if _, err := w.Exec(ctx, `DELETE FROM position_criteria WHERE position_id = $1`, positionID); err != nil {
 			return db.Classify(err)
 		}
-		var (
-			accountID string
-			closedAt  *time.Time
-		)
-		const set = `UPDATE positions SET playbook_id = $2, updated_at = now() WHERE id = $1
-			RETURNING account_id::text, CASE WHEN status = 'closed' THEN closed_at END`
-		if err := tx.QueryRow(ctx, set, positionID, in.PlaybookID).Scan(&accountID, &closedAt); err != nil {
+		const set = `UPDATE positions SET playbook_id = $2, updated_at = now() WHERE id = $1`
+		if _, err := w.Exec(ctx, set, positionID, in.PlaybookID); err != nil {
 			return db.Classify(err)
 		}
 		if len(ids) > 0 {
@@ -524,7 +491,7 @@ func (s *Store) SetPositionPlaybook(ctx context.Context, userID, positionID stri
 			// that is not is not inserted, and is named below.
 			const tick = `INSERT INTO position_criteria (position_id, criterion_id)
 				SELECT $1, c.id FROM playbook_criteria c WHERE c.id = ANY($2::uuid[]) AND c.playbook_id = $3 RETURNING criterion_id::text`
-			ticked, err := idList(tx.Query(ctx, tick, positionID, ids, *in.PlaybookID))
+			ticked, err := idList(w.Query(ctx, tick, positionID, ids, *in.PlaybookID))
 			if err != nil {
 				return err
 			}
@@ -542,13 +509,8 @@ func (s *Store) SetPositionPlaybook(ctx context.Context, userID, positionID stri
 				return p.Err()
 			}
 		}
-		closed := closedKeys{}
-		closed.add(accountID, closedAt)
-		if err := settleAccounts(ctx, tx, userID, nil, closed); err != nil {
-			return err
-		}
 		var err error
-		out, err = positionPlaybook(ctx, tx, userID, positionID)
+		out, err = positionPlaybook(ctx, w, userID, positionID)
 		return err
 	})
 	return out, err
@@ -564,19 +526,17 @@ func idList(rows pgx.Rows, err error) ([]string, error) {
 	return ids, db.Classify(err)
 }
 
-// RestoredFollow is what a restored position follows (ids of the
-// restoring journal): a playbook and the criteria of it the position met.
+// RestoredFollow is what a restored position follows (new ids): a
+// playbook and the criteria of it the position met.
 type RestoredFollow struct {
 	PositionID, PlaybookID string
 	CriterionIDs           []string
 }
 
-// RestoreFollows writes a backup's position playbooks and ticks into tx,
-// the caller's restore (whose user lock keeps every other writer out),
-// and refreshes the statistics' rows of the closed positions. The caller
-// has checked that each criterion is of its playbook; the insert takes
-// only such criteria regardless.
-func (s *Store) RestoreFollows(ctx context.Context, tx pgx.Tx, userID string, in []RestoredFollow) error {
+// restoreFollows writes a restored journal's position playbooks and
+// ticks (positions the restore created). Each criterion was checked to be
+// of its playbook; the insert takes only such criteria regardless.
+func restoreFollows(ctx context.Context, w *writeTx, in []RestoredFollow) error {
 	if len(in) == 0 {
 		return nil
 	}
@@ -587,29 +547,16 @@ func (s *Store) RestoreFollows(ctx context.Context, tx pgx.Tx, userID string, in
 			tickPositions, ticks = append(tickPositions, f.PositionID), append(ticks, c)
 		}
 	}
-	rows, err := tx.Query(ctx, `UPDATE positions p SET playbook_id = x.b FROM unnest($2::uuid[], $3::uuid[]) AS x(id, b)
-		WHERE p.id = x.id AND p.user_id = $1 RETURNING p.account_id::text, CASE WHEN p.status = 'closed' THEN p.closed_at END`,
-		userID, positions, books)
-	if err != nil {
+	const set = `UPDATE positions p SET playbook_id = x.b FROM unnest($2::uuid[], $3::uuid[]) AS x(id, b)
+		WHERE p.id = x.id AND p.user_id = $1`
+	if _, err := w.Exec(ctx, set, w.userID, positions, books); err != nil {
 		return db.Classify(err)
 	}
-	keys := closedKeys{}
-	var (
-		account  string
-		closedAt *time.Time
-	)
-	if _, err := pgx.ForEachRow(rows, []any{&account, &closedAt}, func() error {
-		keys.add(account, closedAt)
-		return nil
-	}); err != nil {
-		return db.Classify(err)
-	}
+	w.touch(positions...)
 	const tick = `INSERT INTO position_criteria (position_id, criterion_id)
 		SELECT x.p, x.c FROM unnest($1::uuid[], $2::uuid[]) AS x(p, c)
 		JOIN positions p ON p.id = x.p JOIN playbook_criteria c ON c.id = x.c AND c.playbook_id = p.playbook_id
 		ON CONFLICT DO NOTHING`
-	if _, err := tx.Exec(ctx, tick, tickPositions, ticks); err != nil {
-		return db.Classify(err)
-	}
-	return settleAccounts(ctx, tx, userID, nil, keys)
+	_, err := w.Exec(ctx, tick, tickPositions, ticks)
+	return db.Classify(err)
 }

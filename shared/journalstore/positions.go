@@ -56,14 +56,14 @@ func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPositio
 		return Result{}, err
 	}
 	var res Result
-	err = db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		c, err := s.createRuns(ctx, tx, userID, []*run{ru})
+	err = s.write(ctx, userID, func(w *writeTx) error {
+		c, err := s.createRuns(ctx, w, []*run{ru})
 		if err != nil {
 			return err
 		}
 		// The position asked for is not news to its creator.
 		c.Opened = slices.DeleteFunc(c.Opened, func(id string) bool { return id == ru.placed[0].id })
-		return s.answer(ctx, tx, userID, ru.placed[0].id, c, &res)
+		return s.answer(ctx, w, ru.placed[0].id, c, &res)
 	})
 	return res, err
 }
@@ -88,8 +88,8 @@ func (s *Store) CreatePositions(ctx context.Context, userID string, ins []NewPos
 		runs[i] = ru
 	}
 	ids := make([]string, len(runs))
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		_, err := s.createRuns(ctx, tx, userID, runs)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		_, err := s.createRuns(ctx, w, runs)
 		for i, ru := range runs {
 			ids[i] = ru.placed[0].id
 		}
@@ -173,21 +173,21 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	return ru, nil
 }
 
-// createRuns writes new runs in tx: it locks their accounts, checks their
-// tags, estimates the fees not given, names the rows and writes them.
-func (s *Store) createRuns(ctx context.Context, tx pgx.Tx, userID string, runs []*run) (Changes, error) {
+// createRuns writes new runs: it locks their accounts, checks their tags,
+// estimates the fees not given, names the rows and writes them.
+func (s *Store) createRuns(ctx context.Context, w *writeTx, runs []*run) (Changes, error) {
 	locked := map[string]bool{}
 	for _, ru := range runs {
 		if a := ru.inst.accountID; !locked[a] {
-			if err := lockAccount(ctx, tx, userID, a); err != nil {
+			if err := lockAccount(ctx, w, w.userID, a); err != nil {
 				return Changes{}, err
 			}
 			locked[a] = true
 		}
-		if err := checkTags(ctx, tx, userID, ru.first.requested, ru.first.tagIDs); err != nil {
+		if err := checkTags(ctx, w, w.userID, ru.first.requested, ru.first.tagIDs); err != nil {
 			return Changes{}, err
 		}
-		if err := estimateFees(ctx, tx, ru.inst.accountID, ru.inst.assetType, ru.execs); err != nil {
+		if err := estimateFees(ctx, w, ru.inst.accountID, ru.inst.assetType, ru.execs); err != nil {
 			return Changes{}, err
 		}
 		ru.newIDs()
@@ -195,7 +195,7 @@ func (s *Store) createRuns(ctx context.Context, tx pgx.Tx, userID string, runs [
 			return Changes{}, err
 		}
 	}
-	return write(ctx, tx, runs)
+	return w.writeRuns(ctx, runs)
 }
 
 // estimateFees charges the executions whose fee was not given from the
@@ -217,13 +217,13 @@ func estimateFees(ctx context.Context, q db.Querier, accountID, assetType string
 }
 
 // answer reads the position written, in the transaction, into res.
-func (s *Store) answer(ctx context.Context, tx pgx.Tx, userID, id string, c Changes, res *Result) error {
+func (s *Store) answer(ctx context.Context, w *writeTx, id string, c Changes, res *Result) error {
 	for _, l := range []*[]string{&c.Opened, &c.Closed, &c.Reopened, &c.Removed} {
 		if *l == nil {
 			*l = []string{}
 		}
 	}
-	pos, err := loadPosition(ctx, tx, s.keyring, userID, id, s.now())
+	pos, err := loadPosition(ctx, w, s.keyring, w.userID, id, s.now())
 	if err != nil {
 		return err
 	}
@@ -276,8 +276,8 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 	}
 
 	var res Result
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		ru, err := lockRun(ctx, tx, userID, id)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		ru, err := lockRun(ctx, w, userID, id)
 		if err != nil {
 			return err
 		}
@@ -285,7 +285,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		cur := ru.inst
 		var openedAt *time.Time
 		const q = `SELECT min(opened_at) FROM positions WHERE id = ANY($1::uuid[])`
-		if err := tx.QueryRow(ctx, q, ru.ids()).Scan(&openedAt); err != nil {
+		if err := w.QueryRow(ctx, q, ru.ids()).Scan(&openedAt); err != nil {
 			return db.Classify(err)
 		}
 		assetType, symbol := cur.assetType, cur.symbol
@@ -318,11 +318,11 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		accountID := cur.accountID
 		if in.AccountID != nil && *in.AccountID != cur.accountID {
 			accountID = *in.AccountID
-			if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+			if err := lockAccount(ctx, w, userID, accountID); err != nil {
 				return err
 			}
 		}
-		if err := keepsStrategy(ctx, tx, ru.ids(), cur, accountID, inst); err != nil {
+		if err := keepsStrategy(ctx, w, ru.ids(), cur, accountID, inst); err != nil {
 			return err
 		}
 		ru.inst = instrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
@@ -345,7 +345,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 				option_expiry = $6, option_right = $7, option_strike = $8, contract_month = $9, multiplier = $10,
 				updated_at = now()
 			WHERE id = ANY($1::uuid[])`
-		if _, err := tx.Exec(ctx, shared, ru.ids(), accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right,
+		if _, err := w.Exec(ctx, shared, ru.ids(), accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right,
 			c.Strike, c.ContractMonth, inst.Multiplier); err != nil {
 			return classify(err)
 		}
@@ -353,35 +353,35 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 				target_price = CASE WHEN $4 THEN $5 ELSE target_price END, notes = coalesce($6, notes),
 				mae_price = CASE WHEN $7 THEN $8 ELSE mae_price END, mfe_price = CASE WHEN $9 THEN $10 ELSE mfe_price END
 			WHERE id = $1`
-		if _, err := tx.Exec(ctx, own, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes,
+		if _, err := w.Exec(ctx, own, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target, sealedNotes,
 			in.MaePrice.Set, mae, in.MfePrice.Set, mfe); err != nil {
 			return classify(err)
 		}
-		ch, err := write(ctx, tx, []*run{ru})
+		ch, err := w.writeRuns(ctx, []*run{ru})
 		if err != nil {
 			return err
 		}
 		if in.MaePrice.Set || in.MfePrice.Set {
 			// Checked against the entry as written, so a refusal rolls
 			// the whole patch back.
-			if err := checkExcursions(ctx, tx, ru.survivor(id)); err != nil {
+			if err := checkExcursions(ctx, w, ru.survivor(id)); err != nil {
 				return err
 			}
 		}
-		return s.answer(ctx, tx, userID, ru.survivor(id), ch, &res)
+		return s.answer(ctx, w, ru.survivor(id), ch, &res)
 	})
 	return res, err
 }
 
 // checkExcursions holds a position's MAE and MFE prices to its side and
 // average entry (journal.CheckExcursions).
-func checkExcursions(ctx context.Context, tx pgx.Tx, id string) error {
+func checkExcursions(ctx context.Context, q db.Querier, id string) error {
 	var (
 		side            string
 		entry, mae, mfe *decimal.Decimal
 	)
-	const q = `SELECT side, avg_entry_price, mae_price, mfe_price FROM positions WHERE id = $1`
-	if err := tx.QueryRow(ctx, q, id).Scan(&side, &entry, &mae, &mfe); err != nil {
+	const sql = `SELECT side, avg_entry_price, mae_price, mfe_price FROM positions WHERE id = $1`
+	if err := q.QueryRow(ctx, sql, id).Scan(&side, &entry, &mae, &mfe); err != nil {
 		return db.Classify(err)
 	}
 	return journal.CheckExcursions(side, entry, mae, mfe)
@@ -422,35 +422,23 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 		return nil, apperr.ErrNotFound
 	}
 	var keys []string
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		var (
-			accountID string
-			closedAt  *time.Time
-		)
-		const lockQ = `SELECT account_id::text, CASE WHEN status = 'closed' THEN closed_at END
-			FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`
-		if err := tx.QueryRow(ctx, lockQ, id, userID).Scan(&accountID, &closedAt); err != nil {
-			return db.Classify(err)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		if err := w.lockPosition(ctx, id); err != nil {
+			return err
 		}
 		const q = `SELECT storage_key FROM position_images WHERE position_id = $1 AND storage_key IS NOT NULL`
-		rows, err := tx.Query(ctx, q, id)
+		rows, err := w.Query(ctx, q, id)
 		if err != nil {
 			return db.Classify(err)
 		}
 		if keys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 			return db.Classify(err)
 		}
-		var sum decimal.Decimal
-		const sumQ = `SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE position_id = $1`
-		if err := tx.QueryRow(ctx, sumQ, id).Scan(&sum); err != nil {
-			return classify(err)
+		if err := w.deleteLedger(ctx, []string{id}); err != nil {
+			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id); err != nil {
-			return classify(err)
-		}
-		closed := closedKeys{}
-		closed.add(accountID, closedAt)
-		return settleAccounts(ctx, tx, userID, map[string]decimal.Decimal{accountID: sum.Neg()}, closed)
+		_, err = w.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id)
+		return classify(err)
 	})
 	return keys, err
 }
@@ -469,51 +457,55 @@ func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string)
 		return Result{}, err
 	}
 	var res Result
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := LockPosition(ctx, tx, userID, id); err != nil {
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		if err := w.lockPosition(ctx, id); err != nil {
 			return err
 		}
-		if err := checkTags(ctx, tx, userID, tagIDs, ids); err != nil {
+		if err := checkTags(ctx, w, userID, tagIDs, ids); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM position_tags WHERE position_id = $1`, id); err != nil {
+		if _, err := w.Exec(ctx, `DELETE FROM position_tags WHERE position_id = $1`, id); err != nil {
 			return db.Classify(err)
 		}
 		if len(ids) > 0 {
 			const ins = `INSERT INTO position_tags (position_id, tag_id) SELECT $1, unnest($2::uuid[])`
-			if _, err := tx.Exec(ctx, ins, id, ids); err != nil {
+			if _, err := w.Exec(ctx, ins, id, ids); err != nil {
 				return db.Classify(err)
 			}
 		}
-		var (
-			accountID string
-			closedAt  *time.Time
-		)
-		const touch = `UPDATE positions SET updated_at = now() WHERE id = $1
-			RETURNING account_id::text, CASE WHEN status = 'closed' THEN closed_at END`
-		if err := tx.QueryRow(ctx, touch, id).Scan(&accountID, &closedAt); err != nil {
+		if _, err := w.Exec(ctx, `UPDATE positions SET updated_at = now() WHERE id = $1`, id); err != nil {
 			return db.Classify(err)
 		}
-		closed := closedKeys{}
-		closed.add(accountID, closedAt)
-		if err := settleAccounts(ctx, tx, userID, nil, closed); err != nil {
-			return err
-		}
-		return s.answer(ctx, tx, userID, id, Changes{}, &res)
+		return s.answer(ctx, w, id, Changes{}, &res)
 	})
 	return res, err
+}
+
+// DeleteTag deletes the user's tag and takes it off every position (the
+// positions locked first, so their statistics' rows are refreshed); a
+// malformed, missing or foreign id is apperr.ErrNotFound.
+func (s *Store) DeleteTag(ctx context.Context, userID, tagID string) error {
+	if !db.ValidUUID(tagID) {
+		return apperr.ErrNotFound
+	}
+	return s.write(ctx, userID, func(w *writeTx) error {
+		if _, err := w.lockPositions(ctx, `p.id IN (SELECT position_id FROM position_tags WHERE tag_id = $2)`, tagID); err != nil {
+			return err
+		}
+		return db.DeleteOwned(ctx, w, "tags", tagID, userID)
+	})
 }
 
 // LockPosition locks the user's position for the rest of tx (SELECT ... FOR
 // UPDATE); a position that does not exist or is not the user's is
 // apperr.ErrNotFound. Writes to a position's images take it too, so they
 // run one after the other with the journal's writes.
-func LockPosition(ctx context.Context, tx pgx.Tx, userID, positionID string) error {
+func LockPosition(ctx context.Context, q db.Querier, userID, positionID string) error {
 	if !db.ValidUUID(positionID) {
 		return apperr.ErrNotFound
 	}
 	var ok bool
-	err := tx.QueryRow(ctx, `SELECT true FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`, positionID, userID).Scan(&ok)
+	err := q.QueryRow(ctx, `SELECT true FROM positions WHERE id = $1 AND user_id = $2 FOR UPDATE`, positionID, userID).Scan(&ok)
 	return db.Classify(err)
 }
 
@@ -596,7 +588,7 @@ func checkTags(ctx context.Context, q db.Querier, userID string, requested, ids 
 // keepsStrategy refuses a change that would take a strategy's leg (among
 // ids) out of what a strategy holds: one account, one underlying, no
 // futures (setLegs has the same rules).
-func keepsStrategy(ctx context.Context, tx pgx.Tx, ids []string, cur instrument, accountID string, inst journal.Instrument) error {
+func keepsStrategy(ctx context.Context, q db.Querier, ids []string, cur instrument, accountID string, inst journal.Instrument) error {
 	underlying := func(symbol string, u *string) string {
 		if u != nil {
 			return *u
@@ -609,7 +601,7 @@ func keepsStrategy(ctx context.Context, tx pgx.Tx, ids []string, cur instrument,
 		return nil
 	}
 	var leg bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM positions WHERE id = ANY($1::uuid[]) AND strategy_id IS NOT NULL)`, ids).Scan(&leg); err != nil || !leg {
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM positions WHERE id = ANY($1::uuid[]) AND strategy_id IS NOT NULL)`, ids).Scan(&leg); err != nil || !leg {
 		return classify(err)
 	}
 	const why = "cannot change: the position is a leg of a strategy, whose legs share one account and underlying; take it out of the strategy first"

@@ -2,6 +2,7 @@ package journalstore
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -48,39 +49,56 @@ type RestoredFill struct {
 	SplitOf      string
 }
 
-// RestoreRuns writes a backup's positions into tx, the caller's
-// transaction (a restore writes a whole journal in one): each run's fills
-// are derived and written by the same code as every other write, so the
-// figures, ledger rows and balances are this version's, not the backup's.
-// It returns each run's new position ids in run order. A run whose fills
-// do not derive into the positions the backup lists (another number, other
-// sides, other fills) is a VALIDATION_ERROR naming the run (field
-// "positions[i]"): the backup is not consistent.
-func (s *Store) RestoreRuns(ctx context.Context, tx pgx.Tx, userID string, in []RestoredRun) ([][]string, error) {
+// Restorer writes a backup's journal: positions with their fills and
+// tags, deposits and withdrawals, strategies, what positions follow and
+// met, excursions. It is one write (writeTx) of the caller's restore.
+type Restorer struct {
+	s *Store
+	w *writeTx
+}
+
+// Restore runs fn in tx, the caller's transaction (a restore writes the
+// rest of the user's data in it too), with a Restorer for the journal's
+// records; once fn returns, the derived rows (balances, strategies'
+// analysis, the statistics' rows) are brought up to date from what it
+// wrote.
+func (s *Store) Restore(ctx context.Context, tx pgx.Tx, userID string, fn func(*Restorer) error) error {
+	return within(ctx, tx, userID, func(w *writeTx) error { return fn(&Restorer{s: s, w: w}) })
+}
+
+// Runs writes a backup's positions: each run's fills are derived and
+// written by the same code as every other write, so the figures, ledger
+// rows and balances are this version's, not the backup's. It returns each
+// run's new position ids in run order. A run whose fills do not derive
+// into the positions the backup lists (another number, other sides, other
+// fills) is a VALIDATION_ERROR naming the run (field "positions[i]"): the
+// backup is not consistent.
+func (r *Restorer) Runs(ctx context.Context, in []RestoredRun) ([][]string, error) {
+	w := r.w
 	runs := make([]*run, len(in))
 	locked := map[string]bool{}
-	for i, r := range in {
-		ru, err := s.restoredRun(userID, r)
+	for i, rr := range in {
+		ru, err := r.s.restoredRun(w.userID, rr)
 		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
 			return nil, apperr.Invalid("positions["+strconv.Itoa(i)+"]", e.Message)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if !locked[r.AccountID] {
-			if err := lockAccount(ctx, tx, userID, r.AccountID); err != nil {
+		if !locked[rr.AccountID] {
+			if err := lockAccount(ctx, w, w.userID, rr.AccountID); err != nil {
 				return nil, err
 			}
-			locked[r.AccountID] = true
+			locked[rr.AccountID] = true
 		}
 		for _, p := range ru.placed {
-			if err := checkTags(ctx, tx, userID, p.fields.tagIDs, p.fields.tagIDs); err != nil {
+			if err := checkTags(ctx, w, w.userID, p.fields.tagIDs, p.fields.tagIDs); err != nil {
 				return nil, err
 			}
 		}
 		runs[i] = ru
 	}
-	if _, err := write(ctx, tx, runs); err != nil {
+	if _, err := w.writeRuns(ctx, runs); err != nil {
 		return nil, err
 	}
 	ids := make([][]string, len(runs))
@@ -194,29 +212,87 @@ func fillInput(f RestoredFill) journal.FillInput {
 	return journal.FillInput{Type: &typ, Price: field(f.Price), Quantity: field(f.Quantity), Fees: field(f.Fees), FilledAt: &at}
 }
 
-// RestoreLedgerEntries records a backup's deposits and withdrawals on the
-// user's account in tx, the caller's transaction, and moves its balance by
-// their sum. Amounts are positive, as AddLedgerEntry takes them.
-func (s *Store) RestoreLedgerEntries(ctx context.Context, tx pgx.Tx, userID, accountID string, entries []LedgerEntry) error {
+// LedgerEntries records a backup's deposits and withdrawals on the
+// user's account and moves its balance by their sum. Amounts are
+// positive, as AddLedgerEntry takes them.
+func (r *Restorer) LedgerEntries(ctx context.Context, accountID string, entries []LedgerEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if err := lockAccount(ctx, tx, userID, accountID); err != nil {
+	w := r.w
+	if err := lockAccount(ctx, w, w.userID, accountID); err != nil {
 		return err
 	}
-	var sum decimal.Decimal
 	rows := make([][]any, len(entries))
 	for i, e := range entries {
 		amount := e.Amount
 		if e.Kind == "withdrawal" {
 			amount = amount.Neg()
 		}
-		sum = sum.Add(amount)
+		w.move(accountID, amount)
 		rows[i] = []any{copyUUID(accountID), e.Kind, amount, e.At, e.Note}
 	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"ledger_entries"}, []string{"account_id", "kind", "amount", "occurred_at", "note"},
-		pgx.CopyFromRows(rows)); err != nil {
+	_, err := w.CopyFrom(ctx, pgx.Identifier{"ledger_entries"}, []string{"account_id", "kind", "amount", "occurred_at", "note"},
+		pgx.CopyFromRows(rows))
+	return classify(err)
+}
+
+// RestoredStrategy is a strategy as a backup holds it, its legs the
+// restored positions' new ids.
+type RestoredStrategy struct {
+	AccountID   string
+	Name        string
+	PlannedRisk *decimal.Decimal
+	CreatedAt   time.Time
+	Legs        []string
+}
+
+// ErrRestoredLegs answers a restored strategy whose legs are not restored
+// positions of its account, or are in another strategy already.
+var ErrRestoredLegs = errors.New("a strategy's legs are in another account, or in another strategy")
+
+// Strategy restores a strategy and points its legs at it. The other
+// rules of a strategy (one underlying, no futures) held when it was made
+// and are not checked again here.
+func (r *Restorer) Strategy(ctx context.Context, in RestoredStrategy) error {
+	const q = `WITH s AS (INSERT INTO strategies (user_id, account_id, name, planned_risk, created_at)
+			VALUES ($1, $2, $3, $4, $5) RETURNING id)
+		UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($6::uuid[]) AND account_id = $2 AND strategy_id IS NULL`
+	tag, err := r.w.Exec(ctx, q, r.w.userID, in.AccountID, in.Name, in.PlannedRisk, in.CreatedAt, in.Legs)
+	if err != nil {
 		return classify(err)
 	}
-	return adjustBalances(ctx, tx, map[string]decimal.Decimal{accountID: sum})
+	if tag.RowsAffected() != int64(len(in.Legs)) {
+		return ErrRestoredLegs
+	}
+	r.w.touch(in.Legs...)
+	return nil
+}
+
+// Follows writes what restored positions follow and met.
+func (r *Restorer) Follows(ctx context.Context, in []RestoredFollow) error {
+	return restoreFollows(ctx, r.w, in)
+}
+
+// Excursion is a restored position's MAE and MFE prices.
+type Excursion struct {
+	PositionID string
+	Mae, Mfe   *decimal.Decimal
+}
+
+// Excursions sets restored positions' MAE and MFE prices as archived, in
+// one statement: the trader's own figures, kept as they were (the api
+// checks their side of the entry when they are typed, not here).
+func (r *Restorer) Excursions(ctx context.Context, in []Excursion) error {
+	if len(in) == 0 {
+		return nil
+	}
+	ids, mae, mfe := make([]string, len(in)), make([]*decimal.Decimal, len(in)), make([]*decimal.Decimal, len(in))
+	for i, e := range in {
+		ids[i], mae[i], mfe[i] = e.PositionID, e.Mae, e.Mfe
+	}
+	const q = `UPDATE positions p SET mae_price = x.mae, mfe_price = x.mfe
+		FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) AS x(id, mae, mfe) WHERE p.id = x.id AND p.user_id = $1`
+	_, err := r.w.Exec(ctx, q, r.w.userID, ids, mae, mfe)
+	return classify(err)
 }

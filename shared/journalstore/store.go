@@ -1,9 +1,11 @@
 // Package journalstore owns every write to the journal: positions, their
-// fills, their tags, the ledger and the account balances the ledger moves.
-// Each exported method is one transaction that locks what it changes,
-// writes, recomputes every derived figure (shared/journal, which has no
-// SQL) and returns the view, the way benbjohnson/wtf's sqlite/dial.go owns
-// dials. Handlers decode, authorise, call a method and encode; no other
+// fills, their tags, strategies, playbooks' ticks, the ledger and the
+// account balances the ledger moves. Each exported write method is one
+// write transaction (writeTx) that locks what it changes, writes, computes
+// the positions' figures (shared/journal, which has no SQL) and returns
+// the view, the way benbjohnson/wtf's sqlite/dial.go owns dials; the
+// transaction itself brings every derived row up to date before it
+// commits. Handlers decode, authorise, call a method and encode; no other
 // package writes these tables, and no trigger keeps a figure for them.
 //
 // A position belongs to a run: the positions of one instrument linked by
@@ -14,10 +16,7 @@
 // CSV import write through the same code (write, below).
 //
 // Lock order, everywhere: positions (by id) before accounts (by id), so
-// two writers never wait on each other in a circle. Balances move by
-// deltas (balance = balance + x), never by re-summing the ledger: under
-// READ COMMITTED an UPDATE that waited for a row lock sees the row's newest
-// version but not rows other transactions inserted meanwhile.
+// two writers never wait on each other in a circle.
 package journalstore
 
 import (
@@ -52,6 +51,10 @@ type Store struct {
 func New(pool *pgxpool.Pool, k *encrypt.Keyring, now func() time.Time) *Store {
 	return &Store{pool: pool, keyring: k, now: now}
 }
+
+// readOnly is the mode of a read that needs one snapshot (a playbook list
+// and its criteria): a write begins only through writeTx.
+var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
 
 // Position reads the user's position in full; a malformed, missing or
 // foreign id is apperr.ErrNotFound.
@@ -97,6 +100,7 @@ type member struct {
 	account    string     // as stored: an edit may move the run
 	closedAt   *time.Time // as stored
 	reversalOf *string
+	strategy   *string // as stored
 	stop       *decimal.Decimal
 	fills      []storedFill
 }
@@ -186,27 +190,39 @@ func collectIDs(rows pgx.Rows, err error) ([]string, error) {
 
 // lockRun locks the run holding the user's position (its positions in id
 // order, FOR UPDATE, found and locked by one statement) and reads it with
-// its fills. A run that changed while its locks were taken (a concurrent
-// write reversed or joined it) is locked and read again.
-func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, error) {
+// its fills; the write records where each of its positions stood. A run
+// that changed while its locks were taken (a concurrent write reversed or
+// joined it) is locked and read again.
+func lockRun(ctx context.Context, w *writeTx, userID, positionID string) (*run, error) {
 	if !db.ValidUUID(positionID) {
 		return nil, apperr.ErrNotFound
 	}
 	const lockQ = runSQL + ` SELECT p.id::text FROM positions p WHERE p.id IN (SELECT id FROM down) ORDER BY p.id FOR UPDATE OF p`
-	locked, err := collectIDs(tx.Query(ctx, lockQ, positionID, userID))
+	locked, err := collectIDs(w.Query(ctx, lockQ, positionID, userID))
 	if err != nil {
 		return nil, err
 	}
 	for {
-		ids, err := runIDs(ctx, tx, userID, positionID)
+		ids, err := runIDs(ctx, w, userID, positionID)
 		if err != nil {
 			return nil, err
 		}
 		if slices.Equal(slices.Sorted(slices.Values(ids)), locked) {
-			return readRun(ctx, tx, ids)
+			ru, err := readRun(ctx, w, ids)
+			if err != nil {
+				return nil, err
+			}
+			for _, m := range ru.members {
+				var closedAt *time.Time
+				if m.status == journal.StatusClosed {
+					closedAt = m.closedAt
+				}
+				w.was(m.id, m.account, closedAt, m.strategy)
+			}
+			return ru, nil
 		}
 		const more = `SELECT id::text FROM positions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`
-		if locked, err = collectIDs(tx.Query(ctx, more, ids)); err != nil {
+		if locked, err = collectIDs(w.Query(ctx, more, ids)); err != nil {
 			return nil, err
 		}
 	}
@@ -214,9 +230,10 @@ func lockRun(ctx context.Context, tx pgx.Tx, userID, positionID string) (*run, e
 
 // readRun reads a locked run (position ids in run order) with its fills:
 // two statements in one round trip.
-func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
+func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 	const posQ = `SELECT id::text, user_id::text, account_id::text, symbol, asset_type, underlying, option_expiry,
-			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text, closed_at
+			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text, closed_at,
+			strategy_id::text
 		FROM positions WHERE id = ANY($1::uuid[])`
 	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
 			coalesce(split_of::text, '')
@@ -224,7 +241,7 @@ func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
 	b := &pgx.Batch{}
 	b.Queue(posQ, ids)
 	b.Queue(fillsQ, ids)
-	br := tx.SendBatch(ctx, b)
+	br := w.SendBatch(ctx, b)
 	defer br.Close() //nolint:errcheck // the reads' errors are returned
 	rows, err := br.Query()
 	if err != nil {
@@ -238,7 +255,7 @@ func readRun(ctx context.Context, tx pgx.Tx, ids []string) (*run, error) {
 	var r row
 	_, err = pgx.ForEachRow(rows, []any{&r.m.id, &r.inst.userID, &r.inst.accountID, &r.inst.symbol, &r.inst.assetType,
 		&r.inst.columns.Underlying, &r.inst.columns.Expiry, &r.inst.columns.Right, &r.inst.columns.Strike,
-		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf, &r.m.closedAt}, func() error {
+		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf, &r.m.closedAt, &r.m.strategy}, func() error {
 		c := r
 		c.m.account = c.inst.accountID
 		byID[c.m.id] = &c
@@ -467,15 +484,14 @@ func (ru *run) holder(fillID string) string {
 	return ""
 }
 
-// write brings the database to the derived state of runs, in a fixed
-// number of statements whatever their number: the path of every write,
-// from one fill typed in to a 10,000-row import. New positions, fills and
-// ledger rows are copied (COPY); changed fills and positions are updated
-// from arrays; the runs' old ledger rows go and the new ones come, each
-// account's balance moves by the difference, and the closed_trades rows of
-// the runs' closes, before and after, are refreshed. The runs are one
-// user's.
-func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
+// writeRuns brings the database to the derived state of runs, in a fixed
+// number of statements whatever their number: the path of every write of
+// fills, from one typed in to a 10,000-row import. New positions, fills
+// and ledger rows are copied (COPY); changed fills and positions are
+// updated from arrays; the runs' old ledger rows go and the new ones come,
+// and each account's balance moves by the difference. The runs are the
+// write's user's, locked (lockRun) or new.
+func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 	var (
 		c        Changes
 		newPos   []newPosition
@@ -483,20 +499,13 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 		gone     []string // positions no run needs any more
 		oldPos   []string // positions whose ledger rows are rewritten
 		ledger   ledgerRows
-		deltas   = map[string]decimal.Decimal{}
 		keep     = map[string]bool{}
 		fillRows []newFill
 		upd      fillColumns
 		tagRows  [][]any
-		closed   = closedKeys{}
 	)
 	for _, ru := range runs {
 		ru.changes(&c)
-		for _, m := range ru.members {
-			if m.status == journal.StatusClosed {
-				closed.add(m.account, m.closedAt)
-			}
-		}
 		stored := map[string]storedFill{}
 		holder := map[string]string{}
 		for _, m := range ru.members {
@@ -515,10 +524,8 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 			for i, l := range p.legs {
 				trade.Fills[i] = l.Fill
 			}
-			deltas[in.accountID] = deltas[in.accountID].Add(ledger.addPosition(in.accountID, p.id, trade, p.figures))
-			if p.figures.Status == journal.StatusClosed {
-				closed.add(in.accountID, p.figures.ClosedAt)
-			}
+			w.move(in.accountID, ledger.addPosition(in.accountID, p.id, trade, p.figures))
+			w.touch(p.id)
 			if p.isNew {
 				if p.fields != nil {
 					for _, t := range p.fields.tagIDs {
@@ -557,32 +564,16 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 		}
 	}
 
-	// The old ledger rows out, remembering what they added to each account.
-	if len(oldPos) > 0 {
-		const q = `WITH d AS (DELETE FROM ledger_entries WHERE position_id = ANY($1::uuid[]) RETURNING account_id, amount)
-			SELECT account_id::text, sum(amount) FROM d GROUP BY account_id`
-		rows, err := tx.Query(ctx, q, oldPos)
-		if err != nil {
-			return c, classify(err)
-		}
-		var (
-			account string
-			sum     decimal.Decimal
-		)
-		if _, err := pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
-			deltas[account] = deltas[account].Sub(sum)
-			return nil
-		}); err != nil {
-			return c, classify(err)
-		}
+	if err := w.deleteLedger(ctx, oldPos); err != nil {
+		return c, err
 	}
 	if len(newPos) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"positions"}, positionColumns, copyRows(newPos, newPosition.row)); err != nil {
+		if _, err := w.CopyFrom(ctx, pgx.Identifier{"positions"}, positionColumns, copyRows(newPos, newPosition.row)); err != nil {
 			return c, classify(err)
 		}
 	}
 	if len(fillRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"fills"}, []string{"id", "position_id", "type", "price", "quantity",
+		if _, err := w.CopyFrom(ctx, pgx.Identifier{"fills"}, []string{"id", "position_id", "type", "price", "quantity",
 			"fees", "fee_estimated", "filled_at", "split_of"}, copyRows(fillRows, newFill.row)); err != nil {
 			return c, classify(err)
 		}
@@ -593,37 +584,34 @@ func write(ctx context.Context, tx pgx.Tx, runs []*run) (Changes, error) {
 			FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::boolean[],
 				$8::timestamptz[], $9::uuid[]) AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of)
 			WHERE f.id = u.id`
-		if _, err := tx.Exec(ctx, q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf); err != nil {
+		if _, err := w.Exec(ctx, q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf); err != nil {
 			return c, classify(err)
 		}
 	}
 	if len(dropFills) > 0 {
-		if _, err := tx.Exec(ctx, `DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills); err != nil {
+		if _, err := w.Exec(ctx, `DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills); err != nil {
 			return c, classify(err)
 		}
 	}
 	if len(figs.id) > 0 {
-		if err := figs.update(ctx, tx); err != nil {
+		if err := figs.update(ctx, w); err != nil {
 			return c, err
 		}
 	}
 	if len(gone) > 0 {
-		if _, err := tx.Exec(ctx, `DELETE FROM positions WHERE id = ANY($1::uuid[])`, gone); err != nil {
+		if _, err := w.Exec(ctx, `DELETE FROM positions WHERE id = ANY($1::uuid[])`, gone); err != nil {
 			return c, classify(err)
 		}
 	}
 	if len(tagRows) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"position_tags"}, []string{"position_id", "tag_id"}, pgx.CopyFromRows(tagRows)); err != nil {
+		if _, err := w.CopyFrom(ctx, pgx.Identifier{"position_tags"}, []string{"position_id", "tag_id"}, pgx.CopyFromRows(tagRows)); err != nil {
 			return c, classify(err)
 		}
 	}
-	if err := ledger.copy(ctx, tx); err != nil {
+	if err := ledger.copy(ctx, w); err != nil {
 		return c, classify(err)
 	}
-	if len(runs) == 0 {
-		return c, nil
-	}
-	return c, settleAccounts(ctx, tx, runs[0].inst.userID, deltas, closed)
+	return c, nil
 }
 
 // newPosition is a position write copies in: its row is made as COPY
@@ -702,25 +690,6 @@ var positionColumns = []string{"id", "user_id", "account_id", "symbol", "asset_t
 	"status", "opened_at", "closed_at", "entry_quantity", "exit_quantity", "open_quantity", "avg_entry_price", "avg_exit_price",
 	"gross_pnl", "fees", "net_pnl", "initial_risk", "r_multiple"}
 
-// adjustBalances moves each account's balance by its delta, in account id
-// order, skipping zeros. Every ledger write calls it in the same
-// transaction, with the sum of the amounts it added (negative for removed).
-func adjustBalances(ctx context.Context, tx pgx.Tx, deltas map[string]decimal.Decimal) error {
-	accounts := make([]string, 0, len(deltas))
-	for a, d := range deltas {
-		if !d.IsZero() {
-			accounts = append(accounts, a)
-		}
-	}
-	slices.Sort(accounts)
-	for _, a := range accounts {
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET balance = balance + $2 WHERE id = $1`, a, deltas[a]); err != nil {
-			return classify(err)
-		}
-	}
-	return nil
-}
-
 // fillColumns are changed fills as column arrays for one UPDATE ... FROM unnest.
 type fillColumns struct {
 	id, position, typ []string
@@ -765,8 +734,8 @@ func (c *figureColumns) add(id, side string, reversalOf *string, f journal.Figur
 	c.r = append(c.r, f.RMultiple)
 }
 
-func (c *figureColumns) update(ctx context.Context, tx pgx.Tx) error {
-	const q = `UPDATE positions p SET side = u.side, reversal_of = u.reversal_of, status = u.status,
+func (c *figureColumns) update(ctx context.Context, q db.Querier) error {
+	const upd = `UPDATE positions p SET side = u.side, reversal_of = u.reversal_of, status = u.status,
 			opened_at = u.opened_at, closed_at = u.closed_at,
 			entry_quantity = u.entry_quantity, exit_quantity = u.exit_quantity, open_quantity = u.open_quantity,
 			avg_entry_price = u.avg_entry_price, avg_exit_price = u.avg_exit_price,
@@ -778,7 +747,7 @@ func (c *figureColumns) update(ctx context.Context, tx pgx.Tx) error {
 			AS u(id, side, reversal_of, status, opened_at, closed_at, entry_quantity, exit_quantity, open_quantity,
 			     avg_entry_price, avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple)
 		WHERE p.id = u.id`
-	_, err := tx.Exec(ctx, q, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
+	_, err := q.Exec(ctx, upd, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
 		c.openQty, c.avgEntry, c.avgExit, c.gross, c.fees, c.net, c.risk, c.r)
 	return classify(err)
 }

@@ -113,8 +113,8 @@ func (s *Store) CreateStrategy(ctx context.Context, userID string, in StrategyIn
 		runs[i] = ru
 	}
 	var id string
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO strategies (user_id, account_id, name, planned_risk)
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		err := w.QueryRow(ctx, `INSERT INTO strategies (user_id, account_id, name, planned_risk)
 			SELECT $1, a.id, $3, $4 FROM accounts a WHERE a.id = $2 AND a.user_id = $1 RETURNING id::text`,
 			userID, *in.AccountID, deref(name), risk).Scan(&id)
 		if err == pgx.ErrNoRows {
@@ -125,14 +125,14 @@ func (s *Store) CreateStrategy(ctx context.Context, userID string, in StrategyIn
 		}
 		ids := slices.Clone(in.PositionIDs)
 		if len(runs) > 0 {
-			if _, err := s.createRuns(ctx, tx, userID, runs); err != nil {
+			if _, err := s.createRuns(ctx, w, runs); err != nil {
 				return err
 			}
 			for _, ru := range runs {
 				ids = append(ids, ru.placed[0].id)
 			}
 		}
-		return setLegs(ctx, tx, userID, id, *in.AccountID, ids)
+		return setLegs(ctx, w, id, *in.AccountID, ids)
 	})
 	if err != nil {
 		return Strategy{}, err
@@ -158,9 +158,9 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 	if err := p.Err(); err != nil {
 		return Strategy{}, err
 	}
-	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err := s.write(ctx, userID, func(w *writeTx) error {
 		var account string
-		err := tx.QueryRow(ctx, `UPDATE strategies SET name = coalesce($3, name),
+		err := w.QueryRow(ctx, `UPDATE strategies SET name = coalesce($3, name),
 				planned_risk = CASE WHEN $4 THEN $5 ELSE planned_risk END, updated_at = now()
 			WHERE id = $1 AND user_id = $2 RETURNING account_id::text`,
 			id, userID, name, in.PlannedRisk.Set, risk).Scan(&account)
@@ -170,14 +170,11 @@ func (s *Store) UpdateStrategy(ctx context.Context, userID, id string, in Strate
 		if err != nil {
 			return classify(err)
 		}
+		w.touchStrategy(id, account) // a new planned risk is a new R
 		if in.PositionIDs != nil {
-			return setLegs(ctx, tx, userID, id, account, in.PositionIDs)
+			return setLegs(ctx, w, id, account, in.PositionIDs)
 		}
-		keys := closedKeys{} // a new planned risk is a new R (the strategy is stale)
-		if err := legKeys(ctx, tx, id, keys); err != nil {
-			return err
-		}
-		return settleAccounts(ctx, tx, userID, nil, keys)
+		return nil
 	})
 	if err != nil {
 		return Strategy{}, err
@@ -191,19 +188,19 @@ func (s *Store) DeleteStrategy(ctx context.Context, userID, id string) error {
 	if !db.ValidUUID(id) {
 		return apperr.ErrNotFound
 	}
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
-		keys := closedKeys{}
-		if err := legKeys(ctx, tx, id, keys); err != nil {
+	return s.write(ctx, userID, func(w *writeTx) error {
+		// Its legs first (they leave it: their rows and its record change).
+		if _, err := w.lockPositions(ctx, `p.strategy_id = $2`, id); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `DELETE FROM strategies WHERE id = $1 AND user_id = $2`, id, userID)
+		tag, err := w.Exec(ctx, `DELETE FROM strategies WHERE id = $1 AND user_id = $2`, id, userID)
 		if err != nil {
 			return classify(err)
 		}
 		if tag.RowsAffected() == 0 {
 			return apperr.ErrNotFound
 		}
-		return settleAccounts(ctx, tx, userID, nil, keys)
+		return nil
 	})
 }
 
@@ -231,7 +228,7 @@ func deref(s *string) string {
 // in the strategy's account, options on one underlying or its shares, and
 // in no other strategy. The rows are claimed in one UPDATE whose condition
 // is the check, so two requests cannot put a position in two strategies.
-func setLegs(ctx context.Context, tx pgx.Tx, userID, strategyID, accountID string, ids []string) error {
+func setLegs(ctx context.Context, w *writeTx, strategyID, accountID string, ids []string) error {
 	var p journal.Problems
 	if len(ids) == 0 || len(ids) > MaxStrategyLegs {
 		p.Add("positionIds", "must hold 1 to "+strconv.Itoa(MaxStrategyLegs)+" positions")
@@ -250,8 +247,12 @@ func setLegs(ctx context.Context, tx pgx.Tx, userID, strategyID, accountID strin
 	if err := p.Err(); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, `SELECT id::text, account_id::text, asset_type, coalesce(underlying, symbol), strategy_id::text
-		FROM positions WHERE id = ANY($1::uuid[]) AND user_id = $2 FOR UPDATE`, ids, userID)
+	// The legs it has and those it takes, locked (their rows change).
+	if _, err := w.lockPositions(ctx, `p.strategy_id = $2 OR p.id = ANY($3::uuid[])`, strategyID, ids); err != nil {
+		return err
+	}
+	rows, err := w.Query(ctx, `SELECT id::text, account_id::text, asset_type, coalesce(underlying, symbol), strategy_id::text
+		FROM positions WHERE id = ANY($1::uuid[]) AND user_id = $2`, ids, w.userID)
 	if err != nil {
 		return classify(err)
 	}
@@ -288,20 +289,11 @@ func setLegs(ctx context.Context, tx pgx.Tx, userID, strategyID, accountID strin
 	if err := p.Err(); err != nil {
 		return err
 	}
-	keys := closedKeys{} // the rows the legs leave, and those they join
-	if err := legKeys(ctx, tx, strategyID, keys); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, `UPDATE positions SET strategy_id = NULL WHERE strategy_id = $1 AND NOT (id = ANY($2::uuid[]))`, strategyID, ids); err != nil {
+	if _, err := w.Exec(ctx, `UPDATE positions SET strategy_id = NULL WHERE strategy_id = $1 AND NOT (id = ANY($2::uuid[]))`, strategyID, ids); err != nil {
 		return classify(err)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE positions SET strategy_id = $1 WHERE id = ANY($2::uuid[]) AND user_id = $3`, strategyID, ids, userID); err != nil {
-		return classify(err)
-	}
-	if err := legKeys(ctx, tx, strategyID, keys); err != nil {
-		return err
-	}
-	return settleAccounts(ctx, tx, userID, nil, keys)
+	_, err = w.Exec(ctx, `UPDATE positions SET strategy_id = $1 WHERE id = ANY($2::uuid[]) AND user_id = $3`, strategyID, ids, w.userID)
+	return classify(err)
 }
 
 // Strategy reads one of the user's strategies with its legs.

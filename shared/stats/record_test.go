@@ -1,22 +1,25 @@
 package stats
 
 import (
-	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/journal"
 )
 
-// recordJournal is a journal of one UTC account, one tag, and two
+// recordJournal is a journal of one UTC account, two tags, and two
 // playbooks of one criterion each.
 func recordJournal() journalRows {
 	utc := tradingDay{loc: time.UTC}
 	return journalRows{
 		accounts: []account{{day: utc, entry: utc}}, accountIDs: map[[16]byte]int32{{1}: 0},
-		tags: []tag{{id: "t"}}, tagIndex: map[[16]byte]int32{{2}: 0},
+		tags: []tag{{id: "t2"}, {id: "t7"}}, tagIndex: map[[16]byte]int32{{2}: 0, {7}: 1},
 		playbooks: []playbook{{id: "b1", criteria: []int32{0}}, {id: "b2", criteria: []int32{1}}},
 		bookIndex: map[[16]byte]int32{{3}: 0, {4}: 1},
 		criteria:  []criterion{{id: "c1", playbook: 0}, {id: "c2", playbook: 1}},
@@ -24,98 +27,210 @@ func recordJournal() journalRows {
 	}
 }
 
-// packRecord writes a record as closed_trades_refresh does (migrations
-// 0022 and 0032): net P&L 12.5 in ten-thousandths, no R multiple.
-func packRecord(book *[16]byte, met ...[16]byte) []byte {
-	var b []byte
-	b = append(b, make([]byte, 16)...) // id
-	b = binary.BigEndian.AppendUint64(b, uint64(700_000_000_000_000))
-	b = binary.BigEndian.AppendUint64(b, uint64(699_999_000_000_000))
-	b = append(b, 0) // long
-	for _, s := range []string{"stock", "AAPL", "AAPL"} {
-		b = binary.BigEndian.AppendUint16(b, uint16(len(s)))
-		b = append(b, s...)
-	}
-	b = binary.BigEndian.AppendUint16(b, 1)
-	b = append(b, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) // tag {2}
-	if book == nil {
-		b = binary.BigEndian.AppendUint16(b, 0)
-	} else {
-		b = binary.BigEndian.AppendUint16(b, 1)
-		b = append(b, book[:]...)
-	}
-	b = binary.BigEndian.AppendUint16(b, uint16(len(met)))
-	for _, m := range met {
-		b = append(b, m[:]...)
-	}
-	b = binary.BigEndian.AppendUint16(b, 0)              // in no strategy (withKind)
-	for _, v := range []int64{125_000, 130_000, 5_000} { // net, gross, fees
-		b = binary.BigEndian.AppendUint16(b, uint16(0xfffe))
-		b = binary.BigEndian.AppendUint64(b, uint64(v))
-	}
-	b = binary.BigEndian.AppendUint16(b, uint16(0xffff)) // no R
-	b = binary.BigEndian.AppendUint64(b, math.Float64bits(10))
-	return binary.BigEndian.AppendUint64(b, math.Float64bits(1000))
+var recordDay = time.Date(2024, 3, 5, 0, 0, 0, 0, time.UTC)
+
+// record is a closed stock trade of recordDay: net 12.5, no R.
+func record(minute int) Record {
+	at := recordDay.Add(time.Duration(minute) * time.Minute)
+	return Record{ClosedAt: at, OpenedAt: at.Add(-time.Hour), AssetType: "stock", Symbol: "AAPL", Underlying: "AAPL",
+		Tags: [][16]byte{{2}}, Net: decimal.RequireFromString("12.5"), Gross: decimal.RequireFromString("13"),
+		Fees: decimal.RequireFromString("0.5"), Quantity: 10, Notional: 1000}
 }
 
-// figuresLength is the bytes of packRecord after the strategy kind: three
-// int8 figures, no R, the quantity and the notional.
-const figuresLength = 3*(2+8) + 2 + 16
-
-// withKind is a record of packRecord without a playbook made a strategy's
-// of that kind.
-func withKind(b []byte, kind string) []byte {
-	at := len(b) - figuresLength - 2
-	out := binary.BigEndian.AppendUint16(slices.Clone(b[:at]), uint16(len(kind)))
-	return append(append(out, kind...), b[at+2:]...)
-}
-
-// TestRecordStrategyKind: a strategy's record names its kind, a position's
-// none; a record cut in its kind is refused.
-func TestRecordStrategyKind(t *testing.T) {
-	rows := slices.Concat(withKind(packRecord(nil), "iron-condor"), packRecord(nil), withKind(packRecord(nil), "iron-condor"))
-	cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows)
+func encode(t testing.TB, recs ...Record) []byte {
+	t.Helper()
+	b, err := EncodeRow(recordDay, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.list.release()
-	a, b, c := cs.list.at(0), cs.list.at(1), cs.list.at(2)
-	if a.strategy == 0 || cs.strings[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
-		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, cs.strings)
-	}
-	one := withKind(packRecord(nil), "iron-condor")
-	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, one[:len(one)-figuresLength-3]); err == nil {
-		t.Fatal("a record cut in its kind was read")
-	}
-	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {journal.NoStrategy}, 3: {"iron-condor", journal.NoStrategy}, 0: {"vertical"}} {
-		cs, err := decodeRecords(t, recordJournal(), journal.Filter{Strategies: kinds}, rows)
-		if err != nil || len(cs.list.chunks[0]) != want {
-			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, len(cs.list.chunks[0]), err, want)
-		}
-		cs.list.release()
-	}
+	return b
 }
 
 func decodeRecords(t testing.TB, j journalRows, f journal.Filter, b []byte) (*closes, error) {
 	t.Helper()
 	out := &closes{}
-	d := decoder{journal: j, out: out, filter: compile(f, j), lastAsset: -1, lastSymbol: -1}
-	_, _, err := d.records(b, 0, minDay, maxDay)
+	_, _, err := newDecoder(j, out, compile(f, j)).records(b, dayOf(recordDay), 0, minDay, maxDay)
 	return out, err
 }
 
+// TestRecordRoundTrip: every field of random records comes back as it was
+// encoded, through the report's own decoder.
+func TestRecordRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	j := recordJournal()
+	tagIDs, bookIDs, critIDs := [][16]byte{{2}, {7}}, [][16]byte{{3}, {4}}, [][16]byte{{5}, {6}}
+	figure := func() decimal.Decimal {
+		switch rng.IntN(4) {
+		case 0: // past int64 ten-thousandths
+			return decimal.RequireFromString("-98765432109876543210.1234")
+		case 1:
+			return decimal.Zero
+		}
+		return decimal.New(rng.Int64N(2e9)-1e9, -int32(rng.IntN(5)))
+	}
+	for round := range 200 {
+		var recs []Record
+		minute := 0
+		for range 1 + rng.IntN(30) {
+			minute += rng.IntN(3) // ties too
+			r := Record{ClosedAt: recordDay.Add(time.Duration(minute)*time.Minute + time.Duration(rng.IntN(1e6))*time.Microsecond),
+				Short: rng.IntN(2) == 0, AssetType: []string{"stock", "option", "future"}[rng.IntN(3)],
+				Symbol: []string{"AAPL", "AAPL240119C00190000", "ESZ24", "ÄÖÜ"}[rng.IntN(4)],
+				Net:    figure(), Gross: figure(), Fees: figure(), Quantity: rng.Float64() * 1000, Notional: rng.NormFloat64() * 1e6}
+			r.OpenedAt = r.ClosedAt.Add(-time.Duration(rng.Int64N(1e9)) * time.Microsecond)
+			r.Underlying = r.Symbol
+			if rng.IntN(2) == 0 {
+				r.Underlying = "AAPL"
+			}
+			for _, k := range rng.Perm(2)[:rng.IntN(3)] {
+				r.Tags = append(r.Tags, tagIDs[k])
+			}
+			if rng.IntN(2) == 0 {
+				b := rng.IntN(2)
+				r.Playbook = &bookIDs[b]
+				if rng.IntN(2) == 0 {
+					r.Met = [][16]byte{critIDs[b]}
+				}
+			}
+			if rng.IntN(3) == 0 {
+				r.Strategy = string(journal.StrategyNames[rng.IntN(len(journal.StrategyNames))])
+			}
+			if rng.IntN(2) == 0 {
+				v := figure()
+				r.R = &v
+			}
+			recs = append(recs, r)
+		}
+		slices.SortStableFunc(recs, func(a, b Record) int { return a.ClosedAt.Compare(b.ClosedAt) })
+		cs, err := decodeRecords(t, j, journal.Filter{}, encode(t, recs...))
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if n := len(cs.list.chunks[0]); n != len(recs) {
+			t.Fatalf("round %d: %d records of %d", round, n, len(recs))
+		}
+		for i, r := range recs {
+			c := cs.list.at(int32(i))
+			str := func(k int32) string { return cs.strings[k] }
+			var tags, met [][16]byte
+			for _, k := range cs.tagsOf(c) {
+				tags = append(tags, tagIDs[k])
+			}
+			for _, k := range cs.metOf(c) {
+				met = append(met, critIDs[k])
+			}
+			var book *[16]byte
+			if c.playbook >= 0 {
+				book = &bookIDs[c.playbook]
+			}
+			kind := ""
+			if c.strategy > 0 {
+				kind = str(c.strategy - 1)
+			}
+			var rm *decimal.Decimal
+			if c.hasR {
+				v := c.r.decimal()
+				rm = &v
+			}
+			got := Record{ClosedAt: time.UnixMicro(c.at).UTC(), OpenedAt: time.UnixMicro(c.opened).UTC(), Short: !c.long,
+				AssetType: str(c.assetType), Symbol: str(c.symbol), Underlying: str(c.underlying), Tags: tags, Playbook: book,
+				Met: met, Strategy: kind, Net: c.net.decimal(), Gross: c.gross.decimal(), Fees: c.fees.decimal(), R: rm,
+				Quantity: c.quantity, Notional: c.notional}
+			if !sameRecord(got, r) {
+				t.Fatalf("round %d record %d:\n got %+v\nwant %+v", round, i, got, r)
+			}
+		}
+		cs.list.release()
+	}
+}
+
+func sameRecord(a, b Record) bool {
+	sameDecimal := func(x, y *decimal.Decimal) bool { return x == nil && y == nil || x != nil && y != nil && x.Equal(*y) }
+	return a.ClosedAt.Equal(b.ClosedAt) && a.OpenedAt.Equal(b.OpenedAt) && a.Short == b.Short && a.AssetType == b.AssetType &&
+		a.Symbol == b.Symbol && a.Underlying == b.Underlying && slices.Equal(a.Tags, b.Tags) &&
+		(a.Playbook == nil) == (b.Playbook == nil) && (a.Playbook == nil || *a.Playbook == *b.Playbook) &&
+		slices.Equal(a.Met, b.Met) && a.Strategy == b.Strategy && a.Net.Equal(b.Net) && a.Gross.Equal(b.Gross) &&
+		a.Fees.Equal(b.Fees) && sameDecimal(a.R, b.R) && a.Quantity == b.Quantity && a.Notional == b.Notional
+}
+
+// TestRecordRefusals: EncodeRow refuses records out of close order, out of
+// the row's day, opened after their close, or with a figure it cannot
+// hold; the decoder refuses a row of another version and cut rows.
+func TestRecordRefusals(t *testing.T) {
+	late, early := record(10), record(5)
+	otherDay := record(0)
+	otherDay.ClosedAt = otherDay.ClosedAt.Add(-time.Minute)
+	opened := record(1)
+	opened.OpenedAt = opened.ClosedAt.Add(time.Second)
+	fine := record(1)
+	fine.Fees = decimal.RequireFromString("0.00001")
+	huge := record(1)
+	huge.Net = decimal.New(1, 40)
+	for name, recs := range map[string][]Record{"order": {late, early}, "day": {otherDay}, "opened": {opened},
+		"places": {fine}, "size": {huge}} {
+		if _, err := EncodeRow(recordDay, recs); err == nil {
+			t.Errorf("%s: encoded", name)
+		}
+	}
+	b := encode(t, record(1), record(2))
+	old := slices.Clone(b)
+	old[0] = RecordVersion + 1
+	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, old); err != errRecordVersion {
+		t.Errorf("another version: %v", err)
+	}
+	for n := 1; n < len(b); n++ {
+		if cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, b[:n]); err == nil && len(cs.order) == 0 && len(cs.list.chunks) > 0 &&
+			len(cs.list.chunks[0]) == 2 {
+			t.Errorf("cut at %d: read whole", n)
+		}
+	}
+}
+
+// TestRecordStrategyKind: a strategy's record names its kind, a position's
+// none; the strategy filter keeps the kinds it names.
+func TestRecordStrategyKind(t *testing.T) {
+	condor := record(1)
+	condor.Strategy = "iron-condor"
+	plain := record(2)
+	condor2 := record(3)
+	condor2.Strategy = "iron-condor"
+	rows := encode(t, condor, plain, condor2)
+	cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := cs.list.at(0), cs.list.at(1), cs.list.at(2)
+	if a.strategy == 0 || cs.strings[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
+		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, cs.strings)
+	}
+	cs.list.release()
+	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {journal.NoStrategy}, 3: {"iron-condor", journal.NoStrategy}, 0: {"vertical"}} {
+		cs, err := decodeRecords(t, recordJournal(), journal.Filter{Strategies: kinds}, rows)
+		kept := 0
+		if len(cs.list.chunks) > 0 {
+			kept = len(cs.list.chunks[0])
+		}
+		if err != nil || kept != want {
+			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, kept, err, want)
+		}
+		cs.list.release()
+	}
+}
+
 // TestRecordPlaybook: the decoder reads a record's playbook and met
-// criteria, drops a tick of another playbook's criterion and an unknown
-// playbook, and the playbook filter keeps what it names.
+// criteria, drops a tick of another playbook's criterion, an unknown
+// playbook and an unknown tag, and the playbook filter keeps what it names.
 func TestRecordPlaybook(t *testing.T) {
 	j := recordJournal()
 	b1, b9 := [16]byte{3}, [16]byte{9}
-	rows := slices.Concat(packRecord(&b1, [16]byte{5}, [16]byte{6}), packRecord(nil), packRecord(&b9, [16]byte{5}))
+	first, second, third := record(1), record(2), record(3)
+	first.Playbook, first.Met = &b1, [][16]byte{{5}, {6}}
+	third.Playbook, third.Met, third.Tags = &b9, [][16]byte{{5}}, [][16]byte{{2}, {8}}
+	rows := encode(t, first, second, third)
 	cs, err := decodeRecords(t, j, journal.Filter{}, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.list.release()
 	var got []int32
 	for i := range int32(3) {
 		c := cs.list.at(i)
@@ -124,8 +239,9 @@ func TestRecordPlaybook(t *testing.T) {
 			t.Fatalf("record %d: %+v", i, c)
 		}
 	}
+	cs.list.release()
 	// b1 with c1 (c2 is b2's), none, an unknown playbook with nothing.
-	if want := []int32{0, 1, -1, 0, -1, 0}; !slices.Equal(got, want) || cs.met[0] != 0 {
+	if want := []int32{0, 1, -1, 0, -1, 0}; !slices.Equal(got, want) {
 		t.Fatalf("playbooks and met counts %v, want %v", got, want)
 	}
 	for _, tc := range []struct {
@@ -136,10 +252,31 @@ func TestRecordPlaybook(t *testing.T) {
 		{[]string{"04000000-0000-0000-0000-000000000000"}, 0},
 	} {
 		cs, err := decodeRecords(t, j, journal.Filter{PlaybookIDs: tc.ids}, rows)
-		if err != nil || len(cs.list.chunks) != 1 || len(cs.list.chunks[0]) != tc.kept {
-			t.Fatalf("filter %v kept %v (%v)", tc.ids, cs.list.chunks, err)
+		kept := 0
+		if len(cs.list.chunks) > 0 {
+			kept = len(cs.list.chunks[0])
+		}
+		if err != nil || kept != tc.kept {
+			t.Fatalf("filter %v kept %d (%v)", tc.ids, kept, err)
 		}
 		cs.list.release()
+	}
+}
+
+// TestRecordSize: a day of plain stock trades packs into a few dozen
+// bytes a trade, a third of the fixed-width layout it replaced.
+func TestRecordSize(t *testing.T) {
+	var recs []Record
+	for i := range 20 {
+		r := record(20 * i)
+		r.Symbol = []string{"AAPL", "MSFT", "NVDA", "TSLA"}[i%4]
+		r.Underlying = r.Symbol
+		v := decimal.RequireFromString("1.25")
+		r.R = &v
+		recs = append(recs, r)
+	}
+	if n := len(encode(t, recs...)); n > 20*45 {
+		t.Fatalf("20 trades take %d bytes", n)
 	}
 }
 
@@ -147,13 +284,35 @@ func TestRecordPlaybook(t *testing.T) {
 // records, never a panic.
 func FuzzRecords(f *testing.F) {
 	b1 := [16]byte{3}
-	f.Add(packRecord(&b1, [16]byte{5}))
-	f.Add(packRecord(nil))
-	f.Add(slices.Concat(packRecord(&b1), packRecord(nil, [16]byte{6})))
-	f.Add(packRecord(&b1)[:60])
+	withBook := record(1)
+	withBook.Playbook, withBook.Met = &b1, [][16]byte{{5}}
+	condor := record(2)
+	condor.Strategy, condor.Underlying, condor.Short = "iron-condor", "SPY", true
+	v := decimal.RequireFromString("-2.5")
+	condor.R = &v
+	f.Add(encode(f, withBook))
+	f.Add(encode(f, record(0)))
+	f.Add(encode(f, withBook, condor))
+	f.Add(encode(f, condor)[:20])
+	f.Add([]byte{RecordVersion, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Add([]byte(strings.Repeat("\x01", 40)))
 	j := recordJournal()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		cs, _ := decodeRecords(t, j, journal.Filter{}, b)
 		cs.list.release()
 	})
+}
+
+// TestRecordFloats: quantities and notionals keep every bit, round
+// figures in a byte or two.
+func TestRecordFloats(t *testing.T) {
+	for _, v := range []float64{0, 100, 0.1, -3.75, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+		r := record(1)
+		r.Quantity, r.Notional = v, v
+		cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, encode(t, r))
+		if err != nil || cs.list.at(0).quantity != v || cs.list.at(0).notional != v {
+			t.Fatalf("%v: %v", v, err)
+		}
+		cs.list.release()
+	}
 }

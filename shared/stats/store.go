@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
-	"math/bits"
 	"sync"
 	"time"
 
@@ -179,7 +177,6 @@ func uuidString(b [16]byte) string {
 // pointer (indexes instead), so 100,000 of them are flat memory the
 // collector does not scan.
 type closed struct {
-	id                  [16]byte
 	at, opened          int64 // closed_at, opened_at: Unix microseconds
 	day                 int64 // the trading day of the close in its account's zone, days since 1970-01-01
 	net, gross, fees, r units
@@ -239,7 +236,7 @@ func (l *closedList) drop() {
 // closes are what readClosed read: the records and their close order.
 type closes struct {
 	list    closedList
-	order   []int32 // indexes into list, in (closed_at, id) order
+	order   []int32 // indexes into list, in close order
 	strings []string
 	tags    []int32 // indexes into journalRows.tags, spanned by closed.tagStart and tagCount
 	met     []int32 // indexes into journalRows.criteria, spanned by closed.metStart and metCount
@@ -263,8 +260,9 @@ func window(f journal.Filter) (from, to time.Time) {
 	return from, to
 }
 
-// readClosed reads the closed positions in f, in close order (closed_at,
-// then id).
+// readClosed reads the closed positions in f, in close order: closed_at,
+// then the account (rows come in account id order), then the order the
+// journal store wrote them in (the position's or strategy's id).
 func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter, j journalRows) (*closes, error) {
 	from, to := window(f)
 	var accounts any // NULL: every account
@@ -289,7 +287,7 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 		lastDay = dayOf(*f.To)
 	}
 	out := &closes{}
-	d := decoder{journal: j, out: out, filter: compile(f, j), lastAsset: -1, lastSymbol: -1}
+	d := newDecoder(j, out, compile(f, j))
 	if d.filter.none {
 		return out, nil
 	}
@@ -310,7 +308,7 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 			out.merge(runs)
 			day, runs = rowDay, runs[:0]
 		}
-		first, end, err := d.records(v[2], acc, firstDay, lastDay)
+		first, end, err := d.records(v[2], pgEpochDays+int64(day), acc, firstDay, lastDay)
 		if err != nil {
 			return nil, fmt.Errorf("closed trades: %w", err)
 		}
@@ -321,7 +319,8 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 }
 
 // merge appends the records of one UTC day to the close order: its rows
-// (one an account, each in close order) merged.
+// (one an account, each in close order, in account order) merged, a tie
+// going to the row first.
 func (cs *closes) merge(runs [][2]int32) {
 	if len(runs) == 1 {
 		for i := runs[0][0]; i < runs[0][1]; i++ {
@@ -335,7 +334,7 @@ func (cs *closes) merge(runs [][2]int32) {
 			if r[0] == r[1] {
 				continue
 			}
-			if best < 0 || before(cs.list.at(r[0]), cs.list.at(runs[best][0])) {
+			if best < 0 || cs.list.at(r[0]).at < cs.list.at(runs[best][0]).at {
 				best = k
 			}
 		}
@@ -347,10 +346,6 @@ func (cs *closes) merge(runs [][2]int32) {
 	}
 }
 
-func before(a, b *closed) bool {
-	return a.at < b.at || (a.at == b.at && string(a.id[:]) < string(b.id[:]))
-}
-
 const (
 	minDay = -1 << 40
 	maxDay = 1 << 40
@@ -358,319 +353,102 @@ const (
 
 var errTextFormat = errors.New("statistics need the binary protocol")
 
-// pgEpochMicros is 2000-01-01 UTC in Unix microseconds: PostgreSQL's
-// binary timestamps count from there.
-const pgEpochMicros = 946684800_000000
+// pgEpochDays is 2000-01-01 in days since 1970-01-01: PostgreSQL's binary
+// dates count from there.
+const pgEpochDays = 10957
 
-// decoder reads packed records (migrations 0030 and 0033 have the layout).
+// decoder reads closed_trades rows (record.go has the layout) into the
+// report's closes, mapping each row's tables onto the report's own
+// indexes once a row rather than once a record.
 type decoder struct {
 	journal journalRows
 	filter  filter
 	out     *closes
-	index   interned // a string's index into out.strings
-	// the last record's asset type and symbol (-1: none yet)
-	lastAsset, lastSymbol int32
-	symbol                []bool // by string index: whether the filter's symbols take it
+	index   map[string]int32 // a string's index into out.strings
+	symbol  []bool           // by string index: whether the filter's symbols take it
+	// The row being read: its strings as indexes into out.strings, its ids
+	// as what they are to the journal read.
+	strs []int32
+	ids  []idRef
 }
 
-// records appends the records of one packed row of account acc that are
-// in the filter (their trading day within [firstDay, lastDay]), and
-// returns their span in the list (consecutive within one row). What a
-// filter reads comes first in a record: a record it refuses skips its
-// figures unread.
-func (d *decoder) records(b []byte, acc int32, firstDay, lastDay int64) (int32, int32, error) {
+// idRef is an id of a row as indexes into the journal's tags, playbooks
+// and criteria (-1: not one).
+type idRef struct{ tag, book, crit int32 }
+
+func newDecoder(j journalRows, out *closes, f filter) *decoder {
+	return &decoder{journal: j, out: out, filter: f, index: map[string]int32{}}
+}
+
+// str is the index of a row's string in out.strings, added if new.
+func (d *decoder) str(raw []byte) int32 {
+	i, ok := d.index[string(raw)]
+	if !ok {
+		i = int32(len(d.out.strings))
+		s := string(raw)
+		d.out.strings = append(d.out.strings, s)
+		d.index[s] = i
+		d.symbol = append(d.symbol, d.filter.symbols[s])
+	}
+	return i
+}
+
+// id is what a row's id is to the journal read: a tag, a playbook, a
+// criterion, or nothing (one deleted since: the store refreshes the rows
+// in the deleting transaction, so only a report between the two sees one).
+func (d *decoder) id(v [16]byte) idRef {
+	look := func(m map[[16]byte]int32) int32 {
+		if k, ok := m[v]; ok {
+			return k
+		}
+		return -1
+	}
+	return idRef{look(d.journal.tagIndex), look(d.journal.bookIndex), look(d.journal.critIndex)}
+}
+
+// records appends the records of one row (of UTC day utcDay, days since
+// 1970-01-01, and account acc) whose trading day is within [firstDay,
+// lastDay] and which the filter takes, and returns their span in the list
+// (consecutive within one row).
+func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay int64) (int32, int32, error) {
 	first := int32(-1)
 	var end int32
 	a := &d.journal.accounts[acc]
 	f := &d.filter
-	for len(b) > 0 {
+	r := rowReader{b: b}
+	d.strs, d.ids = header(&r, d.str, d.id, d.strs[:0], d.ids[:0])
+	strs, ids := d.strs, d.ids
+	prev := utcDay * 86400_000000
+	for len(r.b) > 0 {
 		c, i := d.out.list.next()
-		if len(b) < 16+8+8+1 {
-			return 0, 0, errTruncated
+		d.out.tags, d.out.met = r.head(c, prev, strs, ids, d.out.tags, d.out.met, d.journal.criteria)
+		if r.err != nil {
+			return 0, 0, r.err
 		}
-		copy(c.id[:], b)
-		c.at = pgEpochMicros + int64(binary.BigEndian.Uint64(b[16:]))
-		c.opened = pgEpochMicros + int64(binary.BigEndian.Uint64(b[24:]))
-		c.long = b[32] == 0
-		b = b[33:]
-		var err error
-		if c.assetType, b, err = d.text(b, d.lastAsset); err != nil {
-			return 0, 0, err
-		}
-		if c.symbol, b, err = d.text(b, d.lastSymbol); err != nil {
-			return 0, 0, err
-		}
-		if c.underlying, b, err = d.text(b, c.symbol); err != nil { // a stock's is its symbol
-			return 0, 0, err
-		}
-		d.lastAsset, d.lastSymbol = c.assetType, c.symbol
-		if len(b) < 2 {
-			return 0, 0, errTruncated
-		}
-		n := int(binary.BigEndian.Uint16(b))
-		b = b[2:]
-		if len(b) < 16*n {
-			return 0, 0, errTruncated
-		}
-		c.tagStart = int32(len(d.out.tags))
-		for k := range n {
-			if t, ok := d.journal.tagIndex[[16]byte(b[16*k:])]; ok { // a deleted tag's links are gone
-				d.out.tags = append(d.out.tags, t)
-			}
-		}
-		c.tagCount = int32(len(d.out.tags)) - c.tagStart
-		b = b[16*n:]
-		if b, err = d.playbook(b, c); err != nil {
-			return 0, 0, err
-		}
-		if b, err = d.kind(b, c); err != nil {
-			return 0, 0, err
-		}
+		prev = c.at
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
-		keep := c.day >= firstDay && c.day <= lastDay && f.takes(c, d)
-		for k := range 4 {
-			var null bool
-			if !keep { // the figures unread
-				if b, err = skipNumeric(b); err != nil {
-					return 0, 0, err
-				}
-				continue
-			}
-			dst := [...]*units{&c.net, &c.gross, &c.fees, &c.r}[k]
-			if *dst, null, b, err = numeric(b); err != nil {
-				return 0, 0, err
-			}
-			if null && k < 3 {
-				return 0, 0, errors.New("a figure is null")
-			}
-			c.hasR = !null
-		}
-		if len(b) < 16 {
-			return 0, 0, errTruncated
-		}
-		if !keep {
-			b = b[16:]
+		if c.day < firstDay || c.day > lastDay || !f.takes(c, d) { // the figures unread
+			r.skipFigures(c.hasR)
 			d.out.tags = d.out.tags[:c.tagStart]
 			d.out.met = d.out.met[:c.metStart]
 			d.out.list.drop()
 			continue
 		}
-		c.quantity = math.Float64frombits(binary.BigEndian.Uint64(b))
-		c.notional = math.Float64frombits(binary.BigEndian.Uint64(b[8:]))
-		b = b[16:]
+		r.figures(c)
 		if first < 0 {
 			first = i
 		}
 		end = i + 1
 	}
+	if r.err != nil {
+		return 0, 0, r.err
+	}
 	if first < 0 {
 		return 0, 0, nil
 	}
 	return first, end, nil
-}
-
-var errTruncated = errors.New("truncated record")
-
-// kind reads a strategy's kind (migration 0033): empty for a position,
-// whose record is most of them and costs a length.
-func (d *decoder) kind(b []byte, c *closed) ([]byte, error) {
-	if len(b) < 2 {
-		return b, errTruncated
-	}
-	n := int(binary.BigEndian.Uint16(b))
-	if len(b) < 2+n {
-		return b, errTruncated
-	}
-	if n > 0 {
-		c.strategy = 1 + d.intern(b[2:2+n])
-	}
-	return b[2+n:], nil
-}
-
-// playbook reads c's playbook and the criteria it met. A playbook or a
-// criterion deleted since the row was written reads as none (the store
-// refreshes the rows in the deleting transaction, so only a report
-// between the two sees one).
-func (d *decoder) playbook(b []byte, c *closed) ([]byte, error) {
-	c.playbook = -1
-	if len(b) < 2 {
-		return b, errTruncated
-	}
-	switch binary.BigEndian.Uint16(b) {
-	case 0:
-		b = b[2:]
-	case 1:
-		if len(b) < 2+16 {
-			return b, errTruncated
-		}
-		if k, ok := d.journal.bookIndex[[16]byte(b[2:])]; ok {
-			c.playbook = k
-		}
-		b = b[2+16:]
-	default:
-		return b, errors.New("a record with more than one playbook")
-	}
-	if len(b) < 2 {
-		return b, errTruncated
-	}
-	n := int(binary.BigEndian.Uint16(b))
-	b = b[2:]
-	if len(b) < 16*n {
-		return b, errTruncated
-	}
-	c.metStart = int32(len(d.out.met))
-	for k := range n {
-		if m, ok := d.journal.critIndex[[16]byte(b[16*k:])]; ok && c.playbook >= 0 && d.journal.criteria[m].playbook == c.playbook {
-			d.out.met = append(d.out.met, m)
-		}
-	}
-	c.metCount = int32(len(d.out.met)) - c.metStart
-	return b[16*n:], nil
-}
-
-// The lengths of a figure that are no length (migration 0022).
-const (
-	figureNull  = -1 // NULL
-	figureUnits = -2 // an int8 of ten-thousandths follows
-)
-
-// skipNumeric passes over what numeric reads.
-func skipNumeric(b []byte) ([]byte, error) {
-	if len(b) < 2 {
-		return b, errTruncated
-	}
-	n := int(int16(binary.BigEndian.Uint16(b)))
-	switch n {
-	case figureNull:
-		n = 0
-	case figureUnits:
-		n = 8
-	}
-	if n < 0 || len(b) < 2+n {
-		return b, errTruncated
-	}
-	return b[2+n:], nil
-}
-
-// numeric reads a figure: an int2 length and that many bytes of
-// numeric_send, NULL, or an int8 of ten-thousandths.
-func numeric(b []byte) (units, bool, []byte, error) {
-	if len(b) < 2 {
-		return units{}, false, b, errTruncated
-	}
-	n := int(int16(binary.BigEndian.Uint16(b)))
-	b = b[2:]
-	switch {
-	case n == figureNull:
-		return units{}, true, b, nil
-	case n == figureUnits:
-		if len(b) < 8 {
-			return units{}, false, b, errTruncated
-		}
-		v := int64(binary.BigEndian.Uint64(b))
-		return units{lo: uint64(v), hi: v >> 63}, false, b[8:], nil
-	case n < 0 || len(b) < n:
-		return units{}, false, b, errTruncated
-	}
-	u, err := numericUnits(b[:n])
-	return u, false, b[n:], err
-}
-
-// text reads an int2 length and that many bytes of UTF-8, as its index
-// into out.strings. It compares with the string at index like (-1: none)
-// before it looks the string up: the same asset type as the record
-// before, a stock's underlying that is its symbol (a third of the
-// decoding time went to the lookups).
-func (d *decoder) text(b []byte, like int32) (int32, []byte, error) {
-	if len(b) < 2 {
-		return 0, b, errTruncated
-	}
-	n := int(binary.BigEndian.Uint16(b))
-	if len(b) < 2+n {
-		return 0, b, errTruncated
-	}
-	raw := b[2 : 2+n]
-	if like >= 0 && d.out.strings[like] == string(raw) {
-		return like, b[2+n:], nil
-	}
-	return d.intern(raw), b[2+n:], nil
-}
-
-// intern is the index of raw in out.strings, added if new.
-func (d *decoder) intern(raw []byte) int32 {
-	i, ok := d.index.find(raw, d.out.strings)
-	if !ok {
-		i = int32(len(d.out.strings))
-		d.out.strings = append(d.out.strings, string(raw))
-		d.index.add(raw, i)
-		d.symbol = append(d.symbol, d.filter.symbols[string(raw)])
-	}
-	return i
-}
-
-// interned finds a string read by its bytes: open addressing over a
-// table of at least twice as many slots as strings, with a
-// multiply-and-rotate hash of the bytes eight at a time. It replaces a
-// map[string]int32, whose lookups (two or three a record) cost a sixth of
-// a report's CPU time.
-type interned struct {
-	slots  []int32  // index+1 into the strings, 0 for empty
-	hashes []uint64 // by string index
-}
-
-func hashBytes(b []byte) uint64 {
-	h := uint64(len(b)) * 0x9E3779B97F4A7C15
-	for len(b) >= 8 {
-		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(b))*0xBF58476D1CE4E5B9, 31)
-		b = b[8:]
-	}
-	var tail uint64
-	for i, c := range b {
-		tail |= uint64(c) << (8 * i)
-	}
-	h = (h ^ tail) * 0x94D049BB133111EB
-	return h ^ h>>32
-}
-
-// find returns the index of the string b among strings.
-func (t *interned) find(b []byte, strings []string) (int32, bool) {
-	if len(t.slots) == 0 {
-		return 0, false
-	}
-	mask := uint64(len(t.slots) - 1)
-	for h := hashBytes(b) & mask; t.slots[h] != 0; h = (h + 1) & mask {
-		if i := t.slots[h] - 1; strings[i] == string(b) {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// add records that b is the string of index i (the next index).
-func (t *interned) add(b []byte, i int32) {
-	t.hashes = append(t.hashes, hashBytes(b))
-	if 2*len(t.hashes) > len(t.slots) {
-		size := 64 // a power of two: slots are found by masking
-		for size < 4*len(t.hashes) {
-			size <<= 1
-		}
-		t.slots = make([]int32, size)
-		for k := range t.hashes[:len(t.hashes)-1] {
-			t.put(int32(k))
-		}
-	}
-	t.put(i)
-}
-
-func (t *interned) put(i int32) {
-	mask := uint64(len(t.slots) - 1)
-	h := t.hashes[i] & mask
-	for t.slots[h] != 0 {
-		h = (h + 1) & mask
-	}
-	t.slots[h] = i + 1
 }
 
 // classify names the step that failed, for the log of a 500.

@@ -14,7 +14,7 @@ import (
 
 	"tradejournal/shared/app"
 	"tradejournal/shared/config"
-	"tradejournal/shared/db"
+	"tradejournal/shared/journalstore"
 )
 
 // result is the invocation's answer: the migration files applied, in order
@@ -31,7 +31,7 @@ func main() {
 	}
 	log := app.NewLogger(cfg.LogLevel)
 	lambda.Start(func(ctx context.Context) (result, error) {
-		applied, err := db.Migrate(ctx, cfg.DB.MigrationURL())
+		applied, err := journalstore.Migrate(ctx, cfg.DB.MigrationURL())
 		if applied == nil {
 			applied = []string{}
 		}

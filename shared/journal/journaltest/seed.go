@@ -15,6 +15,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"tradejournal/shared/journalstore"
 )
 
 // Options shape a seed. Zero values take the defaults of the issue's speed
@@ -127,14 +129,12 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 				return err
 			}
 		}
-		// A schema older than migration 0022 has no closed_trades to build.
-		if err := tx.QueryRow(ctx, `SELECT to_regclass('closed_trades') IS NOT NULL`).Scan(&packs); err != nil {
+		// A schema older than migration 0035 has statistics' rows of
+		// another layout, which its migration queues for a rebuild.
+		if err := tx.QueryRow(ctx, `SELECT to_regclass('journal_rebuilds') IS NOT NULL`).Scan(&packs); err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
 		for _, step := range seedSteps {
-			if step.name == closedTradesStep && !packs {
-				continue
-			}
 			if _, err := tx.Exec(ctx, step.sql, step.args(ds.AccountIDs, opt.Positions, opt.Start.UTC(), userID, ds.TagIDs)...); err != nil {
 				return fmt.Errorf("seed %s: %w", step.name, err)
 			}
@@ -143,6 +143,11 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 	})
 	if err != nil {
 		return Dataset{}, err
+	}
+	if packs { // the derived rows the journal store keeps, from what was written
+		if err := journalstore.Rebuild(ctx, pool, userID); err != nil {
+			return Dataset{}, fmt.Errorf("seed closed trades: %w", err)
+		}
 	}
 	analyze := `ANALYZE accounts, positions, fills, ledger_entries, position_tags, tags`
 	if packs {
@@ -159,9 +164,6 @@ func Seed(ctx context.Context, pool *pgxpool.Pool, userID string, opt Options) (
 
 // seedSteps run in order, each with the arguments its args picks from
 // (account ids, number of positions, start, user id, tag ids).
-// closedTradesStep builds the statistics' rows, as the journal store does
-// for its own writes.
-const closedTradesStep = "closed trades"
 
 var seedSteps = []struct {
 	name string
@@ -259,8 +261,6 @@ SELECT id, ($1::uuid[])[1 + i % cardinality($1::uuid[])] FROM seed_p
 UNION ALL
 SELECT id, ($1::uuid[])[1 + (i + 1) % cardinality($1::uuid[])] FROM seed_p WHERE i % 7 = 0 AND cardinality($1::uuid[]) > 1`,
 		func(_ []string, _ int, _ time.Time, _ string, tags []string) []any { return []any{tags} }},
-	{closedTradesStep, `SELECT closed_trades_rebuild($1)`,
-		func(_ []string, _ int, _ time.Time, user string, _ []string) []any { return []any{user} }},
 	{"balances", `
 UPDATE accounts a SET balance = a.starting_balance
 	+ coalesce((SELECT sum(l.amount) FROM ledger_entries l WHERE l.account_id = a.id), 0)

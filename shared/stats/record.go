@@ -1,0 +1,412 @@
+package stats
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// The statistics read the journal's closed trades from closed_trades: one
+// row per account and UTC day of close, its closes packed into one bytea
+// in close order. This file is that packing, the only one: the journal
+// store encodes rows with EncodeRow in the transaction of every write that
+// touches them (shared/journalstore), and the report decodes them
+// (rowDecoder). TestRecordRoundTrip holds every field to both.
+//
+// A row (RecordVersion 1):
+//
+//	version    byte, RecordVersion
+//	strings    uvarint count, then each: uvarint length, UTF-8
+//	           (asset types, symbols, underlyings, strategy kinds)
+//	ids        uvarint count, then each 16 bytes (tags, playbooks, criteria)
+//	records    until the end, each:
+//	  closed     uvarint µs after the record before (the first: after 00:00 UTC of the row's day)
+//	  held       uvarint µs from the opening to the close
+//	  flags      byte: flagShort, flagR, flagPlaybook, flagStrategy, flagUnderlying
+//	  asset type uvarint string index
+//	  symbol     uvarint string index
+//	  underlying uvarint string index (flagUnderlying: else the symbol's)
+//	  tags       uvarint count, then each a uvarint id index
+//	  playbook   (flagPlaybook) uvarint id index, then the met criteria: uvarint count, each a uvarint id index
+//	  strategy   (flagStrategy) uvarint string index of its kind
+//	  net, gross, fees  zigzag varints of ten-thousandths (128 bits)
+//	  r          (flagR) zigzag varint of ten-thousandths
+//	  quantity, notional  uvarints of the float64's bits in reversed byte order
+//
+// What a filter reads comes before the figures, so a refused record's
+// figures are skipped unread. Everything is a count or an index, so a row
+// of 100,000 positions' worth of closes is a third of its fixed-width
+// ancestor's size: PostgreSQL sends and Go reads that much less. A change
+// of layout is a new RecordVersion and a migration that queues every
+// journal for a rebuild (journalstore.Migrate).
+
+// RecordVersion is the layout this file writes and reads: a row of another
+// version is not read (errRecordVersion) until the journal is rebuilt.
+const RecordVersion = 1
+
+// Record flags.
+const (
+	flagShort      = 1 << iota // opened short (a strategy: for a credit)
+	flagR                      // an R multiple follows the fees
+	flagPlaybook               // follows a playbook
+	flagStrategy               // a strategy's record (its legs have none)
+	flagUnderlying             // the underlying differs from the symbol
+)
+
+// Record is one closed trade: a position in no strategy, or a strategy
+// whose legs are all closed (its legs' sums, its first opening and last
+// close, what the strategy engine made of it).
+type Record struct {
+	ClosedAt, OpenedAt time.Time
+	Short              bool
+	AssetType, Symbol  string
+	Underlying         string // an option's or a future's underlying; the symbol for anything else
+	Tags               [][16]byte
+	Playbook           *[16]byte
+	Met                [][16]byte // the criteria of the playbook it met
+	Strategy           string     // a strategy's kind; "" for a position
+	Net, Gross, Fees   decimal.Decimal
+	R                  *decimal.Decimal
+	Quantity, Notional float64 // entry quantity and its cost, only averaged
+}
+
+// errRecordVersion answers a row of another layout: the journal awaits its
+// rebuild (the deploy's migrate step).
+var errRecordVersion = errors.New("a closed_trades row of another record version: the journal awaits its rebuild")
+
+// EncodeRow packs the records of one account and UTC day, in close order.
+func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
+	var strs []string
+	strIndex := map[string]uint64{}
+	str := func(s string) uint64 {
+		i, ok := strIndex[s]
+		if !ok {
+			i = uint64(len(strs))
+			strIndex[s] = i
+			strs = append(strs, s)
+		}
+		return i
+	}
+	var ids [][16]byte
+	idIndex := map[[16]byte]uint64{}
+	id := func(v [16]byte) uint64 {
+		i, ok := idIndex[v]
+		if !ok {
+			i = uint64(len(ids))
+			idIndex[v] = i
+			ids = append(ids, v)
+		}
+		return i
+	}
+	var body []byte
+	prev := day.UnixMicro()
+	for i := range recs {
+		r := &recs[i]
+		at, opened := r.ClosedAt.UnixMicro(), r.OpenedAt.UnixMicro()
+		if at < prev || opened > at || dayOf(r.ClosedAt) != dayOf(day) {
+			return nil, fmt.Errorf("record %d: closed at %s, opened at %s: not in close order within %s", i, r.ClosedAt, r.OpenedAt,
+				day.Format(time.DateOnly))
+		}
+		body = binary.AppendUvarint(body, uint64(at-prev))
+		body = binary.AppendUvarint(body, uint64(at-opened))
+		prev = at
+		var flags byte
+		if r.Short {
+			flags |= flagShort
+		}
+		if r.R != nil {
+			flags |= flagR
+		}
+		if r.Playbook != nil {
+			flags |= flagPlaybook
+		}
+		if r.Strategy != "" {
+			flags |= flagStrategy
+		}
+		if r.Underlying != r.Symbol {
+			flags |= flagUnderlying
+		}
+		body = append(body, flags)
+		body = binary.AppendUvarint(body, str(r.AssetType))
+		body = binary.AppendUvarint(body, str(r.Symbol))
+		if flags&flagUnderlying != 0 {
+			body = binary.AppendUvarint(body, str(r.Underlying))
+		}
+		body = binary.AppendUvarint(body, uint64(len(r.Tags)))
+		for _, t := range r.Tags {
+			body = binary.AppendUvarint(body, id(t))
+		}
+		if r.Playbook != nil {
+			body = binary.AppendUvarint(body, id(*r.Playbook))
+			body = binary.AppendUvarint(body, uint64(len(r.Met)))
+			for _, m := range r.Met {
+				body = binary.AppendUvarint(body, id(m))
+			}
+		}
+		if r.Strategy != "" {
+			body = binary.AppendUvarint(body, str(r.Strategy))
+		}
+		figures := []decimal.Decimal{r.Net, r.Gross, r.Fees}
+		if r.R != nil {
+			figures = append(figures, *r.R)
+		}
+		for _, d := range figures {
+			u, err := unitsOf(d)
+			if err != nil {
+				return nil, fmt.Errorf("record %d: %w", i, err)
+			}
+			body = appendUnits(body, u)
+		}
+		body = binary.AppendUvarint(body, bits.ReverseBytes64(math.Float64bits(r.Quantity)))
+		body = binary.AppendUvarint(body, bits.ReverseBytes64(math.Float64bits(r.Notional)))
+	}
+	out := make([]byte, 0, 1+len(body)+16*len(ids)+8*len(strs)+4)
+	out = append(out, RecordVersion)
+	out = binary.AppendUvarint(out, uint64(len(strs)))
+	for _, s := range strs {
+		out = binary.AppendUvarint(out, uint64(len(s)))
+		out = append(out, s...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(ids)))
+	for _, v := range ids {
+		out = append(out, v[:]...)
+	}
+	return append(out, body...), nil
+}
+
+// unitsOf is d in ten-thousandths; a figure with a digit beyond four
+// places, or beyond 128 bits, is refused (numeric(24, 4) holds neither).
+func unitsOf(d decimal.Decimal) (units, error) {
+	c, exp := d.Coefficient(), d.Exponent()
+	switch {
+	case exp >= -4:
+		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(exp+4)), nil))
+	default:
+		var rem big.Int
+		c.QuoRem(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-4-exp)), nil), &rem)
+		if rem.Sign() != 0 {
+			return units{}, fmt.Errorf("%s has more than 4 places", d)
+		}
+	}
+	if c.BitLen() > 126 {
+		return units{}, fmt.Errorf("%s is too large", d)
+	}
+	neg := c.Sign() < 0
+	var b [16]byte
+	c.Abs(c).FillBytes(b[:])
+	m := units{hi: int64(binary.BigEndian.Uint64(b[:8])), lo: binary.BigEndian.Uint64(b[8:])}
+	if neg {
+		m = units{hi: ^m.hi, lo: ^m.lo}.add(units{lo: 1})
+	}
+	return m, nil
+}
+
+// appendUnits appends u zigzag-encoded as a varint of up to 128 bits.
+func appendUnits(b []byte, u units) []byte {
+	sign := uint64(u.hi >> 63) // all ones for a negative u
+	hi := uint64(u.hi)<<1 | u.lo>>63 ^ sign
+	lo := u.lo<<1 ^ sign
+	for hi != 0 || lo >= 0x80 {
+		b = append(b, byte(lo)|0x80)
+		lo = lo>>7 | hi<<57
+		hi >>= 7
+	}
+	return append(b, byte(lo))
+}
+
+var errTruncated = errors.New("truncated record")
+
+// rowReader reads one row: its tables, then its records one at a time.
+// It reports a malformed row as an error, never a panic: a row is the
+// database's, but a damaged one must not take the process down.
+type rowReader struct {
+	b   []byte
+	err error
+}
+
+func (r *rowReader) fail(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+	r.b = nil
+}
+
+func (r *rowReader) uvarint() uint64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 { // most values: one byte
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail(errTruncated)
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// pick reads a uvarint index into table and returns its entry; an index
+// past the table fails the read and returns none.
+func pick[T any](r *rowReader, table []T, none T) T {
+	v := r.uvarint()
+	if v >= uint64(len(table)) {
+		r.fail(errors.New("an index past its table"))
+		return none
+	}
+	return table[v]
+}
+
+func (r *rowReader) byte() byte {
+	if len(r.b) == 0 {
+		r.fail(errTruncated)
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// units reads appendUnits' varint.
+func (r *rowReader) units() units {
+	var hi, lo uint64
+	for shift := uint(0); ; shift += 7 {
+		if len(r.b) == 0 || shift >= 128 {
+			r.fail(errTruncated)
+			return units{}
+		}
+		c := uint64(r.b[0])
+		r.b = r.b[1:]
+		v := c & 0x7f
+		switch {
+		case shift < 64:
+			lo |= v << shift
+			if shift > 57 {
+				hi |= v >> (64 - shift)
+			}
+		default:
+			hi |= v << (shift - 64)
+		}
+		if c < 0x80 {
+			break
+		}
+	}
+	sign := -(lo & 1) // all ones for a negative value
+	lo = (lo>>1 | hi<<63) ^ sign
+	hi = hi>>1 ^ sign
+	return units{hi: int64(hi), lo: lo}
+}
+
+// skipVarint passes over one varint of any width.
+func (r *rowReader) skipVarint() {
+	for i, c := range r.b {
+		if c < 0x80 {
+			r.b = r.b[i+1:]
+			return
+		}
+	}
+	r.fail(errTruncated)
+}
+
+func (r *rowReader) float() float64 {
+	return math.Float64frombits(bits.ReverseBytes64(r.uvarint()))
+}
+
+// header reads a row's version and tables: each string and id is passed
+// to the callbacks in table order, which give what the caller knows it by.
+func header[S, I any](r *rowReader, str func([]byte) S, id func([16]byte) I, strs []S, ids []I) ([]S, []I) {
+	if r.byte() != RecordVersion {
+		r.fail(errRecordVersion)
+		return strs, ids
+	}
+	n := r.uvarint()
+	for range n {
+		l := r.uvarint()
+		if r.err != nil || uint64(len(r.b)) < l {
+			r.fail(errTruncated)
+			return strs, ids
+		}
+		strs = append(strs, str(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	n = r.uvarint()
+	if r.err != nil || uint64(len(r.b))/16 < n {
+		r.fail(errTruncated)
+		return strs, ids
+	}
+	for range n {
+		ids = append(ids, id([16]byte(r.b)))
+		r.b = r.b[16:]
+	}
+	return strs, ids
+}
+
+// head reads a record up to its figures into c (zeroed): the close and
+// opening times (prev: the close before, Unix µs), side, instrument, tags
+// (appended to tags, spanned by c.tagStart and tagCount), playbook and
+// the criteria of it met (appended to met), strategy kind. strs and ids
+// are the row's tables as the caller knows them; a tag, playbook or
+// criterion the journal no longer has is left out.
+func (r *rowReader) head(c *closed, prev int64, strs []int32, ids []idRef, tags, met []int32, criteria []criterion) ([]int32, []int32) {
+	none := idRef{-1, -1, -1}
+	c.at = prev + int64(r.uvarint())
+	c.opened = c.at - int64(r.uvarint())
+	flags := r.byte()
+	c.long, c.hasR = flags&flagShort == 0, flags&flagR != 0
+	c.assetType = pick(r, strs, -1)
+	c.symbol = pick(r, strs, -1)
+	c.underlying = c.symbol
+	if flags&flagUnderlying != 0 {
+		c.underlying = pick(r, strs, -1)
+	}
+	c.tagStart = int32(len(tags))
+	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+		if t := pick(r, ids, none).tag; t >= 0 {
+			tags = append(tags, t)
+		}
+	}
+	c.tagCount = int32(len(tags)) - c.tagStart
+	c.playbook = -1
+	c.metStart = int32(len(met))
+	if flags&flagPlaybook != 0 {
+		c.playbook = pick(r, ids, none).book
+		for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+			m := pick(r, ids, none).crit
+			if m >= 0 && c.playbook >= 0 && criteria[m].playbook == c.playbook {
+				met = append(met, m)
+			}
+		}
+	}
+	c.metCount = int32(len(met)) - c.metStart
+	if flags&flagStrategy != 0 {
+		c.strategy = 1 + pick(r, strs, -1)
+	}
+	return tags, met
+}
+
+// figures reads the rest of a record: net, gross, fees, R, quantity and
+// notional.
+func (r *rowReader) figures(c *closed) {
+	c.net, c.gross, c.fees = r.units(), r.units(), r.units()
+	if c.hasR {
+		c.r = r.units()
+	}
+	c.quantity, c.notional = r.float(), r.float()
+}
+
+// skipFigures passes over what figures reads.
+func (r *rowReader) skipFigures(hasR bool) {
+	n := 5
+	if hasR {
+		n++
+	}
+	for range n {
+		r.skipVarint()
+	}
+}
