@@ -99,21 +99,19 @@ func compile(f journal.Filter, j journalRows) filter {
 }
 
 // takes reports whether the filter keeps c, whose fields up to its
-// strategy kind and its entry are read.
-func (f *filter) takes(c *closed, d *decoder) bool {
-	if f.symbols != nil && !d.symbol[c.symbol] && !d.symbol[c.underlying] {
-		return false
-	}
+// strategy kind and its entry are read (the decoder has matched its
+// symbol and underlying with the filter's symbols).
+func (f *filter) takes(c *closed, fd *fold) bool {
 	if f.playbooks != nil && (c.playbook < 0 || !f.playbooks[c.playbook]) {
 		return false
 	}
 	if f.side >= 0 && c.long != (f.side == 0) {
 		return false
 	}
-	if f.kinds != nil && !f.kinds[d.strategyKind(c)] {
+	if f.kinds != nil && !f.kinds[fd.strategyKind(c)] {
 		return false
 	}
-	if f.assets != nil && !f.assets[d.out.strings[c.assetType]] {
+	if f.assets != nil && !f.assets[fd.strings[c.assetType]] {
 		return false
 	}
 	if f.byWeekday && !f.weekdays[isoWeekday(c.entry)] {
@@ -125,11 +123,10 @@ func (f *filter) takes(c *closed, d *decoder) bool {
 	if f.anyTags == nil && len(f.noTags) == 0 {
 		return true
 	}
-	tags := d.out.tagsOf(c)
-	if f.anyTags != nil && !containsAny(tags, f.anyTags) {
+	if f.anyTags != nil && !containsAny(c.tags, f.anyTags) {
 		return false
 	}
-	return !containsAny(tags, f.noTags)
+	return !containsAny(c.tags, f.noTags)
 }
 
 func containsAny(have, want []int32) bool {
@@ -154,9 +151,9 @@ func hourOf(local int64) int { return int(floorMod(local, 86400) / 3600) }
 func floorMod(a, b int64) int64 { return a - floorDiv(a, b)*b }
 
 // strategyKind is c's strategy kind, journal.NoStrategy for a position.
-func (d *decoder) strategyKind(c *closed) string {
+func (fd *fold) strategyKind(c *closed) string {
 	if c.strategy == 0 {
 		return journal.NoStrategy
 	}
-	return d.out.strings[c.strategy-1]
+	return fd.strings[c.strategy-1]
 }

@@ -9,12 +9,124 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// decimalOf is b (a count of 10^exp) as a decimal.
-func decimalOf(b *big.Int, exp int32) decimal.Decimal { return decimal.NewFromBigInt(b, exp) }
+// The statistics are folded in Go from the closed trades, each read once
+// (store.go reads them): every sum as a trade is read (sums.add), then
+// every order-dependent figure over the trades in close order (walk).
+// report.go turns them into the response. Breakdowns whose keys are few
+// and known (weekday, hour, hold range, side, tag, playbook, criterion,
+// string) are arrays indexed by small integers, not maps.
 
-// The statistics are folded in Go from the closed positions in close
-// order, each read once (store.go reads them). This file is every sum and
-// every order-dependent figure; report.go turns them into the response.
+// fold is a report being read: the journal, the compiled filter, the
+// strings read, each currency's sums, and the trades in close order.
+type fold struct {
+	journal     journalRows
+	filter      filter
+	withSymbols bool
+	strings     []string         // asset types, symbols, underlyings, strategy kinds
+	index       map[string]int32 // a string's index into strings
+	sums        []*sums          // by currency (journalRows.currencies)
+	items       itemList         // the trades read, in close order
+	scratch     []walkItem
+}
+
+// itemList holds the trades read in chunks: appending never copies what is
+// read (a slice of 100,000 grown by append copied and zeroed 16 MB a
+// report, a fifth of its CPU time).
+type itemList struct {
+	chunks [][]walkItem
+	n      int
+}
+
+const chunkBits = 12
+
+func (l *itemList) at(i int) *walkItem { return &l.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
+
+func (l *itemList) add(it walkItem) {
+	if l.n>>chunkBits == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]walkItem, 1<<chunkBits))
+	}
+	*l.at(l.n) = it
+	l.n++
+}
+
+// all yields the items in order.
+func (l *itemList) all(yield func(*walkItem) bool) {
+	for i := range l.n {
+		if !yield(l.at(i)) {
+			return
+		}
+	}
+}
+
+// walkItem is what the walks read of a trade.
+type walkItem struct {
+	at  int64 // closed_at, Unix µs
+	net units
+	cur int32 // index into journalRows.currencies
+}
+
+func newFold(j journalRows, f filter, withSymbols bool) *fold {
+	fd := &fold{journal: j, filter: f, withSymbols: withSymbols, index: map[string]int32{}, sums: make([]*sums, len(j.currencies))}
+	for i := range fd.sums {
+		fd.sums[i] = newSums(j, withSymbols)
+	}
+	return fd
+}
+
+// str is the index of a row's string, added if new.
+func (fd *fold) str(raw []byte) int32 {
+	i, ok := fd.index[string(raw)]
+	if !ok {
+		i = int32(len(fd.strings))
+		s := string(raw)
+		fd.strings = append(fd.strings, s)
+		fd.index[s] = i
+	}
+	return i
+}
+
+// add counts c, which the filter took.
+func (fd *fold) add(c *closed) {
+	cur := fd.journal.accounts[c.account].currency
+	fd.sums[cur].add(c, fd.journal.playbooks)
+	fd.items.add(walkItem{at: c.at, net: c.net, cur: int32(cur)})
+}
+
+// order puts the trades of one UTC day in close order: its rows' items
+// (each row's in close order, from the index in runs on, the rows in
+// account order) merged, a tie going to the row first.
+func (fd *fold) order(runs []int) {
+	if len(runs) < 2 {
+		return
+	}
+	l := &fd.items
+	ends := make([]int, len(runs))
+	for k := range runs {
+		ends[k] = l.n
+		if k+1 < len(runs) {
+			ends[k] = runs[k+1]
+		}
+	}
+	base := runs[0]
+	out := fd.scratch[:0]
+	for {
+		best := -1
+		for k := range runs {
+			if runs[k] < ends[k] && (best < 0 || l.at(runs[k]).at < l.at(runs[best]).at) {
+				best = k
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out = append(out, *l.at(runs[best]))
+		runs[best]++
+	}
+	for i, it := range out {
+		*l.at(base + i) = it
+	}
+	fd.scratch = out
+}
 
 // sums are the order-independent figures of one currency: the summary's
 // sums and the breakdowns' tallies.
@@ -25,18 +137,16 @@ type sums struct {
 	hi, lo units   // the largest and smallest net P&L (all.trades > 0)
 	rSq    float64 // the sum of squared R multiples, for the SQN
 
-	days        map[int64]*tally // by trading day of the close, days since 1970-01-01
-	today       *tally           // the day of the last close added
-	todayKey    int64
-	symbols     []tally        // by symbol (nil: not asked for),
-	underlyings []tally        // by underlying, and
-	assets      []tally        // by asset type: indexes into the closes' strings
-	strategies  []tally        // by a strategy's kind, an index into the closes' strings (positions: all less these)
-	tags        map[int]*tally // by tag, an index into the tags read
-	playbooks   []tally        // by playbook, an index into the playbooks read (none: all less these)
-	met, missed []tally        // by criterion, an index into the criteria read
-	weekdays    [8]tally       // by ISO weekday of the entry, 1..7
-	hours       [24]tally      // by hour of the entry
+	days        dayTallies // by trading day of the close
+	symbols     []tally    // by string index: by symbol (nil: not asked for),
+	underlyings []tally    // by underlying,
+	assets      []tally    // by asset type,
+	strategies  []tally    // and by a strategy's kind (positions: all less these)
+	tags        []tally    // by tag, an index into the tags read
+	playbooks   []tally    // by playbook, an index into the playbooks read (none: all less these)
+	met, missed []tally    // by criterion, an index into the criteria read
+	weekdays    [8]tally   // by ISO weekday of the entry, 1..7
+	hours       [24]tally  // by hour of the entry
 	holds       [len(holdBuckets)]tally
 	sides       [2]tally // long, short
 	rBuckets    [len(rBounds) + 1]int64
@@ -89,6 +199,35 @@ func (t *tally) merge(u *tally) {
 	t.net, t.winSum, t.lossSum, t.rSum = t.net.add(u.net), t.winSum.add(u.winSum), t.lossSum.add(u.lossSum), t.rSum.add(u.rSum)
 }
 
+// grown is the tally of index i of ts, grown to hold it (the strings are
+// read as the trades are).
+func grown(ts *[]tally, i int32) *tally {
+	if int(i) >= len(*ts) {
+		*ts = append(*ts, make([]tally, int(i)+1-len(*ts))...)
+	}
+	return &(*ts)[i]
+}
+
+// dayTallies are tallies by day (days since 1970-01-01) from first on:
+// the trades come in close order, so the slice grows at its end (and by a
+// day at its start at most, a western zone's day before the first UTC
+// day read).
+type dayTallies struct {
+	first int64
+	t     []tally
+}
+
+func (d *dayTallies) at(day int64) *tally {
+	switch {
+	case len(d.t) == 0:
+		d.first = day
+	case day < d.first:
+		d.t = append(make([]tally, d.first-day), d.t...)
+		d.first = day
+	}
+	return grown(&d.t, int32(day-d.first))
+}
+
 // holdBuckets are the upper bounds (exclusive, seconds) of the hold-time
 // buckets; the last bucket has none.
 var holdBuckets = [...]struct {
@@ -103,21 +242,19 @@ var holdBuckets = [...]struct {
 // buckets: below -3, [-3, -2), ..., [2, 3), 3 and above.
 var rBounds = [...]int64{-3, -2, -1, 0, 1, 2, 3}
 
-// newSums makes the sums of closes whose strings (symbols, underlyings,
-// asset types) number strings, of a journal's j playbooks and criteria;
+// newSums makes the sums of a journal's j tags, playbooks and criteria;
 // withSymbols asks for the breakdown by symbol.
-func newSums(strings int, j journalRows, withSymbols bool) *sums {
-	s := &sums{days: map[int64]*tally{}, underlyings: make([]tally, strings), assets: make([]tally, strings),
-		strategies: make([]tally, strings), tags: map[int]*tally{},
-		playbooks: make([]tally, len(j.playbooks)), met: make([]tally, len(j.criteria)), missed: make([]tally, len(j.criteria))}
+func newSums(j journalRows, withSymbols bool) *sums {
+	s := &sums{tags: make([]tally, len(j.tags)), playbooks: make([]tally, len(j.playbooks)),
+		met: make([]tally, len(j.criteria)), missed: make([]tally, len(j.criteria))}
 	if withSymbols {
-		s.symbols = make([]tally, strings)
+		s.symbols = []tally{}
 	}
 	return s
 }
 
-// add counts c in s (its tags are added by addTag).
-func (s *sums) add(c *closed) {
+// add counts c in s; books are the playbooks read.
+func (s *sums) add(c *closed, books []playbook) {
 	if s.all.trades == 0 || c.net.cmp(s.hi) > 0 {
 		s.hi = c.net
 	}
@@ -126,17 +263,30 @@ func (s *sums) add(c *closed) {
 	}
 	s.all.add(c)
 	s.gross, s.fees = s.gross.add(c.gross), s.fees.add(c.fees)
-	if s.today == nil || s.todayKey != c.day { // closes come in time order: mostly the day before's
-		s.today, s.todayKey = tallyOf(s.days, c.day), c.day
-	}
-	s.today.add(c)
+	s.days.at(c.day).add(c)
 	if s.symbols != nil {
-		s.symbols[c.symbol].add(c)
+		grown(&s.symbols, c.symbol).add(c)
 	}
-	s.underlyings[c.underlying].add(c)
-	s.assets[c.assetType].add(c)
+	grown(&s.underlyings, c.underlying).add(c)
+	grown(&s.assets, c.assetType).add(c)
 	if c.strategy > 0 {
-		s.strategies[c.strategy-1].add(c)
+		grown(&s.strategies, c.strategy-1).add(c)
+	}
+	for _, t := range c.tags {
+		s.tags[t].add(c)
+	}
+	// The positions without a playbook are not counted one by one: they
+	// are all the others (raw), so a journal without playbooks pays
+	// nothing a close.
+	if c.playbook >= 0 {
+		s.playbooks[c.playbook].add(c)
+		for _, k := range books[c.playbook].criteria {
+			if slices.Contains(c.met, k) {
+				s.met[k].add(c)
+			} else {
+				s.missed[k].add(c)
+			}
+		}
 	}
 	s.weekdays[isoWeekday(c.entry)].add(c)
 	s.hours[hourOf(c.entry)].add(c)
@@ -175,36 +325,9 @@ func (s *sums) add(c *closed) {
 	z.notional += c.notional
 }
 
-func (s *sums) addTag(tag int, c *closed) { tallyOf(s.tags, tag).add(c) }
-
-// addPlaybook counts c, which follows a playbook, in it and in each
-// criterion of it (books: the playbooks read) as met (among met, the
-// criteria it ticked) or missed. The positions without a playbook are
-// not counted one by one: they are all the others (raw), so a journal
-// without playbooks pays nothing a close.
-func (s *sums) addPlaybook(books []playbook, c *closed, met []int32) {
-	s.playbooks[c.playbook].add(c)
-	for _, k := range books[c.playbook].criteria {
-		if slices.Contains(met, k) {
-			s.met[k].add(c)
-		} else {
-			s.missed[k].add(c)
-		}
-	}
-}
-
-func tallyOf[K comparable](m map[K]*tally, k K) *tally {
-	t, ok := m[k]
-	if !ok {
-		t = &tally{}
-		m[k] = t
-	}
-	return t
-}
-
 // walk folds the order-dependent figures of one series (an account
-// currency, or every position converted into the display currency) over
-// its closes in (closed_at, id) order:
+// currency, or every trade converted into the display currency) over its
+// closes in close order:
 //   - cum, the cumulative net P&L, and peak, its running maximum counting
 //     the starting 0: the drawdown at a close is peak - cum; the largest
 //     one's peak, trough and recovery (the first close back at the peak);
@@ -217,48 +340,60 @@ func tallyOf[K comparable](m map[K]*tally, k K) *tally {
 //
 // Values are integers in units of 10^exp (exp -4 for a currency; lower for
 // the converted total, whose factors have more places), so every
-// comparison is exact.
-type walk struct {
+// comparison is exact. N is the integer: units (128 bits) where the sums
+// provably fit, big.Int otherwise (walkSeries decides).
+type walk[N numeric[N]] struct {
 	n, k, i                                int64
 	exp                                    int32
-	cum, peak, maxDrawdown, dd, deepest    big.Int
+	cum, peak, maxDrawdown, deepest        N
 	peakAt                                 int64 // the close that made the peak; noTime for the starting 0
-	ddPeak                                 big.Int
+	ddPeak                                 N
 	ddStart, ddEnd, ddRecovered            int64 // the largest drawdown's peak, trough, recovery; noTime for none
 	winRun, lossRun, winStreak, lossStreak int64
 	curve                                  []curvePoint
 }
 
+// numeric is what a walk computes with.
+type numeric[N any] interface {
+	add(N) N
+	sub(N) N
+	cmp(N) int
+	sign() int
+	decimalExp(exp int32) decimal.Decimal
+}
+
 // maxCurvePoints bounds an equity curve.
 const maxCurvePoints = 1000
 
-func newWalk(n int64, exp int32) *walk {
+func newWalk[N numeric[N]](n int64, exp int32, zero N) *walk[N] {
 	k := max(1, (n+maxCurvePoints-1)/maxCurvePoints)
-	return &walk{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1)),
+	return &walk[N]{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1)),
+		cum: zero, peak: zero, maxDrawdown: zero, deepest: zero, ddPeak: zero,
 		peakAt: noTime, ddStart: noTime, ddEnd: noTime, ddRecovered: noTime}
 }
 
 // step folds the close at at (Unix microseconds), worth v (its sign is
 // the sign of its net P&L).
-func (w *walk) step(at int64, v *big.Int) {
+func (w *walk[N]) step(at int64, v N) {
 	w.i++
-	w.cum.Add(&w.cum, v)
-	if w.cum.Cmp(&w.peak) > 0 {
-		w.peak.Set(&w.cum)
+	w.cum = w.cum.add(v)
+	if w.cum.cmp(w.peak) > 0 {
+		w.peak = w.cum
 		w.peakAt = at
 	}
-	if w.ddEnd != noTime && w.ddRecovered == noTime && w.cum.Cmp(&w.ddPeak) >= 0 {
+	if w.ddEnd != noTime && w.ddRecovered == noTime && w.cum.cmp(w.ddPeak) >= 0 {
 		w.ddRecovered = at
 	}
-	if w.dd.Sub(&w.peak, &w.cum); w.dd.Cmp(&w.maxDrawdown) > 0 {
-		w.maxDrawdown.Set(&w.dd)
-		w.ddPeak.Set(&w.peak)
+	dd := w.peak.sub(w.cum)
+	if dd.cmp(w.maxDrawdown) > 0 {
+		w.maxDrawdown = dd
+		w.ddPeak = w.peak
 		w.ddStart, w.ddEnd, w.ddRecovered = w.peakAt, at, noTime
 	}
-	if w.dd.Cmp(&w.deepest) > 0 {
-		w.deepest.Set(&w.dd)
+	if dd.cmp(w.deepest) > 0 {
+		w.deepest = dd
 	}
-	switch v.Sign() {
+	switch v.sign() {
 	case 1:
 		w.winRun, w.lossRun = w.winRun+1, 0
 		w.winStreak = max(w.winStreak, w.winRun)
@@ -269,17 +404,37 @@ func (w *walk) step(at int64, v *big.Int) {
 		w.winRun, w.lossRun = 0, 0
 	}
 	if w.i%w.k == 0 || w.i == w.n {
-		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: decimalOf(&w.cum, w.exp),
-			drawdown: decimalOf(new(big.Int).Neg(&w.deepest), w.exp)})
-		w.deepest.SetInt64(0)
+		var zero N
+		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: w.cum.decimalExp(w.exp),
+			drawdown: zero.sub(w.deepest).decimalExp(w.exp)})
+		w.deepest = zero
 	}
 }
 
 // stats is what the walk found.
-func (w *walk) stats() seriesStats {
-	return seriesStats{trades: w.i, maxDrawdown: decimalOf(&w.maxDrawdown, w.exp),
+func (w *walk[N]) stats() seriesStats {
+	return seriesStats{trades: w.i, maxDrawdown: w.maxDrawdown.decimalExp(w.exp),
 		ddStart: timeOf(w.ddStart), ddEnd: timeOf(w.ddEnd), ddRecovered: timeOf(w.ddRecovered),
 		winStreak: w.winStreak, lossStreak: w.lossStreak, curve: w.curve}
+}
+
+// bigNumber is a big.Int as a walk's number: every operation allocates,
+// which only the converted total of amounts and rates near the edge of
+// their columns pays.
+type bigNumber struct{ v *big.Int }
+
+func (a bigNumber) val() *big.Int {
+	if a.v == nil {
+		return new(big.Int)
+	}
+	return a.v
+}
+func (a bigNumber) add(b bigNumber) bigNumber { return bigNumber{new(big.Int).Add(a.val(), b.val())} }
+func (a bigNumber) sub(b bigNumber) bigNumber { return bigNumber{new(big.Int).Sub(a.val(), b.val())} }
+func (a bigNumber) cmp(b bigNumber) int       { return a.val().Cmp(b.val()) }
+func (a bigNumber) sign() int                 { return a.val().Sign() }
+func (a bigNumber) decimalExp(exp int32) decimal.Decimal {
+	return decimal.NewFromBigInt(a.val(), exp)
 }
 
 // noTime marks a close time not there.

@@ -224,32 +224,49 @@ var errTruncated = errors.New("truncated record")
 
 // rowReader reads one row: its tables, then its records one at a time.
 // It reports a malformed row as an error, never a panic: a row is the
-// database's, but a damaged one must not take the process down.
+// database's, but a damaged one must not take the process down. Its place
+// is an index, not a re-sliced b: the reader lives on the heap, where
+// every store of a slice would pay the collector's write barrier.
 type rowReader struct {
 	b   []byte
+	i   int
 	err error
 }
+
+// more reports whether a record is left.
+func (r *rowReader) more() bool { return r.i < len(r.b) }
 
 func (r *rowReader) fail(err error) {
 	if r.err == nil {
 		r.err = err
 	}
-	r.b = nil
+	r.i = len(r.b)
 }
 
 func (r *rowReader) uvarint() uint64 {
-	if len(r.b) > 0 && r.b[0] < 0x80 { // most values: one byte
-		v := uint64(r.b[0])
-		r.b = r.b[1:]
+	if r.i < len(r.b) && r.b[r.i] < 0x80 { // most values: one byte
+		v := uint64(r.b[r.i])
+		r.i++
 		return v
 	}
-	v, n := binary.Uvarint(r.b)
+	v, n := binary.Uvarint(r.b[r.i:])
 	if n <= 0 {
 		r.fail(errTruncated)
 		return 0
 	}
-	r.b = r.b[n:]
+	r.i += n
 	return v
+}
+
+// index reads a uvarint index below n; one past it fails the read and
+// reads as 0 (which the caller never uses: it checks err first).
+func (r *rowReader) index(n int) int {
+	v := r.uvarint()
+	if v >= uint64(n) {
+		r.fail(errors.New("an index past its table"))
+		return 0
+	}
+	return int(v)
 }
 
 // pick reads a uvarint index into table and returns its entry; an index
@@ -264,25 +281,30 @@ func pick[T any](r *rowReader, table []T, none T) T {
 }
 
 func (r *rowReader) byte() byte {
-	if len(r.b) == 0 {
+	if r.i >= len(r.b) {
 		r.fail(errTruncated)
 		return 0
 	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
+	r.i++
+	return r.b[r.i-1]
 }
 
-// units reads appendUnits' varint.
+// units reads appendUnits' varint: through binary.Uvarint when it fits 64
+// bits (every figure below 9e14), byte by byte otherwise.
 func (r *rowReader) units() units {
+	if v, n := binary.Uvarint(r.b[r.i:]); n > 0 {
+		r.i += n
+		sign := -(v & 1) // all ones for a negative value
+		return units{hi: int64(sign), lo: v>>1 ^ sign}
+	}
 	var hi, lo uint64
 	for shift := uint(0); ; shift += 7 {
-		if len(r.b) == 0 || shift >= 128 {
+		if r.i >= len(r.b) || shift >= 128 {
 			r.fail(errTruncated)
 			return units{}
 		}
-		c := uint64(r.b[0])
-		r.b = r.b[1:]
+		c := uint64(r.b[r.i])
+		r.i++
 		v := c & 0x7f
 		switch {
 		case shift < 64:
@@ -305,9 +327,9 @@ func (r *rowReader) units() units {
 
 // skipVarint passes over one varint of any width.
 func (r *rowReader) skipVarint() {
-	for i, c := range r.b {
-		if c < 0x80 {
-			r.b = r.b[i+1:]
+	for r.i < len(r.b) {
+		r.i++
+		if r.b[r.i-1] < 0x80 {
 			return
 		}
 	}
@@ -328,66 +350,61 @@ func header[S, I any](r *rowReader, str func([]byte) S, id func([16]byte) I, str
 	n := r.uvarint()
 	for range n {
 		l := r.uvarint()
-		if r.err != nil || uint64(len(r.b)) < l {
+		if r.err != nil || uint64(len(r.b)-r.i) < l {
 			r.fail(errTruncated)
 			return strs, ids
 		}
-		strs = append(strs, str(r.b[:l]))
-		r.b = r.b[l:]
+		strs = append(strs, str(r.b[r.i:r.i+int(l)]))
+		r.i += int(l)
 	}
 	n = r.uvarint()
-	if r.err != nil || uint64(len(r.b))/16 < n {
+	if r.err != nil || uint64(len(r.b)-r.i)/16 < n {
 		r.fail(errTruncated)
 		return strs, ids
 	}
 	for range n {
-		ids = append(ids, id([16]byte(r.b)))
-		r.b = r.b[16:]
+		ids = append(ids, id([16]byte(r.b[r.i:])))
+		r.i += 16
 	}
 	return strs, ids
 }
 
-// head reads a record up to its figures into c (zeroed): the close and
-// opening times (prev: the close before, Unix µs), side, instrument, tags
-// (appended to tags, spanned by c.tagStart and tagCount), playbook and
-// the criteria of it met (appended to met), strategy kind. strs and ids
-// are the row's tables as the caller knows them; a tag, playbook or
-// criterion the journal no longer has is left out.
-func (r *rowReader) head(c *closed, prev int64, strs []int32, ids []idRef, tags, met []int32, criteria []criterion) ([]int32, []int32) {
+// head reads a record up to its figures into c (zeroed, its tags and met
+// empty): the close and opening times (prev: the close before, Unix µs),
+// side, instrument (as indexes into the row's strs strings), tags,
+// playbook and the criteria of it met, strategy kind (1 + its string's
+// index). ids is the row's id table as the caller knows it; a tag,
+// playbook or criterion the journal no longer has is left out.
+func (r *rowReader) head(c *closed, prev int64, strs int, ids []idRef, criteria []criterion) {
 	none := idRef{-1, -1, -1}
 	c.at = prev + int64(r.uvarint())
 	c.opened = c.at - int64(r.uvarint())
 	flags := r.byte()
 	c.long, c.hasR = flags&flagShort == 0, flags&flagR != 0
-	c.assetType = pick(r, strs, -1)
-	c.symbol = pick(r, strs, -1)
+	c.assetType = int32(r.index(strs))
+	c.symbol = int32(r.index(strs))
 	c.underlying = c.symbol
 	if flags&flagUnderlying != 0 {
-		c.underlying = pick(r, strs, -1)
+		c.underlying = int32(r.index(strs))
 	}
-	c.tagStart = int32(len(tags))
 	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
 		if t := pick(r, ids, none).tag; t >= 0 {
-			tags = append(tags, t)
+			c.tags = append(c.tags, t)
 		}
 	}
-	c.tagCount = int32(len(tags)) - c.tagStart
 	c.playbook = -1
-	c.metStart = int32(len(met))
 	if flags&flagPlaybook != 0 {
 		c.playbook = pick(r, ids, none).book
 		for n := r.uvarint(); n > 0 && r.err == nil; n-- {
 			m := pick(r, ids, none).crit
 			if m >= 0 && c.playbook >= 0 && criteria[m].playbook == c.playbook {
-				met = append(met, m)
+				c.met = append(c.met, m)
 			}
 		}
 	}
-	c.metCount = int32(len(met)) - c.metStart
 	if flags&flagStrategy != 0 {
-		c.strategy = 1 + pick(r, strs, -1)
+		c.strategy = 1 + int32(r.index(strs))
 	}
-	return tags, met
 }
 
 // figures reads the rest of a record: net, gross, fees, R, quantity and

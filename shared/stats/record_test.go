@@ -18,7 +18,7 @@ import (
 func recordJournal() journalRows {
 	utc := tradingDay{loc: time.UTC}
 	return journalRows{
-		accounts: []account{{day: utc, entry: utc}}, accountIDs: map[[16]byte]int32{{1}: 0},
+		accounts: []account{{day: utc, entry: utc}}, accountIDs: map[[16]byte]int32{{1}: 0}, currencies: []string{"USD"},
 		tags: []tag{{id: "t2"}, {id: "t7"}}, tagIndex: map[[16]byte]int32{{2}: 0, {7}: 1},
 		playbooks: []playbook{{id: "b1", criteria: []int32{0}}, {id: "b2", criteria: []int32{1}}},
 		bookIndex: map[[16]byte]int32{{3}: 0, {4}: 1},
@@ -46,11 +46,37 @@ func encode(t testing.TB, recs ...Record) []byte {
 	return b
 }
 
-func decodeRecords(t testing.TB, j journalRows, f journal.Filter, b []byte) (*closes, error) {
-	t.Helper()
-	out := &closes{}
-	_, _, err := newDecoder(j, out, compile(f, j)).records(b, dayOf(recordDay), 0, minDay, maxDay)
-	return out, err
+// decodeRow reads every record of a row with the report's own steps
+// (header, head, figures), filtering nothing.
+func decodeRow(j journalRows, b []byte) ([]closed, []string, error) {
+	fd := newFold(j, compile(journal.Filter{}, j), true)
+	d := decoder{fold: fd}
+	r := rowReader{b: b}
+	d.strs, d.ids = header(&r, newRowString, d.id, nil, nil)
+	var out []closed
+	prev := dayOf(recordDay) * 86400_000000
+	for r.more() {
+		var c closed
+		r.head(&c, prev, len(d.strs), d.ids, j.criteria)
+		r.figures(&c)
+		if r.err != nil {
+			break
+		}
+		c.assetType, c.symbol, c.underlying = d.global(c.assetType), d.global(c.symbol), d.global(c.underlying)
+		if c.strategy > 0 {
+			c.strategy = 1 + d.global(c.strategy-1)
+		}
+		prev = c.at
+		out = append(out, c)
+	}
+	return out, fd.strings, r.err
+}
+
+// kept is how many records of a row the report's decoder folds under f.
+func kept(j journalRows, f journal.Filter, b []byte) (int, *fold, error) {
+	fd := newFold(j, compile(f, j), false)
+	err := (&decoder{fold: fd}).records(b, dayOf(recordDay), 0, minDay, maxDay)
+	return fd.items.n, fd, err
 }
 
 // TestRecordRoundTrip: every field of random records comes back as it was
@@ -102,21 +128,21 @@ func TestRecordRoundTrip(t *testing.T) {
 			recs = append(recs, r)
 		}
 		slices.SortStableFunc(recs, func(a, b Record) int { return a.ClosedAt.Compare(b.ClosedAt) })
-		cs, err := decodeRecords(t, j, journal.Filter{}, encode(t, recs...))
+		cs, strs, err := decodeRow(j, encode(t, recs...))
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		if n := len(cs.list.chunks[0]); n != len(recs) {
-			t.Fatalf("round %d: %d records of %d", round, n, len(recs))
+		if len(cs) != len(recs) {
+			t.Fatalf("round %d: %d records of %d", round, len(cs), len(recs))
 		}
 		for i, r := range recs {
-			c := cs.list.at(int32(i))
-			str := func(k int32) string { return cs.strings[k] }
+			c := &cs[i]
+			str := func(k int32) string { return strs[k] }
 			var tags, met [][16]byte
-			for _, k := range cs.tagsOf(c) {
+			for _, k := range c.tags {
 				tags = append(tags, tagIDs[k])
 			}
-			for _, k := range cs.metOf(c) {
+			for _, k := range c.met {
 				met = append(met, critIDs[k])
 			}
 			var book *[16]byte
@@ -140,7 +166,6 @@ func TestRecordRoundTrip(t *testing.T) {
 				t.Fatalf("round %d record %d:\n got %+v\nwant %+v", round, i, got, r)
 			}
 		}
-		cs.list.release()
 	}
 }
 
@@ -175,12 +200,11 @@ func TestRecordRefusals(t *testing.T) {
 	b := encode(t, record(1), record(2))
 	old := slices.Clone(b)
 	old[0] = RecordVersion + 1
-	if _, err := decodeRecords(t, recordJournal(), journal.Filter{}, old); err != errRecordVersion {
+	if _, _, err := kept(recordJournal(), journal.Filter{}, old); err != errRecordVersion {
 		t.Errorf("another version: %v", err)
 	}
 	for n := 1; n < len(b); n++ {
-		if cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, b[:n]); err == nil && len(cs.order) == 0 && len(cs.list.chunks) > 0 &&
-			len(cs.list.chunks[0]) == 2 {
+		if k, _, err := kept(recordJournal(), journal.Filter{}, b[:n]); err == nil && k == 2 {
 			t.Errorf("cut at %d: read whole", n)
 		}
 	}
@@ -195,25 +219,18 @@ func TestRecordStrategyKind(t *testing.T) {
 	condor2 := record(3)
 	condor2.Strategy = "iron-condor"
 	rows := encode(t, condor, plain, condor2)
-	cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, rows)
+	cs, strs, err := decodeRow(recordJournal(), rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b, c := cs.list.at(0), cs.list.at(1), cs.list.at(2)
-	if a.strategy == 0 || cs.strings[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
-		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, cs.strings)
+	a, b, c := cs[0], cs[1], cs[2]
+	if a.strategy == 0 || strs[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
+		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, strs)
 	}
-	cs.list.release()
 	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {journal.NoStrategy}, 3: {"iron-condor", journal.NoStrategy}, 0: {"vertical"}} {
-		cs, err := decodeRecords(t, recordJournal(), journal.Filter{Strategies: kinds}, rows)
-		kept := 0
-		if len(cs.list.chunks) > 0 {
-			kept = len(cs.list.chunks[0])
+		if n, _, err := kept(recordJournal(), journal.Filter{Strategies: kinds}, rows); err != nil || n != want {
+			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, n, err, want)
 		}
-		if err != nil || kept != want {
-			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, kept, err, want)
-		}
-		cs.list.release()
 	}
 }
 
@@ -227,19 +244,17 @@ func TestRecordPlaybook(t *testing.T) {
 	first.Playbook, first.Met = &b1, [][16]byte{{5}, {6}}
 	third.Playbook, third.Met, third.Tags = &b9, [][16]byte{{5}}, [][16]byte{{2}, {8}}
 	rows := encode(t, first, second, third)
-	cs, err := decodeRecords(t, j, journal.Filter{}, rows)
+	cs, _, err := decodeRow(j, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []int32
-	for i := range int32(3) {
-		c := cs.list.at(i)
-		got = append(got, c.playbook, int32(len(cs.metOf(c))))
-		if c.net != (units{lo: 125_000}) || len(cs.tagsOf(c)) != 1 || c.hasR {
+	for i, c := range cs {
+		got = append(got, c.playbook, int32(len(c.met)))
+		if c.net != (units{lo: 125_000}) || len(c.tags) != 1 || c.hasR {
 			t.Fatalf("record %d: %+v", i, c)
 		}
 	}
-	cs.list.release()
 	// b1 with c1 (c2 is b2's), none, an unknown playbook with nothing.
 	if want := []int32{0, 1, -1, 0, -1, 0}; !slices.Equal(got, want) {
 		t.Fatalf("playbooks and met counts %v, want %v", got, want)
@@ -251,15 +266,9 @@ func TestRecordPlaybook(t *testing.T) {
 		{[]string{"03000000-0000-0000-0000-000000000000"}, 1},
 		{[]string{"04000000-0000-0000-0000-000000000000"}, 0},
 	} {
-		cs, err := decodeRecords(t, j, journal.Filter{PlaybookIDs: tc.ids}, rows)
-		kept := 0
-		if len(cs.list.chunks) > 0 {
-			kept = len(cs.list.chunks[0])
+		if n, _, err := kept(j, journal.Filter{PlaybookIDs: tc.ids}, rows); err != nil || n != tc.kept {
+			t.Fatalf("filter %v kept %d (%v)", tc.ids, n, err)
 		}
-		if err != nil || kept != tc.kept {
-			t.Fatalf("filter %v kept %d (%v)", tc.ids, kept, err)
-		}
-		cs.list.release()
 	}
 }
 
@@ -298,8 +307,8 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\x01", 40)))
 	j := recordJournal()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		cs, _ := decodeRecords(t, j, journal.Filter{}, b)
-		cs.list.release()
+		_, _, _ = kept(j, journal.Filter{}, b)
+		_, _, _ = decodeRow(j, b)
 	})
 }
 
@@ -309,10 +318,9 @@ func TestRecordFloats(t *testing.T) {
 	for _, v := range []float64{0, 100, 0.1, -3.75, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		r := record(1)
 		r.Quantity, r.Notional = v, v
-		cs, err := decodeRecords(t, recordJournal(), journal.Filter{}, encode(t, r))
-		if err != nil || cs.list.at(0).quantity != v || cs.list.at(0).notional != v {
+		cs, _, err := decodeRow(recordJournal(), encode(t, r))
+		if err != nil || cs[0].quantity != v || cs[0].notional != v {
 			t.Fatalf("%v: %v", v, err)
 		}
-		cs.list.release()
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"math/bits"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -58,107 +58,116 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 	if err != nil {
 		return Report{}, classify("accounts and tags", err)
 	}
-	cs, err := readClosed(ctx, tx, u.ID, f, j)
-	if cs != nil {
-		defer cs.list.release()
-	}
-	if err != nil {
+	fd := newFold(j, compile(f, j), withSymbols)
+	if err := readClosed(ctx, tx, u.ID, f, fd); err != nil {
 		return Report{}, classify("closes", err)
 	}
-	// The sums and the walks read the same closes: they fold on two
-	// goroutines (the unfiltered report over 100,000 positions spends a
-	// third of its time in each).
 	r := newRaw()
 	r.playbooks, r.criteria = j.playbooks, j.criteria
-	var wg sync.WaitGroup
-	wg.Go(func() { r.series = walkSeries(j, cs, factors, display) })
-	sums := make([]*sums, len(j.currencies))
-	for i := range sums {
-		sums[i] = newSums(len(cs.strings), j, withSymbols)
-	}
-	for _, i := range cs.order {
-		c := cs.list.at(i)
-		s := sums[j.accounts[c.account].currency]
-		s.add(c)
-		for _, t := range cs.tagsOf(c) {
-			s.addTag(int(t), c)
-		}
-		if c.playbook >= 0 {
-			s.addPlaybook(j.playbooks, c, cs.metOf(c))
-		}
-	}
-	for i, s := range sums {
+	r.series = walkSeries(fd, factors, display)
+	for i, s := range fd.sums {
 		if s.all.trades > 0 {
-			r.currencies[j.currencies[i]] = s.raw(j, cs)
+			r.currencies[j.currencies[i]] = s.raw(j, fd.strings)
 		}
 	}
-	wg.Wait()
 	return build(r, display, factors), nil
 }
 
 // walkSeries walks the closes of every currency, and, converted, of the
 // total ("*") when display is set and every currency with a close has a
 // factor into it.
-func walkSeries(j journalRows, cs *closes, factors map[string]decimal.Decimal, display string) map[string]seriesStats {
+func walkSeries(fd *fold, factors map[string]decimal.Decimal, display string) map[string]seriesStats {
+	j := fd.journal
 	series := map[string]seriesStats{totalSeries: {}}
 	counts := make([]int64, len(j.currencies))
-	for _, i := range cs.order {
-		counts[j.accounts[cs.list.at(i).account].currency]++
+	var largest int // the bits of the largest net P&L
+	for it := range fd.items.all {
+		counts[it.cur]++
+		largest = max(largest, it.net.bitLen())
 	}
-	walks := make([]*walk, len(j.currencies))
+	walks := make([]*walk[units], len(j.currencies))
 	total := display != ""
 	for i, n := range counts {
 		if n == 0 {
 			continue
 		}
-		walks[i] = newWalk(n, -4)
+		walks[i] = newWalk(n, -4, units{})
 		if _, ok := factors[j.currencies[i]]; !ok {
 			total = false
 		}
 	}
-	// The total's values are net P&L x factor: integers in units of
-	// 10^(exp-4), exp the lowest exponent of the factors.
-	var totalWalk *walk
-	scale := make([]*big.Int, len(j.currencies))
-	if total && len(cs.order) > 0 {
-		exp := int32(0)
-		for i := range scale {
-			if f, ok := factors[j.currencies[i]]; ok {
-				exp = min(exp, f.Exponent())
-			}
-		}
-		for i := range scale {
-			if f, ok := factors[j.currencies[i]]; ok {
-				scale[i] = f.Coefficient()
-				scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
-			}
-		}
-		totalWalk = newWalk(int64(len(cs.order)), exp-4)
-	}
-	var v big.Int
-	for _, i := range cs.order {
-		c := cs.list.at(i)
-		c.net.setBig(&v)
-		cur := j.accounts[c.account].currency
-		walks[cur].step(c.at, &v)
-		if totalWalk != nil {
-			totalWalk.step(c.at, v.Mul(&v, scale[cur]))
-		}
+	for it := range fd.items.all {
+		walks[it.cur].step(it.at, it.net)
 	}
 	for i, w := range walks {
 		if w != nil {
 			series[j.currencies[i]] = w.stats()
 		}
 	}
-	if totalWalk != nil {
-		series[totalSeries] = totalWalk.stats()
+	if total && fd.items.n > 0 {
+		series[totalSeries] = walkTotal(fd, factors, largest)
 	}
 	return series
 }
 
+// walkTotal walks every close converted: its values are net P&L x factor,
+// integers in units of 10^(exp-4), exp the lowest exponent of the factors.
+// They are summed in 128 bits when the largest possible sum fits (a net
+// P&L's bits, a scaled factor's and the count's, within 126), which every
+// journal short of amounts and rates at the edge of their columns meets;
+// in big.Int otherwise.
+func walkTotal(fd *fold, factors map[string]decimal.Decimal, largest int) seriesStats {
+	j := fd.journal
+	exp := int32(0)
+	for _, c := range j.currencies {
+		if f, ok := factors[c]; ok {
+			exp = min(exp, f.Exponent())
+		}
+	}
+	scale := make([]*big.Int, len(j.currencies))
+	widest := 0
+	for i, c := range j.currencies {
+		if f, ok := factors[c]; ok {
+			scale[i] = f.Coefficient()
+			scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
+			widest = max(widest, scale[i].BitLen())
+		}
+	}
+	n := int64(fd.items.n)
+	if widest <= 64 && largest+widest+bits.Len64(uint64(n)) <= 126 {
+		small := make([]uint64, len(scale))
+		for i, s := range scale {
+			if s != nil {
+				small[i] = s.Uint64() // factors are positive
+			}
+		}
+		w := newWalk(n, exp-4, units{})
+		for it := range fd.items.all {
+			w.step(it.at, it.net.mulSmall(small[it.cur]))
+		}
+		return w.stats()
+	}
+	w := newWalk(n, exp-4, bigNumber{})
+	for it := range fd.items.all {
+		v := it.net.setBig(new(big.Int))
+		w.step(it.at, bigNumber{v.Mul(v, scale[it.cur])})
+	}
+	return w.stats()
+}
+
+// entry is m's tally of k, added if new.
+func entry(m map[string]*tally, k string) *tally {
+	t, ok := m[k]
+	if !ok {
+		t = &tally{}
+		m[k] = t
+	}
+	return t
+}
+
 // raw turns one currency's sums into decimals, keyed for the report: the
 // calendar's weeks, months and years added up from its days.
-func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
+func (s *sums) raw(j journalRows, strs []string) *currencyRaw {
 	out := &currencyRaw{
 		summary: aggRow{bucketAgg: aggOf(&s.all), gross: s.gross.decimal(), fees: s.fees.decimal(),
 			hi: decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true}, lo: decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
@@ -170,13 +179,18 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	}
 	b := &out.breakdowns
 	weeks, months, years := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
-	for d, t := range s.days {
+	for i := range s.days.t {
+		t := &s.days.t[i]
+		if t.trades == 0 {
+			continue
+		}
+		d := s.days.first + int64(i)
 		date := dateOf(d)
 		b[kindDay][date] = bucketAgg{trades: t.trades, wins: t.wins, losses: t.losses, net: t.net.decimal()} // a day shows no more
 		y, w := time.Unix(d*86400, 0).UTC().ISOWeek()
-		tallyOf(weeks, fmt.Sprintf("%04d-W%02d", y, w)).merge(t)
-		tallyOf(months, date[:7]).merge(t)
-		tallyOf(years, date[:4]).merge(t)
+		entry(weeks, fmt.Sprintf("%04d-W%02d", y, w)).merge(t)
+		entry(months, date[:7]).merge(t)
+		entry(years, date[:4]).merge(t)
 	}
 	for kind, m := range map[int]map[string]*tally{kindWeek: weeks, kindMonth: months, kindYear: years} {
 		for k, t := range m {
@@ -186,14 +200,16 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	for kind, ts := range map[int][]tally{kindSymbol: s.symbols, kindUnderlying: s.underlyings, kindAsset: s.assets} {
 		for i := range ts {
 			if ts[i].trades > 0 {
-				b[kind][cs.strings[i]] = aggOf(&ts[i])
+				b[kind][strs[i]] = aggOf(&ts[i])
 			}
 		}
 	}
-	for k, t := range s.tags {
-		tg := j.tags[k]
-		b[kindTag][tg.id] = aggOf(t)
-		out.tags[tg.id] = tg
+	for k := range s.tags {
+		if s.tags[k].trades > 0 {
+			tg := j.tags[k]
+			b[kindTag][tg.id] = aggOf(&s.tags[k])
+			out.tags[tg.id] = tg
+		}
 	}
 	for d := 1; d <= 7; d++ {
 		if s.weekdays[d].trades > 0 {
@@ -223,7 +239,7 @@ func (s *sums) raw(j journalRows, cs *closes) *currencyRaw {
 	single := s.all // the positions in no strategy: all but the strategies
 	for i := range s.strategies {
 		if s.strategies[i].trades > 0 {
-			b[kindStrategy][cs.strings[i]] = aggOf(&s.strategies[i])
+			b[kindStrategy][strs[i]] = aggOf(&s.strategies[i])
 			single = single.less(&s.strategies[i])
 		}
 	}

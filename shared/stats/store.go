@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -16,12 +15,12 @@ import (
 )
 
 // The statistics read the user's accounts, tags and playbooks and the
-// closed_trades rows (migrations 0022, 0030 and 0033) of the filter's window: a row per account
-// and UTC day of close, holding that day's closed positions packed in close order, a strategy
-// one record (its legs none of their own).
-// The journal store keeps those rows in the transaction of every write.
-// Every filter applies here, in Go, to the decoded records; the database
-// only narrows by account and by a window of days.
+// closed_trades rows of the filter's window: a row per account and UTC day
+// of close, holding that day's closed trades packed in close order
+// (record.go), a strategy one record (its legs none of their own). The
+// journal store keeps those rows in the transaction of every write. Every
+// filter applies here, in Go, to the decoded records; the database only
+// narrows by account and by a window of days.
 
 const accountsSQL = `SELECT id, currency::text, timezone FROM accounts WHERE user_id = $1`
 
@@ -173,78 +172,23 @@ func uuidString(b [16]byte) string {
 	return string(s[:])
 }
 
-// closed is one closed position as the statistics see it. It holds no
-// pointer (indexes instead), so 100,000 of them are flat memory the
-// collector does not scan.
+// closed is the closed trade being read: a record of a row, decoded up to
+// what the filter reads, then its figures once the filter takes it.
 type closed struct {
 	at, opened          int64 // closed_at, opened_at: Unix microseconds
 	day                 int64 // the trading day of the close in its account's zone, days since 1970-01-01
 	net, gross, fees, r units
 	quantity, notional  float64 // the entry quantity and its cost (approximate: only averaged)
 	account             int32   // index into journalRows.accounts
-	assetType, symbol   int32   // indexes into the decoder's strings
+	assetType, symbol   int32   // indexes into the fold's strings
 	underlying          int32   // the option's or future's underlying, else the symbol
 	entry               int64   // opened_at on the account zone's clock: local seconds since 1970-01-01
-	tagStart, tagCount  int32   // the span of the decoder's tags
+	tags                []int32 // indexes into journalRows.tags
 	playbook            int32   // index into journalRows.playbooks, -1 for none
-	metStart, metCount  int32   // the span of the decoder's met criteria
-	strategy            int32   // a strategy's: 1 + the index of its kind in the decoder's strings; 0 for a position
+	met                 []int32 // indexes into journalRows.criteria: the playbook's criteria it met
+	strategy            int32   // a strategy's: 1 + the index of its kind in the fold's strings; 0 for a position
 	long, hasR          bool
 }
-
-// closedList holds the closes read in chunks, so that appending never
-// copies what is already read.
-type closedList struct{ chunks [][]closed }
-
-const chunkBits = 12
-
-func (l *closedList) at(i int32) *closed { return &l.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
-
-// chunks are the lists' chunks, reused from one report to the next: a
-// report over 100,000 positions reads 16 MB of them, whose allocation and
-// collection cost a fifth of its CPU time before they were reused.
-var chunks = sync.Pool{New: func() any { return make([]closed, 0, 1<<chunkBits) }}
-
-// release gives the list's chunks back for the next report; the list is
-// empty afterwards.
-func (l *closedList) release() {
-	for _, c := range l.chunks {
-		//lint:ignore SA6002 boxing the slice header costs 24 bytes; the array it keeps is 600 kB
-		chunks.Put(c[:0])
-	}
-	l.chunks = nil
-}
-
-// next returns a zeroed slot for the next close and its index.
-func (l *closedList) next() (*closed, int32) {
-	n := len(l.chunks)
-	if n == 0 || len(l.chunks[n-1]) == 1<<chunkBits {
-		l.chunks = append(l.chunks, chunks.Get().([]closed)[:0])
-		n++
-	}
-	last := &l.chunks[n-1]
-	*last = append(*last, closed{})
-	return &(*last)[len(*last)-1], int32((n-1)<<chunkBits + len(*last) - 1)
-}
-
-// drop takes back the slot next returned last.
-func (l *closedList) drop() {
-	last := &l.chunks[len(l.chunks)-1]
-	*last = (*last)[:len(*last)-1]
-}
-
-// closes are what readClosed read: the records and their close order.
-type closes struct {
-	list    closedList
-	order   []int32 // indexes into list, in close order
-	strings []string
-	tags    []int32 // indexes into journalRows.tags, spanned by closed.tagStart and tagCount
-	met     []int32 // indexes into journalRows.criteria, spanned by closed.metStart and metCount
-}
-
-func (cs *closes) tagsOf(c *closed) []int32 { return cs.tags[c.tagStart : c.tagStart+c.tagCount] }
-
-func (cs *closes) metOf(c *closed) []int32 { return cs.met[c.metStart : c.metStart+c.metCount] }
 
 // window is the UTC days that hold the trading days from to to in any
 // zone (UTC-12 to UTC+14): the database narrows to it, readClosed to the
@@ -260,10 +204,14 @@ func window(f journal.Filter) (from, to time.Time) {
 	return from, to
 }
 
-// readClosed reads the closed positions in f, in close order: closed_at,
-// then the account (rows come in account id order), then the order the
-// journal store wrote them in (the position's or strategy's id).
-func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter, j journalRows) (*closes, error) {
+// readClosed reads the closed trades in f into fd: each is added to the
+// sums as it is read, and to the close order (fd.items) for the walks:
+// closed_at, then the account (rows come in account id order), then the
+// order the journal store wrote them in (the position's or strategy's id).
+func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter, fd *fold) error {
+	if fd.filter.none {
+		return nil
+	}
 	from, to := window(f)
 	var accounts any // NULL: every account
 	if len(f.AccountIDs) > 0 {
@@ -271,12 +219,12 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 	}
 	rows, err := tx.Query(ctx, closedSQL, inBinary(tx, []any{userID, from, to, accounts})...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	for _, fd := range rows.FieldDescriptions() {
-		if fd.Format != pgtype.BinaryFormatCode {
-			return nil, errTextFormat
+	for _, fdesc := range rows.FieldDescriptions() {
+		if fdesc.Format != pgtype.BinaryFormatCode {
+			return errTextFormat
 		}
 	}
 	firstDay, lastDay := int64(minDay), int64(maxDay)
@@ -286,64 +234,31 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 	if f.To != nil {
 		lastDay = dayOf(*f.To)
 	}
-	out := &closes{}
-	d := newDecoder(j, out, compile(f, j))
-	if d.filter.none {
-		return out, nil
-	}
+	d := decoder{fold: fd}
 	var (
-		day  int32      // the current UTC day
-		runs [][2]int32 // its rows' records: [first, end) in out.list
+		day  int32 // the current UTC day
+		runs []int // where each of its rows' items start in fd.items
 	)
 	for rows.Next() {
 		v := rows.RawValues()
 		if len(v) != 3 || len(v[0]) != 16 || len(v[1]) != 4 {
-			return nil, errors.New("closed trades: unexpected row shape")
+			return errors.New("closed trades: unexpected row shape")
 		}
-		acc, ok := j.accountIDs[[16]byte(v[0])]
+		acc, ok := fd.journal.accountIDs[[16]byte(v[0])]
 		if !ok {
-			return nil, errors.New("closed trades: a row of an account not read")
+			return errors.New("closed trades: a row of an account not read")
 		}
 		if rowDay := int32(binary.BigEndian.Uint32(v[1])); rowDay != day || len(runs) == 0 {
-			out.merge(runs)
+			fd.order(runs)
 			day, runs = rowDay, runs[:0]
 		}
-		first, end, err := d.records(v[2], pgEpochDays+int64(day), acc, firstDay, lastDay)
-		if err != nil {
-			return nil, fmt.Errorf("closed trades: %w", err)
+		runs = append(runs, fd.items.n)
+		if err := d.records(v[2], pgEpochDays+int64(day), acc, firstDay, lastDay); err != nil {
+			return fmt.Errorf("closed trades: %w", err)
 		}
-		runs = append(runs, [2]int32{first, end})
 	}
-	out.merge(runs)
-	return out, rows.Err()
-}
-
-// merge appends the records of one UTC day to the close order: its rows
-// (one an account, each in close order, in account order) merged, a tie
-// going to the row first.
-func (cs *closes) merge(runs [][2]int32) {
-	if len(runs) == 1 {
-		for i := runs[0][0]; i < runs[0][1]; i++ {
-			cs.order = append(cs.order, i)
-		}
-		return
-	}
-	for {
-		best := -1
-		for k, r := range runs {
-			if r[0] == r[1] {
-				continue
-			}
-			if best < 0 || cs.list.at(r[0]).at < cs.list.at(runs[best][0]).at {
-				best = k
-			}
-		}
-		if best < 0 {
-			return
-		}
-		cs.order = append(cs.order, runs[best][0])
-		runs[best][0]++
-	}
+	fd.order(runs)
+	return rows.Err()
 }
 
 const (
@@ -357,98 +272,109 @@ var errTextFormat = errors.New("statistics need the binary protocol")
 // dates count from there.
 const pgEpochDays = 10957
 
-// decoder reads closed_trades rows (record.go has the layout) into the
-// report's closes, mapping each row's tables onto the report's own
-// indexes once a row rather than once a record.
+// decoder reads closed_trades rows (record.go has the layout), mapping
+// each row's tables onto the fold's indexes once a row rather than once a
+// record, and a string only when a figure needs it: an options journal's
+// thousands of contract symbols are never looked up for the dashboard,
+// which breaks down by underlying.
 type decoder struct {
-	journal journalRows
-	filter  filter
-	out     *closes
-	index   map[string]int32 // a string's index into out.strings
-	symbol  []bool           // by string index: whether the filter's symbols take it
-	// The row being read: its strings as indexes into out.strings, its ids
-	// as what they are to the journal read.
-	strs []int32
+	fold *fold
+	// The row being read: its strings, its ids as what they are to the
+	// journal read.
+	strs []rowString
 	ids  []idRef
+	c    closed
+}
+
+// rowString is a string of the row being read, with its index into the
+// fold's strings (-1: not looked up yet) and whether the filter's symbols
+// take it (-1: not asked yet).
+type rowString struct {
+	raw    []byte
+	index  int32
+	symbol int8
+}
+
+func newRowString(raw []byte) rowString { return rowString{raw: raw, index: -1, symbol: -1} }
+
+// global is the fold's index of the row's string k.
+func (d *decoder) global(k int32) int32 {
+	s := &d.strs[k]
+	if s.index < 0 {
+		s.index = d.fold.str(s.raw)
+	}
+	return s.index
+}
+
+// symbolOK reports whether the filter's symbols take the row's string k.
+func (d *decoder) symbolOK(k int32) bool {
+	s := &d.strs[k]
+	if s.symbol < 0 {
+		s.symbol = 0
+		if d.fold.filter.symbols[string(s.raw)] {
+			s.symbol = 1
+		}
+	}
+	return s.symbol == 1
 }
 
 // idRef is an id of a row as indexes into the journal's tags, playbooks
 // and criteria (-1: not one).
 type idRef struct{ tag, book, crit int32 }
 
-func newDecoder(j journalRows, out *closes, f filter) *decoder {
-	return &decoder{journal: j, out: out, filter: f, index: map[string]int32{}}
-}
-
-// str is the index of a row's string in out.strings, added if new.
-func (d *decoder) str(raw []byte) int32 {
-	i, ok := d.index[string(raw)]
-	if !ok {
-		i = int32(len(d.out.strings))
-		s := string(raw)
-		d.out.strings = append(d.out.strings, s)
-		d.index[s] = i
-		d.symbol = append(d.symbol, d.filter.symbols[s])
-	}
-	return i
-}
-
 // id is what a row's id is to the journal read: a tag, a playbook, a
 // criterion, or nothing (one deleted since: the store refreshes the rows
 // in the deleting transaction, so only a report between the two sees one).
 func (d *decoder) id(v [16]byte) idRef {
+	j := &d.fold.journal
 	look := func(m map[[16]byte]int32) int32 {
 		if k, ok := m[v]; ok {
 			return k
 		}
 		return -1
 	}
-	return idRef{look(d.journal.tagIndex), look(d.journal.bookIndex), look(d.journal.critIndex)}
+	return idRef{look(j.tagIndex), look(j.bookIndex), look(j.critIndex)}
 }
 
-// records appends the records of one row (of UTC day utcDay, days since
+// records folds the records of one row (of UTC day utcDay, days since
 // 1970-01-01, and account acc) whose trading day is within [firstDay,
-// lastDay] and which the filter takes, and returns their span in the list
-// (consecutive within one row).
-func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay int64) (int32, int32, error) {
-	first := int32(-1)
-	var end int32
-	a := &d.journal.accounts[acc]
-	f := &d.filter
+// lastDay] and which the filter takes.
+func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay int64) error {
+	fd := d.fold
+	a := &fd.journal.accounts[acc]
 	r := rowReader{b: b}
-	d.strs, d.ids = header(&r, d.str, d.id, d.strs[:0], d.ids[:0])
-	strs, ids := d.strs, d.ids
+	d.strs, d.ids = header(&r, newRowString, d.id, d.strs[:0], d.ids[:0])
+	c := &d.c
 	prev := utcDay * 86400_000000
-	for len(r.b) > 0 {
-		c, i := d.out.list.next()
-		d.out.tags, d.out.met = r.head(c, prev, strs, ids, d.out.tags, d.out.met, d.journal.criteria)
+	for r.more() {
+		*c = closed{tags: c.tags[:0], met: c.met[:0]}
+		r.head(c, prev, len(d.strs), d.ids, fd.journal.criteria)
 		if r.err != nil {
-			return 0, 0, r.err
+			return r.err
 		}
 		prev = c.at
+		symbolOK := fd.filter.symbols == nil || d.symbolOK(c.symbol) || d.symbolOK(c.underlying)
+		c.assetType, c.underlying = d.global(c.assetType), d.global(c.underlying)
+		if fd.withSymbols {
+			c.symbol = d.global(c.symbol)
+		}
+		if c.strategy > 0 {
+			c.strategy = 1 + d.global(c.strategy-1)
+		}
 		c.account = acc
 		c.day = a.day.of(c.at)
 		c.entry = a.entry.local(c.opened)
-		if c.day < firstDay || c.day > lastDay || !f.takes(c, d) { // the figures unread
+		if c.day < firstDay || c.day > lastDay || !symbolOK || !fd.filter.takes(c, fd) { // the figures unread
 			r.skipFigures(c.hasR)
-			d.out.tags = d.out.tags[:c.tagStart]
-			d.out.met = d.out.met[:c.metStart]
-			d.out.list.drop()
 			continue
 		}
 		r.figures(c)
-		if first < 0 {
-			first = i
+		if r.err != nil {
+			return r.err
 		}
-		end = i + 1
+		fd.add(c)
 	}
-	if r.err != nil {
-		return 0, 0, r.err
-	}
-	if first < 0 {
-		return 0, 0, nil
-	}
-	return first, end, nil
+	return r.err
 }
 
 // classify names the step that failed, for the log of a 500.

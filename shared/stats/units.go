@@ -93,8 +93,36 @@ func (a units) float() float64 {
 }
 
 // decimal is a as a decimal, exponent -4.
-func (a units) decimal() decimal.Decimal {
-	return decimal.NewFromBigInt(a.setBig(new(big.Int)), -4)
+func (a units) decimal() decimal.Decimal { return a.decimalExp(-4) }
+
+// decimalExp is a as a count of 10^exp.
+func (a units) decimalExp(exp int32) decimal.Decimal {
+	return decimal.NewFromBigInt(a.setBig(new(big.Int)), exp)
+}
+
+// bitLen is the bits of a's magnitude.
+func (a units) bitLen() int {
+	if a.hi < 0 {
+		a = units{hi: ^a.hi, lo: ^a.lo}.add(units{lo: 1})
+	}
+	if a.hi != 0 {
+		return 64 + bits.Len64(uint64(a.hi))
+	}
+	return bits.Len64(a.lo)
+}
+
+// mulSmall is a x m; the caller has made sure the product fits.
+func (a units) mulSmall(m uint64) units {
+	neg := a.hi < 0
+	if neg {
+		a = units{hi: ^a.hi, lo: ^a.lo}.add(units{lo: 1})
+	}
+	hi, lo := bits.Mul64(a.lo, m)
+	p := units{hi: int64(hi + uint64(a.hi)*m), lo: lo}
+	if neg {
+		p = units{hi: ^p.hi, lo: ^p.lo}.add(units{lo: 1})
+	}
+	return p
 }
 
 var errNotFinite = errors.New("numeric is not a finite number")
