@@ -5,6 +5,7 @@ package journal
 
 import (
 	"errors"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -191,12 +192,16 @@ func InDatabaseRange(t time.Time) bool {
 	return t.Year() >= 1 && t.Year() <= 9999 && offset > -16*3600 && offset < 16*3600
 }
 
+// A filter has two forms, written side by side field by field: SQL (the
+// positions list) and Match (the statistics' records, in Go).
+// TestFilterFieldsInBoth fails when a field of Filter is missing from
+// either; the statistics' oracle tests hold the two to one reading.
+
 // SQL returns the filter as a WHERE fragment over positions aliased p and
 // (when NeedsAccount) their accounts aliased a, appending its arguments to
 // args. dateColumn is the position time the date range applies to
-// ("p.opened_at" for lists, "p.closed_at" for performance); the range is
-// read in the account's trading-day zone. shared/stats applies the same
-// filter in Go to its records (stats.matcher); a test holds them equal.
+// ("p.opened_at" for lists, "p.closed_at" with ByClose); the range is read
+// in the account's trading-day zone.
 func (f Filter) SQL(args *[]any, dateColumn string) string {
 	var conds []string
 	arg := func(v any) string {
@@ -259,4 +264,147 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 		return "TRUE"
 	}
 	return strings.Join(conds, " AND ")
+}
+
+// Candidate is a trade as Match reads it: its account, status and
+// trading day (the day the caller dates it by), what it follows and is
+// tagged with as the small integers Compile's lookups give, its side,
+// asset type and strategy kind (NoStrategy for a position in none), the
+// weekday (ISO) and hour of its entry in its account's zone. Its symbol
+// is matched apart (TakesSymbol), once per distinct symbol.
+type Candidate struct {
+	Account   int32
+	Status    string
+	Day       int64 // days since 1970-01-01
+	Tags      []int32
+	Playbook  int32 // -1: none
+	Long      bool
+	AssetType string
+	Strategy  string
+	Weekday   int // 1 Monday .. 7 Sunday
+	Hour      int
+}
+
+// Match is a Filter compiled for trades in memory: what SQL says, for a
+// Candidate.
+type Match struct {
+	None      bool            // nothing can match (only unknown tags, playbooks or accounts asked for)
+	accounts  map[int32]bool  // nil: any
+	status    string          // "": any
+	first     int64           // trading days from first to last
+	last      int64
+	symbols   map[string]bool // nil: any; a symbol, or an option's or future's underlying
+	anyTags   []int32         // nil: any; else at least one of these
+	noTags    []int32
+	playbooks map[int32]bool  // nil: any
+	kinds     map[string]bool // nil: any
+	side      string          // "": any
+	assets    map[string]bool // nil: any
+	weekdays  [8]bool
+	hours     [24]bool
+	byWeekday bool
+	byHour    bool
+}
+
+// Index gives the small integer a record carries for an id (an account,
+// a tag, a playbook), false for an id the journal does not have.
+type Index func(id string) (int32, bool)
+
+// Compile makes f's Match. A list of ids none of which is known matches
+// nothing; unknown ids among known ones are left out.
+func (f Filter) Compile(account, tag, playbook Index) Match {
+	m := Match{status: f.Status, side: f.Side, first: math.MinInt64, last: math.MaxInt64}
+	known := func(ids []string, index Index) []int32 {
+		list := []int32{}
+		for _, id := range ids {
+			if k, ok := index(id); ok {
+				list = append(list, k)
+			}
+		}
+		return list
+	}
+	set := func(ids []string, index Index) map[int32]bool {
+		if len(ids) == 0 {
+			return nil
+		}
+		out := map[int32]bool{}
+		for _, k := range known(ids, index) {
+			out[k] = true
+		}
+		if len(out) == 0 {
+			m.None = true
+		}
+		return out
+	}
+	strs := func(list []string) map[string]bool {
+		if len(list) == 0 {
+			return nil
+		}
+		out := map[string]bool{}
+		for _, v := range list {
+			out[v] = true
+		}
+		return out
+	}
+	m.accounts = set(f.AccountIDs, account)
+	m.playbooks = set(f.PlaybookIDs, playbook)
+	if len(f.TagIDs) > 0 {
+		if m.anyTags = known(f.TagIDs, tag); len(m.anyTags) == 0 {
+			m.None = true
+		}
+	}
+	m.noTags = known(f.ExcludeTagIDs, tag)
+	m.symbols, m.kinds, m.assets = strs(f.Symbols), strs(f.Strategies), strs(f.AssetTypes)
+	if f.From != nil {
+		m.first = f.From.Unix() / 86400
+	}
+	if f.To != nil {
+		m.last = f.To.Unix() / 86400
+	}
+	for _, d := range f.Weekdays {
+		m.weekdays[d], m.byWeekday = true, true
+	}
+	for _, h := range f.Hours {
+		m.hours[h], m.byHour = true, true
+	}
+	return m
+}
+
+// HasSymbols reports whether m narrows by symbol.
+func (m *Match) HasSymbols() bool { return m.symbols != nil }
+
+// TakesSymbol reports whether m's symbols take s (a trade's symbol or its
+// underlying: either taken takes the trade).
+func (m *Match) TakesSymbol(s string) bool { return m.symbols == nil || m.symbols[s] }
+
+// Days are the trading days m narrows to (math.MinInt64 and MaxInt64:
+// none), days since 1970-01-01.
+func (m *Match) Days() (first, last int64) { return m.first, m.last }
+
+// Takes reports whether m keeps c, whose symbol the caller has matched.
+func (m *Match) Takes(c *Candidate) bool {
+	switch {
+	case m.None,
+		m.accounts != nil && !m.accounts[c.Account],
+		m.status != "" && c.Status != m.status,
+		c.Day < m.first || c.Day > m.last,
+		m.playbooks != nil && (c.Playbook < 0 || !m.playbooks[c.Playbook]),
+		m.side != "" && (c.Long != (m.side == SideLong)),
+		m.kinds != nil && !m.kinds[c.Strategy],
+		m.assets != nil && !m.assets[c.AssetType],
+		m.byWeekday && !m.weekdays[c.Weekday],
+		m.byHour && !m.hours[c.Hour],
+		m.anyTags != nil && !containsAny(c.Tags, m.anyTags):
+		return false
+	}
+	return !containsAny(c.Tags, m.noTags)
+}
+
+func containsAny(have, want []int32) bool {
+	for _, h := range have {
+		if slices.Contains(want, h) {
+			return true
+		}
+	}
+	return false
 }

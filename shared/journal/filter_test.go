@@ -2,9 +2,11 @@ package journal
 
 import (
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseFilter(t *testing.T) {
@@ -75,5 +77,74 @@ func TestParseFilter(t *testing.T) {
 				t.Fatal("accepted")
 			}
 		})
+	}
+}
+
+// TestFilterFieldsInBoth: every field of Filter narrows in both of its
+// forms, the SQL and the in-memory Match. A field added to Filter fails
+// here until it has a row below, and then until both forms read it.
+func TestFilterFieldsInBoth(t *testing.T) {
+	day := func(s string) *time.Time { d, _ := ParseDate(s); return &d }
+	const known = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
+	index := func(id string) (int32, bool) { return 7, id == known }
+	// A candidate every empty filter takes; each row's filter refuses the
+	// candidate after its change.
+	base := Candidate{Account: 7, Status: StatusClosed, Day: day("2026-03-04").Unix() / 86400, Tags: []int32{7}, Playbook: 7,
+		Long: true, AssetType: AssetStock, Strategy: NoStrategy, Weekday: 3, Hour: 15}
+	rows := map[string]struct {
+		set    func(*Filter)
+		refuse func(*Candidate)
+	}{
+		"AccountIDs":    {func(f *Filter) { f.AccountIDs = []string{known} }, func(c *Candidate) { c.Account = 8 }},
+		"Symbols":       {func(f *Filter) { f.Symbols = []string{"AAPL"} }, nil}, // matched apart: TakesSymbol
+		"Status":        {func(f *Filter) { f.Status = StatusClosed }, func(c *Candidate) { c.Status = StatusOpen }},
+		"TagIDs":        {func(f *Filter) { f.TagIDs = []string{known} }, func(c *Candidate) { c.Tags = nil }},
+		"ExcludeTagIDs": {func(f *Filter) { f.ExcludeTagIDs = []string{known} }, func(c *Candidate) {}},
+		"PlaybookIDs":   {func(f *Filter) { f.PlaybookIDs = []string{known} }, func(c *Candidate) { c.Playbook = -1 }},
+		"Strategies":    {func(f *Filter) { f.Strategies = []string{"vertical"} }, func(c *Candidate) {}},
+		"Side":          {func(f *Filter) { f.Side = SideShort }, func(c *Candidate) {}},
+		"AssetTypes":    {func(f *Filter) { f.AssetTypes = []string{AssetOption} }, func(c *Candidate) {}},
+		"Weekdays":      {func(f *Filter) { f.Weekdays = []int{1} }, func(c *Candidate) {}},
+		"Hours":         {func(f *Filter) { f.Hours = []int{9} }, func(c *Candidate) {}},
+		"From":          {func(f *Filter) { f.From = day("2026-03-05") }, func(c *Candidate) {}},
+		"To":            {func(f *Filter) { f.To = day("2026-03-03") }, func(c *Candidate) {}},
+		"ByClose":       {nil, nil}, // no condition of its own: the list dates From and To by the close (SQL's dateColumn)
+	}
+	var empty Filter
+	var args []any
+	if empty.SQL(&args, "p.closed_at") != "TRUE" {
+		t.Fatal("the empty filter narrows")
+	}
+	m := empty.Compile(index, index, index)
+	if c := base; !m.Takes(&c) {
+		t.Fatal("the empty filter refuses the base candidate")
+	}
+	for _, field := range reflect.VisibleFields(reflect.TypeFor[Filter]()) {
+		row, ok := rows[field.Name]
+		if !ok {
+			t.Errorf("Filter.%s has no row here: give it its SQL and its Match, then a row", field.Name)
+			continue
+		}
+		if row.set == nil {
+			continue
+		}
+		var f Filter
+		row.set(&f)
+		var args []any
+		if f.SQL(&args, "p.closed_at") == "TRUE" {
+			t.Errorf("Filter.%s is missing from SQL", field.Name)
+		}
+		m := f.Compile(index, index, index)
+		if row.refuse == nil {
+			if !m.HasSymbols() || m.TakesSymbol("MSFT") || !m.TakesSymbol("AAPL") {
+				t.Errorf("Filter.%s is missing from Match", field.Name)
+			}
+			continue
+		}
+		c := base
+		row.refuse(&c)
+		if m.Takes(&c) {
+			t.Errorf("Filter.%s is missing from Match (it takes %+v)", field.Name, c)
+		}
 	}
 }

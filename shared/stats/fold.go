@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/journal"
 )
 
 // The statistics are folded in Go from the closed trades, each read once
@@ -20,7 +22,7 @@ import (
 // strings read, each currency's sums, and the trades in close order.
 type fold struct {
 	journal     journalRows
-	filter      filter
+	filter      journal.Match
 	withSymbols bool
 	strings     []string         // asset types, symbols, underlyings, strategy kinds
 	index       map[string]int32 // a string's index into strings
@@ -65,7 +67,7 @@ type walkItem struct {
 	cur int32 // index into journalRows.currencies
 }
 
-func newFold(j journalRows, f filter, withSymbols bool) *fold {
+func newFold(j journalRows, f journal.Match, withSymbols bool) *fold {
 	fd := &fold{journal: j, filter: f, withSymbols: withSymbols, index: map[string]int32{}, sums: make([]*sums, len(j.currencies))}
 	for i := range fd.sums {
 		fd.sums[i] = newSums(j, withSymbols)
@@ -288,8 +290,8 @@ func (s *sums) add(c *closed, books []playbook) {
 			}
 		}
 	}
-	s.weekdays[isoWeekday(c.entry)].add(c)
-	s.hours[hourOf(c.entry)].add(c)
+	s.weekdays[c.weekday].add(c)
+	s.hours[c.hour].add(c)
 	hold := max(0, (c.at-c.opened)/1e6)
 	h := 0
 	for hold >= holdBuckets[h].below {

@@ -75,7 +75,7 @@ func decodeRow(j journalRows, b []byte) ([]closed, []string, error) {
 // kept is how many records of a row the report's decoder folds under f.
 func kept(j journalRows, f journal.Filter, b []byte) (int, *fold, error) {
 	fd := newFold(j, compile(f, j), false)
-	err := (&decoder{fold: fd}).records(b, dayOf(recordDay), 0, minDay, maxDay)
+	err := (&decoder{fold: fd}).records(b, dayOf(recordDay), 0)
 	return fd.items.n, fd, err
 }
 

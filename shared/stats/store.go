@@ -182,7 +182,7 @@ type closed struct {
 	account             int32   // index into journalRows.accounts
 	assetType, symbol   int32   // indexes into the fold's strings
 	underlying          int32   // the option's or future's underlying, else the symbol
-	entry               int64   // opened_at on the account zone's clock: local seconds since 1970-01-01
+	weekday, hour       int     // of the entry in the account's zone (ISO weekday)
 	tags                []int32 // indexes into journalRows.tags
 	playbook            int32   // index into journalRows.playbooks, -1 for none
 	met                 []int32 // indexes into journalRows.criteria: the playbook's criteria it met
@@ -209,7 +209,7 @@ func window(f journal.Filter) (from, to time.Time) {
 // closed_at, then the account (rows come in account id order), then the
 // order the journal store wrote them in (the position's or strategy's id).
 func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter, fd *fold) error {
-	if fd.filter.none {
+	if fd.filter.None {
 		return nil
 	}
 	from, to := window(f)
@@ -226,13 +226,6 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 		if fdesc.Format != pgtype.BinaryFormatCode {
 			return errTextFormat
 		}
-	}
-	firstDay, lastDay := int64(minDay), int64(maxDay)
-	if f.From != nil {
-		firstDay = dayOf(*f.From)
-	}
-	if f.To != nil {
-		lastDay = dayOf(*f.To)
 	}
 	d := decoder{fold: fd}
 	var (
@@ -253,18 +246,13 @@ func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter,
 			day, runs = rowDay, runs[:0]
 		}
 		runs = append(runs, fd.items.n)
-		if err := d.records(v[2], pgEpochDays+int64(day), acc, firstDay, lastDay); err != nil {
+		if err := d.records(v[2], pgEpochDays+int64(day), acc); err != nil {
 			return fmt.Errorf("closed trades: %w", err)
 		}
 	}
 	fd.order(runs)
 	return rows.Err()
 }
-
-const (
-	minDay = -1 << 40
-	maxDay = 1 << 40
-)
 
 var errTextFormat = errors.New("statistics need the binary protocol")
 
@@ -311,7 +299,7 @@ func (d *decoder) symbolOK(k int32) bool {
 	s := &d.strs[k]
 	if s.symbol < 0 {
 		s.symbol = 0
-		if d.fold.filter.symbols[string(s.raw)] {
+		if d.fold.filter.TakesSymbol(string(s.raw)) {
 			s.symbol = 1
 		}
 	}
@@ -337,9 +325,8 @@ func (d *decoder) id(v [16]byte) idRef {
 }
 
 // records folds the records of one row (of UTC day utcDay, days since
-// 1970-01-01, and account acc) whose trading day is within [firstDay,
-// lastDay] and which the filter takes.
-func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay int64) error {
+// 1970-01-01, and account acc) that the filter takes.
+func (d *decoder) records(b []byte, utcDay int64, acc int32) error {
 	fd := d.fold
 	a := &fd.journal.accounts[acc]
 	r := rowReader{b: b}
@@ -353,7 +340,7 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay i
 			return r.err
 		}
 		prev = c.at
-		symbolOK := fd.filter.symbols == nil || d.symbolOK(c.symbol) || d.symbolOK(c.underlying)
+		symbolOK := !fd.filter.HasSymbols() || d.symbolOK(c.symbol) || d.symbolOK(c.underlying)
 		c.assetType, c.underlying = d.global(c.assetType), d.global(c.underlying)
 		if fd.withSymbols {
 			c.symbol = d.global(c.symbol)
@@ -363,8 +350,10 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32, firstDay, lastDay i
 		}
 		c.account = acc
 		c.day = a.day.of(c.at)
-		c.entry = a.entry.local(c.opened)
-		if c.day < firstDay || c.day > lastDay || !symbolOK || !fd.filter.takes(c, fd) { // the figures unread
+		entry := a.entry.local(c.opened)
+		c.weekday, c.hour = isoWeekday(entry), hourOf(entry)
+		cand := fd.candidate(c)
+		if !symbolOK || !fd.filter.Takes(&cand) { // the figures unread
 			r.skipFigures(c.hasR)
 			continue
 		}
