@@ -288,10 +288,10 @@ type Candidate struct {
 // Match is a Filter compiled for trades in memory: what SQL says, for a
 // Candidate.
 type Match struct {
-	None      bool            // nothing can match (only unknown tags, playbooks or accounts asked for)
-	accounts  map[int32]bool  // nil: any
-	status    string          // "": any
-	first     int64           // trading days from first to last
+	None      bool           // nothing can match (only unknown tags, playbooks or accounts asked for)
+	accounts  map[int32]bool // nil: any
+	status    string         // "": any
+	first     int64          // trading days from first to last
 	last      int64
 	symbols   map[string]bool // nil: any; a symbol, or an option's or future's underlying
 	anyTags   []int32         // nil: any; else at least one of these
