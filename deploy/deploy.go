@@ -76,6 +76,9 @@ type Function struct {
 	// and has no HTTP API events: API Gateway buffers a response whole and
 	// gives up after 30 s.
 	Streaming bool
+	// MemoryMB is the group's own memory size (httpx.Group.MemoryMB), 0
+	// for the template's MemorySize parameter.
+	MemoryMB int
 }
 
 // StreamingTimeout is the Lambda timeout of a streaming function, in
@@ -112,7 +115,7 @@ func HTTPFunctions(groups []httpx.Group) ([]Function, error) {
 			errs = append(errs, fmt.Errorf("group %q: a name must be lowercase letters and digits (it names functions/<name>/lambda and the template's %q)", g.Name, "<Name>Function"))
 			continue
 		}
-		fn := Function{LogicalID: LogicalID(g.Name), Group: g.Name, Streaming: g.Streaming}
+		fn := Function{LogicalID: LogicalID(g.Name), Group: g.Name, Streaming: g.Streaming, MemoryMB: g.MemoryMB}
 		names := map[string]string{}
 		for _, rt := range g.Routes {
 			method, path, err := APIRoute(rt.Pattern)
@@ -213,6 +216,10 @@ func RenderFunctions(fns []Function) []byte {
 		b.WriteString("    Metadata:\n      BuildMethod: makefile\n")
 		b.WriteString("    Properties:\n")
 		fmt.Fprintf(&b, "      Description: Trade Journal route group %s (functions/%s)\n", fn.Group, fn.Group)
+		if fn.MemoryMB > 0 {
+			b.WriteString("      # Its own memory, for the CPU share its answers need (httpx.Group.MemoryMB).\n")
+			fmt.Fprintf(&b, "      MemorySize: %d\n", fn.MemoryMB)
+		}
 		if fn.Streaming {
 			// Its answers stream as server-sent events through the Function
 			// URL (lambdahost.StartStreaming); the application checks the

@@ -25,6 +25,10 @@ func Group(a *app.App) httpx.Group {
 		Name:   "performance",
 		Mounts: []string{"/api/performance"},
 		Routes: []httpx.Route{{Pattern: "GET /api/performance", Handler: a.Sessions.Require(journal.ExpiringFirst(h.get))}},
+		// One vCPU: the report is CPU-bound Go (docs/performance.md has its
+		// CPU per report; at the default 512 MB, about 0.3 of a core, a
+		// report would take three times as long).
+		MemoryMB: 1769,
 	}
 }
 

@@ -26,6 +26,11 @@ type Group struct {
 	// with response streaming (lambdahost.StartStreaming) instead of the
 	// HTTP API, whose adapter buffers a response whole.
 	Streaming bool
+	// MemoryMB, when set, is the memory the function platform gives the
+	// group's function instead of the template's default; a Lambda
+	// function's CPU share grows with it (1769 MB is one vCPU), so a group
+	// whose answers cost CPU time asks for what its benchmark needs.
+	MemoryMB int
 	// Guard, when set, runs before route dispatch for every request of the
 	// group (the admin group's admin check). When it answers, the metrics
 	// route label is the mount wildcard "<mount>/*".
