@@ -19,6 +19,7 @@ import (
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/journal/journaltest"
+	"tradejournal/shared/journalstore"
 )
 
 // The speed targets of issues 4 and 17, with 100,000 closed positions
@@ -174,7 +175,11 @@ func BenchmarkSpeed(b *testing.B) {
 		if _, err := f.srv.App.DB.Exec(ctx, pairOptions, f.data.UserID); err != nil {
 			b.Fatal(err)
 		}
-		f.fetch(b, dash) // the first read analyses the strategies written straight into the table
+		// Strategies written straight into the table are stale until
+		// analysed; a read no longer does it, so the set-up does.
+		if err := journalstore.New(f.srv.App.DB, f.srv.App.Keyring, f.srv.App.Now).AnalyseStrategies(ctx, f.data.UserID); err != nil {
+			b.Fatal(err)
+		}
 		m := cpu.mark()
 		var took []time.Duration
 		for b.Loop() {

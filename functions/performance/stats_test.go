@@ -12,6 +12,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/journalstore"
 )
 
 // TestStatisticsMatchRecomputation builds random closed positions (four
@@ -161,6 +162,11 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					}
 					legs = legs[n:]
 				}
+			}
+			// Strategies written straight into the table are stale, as
+			// after migration 0033: analysed here, as the store does.
+			if err := journalstore.New(srv.App.DB, srv.App.Keyring, srv.App.Now).AnalyseStrategies(ctx, uid); err != nil {
+				t.Fatal(err)
 			}
 			rebuild(t, srv, uid)
 			oacc := account(t, srv, ouid, "USD", "UTC")
