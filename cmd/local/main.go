@@ -33,8 +33,8 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/journalstore"
 	"tradejournal/shared/jobs"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/metrics"
 )
 
@@ -93,8 +93,8 @@ func serve(ctx context.Context, cfg config.Config) error {
 		return fmt.Errorf("start-up: %w", err)
 	}
 	// The background jobs (shared/jobs: reservations, staged imports, the
-	// SEC ticker list, image objects, the mail outbox), each on its own
-	// interval; stopped before the pool closes.
+	// SEC ticker list, option expiry, image objects, the mail outbox), each
+	// on its own interval; stopped before the pool closes.
 	defer jobs.Start(ctx, jobs.List(a, &http.Client{}), log)()
 
 	// The built SPA (WEB_DIST_DIR, default ./web/dist) answers every path no

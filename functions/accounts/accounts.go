@@ -53,12 +53,12 @@ func Group(a *app.App) httpx.Group {
 		Mounts: []string{"/api/accounts", "/api/accounts/", "/api/brokerages", "/api/brokerages/", "/api/tags", "/api/tags/",
 			"/api/demo-journal"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/accounts", Handler: require(h.journal.ExpiringFirst(h.listAccounts))},
+			{Pattern: "GET /api/accounts", Handler: require(h.listAccounts)},
 			{Pattern: "POST /api/accounts", Handler: require(h.createAccount)},
-			{Pattern: "GET /api/accounts/{accountId}", Handler: require(h.journal.ExpiringFirst(h.getAccount))},
+			{Pattern: "GET /api/accounts/{accountId}", Handler: require(h.getAccount)},
 			{Pattern: "PATCH /api/accounts/{accountId}", Handler: require(h.updateAccount)},
 			{Pattern: "DELETE /api/accounts/{accountId}", Handler: require(h.deleteAccount)},
-			{Pattern: "GET /api/accounts/{accountId}/ledger", Handler: require(h.journal.ExpiringFirst(h.listLedger))},
+			{Pattern: "GET /api/accounts/{accountId}/ledger", Handler: require(h.listLedger)},
 			{Pattern: "POST /api/accounts/{accountId}/ledger", Handler: require(h.addLedgerEntry)},
 			{Pattern: "DELETE /api/accounts/{accountId}/ledger/{entryId}", Handler: require(h.deleteLedgerEntry)},
 

@@ -36,7 +36,6 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
-	"tradejournal/shared/journalstore"
 	"tradejournal/shared/wallet"
 )
 
@@ -87,9 +86,7 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/assistant/conversations/{conversationId}", Handler: on(h.read)},
 			{Pattern: "PATCH /api/assistant/conversations/{conversationId}", Handler: on(h.rename)},
 			{Pattern: "DELETE /api/assistant/conversations/{conversationId}", Handler: on(h.remove)},
-			// The answer reads the journal's statistics: settled first, as every journal read.
-			{Pattern: "POST /api/assistant/conversations/{conversationId}/messages/stream",
-				Handler: on(journalstore.New(a.DB, a.Keyring, a.Now).ExpiringFirst(h.stream))},
+			{Pattern: "POST /api/assistant/conversations/{conversationId}/messages/stream", Handler: on(h.stream)},
 		},
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/journalstore"
 )
 
 type handler struct {
@@ -29,15 +28,12 @@ type handler struct {
 func Group(a *app.App) httpx.Group {
 	h := handler{app: a, store: dayjournal.New(a.DB, a.Keyring, a.Now)}
 	require := a.Sessions.Require
-	// The days' figures read the journal: expired options and stale
-	// strategies settled first, as every journal read.
-	settled := journalstore.New(a.DB, a.Keyring, a.Now).ExpiringFirst
 	return httpx.Group{
 		Name:   "journaldays",
 		Mounts: []string{"/api/journal/days", "/api/journal/days/"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/journal/days", Handler: require(settled(h.list))},
-			{Pattern: "GET /api/journal/days/{date}", Handler: require(settled(h.get))},
+			{Pattern: "GET /api/journal/days", Handler: require(h.list)},
+			{Pattern: "GET /api/journal/days/{date}", Handler: require(h.get)},
 			{Pattern: "PUT /api/journal/days/{date}", Handler: require(h.put)},
 			{Pattern: "DELETE /api/journal/days/{date}", Handler: require(h.delete)},
 		},

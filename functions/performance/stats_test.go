@@ -162,6 +162,8 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					legs = legs[n:]
 				}
 			}
+			// Positions and strategies written straight into the tables:
+			// their derived rows as the journal store keeps them.
 			rebuild(t, srv, uid)
 			oacc := account(t, srv, ouid, "USD", "UTC")
 			position(t, srv, ouid, oacc, pos{"AAPL", "1000", "1000", "0", nil, "2024-02-01T15:00:00Z", ""})

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/journalstore"
 )
 
 // TestAssignment: exercise and assignment close the option at 0 and move
@@ -50,10 +51,13 @@ func TestAssignment(t *testing.T) {
 		t.Fatalf("the put: %v / %v", opt, und)
 	}
 
-	// A short put the journal expired at 0 on its next read, though it was assigned: 200 shares bought at 100.
+	// A short put the option-expiry job closed at 0, though it was assigned: 200 shares bought at 100.
 	short := option("MSFT  250321P00100000", "short", fill("entry", "1.20", "2", "0", "2025-03-03T15:00:00Z"))
+	if n, err := journalstore.New(f.srv.App.DB, f.srv.App.Keyring, f.srv.App.Now).ExpireDue(t.Context()); err != nil || n != 1 {
+		t.Fatalf("the option-expiry job closed %d (%v)", n, err)
+	}
 	if got := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+short, nil), 200), "position"); got["status"] != "closed" {
-		t.Fatalf("not expired by the read: %v", got["status"])
+		t.Fatalf("not expired by the job: %v", got["status"])
 	}
 	opt, und = assigned(short, map[string]any{})
 	if fills := opt["fills"].([]any); opt["status"] != "closed" || len(fills) != 2 || opt["netPnl"] != "240.0000" {

@@ -48,7 +48,7 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	page, err := ListPositions(ctx, h.app.DB, auth.CurrentUser(ctx).ID, f, cursor, limit)
+	page, err := ListPositions(ctx, h.app.DB, auth.CurrentUser(ctx).ID, f, cursor, limit, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -56,10 +56,10 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, page)
 }
 
-// ListPositions returns one page of the user's positions: one indexed query
-// for the page (positions_user_opened_idx, or an index of the filtered
-// column in the same order) and one for the page's tags.
-func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.Filter, after *journal.Cursor, limit int) (Page, error) {
+// ListPositions returns one page of the user's positions as of now: one
+// indexed query for the page (positions_user_opened_idx, or an index of the
+// filtered column in the same order) and one for the page's tags.
+func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.Filter, after *journal.Cursor, limit int, now time.Time) (Page, error) {
 	sql, args := listQuery(userID, f, after, limit)
 	if len(f.TagIDs)+len(f.ExcludeTagIDs)+len(f.PlaybookIDs) > 0 {
 		// How many positions carry a tag (or follow a playbook) varies from
@@ -77,6 +77,7 @@ func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.F
 	items := make([]journalstore.Summary, 0, limit+1)
 	if _, err := pgx.ForEachRow(rows, journalstore.ScanSummary(&s), func() error {
 		s.Tags = []journal.Tag{}
+		s.SetAwaitingExpiry(now)
 		items = append(items, s)
 		return nil
 	}); err != nil {

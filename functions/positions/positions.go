@@ -44,9 +44,9 @@ func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
 		Name:   "positions",
 		Mounts: []string{"/api/positions", "/api/positions/"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/positions", Handler: require(h.journal.ExpiringFirst(h.list))},
+			{Pattern: "GET /api/positions", Handler: require(h.list)},
 			{Pattern: "POST /api/positions", Handler: require(h.create)},
-			{Pattern: "GET /api/positions/{positionId}", Handler: require(h.journal.ExpiringFirst(h.get))},
+			{Pattern: "GET /api/positions/{positionId}", Handler: require(h.get)},
 			{Pattern: "PATCH /api/positions/{positionId}", Handler: require(h.update)},
 			{Pattern: "DELETE /api/positions/{positionId}", Handler: require(h.delete)},
 			{Pattern: "POST /api/positions/{positionId}/fills", Handler: require(h.addFill)},

@@ -17,7 +17,6 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
-	"tradejournal/shared/journalstore"
 	"tradejournal/shared/rules"
 )
 
@@ -30,16 +29,13 @@ type handler struct{ app *app.App }
 func Group(a *app.App) httpx.Group {
 	h := handler{app: a}
 	req := a.Sessions.Require
-	// Compliance reads the journal: expired options and stale strategies
-	// settled first, as every journal read.
-	settled := journalstore.New(a.DB, a.Keyring, a.Now).ExpiringFirst
 	return httpx.Group{
 		Name:   "rules",
 		Mounts: []string{"/api/rules", "/api/rules/"},
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/rules", Handler: req(h.list)},
 			{Pattern: "POST /api/rules", Handler: req(h.create)},
-			{Pattern: "GET /api/rules/compliance", Handler: req(settled(h.compliance))},
+			{Pattern: "GET /api/rules/compliance", Handler: req(h.compliance)},
 			{Pattern: "GET /api/rules/{ruleId}", Handler: req(h.get)},
 			{Pattern: "PATCH /api/rules/{ruleId}", Handler: req(h.update)},
 			{Pattern: "DELETE /api/rules/{ruleId}", Handler: req(h.delete)},

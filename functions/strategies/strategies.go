@@ -25,9 +25,9 @@ func Group(a *app.App) httpx.Group {
 		Name:   "strategies",
 		Mounts: []string{"/api/strategies", "/api/strategies/"},
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/strategies", Handler: require(h.journal.ExpiringFirst(h.list))},
+			{Pattern: "GET /api/strategies", Handler: require(h.list)},
 			{Pattern: "POST /api/strategies", Handler: require(h.create)},
-			{Pattern: "GET /api/strategies/{strategyId}", Handler: require(h.journal.ExpiringFirst(h.get))},
+			{Pattern: "GET /api/strategies/{strategyId}", Handler: require(h.get)},
 			{Pattern: "PATCH /api/strategies/{strategyId}", Handler: require(h.update)},
 			{Pattern: "DELETE /api/strategies/{strategyId}", Handler: require(h.delete)},
 		},

@@ -5,6 +5,8 @@ package db
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -79,7 +81,10 @@ const migrateLockKey = 7240814
 
 // Migrate applies every embedded migration not yet recorded, in order, each
 // in its own transaction. Two processes starting together are serialised by
-// an advisory lock, so each file runs exactly once.
+// an advisory lock, so each file runs exactly once. It refuses to run while
+// an applied migration's file differs from the one that was applied
+// (checkApplied), so every host stops at start instead of serving a schema
+// its files no longer describe.
 func Migrate(ctx context.Context, url string) (applied []string, err error) {
 	return migrate(ctx, url, math.MaxInt)
 }
@@ -101,22 +106,22 @@ func migrate(ctx context.Context, url string, upTo int) (applied []string, err e
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", migrateLockKey) //nolint:errcheck // the session ends right after
 
-	const create = `CREATE TABLE IF NOT EXISTS schema_migrations (
-		version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`
-	if _, err := conn.Exec(ctx, create); err != nil {
-		return nil, fmt.Errorf("create schema_migrations: %w", err)
+	// checksum is added to the tables of databases created before it was
+	// recorded, as well as to new ones.
+	for _, q := range []string{
+		`CREATE TABLE IF NOT EXISTS schema_migrations (
+			version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+		`ALTER TABLE schema_migrations ADD COLUMN IF NOT EXISTS checksum text`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			return nil, fmt.Errorf("create schema_migrations: %w", err)
+		}
 	}
-	done := map[int]bool{}
-	rows, _ := conn.Query(ctx, "SELECT version FROM schema_migrations")
-	versions, err := pgx.CollectRows(rows, pgx.RowTo[int])
-	if err != nil {
-		return nil, fmt.Errorf("read schema_migrations: %w", err)
-	}
-	for _, v := range versions {
-		done[v] = true
-	}
-
 	files, err := migrationFiles()
+	if err != nil {
+		return nil, err
+	}
+	done, err := checkApplied(ctx, conn, files)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +133,8 @@ func migrate(ctx context.Context, url string, upTo int) (applied []string, err e
 			if _, err := tx.Exec(ctx, f.sql); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", f.version, f.name)
+			_, err := tx.Exec(ctx, "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+				f.version, f.name, f.checksum)
 			return err
 		}); err != nil {
 			return applied, fmt.Errorf("migration %s: %w", f.name, err)
@@ -138,10 +144,56 @@ func migrate(ctx context.Context, url string, upTo int) (applied []string, err e
 	return applied, nil
 }
 
+// checkApplied returns the versions already applied, after making sure
+// each applied file is still the one that ran: a migration is never edited
+// once it has landed (a database that applied the old text would never run
+// the new one), so a changed file is an error naming every such file.
+func checkApplied(ctx context.Context, conn *pgx.Conn, files []migration) (map[int]bool, error) {
+	versions, sums := make([]int, len(files)), make([]string, len(files))
+	for i, f := range files {
+		versions[i], sums[i] = f.version, f.checksum
+	}
+	// Rows applied before checksums were recorded have none: nothing tells
+	// what their file held then, so the file as it is now is taken as the
+	// one that ran, once, and held to from then on. One statement, so a
+	// failure leaves every row as it was.
+	if _, err := conn.Exec(ctx, `UPDATE schema_migrations m SET checksum = f.checksum
+		FROM unnest($1::integer[], $2::text[]) AS f(version, checksum)
+		WHERE m.version = f.version AND m.checksum IS NULL`, versions, sums); err != nil {
+		return nil, fmt.Errorf("record migration checksums: %w", err)
+	}
+	byVersion := make(map[int]migration, len(files))
+	for _, f := range files {
+		byVersion[f.version] = f
+	}
+	var (
+		done     = map[int]bool{}
+		changed  []string
+		version  int
+		recorded *string
+	)
+	rows, _ := conn.Query(ctx, "SELECT version, checksum FROM schema_migrations ORDER BY version")
+	if _, err := pgx.ForEachRow(rows, []any{&version, &recorded}, func() error {
+		done[version] = true
+		if f, ok := byVersion[version]; ok && recorded != nil && *recorded != f.checksum {
+			changed = append(changed, fmt.Sprintf("migration %s was changed after it was applied (recorded sha256 %s, file %s)",
+				f.name, *recorded, f.checksum))
+		}
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("read schema_migrations: %w", err)
+	}
+	if len(changed) > 0 {
+		return nil, errors.New(strings.Join(changed, "; ") + ": write a new migration instead")
+	}
+	return done, nil
+}
+
 type migration struct {
-	version int
-	name    string
-	sql     string
+	version  int
+	name     string
+	sql      string
+	checksum string // SHA-256 of the file's bytes, hex
 }
 
 func migrationFiles() ([]migration, error) {
@@ -161,7 +213,8 @@ func migrationFiles() ([]migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, migration{version: v, name: name, sql: string(body)})
+		sum := sha256.Sum256(body)
+		out = append(out, migration{version: v, name: name, sql: string(body), checksum: hex.EncodeToString(sum[:])})
 	}
 	return out, nil
 }

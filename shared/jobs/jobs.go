@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"tradejournal/shared/app"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
 	"tradejournal/shared/objectstore"
 	"tradejournal/shared/staging"
@@ -39,6 +40,7 @@ const (
 	SymbolRefresh    = "symbol-refresh"     // the SEC ticker table (daily; the job knows when it is due)
 	EmailOutbox      = "email-outbox"       // verification and reset mail waiting in the outbox
 	ImageObjectPurge = "image-object-purge" // bucket objects of deleted images (object storage only)
+	OptionExpiry     = "option-expiry"      // options still open after their expiry day, closed at 0
 )
 
 // Job is one background job.
@@ -70,6 +72,9 @@ const (
 	sweepEvery  = time.Minute       // reservations, staged imports, image objects
 	outboxEvery = 10 * time.Second  // queued mail; new mail wakes the job at once
 	symbolEvery = market.RetryEvery // the refresh itself decides whether the daily check is due
+	// expiryEvery bounds how long an expired option waits, shown as
+	// awaiting expiry, before it is closed: template.yaml's rate too.
+	expiryEvery = 15 * time.Minute
 )
 
 // List returns every job of the deployment a describes, in the order Run
@@ -87,6 +92,7 @@ func List(a *app.App, client *http.Client) []Job {
 		{Name: SymbolRefresh, Every: symbolEvery, Soft: true, StopOn: market.ErrCodeHostUserAgent, Run: func(ctx context.Context) (int, error) {
 			return 0, market.RefreshSymbols(ctx, a.DB, client, a.Config.Market, a.Now(), a.Log)
 		}},
+		{Name: OptionExpiry, Every: expiryEvery, Run: journalstore.New(a.DB, a.Keyring, a.Now).ExpireDue},
 	}
 	purge := Job{Name: ImageObjectPurge, Off: "object storage is not configured"}
 	if a.Objects != nil {

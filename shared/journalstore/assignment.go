@@ -51,9 +51,9 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 		return Assigned{}, err
 	}
 	if expired != "" {
-		// Closed at 0 by ExpireOptions while it was in fact assigned: that
-		// exit goes first (should the rest fail, the next read expires the
-		// option again, so nothing is lost).
+		// Closed at 0 by ExpireDue while it was in fact assigned: that
+		// exit goes first (should the rest fail, the next run of the
+		// option-expiry job expires the option again, so nothing is lost).
 		if _, err := s.DeleteFill(ctx, userID, positionID, expired); err != nil {
 			return Assigned{}, err
 		}
@@ -150,7 +150,7 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 	return out, err
 }
 
-// expiryExit returns the id of the exit ExpireOptions wrote on a closed
+// expiryExit returns the id of the exit ExpireDue wrote on a closed
 // option, or "": its last fill, an exit at 0 with no fee at the expiry
 // moment, with no trade of the underlying's shares in the account at that
 // instant (which an assignment recorded here always writes).

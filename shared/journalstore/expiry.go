@@ -2,14 +2,13 @@ package journalstore
 
 import (
 	"context"
-	"net/http"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apperr"
-	"tradejournal/shared/auth"
-	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 )
 
@@ -31,72 +30,84 @@ func ExpiryMoment(expiry time.Time) time.Time {
 	return time.Date(expiry.Year(), expiry.Month(), expiry.Day(), 16, 0, 0, 0, expiryZone)
 }
 
-// ExpireOptions closes the user's options that are still open after their
-// expiry day: each gets an exit of its open quantity at price 0 and no fee,
-// dated 16:00 New York time on the expiry date, written like any fill (the
-// P&L, the ledger, the balance and the statistics' rows move with it). The
-// journal's reads call it first, so an option held to expiry leaves the
-// journal at the next look without a scheduler.
-//
-// It waits for the day after expiry (New York) so that the trader can
-// record the real close of that day first, and it leaves alone a position
-// with a fill dated after the expiry moment (something the trader entered
-// knowingly: an assignment recorded by hand, say). An option that finished
-// in the money was exercised or assigned, not worthless: the trader
-// corrects the exit's price, or deletes it and records what happened.
-//
-// It is safe to run from two requests at once: AddFill locks the position,
-// and the second writer, finding nothing open, is refused and skipped.
-func (s *Store) ExpireOptions(ctx context.Context, userID string) error {
-	now := s.now().In(expiryZone)
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-	rows, err := s.pool.Query(ctx, `
-		SELECT p.id::text, p.open_quantity::text, p.option_expiry
-		FROM positions p
-		WHERE p.user_id = $1 AND p.status = 'open' AND p.asset_type = 'option' AND p.option_expiry < $2
-		  AND NOT EXISTS (SELECT 1 FROM fills f WHERE f.position_id = p.id
-		                  AND f.filled_at > (p.option_expiry + time '16:00') AT TIME ZONE 'America/New_York')`,
-		userID, today)
-	if err != nil {
-		return err
-	}
-	type expired struct {
-		id, quantity string
-		expiry       time.Time
-	}
-	due, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (expired, error) {
-		var e expired
-		return e, r.Scan(&e.id, &e.quantity, &e.expiry)
-	})
-	if err != nil {
-		return err
-	}
-	exit := journal.FillExit
-	for _, e := range due {
-		at := ExpiryMoment(e.expiry).UTC().Format(time.RFC3339)
-		_, err := s.AddFill(ctx, userID, e.id, journal.FillInput{Type: &exit, Price: journal.S("0"),
-			Quantity: journal.S(e.quantity), Fees: journal.S("0"), FilledAt: &at})
-		if ae, ok := apperr.As(err); ok && (ae.Code == apperr.Validation || ae.Code == apperr.NotFound || ae.Code == apperr.Conflict) {
-			continue // settled by another request meanwhile, or deleted: nothing left to expire
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+// expiryToday is the New York date at now, at midnight UTC as an
+// option_expiry date reads.
+func expiryToday(now time.Time) time.Time {
+	ny := now.In(expiryZone)
+	return time.Date(ny.Year(), ny.Month(), ny.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// ExpiringFirst wraps a handler that reads the journal (positions,
-// statistics, balances): the signed-in user's expired options are closed,
-// and any strategy left stale analysed (AnalyseStrategies), before it
-// answers, so every read sees them settled.
-func (s *Store) ExpiringFirst(next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		userID := auth.CurrentUser(r.Context()).ID
-		if err := s.ExpireOptions(r.Context(), userID); err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
-		next(w, r)
+// dueForExpiry is the one rule of what ExpireDue closes, and so of what
+// AwaitingExpiry says: an open option whose expiry day is over in New
+// York (the trader had that evening to record the real close) and with no
+// fill dated after its expiry moment (something the trader entered
+// knowingly, an assignment recorded by hand, say). lastFill is the
+// position's latest fill.
+func dueForExpiry(expiry, lastFill, now time.Time) bool {
+	return expiry.Before(expiryToday(now)) && !lastFill.After(ExpiryMoment(expiry))
+}
+
+// ExpireDue closes the options of every user that are due (dueForExpiry),
+// the option-expiry job (shared/jobs): each gets an exit of its open
+// quantity at price 0 and no fee, dated at its expiry moment, written by
+// AddFill like any fill, so the P&L, the ledger, the balance and the
+// statistics' rows move with it. It returns how many it closed. An option
+// that finished in the money was exercised or assigned, not worthless: the
+// trader corrects the exit's price, or records the assignment, which takes
+// this exit back.
+//
+// Runs may overlap (two hosts, a slow run): AddFill locks the position, and
+// a second writer finding nothing open is refused and skips it. One
+// position that cannot be closed does not hold back the others.
+func (s *Store) ExpireDue(ctx context.Context) (int, error) {
+	now := s.now()
+	// positions_open_options_idx (migration 0031) holds only open options.
+	rows, err := s.pool.Query(ctx, `SELECT p.user_id::text, `+SummaryColumns+` FROM positions p
+		WHERE p.status = 'open' AND p.asset_type = 'option' AND p.option_expiry < $1
+		ORDER BY p.option_expiry, p.id`, expiryToday(now))
+	if err != nil {
+		return 0, classify(err)
 	}
+	type option struct {
+		userID string
+		Summary
+	}
+	var (
+		o   option
+		due []option
+	)
+	if _, err := pgx.ForEachRow(rows, append([]any{&o.userID}, ScanSummary(&o.Summary)...), func() error {
+		if o.SetAwaitingExpiry(now); o.AwaitingExpiry {
+			due = append(due, o)
+		}
+		return nil
+	}); err != nil {
+		return 0, classify(err)
+	}
+	exit := journal.FillExit
+	var (
+		closed int
+		failed []error
+	)
+	for _, o := range due {
+		expiry, err := time.Parse(time.DateOnly, *o.OptionExpiry)
+		if err != nil {
+			return closed, err
+		}
+		at := ExpiryMoment(expiry).UTC().Format(time.RFC3339)
+		_, err = s.AddFill(ctx, o.userID, o.ID, journal.FillInput{Type: &exit, Price: journal.S("0"),
+			Quantity: journal.S(o.OpenQuantity), Fees: journal.S("0"), FilledAt: &at})
+		if ae, ok := apperr.As(err); ok && (ae.Code == apperr.Validation || ae.Code == apperr.NotFound || ae.Code == apperr.Conflict) {
+			continue // closed by another run meanwhile, or deleted: nothing left to expire
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return closed, ctx.Err()
+			}
+			failed = append(failed, fmt.Errorf("expire position %s: %w", o.ID, err))
+			continue
+		}
+		closed++
+	}
+	return closed, errors.Join(failed...)
 }

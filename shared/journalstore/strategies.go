@@ -353,6 +353,7 @@ func (s *Store) strategies(ctx context.Context, where string, args ...any) ([]St
 	var legIDs []string
 	if _, err := pgx.ForEachRow(rows, ScanSummary(&leg), func() error {
 		st := &out[at[*leg.StrategyID]]
+		leg.SetAwaitingExpiry(s.now())
 		st.Legs = append(st.Legs, leg)
 		legIDs = append(legIDs, leg.ID)
 		return nil

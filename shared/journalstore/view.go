@@ -63,6 +63,26 @@ type Summary struct {
 	Tags      []journal.Tag `json:"tags"`
 	CreatedAt time.Time     `json:"createdAt"`
 	UpdatedAt time.Time     `json:"updatedAt"`
+
+	// AwaitingExpiry says that the position is an open option past its
+	// expiry day that the option-expiry job closes at its next run
+	// (ExpireDue): a read shows the journal as it is and never writes, so
+	// until then the option is open, and says why. Set by SetAwaitingExpiry.
+	AwaitingExpiry bool `json:"awaitingExpiry"`
+	// lastFill is the latest fill's time of an open option (nil otherwise),
+	// what SetAwaitingExpiry needs besides the expiry.
+	lastFill *time.Time
+}
+
+// SetAwaitingExpiry sets AwaitingExpiry as of now (the store's clock): a
+// read-time figure, like a hold time.
+func (s *Summary) SetAwaitingExpiry(now time.Time) {
+	s.AwaitingExpiry = false
+	if s.Status != journal.StatusOpen || s.AssetType != journal.AssetOption || s.OptionExpiry == nil || s.lastFill == nil {
+		return
+	}
+	expiry, err := time.Parse(time.DateOnly, *s.OptionExpiry)
+	s.AwaitingExpiry = err == nil && dueForExpiry(expiry, *s.lastFill, now)
 }
 
 // Position is one position in full: the summary, the notes, the fills in
@@ -188,6 +208,8 @@ type Result struct {
 // than decoding NUMERIC into decimals and formatting them again: on a page
 // of 50 it was most of the server time. Tags are read by TagsOf, for a
 // whole page at once (a per-row JSON subquery costs 20 times the page query).
+// The last column is an open option's latest fill (one probe of
+// fills_position_id_idx, for open options only), for SetAwaitingExpiry.
 const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
 	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text,
 	to_char(p.contract_month, 'YYYY-MM'), trim_scale(p.multiplier)::text,
@@ -195,7 +217,9 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	p.opened_at, p.closed_at, trim_scale(p.entry_quantity)::text, trim_scale(p.exit_quantity)::text,
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
-	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at`
+	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at,
+	CASE WHEN p.status = 'open' AND p.asset_type = 'option'
+		THEN (SELECT max(lf.filled_at) FROM fills lf WHERE lf.position_id = p.id) END`
 
 // ScanSummary returns the scan destinations of SummaryColumns (then extra).
 func ScanSummary(s *Summary, extra ...any) []any {
@@ -205,7 +229,7 @@ func ScanSummary(s *Summary, extra ...any) []any {
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
 		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
-		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt}, extra...)
+		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt, &s.lastFill}, extra...)
 }
 
 // amount formats a money figure with 4 places; nil stays nil.
@@ -315,6 +339,7 @@ func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id
 		p.trade, p.figures = trade, fig
 		p.Review = review(journal.Review(trade, fig, target, mae, mfe, now))
 	}
+	p.SetAwaitingExpiry(now)
 
 	tags, err := readTags(br.Query())
 	if err != nil {

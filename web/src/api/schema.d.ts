@@ -1488,11 +1488,12 @@ export interface paths {
          *     A page costs the same at any depth (under 10 ms of server time with
          *     100,000 positions; docs/performance.md).
          *
-         *     Options still open after their expiry day (New York) are closed
-         *     first, by an exit at 0 dated 16:00 New York time on the expiry date
-         *     (expired worthless; the trader corrects one that was exercised or
-         *     assigned). Every read of the journal does this: a position, the
-         *     list, the statistics, an account and its ledger.
+         *     A read never writes. Options still open after their expiry day (New
+         *     York) are closed by the `option-expiry` job (every 15 minutes), by an
+         *     exit at 0 dated 16:00 New York time on the expiry date (expired
+         *     worthless; the trader corrects one that was exercised or assigned);
+         *     until it runs such an option is listed open with `awaitingExpiry`
+         *     true.
          *
          *     Filters combine with AND. `from` and `to` are trading days of the
          *     opening fill in each position's account's time zone, inclusive. Items
@@ -1674,7 +1675,7 @@ export interface paths {
          * List strategies
          * @description The user's strategies (multi-leg positions), newest first, each with
          *     its legs and figures. Pass the previous page's `nextCursor` as
-         *     `cursor`. Expired options are settled first, as on every journal read.
+         *     `cursor`.
          */
         get: operations["listStrategies"];
         put?: never;
@@ -3849,6 +3850,17 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /**
+             * @description True for an open option whose expiry day is over (New York time)
+             *     that the `option-expiry` job has not closed yet: a read shows the
+             *     journal as it is and never writes, so the option stays open until
+             *     the job's next run (every 15 minutes) closes it by an exit at 0
+             *     dated 16:00 New York time on the expiry date. Computed when read
+             *     (the positions list, a position, a strategy's legs); false for
+             *     everything else, including an option with a fill dated after its
+             *     expiry, which the job leaves to the trader.
+             */
+            awaitingExpiry: boolean;
         };
         /** @description A position in full. */
         Position: components["schemas"]["PositionSummary"] & {

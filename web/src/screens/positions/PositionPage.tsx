@@ -10,6 +10,7 @@ import { SaveState, useAutosave } from '../../components/autosave';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Assignment } from './Assignment';
+import { AwaitingExpiryNote } from './expiry';
 import { Images } from './Images';
 import { Review } from './Review';
 import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
@@ -400,6 +401,7 @@ export default function PositionPage() {
           </>
         )}
       </p>
+      {p.status === 'open' && p.awaitingExpiry && <AwaitingExpiryNote />}
       {last && last.on === p.id && <ChangesNote changes={last.changes} current={p.id} />}
       <ErrorNote error={remove.error} />
       <Images positionId={p.id} />

@@ -7,6 +7,7 @@ import { FilterBar, useUrlFilters } from '../../components/filters';
 import { LoadMore, PageTitle } from '../../components/ui';
 import { apiQuery, carriedSearch, writeFilters } from '../../filterState';
 import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { AwaitingExpiryBadge } from './expiry';
 import { contractText } from './futures';
 
 export default function PositionsList() {
@@ -59,7 +60,15 @@ export default function PositionsList() {
                       {p.assetType === 'future' && <div className="muted">{contractText(p)}</div>}
                     </th>
                     <td>{p.side}</td>
-                    <td>{p.status}</td>
+                    <td>
+                      {p.status}
+                      {p.status === 'open' && p.awaitingExpiry && (
+                        <>
+                          {' '}
+                          <AwaitingExpiryBadge />
+                        </>
+                      )}
+                    </td>
                     <td className="when">{formatDateTime(p.openedAt)}</td>
                     <td className="when">{formatDateTime(p.closedAt)}</td>
                     <td className="num">{p.entryQuantity}</td>
