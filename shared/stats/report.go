@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -337,21 +336,14 @@ func build(r raw, display string, factors map[string]decimal.Decimal) Report {
 		}
 		total = len(rep.MissingPairs) == 0
 	}
-	// The blocks only read r: each is assembled on its own goroutine.
 	rep.ByCurrency = make([]Block, len(currencies))
-	var wg sync.WaitGroup
 	for i, c := range currencies {
-		wg.Go(func() {
-			rep.ByCurrency[i] = block(c, r, []string{c}, func(string) decimal.Decimal { return one }, c)
-		})
+		rep.ByCurrency[i] = block(c, r, []string{c}, func(string) decimal.Decimal { return one }, c)
 	}
 	if total {
-		wg.Go(func() {
-			b := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
-			rep.Total = &b
-		})
+		b := block(display, r, currencies, func(c string) decimal.Decimal { return factors[c] }, totalSeries)
+		rep.Total = &b
 	}
-	wg.Wait()
 	return rep
 }
 
@@ -366,8 +358,8 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		rBuckets  [len(rBounds) + 1]int64
 		win, loss sizes
 	)
-	// One currency at its own value: its breakdowns as they are (they are
-	// only read, here and by the total's block at the same time).
+	// One currency at its own value: its breakdowns as they are (only
+	// read, here and by the total's block).
 	direct := len(from) == 1 && factor(from[0]).Equal(one)
 	for k := range merged {
 		if direct {

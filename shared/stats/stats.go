@@ -4,11 +4,11 @@
 // journal's shared filter, per account currency and converted into the
 // display currency. The assistant grounds its answers in the same report.
 //
-// There is one path: the closed positions are read in close order
-// (store.go) and every figure is folded from them once (fold.go), then
-// assembled and formatted (report.go). Nothing derived is stored: the
-// positions' own figure columns, kept by the journal's store, are the
-// only input.
+// There is one path: the closed trades are read from the packed records
+// the journal store keeps (record.go defines them, store.go reads them),
+// every sum is folded as a trade is read and every order-dependent figure
+// over the trades in close order (fold.go), then all are assembled and
+// formatted (report.go).
 package stats
 
 import (
