@@ -14,6 +14,7 @@ package stats
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 	"strconv"
@@ -112,10 +113,10 @@ func walkSeries(fd *fold, factors map[string]decimal.Decimal, display string) ma
 
 // walkTotal walks every close converted: its values are net P&L x factor,
 // integers in units of 10^(exp-4), exp the lowest exponent of the factors.
-// They are summed in 128 bits when the largest possible sum fits (a net
-// P&L's bits, a scaled factor's and the count's, within 126), which every
-// journal short of amounts and rates at the edge of their columns meets;
-// in big.Int otherwise.
+// They are summed in 256 bits when the largest possible sum fits (a net
+// P&L's bits, a scaled factor's and the count's, within 254), which every
+// journal short of amounts and rates far past their columns meets; in
+// big.Int otherwise.
 func walkTotal(fd *fold, factors map[string]decimal.Decimal, largest int) seriesStats {
 	j := fd.journal
 	exp := int32(0)
@@ -134,16 +135,17 @@ func walkTotal(fd *fold, factors map[string]decimal.Decimal, largest int) series
 		}
 	}
 	n := int64(fd.items.n)
-	if widest <= 64 && largest+widest+bits.Len64(uint64(n)) <= 126 {
-		small := make([]uint64, len(scale))
+	if widest <= 128 && largest+widest+bits.Len64(uint64(n)) <= 254 {
+		words := make([][2]uint64, len(scale))
 		for i, s := range scale {
-			if s != nil {
-				small[i] = s.Uint64() // factors are positive
+			if s != nil { // factors are positive
+				lo := new(big.Int).And(s, new(big.Int).SetUint64(math.MaxUint64))
+				words[i] = [2]uint64{lo.Uint64(), new(big.Int).Rsh(s, 64).Uint64()}
 			}
 		}
-		w := newWalk(n, exp-4, units{})
+		w := newWalk(n, exp-4, wide{})
 		for it := range fd.items.all {
-			w.step(it.at, it.net.mulSmall(small[it.cur]))
+			w.step(it.at, it.net.mulWide(words[it.cur]))
 		}
 		return w.stats()
 	}

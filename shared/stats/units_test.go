@@ -6,56 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
-)
 
-// TestNumericUnits: the hand-written decoder reads every numeric(24, 4)
-// the way decimal does, in PostgreSQL's binary format as pgx encodes it,
-// and refuses what the column cannot hold.
-func TestNumericUnits(t *testing.T) {
-	m := pgtype.NewMap()
-	encode := func(d decimal.Decimal) []byte {
-		b, err := m.Encode(pgtype.NumericOID, pgtype.BinaryFormatCode, pgtype.Numeric{Int: d.Coefficient(), Exp: d.Exponent(), Valid: true}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	rnd := rand.New(rand.NewPCG(1, 2))
-	values := []string{"0", "1", "-1", "0.0001", "-0.0001", "10000", "99999999999999999999.9999", "-99999999999999999999.9999",
-		"123456789.1234", "0.5", "100000000", "-7000.25"}
-	for range 2000 {
-		n := new(big.Int).SetUint64(rnd.Uint64() >> 4)
-		n.Mul(n, big.NewInt(rnd.Int64N(1e6)+1))
-		if rnd.IntN(2) == 0 {
-			n.Neg(n)
-		}
-		values = append(values, decimal.NewFromBigInt(n, -int32(rnd.IntN(5))).String())
-	}
-	for _, v := range values {
-		d := decimal.RequireFromString(v)
-		u, err := numericUnits(encode(d))
-		if err != nil {
-			t.Fatalf("%s: %v", v, err)
-		}
-		if got := u.decimal(); !got.Equal(d) {
-			t.Fatalf("%s decoded as %s", v, got)
-		}
-		if u.sign() != d.Sign() {
-			t.Fatalf("%s: sign %d", v, u.sign())
-		}
-	}
-	for _, v := range []string{"0.00001", "1.23456"} {
-		if _, err := numericUnits(encode(decimal.RequireFromString(v))); err == nil {
-			t.Errorf("%s: more than 4 places accepted", v)
-		}
-	}
-	nan, _ := m.Encode(pgtype.NumericOID, pgtype.BinaryFormatCode, pgtype.Numeric{NaN: true, Valid: true}, nil)
-	if _, err := numericUnits(nan); err == nil {
-		t.Error("NaN accepted")
-	}
-}
+	"tradejournal/shared/journal"
+)
 
 // TestUnitsArithmetic: sums, comparisons and the conversion to big.Int
 // agree with big.Int's own across the 64-bit boundary.
@@ -112,5 +66,60 @@ func TestUnitsSub(t *testing.T) {
 	}
 	if (units{lo: 5}).sub(units{lo: 7}).sign() != -1 {
 		t.Error("5 - 7 is not negative")
+	}
+}
+
+// TestWide: products and sums of 256-bit integers agree with big.Int, and
+// they order and convert as big.Int does.
+func TestWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	toBig := func(w wide) *big.Int { return w.decimalExp(0).BigInt() }
+	for range 2000 {
+		var u units
+		switch rng.IntN(3) {
+		case 0:
+			u = units{lo: rng.Uint64() >> rng.IntN(64)}
+		case 1:
+			u = units{lo: rng.Uint64(), hi: int64(rng.Uint64() >> 48)} // up to 2^80
+		default:
+			u = units{lo: rng.Uint64() >> 20}
+		}
+		if rng.IntN(2) == 0 {
+			u = units{hi: ^u.hi, lo: ^u.lo}.add(units{lo: 1})
+		}
+		m := [2]uint64{rng.Uint64(), rng.Uint64() >> rng.IntN(64)}
+		mb := new(big.Int).Lsh(new(big.Int).SetUint64(m[1]), 64)
+		mb.Or(mb, new(big.Int).SetUint64(m[0]))
+		want := new(big.Int).Mul(u.setBig(new(big.Int)), mb)
+		p := u.mulWide(m)
+		if got := toBig(p); got.Cmp(want) != 0 {
+			t.Fatalf("%v x %v = %v, want %v", u.setBig(new(big.Int)), mb, got, want)
+		}
+		q := units{lo: rng.Uint64() >> 30}.mulWide([2]uint64{rng.Uint64(), 7})
+		sum, diff := p.add(q), p.sub(q)
+		if toBig(sum).Cmp(new(big.Int).Add(want, toBig(q))) != 0 || toBig(diff).Cmp(new(big.Int).Sub(want, toBig(q))) != 0 {
+			t.Fatal("add or sub")
+		}
+		if p.cmp(q) != want.Cmp(toBig(q)) || p.sign() != want.Sign() {
+			t.Fatal("cmp or sign")
+		}
+	}
+}
+
+// TestWalkTotalPaths: the converted total walks the same in 256 bits and,
+// for a factor past them, in big.Int.
+func TestWalkTotalPaths(t *testing.T) {
+	j := journalRows{currencies: []string{"EUR"}, accounts: []account{{}}}
+	fd := newFold(j, journal.Filter{}.Compile(nil, nil, nil), false)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 500 {
+		fd.items.add(walkItem{at: int64(i) * 1e6, net: units{lo: uint64(rng.Int64N(2e6))}.sub(units{lo: 1e6})})
+	}
+	small := walkTotal(fd, map[string]decimal.Decimal{"EUR": decimal.RequireFromString("1.5")}, 64)
+	huge := walkTotal(fd, map[string]decimal.Decimal{"EUR": decimal.New(3, 40)}, 64)
+	ratio := decimal.New(2, 40)
+	if !small.maxDrawdown.Mul(ratio).Equal(huge.maxDrawdown) || small.winStreak != huge.winStreak || len(small.curve) != len(huge.curve) ||
+		!small.curve[7].cum.Mul(ratio).Equal(huge.curve[7].cum) || *small.ddEnd != *huge.ddEnd {
+		t.Fatalf("256 bits %+v, big.Int %+v", small.maxDrawdown, huge.maxDrawdown)
 	}
 }
