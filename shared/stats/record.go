@@ -80,30 +80,31 @@ type Record struct {
 // rebuild (the deploy's migrate step).
 var errRecordVersion = errors.New("a closed_trades row of another record version: the journal awaits its rebuild")
 
+// table is one of a row's tables: its values in order of first use.
+type table[V comparable] struct {
+	list  []V
+	index map[V]uint64
+}
+
+// of is v's index in the table, added if new.
+func (t *table[V]) of(v V) uint64 {
+	i, ok := t.index[v]
+	if !ok {
+		if t.index == nil {
+			t.index = map[V]uint64{}
+		}
+		i = uint64(len(t.list))
+		t.index[v] = i
+		t.list = append(t.list, v)
+	}
+	return i
+}
+
 // EncodeRow packs the records of one account and UTC day, in close order.
 func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
-	var strs []string
-	strIndex := map[string]uint64{}
-	str := func(s string) uint64 {
-		i, ok := strIndex[s]
-		if !ok {
-			i = uint64(len(strs))
-			strIndex[s] = i
-			strs = append(strs, s)
-		}
-		return i
-	}
-	var ids [][16]byte
-	idIndex := map[[16]byte]uint64{}
-	id := func(v [16]byte) uint64 {
-		i, ok := idIndex[v]
-		if !ok {
-			i = uint64(len(ids))
-			idIndex[v] = i
-			ids = append(ids, v)
-		}
-		return i
-	}
+	var strTable table[string]
+	var idTable table[[16]byte]
+	str, id := strTable.of, idTable.of
 	var body []byte
 	prev := day.UnixMicro()
 	for i := range recs {
@@ -166,6 +167,7 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		body = binary.AppendUvarint(body, bits.ReverseBytes64(math.Float64bits(r.Quantity)))
 		body = binary.AppendUvarint(body, bits.ReverseBytes64(math.Float64bits(r.Notional)))
 	}
+	strs, ids := strTable.list, idTable.list
 	out := make([]byte, 0, 1+len(body)+16*len(ids)+8*len(strs)+4)
 	out = append(out, RecordVersion)
 	out = binary.AppendUvarint(out, uint64(len(strs)))
