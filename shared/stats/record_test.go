@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/journal"
 )
 
@@ -202,6 +204,8 @@ func TestRecordRefusals(t *testing.T) {
 	old[0] = RecordVersion + 1
 	if _, _, err := kept(recordJournal(), journal.Filter{}, old); err != errRecordVersion {
 		t.Errorf("another version: %v", err)
+	} else if e, ok := apperr.As(classify("closes", fmt.Errorf("closed trades: %w", err))); !ok || e.Code != apperr.ServiceUnavailable {
+		t.Errorf("another version answers %v, not 503 until the rebuild", e)
 	}
 	for n := 1; n < len(b); n++ {
 		if k, _, err := kept(recordJournal(), journal.Filter{}, b[:n]); err == nil && k == 2 {

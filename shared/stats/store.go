@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/journal"
 )
@@ -368,8 +369,15 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32) error {
 
 // classify names the step that failed, for the log of a 500.
 func classify(step string, err error) error {
-	if err == nil {
+	switch {
+	case err == nil:
 		return nil
+	case errors.Is(err, errRecordVersion):
+		return errAwaitingRebuild
 	}
 	return db.Classify(fmt.Errorf("%s: %w", step, err))
 }
+
+// errAwaitingRebuild answers a report of a journal whose rows the deploy's
+// migrate step has not rebuilt yet (a new record layout): a moment's wait.
+var errAwaitingRebuild = apperr.New(apperr.ServiceUnavailable, "the statistics are being rebuilt after an upgrade; try again shortly")
