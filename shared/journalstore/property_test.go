@@ -33,9 +33,13 @@ import (
 //   - the ledger holds each position's realised P&L and fees, and every
 //     balance is its starting balance plus its ledger;
 //   - a refused write changes nothing;
-//   - the statistics' rows (closed_trades) are what a rebuild makes, also
-//     after a position's playbook or ticks change and after a criterion or
-//     a playbook is deleted.
+//   - the derived rows (the statistics' closed_trades rows, the
+//     strategies' analysis, the balances) are what a rebuild makes, also
+//     after a position's playbook or ticks change, a criterion or a
+//     playbook is deleted, positions are grouped into a strategy, its
+//     planned risk changes or it is ungrouped, a tag on positions is
+//     deleted, a deposit or withdrawal comes or goes, and a position is
+//     deleted.
 func TestRandomWritesKeepInvariants(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.New(t)
@@ -77,7 +81,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 		}
 		return ids
 	}
-	var refused, runs, ticked int
+	var refused, runs, ticked, grouped int
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		symbol := fmt.Sprintf("R%d", seed)
@@ -92,6 +96,9 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 				s = journal.FillExit
 			}
 			return &s
+		}
+		randomEntry := func(at *string) journal.FillInput {
+			return journal.FillInput{Type: ptr(journal.FillEntry), Price: journal.S("100"), Quantity: journal.S("5"), FilledAt: at}
 		}
 		randomFill := func() journal.FillInput {
 			return journal.FillInput{Type: typ(), Price: journal.S(*str(90, 110)), Quantity: journal.S(*str(1, 30)),
@@ -115,7 +122,41 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			fills := fillIDs(t, pool, target)
 			before := snapshot(t, pool)
 			var op string
-			switch k := rng.IntN(13); {
+			switch k := rng.IntN(17); {
+			case k == 13:
+				op = "strategy"
+				err = strategyWrite(ctx, store, pool, user, account, target, ids[rng.IntN(len(ids))], rng)
+				grouped += len(ids)
+			case k == 14:
+				op = "tag deleted"
+				var tag string
+				if err = pool.QueryRow(ctx, `INSERT INTO tags (user_id, name) VALUES ($1, $2) RETURNING id::text`, user,
+					fmt.Sprintf("tmp %d-%d", seed, step)).Scan(&tag); err != nil {
+					t.Fatal(err)
+				}
+				if _, err = store.SetTags(ctx, user, target, append(slices.Clone(tags[:rng.IntN(len(tags)+1)]), tag)); err == nil {
+					checkInvariants(t, pool, fmt.Sprintf("seed %d step %d (tagged)", seed, step))
+					err = store.DeleteTag(ctx, user, tag)
+				}
+			case k == 15:
+				op = "ledger"
+				kind := []string{"deposit", "withdrawal"}[rng.IntN(2)]
+				var entry string
+				err = store.AddLedgerEntry(ctx, user, account, journalstore.LedgerEntry{Kind: kind, Amount: decimal.NewFromInt(int64(1 + rng.IntN(500))),
+					At: start}, func(_ pgx.Tx, id string) error { entry = id; return nil })
+				if err == nil && rng.IntN(2) == 0 {
+					err = store.DeleteLedgerEntry(ctx, user, account, entry, func(pgx.Tx) error { return nil })
+				}
+			case k == 16:
+				op = "position deleted"
+				stock, other := journal.AssetStock, "DEL"
+				res, cerr := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &other, AssetType: &stock,
+					Side: &side, Fills: []journal.FillInput{randomEntry(at()), {Type: ptr(journal.FillExit), Price: journal.S("101"),
+						Quantity: journal.S("5"), FilledAt: ptr(start.Add(3000 * time.Minute).Format(time.RFC3339))}}})
+				if err = cerr; err == nil {
+					checkInvariants(t, pool, fmt.Sprintf("seed %d step %d (created)", seed, step))
+					_, err = store.DeletePosition(ctx, user, res.Position.ID)
+				}
 			case k >= 10 && k < 12:
 				op = "playbook"
 				var in journalstore.PositionPlaybook
@@ -189,13 +230,47 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 	}
 	// The sequences must reach what the test is for: runs of several
 	// positions, and refusals.
-	if runs < 3 || refused == 0 || ticked == 0 {
-		t.Fatalf("longest run %d positions, %d refused writes, %d ticks: the random writes missed reversals, refusals or ticks", runs, refused, ticked)
+	if runs < 3 || refused == 0 || ticked == 0 || grouped == 0 {
+		t.Fatalf("longest run %d positions, %d refused writes, %d ticks, %d grouped: the random writes missed reversals, refusals, ticks or strategies",
+			runs, refused, ticked, grouped)
 	}
 	t.Logf("longest run %d positions, %d refused writes", runs, refused)
 }
 
 func ptr(s string) *string { return &s }
+
+// strategyWrite groups positions into a strategy (target alone, or with
+// other, another of its run), or, when target is a leg already, sets its
+// strategy's planned risk, regroups it or ungroups it.
+func strategyWrite(ctx context.Context, store *journalstore.Store, pool *pgxpool.Pool, user, account, target, other string, rng *rand.Rand) error {
+	var strategy *string
+	if err := pool.QueryRow(ctx, `SELECT strategy_id::text FROM positions WHERE id = $1`, target).Scan(&strategy); err != nil {
+		return err
+	}
+	legs := []string{target}
+	if other != target && rng.IntN(2) == 0 {
+		legs = append(legs, other)
+	}
+	if strategy == nil {
+		_, err := store.CreateStrategy(ctx, user, journalstore.StrategyInput{AccountID: &account, PositionIDs: legs,
+			PlannedRisk: journal.S(fmt.Sprint(50 + rng.IntN(100)))})
+		return err
+	}
+	var err error
+	switch rng.IntN(3) {
+	case 0:
+		in := journalstore.StrategyInput{PlannedRisk: journal.Field{Set: true, Null: true}}
+		if rng.IntN(2) == 0 {
+			in.PlannedRisk = journal.S(fmt.Sprint(10 + rng.IntN(200)))
+		}
+		_, err = store.UpdateStrategy(ctx, user, *strategy, in)
+	case 1:
+		_, err = store.UpdateStrategy(ctx, user, *strategy, journalstore.StrategyInput{PositionIDs: legs})
+	default:
+		err = store.DeleteStrategy(ctx, user, *strategy)
+	}
+	return err
+}
 
 // runPositions lists the run of root (which stays its first position: a
 // run's first position is never removed) in run order.
@@ -346,7 +421,8 @@ func checkClosedTrades(t *testing.T, pool *pgxpool.Pool, at string) {
 
 // checkStatistics holds the statistics of the journal the random writes
 // left to a plain recomputation from its positions: the closes in close
-// order, their count, net P&L, wins, losses, largest drawdown and streaks.
+// order (a strategy one, at its last leg's close), their count, net P&L,
+// wins, losses, largest drawdown and streaks.
 func checkStatistics(t *testing.T, pool *pgxpool.Pool, user, at string) {
 	t.Helper()
 	ctx := context.Background()
@@ -354,7 +430,13 @@ func checkStatistics(t *testing.T, pool *pgxpool.Pool, user, at string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := pool.Query(ctx, `SELECT net_pnl FROM positions WHERE user_id = $1 AND status = 'closed' ORDER BY closed_at, id`, user)
+	// A strategy is one trade, at its last leg's close, once every leg is closed.
+	rows, err := pool.Query(ctx, `SELECT net FROM (
+			SELECT closed_at, id, net_pnl AS net FROM positions WHERE user_id = $1 AND status = 'closed' AND strategy_id IS NULL
+			UNION ALL
+			SELECT max(closed_at), strategy_id, sum(net_pnl) FROM positions WHERE user_id = $1 AND strategy_id IS NOT NULL
+			GROUP BY strategy_id HAVING bool_and(status = 'closed')) x
+		ORDER BY closed_at, id`, user)
 	if err != nil {
 		t.Fatal(err)
 	}
