@@ -173,9 +173,24 @@ var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadO
 // dashboard's breakdown does not show.
 func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q query, now time.Time) (Compliance, error) {
 	f := q.filter
+	// The statistics read while the rules judge: a connection and a core
+	// each.
+	var (
+		rep    stats.Report
+		repErr error
+		done   = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		rep, repErr = stats.Compute(ctx, pool, u, journal.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
+	}()
 	stored, days, err := judge(ctx, pool, u, f, now)
+	<-done
 	if err != nil {
 		return Compliance{}, err
+	}
+	if repErr != nil {
+		return Compliance{}, repErr
 	}
 	out := Compliance{summary: summary{From: f.From.Format(time.DateOnly), To: f.To.Format(time.DateOnly)}, Days: []rules.Day{}}
 	for _, d := range days {
@@ -188,10 +203,6 @@ func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q que
 		} else {
 			out.DaysKept++
 		}
-	}
-	rep, err := stats.Compute(ctx, pool, u, journal.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
-	if err != nil {
-		return Compliance{}, err
 	}
 	out.Breakdown, err = breakdown(rep, out.Days, stored)
 	if !q.days {
