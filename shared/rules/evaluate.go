@@ -147,8 +147,8 @@ type dayPositions struct {
 // Evaluate judges every rule on every trading day of positions (days in
 // date order). Positions may come in any order.
 func Evaluate(rules []Rule, positions []Position, m Money) []Day {
-	days := map[string]*dayPositions{}
-	at := func(d string) *dayPositions {
+	days := map[date]*dayPositions{}
+	at := func(d date) *dayPositions {
 		if days[d] == nil {
 			days[d] = &dayPositions{}
 		}
@@ -173,7 +173,7 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 		slices.SortFunc(dp.closed, func(a, b *Position) int {
 			return cmp.Or(a.ClosedAt.Compare(*b.ClosedAt), cmp.Compare(a.ID, b.ID))
 		})
-		day := Day{Date: date, Rules: []Result{}, Violations: []Violation{}}
+		day := Day{Date: date.String(), Rules: []Result{}, Violations: []Violation{}}
 		for _, r := range rules {
 			opened, closed := inScope(r, dp.opened), inScope(r, dp.closed)
 			if len(opened) == 0 && len(closed) == 0 {
@@ -385,7 +385,21 @@ func (m Money) convert(r Rule, p *Position, v decimal.Decimal) (decimal.Decimal,
 	return v.Mul(f), m.Display, ""
 }
 
-func dateOf(t time.Time, zone *time.Location) string { return t.In(zone).Format(time.DateOnly) }
+// date is a calendar day: a trading day's key.
+type date struct {
+	year  int
+	month time.Month
+	day   int
+}
+
+func dateOf(t time.Time, zone *time.Location) date {
+	y, m, d := t.In(zone).Date()
+	return date{y, m, d}
+}
+
+func (d date) String() string {
+	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+}
 
 func isoWeekday(d time.Weekday) int {
 	if d == time.Sunday {
