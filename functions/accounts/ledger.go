@@ -45,7 +45,7 @@ func scanLedger(row pgx.Row) (LedgerEntry, error) {
 }
 
 // listLedger pages through an account's ledger, newest first, by keyset on
-// (occurred_at, id) descending (the index ledger_entries_account_idx).
+// (occurred_at, id) descending (the index ledger_entries_account_amount_idx).
 func (h handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()

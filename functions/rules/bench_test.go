@@ -2,11 +2,19 @@ package rules_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
@@ -16,7 +24,10 @@ import (
 // BenchmarkCompliance: GET /api/rules/compliance for a year (2024: about
 // 21,000 positions, 105,000 fills of journaltest's 100,000-position
 // journal in 3 currencies) with a rule of every type enabled (the risk
-// rule in percent, so the ledger is read too), through the real router.
+// rule in percent, so the ledger is read too), through the real router
+// over loopback HTTP: Days is the whole answer, NoDays the dashboard's
+// (days=false). Each reports the p50 and the CPU a request of this
+// process (server and client) and of the PostgreSQL backends.
 //
 //	go test -run '^$' -bench Compliance -benchtime 10x ./functions/rules/
 func BenchmarkCompliance(b *testing.B) {
@@ -51,8 +62,8 @@ func BenchmarkCompliance(b *testing.B) {
 	} {
 		apitest.Must(b, c.Do("POST", "/api/rules", r), 201)
 	}
-	fetch := func() int {
-		req, _ := http.NewRequest("GET", srv.URL+"/api/rules/compliance?from=2024-01-01&to=2024-12-31", nil)
+	fetch := func(b *testing.B, path string) int {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
 		req.Header.Set("Cookie", strings.Join(cookies, "; "))
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -65,10 +76,84 @@ func BenchmarkCompliance(b *testing.B) {
 		}
 		return int(n)
 	}
-	b.Logf("answer: %d bytes", fetch())
-	b.ResetTimer()
-	for range b.N {
-		fetch()
+	const year = "/api/rules/compliance?from=2024-01-01&to=2024-12-31"
+	cpu := cpuMeter{b, srv.App.DB}
+	for _, bc := range []struct{ name, path string }{
+		{"Days", year},
+		{"NoDays", year + "&days=false"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.Logf("answer: %d bytes", fetch(b, bc.path)) // and a warm pool
+			m := cpu.mark()
+			var took []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				fetch(b, bc.path)
+				took = append(took, time.Since(t0))
+			}
+			slices.Sort(took)
+			proc, backends := cpu.since(m)
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
+			b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
+}
+
+// cpuMeter reads the CPU time of this process and of the PostgreSQL
+// backends serving the benchmark's database (functions/performance's).
+type cpuMeter struct {
+	tb   testing.TB
+	pool *pgxpool.Pool
+}
+
+type cpuMark struct{ proc, backends time.Duration }
+
+func (c cpuMeter) mark() cpuMark {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		c.tb.Fatal(err)
+	}
+	rows, err := c.pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	if err != nil {
+		c.tb.Fatal(err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		c.tb.Fatal(err)
+	}
+	var backends time.Duration
+	for _, pid := range pids {
+		backends += backendCPU(int(pid))
+	}
+	return cpuMark{time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), backends}
+}
+
+// since is the CPU time spent since m (backends that closed meanwhile are
+// not counted: the warmed pool keeps its connections).
+func (c cpuMeter) since(m cpuMark) (proc, backends time.Duration) {
+	now := c.mark()
+	return now.proc - m.proc, now.backends - m.backends
+}
+
+// backendCPU is the user+system CPU time of a process from /proc (in clock
+// ticks of 10 ms), or 0 where /proc does not show it.
+func backendCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 || i+2 > len(s) {
+		return 0
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.Atoi(f[11])
+	k, _ := strconv.Atoi(f[12])
+	return time.Duration(u+k) * 10 * time.Millisecond
 }

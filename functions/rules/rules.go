@@ -1,6 +1,7 @@
 // Package rules is the route group of a user's trading rules: their list
 // and edits (/api/rules), and each trading day's compliance with them
-// (/api/rules/compliance), judged by shared/rules over the journal.
+// (/api/rules/compliance), judged by shared/rules over the trades the
+// journal store reads for them (journalstore.RuleTrades).
 package rules
 
 import (

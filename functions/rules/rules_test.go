@@ -254,3 +254,83 @@ func TestStrategyCompliance(t *testing.T) {
 		t.Fatalf("violations %q (condor %s)", got, condor["id"])
 	}
 }
+
+// TestStrategyClosesWithItsLastLeg: a strategy's loss counts on the day
+// its last leg closes, the legs' sum; a leg closed earlier makes no day.
+func TestStrategyClosesWithItsLastLeg(t *testing.T) {
+	srv := start(t)
+	a := srv.Client(t)
+	a.Register("a@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York")
+	apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "50"}, "accountId": acc}), 201)
+	leg := func(symbol, side, price string) map[string]any {
+		return map[string]any{"symbol": symbol, "assetType": "option", "side": side,
+			"fills": []any{map[string]any{"type": "entry", "price": price, "quantity": "1", "filledAt": "2024-03-04T15:00:00Z"}}}
+	}
+	vertical := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/strategies", map[string]any{"accountId": acc, "legs": []any{
+		leg("SPY   240621C00520000", "short", "2.00"), leg("SPY   240621C00530000", "long", "1.00"),
+	}}), 201), "strategy")
+	exit := func(side, price, at string) {
+		for _, l := range vertical["legs"].([]any) {
+			if l := l.(map[string]any); l["side"] == side {
+				apitest.Must(t, a.Do("POST", "/api/positions/"+l["id"].(string)+"/fills", map[string]any{"type": "exit", "price": price, "quantity": "1", "filledAt": at}), 201)
+			}
+		}
+	}
+	exit("long", "0.50", "2024-03-05T15:00:00Z")  // -50
+	exit("short", "2.40", "2024-03-07T15:00:00Z") // -40: the strategy -90
+	r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-08", nil), 200)
+	var dates []string
+	for _, d := range r.JSON["days"].([]any) {
+		dates = append(dates, d.(map[string]any)["date"].(string))
+	}
+	if strings.Join(dates, " ") != "2024-03-04 2024-03-07" {
+		t.Fatalf("days %v", dates)
+	}
+	vs := r.JSON["days"].([]any)[1].(map[string]any)["violations"].([]any)
+	if len(vs) != 1 {
+		t.Fatalf("violations %v", vs)
+	}
+	v := vs[0].(map[string]any)
+	var ids []string
+	for _, id := range v["positionIds"].([]any) {
+		ids = append(ids, id.(string))
+	}
+	want := "SPY bear call vertical (credit): this close took the day's loss to 90.00 USD; your limit is 50.00 USD"
+	if v["message"] != want || v["strategyId"] != vertical["id"] || len(ids) != 2 {
+		t.Fatalf("violation %v, want %q of strategy %s", v, want, vertical["id"])
+	}
+}
+
+// TestRiskPercentOfBalanceThroughTheRange: the balance a trade's risk is
+// a percent of is its account's at the start of its trading day: the
+// ledger before the range, and of the range's earlier days, counts; the
+// ledger of its own day and after the range does not.
+func TestRiskPercentOfBalanceThroughTheRange(t *testing.T) {
+	srv := start(t)
+	a := srv.Client(t)
+	a.Register("a@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York") // 10,000
+	ledger := func(kind, amount, at string) {
+		apitest.Must(t, a.Do("POST", "/api/accounts/"+acc+"/ledger", map[string]any{"kind": kind, "amount": amount, "occurredAt": at}), 201)
+	}
+	ledger("deposit", "5000", "2024-03-01T15:00:00Z")    // before the range
+	ledger("deposit", "10000", "2024-03-04T14:00:00Z")   // the first trade's day, before it
+	ledger("withdrawal", "1000", "2024-03-10T15:00:00Z") // after the range
+	apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "maxRiskPerTrade", "params": map[string]any{"percent": "0.01"}, "accountId": acc}), 201)
+	// 10 x (100 - 99) = 10 at risk each; the first makes 10.
+	trade(t, a, acc, "AAPL", "99", "10", "2024-03-04T15:00:00Z", "2024-03-04T16:00:00Z", "101")
+	trade(t, a, acc, "MSFT", "99", "10", "2024-03-05T15:00:00Z", "2024-03-05T16:00:00Z", "101")
+	r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-05", nil), 200)
+	var got []string
+	for _, d := range r.JSON["days"].([]any) {
+		for _, v := range d.(map[string]any)["violations"].([]any) {
+			got = append(got, v.(map[string]any)["message"].(string))
+		}
+	}
+	// 10 of 15,000 (0.0667%), then 10 of 25,010 (0.03998%).
+	want := []string{"AAPL: risked 0.07% of the account balance; your limit is 0.01%", "MSFT: risked 0.04% of the account balance; your limit is 0.01%"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}

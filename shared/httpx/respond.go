@@ -122,11 +122,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		slog.Error("encode response", "err", err)
 		status, body = http.StatusInternalServerError, []byte(`{"error":{"code":"INTERNAL","message":"internal error"}}`)
 	}
+	JSONHeader(w, status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// JSONHeader writes status and the headers of a JSON answer, for a body
+// its handler writes as it encodes it (one too large for JSON's one
+// buffer).
+func JSONHeader(w http.ResponseWriter, status int) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
 }
 
 // NotFound answers the codeless 404 of unknown paths and missing records.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -67,17 +68,29 @@ func (p *Position) ids() []string {
 	return []string{p.ID}
 }
 
-// size is the quantity p's entries bought or sold and what they cost.
-func (p *Position) size() (qty, notional decimal.Decimal) {
+// quantity is what p's entries bought or sold.
+func (p *Position) quantity() decimal.Decimal {
+	var qty decimal.Decimal
 	for _, f := range p.Entries {
-		m := f.Multiplier
-		if m.IsZero() {
-			m = p.Multiplier
-		}
 		qty = qty.Add(f.Quantity)
-		notional = notional.Add(f.Price.Mul(f.Quantity).Mul(m))
 	}
-	return qty, notional
+	return qty
+}
+
+// notional is what p's entries cost: price times quantity times their
+// multiplier, summed (the entries at p's own multiplier summed first and
+// multiplied once).
+func (p *Position) notional() decimal.Decimal {
+	var legs, own decimal.Decimal
+	for _, f := range p.Entries {
+		v := f.Price.Mul(f.Quantity)
+		if f.Multiplier.IsZero() {
+			own = own.Add(v)
+		} else {
+			legs = legs.Add(v.Mul(f.Multiplier))
+		}
+	}
+	return legs.Add(own.Mul(p.Multiplier))
 }
 
 // Money converts a position's amounts into the display currency for the
@@ -134,8 +147,8 @@ type dayPositions struct {
 // Evaluate judges every rule on every trading day of positions (days in
 // date order). Positions may come in any order.
 func Evaluate(rules []Rule, positions []Position, m Money) []Day {
-	days := map[string]*dayPositions{}
-	at := func(d string) *dayPositions {
+	days := map[date]*dayPositions{}
+	at := func(d date) *dayPositions {
 		if days[d] == nil {
 			days[d] = &dayPositions{}
 		}
@@ -160,7 +173,7 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 		slices.SortFunc(dp.closed, func(a, b *Position) int {
 			return cmp.Or(a.ClosedAt.Compare(*b.ClosedAt), cmp.Compare(a.ID, b.ID))
 		})
-		day := Day{Date: date, Rules: []Result{}, Violations: []Violation{}}
+		day := Day{Date: date.String(), Rules: []Result{}, Violations: []Violation{}}
 		for _, r := range rules {
 			opened, closed := inScope(r, dp.opened), inScope(r, dp.closed)
 			if len(opened) == 0 && len(closed) == 0 {
@@ -295,14 +308,19 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 			}
 		}
 	case MaxPositionSize:
+		var limit string
+		if pr.Quantity != nil {
+			limit = pr.Quantity.String()
+		}
 		for _, p := range opened {
-			qty, notional := p.size()
-			if pr.Quantity != nil && qty.GreaterThan(*pr.Quantity) {
-				add(p, "size %s; your limit is %s", qty.String(), pr.Quantity.String())
-				continue
+			if pr.Quantity != nil {
+				if qty := p.quantity(); qty.GreaterThan(*pr.Quantity) {
+					add(p, "size %s; your limit is %s", qty.String(), limit)
+					continue
+				}
 			}
 			if pr.Notional != nil {
-				v, cur, reason := m.convert(r, p, notional)
+				v, cur, reason := m.convert(r, p, p.notional())
 				if reason != "" {
 					return nil, reason
 				}
@@ -319,30 +337,31 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 			}
 		}
 	case MinPlannedRR:
+		ratio := pr.Ratio.String()
 		for _, p := range opened {
 			switch {
 			case p.Legs != nil && (!p.Reward.Valid || !p.InitialRisk.Valid || !p.InitialRisk.Decimal.IsPositive()):
-				add(p, "no defined max profit and risk, so no planned R:R; your minimum is %s", pr.Ratio)
+				add(p, "no defined max profit and risk, so no planned R:R; your minimum is %s", ratio)
 			case p.Legs != nil:
 				if rr := p.Reward.Decimal.Div(p.InitialRisk.Decimal); rr.LessThan(*pr.Ratio) {
-					add(p, "planned R:R %s (max profit over risk); your minimum is %s", rr.StringFixed(2), pr.Ratio)
+					add(p, "planned R:R %s (max profit over risk); your minimum is %s", rr.StringFixed(2), ratio)
 				}
 			case !p.Stop.Valid && !p.Target.Valid:
-				add(p, "no stop and no target, so no planned R:R; your minimum is %s", pr.Ratio)
+				add(p, "no stop and no target, so no planned R:R; your minimum is %s", ratio)
 			case !p.Stop.Valid:
-				add(p, "no stop, so no planned R:R; your minimum is %s", pr.Ratio)
+				add(p, "no stop, so no planned R:R; your minimum is %s", ratio)
 			case !p.Target.Valid:
-				add(p, "no target, so no planned R:R; your minimum is %s", pr.Ratio)
+				add(p, "no target, so no planned R:R; your minimum is %s", ratio)
 			default:
 				entry := p.Entries[0].Price
 				risk := entry.Sub(p.Stop.Decimal).Abs()
 				if risk.IsZero() {
-					add(p, "the stop is at the entry price, so no planned R:R; your minimum is %s", pr.Ratio)
+					add(p, "the stop is at the entry price, so no planned R:R; your minimum is %s", ratio)
 					continue
 				}
 				rr := p.Target.Decimal.Sub(entry).Abs().Div(risk)
 				if rr.LessThan(*pr.Ratio) {
-					add(p, "planned R:R %s; your minimum is %s", rr.StringFixed(2), pr.Ratio)
+					add(p, "planned R:R %s; your minimum is %s", rr.StringFixed(2), ratio)
 				}
 			}
 		}
@@ -366,7 +385,21 @@ func (m Money) convert(r Rule, p *Position, v decimal.Decimal) (decimal.Decimal,
 	return v.Mul(f), m.Display, ""
 }
 
-func dateOf(t time.Time, zone *time.Location) string { return t.In(zone).Format(time.DateOnly) }
+// date is a calendar day: a trading day's key.
+type date struct {
+	year  int
+	month time.Month
+	day   int
+}
+
+func dateOf(t time.Time, zone *time.Location) date {
+	y, m, d := t.In(zone).Date()
+	return date{y, m, d}
+}
+
+func (d date) String() string {
+	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+}
 
 func isoWeekday(d time.Weekday) int {
 	if d == time.Sunday {
@@ -389,5 +422,5 @@ func ordinal(n int) string {
 			suffix = "rd"
 		}
 	}
-	return fmt.Sprintf("%d%s", n, suffix)
+	return strconv.Itoa(n) + suffix
 }

@@ -1,8 +1,9 @@
 // Package rules is the trading rules a user sets and their evaluation: the
 // rule types with typed, validated parameters, and the compliance of each
 // trading day (Evaluate). Pure functions of values: no clock, no database,
-// no HTTP. The route group functions/rules stores the rules and reads the
-// days' positions; shared/stats gives the figures of the days.
+// no HTTP. The route group functions/rules stores the rules; the journal
+// store reads the trades they judge (journalstore.RuleTrades: a strategy
+// one trade); shared/stats gives the figures of the days.
 //
 // The decisions every rule shares:
 //   - A position belongs to the trading day of its first entry fill in its
