@@ -2,11 +2,8 @@ package stats
 
 import (
 	"math"
-	"math/big"
 	"slices"
 	"time"
-
-	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/journal"
 )
@@ -342,57 +339,47 @@ func (s *sums) add(c *closed, books []playbook) {
 //
 // Values are integers in units of 10^exp (exp -4 for a currency; lower for
 // the converted total, whose factors have more places), so every
-// comparison is exact. N is the integer: units (128 bits) where the sums
-// provably fit, big.Int otherwise (walkSeries decides).
-type walk[N numeric[N]] struct {
+// comparison is exact.
+type walk struct {
 	n, k, i                                int64
 	exp                                    int32
-	cum, peak, maxDrawdown, deepest        N
+	cum, peak, maxDrawdown, deepest        wide
 	peakAt                                 int64 // the close that made the peak; noTime for the starting 0
-	ddPeak                                 N
+	ddPeak                                 wide
 	ddStart, ddEnd, ddRecovered            int64 // the largest drawdown's peak, trough, recovery; noTime for none
 	winRun, lossRun, winStreak, lossStreak int64
 	curve                                  []curvePoint
 }
 
-// numeric is what a walk computes with.
-type numeric[N any] interface {
-	add(N) N
-	sub(N) N
-	cmp(N) int
-	sign() int
-	decimalExp(exp int32) decimal.Decimal
-}
-
 // maxCurvePoints bounds an equity curve.
 const maxCurvePoints = 1000
 
-func newWalk[N numeric[N]](n int64, exp int32, zero N) *walk[N] {
+func newWalk(n int64, exp int32) *walk {
 	k := max(1, (n+maxCurvePoints-1)/maxCurvePoints)
-	return &walk[N]{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1)),
-		cum: zero, peak: zero, maxDrawdown: zero, deepest: zero, ddPeak: zero,
+	return &walk{n: n, k: k, exp: exp, curve: make([]curvePoint, 0, min(n, n/k+1)),
 		peakAt: noTime, ddStart: noTime, ddEnd: noTime, ddRecovered: noTime}
 }
 
 // step folds the close at at (Unix microseconds), worth v (its sign is
 // the sign of its net P&L).
-func (w *walk[N]) step(at int64, v N) {
+func (w *walk) step(at int64, v *wide) {
 	w.i++
-	w.cum = w.cum.add(v)
-	if w.cum.cmp(w.peak) > 0 {
+	w.cum.add(v)
+	if w.cum.cmp(&w.peak) > 0 {
 		w.peak = w.cum
 		w.peakAt = at
 	}
-	if w.ddEnd != noTime && w.ddRecovered == noTime && w.cum.cmp(w.ddPeak) >= 0 {
+	if w.ddEnd != noTime && w.ddRecovered == noTime && w.cum.cmp(&w.ddPeak) >= 0 {
 		w.ddRecovered = at
 	}
-	dd := w.peak.sub(w.cum)
-	if dd.cmp(w.maxDrawdown) > 0 {
+	dd := w.peak
+	dd.sub(&w.cum)
+	if dd.cmp(&w.maxDrawdown) > 0 {
 		w.maxDrawdown = dd
 		w.ddPeak = w.peak
 		w.ddStart, w.ddEnd, w.ddRecovered = w.peakAt, at, noTime
 	}
-	if dd.cmp(w.deepest) > 0 {
+	if dd.cmp(&w.deepest) > 0 {
 		w.deepest = dd
 	}
 	switch v.sign() {
@@ -406,37 +393,19 @@ func (w *walk[N]) step(at int64, v N) {
 		w.winRun, w.lossRun = 0, 0
 	}
 	if w.i%w.k == 0 || w.i == w.n {
-		var zero N
+		var drawdown wide
+		drawdown.sub(&w.deepest)
 		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: w.cum.decimalExp(w.exp),
-			drawdown: zero.sub(w.deepest).decimalExp(w.exp)})
-		w.deepest = zero
+			drawdown: drawdown.decimalExp(w.exp)})
+		w.deepest = wide{}
 	}
 }
 
 // stats is what the walk found.
-func (w *walk[N]) stats() seriesStats {
+func (w *walk) stats() seriesStats {
 	return seriesStats{trades: w.i, maxDrawdown: w.maxDrawdown.decimalExp(w.exp),
 		ddStart: timeOf(w.ddStart), ddEnd: timeOf(w.ddEnd), ddRecovered: timeOf(w.ddRecovered),
 		winStreak: w.winStreak, lossStreak: w.lossStreak, curve: w.curve}
-}
-
-// bigNumber is a big.Int as a walk's number: every operation allocates,
-// which only the converted total of amounts and rates near the edge of
-// their columns pays.
-type bigNumber struct{ v *big.Int }
-
-func (a bigNumber) val() *big.Int {
-	if a.v == nil {
-		return new(big.Int)
-	}
-	return a.v
-}
-func (a bigNumber) add(b bigNumber) bigNumber { return bigNumber{new(big.Int).Add(a.val(), b.val())} }
-func (a bigNumber) sub(b bigNumber) bigNumber { return bigNumber{new(big.Int).Sub(a.val(), b.val())} }
-func (a bigNumber) cmp(b bigNumber) int       { return a.val().Cmp(b.val()) }
-func (a bigNumber) sign() int                 { return a.val().Sign() }
-func (a bigNumber) decimalExp(exp int32) decimal.Decimal {
-	return decimal.NewFromBigInt(a.val(), exp)
 }
 
 // noTime marks a close time not there.

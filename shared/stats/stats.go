@@ -13,10 +13,9 @@ package stats
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
-	"math"
 	"math/big"
-	"math/bits"
 	"strconv"
 	"time"
 
@@ -65,7 +64,9 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 	}
 	r := newRaw()
 	r.playbooks, r.criteria = j.playbooks, j.criteria
-	r.series = walkSeries(fd, factors, display)
+	if r.series, err = walkSeries(fd, factors, display); err != nil {
+		return Report{}, classify("walks", err)
+	}
 	for i, s := range fd.sums {
 		if s.all.trades > 0 {
 			r.currencies[j.currencies[i]] = s.raw(j, fd.strings)
@@ -77,28 +78,27 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter
 // walkSeries walks the closes of every currency, and, converted, of the
 // total ("*") when display is set and every currency with a close has a
 // factor into it.
-func walkSeries(fd *fold, factors map[string]decimal.Decimal, display string) map[string]seriesStats {
+func walkSeries(fd *fold, factors map[string]decimal.Decimal, display string) (map[string]seriesStats, error) {
 	j := fd.journal
 	series := map[string]seriesStats{totalSeries: {}}
 	counts := make([]int64, len(j.currencies))
-	var largest int // the bits of the largest net P&L
 	for it := range fd.items.all {
 		counts[it.cur]++
-		largest = max(largest, it.net.bitLen())
 	}
-	walks := make([]*walk[units], len(j.currencies))
+	walks := make([]*walk, len(j.currencies))
 	total := display != ""
 	for i, n := range counts {
 		if n == 0 {
 			continue
 		}
-		walks[i] = newWalk(n, -4, units{})
+		walks[i] = newWalk(n, -4)
 		if _, ok := factors[j.currencies[i]]; !ok {
 			total = false
 		}
 	}
 	for it := range fd.items.all {
-		walks[it.cur].step(it.at, it.net)
+		v := wideOf(it.net)
+		walks[it.cur].step(it.at, &v)
 	}
 	for i, w := range walks {
 		if w != nil {
@@ -106,18 +106,19 @@ func walkSeries(fd *fold, factors map[string]decimal.Decimal, display string) ma
 		}
 	}
 	if total && fd.items.n > 0 {
-		series[totalSeries] = walkTotal(fd, factors, largest)
+		s, err := walkTotal(fd, factors)
+		if err != nil {
+			return nil, err
+		}
+		series[totalSeries] = s
 	}
-	return series
+	return series, nil
 }
 
 // walkTotal walks every close converted: its values are net P&L x factor,
-// integers in units of 10^(exp-4), exp the lowest exponent of the factors.
-// They are summed in 256 bits when the largest possible sum fits (a net
-// P&L's bits, a scaled factor's and the count's, within 254), which every
-// journal short of amounts and rates far past their columns meets; in
-// big.Int otherwise.
-func walkTotal(fd *fold, factors map[string]decimal.Decimal, largest int) seriesStats {
+// integers in units of 10^(exp-4), exp the lowest exponent of the factors
+// (wide says why they fit).
+func walkTotal(fd *fold, factors map[string]decimal.Decimal) (seriesStats, error) {
 	j := fd.journal
 	exp := int32(0)
 	for _, c := range j.currencies {
@@ -125,36 +126,27 @@ func walkTotal(fd *fold, factors map[string]decimal.Decimal, largest int) series
 			exp = min(exp, f.Exponent())
 		}
 	}
-	scale := make([]*big.Int, len(j.currencies))
-	widest := 0
+	words := make([][3]uint64, len(j.currencies))
 	for i, c := range j.currencies {
-		if f, ok := factors[c]; ok {
-			scale[i] = f.Coefficient()
-			scale[i].Mul(scale[i], new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
-			widest = max(widest, scale[i].BitLen())
+		f, ok := factors[c]
+		if !ok {
+			continue
 		}
+		s := f.Coefficient()
+		s.Mul(s, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(f.Exponent()-exp)), nil))
+		if s.Sign() <= 0 || s.BitLen() > 160 {
+			return seriesStats{}, fmt.Errorf("a factor into %s past what a rate column holds: %s", c, f)
+		}
+		var b [24]byte
+		s.FillBytes(b[:])
+		words[i] = [3]uint64{binary.BigEndian.Uint64(b[16:]), binary.BigEndian.Uint64(b[8:]), binary.BigEndian.Uint64(b[:])}
 	}
-	n := int64(fd.items.n)
-	if widest <= 128 && largest+widest+bits.Len64(uint64(n)) <= 254 {
-		words := make([][2]uint64, len(scale))
-		for i, s := range scale {
-			if s != nil { // factors are positive
-				lo := new(big.Int).And(s, new(big.Int).SetUint64(math.MaxUint64))
-				words[i] = [2]uint64{lo.Uint64(), new(big.Int).Rsh(s, 64).Uint64()}
-			}
-		}
-		w := newWalk(n, exp-4, wide{})
-		for it := range fd.items.all {
-			w.step(it.at, it.net.mulWide(words[it.cur]))
-		}
-		return w.stats()
-	}
-	w := newWalk(n, exp-4, bigNumber{})
+	w := newWalk(int64(fd.items.n), exp-4)
 	for it := range fd.items.all {
-		v := it.net.setBig(new(big.Int))
-		w.step(it.at, bigNumber{v.Mul(v, scale[it.cur])})
+		v := it.net.mulWide(words[it.cur])
+		w.step(it.at, &v)
 	}
-	return w.stats()
+	return w.stats(), nil
 }
 
 // entry is m's tally of k, added if new.

@@ -109,51 +109,54 @@ func (a units) bitLen() int {
 	return bits.Len64(a.lo)
 }
 
-// wide is a 256-bit two's complement integer (little-endian words): the
-// converted total's values, net P&L (at most 2^80 ten-thousandths) times a
-// factor's coefficient scaled to the lowest exponent of the factors (an
-// inverse rate has 30 places: about 2^100), and their sums. Walking them
-// as big.Int cost the unfiltered report 26 ms of its CPU time; these cost
-// a few nanoseconds a close. walkTotal uses them when the largest possible
-// sum fits, big.Int otherwise.
-type wide [4]uint64
+// wide is a 320-bit two's complement integer (little-endian words), what
+// the walks compute with: a converted total's values are net P&L (below
+// 2^80 ten-thousandths: numeric(24, 4)) times a factor's coefficient
+// scaled to the lowest exponent of the factors (below 2^160: a rate is
+// numeric(30, 12), an inverse one has 30 places), and their sums over
+// fewer than 2^47 closes stay below 2^287. Walking them as big.Int cost
+// the unfiltered report 26 ms of its CPU time; these cost nanoseconds a
+// close, and the currencies' own series share the one walk.
+type wide [5]uint64
 
-func (a wide) add(b wide) wide {
+// wideOf is u sign-extended.
+func wideOf(u units) wide {
+	ext := uint64(u.hi >> 63)
+	return wide{u.lo, uint64(u.hi), ext, ext, ext}
+}
+
+func (a *wide) add(b *wide) {
 	var c uint64
 	for i := range a {
 		a[i], c = bits.Add64(a[i], b[i], c)
 	}
-	return a
 }
 
-func (a wide) sub(b wide) wide {
+func (a *wide) sub(b *wide) {
 	var c uint64
 	for i := range a {
 		a[i], c = bits.Sub64(a[i], b[i], c)
 	}
-	return a
 }
 
-func (a wide) neg() wide { return wide{}.sub(a) }
-
-func (a wide) sign() int {
+func (a *wide) sign() int {
 	switch {
-	case int64(a[3]) < 0:
+	case int64(a[4]) < 0:
 		return -1
-	case a == wide{}:
+	case *a == wide{}:
 		return 0
 	}
 	return 1
 }
 
-func (a wide) cmp(b wide) int {
-	if x, y := int64(a[3]), int64(b[3]); x != y {
+func (a *wide) cmp(b *wide) int {
+	if x, y := int64(a[4]), int64(b[4]); x != y {
 		if x < y {
 			return -1
 		}
 		return 1
 	}
-	for i := 2; i >= 0; i-- {
+	for i := 3; i >= 0; i-- {
 		if a[i] != b[i] {
 			if a[i] < b[i] {
 				return -1
@@ -164,14 +167,17 @@ func (a wide) cmp(b wide) int {
 	return 0
 }
 
-func (a wide) decimalExp(exp int32) decimal.Decimal {
-	neg := a.sign() < 0
+func (a *wide) decimalExp(exp int32) decimal.Decimal {
+	v := *a
+	neg := v.sign() < 0
 	if neg {
-		a = a.neg()
+		var z wide
+		z.sub(&v)
+		v = z
 	}
-	var b [32]byte
-	for i, w := range a {
-		binary.BigEndian.PutUint64(b[24-8*i:], w)
+	var b [40]byte
+	for i, w := range v {
+		binary.BigEndian.PutUint64(b[32-8*i:], w)
 	}
 	z := new(big.Int).SetBytes(b[:])
 	if neg {
@@ -180,9 +186,8 @@ func (a wide) decimalExp(exp int32) decimal.Decimal {
 	return decimal.NewFromBigInt(z, exp)
 }
 
-// mulWide is u x m (m < 2^128, two words little-endian); the caller has
-// made sure the product fits.
-func (u units) mulWide(m [2]uint64) wide {
+// mulWide is u x m, m below 2^192 (three words, little-endian).
+func (u units) mulWide(m [3]uint64) wide {
 	neg := u.hi < 0
 	if neg {
 		u = units{hi: ^u.hi, lo: ^u.lo}.add(units{lo: 1})
@@ -202,7 +207,9 @@ func (u units) mulWide(m [2]uint64) wide {
 		p[i+len(m)] += carry
 	}
 	if neg {
-		p = p.neg()
+		var z wide
+		z.sub(&p)
+		p = z
 	}
 	return p
 }

@@ -69,57 +69,68 @@ func TestUnitsSub(t *testing.T) {
 	}
 }
 
-// TestWide: products and sums of 256-bit integers agree with big.Int, and
+// TestWide: products and sums of wide integers agree with big.Int, and
 // they order and convert as big.Int does.
 func TestWide(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	toBig := func(w wide) *big.Int { return w.decimalExp(0).BigInt() }
+	word := func() uint64 { return rng.Uint64() >> rng.IntN(64) }
 	for range 2000 {
 		var u units
 		switch rng.IntN(3) {
 		case 0:
-			u = units{lo: rng.Uint64() >> rng.IntN(64)}
+			u = units{lo: word()}
 		case 1:
-			u = units{lo: rng.Uint64(), hi: int64(rng.Uint64() >> 48)} // up to 2^80
+			u = units{lo: rng.Uint64(), hi: int64(rng.Uint64() >> 38)} // up to 2^90
 		default:
 			u = units{lo: rng.Uint64() >> 20}
 		}
 		if rng.IntN(2) == 0 {
 			u = units{hi: ^u.hi, lo: ^u.lo}.add(units{lo: 1})
 		}
-		m := [2]uint64{rng.Uint64(), rng.Uint64() >> rng.IntN(64)}
-		mb := new(big.Int).Lsh(new(big.Int).SetUint64(m[1]), 64)
-		mb.Or(mb, new(big.Int).SetUint64(m[0]))
+		m := [3]uint64{rng.Uint64(), word(), rng.Uint64() >> 32} // below 2^160
+		mb := new(big.Int)
+		for i := 2; i >= 0; i-- {
+			mb.Lsh(mb, 64).Or(mb, new(big.Int).SetUint64(m[i]))
+		}
 		want := new(big.Int).Mul(u.setBig(new(big.Int)), mb)
 		p := u.mulWide(m)
 		if got := toBig(p); got.Cmp(want) != 0 {
 			t.Fatalf("%v x %v = %v, want %v", u.setBig(new(big.Int)), mb, got, want)
 		}
-		q := units{lo: rng.Uint64() >> 30}.mulWide([2]uint64{rng.Uint64(), 7})
-		sum, diff := p.add(q), p.sub(q)
+		q := wideOf(units{lo: rng.Uint64(), hi: -int64(rng.IntN(3))})
+		sum, diff := p, p
+		sum.add(&q)
+		diff.sub(&q)
 		if toBig(sum).Cmp(new(big.Int).Add(want, toBig(q))) != 0 || toBig(diff).Cmp(new(big.Int).Sub(want, toBig(q))) != 0 {
 			t.Fatal("add or sub")
 		}
-		if p.cmp(q) != want.Cmp(toBig(q)) || p.sign() != want.Sign() {
+		if p.cmp(&q) != want.Cmp(toBig(q)) || p.sign() != want.Sign() {
 			t.Fatal("cmp or sign")
 		}
 	}
 }
 
-// TestWalkTotalPaths: the converted total walks the same in 256 bits and,
-// for a factor past them, in big.Int.
-func TestWalkTotalPaths(t *testing.T) {
+// TestWalkTotal: the converted total walks what the currency's series
+// walks, scaled by its factor; a factor past a rate column's is refused.
+func TestWalkTotal(t *testing.T) {
 	j := journalRows{currencies: []string{"EUR"}, accounts: []account{{}}}
 	fd := newFold(j, journal.Filter{}.Compile(nil, nil, nil), false)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 500 {
 		fd.items.add(walkItem{at: int64(i) * 1e6, net: units{lo: uint64(rng.Int64N(2e6))}.sub(units{lo: 1e6})})
 	}
-	small := walkTotal(fd, map[string]decimal.Decimal{"EUR": decimal.RequireFromString("1.5")}, 64)
-	huge := walkTotal(fd, map[string]decimal.Decimal{"EUR": decimal.New(3, 40)}, 64)
-	ratio := decimal.New(2, 40)
-	if !small.maxDrawdown.Mul(ratio).Equal(huge.maxDrawdown) || small.winStreak != huge.winStreak || len(small.curve) != len(huge.curve) ||
-		!small.curve[7].cum.Mul(ratio).Equal(huge.curve[7].cum) || *small.ddEnd != *huge.ddEnd {
-		t.Fatalf("256 bits %+v, big.Int %+v", small.maxDrawdown, huge.maxDrawdown)
+	own, err := walkSeries(fd, map[string]decimal.Decimal{"EUR": decimal.RequireFromString("1.5")}, "USD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eur, total := own["EUR"], own[totalSeries]
+	f := decimal.RequireFromString("1.5")
+	if !eur.maxDrawdown.Mul(f).Equal(total.maxDrawdown) || eur.winStreak != total.winStreak || len(eur.curve) != len(total.curve) ||
+		!eur.curve[7].cum.Mul(f).Equal(total.curve[7].cum) || *eur.ddEnd != *total.ddEnd {
+		t.Fatalf("EUR %+v, total %+v", eur.maxDrawdown, total.maxDrawdown)
+	}
+	if _, err := walkTotal(fd, map[string]decimal.Decimal{"EUR": decimal.New(3, 60)}); err == nil {
+		t.Fatal("a factor of 3e60 walked")
 	}
 }
