@@ -98,17 +98,6 @@ func (a units) decimalExp(exp int32) decimal.Decimal {
 	return decimal.NewFromBigInt(a.setBig(new(big.Int)), exp)
 }
 
-// bitLen is the bits of a's magnitude.
-func (a units) bitLen() int {
-	if a.hi < 0 {
-		a = units{hi: ^a.hi, lo: ^a.lo}.add(units{lo: 1})
-	}
-	if a.hi != 0 {
-		return 64 + bits.Len64(uint64(a.hi))
-	}
-	return bits.Len64(a.lo)
-}
-
 // wide is a 320-bit two's complement integer (little-endian words), what
 // the walks compute with: a converted total's values are net P&L (below
 // 2^80 ten-thousandths: numeric(24, 4)) times a factor's coefficient
