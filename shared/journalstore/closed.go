@@ -60,11 +60,11 @@ type closedRow struct {
 // $1) hold: the closed positions of those days in no strategy, and every
 // leg of the strategies with a leg closed there (a strategy's record is
 // in the row of its last close, which may be another day's). Each day is
-// an index range scan of its own (OFFSET 0 keeps the planner from
-// flattening it into one join with the keys, which it costs, not knowing
-// the days, as a scan of every closed position: with JIT compilation
-// that cost a create 1 s of PostgreSQL CPU); the legs are found by their
-// strategies' index, not by a filter on every position.
+// an index range scan of its own, and each strategy's legs an index scan
+// of theirs: OFFSET 0 keeps the planner from flattening them into joins,
+// which it costs, not knowing the days, as scans of every position (with
+// JIT compilation, such a plan cost a create 1.3 s of PostgreSQL CPU in
+// the 100,000-position journal), and so settle may run its generic plan.
 const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::date[]) AS k(a, d)),
 	closes AS MATERIALIZED (
 		SELECT c.id, c.strategy_id FROM k CROSS JOIN LATERAL (
@@ -75,7 +75,8 @@ const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::d
 	picked AS (
 		SELECT id FROM closes WHERE strategy_id IS NULL
 		UNION ALL
-		SELECT l.id FROM positions l WHERE l.strategy_id IS NOT NULL AND l.strategy_id IN (SELECT strategy_id FROM closes))
+		SELECT l.id FROM (SELECT DISTINCT strategy_id FROM closes WHERE strategy_id IS NOT NULL) s
+			CROSS JOIN LATERAL (SELECT l.id FROM positions l WHERE l.strategy_id = s.strategy_id OFFSET 0) l)
 	SELECT ` + recordColumns + ` FROM picked JOIN positions p ON p.id = picked.id LEFT JOIN strategies s ON s.id = p.strategy_id`
 
 // recordColumns are what a record is made of, for a position p and its
@@ -121,52 +122,58 @@ type keyed struct {
 	rec stats.Record
 }
 
-// readRecords reads what the user's rows of keys hold now, by row; a key
-// whose row holds nothing maps to none.
-func readRecords(ctx context.Context, q db.Querier, userID string, keys closedKeys) (map[closedKey][]keyed, error) {
-	out := make(map[closedKey][]keyed, len(keys))
+// records are what the rows being refreshed hold, by row: a row that
+// holds nothing maps to none.
+type records map[closedKey][]keyed
+
+// readRecords queues the read of what the user's rows of keys hold now;
+// the records are there once the batch is sent.
+func readRecords(b *pgx.Batch, userID string, keys closedKeys) records {
+	out := make(records, len(keys))
+	if len(keys) == 0 {
+		return out
+	}
 	accounts, days := make([]string, 0, len(keys)), make([]time.Time, 0, len(keys))
 	for k := range keys {
 		out[k] = nil
 		accounts, days = append(accounts, k.account), append(days, k.day)
 	}
-	rows, err := q.Query(ctx, closedSQL, userID, accounts, days)
-	if err != nil {
-		return nil, classify(err)
-	}
-	legs := map[[16]byte][]recordRow{}
-	var r recordRow
-	if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
-		if r.strategy != nil {
-			legs[*r.strategy] = append(legs[*r.strategy], r)
+	b.Queue(closedSQL, userID, accounts, days).Query(func(rows pgx.Rows) error {
+		legs := map[[16]byte][]recordRow{}
+		var r recordRow
+		if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
+			if r.strategy != nil {
+				legs[*r.strategy] = append(legs[*r.strategy], r)
+				return nil
+			}
+			k := closedKey{r.account, utcDay(*r.closedAt)}
+			out[k] = append(out[k], keyed{r.id, positionRecord(&r)})
 			return nil
+		}); err != nil {
+			return err
 		}
-		k := closedKey{r.account, utcDay(*r.closedAt)}
-		out[k] = append(out[k], keyed{r.id, positionRecord(&r)})
+		for id, ls := range legs {
+			rec, ok := strategyRecord(ls)
+			if !ok {
+				continue
+			}
+			if k := (closedKey{ls[0].account, utcDay(rec.ClosedAt)}); hasKey(out, k) {
+				out[k] = append(out[k], keyed{id, rec})
+			}
+		}
+		for _, recs := range out {
+			slices.SortFunc(recs, func(a, b keyed) int {
+				return cmp.Or(a.rec.ClosedAt.Compare(b.rec.ClosedAt), bytes.Compare(a.id[:], b.id[:]))
+			})
+		}
 		return nil
-	}); err != nil {
-		return nil, classify(err)
-	}
-	for id, ls := range legs {
-		rec, ok := strategyRecord(ls)
-		if !ok {
-			continue
-		}
-		if k := (closedKey{ls[0].account, utcDay(rec.ClosedAt)}); hasKey(out, k) {
-			out[k] = append(out[k], keyed{id, rec})
-		}
-	}
-	for _, recs := range out {
-		slices.SortFunc(recs, func(a, b keyed) int {
-			return cmp.Or(a.rec.ClosedAt.Compare(b.rec.ClosedAt), bytes.Compare(a.id[:], b.id[:]))
-		})
-	}
-	return out, nil
+	})
+	return out
 }
 
 // hasKey reports whether the rows being refreshed include k: a strategy
 // whose last close is in a row not refreshed is left in it.
-func hasKey(m map[closedKey][]keyed, k closedKey) bool {
+func hasKey(m records, k closedKey) bool {
 	_, ok := m[k]
 	return ok
 }
@@ -249,7 +256,7 @@ func sortedIDs(ids [][16]byte) [][16]byte {
 
 // encodeRows packs what readRecords read into rows; a key without
 // records is a row of no trades (deleted by writeRows).
-func encodeRows(recs map[closedKey][]keyed) ([]closedRow, error) {
+func encodeRows(recs records) ([]closedRow, error) {
 	out := make([]closedRow, 0, len(recs))
 	for k, rs := range recs {
 		row := closedRow{key: k, trades: len(rs)}
@@ -287,23 +294,6 @@ func writeRows(ctx context.Context, q db.Querier, userID string, rows []closedRo
 	return classify(err)
 }
 
-// refreshClosed rewrites the user's closed_trades rows of keys from the
-// journal as it is now.
-func refreshClosed(ctx context.Context, q db.Querier, userID string, keys closedKeys) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	recs, err := readRecords(ctx, q, userID, keys)
-	if err != nil {
-		return err
-	}
-	rows, err := encodeRows(recs)
-	if err != nil {
-		return err
-	}
-	return writeRows(ctx, q, userID, rows)
-}
-
 // allKeys is every row the user's journal has closes for.
 func allKeys(ctx context.Context, q db.Querier, userID string) (closedKeys, error) {
 	rows, err := q.Query(ctx, `SELECT DISTINCT account_id::text, (closed_at AT TIME ZONE 'UTC')::date
@@ -334,40 +324,50 @@ func allKeys(ctx context.Context, q db.Querier, userID string) (closedKeys, erro
 const strategyLegsSQL = `SELECT s.id::text, s.planned_risk::text, ` + SummaryColumns + `
 	FROM strategies s JOIN positions p ON p.strategy_id = s.id WHERE s.id = ANY($1::uuid[]) ORDER BY s.id, p.opened_at NULLS LAST, p.id`
 
-// analyseStrategies analyses the strategies ids (whose accounts the
-// caller has locked) again and adds their legs' closed_trades rows to
-// keys. A strategy deleted meanwhile is skipped.
-func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys closedKeys) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	type analysis struct {
-		risk *string
-		legs []journal.StrategyPosition
-	}
-	byID := map[string]*analysis{}
-	var (
-		id   string
-		risk *string
-		leg  Summary
-	)
-	rows, err := q.Query(ctx, strategyLegsSQL, ids)
-	if err != nil {
-		return classify(err)
-	}
-	if _, err := pgx.ForEachRow(rows, append([]any{&id, &risk}, ScanSummary(&leg)...), func() error {
-		a := byID[id]
-		if a == nil {
-			a = &analysis{risk: risk}
-			byID[id] = a
-		}
-		a.legs = append(a.legs, strategyPosition(leg))
-		keys.add(leg.AccountID, leg.ClosedAt)
-		return nil
-	}); err != nil {
-		return classify(err)
-	}
-	n := len(ids)
+// legAnalysis is a strategy's legs, in opening order, and its planned risk.
+type legAnalysis struct {
+	risk *string
+	legs []journal.StrategyPosition
+}
+
+// strategyLegs are the legs of the strategies ids, by strategy, once the
+// batch that reads them is sent; a strategy deleted meanwhile has none.
+type strategyLegs struct {
+	ids  []string
+	byID map[string]*legAnalysis
+}
+
+// readLegs queues the read of the legs of the strategies ids (whose
+// accounts the caller has locked), each leg's closed_trades row joining
+// keys.
+func readLegs(b *pgx.Batch, ids []string, keys closedKeys) *strategyLegs {
+	l := &strategyLegs{ids: ids, byID: map[string]*legAnalysis{}}
+	b.Queue(strategyLegsSQL, ids).Query(func(rows pgx.Rows) error {
+		var (
+			id   string
+			risk *string
+			leg  Summary
+		)
+		_, err := pgx.ForEachRow(rows, append([]any{&id, &risk}, ScanSummary(&leg)...), func() error {
+			a := l.byID[id]
+			if a == nil {
+				a = &legAnalysis{risk: risk}
+				l.byID[id] = a
+			}
+			a.legs = append(a.legs, strategyPosition(leg))
+			keys.add(leg.AccountID, leg.ClosedAt)
+			return nil
+		})
+		return err
+	})
+	return l
+}
+
+// analyse queues the update of the strategies read by readLegs with the
+// strategy engine's analysis of their legs. A strategy with no legs left
+// is skipped.
+func analyse(b *pgx.Batch, l *strategyLegs) {
+	n := len(l.ids)
 	kinds, labels, long := make([]*string, n), make([]*string, n), make([]*bool, n)
 	risks, profits, rs := make([]*string, n), make([]*string, n), make([]*string, n)
 	round := func(d *decimal.Decimal) *string {
@@ -377,8 +377,8 @@ func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys clo
 		v := money.RoundN(*d, 4)
 		return &v
 	}
-	for i, id := range ids {
-		a := byID[id]
+	for i, id := range l.ids {
+		a := l.byID[id]
 		if a == nil { // no legs left
 			continue
 		}
@@ -395,10 +395,9 @@ func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys clo
 		}
 		long[i], risks[i], rs[i] = &opened, round(o.Risk), round(o.R)
 	}
-	_, err = q.Exec(ctx, `UPDATE strategies s SET kind = x.kind, label = x.label, opened_long = x.long,
+	b.Queue(`UPDATE strategies s SET kind = x.kind, label = x.label, opened_long = x.long,
 			risk = x.risk, max_profit = x.profit, r_multiple = x.r
 		FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::numeric[], $6::numeric[], $7::numeric[])
 			AS x(id, kind, label, long, risk, profit, r) WHERE s.id = x.id`,
-		ids, kinds, labels, long, risks, profits, rs)
-	return classify(err)
+		l.ids, kinds, labels, long, risks, profits, rs)
 }

@@ -369,7 +369,8 @@ func groupChosen(ctx context.Context, w *writeTx, accountID string, out *Importe
 }
 
 // makeStrategies makes a strategy of each group of the account's new
-// positions (touched by the write that made them), in one round trip.
+// positions (touched again: writeRuns recorded them in none), in one
+// round trip.
 func makeStrategies(ctx context.Context, w *writeTx, accountID string, groups [][]string) error {
 	if len(groups) == 0 {
 		return nil
@@ -378,6 +379,7 @@ func makeStrategies(ctx context.Context, w *writeTx, accountID string, groups []
 	for _, ids := range groups {
 		b.Queue(`WITH s AS (INSERT INTO strategies (user_id, account_id) VALUES ($1, $2) RETURNING id)
 			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, w.userID, accountID, ids)
+		w.touch(ids...)
 	}
-	return classify(w.SendBatch(ctx, b).Close())
+	return w.send(ctx, b)
 }

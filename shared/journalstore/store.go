@@ -516,6 +516,7 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 		}
 		for i := len(ru.placed); i < len(ru.members); i++ {
 			gone = append(gone, ru.members[i].id)
+			w.wrote(ru.members[i].id, stateAfter{})
 		}
 		in := ru.inst
 		for k := range ru.placed {
@@ -525,7 +526,14 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 				trade.Fills[i] = l.Fill
 			}
 			w.move(in.accountID, ledger.addPosition(in.accountID, p.id, trade, p.figures))
-			w.touch(p.id)
+			st := stateAfter{account: in.accountID}
+			if p.figures.Status == journal.StatusClosed {
+				st.closedAt = p.figures.ClosedAt
+			}
+			if k < len(ru.members) { // derive keeps the run's positions in order
+				st.strategy = ru.members[k].strategy
+			}
+			w.wrote(p.id, st)
 			if p.isNew {
 				if p.fields != nil {
 					for _, t := range p.fields.tagIDs {
