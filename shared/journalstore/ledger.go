@@ -14,77 +14,59 @@ import (
 	"tradejournal/shared/sizing"
 )
 
-// ledgerRows are the ledger rows of computed positions, in column form: a
-// realised P&L row per exit and a fee row per charged fill.
-type ledgerRows struct {
-	account, kind, position, fill []string
-	amount                        []decimal.Decimal
-	at                            []time.Time
+// ledgerRow is a ledger row of a computed position: its realised P&L at
+// an exit, or a fill's fee.
+type ledgerRow struct {
+	account, kind, position, fill string
+	amount                        decimal.Decimal
+	at                            time.Time
 }
 
-// addPosition appends the rows of one position, whose figures fig are
-// journal.Compute(t), and returns what they add to the account's balance.
-func (l *ledgerRows) addPosition(accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
+// ledgerColumns are a ledgerRow's columns (ledgerRow.row). Their ids are
+// made here (db.NewUUID), not by the column's default.
+var ledgerColumns = []string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"}
+
+func (l ledgerRow) row(dst []any) []any {
+	return append(dst, db.NewUUID(), copyUUID(l.account), l.kind, l.amount, copyUUID(l.position), copyUUID(l.fill), l.at)
+}
+
+// addLedger appends the rows of one position, whose figures fig are
+// journal.Compute(t), to rows, and returns what they add to the account's
+// balance.
+func addLedger(rows *[]ledgerRow, accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
 	var added decimal.Decimal
 	for i, fill := range t.Fills {
 		if fill.Type == journal.FillExit {
-			l.add(accountID, "realized_pnl", fig.Realized[i], positionID, fill.ID, fill.FilledAt)
+			*rows = append(*rows, ledgerRow{accountID, "realized_pnl", positionID, fill.ID, fig.Realized[i], fill.FilledAt})
 			added = added.Add(fig.Realized[i])
 		}
 		if fill.Fees.IsPositive() {
-			l.add(accountID, "fee", fill.Fees.Neg(), positionID, fill.ID, fill.FilledAt)
+			*rows = append(*rows, ledgerRow{accountID, "fee", positionID, fill.ID, fill.Fees.Neg(), fill.FilledAt})
 			added = added.Sub(fill.Fees)
 		}
 	}
 	return added
 }
 
-func (l *ledgerRows) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
-	l.account = append(l.account, account)
-	l.kind = append(l.kind, kind)
-	l.amount = append(l.amount, amount)
-	l.position = append(l.position, position)
-	l.fill = append(l.fill, fill)
-	l.at = append(l.at, at)
-}
-
-// copy writes the rows with COPY, whatever their number (one statement for
-// a fill typed in, one for a 10,000-row import). Their ids are made here
-// (db.NewUUID), not by the column's default. The caller has moved the
-// balances by what they add (addPosition's answer).
-func (l *ledgerRows) copy(ctx context.Context, w *writeTx) error {
-	if len(l.account) == 0 {
-		return nil
-	}
-	_, err := w.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
-		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
-		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
-			return []any{db.NewUUID(), copyUUID(l.account[i]), l.kind[i], l.amount[i], copyUUID(l.position[i]), copyUUID(l.fill[i]), l.at[i]}, nil
-		}))
-	return classify(err)
-}
-
-// deleteLedger deletes the ledger rows of positions and moves their
-// accounts' balances back by what the rows added.
-func (w *writeTx) deleteLedger(ctx context.Context, positionIDs []string) error {
+// deleteLedger queues the deletion of the ledger rows of positions; the
+// accounts' balances move back by what the rows added once it is sent.
+func (w *writeTx) deleteLedger(b *pgx.Batch, positionIDs []string) {
 	if len(positionIDs) == 0 {
-		return nil
+		return
 	}
 	const q = `WITH d AS (DELETE FROM ledger_entries WHERE position_id = ANY($1::uuid[]) RETURNING account_id, amount)
 		SELECT account_id::text, sum(amount) FROM d GROUP BY account_id`
-	rows, err := w.Query(ctx, q, positionIDs)
-	if err != nil {
-		return classify(err)
-	}
-	var (
-		account string
-		sum     decimal.Decimal
-	)
-	_, err = pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
-		w.move(account, sum.Neg())
-		return nil
+	b.Queue(q, positionIDs).Query(func(rows pgx.Rows) error {
+		var (
+			account string
+			sum     decimal.Decimal
+		)
+		_, err := pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
+			w.move(account, sum.Neg())
+			return nil
+		})
+		return err
 	})
-	return classify(err)
 }
 
 // FeeSchedule returns the fee schedule of the account's brokerage, or nil

@@ -434,11 +434,10 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 		if keys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 			return db.Classify(err)
 		}
-		if err := w.deleteLedger(ctx, []string{id}); err != nil {
-			return err
-		}
-		_, err = w.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id)
-		return classify(err)
+		b := &pgx.Batch{}
+		w.deleteLedger(b, []string{id})
+		b.Queue(`DELETE FROM positions WHERE id = $1`, id)
+		return w.send(ctx, b)
 	})
 	return keys, err
 }
