@@ -92,7 +92,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 	out := make([]Imported, len(parts))
 	err := s.write(ctx, userID, func(w *writeTx) error {
 		for _, i := range order {
-			if err := lockAccount(ctx, w, userID, parts[i].AccountID); err != nil {
+			if err := w.lockAccount(ctx, parts[i].AccountID); err != nil {
 				return err
 			}
 		}
@@ -113,7 +113,11 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			}
 			runs = append(runs, rs...)
 		}
-		if _, err := w.writeRuns(ctx, runs); err != nil {
+		b := w.batch()
+		if _, err := w.writeRuns(ctx, b, runs); err != nil {
+			return err
+		}
+		if err := b.flush(ctx); err != nil {
 			return err
 		}
 		for i, pt := range parts {

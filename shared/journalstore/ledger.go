@@ -107,7 +107,7 @@ func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e 
 		amount = amount.Neg()
 	}
 	return s.write(ctx, userID, func(w *writeTx) error {
-		if err := lockAccount(ctx, w, userID, accountID); err != nil {
+		if err := w.lockAccount(ctx, accountID); err != nil {
 			return notFound(err)
 		}
 		var id string
@@ -131,7 +131,7 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 		return apperr.ErrNotFound
 	}
 	return s.write(ctx, userID, func(w *writeTx) error {
-		if err := lockAccount(ctx, w, userID, accountID); err != nil {
+		if err := w.lockAccount(ctx, accountID); err != nil {
 			return notFound(err)
 		}
 		// One statement finds and deletes, so two concurrent deletes of one
@@ -160,20 +160,33 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 	})
 }
 
-// lockAccount takes a key-share lock on the user's account, so a
+// lockAccount queues a key-share lock on the user's account into b, so a
 // concurrent account delete waits and then counts what this writes; an
-// account that is not theirs is errNotYourAccount.
-func lockAccount(ctx context.Context, q db.Querier, userID, accountID string) error {
+// account that is not theirs is errNotYourAccount, at once for a
+// malformed id, else when b is sent (which rolls the write back).
+func lockAccount(b *pgx.Batch, userID, accountID string) error {
 	if !db.ValidUUID(accountID) {
 		return errNotYourAccount
 	}
-	var ok bool
 	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
-	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return errNotYourAccount
+	b.Queue(sql, accountID, userID).QueryRow(func(row pgx.Row) error {
+		var ok bool
+		err := row.Scan(&ok)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNotYourAccount
+		}
+		return err
+	})
+	return nil
+}
+
+// lockAccount locks the user's account now (the package's lockAccount).
+func (w *writeTx) lockAccount(ctx context.Context, accountID string) error {
+	b := &pgx.Batch{}
+	if err := lockAccount(b, w.userID, accountID); err != nil {
+		return err
 	}
-	return db.Classify(err)
+	return w.send(ctx, b)
 }
 
 var errNotYourAccount = apperr.Invalid("accountId", "must be one of your accounts")

@@ -59,7 +59,15 @@ var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadO
 // Position reads the user's position in full; a malformed, missing or
 // foreign id is apperr.ErrNotFound.
 func (s *Store) Position(ctx context.Context, userID, id string) (Position, error) {
-	return loadPosition(ctx, s.pool, s.keyring, userID, id, s.now())
+	var p Position
+	b := &pgx.Batch{}
+	if err := loadPosition(b, s.keyring, userID, id, s.now(), &p); err != nil {
+		return Position{}, err
+	}
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return Position{}, db.Classify(err)
+	}
+	return p, nil
 }
 
 // ErrOutOfRange answers a write whose figures do not fit their columns
@@ -492,7 +500,7 @@ func (ru *run) holder(fillID string) string {
 // ledger rows go and the new ones come, and each account's balance moves
 // by the difference. The statements go in one batch, broken only by a
 // COPY. The runs are the write's user's, locked (lockRun) or new.
-func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
+func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (Changes, error) {
 	var (
 		c        Changes
 		newPos   []newPosition
@@ -573,7 +581,6 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 		}
 	}
 
-	b := &batchWriter{w: w, b: &pgx.Batch{}}
 	w.deleteLedger(b.b, oldPos)
 	if err := insertRows(ctx, b, "positions", positionColumns, newPos, newPosition.row); err != nil {
 		return c, err
@@ -601,18 +608,20 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 	if err := insertRows(ctx, b, "position_tags", []string{"position_id", "tag_id"}, tagRows, tagRow.row); err != nil {
 		return c, err
 	}
-	if err := insertRows(ctx, b, "ledger_entries", ledgerColumns, ledger, ledgerRow.row); err != nil {
-		return c, err
-	}
-	return c, b.flush(ctx)
+	err := insertRows(ctx, b, "ledger_entries", ledgerColumns, ledger, ledgerRow.row)
+	return c, err
 }
 
 // batchWriter sends a write's statements in order, queued in one batch
-// until a COPY (insertRows) or the end (flush) sends them.
+// until a COPY (insertRows) or the caller (flush) sends them: the caller
+// queues what it reads of the write after it, one round trip.
 type batchWriter struct {
 	w *writeTx
 	b *pgx.Batch
 }
+
+// batch returns an empty batchWriter of the write.
+func (w *writeTx) batch() *batchWriter { return &batchWriter{w: w, b: &pgx.Batch{}} }
 
 func (b *batchWriter) flush(ctx context.Context) error {
 	if b.b.Len() == 0 {
