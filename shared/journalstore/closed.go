@@ -57,7 +57,8 @@ type closedRow struct {
 }
 
 // closedSQL reads what the rows of keys ($2 accounts, $3 days, of user
-// $1) hold: the closed positions of those days in no strategy, and every
+// $1) hold: the closed positions of those days in no strategy but those
+// the write made ($4: their records are in memory, madeRecord), and every
 // leg of the strategies with a leg closed there (a strategy's record is
 // in the row of its last close, which may be another day's). Each day is
 // an index range scan of its own, and each strategy's legs an index scan
@@ -73,7 +74,7 @@ const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::d
 				AND p.closed_at >= k.d::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.d + 1)::timestamp AT TIME ZONE 'UTC'
 			OFFSET 0) c),
 	picked AS (
-		SELECT id FROM closes WHERE strategy_id IS NULL
+		(SELECT id FROM closes WHERE strategy_id IS NULL EXCEPT ALL SELECT unnest($4::uuid[]))
 		UNION ALL
 		SELECT l.id FROM (SELECT DISTINCT strategy_id FROM closes WHERE strategy_id IS NOT NULL) s
 			CROSS JOIN LATERAL (SELECT l.id FROM positions l WHERE l.strategy_id = s.strategy_id OFFSET 0) l)
@@ -81,38 +82,82 @@ const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::d
 
 // recordColumns are what a record is made of, for a position p and its
 // strategy s (NULLs when it is in none).
-const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, coalesce(p.opened_at, p.closed_at), p.side,
-	p.asset_type, p.symbol, coalesce(p.underlying, p.symbol),
+const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, p.opened_at, p.side,
+	p.asset_type, p.symbol, p.underlying,
 	coalesce((SELECT array_agg(pt.tag_id ORDER BY pt.tag_id) FROM position_tags pt WHERE pt.position_id = p.id), '{}'),
 	p.playbook_id,
 	coalesce((SELECT array_agg(pc.criterion_id ORDER BY pc.criterion_id) FROM position_criteria pc WHERE pc.position_id = p.id), '{}'),
-	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity,
-	coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0),
+	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity, p.avg_entry_price, p.multiplier,
 	s.id, coalesce(s.kind, 'custom'), coalesce(s.opened_long, true), s.r_multiple`
 
-// recordRow is a row of recordColumns.
+// recordRow is a row of recordColumns, or a position as the write made
+// it (madeRecord).
 type recordRow struct {
-	id                 [16]byte
-	account, status    string
-	closedAt           *time.Time
-	openedAt           *time.Time
-	side               string
-	asset, symbol, und string
-	tags               [][16]byte
-	playbook           *[16]byte
-	met                [][16]byte
-	net, gross, fees   decimal.Decimal
-	r                  *decimal.Decimal
-	quantity, notional decimal.Decimal
-	strategy           *[16]byte
-	kind               string
-	openedLong         bool
-	strategyR          *decimal.Decimal
+	id                  [16]byte
+	account, status     string
+	closedAt            *time.Time
+	openedAt            *time.Time
+	side, asset, symbol string
+	underlying          *string
+	tags                [][16]byte
+	playbook            *[16]byte
+	met                 [][16]byte
+	net, gross, fees    decimal.Decimal
+	r                   *decimal.Decimal
+	quantity            decimal.Decimal
+	avgEntry            *decimal.Decimal
+	multiplier          decimal.Decimal
+	strategy            *[16]byte
+	kind                string
+	openedLong          bool
+	strategyR           *decimal.Decimal
 }
 
 func (r *recordRow) dest() []any {
-	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.und, &r.tags,
-		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.notional, &r.strategy, &r.kind, &r.openedLong, &r.strategyR}
+	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.underlying, &r.tags,
+		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.avgEntry, &r.multiplier, &r.strategy, &r.kind,
+		&r.openedLong, &r.strategyR}
+}
+
+// opened is when the position opened (its close, for one that never did).
+func (r *recordRow) opened() time.Time {
+	if r.openedAt != nil {
+		return *r.openedAt
+	}
+	return *r.closedAt
+}
+
+// und is the position's underlying, or its symbol when it has none.
+func (r *recordRow) und() string {
+	if r.underlying != nil {
+		return *r.underlying
+	}
+	return r.symbol
+}
+
+// notional is what the position's entries cost: average entry price x
+// quantity x multiplier.
+func (r *recordRow) notional() decimal.Decimal {
+	if r.avgEntry == nil {
+		return decimal.Decimal{}
+	}
+	return r.avgEntry.Mul(r.quantity).Mul(r.multiplier)
+}
+
+// madeRecord is the recordRow of a closed position the write creates, in
+// no strategy (writeRuns: its row as it copies it, with its tags).
+func madeRecord(in instrument, p *placedPosition) *recordRow {
+	f := p.figures
+	r := &recordRow{id: copyUUID(p.id).Bytes, account: in.accountID, status: f.Status, closedAt: f.ClosedAt, openedAt: f.OpenedAt,
+		side: p.side, asset: in.assetType, symbol: in.symbol, underlying: in.columns.Underlying, net: f.NetPnL, gross: f.GrossPnL,
+		fees: f.Fees, r: f.RMultiple, quantity: f.EntryQuantity, avgEntry: f.AvgEntryPrice, multiplier: in.multiplier}
+	if p.fields != nil {
+		for _, t := range p.fields.tagIDs {
+			r.tags = append(r.tags, copyUUID(t).Bytes)
+		}
+		r.tags = sortedIDs(r.tags)
+	}
+	return r
 }
 
 // keyed is a record with what orders it in its row: its close, then the
@@ -126,9 +171,10 @@ type keyed struct {
 // holds nothing maps to none.
 type records map[closedKey][]keyed
 
-// readRecords queues the read of what the user's rows of keys hold now;
-// the records are there once the batch is sent.
-func readRecords(b *pgx.Batch, userID string, keys closedKeys) records {
+// readRecords queues the read of what the user's rows of keys hold now,
+// the records of positions the write made (made, by id) taken as they
+// are; the records are there once the batch is sent.
+func readRecords(b *pgx.Batch, userID string, keys closedKeys, made map[string]*recordRow) records {
 	out := make(records, len(keys))
 	if len(keys) == 0 {
 		return out
@@ -138,7 +184,14 @@ func readRecords(b *pgx.Batch, userID string, keys closedKeys) records {
 		out[k] = nil
 		accounts, days = append(accounts, k.account), append(days, k.day)
 	}
-	b.Queue(closedSQL, userID, accounts, days).Query(func(rows pgx.Rows) error {
+	ids := make([][16]byte, 0, len(made))
+	for _, r := range made {
+		ids = append(ids, r.id)
+		if k := (closedKey{r.account, utcDay(*r.closedAt)}); hasKey(out, k) {
+			out[k] = append(out[k], keyed{r.id, positionRecord(r)})
+		}
+	}
+	b.Queue(closedSQL, userID, accounts, days, ids).Query(func(rows pgx.Rows) error {
 		legs := map[[16]byte][]recordRow{}
 		var r recordRow
 		if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
@@ -181,9 +234,9 @@ func hasKey(m records, k closedKey) bool {
 // positionRecord is the record of a closed position in no strategy.
 func positionRecord(r *recordRow) stats.Record {
 	quantity, _ := r.quantity.Float64()
-	notional, _ := r.notional.Float64()
-	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: *r.openedAt, Short: r.side == journal.SideShort,
-		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und, Tags: r.tags, Playbook: r.playbook, Met: r.met,
+	notional, _ := r.notional().Float64()
+	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: r.opened(), Short: r.side == journal.SideShort,
+		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und(), Tags: r.tags, Playbook: r.playbook, Met: r.met,
 		Net: r.net, Gross: r.gross, Fees: r.fees, R: r.r, Quantity: quantity, Notional: notional}
 }
 
@@ -199,27 +252,27 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 		return stats.Record{}, false
 	}
 	slices.SortFunc(legs, func(a, b recordRow) int {
-		return cmp.Or(compareOpened(a.openedAt, b.openedAt), bytes.Compare(a.id[:], b.id[:]))
+		return cmp.Or(a.opened().Compare(b.opened()), bytes.Compare(a.id[:], b.id[:]))
 	})
 	first := &legs[0]
-	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: *first.openedAt, Short: !first.openedLong,
-		AssetType: journal.AssetOption, Symbol: first.und, Strategy: first.kind, R: first.strategyR}
+	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: first.opened(), Short: !first.openedLong,
+		AssetType: journal.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
 	var quantity, notional decimal.Decimal
 	for i := range legs {
 		l := &legs[i]
 		if l.closedAt.After(out.ClosedAt) {
 			out.ClosedAt = *l.closedAt
 		}
-		if l.openedAt.Before(out.OpenedAt) {
-			out.OpenedAt = *l.openedAt
+		if l.opened().Before(out.OpenedAt) {
+			out.OpenedAt = l.opened()
 		}
-		out.Symbol = min(out.Symbol, l.und)
+		out.Symbol = min(out.Symbol, l.und())
 		out.Tags = append(out.Tags, l.tags...)
 		if out.Playbook == nil && l.playbook != nil {
 			out.Playbook = l.playbook
 		}
 		out.Net, out.Gross, out.Fees = out.Net.Add(l.net), out.Gross.Add(l.gross), out.Fees.Add(l.fees)
-		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional)
+		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional())
 	}
 	out.Underlying = out.Symbol
 	out.Tags = sortedIDs(out.Tags)
@@ -234,19 +287,6 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 	out.Quantity, _ = quantity.Float64()
 	out.Notional, _ = notional.Float64()
 	return out, true
-}
-
-// compareOpened orders opening times, none last.
-func compareOpened(a, b *time.Time) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return a.Compare(*b)
 }
 
 func sortedIDs(ids [][16]byte) [][16]byte {

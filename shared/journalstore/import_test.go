@@ -22,7 +22,8 @@ import (
 // one under its stored id. The trader's strategy groups, named by the
 // fills that open them, become strategies of exactly those positions; a
 // fill that opens no new position of its own is a conflict and nothing is
-// written.
+// written. The statistics' rows are a rebuild's (the closed legs' records
+// are their strategy's, not their own).
 func TestImportPositionsInPlanOrder(t *testing.T) {
 	ctx := context.Background()
 	pool := dbtest.New(t)
@@ -58,6 +59,8 @@ func TestImportPositionsInPlanOrder(t *testing.T) {
 		fill(6, "AAPL", brokerfile.Sell, "200", "185", 2), // reverses AAPL
 		fill(7, "MSFT", brokerfile.Sell, "30", "420", 3),  // closes MSFT and reverses it
 		fill(8, "SPY   270618C00105000", brokerfile.Sell, "1", "2", 4),
+		fill(9, "SPY   270618P00095000", brokerfile.Buy, "1", "1", 5), // the put spread closed: its legs' records
+		fill(10, "SPY   270618P00090000", brokerfile.Sell, "1", "0.5", 5),
 	}
 	noop := func(context.Context, pgx.Tx) error { return nil }
 	count := func() (n int) {
@@ -123,4 +126,5 @@ func TestImportPositionsInPlanOrder(t *testing.T) {
 		t.Fatalf("%d legs (%v)", legs, err)
 	}
 	checkBalances(t, pool)
+	checkClosedTrades(t, pool, "an import of strategies")
 }

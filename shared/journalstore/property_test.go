@@ -22,7 +22,8 @@ import (
 )
 
 // TestRandomWritesKeepInvariants drives the store with random fill
-// sequences (entries, exits, reversals, edits, deletes) and after every
+// sequences (entries, exits, reversals, edits, deletes, positions created
+// closed, reversed or open, with tags) and after every
 // write checks, from what is stored, what must always hold:
 //   - every position's stored figures are journal.Compute's over its stored
 //     fills (so no position crosses zero: Compute refuses that), and
@@ -115,7 +116,19 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			fills := fillIDs(t, pool, target)
 			before := snapshot(t, pool)
 			var op string
-			switch k := rng.IntN(13); {
+			switch k := rng.IntN(14); {
+			case k == 13:
+				op = "create" // closed, reversed or open, with tags, on the days of the run
+				opened := start.Add(time.Duration(rng.IntN(2000)) * time.Minute)
+				closed := opened.Add(time.Duration(1+rng.IntN(600)) * time.Minute).Format(time.RFC3339)
+				_, err = store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: ptr("C" + symbol),
+					AssetType: &stock, Side: &side, StopLoss: journal.S("95"), TagIDs: tags[:rng.IntN(len(tags)+1)],
+					Fills: []journal.FillInput{
+						{Type: ptr(journal.FillEntry), Price: journal.S(*str(96, 104)), Quantity: journal.S("10"), Fees: journal.S(*str(0, 2)),
+							FilledAt: ptr(opened.Format(time.RFC3339))},
+						{Type: ptr(journal.FillExit), Price: journal.S(*str(90, 110)), Quantity: journal.S(*str(5, 20)), Fees: journal.S("1"),
+							FilledAt: &closed},
+					}})
 			case k >= 10 && k < 12:
 				op = "playbook"
 				var in journalstore.PositionPlaybook

@@ -543,6 +543,9 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 				st.strategy = ru.members[k].strategy
 			}
 			w.wrote(p.id, st)
+			if p.isNew && st.closedAt != nil {
+				w.made[p.id] = madeRecord(in, p)
+			}
 			if p.isNew {
 				if p.fields != nil {
 					for _, t := range p.fields.tagIDs {

@@ -26,8 +26,10 @@ import (
 //     record stood before the write (its account and UTC day of close, its
 //     strategy), and that its state after is read at settle;
 //   - a position writeRuns writes or deletes, with its state after, which
-//     settle then need not read (wrote); a statement that changes such a
-//     position after writeRuns (its strategy) touches it again;
+//     settle then need not read (wrote), and the record of a closed one it
+//     creates, which the statistics' rows then need not read back (made);
+//     a statement that changes such a position after writeRuns (its
+//     strategy, its playbook) touches it again;
 //   - a position it changes or creates otherwise, whose state after is
 //     read at settle (touch);
 //   - a strategy whose analysis may change without a position of it
@@ -39,6 +41,7 @@ type writeTx struct {
 	deltas     map[string]decimal.Decimal // balance moves by account
 	keys       closedKeys                 // closed_trades rows the write touches
 	positions  map[string]*stateAfter     // touched positions: their state after, nil when read at settle
+	made       map[string]*recordRow      // records of closed positions the write created, in no strategy
 	strategies map[string]string          // strategies to analyse again, with their account
 	after      []func(context.Context) error
 }
@@ -63,7 +66,7 @@ func (s *Store) write(ctx context.Context, userID string, fn func(w *writeTx) er
 // settled before it returns.
 func within(ctx context.Context, tx pgx.Tx, userID string, fn func(w *writeTx) error) error {
 	w := &writeTx{Tx: tx, userID: userID, deltas: map[string]decimal.Decimal{}, keys: closedKeys{},
-		positions: map[string]*stateAfter{}, strategies: map[string]string{}}
+		positions: map[string]*stateAfter{}, made: map[string]*recordRow{}, strategies: map[string]string{}}
 	if err := fn(w); err != nil {
 		return err
 	}
@@ -91,6 +94,7 @@ func (w *writeTx) was(id, account string, closedAt *time.Time, strategy *string)
 		w.strategies[*strategy] = account
 	}
 	w.positions[id] = nil
+	delete(w.made, id)
 }
 
 // touch records positions the write creates or changes whose state after
@@ -98,12 +102,16 @@ func (w *writeTx) was(id, account string, closedAt *time.Time, strategy *string)
 func (w *writeTx) touch(ids ...string) {
 	for _, id := range ids {
 		w.positions[id] = nil
+		delete(w.made, id)
 	}
 }
 
 // wrote records a position's state after the write, as writeRuns made it
 // (a deleted position's is the zero stateAfter): settle need not read it.
-func (w *writeTx) wrote(id string, st stateAfter) { w.positions[id] = &st }
+func (w *writeTx) wrote(id string, st stateAfter) {
+	w.positions[id] = &st
+	delete(w.made, id)
+}
 
 // touchStrategy records a strategy whose analysis the write changes.
 func (w *writeTx) touchStrategy(id, account string) { w.strategies[id] = account }
@@ -204,7 +212,7 @@ func (w *writeTx) settle(ctx context.Context) error {
 		b = &pgx.Batch{}
 		analyse(b, legs)
 	}
-	recs := readRecords(b, w.userID, w.keys)
+	recs := readRecords(b, w.userID, w.keys, w.made)
 	if err := w.send(ctx, b); err != nil {
 		return err
 	}
