@@ -1,6 +1,7 @@
 package journalstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -97,6 +98,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			}
 		}
 		var runs []*run
+		partRuns := make([][]*run, len(parts))
 		for i, pt := range parts {
 			held, err := ReadJournal(ctx, w, userID, pt.AccountID, pt.Fills)
 			if err != nil {
@@ -111,7 +113,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			if err != nil {
 				return err
 			}
-			runs = append(runs, rs...)
+			runs, partRuns[i] = append(runs, rs...), rs
 		}
 		b := w.batch()
 		if _, err := w.writeRuns(ctx, b, runs); err != nil {
@@ -126,7 +128,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			case pt.Strategies != nil:
 				err = groupChosen(ctx, w, pt.AccountID, &out[i], pt.Strategies)
 			case pt.GroupStrategies:
-				out[i].Strategies, err = groupImported(ctx, w, pt.AccountID, out[i].Created, out[i].orders)
+				out[i].Strategies, err = groupImported(ctx, w, pt.AccountID, partRuns[i], out[i].orders)
 			}
 			if err != nil {
 				return err
@@ -317,31 +319,33 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 }
 
 // groupImported makes strategies of an import's new positions opened
-// together (brokerfile.GroupStrategies over what was written, with each
+// together (brokerfile.GroupStrategies over what runs wrote, with each
 // position's order id from orders: the rule the preview showed) and
 // answers how many.
-func groupImported(ctx context.Context, w *writeTx, accountID string, created []string, orders map[string]string) (int, error) {
-	rows, err := w.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
-		WHERE id = ANY($1::uuid[]) AND reversal_of IS NULL AND opened_at IS NOT NULL ORDER BY opened_at, id`, created)
-	if err != nil {
-		return 0, classify(err)
+func groupImported(ctx context.Context, w *writeTx, accountID string, runs []*run, orders map[string]string) (int, error) {
+	type leg struct {
+		id string
+		brokerfile.GroupLeg
 	}
-	var ids []string
-	var legs []brokerfile.GroupLeg
-	var id string
-	var leg brokerfile.GroupLeg
-	if _, err := pgx.ForEachRow(rows, []any{&id, &leg.Underlying, &leg.AssetType, &leg.OpenedAt}, func() error {
-		leg.OrderID = orders[id]
-		ids, legs = append(ids, id), append(legs, leg)
-		return nil
-	}); err != nil {
-		return 0, classify(err)
+	var legs []leg
+	for _, ru := range runs {
+		for _, p := range ru.placed {
+			if p.isNew && p.reversalOf == nil && p.figures.OpenedAt != nil {
+				legs = append(legs, leg{p.id, brokerfile.GroupLeg{Underlying: ru.inst.underlying(), AssetType: ru.inst.assetType,
+					OpenedAt: *p.figures.OpenedAt, OrderID: orders[p.id]}})
+			}
+		}
 	}
-	groups := brokerfile.GroupStrategies(legs)
+	slices.SortFunc(legs, func(a, b leg) int { return cmp.Or(a.OpenedAt.Compare(b.OpenedAt), strings.Compare(a.id, b.id)) })
+	group := make([]brokerfile.GroupLeg, len(legs))
+	for i := range legs {
+		group[i] = legs[i].GroupLeg
+	}
+	groups := brokerfile.GroupStrategies(group)
 	members := make([][]string, len(groups))
-	for g, group := range groups {
-		for _, i := range group {
-			members[g] = append(members[g], ids[i])
+	for g, in := range groups {
+		for _, i := range in {
+			members[g] = append(members[g], legs[i].id)
 		}
 	}
 	return len(groups), makeStrategies(ctx, w, accountID, members)

@@ -93,6 +93,15 @@ type instrument struct {
 	multiplier        decimal.Decimal
 }
 
+// underlying is the instrument's underlying, or its symbol when it has
+// none (a stock).
+func (in instrument) underlying() string {
+	if in.columns.Underlying != nil {
+		return *in.columns.Underlying
+	}
+	return in.symbol
+}
+
 // storedFill is a fill row.
 type storedFill struct {
 	journal.Fill
