@@ -2,19 +2,12 @@ package performance_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
@@ -129,14 +122,14 @@ func BenchmarkSpeed(b *testing.B) {
 	for range 3 {
 		f.fetch(b, "/api/performance")
 	}
-	cpu := newCPUMeter(b, f.srv.App.DB)
-	report := func(b *testing.B, m cpuMark, took []time.Duration) {
+	cpu := apitest.NewCPUMeter(b, f.srv.App.DB)
+	report := func(b *testing.B, m apitest.CPUMark, took []time.Duration) {
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 		if len(took) > 0 {
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 		}
-		proc, backends := cpu.since(m)
+		proc, backends := cpu.Since(m)
 		b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
 		b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
 	}
@@ -155,7 +148,7 @@ func BenchmarkSpeed(b *testing.B) {
 		{"UnfilteredBySymbol", "/api/performance"},
 	} {
 		b.Run("Performance/"+bc.name, func(b *testing.B) {
-			m := cpu.mark()
+			m := cpu.Mark()
 			var took []time.Duration
 			for b.Loop() {
 				t0 := time.Now()
@@ -180,7 +173,7 @@ func BenchmarkSpeed(b *testing.B) {
 		if err := journalstore.Rebuild(ctx, f.srv.App.DB, f.data.UserID); err != nil {
 			b.Fatal(err)
 		}
-		m := cpu.mark()
+		m := cpu.Mark()
 		var took []time.Duration
 		for b.Loop() {
 			t0 := time.Now()
@@ -206,7 +199,7 @@ func BenchmarkSpeed(b *testing.B) {
 		{"ExchangeRates/List", "GET", "/api/exchange-rates?limit=100", nil},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			m := cpu.mark()
+			m := cpu.Mark()
 			for b.Loop() {
 				if r := c.Do(bc.method, bc.path, bc.body); r.Status != 200 {
 					b.Fatalf("%d %s", r.Status, r.Body)
@@ -215,65 +208,4 @@ func BenchmarkSpeed(b *testing.B) {
 			report(b, m, nil)
 		})
 	}
-}
-
-// cpuMeter reads the CPU time of this process (the server's handlers and
-// the benchmark's client) and of the PostgreSQL backends serving the
-// benchmark's database: the load-independent measure on a shared machine.
-type cpuMeter struct {
-	tb   testing.TB
-	pool *pgxpool.Pool
-}
-
-type cpuMark struct{ proc, backends time.Duration }
-
-func newCPUMeter(tb testing.TB, pool *pgxpool.Pool) cpuMeter { return cpuMeter{tb, pool} }
-
-func (c cpuMeter) mark() cpuMark {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		c.tb.Fatal(err)
-	}
-	proc := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	rows, err := c.pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
-	if err != nil {
-		c.tb.Fatal(err)
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		c.tb.Fatal(err)
-	}
-	var backends time.Duration
-	for _, pid := range pids {
-		backends += backendCPU(int(pid))
-	}
-	return cpuMark{proc, backends}
-}
-
-// since is the CPU time spent since m (backends that closed meanwhile are
-// not counted: the warmed pool keeps its connections).
-func (c cpuMeter) since(m cpuMark) (proc, backends time.Duration) {
-	now := c.mark()
-	return now.proc - m.proc, now.backends - m.backends
-}
-
-// backendCPU is the user+system CPU time of a process from /proc (in clock
-// ticks of 10 ms), or 0 where /proc does not show it.
-func backendCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 > len(s) {
-		return 0
-	}
-	f := strings.Fields(s[i+2:])
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.Atoi(f[11])
-	k, _ := strconv.Atoi(f[12])
-	return time.Duration(u+k) * 10 * time.Millisecond
 }

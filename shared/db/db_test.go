@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
@@ -85,5 +86,41 @@ func TestPoolSize(t *testing.T) {
 	defer pool.Close()
 	if got := pool.Config().MaxConns; got != 7 {
 		t.Fatalf("MaxConns %d", got)
+	}
+}
+
+// TestDecimals: NUMERIC scans into decimal.Decimal and *decimal.Decimal
+// exactly (through the numeric codec, decimalCodec, in binary, or in text
+// without prepared statements), NULL into a nil pointer, and a NULL or NaN
+// into a decimal.Decimal is an error.
+func TestDecimals(t *testing.T) {
+	ctx := context.Background()
+	u := dbtest.URL(t)
+	for _, pooler := range []bool{false, true} {
+		pool, err := db.Open(ctx, u, db.Options{TransactionPooler: pooler})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pool.Close()
+		for _, v := range []string{"0", "1.5000", "-0.0001", "123456789012345.6789", "1e-20", "98765432109876543210.0123456789"} {
+			var d decimal.Decimal
+			var p *decimal.Decimal
+			if err := pool.QueryRow(ctx, "SELECT $1::numeric, $1::numeric", v).Scan(&d, &p); err != nil {
+				t.Fatal(err)
+			}
+			if want := decimal.RequireFromString(v); !d.Equal(want) || p == nil || !p.Equal(want) {
+				t.Errorf("pooler %v, %s: scanned %s and %v", pooler, v, d, p)
+			}
+		}
+		var p *decimal.Decimal
+		if err := pool.QueryRow(ctx, "SELECT NULL::numeric").Scan(&p); err != nil || p != nil {
+			t.Errorf("pooler %v, NULL: %v, %v", pooler, p, err)
+		}
+		var d decimal.Decimal
+		for _, q := range []string{"SELECT NULL::numeric", "SELECT 'NaN'::numeric"} {
+			if err := pool.QueryRow(ctx, q).Scan(&d); err == nil {
+				t.Errorf("pooler %v, %s: no error", pooler, q)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
@@ -57,53 +58,107 @@ type closedRow struct {
 }
 
 // closedSQL reads what the rows of keys ($2 accounts, $3 days, of user
-// $1) hold: the closed positions of those days in no strategy, and every
+// $1) hold: the closed positions of those days in no strategy but those
+// the write made ($4: their records are in memory, madeRecord), and every
 // leg of the strategies with a leg closed there (a strategy's record is
-// in the row of its last close, which may be another day's).
+// in the row of its last close, which may be another day's). Each day is
+// an index range scan of its own, and each strategy's legs an index scan
+// of theirs: OFFSET 0 keeps the planner from flattening them into joins,
+// which it costs, not knowing the days, as scans of every position (with
+// JIT compilation, such a plan cost a create 1.3 s of PostgreSQL CPU in
+// the 100,000-position journal), and so settle may run its generic plan.
 const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::date[]) AS k(a, d)),
-	closes AS (
+	closes AS MATERIALIZED (
 		SELECT c.id, c.strategy_id FROM k CROSS JOIN LATERAL (
 			SELECT p.id, p.strategy_id FROM positions p
 			WHERE p.user_id = $1 AND p.status = 'closed' AND p.account_id = k.a
-				AND p.closed_at >= k.d::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.d + 1)::timestamp AT TIME ZONE 'UTC') c)
-	SELECT ` + recordColumns + ` FROM positions p LEFT JOIN strategies s ON s.id = p.strategy_id
-	WHERE p.id IN (SELECT id FROM closes WHERE strategy_id IS NULL)
-		OR p.strategy_id IN (SELECT strategy_id FROM closes WHERE strategy_id IS NOT NULL)`
+				AND p.closed_at >= k.d::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.d + 1)::timestamp AT TIME ZONE 'UTC'
+			OFFSET 0) c),
+	picked AS (
+		(SELECT id FROM closes WHERE strategy_id IS NULL EXCEPT ALL SELECT unnest($4::uuid[]))
+		UNION ALL
+		SELECT l.id FROM (SELECT DISTINCT strategy_id FROM closes WHERE strategy_id IS NOT NULL) s
+			CROSS JOIN LATERAL (SELECT l.id FROM positions l WHERE l.strategy_id = s.strategy_id OFFSET 0) l)
+	SELECT ` + recordColumns + ` FROM picked JOIN positions p ON p.id = picked.id LEFT JOIN strategies s ON s.id = p.strategy_id`
 
 // recordColumns are what a record is made of, for a position p and its
 // strategy s (NULLs when it is in none).
-const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, coalesce(p.opened_at, p.closed_at), p.side,
-	p.asset_type, p.symbol, coalesce(p.underlying, p.symbol),
+const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, p.opened_at, p.side,
+	p.asset_type, p.symbol, p.underlying,
 	coalesce((SELECT array_agg(pt.tag_id ORDER BY pt.tag_id) FROM position_tags pt WHERE pt.position_id = p.id), '{}'),
 	p.playbook_id,
 	coalesce((SELECT array_agg(pc.criterion_id ORDER BY pc.criterion_id) FROM position_criteria pc WHERE pc.position_id = p.id), '{}'),
-	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity,
-	coalesce(p.avg_entry_price * p.entry_quantity * p.multiplier, 0),
+	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity, p.avg_entry_price, p.multiplier,
 	s.id, coalesce(s.kind, 'custom'), coalesce(s.opened_long, true), s.r_multiple`
 
-// recordRow is a row of recordColumns.
+// recordRow is a row of recordColumns, or a position as the write made
+// it (madeRecord).
 type recordRow struct {
-	id                 [16]byte
-	account, status    string
-	closedAt           *time.Time
-	openedAt           *time.Time
-	side               string
-	asset, symbol, und string
-	tags               [][16]byte
-	playbook           *[16]byte
-	met                [][16]byte
-	net, gross, fees   decimal.Decimal
-	r                  *decimal.Decimal
-	quantity, notional decimal.Decimal
-	strategy           *[16]byte
-	kind               string
-	openedLong         bool
-	strategyR          *decimal.Decimal
+	id                  [16]byte
+	account, status     string
+	closedAt            *time.Time
+	openedAt            *time.Time
+	side, asset, symbol string
+	underlying          *string
+	tags                [][16]byte
+	playbook            *[16]byte
+	met                 [][16]byte
+	net, gross, fees    decimal.Decimal
+	r                   *decimal.Decimal
+	quantity            decimal.Decimal
+	avgEntry            *decimal.Decimal
+	multiplier          decimal.Decimal
+	strategy            *[16]byte
+	kind                string
+	openedLong          bool
+	strategyR           *decimal.Decimal
 }
 
 func (r *recordRow) dest() []any {
-	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.und, &r.tags,
-		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.notional, &r.strategy, &r.kind, &r.openedLong, &r.strategyR}
+	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.underlying, &r.tags,
+		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.avgEntry, &r.multiplier, &r.strategy, &r.kind,
+		&r.openedLong, &r.strategyR}
+}
+
+// opened is when the position opened (its close, for one that never did).
+func (r *recordRow) opened() time.Time {
+	if r.openedAt != nil {
+		return *r.openedAt
+	}
+	return *r.closedAt
+}
+
+// und is the position's underlying, or its symbol when it has none.
+func (r *recordRow) und() string {
+	if r.underlying != nil {
+		return *r.underlying
+	}
+	return r.symbol
+}
+
+// notional is what the position's entries cost: average entry price x
+// quantity x multiplier.
+func (r *recordRow) notional() decimal.Decimal {
+	if r.avgEntry == nil {
+		return decimal.Decimal{}
+	}
+	return r.avgEntry.Mul(r.quantity).Mul(r.multiplier)
+}
+
+// madeRecord is the recordRow of a closed position the write creates, in
+// no strategy (writeRuns: its row as it copies it, with its tags).
+func madeRecord(in instrument, p *placedPosition) *recordRow {
+	f := p.figures
+	r := &recordRow{id: copyUUID(p.id).Bytes, account: in.accountID, status: f.Status, closedAt: f.ClosedAt, openedAt: f.OpenedAt,
+		side: p.side, asset: in.assetType, symbol: in.symbol, underlying: in.columns.Underlying, net: f.NetPnL, gross: f.GrossPnL,
+		fees: f.Fees, r: f.RMultiple, quantity: f.EntryQuantity, avgEntry: f.AvgEntryPrice, multiplier: in.multiplier}
+	if p.fields != nil {
+		for _, t := range p.fields.tagIDs {
+			r.tags = append(r.tags, copyUUID(t).Bytes)
+		}
+		r.tags = sortedIDs(r.tags)
+	}
+	return r
 }
 
 // keyed is a record with what orders it in its row: its close, then the
@@ -113,52 +168,66 @@ type keyed struct {
 	rec stats.Record
 }
 
-// readRecords reads what the user's rows of keys hold now, by row; a key
-// whose row holds nothing maps to none.
-func readRecords(ctx context.Context, q db.Querier, userID string, keys closedKeys) (map[closedKey][]keyed, error) {
-	out := make(map[closedKey][]keyed, len(keys))
+// records are what the rows being refreshed hold, by row: a row that
+// holds nothing maps to none.
+type records map[closedKey][]keyed
+
+// readRecords queues the read of what the user's rows of keys hold now,
+// the records of positions the write made (made, by id) taken as they
+// are; the records are there once the batch is sent.
+func readRecords(b *pgx.Batch, userID string, keys closedKeys, made map[string]*recordRow) records {
+	out := make(records, len(keys))
+	if len(keys) == 0 {
+		return out
+	}
 	accounts, days := make([]string, 0, len(keys)), make([]time.Time, 0, len(keys))
 	for k := range keys {
 		out[k] = nil
 		accounts, days = append(accounts, k.account), append(days, k.day)
 	}
-	rows, err := q.Query(ctx, closedSQL, userID, accounts, days)
-	if err != nil {
-		return nil, classify(err)
+	ids := make([]pgtype.UUID, 0, len(made)) // not [16]byte: the simple protocol has no text form of it
+	for _, r := range made {
+		ids = append(ids, pgtype.UUID{Bytes: r.id, Valid: true})
+		if k := (closedKey{r.account, utcDay(*r.closedAt)}); hasKey(out, k) {
+			out[k] = append(out[k], keyed{r.id, positionRecord(r)})
+		}
 	}
-	legs := map[[16]byte][]recordRow{}
-	var r recordRow
-	if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
-		if r.strategy != nil {
-			legs[*r.strategy] = append(legs[*r.strategy], r)
+	b.Queue(closedSQL, userID, accounts, days, ids).Query(func(rows pgx.Rows) error {
+		legs := map[[16]byte][]recordRow{}
+		var r recordRow
+		if _, err := pgx.ForEachRow(rows, r.dest(), func() error {
+			if r.strategy != nil {
+				legs[*r.strategy] = append(legs[*r.strategy], r)
+				return nil
+			}
+			k := closedKey{r.account, utcDay(*r.closedAt)}
+			out[k] = append(out[k], keyed{r.id, positionRecord(&r)})
 			return nil
+		}); err != nil {
+			return err
 		}
-		k := closedKey{r.account, utcDay(*r.closedAt)}
-		out[k] = append(out[k], keyed{r.id, positionRecord(&r)})
+		for id, ls := range legs {
+			rec, ok := strategyRecord(ls)
+			if !ok {
+				continue
+			}
+			if k := (closedKey{ls[0].account, utcDay(rec.ClosedAt)}); hasKey(out, k) {
+				out[k] = append(out[k], keyed{id, rec})
+			}
+		}
+		for _, recs := range out {
+			slices.SortFunc(recs, func(a, b keyed) int {
+				return cmp.Or(a.rec.ClosedAt.Compare(b.rec.ClosedAt), bytes.Compare(a.id[:], b.id[:]))
+			})
+		}
 		return nil
-	}); err != nil {
-		return nil, classify(err)
-	}
-	for id, ls := range legs {
-		rec, ok := strategyRecord(ls)
-		if !ok {
-			continue
-		}
-		if k := (closedKey{ls[0].account, utcDay(rec.ClosedAt)}); hasKey(out, k) {
-			out[k] = append(out[k], keyed{id, rec})
-		}
-	}
-	for _, recs := range out {
-		slices.SortFunc(recs, func(a, b keyed) int {
-			return cmp.Or(a.rec.ClosedAt.Compare(b.rec.ClosedAt), bytes.Compare(a.id[:], b.id[:]))
-		})
-	}
-	return out, nil
+	})
+	return out
 }
 
 // hasKey reports whether the rows being refreshed include k: a strategy
 // whose last close is in a row not refreshed is left in it.
-func hasKey(m map[closedKey][]keyed, k closedKey) bool {
+func hasKey(m records, k closedKey) bool {
 	_, ok := m[k]
 	return ok
 }
@@ -166,9 +235,9 @@ func hasKey(m map[closedKey][]keyed, k closedKey) bool {
 // positionRecord is the record of a closed position in no strategy.
 func positionRecord(r *recordRow) stats.Record {
 	quantity, _ := r.quantity.Float64()
-	notional, _ := r.notional.Float64()
-	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: *r.openedAt, Short: r.side == journal.SideShort,
-		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und, Tags: r.tags, Playbook: r.playbook, Met: r.met,
+	notional, _ := r.notional().Float64()
+	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: r.opened(), Short: r.side == journal.SideShort,
+		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und(), Tags: r.tags, Playbook: r.playbook, Met: r.met,
 		Net: r.net, Gross: r.gross, Fees: r.fees, R: r.r, Quantity: quantity, Notional: notional}
 }
 
@@ -184,27 +253,27 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 		return stats.Record{}, false
 	}
 	slices.SortFunc(legs, func(a, b recordRow) int {
-		return cmp.Or(compareOpened(a.openedAt, b.openedAt), bytes.Compare(a.id[:], b.id[:]))
+		return cmp.Or(a.opened().Compare(b.opened()), bytes.Compare(a.id[:], b.id[:]))
 	})
 	first := &legs[0]
-	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: *first.openedAt, Short: !first.openedLong,
-		AssetType: journal.AssetOption, Symbol: first.und, Strategy: first.kind, R: first.strategyR}
+	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: first.opened(), Short: !first.openedLong,
+		AssetType: journal.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
 	var quantity, notional decimal.Decimal
 	for i := range legs {
 		l := &legs[i]
 		if l.closedAt.After(out.ClosedAt) {
 			out.ClosedAt = *l.closedAt
 		}
-		if l.openedAt.Before(out.OpenedAt) {
-			out.OpenedAt = *l.openedAt
+		if l.opened().Before(out.OpenedAt) {
+			out.OpenedAt = l.opened()
 		}
-		out.Symbol = min(out.Symbol, l.und)
+		out.Symbol = min(out.Symbol, l.und())
 		out.Tags = append(out.Tags, l.tags...)
 		if out.Playbook == nil && l.playbook != nil {
 			out.Playbook = l.playbook
 		}
 		out.Net, out.Gross, out.Fees = out.Net.Add(l.net), out.Gross.Add(l.gross), out.Fees.Add(l.fees)
-		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional)
+		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional())
 	}
 	out.Underlying = out.Symbol
 	out.Tags = sortedIDs(out.Tags)
@@ -221,19 +290,6 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 	return out, true
 }
 
-// compareOpened orders opening times, none last.
-func compareOpened(a, b *time.Time) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return a.Compare(*b)
-}
-
 func sortedIDs(ids [][16]byte) [][16]byte {
 	slices.SortFunc(ids, func(a, b [16]byte) int { return bytes.Compare(a[:], b[:]) })
 	return slices.Compact(ids)
@@ -241,7 +297,7 @@ func sortedIDs(ids [][16]byte) [][16]byte {
 
 // encodeRows packs what readRecords read into rows; a key without
 // records is a row of no trades (deleted by writeRows).
-func encodeRows(recs map[closedKey][]keyed) ([]closedRow, error) {
+func encodeRows(recs records) ([]closedRow, error) {
 	out := make([]closedRow, 0, len(recs))
 	for k, rs := range recs {
 		row := closedRow{key: k, trades: len(rs)}
@@ -279,23 +335,6 @@ func writeRows(ctx context.Context, q db.Querier, userID string, rows []closedRo
 	return classify(err)
 }
 
-// refreshClosed rewrites the user's closed_trades rows of keys from the
-// journal as it is now.
-func refreshClosed(ctx context.Context, q db.Querier, userID string, keys closedKeys) error {
-	if len(keys) == 0 {
-		return nil
-	}
-	recs, err := readRecords(ctx, q, userID, keys)
-	if err != nil {
-		return err
-	}
-	rows, err := encodeRows(recs)
-	if err != nil {
-		return err
-	}
-	return writeRows(ctx, q, userID, rows)
-}
-
 // allKeys is every row the user's journal has closes for.
 func allKeys(ctx context.Context, q db.Querier, userID string) (closedKeys, error) {
 	rows, err := q.Query(ctx, `SELECT DISTINCT account_id::text, (closed_at AT TIME ZONE 'UTC')::date
@@ -326,40 +365,50 @@ func allKeys(ctx context.Context, q db.Querier, userID string) (closedKeys, erro
 const strategyLegsSQL = `SELECT s.id::text, s.planned_risk::text, ` + SummaryColumns + `
 	FROM strategies s JOIN positions p ON p.strategy_id = s.id WHERE s.id = ANY($1::uuid[]) ORDER BY s.id, p.opened_at NULLS LAST, p.id`
 
-// analyseStrategies analyses the strategies ids (whose accounts the
-// caller has locked) again and adds their legs' closed_trades rows to
-// keys. A strategy deleted meanwhile is skipped.
-func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys closedKeys) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	type analysis struct {
-		risk *string
-		legs []journal.StrategyPosition
-	}
-	byID := map[string]*analysis{}
-	var (
-		id   string
-		risk *string
-		leg  Summary
-	)
-	rows, err := q.Query(ctx, strategyLegsSQL, ids)
-	if err != nil {
-		return classify(err)
-	}
-	if _, err := pgx.ForEachRow(rows, append([]any{&id, &risk}, ScanSummary(&leg)...), func() error {
-		a := byID[id]
-		if a == nil {
-			a = &analysis{risk: risk}
-			byID[id] = a
-		}
-		a.legs = append(a.legs, strategyPosition(leg))
-		keys.add(leg.AccountID, leg.ClosedAt)
-		return nil
-	}); err != nil {
-		return classify(err)
-	}
-	n := len(ids)
+// legAnalysis is a strategy's legs, in opening order, and its planned risk.
+type legAnalysis struct {
+	risk *string
+	legs []journal.StrategyPosition
+}
+
+// strategyLegs are the legs of the strategies ids, by strategy, once the
+// batch that reads them is sent; a strategy deleted meanwhile has none.
+type strategyLegs struct {
+	ids  []string
+	byID map[string]*legAnalysis
+}
+
+// readLegs queues the read of the legs of the strategies ids (whose
+// accounts the caller has locked), each leg's closed_trades row joining
+// keys.
+func readLegs(b *pgx.Batch, ids []string, keys closedKeys) *strategyLegs {
+	l := &strategyLegs{ids: ids, byID: map[string]*legAnalysis{}}
+	b.Queue(strategyLegsSQL, ids).Query(func(rows pgx.Rows) error {
+		var (
+			id   string
+			risk *string
+			leg  Summary
+		)
+		_, err := pgx.ForEachRow(rows, append([]any{&id, &risk}, ScanSummary(&leg)...), func() error {
+			a := l.byID[id]
+			if a == nil {
+				a = &legAnalysis{risk: risk}
+				l.byID[id] = a
+			}
+			a.legs = append(a.legs, strategyPosition(leg))
+			keys.add(leg.AccountID, leg.ClosedAt)
+			return nil
+		})
+		return err
+	})
+	return l
+}
+
+// analyse queues the update of the strategies read by readLegs with the
+// strategy engine's analysis of their legs. A strategy with no legs left
+// is skipped.
+func analyse(b *pgx.Batch, l *strategyLegs) {
+	n := len(l.ids)
 	kinds, labels, long := make([]*string, n), make([]*string, n), make([]*bool, n)
 	risks, profits, rs := make([]*string, n), make([]*string, n), make([]*string, n)
 	round := func(d *decimal.Decimal) *string {
@@ -369,8 +418,8 @@ func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys clo
 		v := money.RoundN(*d, 4)
 		return &v
 	}
-	for i, id := range ids {
-		a := byID[id]
+	for i, id := range l.ids {
+		a := l.byID[id]
 		if a == nil { // no legs left
 			continue
 		}
@@ -387,10 +436,9 @@ func analyseStrategies(ctx context.Context, q db.Querier, ids []string, keys clo
 		}
 		long[i], risks[i], rs[i] = &opened, round(o.Risk), round(o.R)
 	}
-	_, err = q.Exec(ctx, `UPDATE strategies s SET kind = x.kind, label = x.label, opened_long = x.long,
+	b.Queue(`UPDATE strategies s SET kind = x.kind, label = x.label, opened_long = x.long,
 			risk = x.risk, max_profit = x.profit, r_multiple = x.r
 		FROM unnest($1::uuid[], $2::text[], $3::text[], $4::boolean[], $5::numeric[], $6::numeric[], $7::numeric[])
 			AS x(id, kind, label, long, risk, profit, r) WHERE s.id = x.id`,
-		ids, kinds, labels, long, risks, profits, rs)
-	return classify(err)
+		l.ids, kinds, labels, long, risks, profits, rs)
 }

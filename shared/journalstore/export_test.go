@@ -22,8 +22,11 @@ func Rederive(ctx context.Context, tx pgx.Tx, positionIDs ...string) error {
 			if err := ru.derive(""); err != nil {
 				return err
 			}
-			_, err = w.writeRuns(ctx, []*run{ru})
-			return err
+			b := w.batch()
+			if _, err := w.writeRuns(ctx, b, []*run{ru}); err != nil {
+				return err
+			}
+			return b.flush(ctx)
 		})
 		if err != nil {
 			return err

@@ -54,11 +54,15 @@ func (s *Store) rederive(ctx context.Context, w *writeTx, ru *run, written strin
 	if err := ru.derive(written); err != nil {
 		return err
 	}
-	c, err := w.writeRuns(ctx, []*run{ru})
+	b := w.batch()
+	c, err := w.writeRuns(ctx, b, []*run{ru})
 	if err != nil {
 		return err
 	}
-	return s.answer(ctx, w, answer(), c, res)
+	if err := s.answer(b.b, w, answer(), c, res); err != nil {
+		return err
+	}
+	return b.flush(ctx)
 }
 
 // survivorOf returns the position to answer a fill write with: the one

@@ -1,6 +1,7 @@
 package journalstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -92,11 +93,12 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 	out := make([]Imported, len(parts))
 	err := s.write(ctx, userID, func(w *writeTx) error {
 		for _, i := range order {
-			if err := lockAccount(ctx, w, userID, parts[i].AccountID); err != nil {
+			if err := w.lockAccount(ctx, parts[i].AccountID); err != nil {
 				return err
 			}
 		}
 		var runs []*run
+		partRuns := make([][]*run, len(parts))
 		for i, pt := range parts {
 			held, err := ReadJournal(ctx, w, userID, pt.AccountID, pt.Fills)
 			if err != nil {
@@ -111,9 +113,13 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			if err != nil {
 				return err
 			}
-			runs = append(runs, rs...)
+			runs, partRuns[i] = append(runs, rs...), rs
 		}
-		if _, err := w.writeRuns(ctx, runs); err != nil {
+		b := w.batch()
+		if _, err := w.writeRuns(ctx, b, runs); err != nil {
+			return err
+		}
+		if err := b.flush(ctx); err != nil {
 			return err
 		}
 		for i, pt := range parts {
@@ -122,7 +128,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 			case pt.Strategies != nil:
 				err = groupChosen(ctx, w, pt.AccountID, &out[i], pt.Strategies)
 			case pt.GroupStrategies:
-				out[i].Strategies, err = groupImported(ctx, w, pt.AccountID, out[i].Created, out[i].orders)
+				out[i].Strategies, err = groupImported(ctx, w, pt.AccountID, partRuns[i], out[i].orders)
 			}
 			if err != nil {
 				return err
@@ -313,31 +319,33 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 }
 
 // groupImported makes strategies of an import's new positions opened
-// together (brokerfile.GroupStrategies over what was written, with each
+// together (brokerfile.GroupStrategies over what runs wrote, with each
 // position's order id from orders: the rule the preview showed) and
 // answers how many.
-func groupImported(ctx context.Context, w *writeTx, accountID string, created []string, orders map[string]string) (int, error) {
-	rows, err := w.Query(ctx, `SELECT id::text, coalesce(underlying, symbol), asset_type, opened_at FROM positions
-		WHERE id = ANY($1::uuid[]) AND reversal_of IS NULL AND opened_at IS NOT NULL ORDER BY opened_at, id`, created)
-	if err != nil {
-		return 0, classify(err)
+func groupImported(ctx context.Context, w *writeTx, accountID string, runs []*run, orders map[string]string) (int, error) {
+	type leg struct {
+		id string
+		brokerfile.GroupLeg
 	}
-	var ids []string
-	var legs []brokerfile.GroupLeg
-	var id string
-	var leg brokerfile.GroupLeg
-	if _, err := pgx.ForEachRow(rows, []any{&id, &leg.Underlying, &leg.AssetType, &leg.OpenedAt}, func() error {
-		leg.OrderID = orders[id]
-		ids, legs = append(ids, id), append(legs, leg)
-		return nil
-	}); err != nil {
-		return 0, classify(err)
+	var legs []leg
+	for _, ru := range runs {
+		for _, p := range ru.placed {
+			if p.isNew && p.reversalOf == nil && p.figures.OpenedAt != nil {
+				legs = append(legs, leg{p.id, brokerfile.GroupLeg{Underlying: ru.inst.underlying(), AssetType: ru.inst.assetType,
+					OpenedAt: *p.figures.OpenedAt, OrderID: orders[p.id]}})
+			}
+		}
 	}
-	groups := brokerfile.GroupStrategies(legs)
+	slices.SortFunc(legs, func(a, b leg) int { return cmp.Or(a.OpenedAt.Compare(b.OpenedAt), strings.Compare(a.id, b.id)) })
+	group := make([]brokerfile.GroupLeg, len(legs))
+	for i := range legs {
+		group[i] = legs[i].GroupLeg
+	}
+	groups := brokerfile.GroupStrategies(group)
 	members := make([][]string, len(groups))
-	for g, group := range groups {
-		for _, i := range group {
-			members[g] = append(members[g], ids[i])
+	for g, in := range groups {
+		for _, i := range in {
+			members[g] = append(members[g], legs[i].id)
 		}
 	}
 	return len(groups), makeStrategies(ctx, w, accountID, members)
@@ -369,7 +377,8 @@ func groupChosen(ctx context.Context, w *writeTx, accountID string, out *Importe
 }
 
 // makeStrategies makes a strategy of each group of the account's new
-// positions (touched by the write that made them), in one round trip.
+// positions (touched again: writeRuns recorded them in none), in one
+// round trip.
 func makeStrategies(ctx context.Context, w *writeTx, accountID string, groups [][]string) error {
 	if len(groups) == 0 {
 		return nil
@@ -378,6 +387,7 @@ func makeStrategies(ctx context.Context, w *writeTx, accountID string, groups []
 	for _, ids := range groups {
 		b.Queue(`WITH s AS (INSERT INTO strategies (user_id, account_id) VALUES ($1, $2) RETURNING id)
 			UPDATE positions SET strategy_id = (SELECT id FROM s) WHERE id = ANY($3::uuid[])`, w.userID, accountID, ids)
+		w.touch(ids...)
 	}
-	return classify(w.SendBatch(ctx, b).Close())
+	return w.send(ctx, b)
 }

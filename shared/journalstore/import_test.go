@@ -11,7 +11,6 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
-	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -22,17 +21,24 @@ import (
 // one under its stored id. The trader's strategy groups, named by the
 // fills that open them, become strategies of exactly those positions; a
 // fill that opens no new position of its own is a conflict and nothing is
-// written.
+// written. The statistics' rows are a rebuild's (the closed legs' records
+// are their strategy's, not their own).
+//
+// It runs on both protocols: an import's statements are its own.
 func TestImportPositionsInPlanOrder(t *testing.T) {
+	bothProtocols(t, importInPlanOrder)
+}
+
+func importInPlanOrder(t *testing.T, pooler bool) {
 	ctx := context.Background()
-	pool := dbtest.New(t)
+	pool, storePool := openPools(t, pooler)
 	user := newUser(t, pool, "import-order@example.com")
 	var account string
 	if err := pool.QueryRow(ctx, `INSERT INTO accounts (user_id, name, currency, starting_balance, balance)
 		VALUES ($1, 'Main', 'USD', 10000, 10000) RETURNING id::text`, user).Scan(&account); err != nil {
 		t.Fatal(err)
 	}
-	store := journalstore.New(pool, nil, func() time.Time { return time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC) })
+	store := journalstore.New(storePool, nil, func() time.Time { return time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC) })
 	// An open MSFT position the file continues.
 	symbol, stock, long, entry, at := "MSFT", journal.AssetStock, "long", journal.FillEntry, "2025-05-01T14:00:00Z"
 	held, err := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &symbol, AssetType: &stock, Side: &long,
@@ -58,6 +64,8 @@ func TestImportPositionsInPlanOrder(t *testing.T) {
 		fill(6, "AAPL", brokerfile.Sell, "200", "185", 2), // reverses AAPL
 		fill(7, "MSFT", brokerfile.Sell, "30", "420", 3),  // closes MSFT and reverses it
 		fill(8, "SPY   270618C00105000", brokerfile.Sell, "1", "2", 4),
+		fill(9, "SPY   270618P00095000", brokerfile.Buy, "1", "1", 5), // the put spread closed: its legs' records
+		fill(10, "SPY   270618P00090000", brokerfile.Sell, "1", "0.5", 5),
 	}
 	noop := func(context.Context, pgx.Tx) error { return nil }
 	count := func() (n int) {
@@ -123,4 +131,5 @@ func TestImportPositionsInPlanOrder(t *testing.T) {
 		t.Fatalf("%d legs (%v)", legs, err)
 	}
 	checkBalances(t, pool)
+	checkClosedTrades(t, pool, "an import of strategies")
 }

@@ -14,77 +14,59 @@ import (
 	"tradejournal/shared/sizing"
 )
 
-// ledgerRows are the ledger rows of computed positions, in column form: a
-// realised P&L row per exit and a fee row per charged fill.
-type ledgerRows struct {
-	account, kind, position, fill []string
-	amount                        []decimal.Decimal
-	at                            []time.Time
+// ledgerRow is a ledger row of a computed position: its realised P&L at
+// an exit, or a fill's fee.
+type ledgerRow struct {
+	account, kind, position, fill string
+	amount                        decimal.Decimal
+	at                            time.Time
 }
 
-// addPosition appends the rows of one position, whose figures fig are
-// journal.Compute(t), and returns what they add to the account's balance.
-func (l *ledgerRows) addPosition(accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
+// ledgerColumns are a ledgerRow's columns (ledgerRow.row). Their ids are
+// made here (db.NewUUID), not by the column's default.
+var ledgerColumns = []string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"}
+
+func (l ledgerRow) row(dst []any) []any {
+	return append(dst, db.NewUUID(), copyUUID(l.account), l.kind, l.amount, copyUUID(l.position), copyUUID(l.fill), l.at)
+}
+
+// addLedger appends the rows of one position, whose figures fig are
+// journal.Compute(t), to rows, and returns what they add to the account's
+// balance.
+func addLedger(rows *[]ledgerRow, accountID, positionID string, t journal.Trade, fig journal.Figures) decimal.Decimal {
 	var added decimal.Decimal
 	for i, fill := range t.Fills {
 		if fill.Type == journal.FillExit {
-			l.add(accountID, "realized_pnl", fig.Realized[i], positionID, fill.ID, fill.FilledAt)
+			*rows = append(*rows, ledgerRow{accountID, "realized_pnl", positionID, fill.ID, fig.Realized[i], fill.FilledAt})
 			added = added.Add(fig.Realized[i])
 		}
 		if fill.Fees.IsPositive() {
-			l.add(accountID, "fee", fill.Fees.Neg(), positionID, fill.ID, fill.FilledAt)
+			*rows = append(*rows, ledgerRow{accountID, "fee", positionID, fill.ID, fill.Fees.Neg(), fill.FilledAt})
 			added = added.Sub(fill.Fees)
 		}
 	}
 	return added
 }
 
-func (l *ledgerRows) add(account, kind string, amount decimal.Decimal, position, fill string, at time.Time) {
-	l.account = append(l.account, account)
-	l.kind = append(l.kind, kind)
-	l.amount = append(l.amount, amount)
-	l.position = append(l.position, position)
-	l.fill = append(l.fill, fill)
-	l.at = append(l.at, at)
-}
-
-// copy writes the rows with COPY, whatever their number (one statement for
-// a fill typed in, one for a 10,000-row import). Their ids are made here
-// (db.NewUUID), not by the column's default. The caller has moved the
-// balances by what they add (addPosition's answer).
-func (l *ledgerRows) copy(ctx context.Context, w *writeTx) error {
-	if len(l.account) == 0 {
-		return nil
-	}
-	_, err := w.CopyFrom(ctx, pgx.Identifier{"ledger_entries"},
-		[]string{"id", "account_id", "kind", "amount", "position_id", "fill_id", "occurred_at"},
-		pgx.CopyFromSlice(len(l.account), func(i int) ([]any, error) {
-			return []any{db.NewUUID(), copyUUID(l.account[i]), l.kind[i], l.amount[i], copyUUID(l.position[i]), copyUUID(l.fill[i]), l.at[i]}, nil
-		}))
-	return classify(err)
-}
-
-// deleteLedger deletes the ledger rows of positions and moves their
-// accounts' balances back by what the rows added.
-func (w *writeTx) deleteLedger(ctx context.Context, positionIDs []string) error {
+// deleteLedger queues the deletion of the ledger rows of positions; the
+// accounts' balances move back by what the rows added once it is sent.
+func (w *writeTx) deleteLedger(b *pgx.Batch, positionIDs []string) {
 	if len(positionIDs) == 0 {
-		return nil
+		return
 	}
 	const q = `WITH d AS (DELETE FROM ledger_entries WHERE position_id = ANY($1::uuid[]) RETURNING account_id, amount)
 		SELECT account_id::text, sum(amount) FROM d GROUP BY account_id`
-	rows, err := w.Query(ctx, q, positionIDs)
-	if err != nil {
-		return classify(err)
-	}
-	var (
-		account string
-		sum     decimal.Decimal
-	)
-	_, err = pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
-		w.move(account, sum.Neg())
-		return nil
+	b.Queue(q, positionIDs).Query(func(rows pgx.Rows) error {
+		var (
+			account string
+			sum     decimal.Decimal
+		)
+		_, err := pgx.ForEachRow(rows, []any{&account, &sum}, func() error {
+			w.move(account, sum.Neg())
+			return nil
+		})
+		return err
 	})
-	return classify(err)
 }
 
 // FeeSchedule returns the fee schedule of the account's brokerage, or nil
@@ -125,7 +107,7 @@ func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e 
 		amount = amount.Neg()
 	}
 	return s.write(ctx, userID, func(w *writeTx) error {
-		if err := lockAccount(ctx, w, userID, accountID); err != nil {
+		if err := w.lockAccount(ctx, accountID); err != nil {
 			return notFound(err)
 		}
 		var id string
@@ -149,7 +131,7 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 		return apperr.ErrNotFound
 	}
 	return s.write(ctx, userID, func(w *writeTx) error {
-		if err := lockAccount(ctx, w, userID, accountID); err != nil {
+		if err := w.lockAccount(ctx, accountID); err != nil {
 			return notFound(err)
 		}
 		// One statement finds and deletes, so two concurrent deletes of one
@@ -178,20 +160,33 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 	})
 }
 
-// lockAccount takes a key-share lock on the user's account, so a
+// lockAccount queues a key-share lock on the user's account into b, so a
 // concurrent account delete waits and then counts what this writes; an
-// account that is not theirs is errNotYourAccount.
-func lockAccount(ctx context.Context, q db.Querier, userID, accountID string) error {
+// account that is not theirs is errNotYourAccount, at once for a
+// malformed id, else when b is sent (which rolls the write back).
+func lockAccount(b *pgx.Batch, userID, accountID string) error {
 	if !db.ValidUUID(accountID) {
 		return errNotYourAccount
 	}
-	var ok bool
 	const sql = `SELECT true FROM accounts WHERE id = $1 AND user_id = $2 FOR KEY SHARE`
-	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return errNotYourAccount
+	b.Queue(sql, accountID, userID).QueryRow(func(row pgx.Row) error {
+		var ok bool
+		err := row.Scan(&ok)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNotYourAccount
+		}
+		return err
+	})
+	return nil
+}
+
+// lockAccount locks the user's account now (the package's lockAccount).
+func (w *writeTx) lockAccount(ctx context.Context, accountID string) error {
+	b := &pgx.Batch{}
+	if err := lockAccount(b, w.userID, accountID); err != nil {
+		return err
 	}
-	return db.Classify(err)
+	return w.send(ctx, b)
 }
 
 var errNotYourAccount = apperr.Invalid("accountId", "must be one of your accounts")

@@ -57,13 +57,17 @@ func (s *Store) CreatePosition(ctx context.Context, userID string, in NewPositio
 	}
 	var res Result
 	err = s.write(ctx, userID, func(w *writeTx) error {
-		c, err := s.createRuns(ctx, w, []*run{ru})
+		b := w.batch()
+		c, err := s.createRuns(ctx, w, b, []*run{ru})
 		if err != nil {
 			return err
 		}
 		// The position asked for is not news to its creator.
 		c.Opened = slices.DeleteFunc(c.Opened, func(id string) bool { return id == ru.placed[0].id })
-		return s.answer(ctx, w, ru.placed[0].id, c, &res)
+		if err := s.answer(b.b, w, ru.placed[0].id, c, &res); err != nil {
+			return err
+		}
+		return b.flush(ctx)
 	})
 	return res, err
 }
@@ -89,11 +93,14 @@ func (s *Store) CreatePositions(ctx context.Context, userID string, ins []NewPos
 	}
 	ids := make([]string, len(runs))
 	err := s.write(ctx, userID, func(w *writeTx) error {
-		_, err := s.createRuns(ctx, w, runs)
+		b := w.batch()
+		if _, err := s.createRuns(ctx, w, b, runs); err != nil {
+			return err
+		}
 		for i, ru := range runs {
 			ids[i] = ru.placed[0].id
 		}
-		return err
+		return b.flush(ctx)
 	})
 	return ids, err
 }
@@ -173,20 +180,20 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	return ru, nil
 }
 
-// createRuns writes new runs: it locks their accounts, checks their tags,
-// estimates the fees not given, names the rows and writes them.
-func (s *Store) createRuns(ctx context.Context, w *writeTx, runs []*run) (Changes, error) {
+// createRuns queues the write of new runs into b (writeRuns): it locks
+// their accounts and checks their tags (answered when b is sent: an
+// account or a tag not the user's rolls the write back), estimates the
+// fees not given, names the rows and writes them.
+func (s *Store) createRuns(ctx context.Context, w *writeTx, b *batchWriter, runs []*run) (Changes, error) {
 	locked := map[string]bool{}
 	for _, ru := range runs {
 		if a := ru.inst.accountID; !locked[a] {
-			if err := lockAccount(ctx, w, w.userID, a); err != nil {
+			if err := lockAccount(b.b, w.userID, a); err != nil {
 				return Changes{}, err
 			}
 			locked[a] = true
 		}
-		if err := checkTags(ctx, w, w.userID, ru.first.requested, ru.first.tagIDs); err != nil {
-			return Changes{}, err
-		}
+		checkTags(b.b, w.userID, ru.first.requested, ru.first.tagIDs)
 		if err := estimateFees(ctx, w, ru.inst.accountID, ru.inst.assetType, ru.execs); err != nil {
 			return Changes{}, err
 		}
@@ -195,7 +202,7 @@ func (s *Store) createRuns(ctx context.Context, w *writeTx, runs []*run) (Change
 			return Changes{}, err
 		}
 	}
-	return w.writeRuns(ctx, runs)
+	return w.writeRuns(ctx, b, runs)
 }
 
 // estimateFees charges the executions whose fee was not given from the
@@ -216,19 +223,16 @@ func estimateFees(ctx context.Context, q db.Querier, accountID, assetType string
 	return nil
 }
 
-// answer reads the position written, in the transaction, into res.
-func (s *Store) answer(ctx context.Context, w *writeTx, id string, c Changes, res *Result) error {
+// answer queues the read of the position written, in the transaction,
+// into b, read into res once b is sent.
+func (s *Store) answer(b *pgx.Batch, w *writeTx, id string, c Changes, res *Result) error {
 	for _, l := range []*[]string{&c.Opened, &c.Closed, &c.Reopened, &c.Removed} {
 		if *l == nil {
 			*l = []string{}
 		}
 	}
-	pos, err := loadPosition(ctx, w, s.keyring, w.userID, id, s.now())
-	if err != nil {
-		return err
-	}
-	*res = Result{Position: pos, Changes: c}
-	return nil
+	res.Changes = c
+	return loadPosition(b, s.keyring, w.userID, id, s.now(), &res.Position)
 }
 
 // UpdatePosition changes a position's own fields and derives its run again
@@ -318,7 +322,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		accountID := cur.accountID
 		if in.AccountID != nil && *in.AccountID != cur.accountID {
 			accountID = *in.AccountID
-			if err := lockAccount(ctx, w, userID, accountID); err != nil {
+			if err := w.lockAccount(ctx, accountID); err != nil {
 				return err
 			}
 		}
@@ -357,34 +361,38 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 			in.MaePrice.Set, mae, in.MfePrice.Set, mfe); err != nil {
 			return classify(err)
 		}
-		ch, err := w.writeRuns(ctx, []*run{ru})
+		b := w.batch()
+		ch, err := w.writeRuns(ctx, b, []*run{ru})
 		if err != nil {
 			return err
 		}
 		if in.MaePrice.Set || in.MfePrice.Set {
 			// Checked against the entry as written, so a refusal rolls
 			// the whole patch back.
-			if err := checkExcursions(ctx, w, ru.survivor(id)); err != nil {
-				return err
-			}
+			checkExcursions(b.b, ru.survivor(id))
 		}
-		return s.answer(ctx, w, ru.survivor(id), ch, &res)
+		if err := s.answer(b.b, w, ru.survivor(id), ch, &res); err != nil {
+			return err
+		}
+		return b.flush(ctx)
 	})
 	return res, err
 }
 
-// checkExcursions holds a position's MAE and MFE prices to its side and
-// average entry (journal.CheckExcursions).
-func checkExcursions(ctx context.Context, q db.Querier, id string) error {
-	var (
-		side            string
-		entry, mae, mfe *decimal.Decimal
-	)
+// checkExcursions queues the check of a position's MAE and MFE prices
+// against its side and average entry (journal.CheckExcursions).
+func checkExcursions(b *pgx.Batch, id string) {
 	const sql = `SELECT side, avg_entry_price, mae_price, mfe_price FROM positions WHERE id = $1`
-	if err := q.QueryRow(ctx, sql, id).Scan(&side, &entry, &mae, &mfe); err != nil {
-		return db.Classify(err)
-	}
-	return journal.CheckExcursions(side, entry, mae, mfe)
+	b.Queue(sql, id).QueryRow(func(row pgx.Row) error {
+		var (
+			side            string
+			entry, mae, mfe *decimal.Decimal
+		)
+		if err := row.Scan(&side, &entry, &mae, &mfe); err != nil {
+			return db.Classify(err)
+		}
+		return journal.CheckExcursions(side, entry, mae, mfe)
+	})
 }
 
 // ids returns the run's stored position ids.
@@ -434,11 +442,10 @@ func (s *Store) DeletePosition(ctx context.Context, userID, id string) ([]string
 		if keys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
 			return db.Classify(err)
 		}
-		if err := w.deleteLedger(ctx, []string{id}); err != nil {
-			return err
-		}
-		_, err = w.Exec(ctx, `DELETE FROM positions WHERE id = $1`, id)
-		return classify(err)
+		b := &pgx.Batch{}
+		w.deleteLedger(b, []string{id})
+		b.Queue(`DELETE FROM positions WHERE id = $1`, id)
+		return w.send(ctx, b)
 	})
 	return keys, err
 }
@@ -461,22 +468,17 @@ func (s *Store) SetTags(ctx context.Context, userID, id string, tagIDs []string)
 		if err := w.lockPosition(ctx, id); err != nil {
 			return err
 		}
-		if err := checkTags(ctx, w, userID, tagIDs, ids); err != nil {
+		b := &pgx.Batch{}
+		checkTags(b, userID, tagIDs, ids)
+		b.Queue(`DELETE FROM position_tags WHERE position_id = $1`, id)
+		if len(ids) > 0 {
+			b.Queue(`INSERT INTO position_tags (position_id, tag_id) SELECT $1, unnest($2::uuid[])`, id, ids)
+		}
+		b.Queue(`UPDATE positions SET updated_at = now() WHERE id = $1`, id)
+		if err := s.answer(b, w, id, Changes{}, &res); err != nil {
 			return err
 		}
-		if _, err := w.Exec(ctx, `DELETE FROM position_tags WHERE position_id = $1`, id); err != nil {
-			return db.Classify(err)
-		}
-		if len(ids) > 0 {
-			const ins = `INSERT INTO position_tags (position_id, tag_id) SELECT $1, unnest($2::uuid[])`
-			if _, err := w.Exec(ctx, ins, id, ids); err != nil {
-				return db.Classify(err)
-			}
-		}
-		if _, err := w.Exec(ctx, `UPDATE positions SET updated_at = now() WHERE id = $1`, id); err != nil {
-			return db.Classify(err)
-		}
-		return s.answer(ctx, w, id, Changes{}, &res)
+		return w.send(ctx, b)
 	})
 	return res, err
 }
@@ -555,34 +557,29 @@ func validTagIDs(p *journal.Problems, ids []string) []string {
 	return out
 }
 
-// checkTags refuses tag ids that are not the user's, naming each by its
-// index in the request.
-func checkTags(ctx context.Context, q db.Querier, userID string, requested, ids []string) error {
+// checkTags queues the check that tag ids are the user's: when b is sent,
+// those that are not are refused, each named by its index in the request.
+func checkTags(b *pgx.Batch, userID string, requested, ids []string) {
 	if len(ids) == 0 {
-		return nil
+		return
 	}
-	rows, err := q.Query(ctx, `SELECT id::text FROM tags WHERE id = ANY($1::uuid[]) AND user_id = $2`, ids, userID)
-	if err != nil {
-		return db.Classify(err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return db.Classify(err)
-	}
-	if len(found) == len(ids) {
-		return nil
-	}
-	mine := map[string]bool{}
-	for _, id := range found {
-		mine[id] = true
-	}
-	var p journal.Problems
-	for i, id := range requested {
-		if !mine[id] {
-			p.Add("tagIds["+strconv.Itoa(i)+"]", "is not one of your tags")
+	b.Queue(`SELECT id::text FROM tags WHERE id = ANY($1::uuid[]) AND user_id = $2`, ids, userID).Query(func(rows pgx.Rows) error {
+		found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil || len(found) == len(ids) {
+			return err
 		}
-	}
-	return p.Err()
+		mine := map[string]bool{}
+		for _, id := range found {
+			mine[id] = true
+		}
+		var p journal.Problems
+		for i, id := range requested {
+			if !mine[id] {
+				p.Add("tagIds["+strconv.Itoa(i)+"]", "is not one of your tags")
+			}
+		}
+		return p.Err()
+	})
 }
 
 // keepsStrategy refuses a change that would take a strategy's leg (among

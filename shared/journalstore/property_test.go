@@ -15,6 +15,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
@@ -22,7 +23,8 @@ import (
 )
 
 // TestRandomWritesKeepInvariants drives the store with random fill
-// sequences (entries, exits, reversals, edits, deletes) and after every
+// sequences (entries, exits, reversals, edits, deletes, positions created
+// closed, reversed or open, with tags) and after every
 // write checks, from what is stored, what must always hold:
 //   - every position's stored figures are journal.Compute's over its stored
 //     fills (so no position crosses zero: Compute refuses that), and
@@ -40,9 +42,42 @@ import (
 //     planned risk changes or it is ungrouped, a tag on positions is
 //     deleted, a deposit or withdrawal comes or goes, and a position is
 //     deleted.
+//
+// It runs twice: on connections of the extended protocol, and as behind a
+// transaction pooler (DB_TRANSACTION_POOLER, the functions' default), where
+// the simple protocol sends every argument as text.
 func TestRandomWritesKeepInvariants(t *testing.T) {
+	bothProtocols(t, randomWrites)
+}
+
+// bothProtocols runs test on connections of the extended protocol and on
+// ones as behind a transaction pooler (DB_TRANSACTION_POOLER).
+func bothProtocols(t *testing.T, test func(t *testing.T, pooler bool)) {
+	for _, pooler := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Direct", true: "TransactionPooler"}[pooler], func(t *testing.T) { test(t, pooler) })
+	}
+}
+
+// openPools opens a fresh database twice: pool for the test's own checks,
+// storePool for the store, as behind a transaction pooler when pooler is
+// set.
+func openPools(t *testing.T, pooler bool) (pool, storePool *pgxpool.Pool) {
+	ctx, u := context.Background(), dbtest.URL(t)
+	var err error
+	if pool, err = db.Open(ctx, u, db.Options{PoolSize: 4}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	if storePool, err = db.Open(ctx, u, db.Options{PoolSize: 4, TransactionPooler: pooler}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(storePool.Close)
+	return pool, storePool
+}
+
+func randomWrites(t *testing.T, pooler bool) {
 	ctx := context.Background()
-	pool := dbtest.New(t)
+	pool, storePool := openPools(t, pooler)
 	user := newUser(t, pool, "random@example.com")
 	var account string
 	if err := pool.QueryRow(ctx, `INSERT INTO accounts (user_id, name, currency, starting_balance, balance)
@@ -58,7 +93,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 		tags = append(tags, id)
 	}
 	start := time.Date(2024, 5, 1, 14, 0, 0, 0, time.UTC)
-	store := journalstore.New(pool, nil, func() time.Time { return start.AddDate(1, 0, 0) })
+	store := journalstore.New(storePool, nil, func() time.Time { return start.AddDate(1, 0, 0) })
 	books := make([]string, 2)
 	newBook := func(i int, name string) {
 		in := journalstore.PlaybookInput{Name: &name, Criteria: &[]journalstore.CriterionInput{{Text: "trend"}, {Text: "volume"}, {Text: "level"}}}
@@ -122,7 +157,7 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 			fills := fillIDs(t, pool, target)
 			before := snapshot(t, pool)
 			var op string
-			switch k := rng.IntN(17); {
+			switch k := rng.IntN(18); {
 			case k == 13:
 				op = "strategy"
 				err = strategyWrite(ctx, store, pool, user, account, target, ids[rng.IntN(len(ids))], rng)
@@ -157,6 +192,18 @@ func TestRandomWritesKeepInvariants(t *testing.T) {
 					checkInvariants(t, pool, fmt.Sprintf("seed %d step %d (created)", seed, step))
 					_, err = store.DeletePosition(ctx, user, res.Position.ID)
 				}
+			case k == 17:
+				op = "create" // closed, reversed or open, with tags, on the days of the run
+				opened := start.Add(time.Duration(rng.IntN(2000)) * time.Minute)
+				closed := opened.Add(time.Duration(1+rng.IntN(600)) * time.Minute).Format(time.RFC3339)
+				_, err = store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: ptr("C" + symbol),
+					AssetType: &stock, Side: &side, StopLoss: journal.S("95"), TagIDs: tags[:rng.IntN(len(tags)+1)],
+					Fills: []journal.FillInput{
+						{Type: ptr(journal.FillEntry), Price: journal.S(*str(96, 104)), Quantity: journal.S("10"), Fees: journal.S(*str(0, 2)),
+							FilledAt: ptr(opened.Format(time.RFC3339))},
+						{Type: ptr(journal.FillExit), Price: journal.S(*str(90, 110)), Quantity: journal.S(*str(5, 20)), Fees: journal.S("1"),
+							FilledAt: &closed},
+					}})
 			case k >= 10 && k < 12:
 				op = "playbook"
 				var in journalstore.PositionPlaybook

@@ -77,6 +77,7 @@ func (r *Restorer) Runs(ctx context.Context, in []RestoredRun) ([][]string, erro
 	w := r.w
 	runs := make([]*run, len(in))
 	locked := map[string]bool{}
+	b := w.batch()
 	for i, rr := range in {
 		ru, err := r.s.restoredRun(w.userID, rr)
 		if e, ok := apperr.As(err); ok && e.Code == apperr.Validation {
@@ -86,19 +87,20 @@ func (r *Restorer) Runs(ctx context.Context, in []RestoredRun) ([][]string, erro
 			return nil, err
 		}
 		if !locked[rr.AccountID] {
-			if err := lockAccount(ctx, w, w.userID, rr.AccountID); err != nil {
+			if err := lockAccount(b.b, w.userID, rr.AccountID); err != nil {
 				return nil, err
 			}
 			locked[rr.AccountID] = true
 		}
 		for _, p := range ru.placed {
-			if err := checkTags(ctx, w, w.userID, p.fields.tagIDs, p.fields.tagIDs); err != nil {
-				return nil, err
-			}
+			checkTags(b.b, w.userID, p.fields.tagIDs, p.fields.tagIDs)
 		}
 		runs[i] = ru
 	}
-	if _, err := w.writeRuns(ctx, runs); err != nil {
+	if _, err := w.writeRuns(ctx, b, runs); err != nil {
+		return nil, err
+	}
+	if err := b.flush(ctx); err != nil {
 		return nil, err
 	}
 	ids := make([][]string, len(runs))
@@ -220,7 +222,7 @@ func (r *Restorer) LedgerEntries(ctx context.Context, accountID string, entries 
 		return nil
 	}
 	w := r.w
-	if err := lockAccount(ctx, w, w.userID, accountID); err != nil {
+	if err := w.lockAccount(ctx, accountID); err != nil {
 		return err
 	}
 	rows := make([][]any, len(entries))

@@ -59,7 +59,15 @@ var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadO
 // Position reads the user's position in full; a malformed, missing or
 // foreign id is apperr.ErrNotFound.
 func (s *Store) Position(ctx context.Context, userID, id string) (Position, error) {
-	return loadPosition(ctx, s.pool, s.keyring, userID, id, s.now())
+	var p Position
+	b := &pgx.Batch{}
+	if err := loadPosition(b, s.keyring, userID, id, s.now(), &p); err != nil {
+		return Position{}, err
+	}
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return Position{}, db.Classify(err)
+	}
+	return p, nil
 }
 
 // ErrOutOfRange answers a write whose figures do not fit their columns
@@ -83,6 +91,15 @@ type instrument struct {
 	symbol, assetType string
 	columns           journal.InstrumentColumns
 	multiplier        decimal.Decimal
+}
+
+// underlying is the instrument's underlying, or its symbol when it has
+// none (a stock).
+func (in instrument) underlying() string {
+	if in.columns.Underlying != nil {
+		return *in.columns.Underlying
+	}
+	return in.symbol
 }
 
 // storedFill is a fill row.
@@ -485,24 +502,25 @@ func (ru *run) holder(fillID string) string {
 }
 
 // writeRuns brings the database to the derived state of runs, in a fixed
-// number of statements whatever their number: the path of every write of
-// fills, from one typed in to a 10,000-row import. New positions, fills
-// and ledger rows are copied (COPY); changed fills and positions are
-// updated from arrays; the runs' old ledger rows go and the new ones come,
-// and each account's balance moves by the difference. The runs are the
-// write's user's, locked (lockRun) or new.
-func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
+// number of round trips whatever their number: the path of every write
+// of fills, from one typed in to a 10,000-row import. New positions,
+// fills and ledger rows are inserted (insertRows: COPY when many);
+// changed fills and positions are updated from arrays; the runs' old
+// ledger rows go and the new ones come, and each account's balance moves
+// by the difference. The statements go in one batch, broken only by a
+// COPY. The runs are the write's user's, locked (lockRun) or new.
+func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (Changes, error) {
 	var (
 		c        Changes
 		newPos   []newPosition
 		figs     figureColumns
 		gone     []string // positions no run needs any more
 		oldPos   []string // positions whose ledger rows are rewritten
-		ledger   ledgerRows
+		ledger   []ledgerRow
 		keep     = map[string]bool{}
 		fillRows []newFill
 		upd      fillColumns
-		tagRows  [][]any
+		tagRows  []tagRow
 	)
 	for _, ru := range runs {
 		ru.changes(&c)
@@ -516,6 +534,7 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 		}
 		for i := len(ru.placed); i < len(ru.members); i++ {
 			gone = append(gone, ru.members[i].id)
+			w.wrote(ru.members[i].id, stateAfter{})
 		}
 		in := ru.inst
 		for k := range ru.placed {
@@ -524,12 +543,22 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 			for i, l := range p.legs {
 				trade.Fills[i] = l.Fill
 			}
-			w.move(in.accountID, ledger.addPosition(in.accountID, p.id, trade, p.figures))
-			w.touch(p.id)
+			w.move(in.accountID, addLedger(&ledger, in.accountID, p.id, trade, p.figures))
+			st := stateAfter{account: in.accountID}
+			if p.figures.Status == journal.StatusClosed {
+				st.closedAt = p.figures.ClosedAt
+			}
+			if k < len(ru.members) { // derive keeps the run's positions in order
+				st.strategy = ru.members[k].strategy
+			}
+			w.wrote(p.id, st)
+			if p.isNew && st.closedAt != nil {
+				w.made[p.id] = madeRecord(in, p)
+			}
 			if p.isNew {
 				if p.fields != nil {
 					for _, t := range p.fields.tagIDs {
-						tagRows = append(tagRows, []any{copyUUID(p.id), copyUUID(t)})
+						tagRows = append(tagRows, tagRow{p.id, t})
 					}
 				}
 				newPos = append(newPos, newPosition{ru, p})
@@ -564,19 +593,12 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 		}
 	}
 
-	if err := w.deleteLedger(ctx, oldPos); err != nil {
+	w.deleteLedger(b.b, oldPos)
+	if err := insertRows(ctx, b, "positions", positionColumns, newPos, newPosition.row); err != nil {
 		return c, err
 	}
-	if len(newPos) > 0 {
-		if _, err := w.CopyFrom(ctx, pgx.Identifier{"positions"}, positionColumns, copyRows(newPos, newPosition.row)); err != nil {
-			return c, classify(err)
-		}
-	}
-	if len(fillRows) > 0 {
-		if _, err := w.CopyFrom(ctx, pgx.Identifier{"fills"}, []string{"id", "position_id", "type", "price", "quantity",
-			"fees", "fee_estimated", "filled_at", "split_of"}, copyRows(fillRows, newFill.row)); err != nil {
-			return c, classify(err)
-		}
+	if err := insertRows(ctx, b, "fills", fillColumnNames, fillRows, newFill.row); err != nil {
+		return c, err
 	}
 	if len(upd.id) > 0 {
 		const q = `UPDATE fills f SET position_id = u.position_id, type = u.type, price = u.price, quantity = u.quantity,
@@ -584,35 +606,81 @@ func (w *writeTx) writeRuns(ctx context.Context, runs []*run) (Changes, error) {
 			FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::boolean[],
 				$8::timestamptz[], $9::uuid[]) AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of)
 			WHERE f.id = u.id`
-		if _, err := w.Exec(ctx, q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf); err != nil {
-			return c, classify(err)
-		}
+		b.b.Queue(q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf)
 	}
 	if len(dropFills) > 0 {
-		if _, err := w.Exec(ctx, `DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills); err != nil {
-			return c, classify(err)
-		}
+		b.b.Queue(`DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills)
 	}
 	if len(figs.id) > 0 {
-		if err := figs.update(ctx, w); err != nil {
-			return c, err
-		}
+		figs.update(b.b)
 	}
 	if len(gone) > 0 {
-		if _, err := w.Exec(ctx, `DELETE FROM positions WHERE id = ANY($1::uuid[])`, gone); err != nil {
-			return c, classify(err)
-		}
+		b.b.Queue(`DELETE FROM positions WHERE id = ANY($1::uuid[])`, gone)
 	}
-	if len(tagRows) > 0 {
-		if _, err := w.CopyFrom(ctx, pgx.Identifier{"position_tags"}, []string{"position_id", "tag_id"}, pgx.CopyFromRows(tagRows)); err != nil {
-			return c, classify(err)
-		}
+	if err := insertRows(ctx, b, "position_tags", []string{"position_id", "tag_id"}, tagRows, tagRow.row); err != nil {
+		return c, err
 	}
-	if err := ledger.copy(ctx, w); err != nil {
-		return c, classify(err)
-	}
-	return c, nil
+	err := insertRows(ctx, b, "ledger_entries", ledgerColumns, ledger, ledgerRow.row)
+	return c, err
 }
+
+// batchWriter sends a write's statements in order, queued in one batch
+// until a COPY (insertRows) or the caller (flush) sends them: the caller
+// queues what it reads of the write after it, one round trip.
+type batchWriter struct {
+	w *writeTx
+	b *pgx.Batch
+}
+
+// batch returns an empty batchWriter of the write.
+func (w *writeTx) batch() *batchWriter { return &batchWriter{w: w, b: &pgx.Batch{}} }
+
+func (b *batchWriter) flush(ctx context.Context) error {
+	if b.b.Len() == 0 {
+		return nil
+	}
+	err := b.w.send(ctx, b.b)
+	b.b = &pgx.Batch{}
+	return err
+}
+
+// copyFrom is how many rows of a table insertRows copies rather than
+// inserts. A COPY is a round trip and a statement of its own, each costlier
+// than a row's INSERT in the batch: a create's three copied tables (one
+// position, two fills, three ledger rows) cost it more PostgreSQL CPU
+// than their rows inserted (docs/performance.md); an import's thousands go
+// by COPY.
+const copyFrom = 64
+
+// insertRows inserts items, each one row of table's columns made by row:
+// a few as INSERT statements in b's batch, more by COPY, sent at once after
+// what b holds.
+func insertRows[T any](ctx context.Context, b *batchWriter, table string, columns []string, items []T, row func(T, []any) []any) error {
+	switch {
+	case len(items) == 0:
+		return nil
+	case len(items) < copyFrom:
+		params := make([]string, len(columns))
+		for i := range params {
+			params[i] = "$" + strconv.Itoa(i+1)
+		}
+		q := "INSERT INTO " + table + " (" + strings.Join(columns, ", ") + ") VALUES (" + strings.Join(params, ", ") + ")"
+		for _, it := range items {
+			b.b.Queue(q, row(it, nil)...)
+		}
+		return nil
+	}
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	_, err := b.w.CopyFrom(ctx, pgx.Identifier{table}, columns, copyRows(items, row))
+	return classify(err)
+}
+
+// tagRow is a tag of a new position.
+type tagRow struct{ position, tag string }
+
+func (t tagRow) row(dst []any) []any { return append(dst, copyUUID(t.position), copyUUID(t.tag)) }
 
 // newPosition is a position write copies in: its row is made as COPY
 // sends it (copyRows), not before.
@@ -634,6 +702,9 @@ func (n newPosition) row(dst []any) []any {
 		p.stop, target, notes, f.Status, f.OpenedAt, f.ClosedAt, f.EntryQuantity, f.ExitQuantity, f.OpenQuantity, f.AvgEntryPrice,
 		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple)
 }
+
+// fillColumnNames are the columns of a new fill's row (newFill.row).
+var fillColumnNames = []string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at", "split_of"}
 
 // newFill is a fill write copies in: leg i of p.
 type newFill struct {
@@ -734,7 +805,8 @@ func (c *figureColumns) add(id, side string, reversalOf *string, f journal.Figur
 	c.r = append(c.r, f.RMultiple)
 }
 
-func (c *figureColumns) update(ctx context.Context, q db.Querier) error {
+// update queues the update of the positions' figures.
+func (c *figureColumns) update(b *pgx.Batch) {
 	const upd = `UPDATE positions p SET side = u.side, reversal_of = u.reversal_of, status = u.status,
 			opened_at = u.opened_at, closed_at = u.closed_at,
 			entry_quantity = u.entry_quantity, exit_quantity = u.exit_quantity, open_quantity = u.open_quantity,
@@ -747,7 +819,6 @@ func (c *figureColumns) update(ctx context.Context, q db.Querier) error {
 			AS u(id, side, reversal_of, status, opened_at, closed_at, entry_quantity, exit_quantity, open_quantity,
 			     avg_entry_price, avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple)
 		WHERE p.id = u.id`
-	_, err := q.Exec(ctx, upd, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
+	b.Queue(upd, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
 		c.openQty, c.avgEntry, c.avgExit, c.gross, c.fees, c.net, c.risk, c.r)
-	return classify(err)
 }

@@ -125,7 +125,11 @@ func (s *Store) CreateStrategy(ctx context.Context, userID string, in StrategyIn
 		}
 		ids := slices.Clone(in.PositionIDs)
 		if len(runs) > 0 {
-			if _, err := s.createRuns(ctx, w, runs); err != nil {
+			b := w.batch()
+			if _, err := s.createRuns(ctx, w, b, runs); err != nil {
+				return err
+			}
+			if err := b.flush(ctx); err != nil {
 				return err
 			}
 			for _, ru := range runs {

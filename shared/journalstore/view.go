@@ -241,20 +241,15 @@ func amount(d *decimal.Decimal) *string {
 	return &s
 }
 
-// batcher sends statements in one round trip: a pool or a transaction.
-type batcher interface {
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
-// loadPosition reads the user's position in full (the position, its fills
-// and its tags in one round trip); a malformed, missing or foreign id is
-// apperr.ErrNotFound. Inside a write it runs on the transaction, so the
-// answer is what the transaction committed.
-func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id string, now time.Time) (Position, error) {
+// loadPosition queues the read of the user's position in full (the
+// position, its fills and its tags) into b, read into p once b is sent: a
+// malformed id is apperr.ErrNotFound at once, a missing or foreign one
+// when b is sent. Inside a write it runs on the transaction, so the
+// answer is what the transaction wrote.
+func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.Time, p *Position) error {
 	if !db.ValidUUID(id) {
-		return Position{}, apperr.ErrNotFound
+		return apperr.ErrNotFound
 	}
-	var p Position
 	const sql = `SELECT ` + SummaryColumns + `, p.notes,
 			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id),
 			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id),
@@ -267,94 +262,92 @@ func loadPosition(ctx context.Context, q batcher, k *encrypt.Keyring, userID, id
 			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text
 		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
 		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
-	b := &pgx.Batch{}
-	b.Queue(sql, id, userID)
-	b.Queue(fillsQ, id)
-	b.Queue(tagsSQL, []string{id})
-	br := q.SendBatch(ctx, b)
-	defer br.Close() //nolint:errcheck // the reads' errors are returned
-	if err := br.QueryRow().Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto, &p.MaePrice, &p.MfePrice)...); err != nil {
-		return Position{}, db.Classify(err)
-	}
-	notes, err := k.Open(encrypt.PositionNotes, p.Notes)
-	if err != nil {
-		return Position{}, err
-	}
-	p.Notes = notes
-	p.Tags = []journal.Tag{}
-	multiplier, err := decimal.NewFromString(p.Multiplier.String())
-	if err != nil {
-		return Position{}, err
-	}
-	stop, err := optionalDecimal(p.StopLoss)
-	if err != nil {
-		return Position{}, err
-	}
-
-	rows, err := br.Query()
-	if err != nil {
-		return Position{}, db.Classify(err)
-	}
-	var (
-		trade     = journal.Trade{Side: p.Side, Multiplier: multiplier, StopLoss: stop}
-		f         journal.Fill
-		estimated bool
-		est       []bool
-		part      Fill // its reversal fields
-		parts     []Fill
-	)
-	_, err = pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt,
-		&part.Reversal, &part.TradeQuantity, &part.TradeFees}, func() error {
-		trade.Fills = append(trade.Fills, f)
-		est = append(est, estimated)
-		parts = append(parts, part)
-		return nil
-	})
-	if err != nil {
-		return Position{}, db.Classify(err)
-	}
-	// The stored fills made these figures when they were written; Compute
-	// runs again only for each exit's realised P&L.
-	fig, figErr := journal.Compute(trade)
-	p.Fills = make([]Fill, len(trade.Fills))
-	for i, f := range trade.Fills {
-		p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
-			Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt,
-			Reversal: parts[i].Reversal, TradeQuantity: parts[i].TradeQuantity, TradeFees: parts[i].TradeFees}
-		if f.Type == journal.FillExit && figErr == nil {
-			p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
+	var trade journal.Trade
+	b.Queue(sql, id, userID).QueryRow(func(row pgx.Row) error {
+		if err := row.Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto, &p.MaePrice, &p.MfePrice)...); err != nil {
+			return db.Classify(err)
 		}
-	}
-
-	if figErr == nil {
+		notes, err := k.Open(encrypt.PositionNotes, p.Notes)
+		if err != nil {
+			return err
+		}
+		p.Notes = notes
+		p.Tags = []journal.Tag{}
+		p.SetAwaitingExpiry(now)
+		trade = journal.Trade{Side: p.Side}
+		if trade.Multiplier, err = decimal.NewFromString(p.Multiplier.String()); err != nil {
+			return err
+		}
+		trade.StopLoss, err = optionalDecimal(p.StopLoss)
+		return err
+	})
+	b.Queue(fillsQ, id).Query(func(rows pgx.Rows) error {
+		var (
+			f         journal.Fill
+			estimated bool
+			est       []bool
+			part      Fill // its reversal fields
+			parts     []Fill
+		)
+		_, err := pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt,
+			&part.Reversal, &part.TradeQuantity, &part.TradeFees}, func() error {
+			trade.Fills = append(trade.Fills, f)
+			est = append(est, estimated)
+			parts = append(parts, part)
+			return nil
+		})
+		if err != nil {
+			return db.Classify(err)
+		}
+		// The stored fills made these figures when they were written; Compute
+		// runs again only for each exit's realised P&L.
+		fig, figErr := journal.Compute(trade)
+		p.Fills = make([]Fill, len(trade.Fills))
+		for i, f := range trade.Fills {
+			p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
+				Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt,
+				Reversal: parts[i].Reversal, TradeQuantity: parts[i].TradeQuantity, TradeFees: parts[i].TradeFees}
+			if f.Type == journal.FillExit && figErr == nil {
+				p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
+			}
+		}
+		if figErr != nil {
+			return nil
+		}
 		var target, mae, mfe *decimal.Decimal
 		for _, c := range []struct {
 			s *string
 			d **decimal.Decimal
 		}{{p.TargetPrice, &target}, {p.MaePrice, &mae}, {p.MfePrice, &mfe}} {
 			if *c.d, err = optionalDecimal(c.s); err != nil {
-				return Position{}, err
+				return err
 			}
 		}
 		p.trade, p.figures = trade, fig
 		p.Review = review(journal.Review(trade, fig, target, mae, mfe, now))
-	}
-	p.SetAwaitingExpiry(now)
-
-	tags, err := readTags(br.Query())
-	if err != nil {
-		return Position{}, err
-	}
-	if t := tags[id]; t != nil {
-		p.Tags = t
-	}
-	return p, nil
+		return nil
+	})
+	b.Queue(positionTagsSQL, id).Query(func(rows pgx.Rows) error {
+		tags, err := readTags(rows, nil)
+		if t := tags[id]; t != nil {
+			p.Tags = t
+		}
+		return err
+	})
+	return nil
 }
 
-// tagsSQL reads the tags of positions ($1), by name.
-const tagsSQL = `SELECT pt.position_id::text, t.id::text, t.name, t.category
-	FROM position_tags pt JOIN tags t ON t.id = pt.tag_id
-	WHERE pt.position_id = ANY($1::uuid[]) ORDER BY lower(t.name), t.id`
+// tagsSQL reads the tags of positions ($1), by name; positionTagsSQL
+// those of one position: PostgreSQL plans a statement of an array
+// parameter again at every call (its generic plan costs the array at a
+// guessed length), which cost a create more than the read itself.
+const (
+	tagsSQL         = tagsSelect + `pt.position_id = ANY($1::uuid[])` + tagsOrder
+	positionTagsSQL = tagsSelect + `pt.position_id = $1` + tagsOrder
+	tagsSelect      = `SELECT pt.position_id::text, t.id::text, t.name, t.category
+	FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE `
+	tagsOrder = ` ORDER BY lower(t.name), t.id`
+)
 
 // TagsOf returns the tags of each position, by name.
 func TagsOf(ctx context.Context, q db.Querier, ids []string) (map[string][]journal.Tag, error) {
