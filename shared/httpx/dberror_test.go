@@ -14,10 +14,10 @@ import (
 	"tradejournal/shared/httpx"
 )
 
-// A read whose database connection died (a restart) runs once more and
-// answers as if nothing happened; a write, or a read that loses its
-// connection twice, is a 503, never a 500; headers of the failed run are
-// not sent.
+// A read whose database connection died (a restart) runs again, up to
+// three runs, and answers as if nothing happened; a write, or a read that
+// loses its connection in every run, is a 503, never a 500; headers of the
+// failed runs are not sent.
 func TestServeRetriesAReadThatLostItsConnection(t *testing.T) {
 	dead := fmt.Errorf("failed to receive message: %w", io.ErrUnexpectedEOF)
 	for _, tc := range []struct {
@@ -29,7 +29,8 @@ func TestServeRetriesAReadThatLostItsConnection(t *testing.T) {
 	}{
 		{"ReadRecovers", "GET", 1, 200, 2},
 		{"HeadRecovers", "HEAD", 1, 200, 2},
-		{"ReadFailsTwice", "GET", 2, 503, 2},
+		{"ReadFailsTwice", "GET", 2, 200, 3},
+		{"ReadFailsThrice", "GET", 3, 503, 3},
 		{"WriteIsNotRetried", "POST", 1, 503, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -69,22 +69,28 @@ type requestLog struct {
 	// proxies are the peers whose forwarding headers ClientIP believes
 	// (TrustProxies); nil: loopback only.
 	proxies *Proxies
-	// retry is where a read stands with its one retry after a lost
+	// retry is where a read stands with its retries after a lost
 	// database connection.
 	retry retryState
 }
 
 type retryState uint8
 
+// readRuns is how many times a read that keeps losing its database
+// connection runs. Killing the backends (pg_terminate_backend over
+// pg_stat_activity, a proxy's failover) signals them one after another: a
+// retry's connection, pinged alive, can be the next one signalled.
+const readRuns = 3
+
 const (
-	noRetry     retryState = iota // not a read, or already retried
-	mayRetry                      // a read's first run
-	retryWanted                   // its first run lost its connection and wrote nothing
+	noRetry     retryState = iota // not a read, or in its last run
+	mayRetry                      // a read's run before its last
+	retryWanted                   // its run lost its connection and wrote nothing
 )
 
 // retryRead is Error's question for a read that lost its database
 // connection: true (and the error is not written) when the request may
-// run once more, which Serve then does.
+// run again, which Serve then does.
 func retryRead(ctx context.Context) bool {
 	l, ok := ctx.Value(requestKey).(*requestLog)
 	if !ok || l.retry != mayRetry || l.rec.Status != 0 || ctx.Err() != nil { // a client that left gets no second run
@@ -149,11 +155,14 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			}
 		}()
 		next.ServeHTTP(rec, r)
-		if rl.retry == retryWanted {
+		for run := 2; rl.retry == retryWanted; run++ {
 			// A read that lost its database connection (a restart killed
-			// the pool's connections) runs once more on fresh ones, from
-			// the headers it started with; a second loss is a 503.
-			rl.retry = noRetry
+			// the pool's connections) runs again on fresh ones, from the
+			// headers it started with; a loss in its last run is a 503.
+			rl.retry = mayRetry
+			if run == readRuns {
+				rl.retry = noRetry
+			}
 			h := rec.Header()
 			clear(h)
 			maps.Copy(h, header)

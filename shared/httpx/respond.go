@@ -68,8 +68,8 @@ type errorPayload struct {
 // (db.Classify): a lost connection is a 503, a value PostgreSQL refused
 // (SQLSTATE class 22) a 400, logged as a warning because the edge's
 // validation should have caught it. A read (GET, HEAD) that lost its
-// connection writes nothing here: Serve runs it once more on a fresh
-// connection.
+// connection writes nothing here: Serve runs it again on fresh
+// connections.
 func Error(w http.ResponseWriter, r *http.Request, err error) {
 	e, ok := apperr.As(err)
 	if !ok && errors.Is(err, os.ErrDeadlineExceeded) {
