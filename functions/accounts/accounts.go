@@ -24,6 +24,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/money"
 )
 
@@ -108,9 +109,9 @@ type list[T any] struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// pageOf is the list of one bounded page (journal.PageOf).
-func pageOf[T any](rows []T, page journal.BoundedPage, keys func(T) []string) list[T] {
-	items, next := journal.PageOf(rows, page, keys)
+// pageOf is the list of one bounded page (listquery.PageOf).
+func pageOf[T any](rows []T, page listquery.BoundedPage, keys func(T) []string) list[T] {
+	items, next := listquery.PageOf(rows, page, keys)
 	return list[T]{Items: items, NextCursor: next}
 }
 
@@ -238,11 +239,11 @@ func checkBrokerage(ctx context.Context, q db.Querier, userID string, id *string
 }
 
 // accountOrder is the order of the accounts list: oldest first.
-var accountOrder = []journal.SortKey{journal.TimeKey("created_at"), journal.IDKey}
+var accountOrder = []listquery.SortKey{listquery.TimeKey("created_at"), listquery.IDKey}
 
 func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := journal.ParseBoundedPage(r.URL.Query(), accountOrder)
+	page, err := listquery.ParseBoundedPage(r.URL.Query(), accountOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -259,7 +260,7 @@ func (h handler) listAccounts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(a Account) []string {
-		return []string{journal.TimeKeyOf(a.CreatedAt), a.ID}
+		return []string{listquery.TimeKeyOf(a.CreatedAt), a.ID}
 	}))
 }
 

@@ -14,6 +14,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // Brokerage is a fee schedule as the API shows it: the seven fee fields of
@@ -115,14 +116,14 @@ func validateBrokerage(in brokerageRequest, create bool) (brokerageValues, error
 
 // brokerageOrder is the order of the brokerages list: the built-in
 // schedules first, then the user's, each oldest first.
-var brokerageOrder = []journal.SortKey{
+var brokerageOrder = []listquery.SortKey{
 	{Column: "user_id IS NOT NULL", Param: "%s::boolean", Valid: func(s string) bool { return s == "true" || s == "false" }},
-	journal.TimeKey("created_at"), journal.IDKey,
+	listquery.TimeKey("created_at"), listquery.IDKey,
 }
 
 func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := journal.ParseBoundedPage(r.URL.Query(), brokerageOrder)
+	page, err := listquery.ParseBoundedPage(r.URL.Query(), brokerageOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -140,7 +141,7 @@ func (h handler) listBrokerages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, pageOf(items, page, func(b Brokerage) []string {
-		return []string{strconv.FormatBool(!b.BuiltIn), journal.TimeKeyOf(b.CreatedAt), b.ID}
+		return []string{strconv.FormatBool(!b.BuiltIn), listquery.TimeKeyOf(b.CreatedAt), b.ID}
 	}))
 }
 

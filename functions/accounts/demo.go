@@ -12,6 +12,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -166,7 +167,7 @@ func demoPositions(now time.Time, accountID string, tags map[string]string) []jo
 		return journal.FillInput{Type: &typ, Price: journal.S(money(price)), Quantity: journal.S(fmt.Sprint(qty)), FilledAt: &when}
 	}
 	str := func(s string) *string { return &s }
-	stock, option, future := journal.AssetStock, journal.AssetOption, journal.AssetFuture
+	stock, option, future := instrument.AssetStock, instrument.AssetOption, instrument.AssetFuture
 	var out []journalstore.NewPosition
 
 	for i, day := range days {

@@ -13,6 +13,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/money"
 )
 
@@ -50,11 +51,11 @@ func (h handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	var p journal.Problems
-	limit, err := journal.ParseLimit(q.Get("limit"))
+	limit, err := listquery.ParseLimit(q.Get("limit"))
 	if err != nil {
 		p.Add("limit", "must be a whole number")
 	}
-	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	cursor, err := listquery.ParseCursor(q.Get("cursor"))
 	if err != nil || cursor != nil && cursor.At == nil {
 		p.Add("cursor", "is not a cursor from this list; omit it for the first page")
 	}
@@ -101,7 +102,7 @@ func (h handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	if len(items) > limit {
 		page.Items = items[:limit]
 		last := page.Items[limit-1]
-		next := journal.Cursor{At: &last.OccurredAt, ID: last.ID}.Encode()
+		next := listquery.Cursor{At: &last.OccurredAt, ID: last.ID}.Encode()
 		page.NextCursor = &next
 	}
 	httpx.JSON(w, http.StatusOK, page)

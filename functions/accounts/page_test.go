@@ -7,7 +7,7 @@ import (
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // TestBoundedListsPaginate walks the accounts, brokerages and tags lists two
@@ -81,8 +81,8 @@ func TestBoundedListsPaginate(t *testing.T) {
 		}
 	})
 
-	accountCursor := journal.EncodeKeys("2024-01-01T00:00:00Z", missingID)
-	positionsCursor := journal.Cursor{ID: missingID}.Encode()
+	accountCursor := listquery.EncodeKeys("2024-01-01T00:00:00Z", missingID)
+	positionsCursor := listquery.Cursor{ID: missingID}.Encode()
 	var cases []apitest.Case
 	for _, path := range []string{"/api/accounts", "/api/brokerages", "/api/tags"} {
 		cases = append(cases,
@@ -93,8 +93,8 @@ func TestBoundedListsPaginate(t *testing.T) {
 	}
 	cases = append(cases,
 		apitest.Case{Name: "TagsWithAccountCursor", Method: "GET", Path: "/api/tags?cursor=" + accountCursor, Status: 400, Code: "VALIDATION_ERROR"},
-		apitest.Case{Name: "AccountsBadTimeKey", Method: "GET", Path: "/api/accounts?cursor=" + journal.EncodeKeys("yesterday", missingID), Status: 400, Code: "VALIDATION_ERROR"},
-		apitest.Case{Name: "BrokeragesBadFlag", Method: "GET", Path: "/api/brokerages?cursor=" + journal.EncodeKeys("maybe", "2024-01-01T00:00:00Z", missingID), Status: 400, Code: "VALIDATION_ERROR"},
+		apitest.Case{Name: "AccountsBadTimeKey", Method: "GET", Path: "/api/accounts?cursor=" + listquery.EncodeKeys("yesterday", missingID), Status: 400, Code: "VALIDATION_ERROR"},
+		apitest.Case{Name: "BrokeragesBadFlag", Method: "GET", Path: "/api/brokerages?cursor=" + listquery.EncodeKeys("maybe", "2024-01-01T00:00:00Z", missingID), Status: 400, Code: "VALIDATION_ERROR"},
 	)
 	apitest.Run(t, a, cases)
 }

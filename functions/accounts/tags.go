@@ -12,6 +12,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 type tagEnvelope struct {
@@ -59,15 +60,15 @@ func scanTag(row pgx.Row) (journal.Tag, error) {
 // tagOrder is the order of the tags list: by category, then name
 // regardless of case. The cursor keeps the name as it is; the database
 // lowers it, the same way it lowers the column.
-var tagOrder = []journal.SortKey{
+var tagOrder = []listquery.SortKey{
 	{Column: "category", Param: "%s::text"},
 	{Column: "lower(name)", Param: "lower(%s::text)"},
-	journal.IDKey,
+	listquery.IDKey,
 }
 
 func (h handler) listTags(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	page, err := journal.ParseBoundedPage(r.URL.Query(), tagOrder)
+	page, err := listquery.ParseBoundedPage(r.URL.Query(), tagOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

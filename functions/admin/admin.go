@@ -17,7 +17,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/paging"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/ratelimit"
 )
 
@@ -75,7 +75,7 @@ func (h handler) listUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
+	limit, err := listquery.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

@@ -35,7 +35,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/wallet"
 )
 
@@ -118,18 +118,18 @@ type listPage struct {
 // 1..200).
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	limit, err := journal.ParseLimit(q.Get("limit"))
+	limit, err := listquery.ParseLimit(q.Get("limit"))
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	cursor, err := listquery.ParseCursor(q.Get("cursor"))
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
 	if cursor != nil && cursor.At == nil {
-		httpx.Error(w, r, journal.ErrCursor)
+		httpx.Error(w, r, listquery.ErrCursor)
 		return
 	}
 	items, next, err := h.store.list(r.Context(), auth.CurrentUser(r.Context()).ID, cursor, limit)

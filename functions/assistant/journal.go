@@ -17,6 +17,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/stats"
 )
 
@@ -43,7 +44,7 @@ var lossWords = regexp.MustCompile(`(?i)\b(los(e|es|er|ers|ing|s|ses)|red|drawdo
 
 // journalContext renders the caller's journal for the model.
 func (h *handler) journalContext(ctx context.Context, u auth.User, question string) (string, error) {
-	rep, err := stats.Compute(ctx, h.app.DB, u, journal.Filter{}, true, h.app.Now())
+	rep, err := stats.Compute(ctx, h.app.DB, u, listquery.Filter{}, true, h.app.Now())
 	if err != nil {
 		return "", err
 	}

@@ -10,7 +10,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // Conversation is a conversation as the list and the read show it.
@@ -48,7 +48,7 @@ type store struct {
 func (s store) open(col encrypt.Column, v string) (string, error) { return s.keys.Open(col, v) }
 
 // list returns one page of the user's conversations, latest activity first.
-func (s store) list(ctx context.Context, userID string, after *journal.Cursor, limit int) ([]Conversation, *string, error) {
+func (s store) list(ctx context.Context, userID string, after *listquery.Cursor, limit int) ([]Conversation, *string, error) {
 	const cols = `SELECT id::text, title, created_at, updated_at FROM assistant_conversations WHERE user_id = $1 `
 	const order = ` ORDER BY updated_at DESC, id DESC LIMIT $2`
 	var (
@@ -76,7 +76,7 @@ func (s store) list(ctx context.Context, userID string, after *journal.Cursor, l
 		items = items[:limit]
 		last := items[limit-1]
 		at := last.UpdatedAt
-		c := journal.Cursor{At: &at, ID: last.ID}.Encode()
+		c := listquery.Cursor{At: &at, ID: last.ID}.Encode()
 		next = &c
 	}
 	for i := range items {

@@ -27,8 +27,8 @@ import (
 	"tradejournal/shared/config"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/packs"
-	"tradejournal/shared/paging"
 	"tradejournal/shared/ratelimit"
 	"tradejournal/shared/wallet"
 )
@@ -160,7 +160,7 @@ func (h *handler) getWallet(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := auth.CurrentUser(ctx)
 	q := r.URL.Query()
-	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
+	limit, err := listquery.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

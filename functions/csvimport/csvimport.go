@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 
@@ -504,7 +505,7 @@ func proposedStrategies(plan *brokerfile.Plan, fills []brokerfile.Fill, first in
 				continue
 			}
 			leg := journal.StrategyLeg{Side: p.Side, Quantity: p.Figures.EntryQuantity, Price: *p.Figures.AvgEntryPrice, Multiplier: p.Multiplier}
-			if o, err := journal.ParseOCC(p.Symbol); err == nil {
+			if o, err := instrument.ParseOCC(p.Symbol); err == nil {
 				leg.Option = &o
 			}
 			legs = append(legs, leg)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"tradejournal/shared/brokerfile"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -131,7 +132,7 @@ func locate(starts []int, fill int) (int, int, bool) {
 // underlyingOf is what a strategy's legs share: an option's underlying, a
 // share's symbol (the positions' coalesce(underlying, symbol)).
 func underlyingOf(f *brokerfile.Fill) (string, bool, error) {
-	inst, err := journal.ParseInstrument(f.AssetType, f.Symbol, f.FilledAt)
+	inst, err := instrument.Parse(f.AssetType, f.Symbol, f.FilledAt)
 	switch {
 	case err != nil:
 		return "", false, err // Parse made these symbols: they parse

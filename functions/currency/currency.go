@@ -24,8 +24,8 @@ import (
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/money"
-	"tradejournal/shared/paging"
 )
 
 type handler struct{ app *app.App }
@@ -142,7 +142,7 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 			*p.dst = code
 		}
 	}
-	limit, err := paging.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
+	limit, err := listquery.Limit(q.Get("limit"), defaultPageSize, maxPageSize)
 	if e, ok := apperr.As(err); ok {
 		problems = append(problems, e.Details...)
 	}

@@ -17,6 +17,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // Summary is one day of the list.
@@ -102,13 +103,13 @@ func parseList(v url.Values) (listQuery, error) {
 	}
 	if c := v.Get("cursor"); c != "" {
 		if after, ok := parseCursor(c); !ok {
-			p.Merge(journal.ErrCursor)
+			p.Merge(listquery.ErrCursor)
 		} else if after.AddDate(0, 0, -1).Before(lq.to) {
 			lq.to = after.AddDate(0, 0, -1)
 		}
 	}
 	var err error
-	if lq.limit, err = journal.ParseLimit(v.Get("limit")); err != nil {
+	if lq.limit, err = listquery.ParseLimit(v.Get("limit")); err != nil {
 		p.Merge(err)
 	}
 	return lq, p.Err()

@@ -10,7 +10,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/stats"
 )
 
@@ -31,7 +31,7 @@ func Group(a *app.App) httpx.Group {
 }
 
 // get answers the statistics of the caller's closed positions in the
-// journal's shared filter (journal.ParseFilter: accounts, symbols, tags in
+// journal's shared filter (listquery.ParseFilter: accounts, symbols, tags in
 // and out, side, asset types, entry weekday and hour, status, and from/to
 // on the close date in the account's trading-day zone; only closed
 // positions count, so another status gives empty figures). bySymbol=false
@@ -39,7 +39,7 @@ func Group(a *app.App) httpx.Group {
 // the dashboard does not show.
 func (h handler) get(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f, err := journal.ParseFilter(q)
+	f, err := listquery.ParseFilter(q)
 	withSymbols := true
 	switch q.Get("bySymbol") {
 	case "", "true":

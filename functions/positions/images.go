@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 
 	"github.com/jackc/pgx/v5"
 
@@ -93,7 +94,7 @@ func ownPosition(ctx context.Context, q db.Querier, userID, id string) error {
 }
 
 // imageOrder is the order of a position's images: oldest first.
-var imageOrder = []journal.SortKey{journal.TimeKey("created_at"), journal.IDKey}
+var imageOrder = []listquery.SortKey{listquery.TimeKey("created_at"), listquery.IDKey}
 
 func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -102,7 +103,7 @@ func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	page, err := journal.ParseBoundedPage(r.URL.Query(), imageOrder)
+	page, err := listquery.ParseBoundedPage(r.URL.Query(), imageOrder)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -119,7 +120,7 @@ func (h handler) listImages(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, db.Classify(err))
 		return
 	}
-	items, next := journal.PageOf(items, page, func(img Image) []string { return []string{journal.TimeKeyOf(img.CreatedAt), img.ID} })
+	items, next := listquery.PageOf(items, page, func(img Image) []string { return []string{listquery.TimeKeyOf(img.CreatedAt), img.ID} })
 	httpx.JSON(w, http.StatusOK, imageList{Items: items, NextCursor: next})
 }
 

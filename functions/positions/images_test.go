@@ -12,7 +12,7 @@ import (
 
 	"tradejournal/functions/positions"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 var (
@@ -92,7 +92,7 @@ func TestImages(t *testing.T) {
 		}
 		apitest.Run(t, a, []apitest.Case{
 			{Name: "BadLimit", Method: "GET", Path: base + "?limit=x", Status: 400, Code: "VALIDATION_ERROR"},
-			{Name: "BadCursor", Method: "GET", Path: base + "?cursor=" + journal.EncodeKeys("soon", imgID), Status: 400, Code: "VALIDATION_ERROR"},
+			{Name: "BadCursor", Method: "GET", Path: base + "?cursor=" + listquery.EncodeKeys("soon", imgID), Status: 400, Code: "VALIDATION_ERROR"},
 		})
 		// Each served with the type its content has, whatever the upload declared (image/png).
 		for i, want := range []struct {

@@ -14,6 +14,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 )
 
 // Page is one page of the positions list.
@@ -25,7 +26,7 @@ type Page struct {
 // list answers GET /api/positions: the user's positions newest first, by
 // keyset on (opened_at DESC NULLS FIRST, id DESC) so that drafts (no fills,
 // no opened_at) come first and page 400 costs what page 1 does. Filters are
-// journal.ParseFilter's (accounts, symbols, status, tags in and out, side,
+// listquery.ParseFilter's (accounts, symbols, status, tags in and out, side,
 // asset types, entry weekday and hour, from/to on the opened date, or with
 // dateBy=closed the close date, in the account's trading-day zone); limit defaults to 50 and
 // is clamped to 1..200.
@@ -37,11 +38,11 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 			details = append(details, e.Details...)
 		}
 	}
-	f, err := journal.ParseFilter(q)
+	f, err := listquery.ParseFilter(q)
 	collect(err)
-	limit, err := journal.ParseLimit(q.Get("limit"))
+	limit, err := listquery.ParseLimit(q.Get("limit"))
 	collect(err)
-	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	cursor, err := listquery.ParseCursor(q.Get("cursor"))
 	collect(err)
 	if err := apperr.Fields(details); err != nil {
 		httpx.Error(w, r, err)
@@ -59,7 +60,7 @@ func (h handler) list(w http.ResponseWriter, r *http.Request) {
 // ListPositions returns one page of the user's positions as of now: one
 // indexed query for the page (positions_user_opened_idx, or an index of the
 // filtered column in the same order) and one for the page's tags.
-func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.Filter, after *journal.Cursor, limit int, now time.Time) (Page, error) {
+func ListPositions(ctx context.Context, q db.Querier, userID string, f listquery.Filter, after *listquery.Cursor, limit int, now time.Time) (Page, error) {
 	sql, args := listQuery(userID, f, after, limit)
 	if len(f.TagIDs)+len(f.ExcludeTagIDs)+len(f.PlaybookIDs) > 0 {
 		// How many positions carry a tag (or follow a playbook) varies from
@@ -87,7 +88,7 @@ func ListPositions(ctx context.Context, q db.Querier, userID string, f journal.F
 	if len(items) > limit {
 		page.Items = items[:limit]
 		last := page.Items[limit-1]
-		next := journal.Cursor{At: last.OpenedAt, ID: last.ID}.Encode()
+		next := listquery.Cursor{At: last.OpenedAt, ID: last.ID}.Encode()
 		page.NextCursor = &next
 	}
 	if len(page.Items) == 0 {
@@ -120,7 +121,7 @@ const (
 // bounds opened_at in UTC by the widest reading of the date range (any zone
 // on earth), which changes no answer but lets the index scan start and stop
 // near the range instead of filtering every newer row.
-func listQuery(userID string, f journal.Filter, after *journal.Cursor, limit int) (string, []any) {
+func listQuery(userID string, f listquery.Filter, after *listquery.Cursor, limit int) (string, []any) {
 	args := []any{userID}
 	arg := func(v any) string {
 		args = append(args, v)

@@ -9,6 +9,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
@@ -76,7 +77,7 @@ func (h handler) marketPosition(r *http.Request) (journalstore.Position, string,
 		return p, "", err
 	}
 	symbol, ok := market.ValidSymbol(p.Symbol)
-	if p.AssetType != journal.AssetStock || !ok {
+	if p.AssetType != instrument.AssetStock || !ok {
 		return p, "", errNotStock
 	}
 	return p, symbol, ratelimit.Check(ctx, h.app.Limiter, marketLimit, userID)

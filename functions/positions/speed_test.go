@@ -21,8 +21,8 @@ import (
 	"tradejournal/functions"
 	"tradejournal/functions/positions"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/journal"
 	"tradejournal/shared/journal/journaltest"
+	"tradejournal/shared/listquery"
 )
 
 // speedSet is the speed dataset behind a running API: 100,000
@@ -92,7 +92,7 @@ func seedSpeed(tb testing.TB) speedSet {
 		if err := srv.App.DB.QueryRow(context.Background(), q, userID, offset-1).Scan(&at, &id); err != nil {
 			tb.Fatal(err)
 		}
-		s.deep[name] = journal.Cursor{At: &at, ID: id}.Encode()
+		s.deep[name] = listquery.Cursor{At: &at, ID: id}.Encode()
 	}
 	return s
 }
@@ -204,15 +204,15 @@ func listSQL(t testing.TB, s speedSet, query string) (string, []any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := journal.ParseFilter(q)
+	f, err := listquery.ParseFilter(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cursor, err := journal.ParseCursor(q.Get("cursor"))
+	cursor, err := listquery.ParseCursor(q.Get("cursor"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return positions.ListQuery(s.ds.UserID, f, cursor, journal.DefaultPageSize)
+	return positions.ListQuery(s.ds.UserID, f, cursor, listquery.DefaultPageSize)
 }
 
 // BenchmarkAddFill reports the median and p95 time of POST

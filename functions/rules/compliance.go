@@ -17,6 +17,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/rules"
 	"tradejournal/shared/stats"
 )
@@ -84,7 +85,7 @@ var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "s
 // query is a compliance request: the range (From and To set) and
 // accounts, and whether the days are answered.
 type query struct {
-	filter journal.Filter
+	filter listquery.Filter
 	days   bool
 }
 
@@ -92,7 +93,7 @@ type query struct {
 // accountId through the journal's shared filter, and days (true unless
 // "false").
 func parseQuery(q url.Values) (query, error) {
-	f, err := journal.ParseFilter(q)
+	f, err := listquery.ParseFilter(q)
 	if err != nil {
 		return query{}, err
 	}
@@ -182,7 +183,7 @@ func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q que
 	)
 	go func() {
 		defer close(done)
-		rep, repErr = stats.Compute(ctx, pool, u, journal.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
+		rep, repErr = stats.Compute(ctx, pool, u, listquery.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
 	}()
 	stored, days, err := judge(ctx, pool, u, f, now)
 	<-done
@@ -215,7 +216,7 @@ func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q que
 // of f's window (journalstore.RuleTrades) and what converting their money
 // takes, and evaluates them; the days come back for the whole window, in
 // date order.
-func judge(ctx context.Context, pool stats.TxBeginner, u auth.User, f journal.Filter, now time.Time) ([]Rule, []rules.Day, error) {
+func judge(ctx context.Context, pool stats.TxBeginner, u auth.User, f listquery.Filter, now time.Time) ([]Rule, []rules.Day, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
@@ -259,7 +260,7 @@ func judge(ctx context.Context, pool stats.TxBeginner, u auth.User, f journal.Fi
 // window is the UTC instants that hold the trading days from f.From to
 // f.To in any zone (UTC-12 to UTC+14), so that every trade of those days
 // is read; Evaluate dates them exactly.
-func window(f journal.Filter) (from, to time.Time) {
+func window(f listquery.Filter) (from, to time.Time) {
 	return f.From.AddDate(0, 0, -1), f.To.AddDate(0, 0, 2)
 }
 

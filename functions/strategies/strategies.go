@@ -12,7 +12,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journalstore"
-	"tradejournal/shared/paging"
+	"tradejournal/shared/listquery"
 )
 
 type handler struct{ journal *journalstore.Store }
@@ -43,7 +43,7 @@ type page struct {
 // list answers the user's strategies newest first: limit (1..100, 25) a
 // page, cursor the previous page's nextCursor.
 func (h handler) list(w http.ResponseWriter, r *http.Request) {
-	limit, err := paging.Limit(r.URL.Query().Get("limit"), 25, 100)
+	limit, err := listquery.Limit(r.URL.Query().Get("limit"), 25, 100)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

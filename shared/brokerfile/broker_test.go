@@ -150,7 +150,7 @@ func TestMappingRules(t *testing.T) {
 }
 
 // TestInstrumentForms: futures in every common form and options from
-// compact symbols and descriptions, through journal.ParseFuture and
+// compact symbols and descriptions, through instrument.ParseFuture and
 // ParseOCC; forex pairs and CFDs refused by name.
 func TestInstrumentForms(t *testing.T) {
 	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)

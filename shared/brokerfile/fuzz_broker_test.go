@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
-
-	"tradejournal/shared/journal"
 )
 
 // FuzzSymbol holds the instrument parsers to their promises on any text:
@@ -46,11 +45,11 @@ func FuzzSymbol(f *testing.F) {
 		}
 		switch inst.AssetType {
 		case AssetOption:
-			if _, err := journal.ParseOCC(inst.Symbol); err != nil || !inst.Multiplier.Equal(optionMultiplier) {
+			if _, err := instrument.ParseOCC(inst.Symbol); err != nil || !inst.Multiplier.Equal(optionMultiplier) {
 				t.Fatalf("%q: option %+v", sym, inst)
 			}
 		case AssetFuture:
-			if _, err := journal.ParseFuture(inst.Symbol, traded); err != nil || !inst.Multiplier.IsPositive() {
+			if _, err := instrument.ParseFuture(inst.Symbol, traded); err != nil || !inst.Multiplier.IsPositive() {
 				t.Fatalf("%q: future %+v", sym, inst)
 			}
 		case AssetStock:

@@ -9,6 +9,7 @@ import (
 	"testing/iotest"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -139,13 +140,13 @@ func FuzzParse(f *testing.F) {
 			}
 			switch fl.AssetType {
 			case AssetOption:
-				if _, err := journal.ParseOCC(fl.Symbol); err != nil {
+				if _, err := instrument.ParseOCC(fl.Symbol); err != nil {
 					t.Fatalf("option symbol %q: %v", fl.Symbol, err)
 				}
 			case AssetFuture:
 				// The canonical contract the commit parses again, and its
 				// root's built-in point value.
-				fut, err := journal.ParseFuture(fl.Symbol, fl.FilledAt)
+				fut, err := instrument.ParseFuture(fl.Symbol, fl.FilledAt)
 				if point, known := fut.PointValue(); err != nil || fut.Symbol() != fl.Symbol || !known || !point.Equal(fl.Multiplier) {
 					t.Fatalf("future %q x %s: %+v %v", fl.Symbol, fl.Multiplier, fut, err)
 				}

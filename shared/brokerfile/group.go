@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/sizing"
 )
@@ -102,7 +103,7 @@ func EstimateFees(fills []Fill, hasFeesColumn bool, s *sizing.FeeSchedule) []Pro
 			continue
 		}
 		missing++
-		f.Fees, f.FeeEstimated = journal.EstimateFee(s, journal.Contracts(f.AssetType), f.Quantity)
+		f.Fees, f.FeeEstimated = journal.EstimateFee(s, instrument.Contracts(f.AssetType), f.Quantity)
 	}
 	if missing == 0 {
 		return nil

@@ -8,7 +8,7 @@ import (
 )
 
 // The futures forms brokers and platforms write, each rewritten to the
-// root, month code and year that journal.ParseFuture reads (one parser of
+// root, month code and year that instrument.ParseFuture reads (one parser of
 // contracts). A futures symbol may carry a platform prefix ("F.US.",
 // "CON.F.US."), a leading "/" and an exchange suffix (":XCME", ".CME").
 var (

@@ -66,7 +66,7 @@ type Fill struct {
 	Row        int             // the line of the row it came from
 	Symbol     string          // canonical: uppercase ticker, OCC option symbol, futures contract
 	AssetType  string          // AssetStock, AssetOption or AssetFuture
-	Multiplier decimal.Decimal // 1, journal.OptionMultiplier, or a future's point value
+	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, or a future's point value
 	Side       string          // Buy or Sell
 	// Effect is what the file said: EffectOpen, EffectClose, or "" (then
 	// the running quantity decides).

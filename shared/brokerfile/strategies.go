@@ -4,8 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"tradejournal/shared/journal"
+	"tradejournal/shared/instrument"
 )
 
 // GroupLeg is a new position as strategy grouping reads it: its underlying
@@ -77,7 +76,7 @@ func (p *Plan) StrategyGroups(fills []Fill) [][]int {
 		}
 		underlying := pos.Symbol
 		if pos.AssetType == AssetOption {
-			if o, err := journal.ParseOCC(pos.Symbol); err == nil {
+			if o, err := instrument.ParseOCC(pos.Symbol); err == nil {
 				underlying = o.Underlying
 			} else {
 				underlying = strings.TrimSpace(pos.Symbol[:min(6, len(pos.Symbol))])

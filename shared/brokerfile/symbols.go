@@ -6,20 +6,19 @@ import (
 	"strings"
 	"time"
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
-
-	"tradejournal/shared/journal"
 )
 
 // Instrument is what a row trades.
 type Instrument struct {
 	Symbol     string          // canonical
 	AssetType  string          // AssetStock, AssetOption or AssetFuture
-	Multiplier decimal.Decimal // 1, journal.OptionMultiplier, a future's point value
+	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, a future's point value
 }
 
-var optionMultiplier = decimal.NewFromInt(journal.OptionMultiplier)
+var optionMultiplier = decimal.NewFromInt(instrument.OptionMultiplier)
 
 // stockWithSpace is a share class written with a space ("BRK B"), stored
 // as the journal's dotted form ("BRK.B").
@@ -29,7 +28,7 @@ var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 // decide): an OCC option symbol (padded or not), a compact option symbol
 // (TradeStation's "AAPL 240119C190", Fidelity's "-NVDA260710P195"), an
 // option written out ("NVDA Jul 10 2026 195.00 Put"), a futures contract in
-// any common form (futureForm, then journal.ParseFuture; a one-digit year
+// any common form (futureForm, then instrument.ParseFuture; a one-digit year
 // is read from traded, the fill's time, and the multiplier is the root's
 // built-in point value), or a ticker. Forex pairs and CFDs are refused by
 // name. It returns the problem's code and message on failure.
@@ -50,7 +49,7 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 	}
 	if asset == AssetOption || asset == "" {
 		if len(s) >= 16 {
-			if o, err := journal.ParseOCC(s); err == nil {
+			if o, err := instrument.ParseOCC(s); err == nil {
 				return Instrument{Symbol: o.Symbol(), AssetType: AssetOption, Multiplier: optionMultiplier}, "", ""
 			}
 		}
@@ -72,7 +71,7 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 		}
 	}
 	if asset == AssetFuture || asset == "" && looksFuture {
-		f, err := journal.ParseFuture(form, traded)
+		f, err := instrument.ParseFuture(form, traded)
 		if err != nil {
 			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures contract (root, month code and year like ESH4, /ESH24, MNQ MAR25, MES 09-26 or F.US.MESM26)", clip(sym))
 		}
@@ -88,7 +87,7 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 	if m := stockWithSpace.FindStringSubmatch(s); m != nil {
 		s = m[1] + "." + m[2]
 	}
-	inst, err := journal.ParseInstrument(journal.AssetStock, s, traded)
+	inst, err := instrument.Parse(instrument.AssetStock, s, traded)
 	if e, ok := apperr.As(err); ok {
 		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a ticker: it %s", clip(sym), e.Details[0].Message)
 	}
@@ -109,7 +108,7 @@ func optionFrom(underlying string, expiry ymd, right string, strike decimal.Deci
 		return Instrument{}, "the expiry year must be between 2000 and 2099"
 	}
 	occ := fmt.Sprintf("%-6s%s%s%08d", root, time.Date(expiry.y, expiry.m, expiry.d, 0, 0, 0, 0, time.UTC).Format("060102"), right, k.IntPart())
-	o, err := journal.ParseOCC(occ)
+	o, err := instrument.ParseOCC(occ)
 	if err != nil {
 		return Instrument{}, fmt.Sprintf("%q with that expiry, strike and right is not an option (%v)", clip(underlying), err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradejournal/shared/journal"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/money"
 )
 
@@ -545,9 +545,9 @@ func parseEffect(s string) (string, bool) {
 
 // Asset types of a parsed fill: the journal's.
 const (
-	AssetStock  = journal.AssetStock
-	AssetOption = journal.AssetOption
-	AssetFuture = journal.AssetFuture
+	AssetStock  = instrument.AssetStock
+	AssetOption = instrument.AssetOption
+	AssetFuture = instrument.AssetFuture
 )
 
 // assetWords maps an asset-type cell to an asset type, and for "call" and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 	"time"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -24,7 +25,7 @@ func tradeFromBytes(data []byte) Trade {
 		t.Side = SideShort
 	}
 	if h&2 != 0 {
-		t.Multiplier = decimal.NewFromInt(OptionMultiplier)
+		t.Multiplier = decimal.NewFromInt(instrument.OptionMultiplier)
 	}
 	if h&4 != 0 {
 		stop := decimal.New(int64(h>>3)+1, -1)

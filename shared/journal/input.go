@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -233,84 +232,6 @@ func Name(field, s string, max int) (string, error) {
 	return s, nil
 }
 
-var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
-
-// Instrument is a position's symbol as validated for its asset type.
-type Instrument struct {
-	Symbol string // uppercase ticker, canonical OCC symbol, or canonical contract ("ESZ24")
-	// Multiplier is 1 for stock, OptionMultiplier for options, and a
-	// future's point value once SettleMultiplier has set it (zero before).
-	Multiplier decimal.Decimal
-	Option     *Option // for options
-	Future     *Future // for futures
-}
-
-// ParseInstrument checks a symbol for an asset type ("stock", "option" or
-// "future"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
-// _), for an option a parseable OCC symbol stored in its canonical padded
-// form, for a future a contract symbol (ParseFuture, ref the trade's time)
-// stored as root, month code and two-digit year. Its error names the field
-// at fault (assetType or symbol).
-func ParseInstrument(assetType, symbol string, ref time.Time) (Instrument, error) {
-	if assetType != AssetStock && assetType != AssetOption && assetType != AssetFuture {
-		if assetType == "" {
-			return Instrument{}, apperr.Invalid("assetType", "is required")
-		}
-		return Instrument{}, apperr.Invalid("assetType", "must be stock, option or future")
-	}
-	if strings.TrimSpace(symbol) == "" {
-		return Instrument{}, apperr.Invalid("symbol", "is required")
-	}
-	switch assetType {
-	case AssetOption:
-		o, err := ParseOCC(symbol)
-		if err != nil {
-			return Instrument{}, apperr.Invalid("symbol", err.Error())
-		}
-		return Instrument{Symbol: o.Symbol(), Multiplier: decimal.NewFromInt(OptionMultiplier), Option: &o}, nil
-	case AssetFuture:
-		f, err := ParseFuture(symbol, ref)
-		if err != nil {
-			return Instrument{}, apperr.Invalid("symbol", err.Error())
-		}
-		return Instrument{Symbol: f.Symbol(), Future: &f}, nil
-	}
-	s := strings.ToUpper(strings.TrimSpace(symbol))
-	if !stockSymbol.MatchString(s) {
-		return Instrument{}, apperr.Invalid("symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _")
-	}
-	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, nil
-}
-
-// InstrumentColumns are an instrument's own columns of a positions row:
-// an option's root, expiry, right and strike, a future's root and contract
-// month; nil where they do not apply.
-type InstrumentColumns struct {
-	Underlying, Right     *string
-	Expiry, ContractMonth *time.Time
-	Strike                *decimal.Decimal
-}
-
-// Columns returns the instrument's own columns of a positions row.
-func (in Instrument) Columns() InstrumentColumns {
-	var c InstrumentColumns
-	if o := in.Option; o != nil {
-		c.Underlying, c.Right, c.Expiry, c.Strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
-	}
-	if f := in.Future; f != nil {
-		c.Underlying, c.ContractMonth = &f.Root, &f.Month
-	}
-	return c
-}
-
-// Contracts reports whether an asset type trades in whole contracts whose
-// fees the fee schedule's options per-contract fields give: options and
-// futures (a schedule has no futures fields of its own; a futures broker's
-// per-contract commission goes in the options fields).
-func Contracts(assetType string) bool {
-	return assetType == AssetOption || assetType == AssetFuture
-}
-
 // Earliest and the future allowance bound fill times and ledger dates: a
 // time before 1970 or more than a day ahead of the server clock is a typo.
 var Earliest = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -383,4 +304,31 @@ func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now 
 		v.FilledAt = t
 	}
 	return v
+}
+
+// MultiplierRule bounds a multiplier given for a future: the point value
+// of one contract, numeric(18,8).
+var MultiplierRule = DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1_000_000_000), Places: 8,
+	Message: "must be greater than 0 and at most 1000000000"}
+
+// ParseDate reads a calendar date YYYY-MM-DD of year 1 to 9999: Go reads
+// year 0000, PostgreSQL refuses it (there is no year 0).
+func ParseDate(s string) (time.Time, error) {
+	if len(s) != 10 {
+		return time.Time{}, errors.New("not a date")
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil || !InDatabaseRange(t) {
+		return time.Time{}, errors.New("not a date")
+	}
+	return t, nil
+}
+
+// InDatabaseRange reports whether PostgreSQL reads t written as text the
+// way Go does: a year from 1 to 9999 (Go reads 0000, PostgreSQL has no
+// year 0) and a UTC offset within PostgreSQL's +-15:59 (Go reads up to
+// +-23:59).
+func InDatabaseRange(t time.Time) bool {
+	_, offset := t.Zone()
+	return t.Year() >= 1 && t.Year() <= 9999 && offset > -16*3600 && offset < 16*3600
 }

@@ -1,3 +1,10 @@
+// Package journal is the trading journal's domain: a position's figures
+// from its fills (Compute), reversals, fees, the review figures, the
+// strategy engine (what legs make, their payoff and pricing), and the
+// checks of what a trader types. It has no SQL: the journal store
+// (shared/journalstore) writes what it computes; the instruments a
+// position trades are shared/instrument's, the lists' queries
+// shared/listquery's.
 package journal
 
 import (
@@ -21,14 +28,7 @@ const (
 	StatusDraft  = "draft"
 	StatusOpen   = "open"
 	StatusClosed = "closed"
-
-	AssetStock  = "stock"
-	AssetOption = "option"
-	AssetFuture = "future"
 )
-
-// OptionMultiplier is the number of shares one option contract controls.
-const OptionMultiplier = 100
 
 // Fill is one execution of a position: an entry (buy to open a long, sell
 // short to open a short) or an exit. Quantity counts shares, or contracts
@@ -45,7 +45,7 @@ type Fill struct {
 // Trade is what a position's figures are computed from.
 type Trade struct {
 	Side       string          // SideLong or SideShort
-	Multiplier decimal.Decimal // 1 for stock, OptionMultiplier for options, a future's point value
+	Multiplier decimal.Decimal // 1 for stock, instrument.OptionMultiplier for options, a future's point value
 	StopLoss   *decimal.Decimal
 	Fills      []Fill // any order: Compute orders them by time
 }

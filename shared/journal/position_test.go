@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -84,7 +85,7 @@ func TestCompute(t *testing.T) {
 		},
 		{
 			name: "OptionContractsTimes100",
-			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(OptionMultiplier), StopLoss: dp("1"), Fills: []Fill{
+			trade: Trade{Side: SideLong, Multiplier: decimal.NewFromInt(instrument.OptionMultiplier), StopLoss: dp("1"), Fills: []Fill{
 				fill(FillEntry, "1.50", "2", "1.30", 0), fill(FillExit, "2.25", "2", "1.30", 90)}},
 			want: want{status: StatusClosed, entry: "2", exit: "2", open: "0", avgEntry: "1.5", avgExit: "2.25",
 				gross: "150", fees: "2.6", net: "147.4", risk: "100", r: "1.474", realized: []string{"0", "150"}, closedMin: 90},

@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -49,7 +50,7 @@ func TestReview(t *testing.T) {
 
 	// A short option: 2 contracts sold at 3.20, stop 4, target 1.60, still
 	// open: the hold runs to now; x100 multiplier.
-	short := journal.Trade{Side: journal.SideShort, Multiplier: decimal.NewFromInt(journal.OptionMultiplier), StopLoss: dp("4"), Fills: []journal.Fill{
+	short := journal.Trade{Side: journal.SideShort, Multiplier: decimal.NewFromInt(instrument.OptionMultiplier), StopLoss: dp("4"), Fills: []journal.Fill{
 		{Type: journal.FillEntry, Price: decimal.RequireFromString("3.2"), Quantity: decimal.NewFromInt(2), FilledAt: t0},
 	}}
 	f := compute(t, short)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -15,7 +16,7 @@ import (
 // Conventions:
 //   - Price is per share: an option's premium as quoted (1.25), a share's
 //     price. Quantity counts contracts for an option and shares for the
-//     underlying. A contract controls Multiplier shares (OptionMultiplier
+//     underlying. A contract controls Multiplier shares (instrument.OptionMultiplier
 //     for standard contracts; 1 for shares).
 //   - Side: a long leg was bought (it costs its price), a short leg was sold
 //     (it brings its price in). In the sums a long leg counts +1, a short
@@ -25,13 +26,13 @@ import (
 //     multiplier, exact, never rounded.
 
 // StrategyLeg is one leg of a multi-leg position: an option contract, or shares of
-// its underlying (Option nil).
+// its underlying (instrument.Option nil).
 type StrategyLeg struct {
-	Option     *Option         // the contract (right, strike, expiry); nil for shares
-	Side       string          // SideLong or SideShort
-	Quantity   decimal.Decimal // contracts (option) or shares; above 0
-	Price      decimal.Decimal // per share: the premium paid or received, or the share price; 0 or above
-	Multiplier decimal.Decimal // shares per contract; zero means OptionMultiplier for an option, 1 for shares
+	Option     *instrument.Option // the contract (right, strike, expiry); nil for shares
+	Side       string             // SideLong or SideShort
+	Quantity   decimal.Decimal    // contracts (option) or shares; above 0
+	Price      decimal.Decimal    // per share: the premium paid or received, or the share price; 0 or above
+	Multiplier decimal.Decimal    // shares per contract; zero means instrument.OptionMultiplier for an option, 1 for shares
 	// Volatility is the option's implied volatility in percent a year for
 	// the first-expiry estimate (FirstExpiry); zero: the Model's.
 	Volatility decimal.Decimal
@@ -188,7 +189,7 @@ func (l StrategyLeg) mult() decimal.Decimal {
 	case !l.Multiplier.IsZero():
 		return l.Multiplier
 	case l.Option != nil:
-		return decimal.NewFromInt(OptionMultiplier)
+		return decimal.NewFromInt(instrument.OptionMultiplier)
 	}
 	return decimal.NewFromInt(1)
 }
@@ -243,7 +244,7 @@ func (l StrategyLeg) slopeFrom(s decimal.Decimal) decimal.Decimal {
 
 // oneExpiry reports that every option leg expires on the same date.
 func oneExpiry(legs []StrategyLeg) bool {
-	var first *Option
+	var first *instrument.Option
 	for _, l := range legs {
 		if l.Option == nil {
 			continue

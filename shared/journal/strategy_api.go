@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/money"
 )
 
@@ -106,10 +107,10 @@ func ValidateStrategy(in StrategyInput) ([]StrategyLeg, Model, error) {
 			}
 			continue
 		}
-		o := &Option{Right: right}
+		o := &instrument.Option{Right: right}
 		switch {
 		case l.Symbol != "":
-			parsed, err := ParseOCC(l.Symbol)
+			parsed, err := instrument.ParseOCC(l.Symbol)
 			switch {
 			case err != nil:
 				p.Add(f+"symbol", err.Error())

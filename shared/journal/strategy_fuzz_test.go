@@ -2,6 +2,7 @@ package journal
 
 import (
 	"testing"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -85,7 +86,7 @@ func fuzzLegs(data []byte) []StrategyLeg {
 			case b[0]&8 != 0:
 				expiry = exp2
 			}
-			l.Option = &Option{Expiry: expiry, Right: right, Strike: decimal.New(int64(b[1])+1, -int32(b[0]>>5&1))}
+			l.Option = &instrument.Option{Expiry: expiry, Right: right, Strike: decimal.New(int64(b[1])+1, -int32(b[0]>>5&1))}
 			if b[0]&64 != 0 {
 				l.Volatility = decimal.NewFromInt(80)
 			}

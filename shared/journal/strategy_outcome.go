@@ -2,6 +2,7 @@ package journal
 
 import (
 	"time"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -20,10 +21,10 @@ type StrategyPosition struct {
 	OpenQuantity       decimal.Decimal
 	AvgEntryPrice      *decimal.Decimal // nil before the first entry fill
 	Multiplier         decimal.Decimal
-	// Option is the leg's contract, nil for shares. Unread marks an
+	// instrument.Option is the leg's contract, nil for shares. Unread marks an
 	// option whose contract could not be read: its money counts, its
 	// structure does not.
-	Option           *Option
+	Option           *instrument.Option
 	Unread           bool
 	Gross, Fees, Net decimal.Decimal
 }

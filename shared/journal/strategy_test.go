@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/shared/instrument"
 
 	"github.com/shopspring/decimal"
 )
@@ -16,7 +17,7 @@ var (
 
 // opt is an option leg of qty standard contracts expiring on exp1.
 func opt(side, right, strike, qty, price string) StrategyLeg {
-	return StrategyLeg{Option: &Option{Underlying: "XYZ", Expiry: exp1, Right: right, Strike: d(strike)}, Side: side, Quantity: d(qty), Price: d(price)}
+	return StrategyLeg{Option: &instrument.Option{Underlying: "XYZ", Expiry: exp1, Right: right, Strike: d(strike)}, Side: side, Quantity: d(qty), Price: d(price)}
 }
 
 func optAt(expiry time.Time, side, right, strike, qty, price string) StrategyLeg {
@@ -309,7 +310,7 @@ func randomLegs(r *rand.Rand) []StrategyLeg {
 				right = "P"
 			}
 			strike := decimal.NewFromInt(int64(80 + 5*r.IntN(9)))
-			legs[i] = StrategyLeg{Option: &Option{Expiry: exp1, Right: right, Strike: strike}, Side: side,
+			legs[i] = StrategyLeg{Option: &instrument.Option{Expiry: exp1, Right: right, Strike: strike}, Side: side,
 				Quantity: decimal.NewFromInt(int64(1 + r.IntN(3))), Price: price}
 		}
 	}

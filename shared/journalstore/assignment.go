@@ -11,6 +11,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -43,7 +44,7 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 	if err != nil {
 		return Assigned{}, err
 	}
-	if opt.AssetType != journal.AssetOption || opt.OptionStrike == nil || opt.OptionExpiry == nil || opt.Underlying == nil {
+	if opt.AssetType != instrument.AssetOption || opt.OptionStrike == nil || opt.OptionExpiry == nil || opt.Underlying == nil {
 		return Assigned{}, apperr.New(apperr.Conflict, "only an option is exercised or assigned; this position is a %s", opt.AssetType)
 	}
 	expired, err := s.expiryExit(ctx, userID, opt)
@@ -107,9 +108,9 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 		shareSide = brokerfile.Buy
 	}
 	fills := []brokerfile.Fill{
-		{Row: 1, Symbol: opt.Symbol, AssetType: journal.AssetOption, Multiplier: mult, Side: closeSide, Effect: brokerfile.EffectClose,
+		{Row: 1, Symbol: opt.Symbol, AssetType: instrument.AssetOption, Multiplier: mult, Side: closeSide, Effect: brokerfile.EffectClose,
 			Price: decimal.Zero, Quantity: qty, FeesGiven: true, FilledAt: at},
-		{Row: 2, Symbol: *opt.Underlying, AssetType: journal.AssetStock, Multiplier: decimal.NewFromInt(1), Side: shareSide,
+		{Row: 2, Symbol: *opt.Underlying, AssetType: instrument.AssetStock, Multiplier: decimal.NewFromInt(1), Side: shareSide,
 			Price: decimal.RequireFromString(*opt.OptionStrike), Quantity: qty.Mul(mult), FeesGiven: true, FilledAt: at},
 	}
 	before := decimal.RequireFromString(opt.ExitQuantity)

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
 	"tradejournal/shared/stats"
@@ -147,7 +148,7 @@ func (r *recordRow) notional() decimal.Decimal {
 
 // madeRecord is the recordRow of a closed position the write creates, in
 // no strategy (writeRuns: its row as it copies it, with its tags).
-func madeRecord(in instrument, p *placedPosition) *recordRow {
+func madeRecord(in runInstrument, p *placedPosition) *recordRow {
 	f := p.figures
 	r := &recordRow{id: copyUUID(p.id).Bytes, account: in.accountID, status: f.Status, closedAt: f.ClosedAt, openedAt: f.OpenedAt,
 		side: p.side, asset: in.assetType, symbol: in.symbol, underlying: in.columns.Underlying, net: f.NetPnL, gross: f.GrossPnL,
@@ -257,7 +258,7 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 	})
 	first := &legs[0]
 	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: first.opened(), Short: !first.openedLong,
-		AssetType: journal.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
+		AssetType: instrument.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
 	var quantity, notional decimal.Decimal
 	for i := range legs {
 		l := &legs[i]

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -34,7 +35,7 @@ func TestConcurrentClosesOfOneDay(t *testing.T) {
 	errs := make(chan error, writers)
 	for i := range writers {
 		wg.Go(func() {
-			account, symbol, side, stock := accounts[i%2], fmt.Sprintf("S%d", i), journal.SideLong, journal.AssetStock
+			account, symbol, side, stock := accounts[i%2], fmt.Sprintf("S%d", i), journal.SideLong, instrument.AssetStock
 			at := func(m int) *string { s := day.Add(time.Duration(i*10+m) * time.Minute).Format(time.RFC3339); return &s }
 			entry, exit := journal.FillEntry, journal.FillExit
 			_, err := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &symbol, AssetType: &stock, Side: &side,

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -49,13 +50,13 @@ func TestExpireDue(t *testing.T) {
 		}
 		return res.Position.ID
 	}
-	option := journal.AssetOption
+	option := instrument.AssetOption
 	long := open(a, option, "SPY   250321C00600000", "long", "3.10")
 	short := open(a, option, "SPY   250321P00550000", "short", "1.25")
 	other := open(b, option, "QQQ   250321C00500000", "long", "2.00")
 	today := open(a, option, "SPY   250324C00600000", "long", "2.50") // Monday's, read on Monday
 	later := open(a, option, "SPY   250418C00610000", "long", "4.00")
-	stock := open(a, journal.AssetStock, "SPY", "long", "560")
+	stock := open(a, instrument.AssetStock, "SPY", "long", "560")
 	exitType, afterExpiry := journal.FillExit, "2025-03-22T14:00:00Z"
 	// A partial exit recorded after the expiry moment (an assignment the trader entered by hand).
 	handled := open(a, option, "SPY   250321C00590000", "long", "9.00", journal.FillInput{Type: &exitType,

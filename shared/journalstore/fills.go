@@ -8,6 +8,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -28,7 +29,7 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 			return err
 		}
 		var p journal.Problems
-		v := journal.ValidateFill(&p, "", in, journal.Contracts(ru.inst.assetType), now)
+		v := journal.ValidateFill(&p, "", in, instrument.Contracts(ru.inst.assetType), now)
 		if err := p.Err(); err != nil {
 			return err
 		}
@@ -116,7 +117,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 			at := cur.FilledAt.Format(time.RFC3339Nano)
 			merged.FilledAt = &at
 		}
-		perContract := journal.Contracts(ru.inst.assetType)
+		perContract := instrument.Contracts(ru.inst.assetType)
 		var p journal.Problems
 		v := journal.ValidateFill(&p, "", merged, perContract, now)
 		if err := p.Err(); err != nil {

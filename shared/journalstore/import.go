@@ -14,6 +14,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -180,11 +181,11 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 			out.Continued = append(out.Continued, p.ExistingID)
 			runs = append(runs, ru)
 		default:
-			inst, err := journal.ParseInstrument(p.AssetType, p.Symbol, fills[p.Fills[0]].FilledAt)
+			inst, err := instrument.Parse(p.AssetType, p.Symbol, fills[p.Fills[0]].FilledAt)
 			if err != nil {
 				return nil, err // Parse made these symbols: they parse
 			}
-			ru = &run{side: p.Side, inst: instrument{userID: w.userID, accountID: accountID, symbol: p.Symbol,
+			ru = &run{side: p.Side, inst: runInstrument{userID: w.userID, accountID: accountID, symbol: p.Symbol,
 				assetType: p.AssetType, columns: inst.Columns(), multiplier: p.Multiplier}}
 			runs = append(runs, ru)
 			orderOf[ru] = fills[p.Fills[0]].OrderID

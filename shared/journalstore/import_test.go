@@ -11,6 +11,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 )
@@ -40,7 +41,7 @@ func importInPlanOrder(t *testing.T, pooler bool) {
 	}
 	store := journalstore.New(storePool, nil, func() time.Time { return time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC) })
 	// An open MSFT position the file continues.
-	symbol, stock, long, entry, at := "MSFT", journal.AssetStock, "long", journal.FillEntry, "2025-05-01T14:00:00Z"
+	symbol, stock, long, entry, at := "MSFT", instrument.AssetStock, "long", journal.FillEntry, "2025-05-01T14:00:00Z"
 	held, err := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &symbol, AssetType: &stock, Side: &long,
 		Fills: []journal.FillInput{{Type: &entry, Price: journal.S("400"), Quantity: journal.S("10"), FilledAt: &at}}})
 	if err != nil {
@@ -52,7 +53,7 @@ func importInPlanOrder(t *testing.T, pooler bool) {
 			Price: decimal.RequireFromString(price), Quantity: decimal.RequireFromString(qty), FeesGiven: true,
 			FilledAt: day.Add(time.Duration(minute) * time.Minute)}
 		if len(symbol) > 6 {
-			f.AssetType, f.Multiplier = brokerfile.AssetOption, decimal.NewFromInt(journal.OptionMultiplier)
+			f.AssetType, f.Multiplier = brokerfile.AssetOption, decimal.NewFromInt(instrument.OptionMultiplier)
 		}
 		return f
 	}

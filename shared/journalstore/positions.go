@@ -12,6 +12,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -132,7 +133,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 		p.Add("fills", "must hold at most "+strconv.Itoa(journal.MaxFills)+" fills")
 	} else {
 		for i, f := range in.Fills {
-			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, journal.Contracts(assetType), now))
+			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, instrument.Contracts(assetType), now))
 		}
 	}
 	// A future's one-digit year is read from when it was first traded.
@@ -143,7 +144,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 		}
 	}
 	given := multiplierInput(&p, in.Multiplier)
-	inst, err := journal.ParseInstrument(assetType, symbol, traded)
+	inst, err := instrument.Parse(assetType, symbol, traded)
 	if err != nil {
 		p.Merge(err)
 	} else if err := inst.SettleMultiplier(given); err != nil {
@@ -168,7 +169,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	}
 	fields.notes = s.keyring.Seal(encrypt.PositionNotes, notes)
 
-	ru := &run{side: side, first: &fields, inst: instrument{userID: userID, accountID: accountID, symbol: inst.Symbol,
+	ru := &run{side: side, first: &fields, inst: runInstrument{userID: userID, accountID: accountID, symbol: inst.Symbol,
 		assetType: assetType, columns: inst.Columns(), multiplier: inst.Multiplier}}
 	for i, f := range fills {
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, f.Type), Price: f.Price,
@@ -217,7 +218,7 @@ func estimateFees(ctx context.Context, q db.Querier, accountID, assetType string
 	}
 	for _, e := range execs {
 		if e.estimate {
-			e.Fees, e.FeeEstimated = journal.EstimateFee(schedule, journal.Contracts(assetType), e.Quantity)
+			e.Fees, e.FeeEstimated = journal.EstimateFee(schedule, instrument.Contracts(assetType), e.Quantity)
 		}
 	}
 	return nil
@@ -266,7 +267,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 	if in.Notes != nil {
 		p.Merge(journal.Text("notes", *in.Notes, journal.MaxNotesChars))
 	}
-	if in.AssetType != nil && *in.AssetType != journal.AssetStock && *in.AssetType != journal.AssetOption && *in.AssetType != journal.AssetFuture {
+	if in.AssetType != nil && *in.AssetType != instrument.AssetStock && *in.AssetType != instrument.AssetOption && *in.AssetType != instrument.AssetFuture {
 		p.Add("assetType", "must be stock, option or future")
 	}
 	given := multiplierInput(&p, in.Multiplier)
@@ -303,20 +304,20 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		if openedAt != nil {
 			traded = *openedAt
 		}
-		inst, err := journal.ParseInstrument(assetType, symbol, traded)
+		inst, err := instrument.Parse(assetType, symbol, traded)
 		if err != nil {
 			return err
 		}
 		// A future keeps the multiplier it was given while its root stays
 		// (a roll from ESZ24 to ESH25 of a custom point value).
-		if given == nil && inst.Future != nil && cur.assetType == journal.AssetFuture &&
+		if given == nil && inst.Future != nil && cur.assetType == instrument.AssetFuture &&
 			cur.columns.Underlying != nil && *cur.columns.Underlying == inst.Future.Root {
 			given = &cur.multiplier
 		}
 		if err := inst.SettleMultiplier(given); err != nil {
 			return err
 		}
-		if journal.Contracts(assetType) && !journal.Contracts(cur.assetType) && ru.fractional() {
+		if instrument.Contracts(assetType) && !instrument.Contracts(cur.assetType) && ru.fractional() {
 			return apperr.Invalid("assetType", "options and futures trade in whole contracts, and this position has fills of fractional quantities")
 		}
 		accountID := cur.accountID
@@ -329,7 +330,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		if err := keepsStrategy(ctx, w, ru.ids(), cur, accountID, inst); err != nil {
 			return err
 		}
-		ru.inst = instrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
+		ru.inst = runInstrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
 			columns: inst.Columns(), multiplier: inst.Multiplier}
 		if side != "" && side != ru.members[me].side {
 			ru.members[me].side = side
@@ -514,7 +515,7 @@ func LockPosition(ctx context.Context, q db.Querier, userID, positionID string) 
 // multiplierInput reads the multiplier field of a create or a patch: a
 // future's point value, a decimal string ("0.5"), required for a root
 // without a built-in one; absent or null leaves it to the root's table
-// value (journal.Instrument.SettleMultiplier).
+// value (instrument.Instrument.SettleMultiplier).
 func multiplierInput(p *journal.Problems, f journal.Field) *decimal.Decimal {
 	if d, ok := p.Decimal("multiplier", f, journal.MultiplierRule); ok {
 		return &d
@@ -585,7 +586,7 @@ func checkTags(b *pgx.Batch, userID string, requested, ids []string) {
 // keepsStrategy refuses a change that would take a strategy's leg (among
 // ids) out of what a strategy holds: one account, one underlying, no
 // futures (setLegs has the same rules).
-func keepsStrategy(ctx context.Context, q db.Querier, ids []string, cur instrument, accountID string, inst journal.Instrument) error {
+func keepsStrategy(ctx context.Context, q db.Querier, ids []string, cur runInstrument, accountID string, inst instrument.Instrument) error {
 	underlying := func(symbol string, u *string) string {
 		if u != nil {
 			return *u

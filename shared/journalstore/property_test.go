@@ -17,8 +17,10 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/listquery"
 	"tradejournal/shared/stats"
 )
 
@@ -143,7 +145,7 @@ func randomWrites(t *testing.T, pooler bool) {
 		if seed%2 == 1 {
 			side = journal.SideShort
 		}
-		stock := journal.AssetStock
+		stock := instrument.AssetStock
 		res, err := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &symbol, AssetType: &stock,
 			Side: &side, StopLoss: journal.S("95"), Fills: []journal.FillInput{{Type: ptr(journal.FillEntry), Price: journal.S("100"),
 				Quantity: journal.S("10"), FilledAt: ptr(start.Format(time.RFC3339))}}})
@@ -184,7 +186,7 @@ func randomWrites(t *testing.T, pooler bool) {
 				}
 			case k == 16:
 				op = "position deleted"
-				stock, other := journal.AssetStock, "DEL"
+				stock, other := instrument.AssetStock, "DEL"
 				res, cerr := store.CreatePosition(ctx, user, journalstore.NewPosition{AccountID: &account, Symbol: &other, AssetType: &stock,
 					Side: &side, Fills: []journal.FillInput{randomEntry(at()), {Type: ptr(journal.FillExit), Price: journal.S("101"),
 						Quantity: journal.S("5"), FilledAt: ptr(start.Add(3000 * time.Minute).Format(time.RFC3339))}}})
@@ -473,7 +475,7 @@ func checkClosedTrades(t *testing.T, pool *pgxpool.Pool, at string) {
 func checkStatistics(t *testing.T, pool *pgxpool.Pool, user, at string) {
 	t.Helper()
 	ctx := context.Background()
-	rep, err := stats.Compute(ctx, pool, auth.User{ID: user, Timezone: "UTC"}, journal.Filter{}, true, time.Now())
+	rep, err := stats.Compute(ctx, pool, auth.User{ID: user, Timezone: "UTC"}, listquery.Filter{}, true, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/encrypt"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -129,20 +130,20 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 	if first.IsZero() {
 		first = s.now()
 	}
-	inst, err := journal.ParseInstrument(r.AssetType, r.Symbol, first)
+	inst, err := instrument.Parse(r.AssetType, r.Symbol, first)
 	if err != nil {
 		return nil, err
 	}
 	// A future keeps its point value (a root without a built-in one has
 	// only this); stocks and options have theirs.
 	var given *decimal.Decimal
-	if r.AssetType == journal.AssetFuture {
+	if r.AssetType == instrument.AssetFuture {
 		given = &r.Multiplier
 	}
 	if err := inst.SettleMultiplier(given); err != nil {
 		return nil, err
 	}
-	ru := &run{inst: instrument{userID: userID, accountID: r.AccountID, symbol: inst.Symbol, assetType: r.AssetType,
+	ru := &run{inst: runInstrument{userID: userID, accountID: r.AccountID, symbol: inst.Symbol, assetType: r.AssetType,
 		columns: inst.Columns(), multiplier: inst.Multiplier}}
 	fields := make([]*newFields, len(r.Positions))
 	closing := map[string]*execution{}
@@ -158,7 +159,7 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 		fields[mi] = &newFields{stop: pos.StopLoss, target: pos.TargetPrice, tagIDs: tagIDs,
 			notes: s.keyring.Seal(encrypt.PositionNotes, pos.Notes)}
 		for _, f := range pos.Fills {
-			v := journal.ValidateFill(&p, "", fillInput(f), journal.Contracts(r.AssetType), now)
+			v := journal.ValidateFill(&p, "", fillInput(f), instrument.Contracts(r.AssetType), now)
 			if p.Err() != nil {
 				return nil, p.Err()
 			}

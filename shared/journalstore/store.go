@@ -36,6 +36,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -84,18 +85,18 @@ func classify(err error) error {
 	return db.Classify(err)
 }
 
-// instrument is what every position of a run shares: the account and the
+// runInstrument is what every position of a run shares: the account and the
 // instrument's columns.
-type instrument struct {
+type runInstrument struct {
 	userID, accountID string
 	symbol, assetType string
-	columns           journal.InstrumentColumns
+	columns           instrument.Columns
 	multiplier        decimal.Decimal
 }
 
 // underlying is the instrument's underlying, or its symbol when it has
 // none (a stock).
-func (in instrument) underlying() string {
+func (in runInstrument) underlying() string {
 	if in.columns.Underlying != nil {
 		return *in.columns.Underlying
 	}
@@ -139,7 +140,7 @@ type execution struct {
 // run is one run of positions, locked, and what a write makes of it.
 type run struct {
 	side    string // the side of its first position
-	inst    instrument
+	inst    runInstrument
 	members []*member // as stored, in run order; none for a new run
 	execs   []*execution
 
@@ -266,7 +267,7 @@ func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 	}
 	type row struct {
 		m    member
-		inst instrument
+		inst runInstrument
 	}
 	byID := map[string]*row{}
 	var r row

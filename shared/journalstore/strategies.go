@@ -11,6 +11,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
 )
@@ -282,7 +283,7 @@ func setLegs(ctx context.Context, w *writeTx, strategyID, accountID string, ids 
 			p.Add(field, "is not one of your positions")
 		case l.account != accountID:
 			p.Add(field, "is in another account: a strategy's legs are in one account")
-		case l.asset == journal.AssetFuture:
+		case l.asset == instrument.AssetFuture:
 			p.Add(field, "is a future: a strategy holds options and their underlying's shares")
 		case root == "":
 			root = l.underlying
@@ -441,13 +442,13 @@ func strategyPosition(l Summary) journal.StrategyPosition {
 		v := decimal.RequireFromString(*l.AvgEntryPrice)
 		p.AvgEntryPrice = &v
 	}
-	if l.AssetType == journal.AssetOption {
+	if l.AssetType == instrument.AssetOption {
 		expiry, err := time.Parse(time.DateOnly, deref(l.OptionExpiry))
 		strike, err2 := decimal.NewFromString(deref(l.OptionStrike))
 		if err != nil || err2 != nil || l.OptionRight == nil {
 			p.Unread = true
 		} else {
-			p.Option = &journal.Option{Underlying: deref(l.Underlying), Expiry: expiry, Right: *l.OptionRight, Strike: strike}
+			p.Option = &instrument.Option{Underlying: deref(l.Underlying), Expiry: expiry, Right: *l.OptionRight, Strike: strike}
 		}
 	}
 	return p

@@ -11,6 +11,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/money"
 )
@@ -78,7 +79,7 @@ type Summary struct {
 // read-time figure, like a hold time.
 func (s *Summary) SetAwaitingExpiry(now time.Time) {
 	s.AwaitingExpiry = false
-	if s.Status != journal.StatusOpen || s.AssetType != journal.AssetOption || s.OptionExpiry == nil || s.lastFill == nil {
+	if s.Status != journal.StatusOpen || s.AssetType != instrument.AssetOption || s.OptionExpiry == nil || s.lastFill == nil {
 		return
 	}
 	expiry, err := time.Parse(time.DateOnly, *s.OptionExpiry)

@@ -4,13 +4,14 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
-// compile makes f's in-memory match (journal.Filter.Compile, written
+// compile makes f's in-memory match (listquery.Filter.Compile, written
 // beside its SQL) for the journal read: ids become the indexes the
 // records carry.
-func compile(f journal.Filter, j journalRows) journal.Match {
-	index := func(m map[[16]byte]int32) journal.Index {
+func compile(f listquery.Filter, j journalRows) listquery.Match {
+	index := func(m map[[16]byte]int32) listquery.Index {
 		return func(s string) (int32, bool) {
 			var id pgtype.UUID
 			if id.Scan(s) != nil {
@@ -29,12 +30,12 @@ func compile(f journal.Filter, j journalRows) journal.Match {
 
 // candidate is c as the filter's match reads it (its symbol and
 // underlying matched apart, by the decoder).
-func (fd *fold) candidate(c *closed) journal.Candidate {
-	kind := journal.NoStrategy
+func (fd *fold) candidate(c *closed) listquery.Candidate {
+	kind := listquery.NoStrategy
 	if c.strategy > 0 {
 		kind = fd.strings[c.strategy-1]
 	}
-	return journal.Candidate{Account: c.account, Status: journal.StatusClosed, Day: c.day, Tags: c.tags, Playbook: c.playbook,
+	return listquery.Candidate{Account: c.account, Status: journal.StatusClosed, Day: c.day, Tags: c.tags, Playbook: c.playbook,
 		Long: c.long, AssetType: fd.strings[c.assetType], Strategy: kind, Weekday: c.weekday, Hour: c.hour}
 }
 

@@ -4,8 +4,7 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // The statistics are folded in Go from the closed trades, each read once
@@ -19,7 +18,7 @@ import (
 // strings read, each currency's sums, and the trades in close order.
 type fold struct {
 	journal     journalRows
-	filter      journal.Match
+	filter      listquery.Match
 	withSymbols bool
 	strings     []string         // asset types, symbols, underlyings, strategy kinds
 	index       map[string]int32 // a string's index into strings
@@ -64,7 +63,7 @@ type walkItem struct {
 	cur int32 // index into journalRows.currencies
 }
 
-func newFold(j journalRows, f journal.Match, withSymbols bool) *fold {
+func newFold(j journalRows, f listquery.Match, withSymbols bool) *fold {
 	fd := &fold{journal: j, filter: f, withSymbols: withSymbols, index: map[string]int32{}, sums: make([]*sums, len(j.currencies))}
 	for i := range fd.sums {
 		fd.sums[i] = newSums(j, withSymbols)

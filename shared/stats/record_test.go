@@ -13,6 +13,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // recordJournal is a journal of one UTC account, two tags, and two
@@ -51,7 +52,7 @@ func encode(t testing.TB, recs ...Record) []byte {
 // decodeRow reads every record of a row with the report's own steps
 // (header, head, figures), filtering nothing.
 func decodeRow(j journalRows, b []byte) ([]closed, []string, error) {
-	fd := newFold(j, compile(journal.Filter{}, j), true)
+	fd := newFold(j, compile(listquery.Filter{}, j), true)
 	d := decoder{fold: fd}
 	r := rowReader{b: b}
 	d.strs, d.ids = header(&r, newRowString, d.id, nil, nil)
@@ -75,7 +76,7 @@ func decodeRow(j journalRows, b []byte) ([]closed, []string, error) {
 }
 
 // kept is how many records of a row the report's decoder folds under f.
-func kept(j journalRows, f journal.Filter, b []byte) (int, *fold, error) {
+func kept(j journalRows, f listquery.Filter, b []byte) (int, *fold, error) {
 	fd := newFold(j, compile(f, j), false)
 	err := (&decoder{fold: fd}).records(b, dayOf(recordDay), 0)
 	return fd.items.n, fd, err
@@ -202,13 +203,13 @@ func TestRecordRefusals(t *testing.T) {
 	b := encode(t, record(1), record(2))
 	old := slices.Clone(b)
 	old[0] = RecordVersion + 1
-	if _, _, err := kept(recordJournal(), journal.Filter{}, old); err != errRecordVersion {
+	if _, _, err := kept(recordJournal(), listquery.Filter{}, old); err != errRecordVersion {
 		t.Errorf("another version: %v", err)
 	} else if e, ok := apperr.As(classify("closes", fmt.Errorf("closed trades: %w", err))); !ok || e.Code != apperr.ServiceUnavailable {
 		t.Errorf("another version answers %v, not 503 until the rebuild", e)
 	}
 	for n := 1; n < len(b); n++ {
-		if k, _, err := kept(recordJournal(), journal.Filter{}, b[:n]); err == nil && k == 2 {
+		if k, _, err := kept(recordJournal(), listquery.Filter{}, b[:n]); err == nil && k == 2 {
 			t.Errorf("cut at %d: read whole", n)
 		}
 	}
@@ -231,8 +232,8 @@ func TestRecordStrategyKind(t *testing.T) {
 	if a.strategy == 0 || strs[a.strategy-1] != "iron-condor" || b.strategy != 0 || c.strategy != a.strategy {
 		t.Fatalf("kinds %d %d %d of %v", a.strategy, b.strategy, c.strategy, strs)
 	}
-	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {journal.NoStrategy}, 3: {"iron-condor", journal.NoStrategy}, 0: {"vertical"}} {
-		if n, _, err := kept(recordJournal(), journal.Filter{Strategies: kinds}, rows); err != nil || n != want {
+	for want, kinds := range map[int][]string{2: {"iron-condor"}, 1: {listquery.NoStrategy}, 3: {"iron-condor", listquery.NoStrategy}, 0: {"vertical"}} {
+		if n, _, err := kept(recordJournal(), listquery.Filter{Strategies: kinds}, rows); err != nil || n != want {
 			t.Errorf("strategy filter %v kept %d (%v), want %d", kinds, n, err, want)
 		}
 	}
@@ -270,7 +271,7 @@ func TestRecordPlaybook(t *testing.T) {
 		{[]string{"03000000-0000-0000-0000-000000000000"}, 1},
 		{[]string{"04000000-0000-0000-0000-000000000000"}, 0},
 	} {
-		if n, _, err := kept(j, journal.Filter{PlaybookIDs: tc.ids}, rows); err != nil || n != tc.kept {
+		if n, _, err := kept(j, listquery.Filter{PlaybookIDs: tc.ids}, rows); err != nil || n != tc.kept {
 			t.Fatalf("filter %v kept %d (%v)", tc.ids, n, err)
 		}
 	}
@@ -311,7 +312,7 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte(strings.Repeat("\x01", 40)))
 	j := recordJournal()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _, _ = kept(j, journal.Filter{}, b)
+		_, _, _ = kept(j, listquery.Filter{}, b)
 		_, _, _ = decodeRow(j, b)
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // Compute is the report of u's closed positions in f. The total converts
@@ -34,7 +35,7 @@ import (
 // withSymbols asks for the breakdown by symbol (every option contract its
 // own row: thousands for an options trader); the breakdown by underlying
 // is always there.
-func Compute(ctx context.Context, pool TxBeginner, u auth.User, f journal.Filter, withSymbols bool, now time.Time) (Report, error) {
+func Compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (Report, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency

@@ -12,7 +12,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
-	"tradejournal/shared/journal"
+	"tradejournal/shared/listquery"
 )
 
 // The statistics read the user's accounts, tags and playbooks and the
@@ -194,7 +194,7 @@ type closed struct {
 // window is the UTC days that hold the trading days from to to in any
 // zone (UTC-12 to UTC+14): the database narrows to it, readClosed to the
 // days themselves.
-func window(f journal.Filter) (from, to time.Time) {
+func window(f listquery.Filter) (from, to time.Time) {
 	from, to = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 	if f.From != nil {
 		from = f.From.AddDate(0, 0, -1)
@@ -209,7 +209,7 @@ func window(f journal.Filter) (from, to time.Time) {
 // sums as it is read, and to the close order (fd.items) for the walks:
 // closed_at, then the account (rows come in account id order), then the
 // order the journal store wrote them in (the position's or strategy's id).
-func readClosed(ctx context.Context, tx pgx.Tx, userID string, f journal.Filter, fd *fold) error {
+func readClosed(ctx context.Context, tx pgx.Tx, userID string, f listquery.Filter, fd *fold) error {
 	if fd.filter.None {
 		return nil
 	}

@@ -5,10 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+	"tradejournal/shared/listquery"
 
 	"github.com/shopspring/decimal"
-
-	"tradejournal/shared/journal"
 )
 
 // TestUnitsArithmetic: sums, comparisons and the conversion to big.Int
@@ -115,7 +114,7 @@ func TestWide(t *testing.T) {
 // walks, scaled by its factor; a factor past a rate column's is refused.
 func TestWalkTotal(t *testing.T) {
 	j := journalRows{currencies: []string{"EUR"}, accounts: []account{{}}}
-	fd := newFold(j, journal.Filter{}.Compile(nil, nil, nil), false)
+	fd := newFold(j, listquery.Filter{}.Compile(nil, nil, nil), false)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 500 {
 		fd.items.add(walkItem{at: int64(i) * 1e6, net: units{lo: uint64(rng.Int64N(2e6))}.sub(units{lo: 1e6})})

@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"net/url"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/shared/instrument"
+	"tradejournal/shared/journal"
 )
 
 func TestParseFilter(t *testing.T) {
@@ -84,26 +86,26 @@ func TestParseFilter(t *testing.T) {
 // forms, the SQL and the in-memory Match. A field added to Filter fails
 // here until it has a row below, and then until both forms read it.
 func TestFilterFieldsInBoth(t *testing.T) {
-	day := func(s string) *time.Time { d, _ := ParseDate(s); return &d }
+	day := func(s string) *time.Time { d, _ := journal.ParseDate(s); return &d }
 	const known = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
 	index := func(id string) (int32, bool) { return 7, id == known }
 	// A candidate every empty filter takes; each row's filter refuses the
 	// candidate after its change.
-	base := Candidate{Account: 7, Status: StatusClosed, Day: day("2026-03-04").Unix() / 86400, Tags: []int32{7}, Playbook: 7,
-		Long: true, AssetType: AssetStock, Strategy: NoStrategy, Weekday: 3, Hour: 15}
+	base := Candidate{Account: 7, Status: journal.StatusClosed, Day: day("2026-03-04").Unix() / 86400, Tags: []int32{7}, Playbook: 7,
+		Long: true, AssetType: instrument.AssetStock, Strategy: NoStrategy, Weekday: 3, Hour: 15}
 	rows := map[string]struct {
 		set    func(*Filter)
 		refuse func(*Candidate)
 	}{
 		"AccountIDs":    {func(f *Filter) { f.AccountIDs = []string{known} }, func(c *Candidate) { c.Account = 8 }},
 		"Symbols":       {func(f *Filter) { f.Symbols = []string{"AAPL"} }, nil}, // matched apart: TakesSymbol
-		"Status":        {func(f *Filter) { f.Status = StatusClosed }, func(c *Candidate) { c.Status = StatusOpen }},
+		"Status":        {func(f *Filter) { f.Status = journal.StatusClosed }, func(c *Candidate) { c.Status = journal.StatusOpen }},
 		"TagIDs":        {func(f *Filter) { f.TagIDs = []string{known} }, func(c *Candidate) { c.Tags = nil }},
 		"ExcludeTagIDs": {func(f *Filter) { f.ExcludeTagIDs = []string{known} }, func(c *Candidate) {}},
 		"PlaybookIDs":   {func(f *Filter) { f.PlaybookIDs = []string{known} }, func(c *Candidate) { c.Playbook = -1 }},
 		"Strategies":    {func(f *Filter) { f.Strategies = []string{"vertical"} }, func(c *Candidate) {}},
-		"Side":          {func(f *Filter) { f.Side = SideShort }, func(c *Candidate) {}},
-		"AssetTypes":    {func(f *Filter) { f.AssetTypes = []string{AssetOption} }, func(c *Candidate) {}},
+		"Side":          {func(f *Filter) { f.Side = journal.SideShort }, func(c *Candidate) {}},
+		"AssetTypes":    {func(f *Filter) { f.AssetTypes = []string{instrument.AssetOption} }, func(c *Candidate) {}},
 		"Weekdays":      {func(f *Filter) { f.Weekdays = []int{1} }, func(c *Candidate) {}},
 		"Hours":         {func(f *Filter) { f.Hours = []int{9} }, func(c *Candidate) {}},
 		"From":          {func(f *Filter) { f.From = day("2026-03-05") }, func(c *Candidate) {}},

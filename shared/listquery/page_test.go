@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"encoding/base64"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
 )
 
 func TestParseLimit(t *testing.T) {
@@ -66,71 +67,71 @@ func TestKeysCursor(t *testing.T) {
 
 func TestDecimalRules(t *testing.T) {
 	cases := []struct {
-		rule DecimalRule
+		rule journal.DecimalRule
 		in   string
 		ok   bool
 	}{
-		{PriceRule, "0.00000001", true},
-		{PriceRule, "0.000000001", false},
-		{PriceRule, "0", false},
-		{PriceRule, "-1", false},
-		{PriceRule, "99999999", true},
-		{PriceRule, "99999999.01", false},
-		{QuantityRule, "1000000000", true},
-		{QuantityRule, "1000000000.00000001", false},
-		{FeeRule, "0", true},
-		{FeeRule, "1.23456", false},
-		{FeeRule, "1.23450", true},
-		{FeeRule, "-0.01", false},
-		{BalanceRule, "-99999999999999.9999", true},
-		{BalanceRule, "100000000000000", false},
-		{PercentRule, "100", true},
-		{PercentRule, "100.0001", false},
-		{PercentRule, "0", false},
-		{AmountRule, "0.0001", true},
-		{AmountRule, "0", false},
+		{journal.PriceRule, "0.00000001", true},
+		{journal.PriceRule, "0.000000001", false},
+		{journal.PriceRule, "0", false},
+		{journal.PriceRule, "-1", false},
+		{journal.PriceRule, "99999999", true},
+		{journal.PriceRule, "99999999.01", false},
+		{journal.QuantityRule, "1000000000", true},
+		{journal.QuantityRule, "1000000000.00000001", false},
+		{journal.FeeRule, "0", true},
+		{journal.FeeRule, "1.23456", false},
+		{journal.FeeRule, "1.23450", true},
+		{journal.FeeRule, "-0.01", false},
+		{journal.BalanceRule, "-99999999999999.9999", true},
+		{journal.BalanceRule, "100000000000000", false},
+		{journal.PercentRule, "100", true},
+		{journal.PercentRule, "100.0001", false},
+		{journal.PercentRule, "0", false},
+		{journal.AmountRule, "0.0001", true},
+		{journal.AmountRule, "0", false},
 	}
 	for _, c := range cases {
-		var p Problems
-		_, ok := p.Decimal("x", S(c.in), c.rule)
+		var p journal.Problems
+		_, ok := p.Decimal("x", journal.S(c.in), c.rule)
 		if ok != c.ok || (p.Err() == nil) != c.ok {
 			t.Errorf("%q with %q: ok %v, err %v", c.in, c.rule.Message, ok, p.Err())
 		}
 	}
-	var p Problems
-	if _, ok := p.Decimal("x", Field{Set: true, NotString: true}, PriceRule); ok || p.Err() == nil {
+	var p journal.Problems
+	if _, ok := p.Decimal("x", journal.Field{Set: true, NotString: true}, journal.PriceRule); ok || p.Err() == nil {
 		t.Error("a JSON number was accepted")
 	}
-	if _, ok := p.RequiredDecimal("y", Null, PriceRule); ok || !p.Has("y") {
+	if _, ok := p.RequiredDecimal("y", journal.Null, journal.PriceRule); ok || !p.Has("y") {
 		t.Error("null accepted as required")
 	}
 }
 
 func TestParseTime(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	if got, err := ParseTime("at", "2024-01-19T09:30:00-05:00", now); err != nil || !got.Equal(time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)) || got.Location() != time.UTC {
+	if got, err := journal.ParseTime("at", "2024-01-19T09:30:00-05:00", now); err != nil || !got.Equal(time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)) || got.Location() != time.UTC {
 		t.Fatalf("%v %v", got, err)
 	}
 	for _, bad := range []string{"2024-01-19", "2024-01-19T09:30:00", "2024-13-01T00:00:00Z", "1969-12-31T23:59:59Z", "2026-01-02T00:00:01Z", "yesterday"} {
-		if _, err := ParseTime("at", bad, now); err == nil {
-			t.Errorf("ParseTime(%q) accepted", bad)
+		if _, err := journal.ParseTime("at", bad, now); err == nil {
+			t.Errorf("journal.ParseTime(%q) accepted", bad)
 		}
 	}
 }
 
 func TestText(t *testing.T) {
-	if Text("notes", strings.Repeat("é", MaxNotesChars), MaxNotesChars) != nil {
+	if journal.Text("notes", strings.Repeat("é", journal.MaxNotesChars), journal.MaxNotesChars) != nil {
 		t.Error("20000 characters (40000 bytes) refused")
 	}
-	if Text("notes", strings.Repeat("a", MaxNotesChars+1), MaxNotesChars) == nil || Text("notes", "a\x00b", 10) == nil {
+	if journal.Text("notes", strings.Repeat("a", journal.MaxNotesChars+1), journal.MaxNotesChars) == nil || journal.Text("notes", "a\x00b", 10) == nil {
 		t.Error("accepted")
 	}
-	if n, err := Name("name", "  Main  ", 100); n != "Main" || err != nil {
+	if n, err := journal.Name("name", "  Main  ", 100); n != "Main" || err != nil {
 		t.Error(n, err)
 	}
 	for _, bad := range []string{"", "   ", "a\nb", strings.Repeat("x", 101)} {
-		if _, err := Name("name", bad, 100); err == nil {
-			t.Errorf("Name(%q) accepted", bad)
+		if _, err := journal.Name("name", bad, 100); err == nil {
+			t.Errorf("journal.Name(%q) accepted", bad)
 		}
 	}
 }
@@ -139,7 +140,7 @@ func TestText(t *testing.T) {
 // back to a cursor reading the same keys.
 func FuzzParseKeys(f *testing.F) {
 	const id = "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab"
-	for _, s := range []string{EncodeKeys("setup", "Name", id), EncodeKeys("", "", id), "", "%%%", "W10", EncodeKeys("a", id)} {
+	for _, s := range []string{EncodeKeys("setup", "journal.Name", id), EncodeKeys("", "", id), "", "%%%", "W10", EncodeKeys("a", id)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

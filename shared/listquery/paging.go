@@ -1,5 +1,4 @@
-// Package paging reads the parameters every list shares.
-package paging
+package listquery
 
 import (
 	"regexp"

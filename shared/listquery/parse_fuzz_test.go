@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"net/url"
@@ -9,12 +9,16 @@ import (
 	"unicode/utf8"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
 )
+
+// t0 is a moment the cursors' seeds start from.
+var t0 = time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)
 
 // Fuzz targets for every parser of the journal's query input (filters,
 // cursors, limits). Their seeds run as tests; `go test -fuzz` explores.
 // The invariant they share: a value a parser accepts is one PostgreSQL
-// reads (InDatabaseRange), so it can never come back as a 500.
+// reads (journal.InDatabaseRange), so it can never come back as a 500.
 
 func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{"", "from=2024-01-01&to=2024-12-31", "from=0000-01-01", "to=0000-12-31", "from=9999-12-31&to=10000-01-01",
@@ -33,7 +37,7 @@ func FuzzParseFilter(f *testing.F) {
 			return
 		}
 		for _, d := range []*time.Time{flt.From, flt.To} {
-			if d != nil && !InDatabaseRange(*d) {
+			if d != nil && !journal.InDatabaseRange(*d) {
 				t.Fatalf("accepted date %v outside the database's range", d)
 			}
 		}
@@ -87,18 +91,6 @@ func FuzzParseCursor(f *testing.F) {
 	})
 }
 
-func FuzzParseLimit(f *testing.F) {
-	for _, s := range []string{"", "0", "-1", "50", "201", "99999999999999999999", "+7", "1e3", " 5"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseLimit(s)
-		if err == nil && (n < 1 || n > MaxPageSize) {
-			t.Fatalf("ParseLimit(%q) = %d", s, n)
-		}
-	})
-}
-
 func FuzzParseBoundedPage(f *testing.F) {
 	id := "00000000-0000-4000-8000-000000000000"
 	keys := []SortKey{TimeKey("created_at"), {Column: "lower(name)", Param: "%s"}, IDKey}
@@ -113,7 +105,7 @@ func FuzzParseBoundedPage(f *testing.F) {
 			return
 		}
 		at, err := time.Parse(time.RFC3339Nano, page.after[0])
-		if err != nil || !InDatabaseRange(at) || !db.ValidUUID(page.after[2]) {
+		if err != nil || !journal.InDatabaseRange(at) || !db.ValidUUID(page.after[2]) {
 			t.Fatalf("accepted cursor keys %q", page.after)
 		}
 	})
@@ -123,13 +115,13 @@ func FuzzParseBoundedPage(f *testing.F) {
 // 0000 dates, and cursor times with a year 0000 or an offset past +-15:59.
 func TestEdgeRefusesWhatPostgreSQLRefuses(t *testing.T) {
 	for _, s := range []string{"0000-01-01", "0000-12-31"} {
-		if _, err := ParseDate(s); err == nil {
-			t.Errorf("ParseDate(%q) accepted", s)
+		if _, err := journal.ParseDate(s); err == nil {
+			t.Errorf("journal.ParseDate(%q) accepted", s)
 		}
 	}
 	for _, s := range []string{"0001-01-01", "9999-12-31", "2024-02-29"} {
-		if _, err := ParseDate(s); err != nil {
-			t.Errorf("ParseDate(%q): %v", s, err)
+		if _, err := journal.ParseDate(s); err != nil {
+			t.Errorf("journal.ParseDate(%q): %v", s, err)
 		}
 	}
 	key := TimeKey("created_at")

@@ -1,4 +1,4 @@
-package journal
+package instrument
 
 import (
 	"errors"
@@ -118,11 +118,6 @@ var pointValues = func() map[string]decimal.Decimal {
 	}
 	return m
 }()
-
-// MultiplierRule bounds a multiplier given for a future: the point value
-// of one contract, numeric(18,8).
-var MultiplierRule = DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1_000_000_000), Places: 8,
-	Message: "must be greater than 0 and at most 1000000000"}
 
 // SettleMultiplier sets a future's multiplier: given (a client's value,
 // which wins), else the root's built-in point value. With neither it

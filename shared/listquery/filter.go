@@ -1,10 +1,9 @@
-// Package journal holds the trading journal's shared rules: the list filter
-// every journal route accepts, position arithmetic from fills, and the store
-// functions that keep positions, fills and the account ledger consistent.
-package journal
+// Package listquery is how a list is asked for: the journal's filter
+// (Filter: the positions list's SQL and the statistics' in-memory Match,
+// side by side), keyset cursors and pages, and the limit every list reads.
+package listquery
 
 import (
-	"errors"
 	"math"
 	"net/url"
 	"slices"
@@ -15,6 +14,8 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
+	"tradejournal/shared/journal"
 )
 
 // Filter narrows positions the same way on every journal route: the
@@ -29,7 +30,7 @@ type Filter struct {
 	TagIDs        []string // positions with at least one of these tags
 	ExcludeTagIDs []string // positions with none of these tags
 	PlaybookIDs   []string // positions that follow one of these playbooks
-	// Strategies are kinds of strategy (StrategyName; NoStrategy for the
+	// Strategies are kinds of strategy (journal.StrategyName; NoStrategy for the
 	// positions in no strategy): a strategy's legs match its kind.
 	Strategies []string
 	Side       string
@@ -99,26 +100,26 @@ func ParseFilter(q url.Values) (Filter, error) {
 		}
 	}
 	if v := q.Get("status"); v != "" {
-		if v != StatusDraft && v != StatusOpen && v != StatusClosed {
+		if v != journal.StatusDraft && v != journal.StatusOpen && v != journal.StatusClosed {
 			bad("status", "must be draft, open or closed")
 		}
 		f.Status = v
 	}
 	if v := q.Get("side"); v != "" {
-		if v != SideLong && v != SideShort {
+		if v != journal.SideLong && v != journal.SideShort {
 			bad("side", "must be long or short")
 		}
 		f.Side = v
 	}
 	for _, v := range list("strategy") {
-		if v != NoStrategy && !slices.Contains(StrategyNames, StrategyName(v)) {
+		if v != NoStrategy && !slices.Contains(journal.StrategyNames, journal.StrategyName(v)) {
 			bad("strategy", "must be a kind of strategy (vertical, iron-condor, custom, ...) or none")
 			break
 		}
 		f.Strategies = append(f.Strategies, v)
 	}
 	for _, v := range list("assetType") {
-		if v != AssetStock && v != AssetOption && v != AssetFuture {
+		if v != instrument.AssetStock && v != instrument.AssetOption && v != instrument.AssetFuture {
 			bad("assetType", "must be stock, option or future")
 			break
 		}
@@ -143,7 +144,7 @@ func ParseFilter(q url.Values) (Filter, error) {
 		dst  **time.Time
 	}{{"from", &f.From}, {"to", &f.To}} {
 		if v := q.Get(d.name); v != "" {
-			t, err := ParseDate(v)
+			t, err := journal.ParseDate(v)
 			if err != nil {
 				bad(d.name, "must be a date YYYY-MM-DD")
 				continue
@@ -168,28 +169,6 @@ func ParseFilter(q url.Values) (Filter, error) {
 // caller joins accounts a).
 func (f Filter) NeedsAccount() bool {
 	return f.From != nil || f.To != nil || len(f.Weekdays) > 0 || len(f.Hours) > 0
-}
-
-// ParseDate reads a calendar date YYYY-MM-DD of year 1 to 9999: Go reads
-// year 0000, PostgreSQL refuses it (there is no year 0).
-func ParseDate(s string) (time.Time, error) {
-	if len(s) != 10 {
-		return time.Time{}, errors.New("not a date")
-	}
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil || !InDatabaseRange(t) {
-		return time.Time{}, errors.New("not a date")
-	}
-	return t, nil
-}
-
-// InDatabaseRange reports whether PostgreSQL reads t written as text the
-// way Go does: a year from 1 to 9999 (Go reads 0000, PostgreSQL has no
-// year 0) and a UTC offset within PostgreSQL's +-15:59 (Go reads up to
-// +-23:59).
-func InDatabaseRange(t time.Time) bool {
-	_, offset := t.Zone()
-	return t.Year() >= 1 && t.Year() <= 9999 && offset > -16*3600 && offset < 16*3600
 }
 
 // A filter has two forms, written side by side field by field: SQL (the
@@ -389,7 +368,7 @@ func (m *Match) Takes(c *Candidate) bool {
 		m.status != "" && c.Status != m.status,
 		c.Day < m.first || c.Day > m.last,
 		m.playbooks != nil && (c.Playbook < 0 || !m.playbooks[c.Playbook]),
-		m.side != "" && (c.Long != (m.side == SideLong)),
+		m.side != "" && (c.Long != (m.side == journal.SideLong)),
 		m.kinds != nil && !m.kinds[c.Strategy],
 		m.assets != nil && !m.assets[c.AssetType],
 		m.byWeekday && !m.weekdays[c.Weekday],

@@ -1,4 +1,4 @@
-package journal
+package instrument
 
 import (
 	"testing"
@@ -74,13 +74,13 @@ func TestParseInstrument(t *testing.T) {
 		{"", "AAPL", "", "assetType", "0"},
 	}
 	for _, c := range cases {
-		inst, err := ParseInstrument(c.asset, c.symbol, traded)
+		inst, err := Parse(c.asset, c.symbol, traded)
 		if err == nil {
 			err = inst.SettleMultiplier(nil)
 		}
 		field, msg := problem(err)
 		if field != c.field || (msg == "") != (c.field == "") || inst.Symbol != c.want || inst.Multiplier.String() != c.mult {
-			t.Errorf("ParseInstrument(%q, %q) = %+v %q %q", c.asset, c.symbol, inst, field, msg)
+			t.Errorf("Parse(%q, %q) = %+v %q %q", c.asset, c.symbol, inst, field, msg)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package journal
+package instrument
 
 import (
 	"errors"

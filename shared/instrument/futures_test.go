@@ -1,9 +1,10 @@
-package journal
+package instrument
 
 import (
 	"strings"
 	"testing"
 	"time"
+	"tradejournal/shared/apperr"
 
 	"github.com/shopspring/decimal"
 )
@@ -89,8 +90,8 @@ func TestPointValues(t *testing.T) {
 		if _, err := ParseFuture(root+"Z24", time.Now()); err != nil {
 			t.Errorf("root %s does not parse: %v", root, err)
 		}
-		if msg := MultiplierRule.check(v); msg != "" {
-			t.Errorf("%s: %s %s", root, v, msg)
+		if !v.IsPositive() || v.GreaterThan(decimal.NewFromInt(1_000_000_000)) || v.Exponent() < -8 {
+			t.Errorf("%s: %s is not a multiplier a position takes", root, v)
 		}
 	}
 }
@@ -111,11 +112,14 @@ func TestSettleMultiplier(t *testing.T) {
 		{"option", "AAPL240119C00190000", nil, "100", ""},
 	}
 	for _, c := range cases {
-		inst, err := ParseInstrument(c.asset, c.symbol, traded)
+		inst, err := Parse(c.asset, c.symbol, traded)
 		if err != nil {
 			t.Fatalf("%s %s: %s", c.asset, c.symbol, err)
 		}
-		_, msg := problem(inst.SettleMultiplier(c.given))
+		msg := ""
+		if e, ok := apperr.As(inst.SettleMultiplier(c.given)); ok {
+			msg = e.Message
+		}
 		if inst.Multiplier.String() != c.want || (msg == "") != (c.msg == "") || !strings.Contains(msg, c.msg) {
 			t.Errorf("%s %s: multiplier %s, message %q", c.asset, c.symbol, inst.Multiplier, msg)
 		}

@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"tradejournal/shared/journal"
 )
 
 // BoundedPage is the keyset page of a list whose length a cap bounds
@@ -29,11 +30,11 @@ type SortKey struct {
 var IDKey = SortKey{Column: "id", Param: "%s::uuid"}
 
 // TimeKey sorts on a timestamptz column; its cursor key is RFC 3339,
-// within the range PostgreSQL reads (InDatabaseRange).
+// within the range PostgreSQL reads (journal.InDatabaseRange).
 func TimeKey(column string) SortKey {
 	return SortKey{Column: column, Param: "%s::timestamptz", Valid: func(s string) bool {
 		t, err := time.Parse(time.RFC3339Nano, s)
-		return err == nil && InDatabaseRange(t)
+		return err == nil && journal.InDatabaseRange(t)
 	}}
 }
 
@@ -45,7 +46,7 @@ func TimeKeyOf(t time.Time) string { return t.Format(time.RFC3339Nano) }
 // read a time key "yesterday" as a day, not refuse it.
 func ParseBoundedPage(q url.Values, keys []SortKey) (BoundedPage, error) {
 	var (
-		p    Problems
+		p    journal.Problems
 		page BoundedPage
 		err  error
 	)

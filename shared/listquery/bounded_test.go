@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"net/url"

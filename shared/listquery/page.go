@@ -1,4 +1,4 @@
-package journal
+package listquery
 
 import (
 	"encoding/base64"
@@ -10,7 +10,6 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
-	"tradejournal/shared/paging"
 )
 
 // Page sizes of the journal's lists (positions, ledger entries).
@@ -21,7 +20,7 @@ const (
 
 // ParseLimit reads a journal list's limit parameter (paging.Limit with
 // DefaultPageSize and MaxPageSize).
-func ParseLimit(s string) (int, error) { return paging.Limit(s, DefaultPageSize, MaxPageSize) }
+func ParseLimit(s string) (int, error) { return Limit(s, DefaultPageSize, MaxPageSize) }
 
 // Cursor is the keyset position after the last item of a page: a time
 // (nil for the NULLs a list sorts first, such as a draft position's
