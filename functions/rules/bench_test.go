@@ -2,19 +2,12 @@ package rules_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"tradejournal/functions"
 	"tradejournal/shared/apitest"
@@ -77,14 +70,14 @@ func BenchmarkCompliance(b *testing.B) {
 		return int(n)
 	}
 	const year = "/api/rules/compliance?from=2024-01-01&to=2024-12-31"
-	cpu := cpuMeter{b, srv.App.DB}
+	cpu := apitest.NewCPUMeter(b, srv.App.DB)
 	for _, bc := range []struct{ name, path string }{
 		{"Days", year},
 		{"NoDays", year + "&days=false"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.Logf("answer: %d bytes", fetch(b, bc.path)) // and a warm pool
-			m := cpu.mark()
+			m := cpu.Mark()
 			var took []time.Duration
 			for b.Loop() {
 				t0 := time.Now()
@@ -92,68 +85,11 @@ func BenchmarkCompliance(b *testing.B) {
 				took = append(took, time.Since(t0))
 			}
 			slices.Sort(took)
-			proc, backends := cpu.since(m)
+			proc, backends := cpu.Since(m)
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(proc.Microseconds())/1000/float64(b.N), "go-cpu-ms/op")
 			b.ReportMetric(float64(backends.Microseconds())/1000/float64(b.N), "pg-cpu-ms/op")
 		})
 	}
-}
-
-// cpuMeter reads the CPU time of this process and of the PostgreSQL
-// backends serving the benchmark's database (functions/performance's).
-type cpuMeter struct {
-	tb   testing.TB
-	pool *pgxpool.Pool
-}
-
-type cpuMark struct{ proc, backends time.Duration }
-
-func (c cpuMeter) mark() cpuMark {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		c.tb.Fatal(err)
-	}
-	rows, err := c.pool.Query(context.Background(), `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
-	if err != nil {
-		c.tb.Fatal(err)
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		c.tb.Fatal(err)
-	}
-	var backends time.Duration
-	for _, pid := range pids {
-		backends += backendCPU(int(pid))
-	}
-	return cpuMark{time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), backends}
-}
-
-// since is the CPU time spent since m (backends that closed meanwhile are
-// not counted: the warmed pool keeps its connections).
-func (c cpuMeter) since(m cpuMark) (proc, backends time.Duration) {
-	now := c.mark()
-	return now.proc - m.proc, now.backends - m.backends
-}
-
-// backendCPU is the user+system CPU time of a process from /proc (in clock
-// ticks of 10 ms), or 0 where /proc does not show it.
-func backendCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 > len(s) {
-		return 0
-	}
-	f := strings.Fields(s[i+2:])
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.Atoi(f[11])
-	k, _ := strconv.Atoi(f[12])
-	return time.Duration(u+k) * 10 * time.Millisecond
 }
