@@ -69,3 +69,45 @@ func TestImportReversals(t *testing.T) {
 	}
 	f.checkLedger(t)
 }
+
+// TestReimportWithReversal: a file whose sale reversed a position, imported
+// again, adds nothing (the reversal's fill is stored in two parts, and each
+// is the broker's one row); a file overlapping it adds only its new rows,
+// which continue the reversal's open short.
+func TestReimportWithReversal(t *testing.T) {
+	f := setup(t, nil)
+	opts := map[string]any{"accountId": f.accountA, "presetId": "generic-execution"}
+	const header = "Date,Time,Symbol,Side,Quantity,Price,Fees\n"
+	const buy, reversal = "2025-05-20,09:31:05,AAPL,Buy,25,100,1\n", "2025-05-20,09:40:00,AAPL,Sell,100,102,4\n"
+	first := header + buy + reversal // closes the long of 25, opens a short of 75
+	apitest.Must(t, commit(f.a, apitest.Must(t, preview(t, f.a, opts, []byte(first)), 200).JSON["token"], false), 201)
+	before := f.counts(t)
+
+	r := apitest.Must(t, preview(t, f.a, opts, []byte(first)), 200)
+	s := apitest.Object(t, r, "summary")
+	if s["duplicateFills"] != float64(2) || s["positions"] != float64(0) || warningCodes(r)["DUPLICATE_IN_JOURNAL"] != 2 || warningCodes(r)["REVERSAL"] != 0 {
+		t.Fatalf("the same file again: %s", r.Body)
+	}
+	imp := apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	if imp["fillsCreated"] != float64(0) || imp["duplicatesSkipped"] != float64(2) || f.counts(t) != before {
+		t.Fatalf("the same file again wrote %v: %+v -> %+v", imp, before, f.counts(t))
+	}
+
+	// The reversal's row again, then the buy that covers the short and a
+	// new MSFT position.
+	overlap := header + reversal + "2025-05-20,09:50:00,AAPL,Buy,75,101,0\n" + "2025-05-21,10:00:00,MSFT,Buy,10,400,0\n"
+	r = apitest.Must(t, preview(t, f.a, opts, []byte(overlap)), 200)
+	s = apitest.Object(t, r, "summary")
+	if s["duplicateFills"] != float64(1) || s["newPositions"] != float64(1) || s["reversals"] != float64(0) {
+		t.Fatalf("an overlapping file: %s", r.Body)
+	}
+	imp = apitest.Object(t, apitest.Must(t, commit(f.a, r.JSON["token"], false), 201), "import")
+	if imp["fillsCreated"] != float64(2) || imp["positionsCreated"] != float64(1) || imp["positionsContinued"] != float64(1) {
+		t.Fatalf("an overlapping file wrote %v", imp)
+	}
+	short := apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+imp["continuedPositionIds"].([]any)[0].(string), nil), 200), "position")
+	if short["side"] != "short" || short["status"] != "closed" || short["grossPnl"] != "75.0000" || len(short["fills"].([]any)) != 2 {
+		t.Fatalf("the short: %v", short)
+	}
+	f.checkLedger(t)
+}

@@ -295,11 +295,17 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 	// Fills of the account in the file's time range: its positions that
 	// overlap the range (an index range on account and opened_at), then
 	// their fills by time. Decimals come back as trimmed text, the form
-	// Key uses.
+	// Key uses. A reversal's fill is stored in two parts (the closing one
+	// in the reversed position, the opening one, split_of it, in its
+	// successor): each part's key is the whole fill's, the row the broker
+	// wrote, so a re-import finds it.
 	const dupQ = `SELECT p.symbol, p.asset_type,
 			CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'buy' ELSE 'sell' END,
-			f.filled_at, trim_scale(f.price)::text, trim_scale(f.quantity)::text
+			f.filled_at, trim_scale(f.price)::text,
+			trim_scale(f.quantity + coalesce(opening.quantity, closing.quantity, 0))::text
 		FROM positions p JOIN fills f ON f.position_id = p.id
+			LEFT JOIN fills closing ON closing.id = f.split_of
+			LEFT JOIN fills opening ON opening.split_of = f.id
 		WHERE p.account_id = $1 AND p.user_id = $2 AND p.opened_at <= $4
 			AND (p.closed_at IS NULL OR p.closed_at >= $3)
 			AND f.filled_at BETWEEN $3 AND $4`
