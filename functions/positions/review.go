@@ -14,6 +14,8 @@ import (
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
 	"tradejournal/shared/ratelimit"
+
+	"github.com/shopspring/decimal"
 )
 
 // marketLimit bounds one user's market look-ups of positions (bars and
@@ -90,8 +92,8 @@ type barsResponse struct {
 	To         time.Time    `json:"to"`
 	Bars       []market.Bar `json:"bars"`
 	// HeldFrom and HeldTo are the holding period (to now while open);
-	// MaePrice and MfePrice the excursions the bars overlapping it imply
-	// (null without such bars).
+	// MaePrice and MfePrice the excursions the bars overlapping it and its
+	// fills imply (null without such bars).
 	HeldFrom time.Time `json:"heldFrom"`
 	HeldTo   time.Time `json:"heldTo"`
 	MaePrice *string   `json:"maePrice"`
@@ -101,7 +103,7 @@ type barsResponse struct {
 // bars answers the price bars around a stock position's holding period,
 // at a resolution chosen from the hold (market.WindowFor), and the MAE and
 // MFE they imply: for a long the lowest low and highest high of the bars
-// overlapping the hold, for a short the other way round.
+// overlapping the hold and of its fills, for a short the other way round.
 func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 	p, symbol, err := h.marketPosition(r)
 	if err != nil {
@@ -125,6 +127,13 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 	res := barsResponse{Symbol: symbol, Resolution: win.Resolution.Code, From: win.From, To: win.To, Bars: bars,
 		HeldFrom: p.OpenedAt.UTC(), HeldTo: heldTo.UTC()}
 	if low, high, ok := market.Excursion(bars, win.Resolution.Step, *p.OpenedAt, heldTo); ok {
+		// Every fill traded inside the range the position saw, which bars
+		// of another feed (or a coarse resolution) may not show.
+		for _, f := range p.Fills {
+			if price, err := decimal.NewFromString(f.Price); err == nil {
+				low, high = decimal.Min(low, price), decimal.Max(high, price)
+			}
+		}
 		lo, hi := low.String(), high.String()
 		res.MaePrice, res.MfePrice = &lo, &hi
 		if p.Side == journal.SideShort {

@@ -122,8 +122,10 @@ func TestExcursionsAndReview(t *testing.T) {
 			body  map[string]any
 			field string
 		}{
-			{map[string]any{"maePrice": "10.5"}, "maePrice"}, // above a long's entry
-			{map[string]any{"mfePrice": "9.99"}, "mfePrice"}, // below it
+			{map[string]any{"maePrice": "10.5"}, "maePrice"},    // above a long's entry
+			{map[string]any{"mfePrice": "9.99"}, "mfePrice"},    // below it
+			{map[string]any{"mfePrice": "10.5"}, "mfePrice"},    // below the exit at 11
+			{map[string]any{"maePrice": "10.0001"}, "maePrice"}, // above the entry at 10
 			{map[string]any{"maePrice": "0"}, "maePrice"},
 			{map[string]any{"maePrice": "-1"}, "maePrice"},
 			{map[string]any{"mfePrice": 11}, "mfePrice"},
@@ -281,6 +283,15 @@ func TestBarsAndUnrealized(t *testing.T) {
 		}
 		// The bars' MAE and MFE are accepted as they are.
 		apitest.Must(t, a.Do("PATCH", "/api/positions/"+short, map[string]any{"maePrice": "11.35", "mfePrice": "9.4"}), 200)
+
+		// A fill outside the bars' range (another feed's prints) widens it:
+		// the excursions stay ones the position's check accepts.
+		wide := newPosition(t, a, account, "AAPL", "stock", "long", nil, fill("entry", "9.2", "100", "0", at(entryAt)), fill("exit", "12", "100", "0", at(exitAt)))
+		got = body(t, apitest.Must(t, a.Do("GET", "/api/positions/"+wide+"/bars", nil), 200))
+		if got["maePrice"] != "9.2" || got["mfePrice"] != "12" {
+			t.Fatalf("excursions beyond the bars %v %v", got["maePrice"], got["mfePrice"])
+		}
+		apitest.Must(t, a.Do("PATCH", "/api/positions/"+wide, map[string]any{"maePrice": got["maePrice"], "mfePrice": got["mfePrice"]}), 200)
 	})
 
 	t.Run("NotFound", func(t *testing.T) {

@@ -75,12 +75,14 @@ func Review(t Trade, f Figures, target, mae, mfe *decimal.Decimal, now time.Time
 }
 
 // CheckExcursions says what is wrong with a position's MAE and MFE prices
-// (fields maePrice and mfePrice) against its side and average entry: the
-// adverse excursion is at or beyond the entry against the trade (at or
-// below it for a long, at or above it for a short), the favourable one at
-// or beyond it in the trade's favour. Without an entry (a draft) only the
-// order of the two is checked. Nil values are not checked.
-func CheckExcursions(side string, entry, mae, mfe *decimal.Decimal) error {
+// (fields maePrice and mfePrice) against its side and its fills' prices
+// (low and high: every fill traded inside the price range the position
+// saw): the adverse excursion is at or beyond every fill against the
+// trade (at or below the lowest for a long, at or above the highest for a
+// short), the favourable one at or beyond every fill in the trade's
+// favour. Without fills (a draft) only the order of the two is checked.
+// Nil values are not checked.
+func CheckExcursions(side string, low, high, mae, mfe *decimal.Decimal) error {
 	var p Problems
 	long := side != SideShort
 	worse := func(a, b decimal.Decimal) bool { // a is against the trade from b
@@ -89,18 +91,22 @@ func CheckExcursions(side string, entry, mae, mfe *decimal.Decimal) error {
 		}
 		return a.GreaterThan(b)
 	}
-	if entry != nil && mae != nil && worse(*entry, *mae) {
+	adverse, favourable := low, high // the fills' extremes against and for the trade
+	if !long {
+		adverse, favourable = high, low
+	}
+	if adverse != nil && mae != nil && worse(*adverse, *mae) {
 		if long {
-			p.Add("maePrice", "the adverse excursion of a long is at or below the average entry ("+entry.String()+")")
+			p.Add("maePrice", "the adverse excursion of a long is at or below its lowest fill price ("+adverse.String()+")")
 		} else {
-			p.Add("maePrice", "the adverse excursion of a short is at or above the average entry ("+entry.String()+")")
+			p.Add("maePrice", "the adverse excursion of a short is at or above its highest fill price ("+adverse.String()+")")
 		}
 	}
-	if entry != nil && mfe != nil && worse(*mfe, *entry) {
+	if favourable != nil && mfe != nil && worse(*mfe, *favourable) {
 		if long {
-			p.Add("mfePrice", "the favourable excursion of a long is at or above the average entry ("+entry.String()+")")
+			p.Add("mfePrice", "the favourable excursion of a long is at or above its highest fill price ("+favourable.String()+")")
 		} else {
-			p.Add("mfePrice", "the favourable excursion of a short is at or below the average entry ("+entry.String()+")")
+			p.Add("mfePrice", "the favourable excursion of a short is at or below its lowest fill price ("+favourable.String()+")")
 		}
 	}
 	if mae != nil && mfe != nil && worse(*mfe, *mae) && !p.Has("maePrice") && !p.Has("mfePrice") {

@@ -99,25 +99,29 @@ func TestUnrealizedAfterScaling(t *testing.T) {
 	}
 }
 
+// TestCheckExcursions: the excursions lie beyond every fill (low 48 and
+// high 52 here): a long's MAE at or below its lowest, its MFE at or above
+// its highest, a short's the other way round.
 func TestCheckExcursions(t *testing.T) {
 	for _, tc := range []struct {
-		side            string
-		entry, mae, mfe *decimal.Decimal
-		fields          []string
+		side                string
+		low, high, mae, mfe *decimal.Decimal
+		fields              []string
 	}{
-		{journal.SideLong, dp("50"), dp("49"), dp("55"), nil},
-		{journal.SideLong, dp("50"), dp("50"), dp("50"), nil},
-		{journal.SideLong, dp("50"), dp("51"), nil, []string{"maePrice"}},
-		{journal.SideLong, dp("50"), nil, dp("49"), []string{"mfePrice"}},
-		{journal.SideLong, dp("50"), dp("51"), dp("49"), []string{"maePrice", "mfePrice"}},
-		{journal.SideShort, dp("50"), dp("51"), dp("45"), nil},
-		{journal.SideShort, dp("50"), dp("49"), dp("45"), []string{"maePrice"}},
-		{journal.SideShort, dp("50"), nil, dp("50.5"), []string{"mfePrice"}},
+		{journal.SideLong, dp("48"), dp("52"), dp("47"), dp("55"), nil},
+		{journal.SideLong, dp("48"), dp("52"), dp("48"), dp("52"), nil},
+		{journal.SideLong, dp("50"), dp("50"), dp("50"), dp("50"), nil},
+		{journal.SideLong, dp("48"), dp("52"), dp("49"), nil, []string{"maePrice"}}, // above the lowest fill
+		{journal.SideLong, dp("48"), dp("52"), nil, dp("51"), []string{"mfePrice"}}, // below the highest
+		{journal.SideLong, dp("48"), dp("52"), dp("51"), dp("49"), []string{"maePrice", "mfePrice"}},
+		{journal.SideShort, dp("48"), dp("52"), dp("53"), dp("45"), nil},
+		{journal.SideShort, dp("48"), dp("52"), dp("51"), dp("45"), []string{"maePrice"}}, // below the highest fill
+		{journal.SideShort, dp("48"), dp("52"), nil, dp("48.5"), []string{"mfePrice"}},
 		// A draft: only the order of the two.
-		{journal.SideLong, nil, dp("60"), dp("55"), []string{"mfePrice"}},
-		{journal.SideShort, nil, dp("60"), dp("55"), nil},
+		{journal.SideLong, nil, nil, dp("60"), dp("55"), []string{"mfePrice"}},
+		{journal.SideShort, nil, nil, dp("60"), dp("55"), nil},
 	} {
-		err := journal.CheckExcursions(tc.side, tc.entry, tc.mae, tc.mfe)
+		err := journal.CheckExcursions(tc.side, tc.low, tc.high, tc.mae, tc.mfe)
 		var got []string
 		if e, ok := apperr.As(err); ok {
 			for _, d := range e.Details {
@@ -125,7 +129,7 @@ func TestCheckExcursions(t *testing.T) {
 			}
 		}
 		if len(got) != len(tc.fields) || len(got) > 0 && got[0] != tc.fields[0] {
-			t.Errorf("%s entry %s mae %s mfe %s: %v, want %v", tc.side, str(tc.entry), str(tc.mae), str(tc.mfe), got, tc.fields)
+			t.Errorf("%s fills %s-%s mae %s mfe %s: %v, want %v", tc.side, str(tc.low), str(tc.high), str(tc.mae), str(tc.mfe), got, tc.fields)
 		}
 	}
 }

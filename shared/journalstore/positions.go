@@ -381,18 +381,19 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 }
 
 // checkExcursions queues the check of a position's MAE and MFE prices
-// against its side and average entry (journal.CheckExcursions).
+// against its side and its fills' prices (journal.CheckExcursions).
 func checkExcursions(b *pgx.Batch, id string) {
-	const sql = `SELECT side, avg_entry_price, mae_price, mfe_price FROM positions WHERE id = $1`
+	const sql = `SELECT p.side, min(f.price), max(f.price), p.mae_price, p.mfe_price
+		FROM positions p LEFT JOIN fills f ON f.position_id = p.id WHERE p.id = $1 GROUP BY p.id`
 	b.Queue(sql, id).QueryRow(func(row pgx.Row) error {
 		var (
-			side            string
-			entry, mae, mfe *decimal.Decimal
+			side                string
+			low, high, mae, mfe *decimal.Decimal
 		)
-		if err := row.Scan(&side, &entry, &mae, &mfe); err != nil {
+		if err := row.Scan(&side, &low, &high, &mae, &mfe); err != nil {
 			return db.Classify(err)
 		}
-		return journal.CheckExcursions(side, entry, mae, mfe)
+		return journal.CheckExcursions(side, low, high, mae, mfe)
 	})
 }
 

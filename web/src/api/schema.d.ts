@@ -1538,7 +1538,7 @@ export interface paths {
          *     of CME Group and Cboe contracts (ES 50, MES 5, NQ 20, MNQ 2, YM 5,
          *     MYM 0.5, RTY 50, M2K 5, CL 1000, MCL 100, NG 10000, GC 100, MGC 10,
          *     SI 5000, HG 25000, ZB/ZN/ZF 1000, ZT 2000, ZC/ZS/ZW 50, 6E 125000,
-         *     6J 12500000, and more: shared/journal/futures.go) unless the request
+         *     6J 12500000, and more: shared/instrument/futures.go) unless the request
          *     gives `multiplier`; a root without a table value and no `multiplier`
          *     is 400 on `multiplier`. A stock or an option with `multiplier` is
          *     400 on `multiplier` (theirs are 1 and 100). Fees not given are
@@ -4089,15 +4089,16 @@ export interface components {
             notes?: string;
             /**
              * @description The maximum adverse excursion, a price (greater than 0, 8 places);
-             *     null or "" clears it. A long's is at or below its average entry, a
-             *     short's at or above it (400 on `maePrice` otherwise), checked when
-             *     it is written.
+             *     null or "" clears it. Every fill traded inside the range the
+             *     position saw: a long's is at or below its lowest fill price, a
+             *     short's at or above its highest (400 on `maePrice` otherwise),
+             *     checked when it is written.
              */
             maePrice?: components["schemas"]["DecimalInput"] | null;
             /**
              * @description The maximum favourable excursion, a price: a long's at or above its
-             *     average entry, a short's at or below it; and on the favourable side
-             *     of the MAE.
+             *     highest fill price, a short's at or below its lowest; and on the
+             *     favourable side of the MAE.
              */
             mfePrice?: components["schemas"]["DecimalInput"] | null;
         };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Schemas } from '../../api/client';
-import { Review, barsSeries, formatHold } from './Review';
+import { Review, barsSeries, excursionErrors, formatHold } from './Review';
 import { mockApi, renderScreen, route } from '../../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -81,16 +81,46 @@ describe('Review', () => {
       config(false),
       route('PATCH', '/api/positions/p1', () => ({
         status: 400,
-        body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'maePrice', message: 'the adverse excursion of a long is at or below the average entry (10)' }] } },
+        body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'maePrice', message: 'the adverse excursion of a long is at or below its lowest fill price (10)' }] } },
       })),
     );
     const user = userEvent.setup();
     renderScreen(<Review p={position} currency="USD" />);
     const mae = screen.getByLabelText('MAE price (worst price against the trade)');
     await user.clear(mae);
-    await user.type(mae, '10.5');
+    await user.type(mae, '9');
     await user.click(screen.getByRole('button', { name: 'Save MAE and MFE' }));
     expect(await screen.findByText(/adverse excursion/i, { selector: '.field *' })).toBeInTheDocument();
     expect(calls.some((c) => c.path.endsWith('/bars') || c.path.endsWith('/unrealized'))).toBe(false);
+  });
+
+  it('refuses, before sending, an MAE above a long\'s lowest fill and an MFE below its highest, in the form\'s words', async () => {
+    const { calls } = mockApi(config(false));
+    const user = userEvent.setup();
+    const closed = { ...position, fills: [fill('entry', '10', '2025-06-02T14:07:00Z'), fill('exit', '11', '2025-06-02T15:07:00Z')] } as Schemas['Position'];
+    renderScreen(<Review p={closed} currency="USD" />);
+    const mae = screen.getByLabelText('MAE price (worst price against the trade)');
+    await user.clear(mae);
+    await user.type(mae, '10.5');
+    await user.type(screen.getByLabelText('MFE price (best price for the trade)'), '10.8');
+    await user.click(screen.getByRole('button', { name: 'Save MAE and MFE' }));
+    expect(await screen.findByText(/worst price of a long is at or below its lowest fill, 10\.00/)).toBeInTheDocument();
+    expect(screen.getByText(/best price of a long is at or above its highest fill, 11\.00/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+});
+
+describe('excursionErrors', () => {
+  const fills = [fill('entry', '48', 't1'), fill('exit', '52', 't2')] as Schemas['Fill'][];
+  it('holds the excursions beyond every fill, as the API does', () => {
+    expect(excursionErrors('long', fills, '47', '55')).toEqual({});
+    expect(excursionErrors('long', fills, '48', '52')).toEqual({});
+    expect(Object.keys(excursionErrors('long', fills, '49', ''))).toEqual(['mae']);
+    expect(Object.keys(excursionErrors('long', fills, '', '51'))).toEqual(['mfe']);
+    expect(excursionErrors('short', fills, '53', '45')).toEqual({});
+    expect(Object.keys(excursionErrors('short', fills, '51', '47'))).toEqual(['mae']);
+    expect(Object.keys(excursionErrors('short', fills, '53', '48.5'))).toEqual(['mfe']);
+    expect(Object.keys(excursionErrors('long', [], '60', '55'))).toEqual(['mfe']);
+    expect(excursionErrors('long', fills, 'abc', '')).toEqual({}); // the server names what is not a number
   });
 });

@@ -130,6 +130,39 @@ function ExcursionCells({ e, currency }: { e: Excursion | null | undefined; curr
 }
 
 /** useSavePosition saves a change of the position's own fields and stores the answer. */
+/**
+ * excursionErrors checks MAE and MFE prices (normalized decimals, '' for
+ * none) as the API does: every fill traded inside the range the position
+ * saw, so a long's worst price is at or below its lowest fill and its best
+ * at or above its highest, a short's the other way round; and the best is
+ * on the trade's side of the worst.
+ */
+export function excursionErrors(side: Position['side'], fills: Position['fills'], mae: string, mfe: string): { mae?: string; mfe?: string } {
+  const prices = fills.map((f) => Number(f.price));
+  const long = side !== 'short';
+  const price = (v: number) => formatDecimal(String(v), 2, 8);
+  const out: { mae?: string; mfe?: string } = {};
+  const against = (a: number, b: number) => (long ? a < b : a > b); // a is against the trade from b
+  if (prices.length > 0) {
+    const low = Math.min(...prices);
+    const high = Math.max(...prices);
+    if (mae !== '' && against(long ? low : high, Number(mae))) {
+      out.mae = long
+        ? `The worst price of a long is at or below its lowest fill, ${price(low)}: enter that or lower.`
+        : `The worst price of a short is at or above its highest fill, ${price(high)}: enter that or higher.`;
+    }
+    if (mfe !== '' && against(Number(mfe), long ? high : low)) {
+      out.mfe = long
+        ? `The best price of a long is at or above its highest fill, ${price(high)}: enter that or higher.`
+        : `The best price of a short is at or below its lowest fill, ${price(low)}: enter that or lower.`;
+    }
+  }
+  if (!out.mae && !out.mfe && mae !== '' && mfe !== '' && against(Number(mfe), Number(mae))) {
+    out.mfe = long ? 'The best price of a long is at or above its worst price.' : 'The best price of a short is at or below its worst price.';
+  }
+  return out;
+}
+
 function useSaveExcursions(p: Position) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -168,10 +201,15 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
   const [mae, setMae] = useState(p.maePrice ?? '');
   const [mfe, setMfe] = useState(p.mfePrice ?? '');
   const save = useSaveExcursions(p);
+  const [checked, setChecked] = useState<{ mae?: string; mfe?: string }>({});
   const err = save.error instanceof ApiError ? save.error : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate({ maePrice: normalizeDecimal(mae) || null, mfePrice: normalizeDecimal(mfe) || null });
+    const body = { maePrice: normalizeDecimal(mae), mfePrice: normalizeDecimal(mfe) };
+    const problems = excursionErrors(p.side, p.fills, body.maePrice, body.mfePrice);
+    setChecked(problems);
+    if (problems.mae || problems.mfe) return;
+    save.mutate({ maePrice: body.maePrice || null, mfePrice: body.mfePrice || null });
   };
   const r = p.review;
   const computed = bars.data && bars.data.maePrice && bars.data.mfePrice ? { mae: bars.data.maePrice, mfe: bars.data.mfePrice } : null;
@@ -209,14 +247,14 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
           inputMode="decimal"
           value={mae}
           onChange={(e) => setMae(e.target.value)}
-          error={err?.fieldError('maePrice')}
+          error={checked.mae ?? err?.fieldError('maePrice')}
         />
         <Field
           label="MFE price (best price for the trade)"
           inputMode="decimal"
           value={mfe}
           onChange={(e) => setMfe(e.target.value)}
-          error={err?.fieldError('mfePrice')}
+          error={checked.mfe ?? err?.fieldError('mfePrice')}
         />
         <div className="row">
           <button type="submit" disabled={save.isPending}>
@@ -240,6 +278,7 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
             onClick={() => {
               setMae(computed.mae);
               setMfe(computed.mfe);
+              setChecked({});
               save.mutate({ maePrice: computed.mae, mfePrice: computed.mfe });
             }}
           >
