@@ -423,6 +423,38 @@ step('imports a CSV through the wizard: located errors, preview, commit, duplica
   assert.deepEqual(items.map((p) => p.symbol).sort(), ['AAPL', 'MSFT', 'TSLA']);
 });
 
+step('imports a statement whose sale reverses a position, then an overlapping one: the reversal is a repeat, only the new rows are added', async () => {
+  const first = [header, '2026-11-09,10:00:00,AMD,Buy,10,100,0', '2026-11-09,11:00:00,AMD,Sell,30,102,0']; // a long of 10 closed, a short of 20 opened
+  await page.getByLabel('CSV file').setInputFiles(csv(first));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.getByRole('button', { name: 'Import', exact: true }).waitFor();
+  assert.match(await preview.innerText(), /Positions\s+2 new, 0 continued, 1 left open/);
+  await preview.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Imported' }).waitFor();
+  const before = (await api('/api/positions?symbol=AMD')).items.length;
+
+  // The next statement starts with the reversing sale again, then covers the short.
+  await page.getByLabel('CSV file').setInputFiles(csv([header, first[2], '2026-11-10,10:00:00,AMD,Buy,20,99,0']));
+  await page.getByRole('button', { name: 'Preview import' }).click();
+  await preview.getByText('1 of 2', { exact: true }).waitFor();
+  const facts = await preview.innerText();
+  assert.match(facts, /Fills to import\s+1 of 2/);
+  assert.match(facts, /Positions\s+0 new, 1 continued, 0 left open/);
+  assert.match(facts, /Already in the journal\s+1 fill/);
+  await preview.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Imported' }).waitFor();
+  const amd = (await api('/api/positions?symbol=AMD')).items;
+  assert.equal(amd.length, before);
+  assert.deepEqual(amd.map((p) => `${p.side} ${p.status}`).sort(), ['long closed', 'short closed']);
+
+  // Out of the way of the later steps' totals.
+  for (const p of amd.sort((a, b) => (a.reversalOf ? -1 : 1) - (b.reversalOf ? -1 : 1))) {
+    const res = await page.request.delete(`/api/positions/${p.id}`);
+    assert.equal(res.status(), 204, `DELETE ${p.symbol} ${p.side}: ${res.status()} ${await res.text()}`);
+  }
+});
+
 step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s positions from its journal page', async () => {
   await nav('Dashboard');
   const tiles = page.getByLabel('Statistics', { exact: true });
