@@ -49,7 +49,15 @@ describe('DayCompliance', () => {
     expect(screen.getByRole('link', { name: 'Open the trade' })).toHaveAttribute('href', '/positions/p2');
     // A strategy is one trade: its violation opens the strategy, not one of its legs.
     expect(screen.getByRole('link', { name: 'Open the strategy' })).toHaveAttribute('href', '/strategies/s1');
-    expect(screen.getByTestId('rule-marker-2024-05-02')).toHaveAttribute('title', expect.stringMatching(/^Broke 1 rule: MSFT: 2nd trade of the day; your limit is 1/));
+    // One broken rule is one line with its count, its trades under it.
+    const broken = screen.getByRole('list', { name: 'Rules broken' });
+    expect(broken.children).toHaveLength(1);
+    expect(broken.children[0]?.firstElementChild).toHaveTextContent(/^Maximum trades per day, broken by 2 trades$/);
+    expect(screen.getByRole('list', { name: 'Trades that broke Maximum trades per day' }).children).toHaveLength(2);
+    expect(screen.getByTestId('rule-marker-2024-05-02')).toHaveAttribute(
+      'title',
+      'Broke 1 rule: Maximum trades per day, broken by 2 trades (MSFT: 2nd trade of the day; your limit is 1; SPY bull call vertical (debit): 3rd trade of the day; your limit is 1)',
+    );
     expect(screen.queryByTestId('rule-marker-2024-05-03')).toBeNull();
     expect(calls.filter((c) => c.path === '/api/rules/compliance').map((c) => c.search)).toEqual(['?from=2024-05-01&to=2024-05-31']);
   });

@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
 import { errorText } from '../../api/client';
 import { formatDay } from '../../format';
-import { ruleTypes, useDayCompliance, useRules } from './rules';
+import { brokenRuleText, brokenRules, ruleTypes, useDayCompliance, useRules } from './rules';
 
 /**
  * DayCompliance is one trading day's compliance with the user's rules: its
- * score, what each rule came to, and every violation in words.
+ * score, each rule it broke on one line with its count, and the trades
+ * that broke it under that line, in words.
  */
 export function DayCompliance({ date }: { date: string }) {
   const { day, query } = useDayCompliance(date);
@@ -49,22 +50,29 @@ export function DayCompliance({ date }: { date: string }) {
           </p>
           {day.violations.length > 0 && (
             <ul className="violations" aria-label="Rules broken">
-              {day.violations.map((v, i) => (
-                <li key={`${v.ruleId}-${i}`}>
-                  <strong>{ruleTypes[v.type].label}:</strong> {v.message}
-                  {v.strategyId ? (
-                    <>
-                      {' '}
-                      <Link to={`/strategies/${v.strategyId}`}>Open the strategy</Link>
-                    </>
-                  ) : (
-                    v.positionIds.length === 1 && (
-                      <>
-                        {' '}
-                        <Link to={`/positions/${v.positionIds[0]}`}>Open the trade</Link>
-                      </>
-                    )
-                  )}
+              {brokenRules(day.violations).map((g) => (
+                <li key={g.ruleId}>
+                  <strong>{brokenRuleText(g)}</strong>
+                  <ul aria-label={`Trades that broke ${ruleTypes[g.type].label}`}>
+                    {g.trades.map((v, i) => (
+                      <li key={`${v.strategyId ?? v.positionIds.join()}-${i}`}>
+                        {v.message}
+                        {v.strategyId ? (
+                          <>
+                            {' '}
+                            <Link to={`/strategies/${v.strategyId}`}>Open the strategy</Link>
+                          </>
+                        ) : (
+                          v.positionIds.length === 1 && (
+                            <>
+                              {' '}
+                              <Link to={`/positions/${v.positionIds[0]}`}>Open the trade</Link>
+                            </>
+                          )
+                        )}
+                      </li>
+                    ))}
+                  </ul>
                 </li>
               ))}
             </ul>

@@ -1,4 +1,4 @@
-import { useDayCompliance } from './rules';
+import { brokenRuleText, brokenRules, useDayCompliance } from './rules';
 
 /**
  * RuleMarker marks a calendar day that broke a trading rule: a small dot
@@ -8,7 +8,8 @@ import { useDayCompliance } from './rules';
 export function RuleMarker({ date }: { date: string }) {
   const { day } = useDayCompliance(date);
   if (!day || day.broken === 0) return null;
-  const text = `Broke ${day.broken} rule${day.broken === 1 ? '' : 's'}: ${day.violations.map((v) => v.message).join('; ')}`;
+  const rules = brokenRules(day.violations).map((g) => `${brokenRuleText(g)} (${g.trades.map((v) => v.message).join('; ')})`);
+  const text = `Broke ${day.broken} rule${day.broken === 1 ? '' : 's'}: ${rules.join('; ')}`;
   return (
     <span className="rule-marker" title={text} data-testid={`rule-marker-${date}`}>
       <span aria-hidden="true">●</span>

@@ -84,6 +84,37 @@ export function ruleText(rule: Pick<Rule, 'type' | 'params'>, currency: string):
   }
 }
 
+export type Violation = ComplianceDay['violations'][number];
+
+/** A rule a day broke, with the trades that broke it, in the day's order. */
+export interface BrokenRule {
+  ruleId: string;
+  type: RuleType;
+  trades: Violation[];
+}
+
+/**
+ * brokenRules groups a day's violations by rule, rules in the order they
+ * were first broken: one line a rule, its trades under it.
+ */
+export function brokenRules(violations: Violation[]): BrokenRule[] {
+  const byRule = new Map<string, BrokenRule>();
+  for (const v of violations) {
+    let g = byRule.get(v.ruleId);
+    if (!g) {
+      g = { ruleId: v.ruleId, type: v.type, trades: [] };
+      byRule.set(v.ruleId, g);
+    }
+    g.trades.push(v);
+  }
+  return [...byRule.values()];
+}
+
+/** brokenRuleText is one broken rule in words: its name and how many trades broke it. */
+export function brokenRuleText(g: BrokenRule): string {
+  return `${ruleTypes[g.type].label}, broken by ${g.trades.length} trade${g.trades.length === 1 ? '' : 's'}`;
+}
+
 export const ruleKeys = {
   list: ['rules', 'list'] as const,
   compliance: (from: string, to: string, days: boolean) => ['rules', 'compliance', from, to, days] as const,
