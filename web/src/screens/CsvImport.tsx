@@ -11,7 +11,7 @@ import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
 import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
 import { proposedGrouping, sameGrouping, type Grouping } from './csvImport/grouping';
-import { partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
+import { counted, partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
 import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
 import { StrategyGroups } from './csvImport/StrategyGroups';
 import { plainNumber } from './positions/futures';
@@ -96,9 +96,9 @@ function PreviewResult({
           {s.newPositions} new, {s.continuedPositions} continued, {s.openPositions} left open
         </dd>
         <dt>Already in the journal</dt>
-        <dd>{s.duplicateFills} fills</dd>
+        <dd>{counted(s.duplicateFills, 'fill')}</dd>
         <dt>Repeated within the file</dt>
-        <dd>{s.duplicatesInFile} rows</dd>
+        <dd>{counted(s.duplicatesInFile, 'row')}</dd>
         <dt>Net P&amp;L</dt>
         <dd className={pnlClass(s.netPnl)}>
           {formatMoney(s.netPnl, s.currency)} (gross {formatMoney(s.grossPnl, s.currency)}, fees {formatMoney(s.fees, s.currency)})
@@ -106,6 +106,7 @@ function PreviewResult({
       </dl>
       <Problems title="Errors" items={preview.errors} total={preview.errorCount} />
       <UnknownPointValueNote errors={preview.errors} />
+      <WarningGroups groups={preview.warningGroups} />
       {preview.canImportPartial && preview.token && (
         <label className="check">
           <input type="checkbox" checked={importPartial} onChange={(e) => setImportPartial(e.target.checked)} />
@@ -118,7 +119,7 @@ function PreviewResult({
           {s.duplicateFills > 0 && (
             <label className="check">
               <input type="checkbox" checked={confirmDuplicates} onChange={(e) => setConfirmDuplicates(e.target.checked)} />
-              Also import the {s.duplicateFills} fills the journal already has
+              Also import the {counted(s.duplicateFills, 'fill')} the journal already has
             </label>
           )}
           {preview.expiresAt && <p className="hint">This preview is kept until {formatDateTime(preview.expiresAt)}.</p>}
@@ -138,7 +139,6 @@ function PreviewResult({
           {preview.errorCount > 0 ? 'Fix the errors in the file (or the mapping) and preview again: nothing can be imported yet.' : 'Nothing to import.'}
         </p>
       )}
-      <WarningGroups groups={preview.warningGroups} />
       {preview.positions.length > 0 && (
         <details open={preview.positions.length <= 20}>
           <summary>Positions the import writes ({preview.positions.length})</summary>
@@ -413,7 +413,7 @@ export default function CsvImport() {
         <section className="card" role="status" aria-labelledby="imported-title">
           <h2 id="imported-title">Imported</h2>
           <p>
-            {committed.fillsCreated} fills in {committed.positionsCreated} new and {committed.positionsContinued} continued positions
+            {counted(committed.fillsCreated, 'fill')} in {committed.positionsCreated} new and {committed.positionsContinued} continued positions
             {committed.strategiesCreated > 0 && `, grouped as ${committed.strategiesCreated} ${committed.strategiesCreated === 1 ? 'strategy' : 'strategies'}`}
             {committed.duplicatesSkipped > 0 && `; ${committed.duplicatesSkipped} duplicates skipped`}.
           </p>

@@ -1,5 +1,5 @@
 // Parts of the import wizard's preview: the preset read with, the warnings
-// grouped by code, and the partial-import confirmation.
+// grouped by kind in words, and the partial-import confirmation.
 import type { Schemas } from '../../api/client';
 import { readable } from '../../api/messages';
 
@@ -25,23 +25,50 @@ export function PresetNote({ preview, presets }: { preview: Preview; presets: Pr
   );
 }
 
-/** WarningGroups lists the warnings by code: a count and the first rows. */
+/** warningTitles name each warning code as a trader reads it. */
+const warningTitles: Record<string, string> = {
+  DUPLICATE_IN_JOURNAL: 'Already in the journal',
+  DUPLICATE_IN_FILE: 'Repeated within the file',
+  NO_FEES_COLUMN: 'No fees column: fees estimated',
+  FEES_ESTIMATED: 'Fees estimated from the fee schedule',
+  DIRECTION_INFERRED: 'Side read from the order of fills',
+  ROUNDED: 'Rounded to the places the journal keeps',
+  ROWS_SKIPPED: 'Rows that are not fills, skipped',
+  CONTINUES_POSITION: 'Continues a position open in the journal',
+  REVERSAL: 'Closes a position and opens the opposite one',
+};
+
+/** warningTitle is a warning code in words (a code this app does not know yet, as it is). */
+export function warningTitle(code: string): string {
+  return warningTitles[code] ?? code;
+}
+
+/** counted is a count with its noun: "1 fill", "3 fills". */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** WarningGroups lists the warnings by kind, in words: a count and the first rows. */
 export function WarningGroups({ groups }: { groups: Preview['warningGroups'] | undefined }) {
   // An answer of a server before grouping has none.
   if (!groups || groups.length === 0) return null;
   return (
     <details aria-label="Warnings">
       <summary>
-        Warnings ({groups.reduce((n, g) => n + g.count, 0)}): {groups.map((g) => `${g.code} ×${g.count}`).join(', ')}
+        {counted(
+          groups.reduce((n, g) => n + g.count, 0),
+          'warning',
+        )}
+        : {groups.map((g) => `${warningTitle(g.code)} (${g.count})`).join(', ')}
       </summary>
       <ul>
         {groups.map((g) => (
           <li key={g.code}>
-            <code>{g.code}</code> ×{g.count}
+            {warningTitle(g.code)}: {counted(g.count, 'row')}
             <ul>
               {g.first.map((p, i) => (
                 <li key={i}>
-                  {p.row === 0 ? 'file' : `row ${p.row}`}: {readable(p.message)}
+                  {p.row === 0 ? 'The file' : `Row ${p.row}`}: {readable(p.message)}
                 </li>
               ))}
               {g.count > g.first.length && <li className="muted">and {g.count - g.first.length} more like these</li>}
