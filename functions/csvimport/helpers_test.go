@@ -147,14 +147,15 @@ func commit(c *apitest.Client, token any, confirm bool) apitest.Response {
 	return c.Do("POST", "/api/csv-import/commit", map[string]any{"token": token, "confirmDuplicates": confirm})
 }
 
-// counts are the rows an import may write.
+// counts are the rows an import may write; fills counts the fills a file
+// holds (a reversal's fill once, not its opening part's row).
 type counts struct{ positions, fills, ledger, staged int }
 
 func (f *fixture) counts(t testing.TB) counts {
 	t.Helper()
 	var c counts
 	err := f.srv.App.DB.QueryRow(context.Background(), `SELECT
-		(SELECT count(*) FROM positions), (SELECT count(*) FROM fills),
+		(SELECT count(*) FROM positions), (SELECT count(*) FROM fills WHERE split_of IS NULL),
 		(SELECT count(*) FROM ledger_entries), (SELECT count(*) FROM csv_import_staging)`).Scan(&c.positions, &c.fills, &c.ledger, &c.staged)
 	if err != nil {
 		t.Fatal(err)

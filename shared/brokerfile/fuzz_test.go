@@ -184,8 +184,8 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("figures %+v", pos.Figures)
 			}
 		}
-		if len(plan.Errors) == 0 && rows != plan.Summary.ImportFills {
-			t.Fatalf("import fills %d, positions hold %d", plan.Summary.ImportFills, rows)
+		if len(plan.Errors) == 0 && n != plan.Summary.ImportFills {
+			t.Fatalf("import fills %d, positions hold %d of the file's fills (%d parts)", plan.Summary.ImportFills, n, rows)
 		}
 		grouped := map[int]bool{}
 		for _, g := range plan.StrategyGroups(parsed.Fills) {

@@ -68,7 +68,7 @@ type Summary struct {
 	Rows               int // data rows of the file
 	SkippedRows        int // rows that are not fills
 	Fills              int // fills read
-	ImportFills        int // fills the commit writes
+	ImportFills        int // the file's fills the commit writes (a reversal's once)
 	Positions          int // positions written (new and continued)
 	NewPositions       int
 	ContinuedPositions int
@@ -419,6 +419,9 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState) {
 		}
 		pos.Figures = fig
 		sum.ImportFills += len(pos.Fills)
+		if pos.ReversalOf > 0 {
+			sum.ImportFills-- // a reversal's fill is the previous position's too: the file's one row
+		}
 		if pos.ExistingID != "" {
 			sum.ContinuedPositions++
 			if pos.Before != nil {

@@ -27,7 +27,7 @@ type Imported struct {
 
 	Created   []string // new positions
 	Continued []string // open positions that took fills
-	Fills     int      // fill rows written (a reversal's fill is two)
+	Fills     int      // the file's fills written (a reversal's once, though stored in two parts)
 	// Strategies counts the strategies made of positions opened together.
 	Strategies int
 	Plan       *brokerfile.Plan
@@ -204,6 +204,7 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 				continue // the opening part of the reversal: its execution is the previous position's
 			}
 			f := &fills[i]
+			out.Fills++
 			ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: f.Side == brokerfile.Buy, Price: f.Price,
 				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt},
 				member: member, rank: typeRank(p.Types[n]), req: -1})
@@ -225,10 +226,6 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 			if p.isNew {
 				out.Created = append(out.Created, p.id)
 			}
-			out.Fills += len(p.legs)
-		}
-		for _, m := range ru.members {
-			out.Fills -= len(m.fills)
 		}
 	}
 	out.Positions = make([]string, len(plan.Positions))

@@ -4745,7 +4745,7 @@ export interface components {
             skippedRows: number;
             /** @description Fills read. */
             fills: number;
-            /** @description Fills the commit writes (duplicates of the journal left out). */
+            /** @description The file's fills the commit writes (duplicates of the journal left out; a reversal's fill once). */
             importFills: number;
             /** @description New and continued positions. */
             positions: number;
@@ -4927,6 +4927,7 @@ export interface components {
                 positionsContinued: number;
                 /** @description Strategies made: of the legs opened together, or of the trader's `strategies`. */
                 strategiesCreated: number;
+                /** @description The file's fills written: a reversal's fill once, though the journal stores its closing and opening parts. */
                 fillsCreated: number;
                 duplicatesSkipped: number;
                 positionIds: string[];
