@@ -341,6 +341,15 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 		opts.PresetID = detected.PresetID
 	}
 	spec, err := brokerfile.Resolve(opts, acct.Timezone, now, cfg.MaxRows)
+	if e, ok := apperr.As(err); ok && opts.PresetID == "" && opts.Mapping == nil {
+		// No layout given and none detected: say which presets came
+		// closest and what each lacks.
+		for i := range e.Details {
+			if e.Details[i].Field == "presetId" {
+				e.Details[i].Message = brokerfile.Undetected(head)
+			}
+		}
+	}
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

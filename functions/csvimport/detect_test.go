@@ -1,6 +1,7 @@
 package csvimport_test
 
 import (
+	"strings"
 	"testing"
 
 	"tradejournal/shared/apitest"
@@ -44,6 +45,25 @@ func TestDetection(t *testing.T) {
 		"dateFormat": "us"}, sample(t, "webull_orders.csv")), 200)
 	if r.JSON["detectedPresetId"] != "webull" || r.JSON["presetId"] != nil || r.JSON["canCommit"] != true {
 		t.Fatalf("%s", r.Body)
+	}
+}
+
+// TestUndetected: a file no preset fits, previewed without a preset or a
+// mapping, is refused on presetId with the presets it came closest to and
+// the columns each lacks, and what to do next.
+func TestUndetected(t *testing.T) {
+	f := setup(t, nil)
+	file := "When,Symbol,Side,Qty,Price\n2025-05-20 09:31,AAPL,Buy,10,100\n"
+	r := preview(t, f.a, map[string]any{"accountId": f.accountA}, []byte(file))
+	msg := r.DetailMessage("presetId")
+	if r.Status != 400 || !strings.Contains(msg, "the closest are Generic: one fill per row (it has no Date column)") ||
+		!strings.HasSuffix(msg, "choose the preset of your broker's export, or map the columns yourself") {
+		t.Fatalf("%q", msg)
+	}
+	// A file of no header at all says so.
+	r = preview(t, f.a, map[string]any{"accountId": f.accountA}, []byte("1,2,3\n4,5,6\n"))
+	if msg := r.DetailMessage("presetId"); r.Status != 400 || !strings.HasPrefix(msg, "no preset recognises this file's first line as a header") {
+		t.Fatalf("%d %q", r.Status, msg)
 	}
 }
 

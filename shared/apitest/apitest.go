@@ -143,6 +143,20 @@ func (r Response) ErrorCode() string {
 	return c
 }
 
+// DetailMessage is the message of the error body's first detail on field,
+// or "" when none names it.
+func (r Response) DetailMessage(field string) string {
+	e, _ := r.JSON["error"].(map[string]any)
+	details, _ := e["details"].([]any)
+	for _, d := range details {
+		if d, _ := d.(map[string]any); d["field"] == field {
+			m, _ := d["message"].(string)
+			return m
+		}
+	}
+	return ""
+}
+
 // Do sends a request. body may be nil, a string (sent as is) or any value
 // (sent as JSON); strings and values go with Content-Type application/json.
 func (c *Client) Do(method, path string, body any) Response {

@@ -2,9 +2,12 @@ package brokerfile
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"io"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -116,6 +119,14 @@ func presetHeader(p *Preset, recs [][]string) []string {
 // signature counts p's fields named in header, and reports whether every
 // required one is.
 func signature(p *Preset, header []string) (int, bool) {
+	matched, missing := columnsOf(p, header)
+	return matched, len(missing) == 0
+}
+
+// columnsOf counts the preset's fields named outright in header, and
+// lists the required fields header lacks (by the preset's first name for
+// each; the generic presets take a synonym as well).
+func columnsOf(p *Preset, header []string) (matched int, missing []string) {
 	index := map[string]bool{}
 	for _, h := range header {
 		index[headKey(h)] = true
@@ -135,16 +146,84 @@ func signature(p *Preset, header []string) (int, bool) {
 		}
 		return false
 	}
-	matched := 0
 	for _, names := range p.Columns {
 		if has(names, false) {
 			matched++
 		}
 	}
 	for _, f := range p.Required {
-		if !has(p.Columns[f], generic(p)) {
-			return matched, false
+		if names := p.Columns[f]; !has(names, generic(p)) && len(names) > 0 {
+			missing = append(missing, names[0])
 		}
 	}
-	return matched, true
+	return matched, missing
+}
+
+// Near is a preset a file's header came close to, and the columns it
+// lacks for it.
+type Near struct {
+	Name    string
+	Missing []string
+}
+
+// Closest names the presets (at most n) whose columns a file's head,
+// which no preset fits (Detect), comes nearest: the fewest required
+// columns missing from its first line, then the most named. A preset of
+// a statement whose section title is not there is not near.
+func Closest(head []byte, n int) []Near {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if binary(head) != "" {
+		return nil
+	}
+	type near struct {
+		Near
+		matched int
+	}
+	var all []near
+	for i := range presets {
+		p := &presets[i]
+		if p.Section != "" {
+			continue
+		}
+		d, _ := utf8.DecodeRuneInString(p.Delimiter)
+		recs := headRecords(head, d)
+		k := slices.IndexFunc(recs, func(r []string) bool { return !blank(r) })
+		if k < 0 {
+			return nil
+		}
+		matched, missing := columnsOf(p, recs[k])
+		if matched > 0 {
+			all = append(all, near{Near{p.Name, missing}, matched})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b near) int {
+		return cmp.Or(cmp.Compare(len(a.Missing), len(b.Missing)), cmp.Compare(b.matched, a.matched))
+	})
+	out := make([]Near, 0, n)
+	for _, a := range all[:min(n, len(all))] {
+		out = append(out, a.Near)
+	}
+	return out
+}
+
+// Undetected is what to tell of a file no preset fits when the trader
+// chose none: the presets it came closest to and the columns each lacks.
+func Undetected(head []byte) string {
+	const next = "choose the preset of your broker's export, or map the columns yourself"
+	near := Closest(head, 2)
+	if len(near) == 0 {
+		return "no preset recognises this file's first line as a header; " + next
+	}
+	parts := make([]string, len(near))
+	for i, n := range near {
+		parts[i] = n.Name
+		switch len(n.Missing) {
+		case 0:
+		case 1:
+			parts[i] += " (it has no " + n.Missing[0] + " column)"
+		default:
+			parts[i] += " (it has no " + strings.Join(n.Missing, ", ") + " columns)"
+		}
+	}
+	return "no preset recognises this file's header; the closest are " + strings.Join(parts, " and ") + "; " + next
 }
