@@ -417,6 +417,11 @@ step('imports a CSV through the wizard: located errors, preview, commit, duplica
   await page.getByRole('button', { name: 'Preview import' }).click();
   await preview.getByText('Already in the journal').waitFor();
   assert.match(await preview.innerText(), /Already in the journal\s+4 fills/);
+  // The warnings in words, above the Import button.
+  const warnings = preview.getByRole('group', { name: 'Warnings' });
+  assert.match(await warnings.locator('summary').innerText(), /^4 warnings: Fills the journal already has \(4\)/);
+  const [warningsBox, importBox] = await Promise.all([warnings.boundingBox(), preview.getByRole('button', { name: 'Import', exact: true }).boundingBox()]);
+  assert.ok(warningsBox.y < importBox.y, 'the warnings come before the Import button');
   await preview.getByLabel('Also import the 4 fills the journal already has').waitFor();
 
   const { items } = await api('/api/positions');
@@ -458,12 +463,12 @@ step('imports a statement whose sale reverses a position, then an overlapping on
 step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s positions from its journal page', async () => {
   await nav('Dashboard');
   const tiles = page.getByLabel('Statistics', { exact: true });
-  await tiles.getByText('3 (3W / 0L)').waitFor();
+  await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
   // A filter goes into the address, and the figures follow it: only the TSLA short.
   const filters = page.getByRole('search', { name: 'Filter statistics' });
   await filters.getByLabel('Side').selectOption('short');
   await page.waitForURL(/[?&]side=short/);
-  await tiles.getByText('1 (1W / 0L)').waitFor();
+  await tiles.getByText('1 (1W / 0L / 0BE)').waitFor();
   assert.match(await tiles.innerText(), /Net P&L\s+\$24\.00/);
   await page.getByRole('region', { name: 'By side' }).getByRole('row', { name: /Short/ }).waitFor();
   // The filter goes along to the positions list, and the back button undoes it.
@@ -474,7 +479,7 @@ step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s posi
   await page.goBack();
   await page.goBack();
   await page.waitForURL((url) => url.pathname === '/' && url.search === '');
-  await tiles.getByText('3 (3W / 0L)').waitFor();
+  await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
 
   // Sort the underlyings by net P&L: largest first, then smallest first.
   const underlyings = page.getByRole('region', { name: 'By underlying' });
@@ -1030,6 +1035,15 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
   await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor({ state: 'detached' });
   const images = await api(`/api/positions/${trade.id}/images`);
   assert.deepEqual(images.items.map((i) => i.caption), ['Entry on the retest']);
+  // An MAE above the long's lowest fill (the entry at 100) cannot be: the form says so before sending it.
+  const excursions = page.getByRole('form', { name: 'Excursions' });
+  await excursions.getByLabel('MAE price (worst price against the trade)').fill('100.5');
+  await excursions.getByRole('button', { name: 'Save MAE and MFE' }).click();
+  await excursions.getByText(/The worst price of a long is at or below its lowest fill, 100\.00/).waitFor();
+  await excursions.getByLabel('MAE price (worst price against the trade)').fill('98');
+  await excursions.getByRole('button', { name: 'Save MAE and MFE' }).click();
+  await page.getByRole('region', { name: 'Review' }).getByText(/^98\.00 ·/).waitFor();
+  assert.equal((await api(`/api/positions/${trade.id}`)).position.maePrice, '98');
   await screenshot('position-review');
 });
 
@@ -1119,6 +1133,8 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
   const panel = page.getByRole('region', { name: /^Rules on / });
   await panel.getByTestId('day-score').waitFor();
   await panel.getByText(/2nd trade of the day; your limit is 1/).first().waitFor();
+  // One line a broken rule, with its count; its trades under it.
+  await panel.getByText('Maximum trades per day, broken by 1 trade', { exact: true }).waitFor();
   await screenshot('day-compliance');
 });
 
