@@ -63,6 +63,11 @@ export function formatDecimal(value: string | null | undefined, places: number, 
   return f.format(value as Intl.StringNumericLiteral);
 }
 
+/** tradesText is a count of trades with its wins, losses and breakevens (net P&L exactly 0): "12 (7W / 4L / 1BE)". */
+export function tradesText(s: { trades: number; wins: number; losses: number; breakevens: number }): string {
+  return `${s.trades} (${s.wins}W / ${s.losses}L / ${s.breakevens}BE)`;
+}
+
 /** formatPercent shows a percent figure such as "55.00" as "55.00%". */
 export function formatPercent(value: string | null | undefined): string {
   const text = formatDecimal(value, 2);

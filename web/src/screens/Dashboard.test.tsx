@@ -295,6 +295,6 @@ describe('Dashboard figures', () => {
     expect(perCurrency).toHaveTextContent('EUR1');
     expect(perCurrency).toHaveTextContent('USD90');
     expect(screen.getByTestId('figures-in')).toHaveTextContent('USD accounts only');
-    expect(screen.getByLabelText('Statistics')).toHaveTextContent('90 (3W / 1L)');
+    expect(screen.getByLabelText('Statistics')).toHaveTextContent('90 (3W / 1L / 0BE)');
   });
 });

@@ -9,7 +9,7 @@ import { FilterBar, useUrlFilters } from '../components/filters';
 import { Loading, PageTitle, SelectField } from '../components/ui';
 import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters, type Filters } from '../filterState';
 import { sumDecimals } from '../decimal';
-import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../format';
+import { formatDecimal, formatMoney, formatPercent, pnlClass, tradesText } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
 import { RuleMarker } from './rules/RuleMarker';
 import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
@@ -100,7 +100,7 @@ function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: str
         <Tile label="Expectancy" value={money(s.expectancy, c)} className={pnlClass(s.expectancy)} why="No trades" />
         <Tile label="Average R" value={s.averageR && rText(s.averageR)} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} why="No trade has a planned stop" />
         <Tile label="SQN" value={s.sqn && formatDecimal(s.sqn, 2)} note={rCoverage(s.rTrades, s.trades)} why={noR} />
-        <Tile label="Trades" value={`${s.trades} (${s.wins}W / ${s.losses}L)`} />
+        <Tile label="Trades" value={tradesText(s)} note="W won, L lost, BE broke even" />
         <Tile label="Average win" value={money(s.averageWin, c)} why="No winning trade" />
         <Tile label="Average loss" value={money(s.averageLoss, c)} why="No losing trade" />
         <Tile label="Largest win" value={money(s.largestWin, c)} className={pnlClass(s.largestWin)} why="No winning trade" />

@@ -27,8 +27,8 @@ export function PresetNote({ preview, presets }: { preview: Preview; presets: Pr
 
 /** warningTitles name each warning code as a trader reads it. */
 const warningTitles: Record<string, string> = {
-  DUPLICATE_IN_JOURNAL: 'Already in the journal',
-  DUPLICATE_IN_FILE: 'Repeated within the file',
+  DUPLICATE_IN_JOURNAL: 'Fills the journal already has',
+  DUPLICATE_IN_FILE: 'Rows repeating an earlier row',
   NO_FEES_COLUMN: 'No fees column: fees estimated',
   FEES_ESTIMATED: 'Fees estimated from the fee schedule',
   DIRECTION_INFERRED: 'Side read from the order of fills',

@@ -8,7 +8,7 @@ import { SaveState, useAutosave } from '../../components/autosave';
 import { MarkdownView } from '../../components/Markdown';
 import { PageTitle, SelectField, TextAreaField } from '../../components/ui';
 import { closedOnDay, emptyFilters, writeFilters } from '../../filterState';
-import { formatDateTime, formatDay, formatMoney, formatPercent, pnlClass } from '../../format';
+import { formatDateTime, formatDay, formatMoney, formatPercent, pnlClass, tradesText } from '../../format';
 import { TagPicker } from '../positions/TagPicker';
 import { moods, shiftDay, validDay } from './days';
 import { DayCompliance } from '../rules/DayCompliance';
@@ -89,7 +89,7 @@ function Figures({ date }: { date: string }) {
           return blocks.map((b) => (
             <div className="tiles" key={b.currency} aria-label={`Figures in ${b.currency}`}>
               <Tile label="Net P&L" value={formatMoney(b.summary.netPnl, b.currency)} className={pnlClass(b.summary.netPnl)} />
-              <Tile label="Trades" value={`${b.summary.trades} (${b.summary.wins}W / ${b.summary.losses}L)`} />
+              <Tile label="Trades" value={tradesText(b.summary)} />
               <Tile label="Win rate" value={formatPercent(b.summary.winRate)} />
               <Tile label="Largest win" value={b.summary.largestWin ? formatMoney(b.summary.largestWin, b.currency) : '—'} />
               <Tile label="Largest loss" value={b.summary.largestLoss ? formatMoney(b.summary.largestLoss, b.currency) : '—'} />

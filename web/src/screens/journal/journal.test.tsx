@@ -12,7 +12,7 @@ const account = { id: 'a1', name: 'Swing', currency: 'USD', timezone: 'America/N
 const tag = { id: 't1', name: 'Choppy', category: 'general' };
 const block = (netPnl: string, trades: number, byDay: unknown[] = []) => ({
   currency: 'USD',
-  summary: { trades, wins: trades > 0 ? 1 : 0, losses: trades > 1 ? trades - 1 : 0, winRate: trades ? '50.00' : null, netPnl, fees: '2.0000', largestWin: '150.0000', largestLoss: '-50.0000' },
+  summary: { trades, wins: trades > 0 ? 1 : 0, losses: trades > 1 ? trades - 1 : 0, breakevens: 0, winRate: trades ? '50.00' : null, netPnl, fees: '2.0000', largestWin: '150.0000', largestLoss: '-50.0000' },
   byDay,
 });
 const position = { id: 'p1', accountId: 'a1', symbol: 'AAPL', side: 'long', status: 'closed', openedAt: '2025-01-06T15:00:00Z', closedAt: '2025-01-06T16:00:00Z', netPnl: '100.0000', tags: [] };
@@ -50,7 +50,7 @@ describe('DayPage', () => {
     renderScreen(<DayPage />, { path: '/journal/:date', at: '/journal/2025-01-06' });
     const figures = await screen.findByLabelText('Figures in USD');
     expect(figures).toHaveTextContent('Net P&L$100.00');
-    expect(figures).toHaveTextContent('Trades2 (1W / 1L)');
+    expect(figures).toHaveTextContent('Trades2 (1W / 1L / 0BE)');
     expect(await screen.findByRole('link', { name: 'AAPL' })).toHaveAttribute('href', '/positions/p1');
     expect(screen.getByRole('link', { name: 'Open them in the positions list' })).toHaveAttribute('href', '/positions?from=2025-01-06&to=2025-01-06&dateBy=closed');
     expect(screen.getByRole('link', { name: /^Previous day/ })).toHaveAttribute('href', '/journal/2025-01-03');
