@@ -59,4 +59,13 @@ describe('Playbooks', () => {
     expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ criteria: [{ id: 'c1', text: 'Range' }] });
     expect(await within(form).findByText('The criterion 1 is too long: shorten it to 200 characters or fewer.')).toBeInTheDocument();
   });
+
+  it('shows a description written in Markdown as formatted text', async () => {
+    mockApi(route('GET', '/api/playbooks', () => ({ body: { items: [{ ...book, description: '**Range** first, then:\n\n- volume\n- [notes](https://example.com)' }] } })));
+    renderScreen(<Playbooks />);
+    const description = await screen.findByLabelText('Description of Breakout');
+    expect(within(description).getByText('Range').tagName).toBe('STRONG');
+    expect(within(description).getByRole('link', { name: 'notes' })).toHaveAttribute('href', 'https://example.com');
+    expect(description).not.toHaveTextContent('**');
+  });
 });

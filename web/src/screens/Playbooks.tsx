@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, usePlaybooks } from '../api/queries';
+import { MarkdownView } from '../components/Markdown';
 import { QueryList } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle, TextAreaField } from '../components/ui';
 
@@ -110,7 +111,7 @@ function PlaybookForm({ playbook, onDone }: { playbook?: Playbook; onDone: () =>
     <form className="card" onSubmit={submit} aria-label={title}>
       <h2>{title}</h2>
       <Field label="Playbook name" value={name} maxLength={100} required onChange={(e) => setName(e.target.value)} error={err?.fieldError('name', { labels: { name: 'playbook name' } })} />
-      <TextAreaField label="Description" value={description} maxLength={4000} rows={3} onChange={(e) => setDescription(e.target.value)} error={err?.fieldError('description')} />
+      <TextAreaField label="Description" placeholder="Markdown: **bold**, lists, links" value={description} maxLength={4000} rows={3} onChange={(e) => setDescription(e.target.value)} error={err?.fieldError('description')} />
       <ChecklistEditor items={items} onChange={setItems} error={err} />
       {playbook && (
         <label className="check">
@@ -137,7 +138,7 @@ function PlaybookCard({ playbook }: { playbook: Playbook }) {
       <h2>
         {playbook.name} {playbook.archived && <span className="muted">(archived)</span>}
       </h2>
-      {playbook.description && <p className="pre-wrap">{playbook.description}</p>}
+      {playbook.description && <MarkdownView source={playbook.description} label={`Description of ${playbook.name}`} />}
       {playbook.criteria.length === 0 ? (
         <p className="muted">No checklist yet.</p>
       ) : (
