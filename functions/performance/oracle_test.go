@@ -537,7 +537,7 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		}
 		winBest, lossBest = max(winBest, winRun), max(lossBest, lossRun)
 		if (i+1)%k == 0 || i == len(ps)-1 {
-			curve = append(curve, map[string]any{"closedAt": stamp(p.closedAt), "cumulativeNetPnl": cum.StringFixed(4),
+			curve = append(curve, map[string]any{"closedAt": stamp(p.closedAt), "trade": float64(i + 1), "cumulativeNetPnl": cum.StringFixed(4),
 				"drawdown": deepest.Neg().StringFixed(4)})
 			deepest = decimal.Zero
 		}

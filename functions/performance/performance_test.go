@@ -137,6 +137,7 @@ type block struct {
 	} `json:"byTag"`
 	EquityCurve []struct {
 		ClosedAt         time.Time `json:"closedAt"`
+		Trade            int64     `json:"trade"`
 		CumulativeNetPnl string    `json:"cumulativeNetPnl"`
 	} `json:"equityCurve"`
 }
@@ -467,8 +468,8 @@ func TestEquityCurveDownsampled(t *testing.T) {
 	if last.CumulativeNetPnl != net || b.Summary["netPnl"] != net || !last.ClosedAt.Equal(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Add(2500*time.Hour)) {
 		t.Fatalf("last point %+v, net %s", last, net)
 	}
-	if !b.EquityCurve[0].ClosedAt.Equal(time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC)) {
-		t.Fatalf("first point %+v: want the 3rd close", b.EquityCurve[0])
+	if !b.EquityCurve[0].ClosedAt.Equal(time.Date(2024, 1, 1, 3, 0, 0, 0, time.UTC)) || b.EquityCurve[0].Trade != 3 || last.Trade != 2500 {
+		t.Fatalf("first point %+v, last %+v: want the 3rd close and the 2,500th", b.EquityCurve[0], last)
 	}
 	for i := 1; i < len(b.EquityCurve); i++ {
 		if !b.EquityCurve[i].ClosedAt.After(b.EquityCurve[i-1].ClosedAt) {

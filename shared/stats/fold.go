@@ -394,7 +394,7 @@ func (w *walk) step(at int64, v *wide) {
 	if w.i%w.k == 0 || w.i == w.n {
 		var drawdown wide
 		drawdown.sub(&w.deepest)
-		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), cum: w.cum.decimalExp(w.exp),
+		w.curve = append(w.curve, curvePoint{closedAt: time.UnixMicro(at).UTC(), trade: w.i, cum: w.cum.decimalExp(w.exp),
 			drawdown: drawdown.decimalExp(w.exp)})
 		w.deepest = wide{}
 	}

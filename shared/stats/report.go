@@ -238,10 +238,12 @@ type Sizes struct {
 }
 
 // Point is one point of the equity curve: the cumulative net P&L after the
-// position closed at ClosedAt, and the deepest drawdown (<= 0, below the
+// position closed at ClosedAt, the Trade-th close (1 for the first: a
+// curve drawn by trade number), and the deepest drawdown (<= 0, below the
 // running peak) since the point before.
 type Point struct {
 	ClosedAt         time.Time `json:"closedAt"`
+	Trade            int64     `json:"trade"`
 	CumulativeNetPnl string    `json:"cumulativeNetPnl"`
 	Drawdown         string    `json:"drawdown"`
 }
@@ -258,6 +260,7 @@ type aggRow struct {
 // curvePoint is one point of an equity curve.
 type curvePoint struct {
 	closedAt      time.Time
+	trade         int64
 	cum, drawdown decimal.Decimal
 }
 
@@ -443,7 +446,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		b.WinnersLosers.PayoffRatio = ratio(avgWin, avgLoss.Abs())
 	}
 	for _, p := range s.curve {
-		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), CumulativeNetPnl: amount(p.cum), Drawdown: amount(p.drawdown)})
+		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), Trade: p.trade, CumulativeNetPnl: amount(p.cum), Drawdown: amount(p.drawdown)})
 	}
 	return b
 }

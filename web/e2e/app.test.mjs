@@ -341,6 +341,10 @@ step('sees the trade on the dashboard: total, tiles, calendar and equity curve',
   await page.getByRole('gridcell', { name: '2026-11-03: $98.00, 1 trades, open the day in the journal' }).waitFor();
   await page.getByRole('gridcell', { name: '2026-11-02: no trades' }).waitFor();
   await page.getByRole('img', { name: 'Equity curve of 1 points, ending at $98.00' }).locator('canvas').first().waitFor();
+  // By trade number: the same curve over which trade each point is.
+  await page.getByRole('radiogroup', { name: 'Draw the equity curve by' }).getByLabel('By trade number').check();
+  await page.getByRole('img', { name: 'Equity curve of 1 points by trade number, to trade 1, ending at $98.00' }).locator('canvas').first().waitFor();
+  await page.getByRole('radiogroup', { name: 'Draw the equity curve by' }).getByLabel('By date').check();
   await page.getByRole('region', { name: 'By underlying' }).getByRole('row', { name: /AAPL/ }).waitFor();
   await screenshot('dashboard');
 });

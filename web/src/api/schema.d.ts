@@ -4399,6 +4399,8 @@ export interface components {
             equityCurve: {
                 /** Format: date-time */
                 closedAt: string;
+                /** @description Which close this is, in close order (1 for the first), to draw the curve by trade number. */
+                trade: number;
                 cumulativeNetPnl: components["schemas"]["Amount4"];
                 /** @description The deepest fall below the running peak (0 or negative) since the point before. */
                 drawdown: components["schemas"]["Amount4"];

@@ -7,11 +7,26 @@ describe('chartSeries', () => {
   it('plots close times in seconds against the cumulative P&L', () => {
     expect(
       chartSeries([
-        { closedAt: '2024-01-02T00:00:00Z', cumulativeNetPnl: '-12.5000' },
-        { closedAt: '2024-01-03T00:00:00Z', cumulativeNetPnl: '85.5000' },
+        { closedAt: '2024-01-02T00:00:00Z', trade: 3, cumulativeNetPnl: '-12.5000' },
+        { closedAt: '2024-01-03T00:00:00Z', trade: 6, cumulativeNetPnl: '85.5000' },
       ]),
     ).toEqual([
       [1704153600, 1704240000],
+      [-12.5, 85.5],
+    ]);
+  });
+
+  it('plots by trade number: which close each point is, not its time', () => {
+    expect(
+      chartSeries(
+        [
+          { closedAt: '2024-01-02T00:00:00Z', trade: 3, cumulativeNetPnl: '-12.5000' },
+          { closedAt: '2024-03-03T00:00:00Z', trade: 6, cumulativeNetPnl: '85.5000' },
+        ],
+        'trade',
+      ),
+    ).toEqual([
+      [3, 6],
       [-12.5, 85.5],
     ]);
   });
@@ -26,6 +41,12 @@ describe('xScale', () => {
 
   it('leaves a curve of several closes to uPlot', () => {
     expect(xScale(2)).toEqual({ time: true });
+    expect(xScale(2, 'trade')).toEqual({ time: false });
+  });
+
+  it('centres a single trade between its neighbours by number', () => {
+    const range = xScale(1, 'trade').range as uPlot.Range.Function;
+    expect(range({} as uPlot, 1, 1, 'x')).toEqual([0, 2]);
   });
 });
 
