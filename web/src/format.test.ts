@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { formatDateTime, formatDay, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -58,5 +58,14 @@ describe('minorToDecimal', () => {
     expect(minorToDecimal(1234, 3)).toBe('1.234');
     expect(minorToDecimal(-250, 2)).toBe('-2.50');
     expect(formatMoney(minorToDecimal(2500, minorUnits('USD')), 'USD')).toBe('$25.00');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('names the zone a moment is shown in', () => {
+    expect(formatDateTime('2026-11-02T15:00:00Z', 'America/New_York', 'en-US')).toBe('Nov 2, 2026, 10:00 AM EST');
+    expect(formatDateTime('2026-07-02T14:00:00Z', 'Europe/London', 'en-GB')).toMatch(/^2 Jul 2026, 15:00 (BST|GMT\+1)$/);
+    expect(formatDateTime('2026-11-02T15:00:00Z', 'Not/AZone', 'en-US')).toMatch(/^Nov 2, 2026, \d+:00 [AP]M \S+$/);
+    expect(formatDateTime(null)).toBe('—');
   });
 });

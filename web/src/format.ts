@@ -87,21 +87,47 @@ export function pnlClass(value: string | null | undefined): string {
   return s === 'positive' ? 'pnl-pos' : s === 'negative' ? 'pnl-neg' : '';
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
-export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
+/** One pair of formatters (the moment, and the zone's name) per locale and zone: a list formats hundreds of times per render. */
+const zonedFormatters = new Map<string, [Intl.DateTimeFormat, Intl.DateTimeFormat]>();
+
+function zonedFormat(locale: string | undefined, timeZone: string | undefined): [Intl.DateTimeFormat, Intl.DateTimeFormat] {
+  const key = `${locale ?? ''}|${timeZone ?? ''}`;
+  let f = zonedFormatters.get(key);
+  if (!f) {
+    const zone = timeZone ? { timeZone } : {};
+    f = [
+      new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...zone }),
+      new Intl.DateTimeFormat(locale, { timeZoneName: 'short', ...zone }),
+    ];
+    zonedFormatters.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * formatDateTime shows a moment with the name of the zone it is shown in
+ * ("Nov 2, 2026, 10:00 AM EST"): timeZone's (an account's, the user's
+ * reporting zone) when given and known, else the browser's.
+ */
+export function formatDateTime(value: string | null | undefined, timeZone?: string, locale?: string): string {
   if (!value) return '—';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return '—';
-  if (timeZone) {
-    try {
-      return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d);
-    } catch {
-      /* unknown zone: the browser's */
-    }
+  let f: [Intl.DateTimeFormat, Intl.DateTimeFormat];
+  try {
+    f = zonedFormat(locale, timeZone);
+  } catch {
+    f = zonedFormat(locale, undefined); // an unknown zone: the browser's
   }
-  return dateTimeFormat.format(d);
+  const zone = f[1].formatToParts(d).find((p) => p.type === 'timeZoneName')?.value;
+  return zone ? `${f[0].format(d)} ${zone}` : f[0].format(d);
+}
+
+/** browserZone is the browser's time zone, as a datetime-local field reads what is typed. */
+export function browserZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** formatDay shows a YYYY-MM-DD calendar day without shifting it through a time zone. */

@@ -54,7 +54,7 @@ describe('detailSentence', () => {
       },
       ny,
     );
-    expect(text).toBe('This position closed on Mar 1, 2024, 3:00 PM: record a later trade as a new position.');
+    expect(text).toBe('This position closed on Mar 1, 2024, 3:00 PM EST: record a later trade as a new position.');
     expect(text).not.toMatch(/UTC|Z\b|fills\[|5b0c/);
   });
 
@@ -73,7 +73,7 @@ describe('detailSentence', () => {
 describe('readable', () => {
   it('writes a located problem’s times in the user’s zone', () => {
     expect(readable('the exit (2024-03-04T14:30:00Z) is before the entry (2024-03-05T14:30:00Z)', ny)).toBe(
-      'The exit (Mar 4, 2024, 9:30 AM) is before the entry (Mar 5, 2024, 9:30 AM).',
+      'The exit (Mar 4, 2024, 9:30 AM EST) is before the entry (Mar 5, 2024, 9:30 AM EST).',
     );
   });
 });

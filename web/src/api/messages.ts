@@ -4,6 +4,7 @@
 // stay for programs. Here a detail becomes a sentence that names the field
 // as the form labels it, writes times in the user's time zone and numbers
 // in the user's format, and says what to do.
+import { formatDateTime } from '../format';
 import { formatExample } from '../numbers';
 
 export interface Detail {
@@ -147,12 +148,7 @@ const decimalNumber = /(?<![\w.])-?\d+\.\d+(?![\w.])|(?<![\w.])\d{5,}(?![\w.])/g
 function localTime(value: string, o: MessageOptions): string {
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
-  const base: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  try {
-    return new Intl.DateTimeFormat(o.locale, o.timeZone ? { ...base, timeZone: o.timeZone } : base).format(d);
-  } catch {
-    return new Intl.DateTimeFormat(o.locale, base).format(d);
-  }
+  return formatDateTime(value, o.timeZone, o.locale);
 }
 
 /** humanize replaces what only a developer reads in free text: UTC times, ids, bare field names, plain decimals. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { Field, SelectField } from './ui';
 
 describe('Field', () => {
@@ -19,5 +19,15 @@ describe('Field', () => {
       </SelectField>,
     ).container;
     expect(shape(select)).toBe('LABEL SELECT SMALL');
+  });
+});
+
+describe('Field of a date and time', () => {
+  it('says the zone what is typed is read in, after its own hint', () => {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    render(<Field label="Filled at" type="datetime-local" value="" onChange={() => undefined} />);
+    expect(screen.getByLabelText('Filled at')).toHaveAccessibleDescription(`Time in ${zone}.`);
+    render(<Field label="When" type="datetime-local" hint="Empty for the close." value="" onChange={() => undefined} />);
+    expect(screen.getByLabelText('When')).toHaveAccessibleDescription(`Empty for the close. Time in ${zone}.`);
   });
 });

@@ -1,6 +1,7 @@
 // Small building blocks every screen uses: labelled fields, notes, states.
 import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { errorText } from '../api/client';
+import { browserZone } from '../format';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -28,11 +29,25 @@ function FieldNote({ id, error, hint }: { id: string; error?: string | undefined
   );
 }
 
-/** Field is an input with its visible label, hint and error wired up for assistive tech. */
+/**
+ * Field is an input with its visible label, hint and error wired up for
+ * assistive tech. A date and time field says the zone what is typed is
+ * read in (the browser's), after any hint of its own.
+ */
 export function Field({ label, error, hint, id, className, ...input }: FieldProps) {
   const auto = useId();
   const inputId = id ?? auto;
   const noteId = `${inputId}-note`;
+  if (input.type === 'datetime-local') {
+    const zone = `Time in ${browserZone()}.`;
+    hint = hint ? (
+      <>
+        {hint} {zone}
+      </>
+    ) : (
+      zone
+    );
+  }
   return (
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={inputId}>{label}</label>
