@@ -11,6 +11,7 @@ import {
   netText,
   payoffRange,
   payoffSeries,
+  priceAxis,
   setContracts,
   setExpiry,
   severalExpiries,
@@ -151,9 +152,21 @@ describe('chart', () => {
       { type: 'put' as const, strike: '90', price: '1' },
       { type: 'call' as const, strike: '110', price: '1' },
     ];
-    expect(payoffRange(legs, ['85'])).toEqual([72.5, 122.5]);
-    expect(payoffRange([{ type: 'shares', strike: '', price: '50' }])).toEqual([45, 55]);
+    // 85..110: 15% of the span of 25 is 3.75, under 5% of 110.
+    expect(payoffRange(legs, ['85'])).toEqual([79.5, 115.5]);
+    expect(payoffRange([{ type: 'shares', strike: '', price: '50' }])).toEqual([47.5, 52.5]);
     expect(payoffRange([])).toEqual([0, 100]);
+    expect(payoffRange([{ type: 'call', strike: '', price: '2' }])).toEqual([0, 100]); // no strike yet
+    // A wide spread: 15% of its span on each side, every strike inside.
+    const wide = [
+      { type: 'put' as const, strike: '1,000', price: '1' },
+      { type: 'call' as const, strike: '3000', price: '1' },
+      { type: 'call' as const, strike: '2000', price: '1' },
+    ];
+    expect(payoffRange(wide)).toEqual([700, 3300]);
+    expect(priceAxis([0.5, 0.7])).toEqual([0.465, 0.735]);
+    expect(priceAxis([5, 10])).toEqual([4.25, 10.75]);
+    expect(priceAxis([1, 100])[0]).toBe(0); // never below 0
   });
 });
 

@@ -295,18 +295,31 @@ export function payoffSeries(out: Pick<Output, 'payoff' | 'breakevens'>): [numbe
   return [points.map((p) => Number(p.price)), points.map((p) => Number(p.value)), points.map(() => 0), points.map((p) => (be.has(p.price) ? 0 : null))];
 }
 
+/** The room on each side of the prices a payoff chart frames: a share of their span, and at least a share of the price. */
+const axisMarginOfSpan = 0.15;
+const axisMarginOfPrice = 0.05;
+
 /**
- * payoffRange is the price axis: the strikes and breakevens with room on
- * each side (half their spread, or a tenth of the price for a single one),
- * never below 0.
+ * priceAxis is a payoff chart's price axis: every price given (strikes, breakevens, share prices) with room on each
+ * side, 15% of their span and at least 5% of the highest, never below 0. [0, 100] without a price above 0.
  */
+export function priceAxis(prices: number[]): [number, number] {
+  const ps = prices.filter((n) => Number.isFinite(n) && n > 0);
+  if (ps.length === 0) return [0, 100];
+  const lo = Math.min(...ps);
+  const hi = Math.max(...ps);
+  const pad = Math.max((hi - lo) * axisMarginOfSpan, hi * axisMarginOfPrice);
+  return [round(Math.max(0, lo - pad)), round(hi + pad)];
+}
+
+/** round cuts the float noise off an axis end (84.49999999 → 84.5). */
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** payoffRange is the builder's price axis: its legs' strikes (a shares leg's price) and the breakevens, framed by priceAxis. */
 export function payoffRange(legs: Array<Pick<LegForm, 'type' | 'strike' | 'price'>>, breakevens: string[] = []): [number, number] {
-  const prices = [...legs.map((l) => Number(normalizeDecimal(l.type === 'shares' ? l.price : l.strike))), ...breakevens.map(Number)].filter((n) => Number.isFinite(n) && n > 0);
-  if (prices.length === 0) return [0, 100];
-  const lo = Math.min(...prices);
-  const hi = Math.max(...prices);
-  const pad = Math.max((hi - lo) / 2, hi / 10);
-  return [Math.max(0, lo - pad), hi + pad];
+  return priceAxis([...legs.map((l) => Number(normalizeDecimal(l.type === 'shares' ? l.price : l.strike))), ...breakevens.map(Number)]);
 }
 
 /**

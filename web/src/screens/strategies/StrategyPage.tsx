@@ -12,19 +12,11 @@ import { PayoffChart } from '../calculator/PayoffChart';
 import { defaultVolatility, estimateChart, estimateText, payoffRange } from '../calculator/strategy';
 import { estimateLegs, estimateRequest } from './estimate';
 import { LegPicker, usePositionsOn } from './LegPicker';
+import { legChoices, legName, occText, sortLegs } from './legs';
+import { payoffAxis, payoffChart } from './payoff';
 import { legsError } from './text';
 
 type Strategy = Schemas['Strategy'];
-
-/** payoffAxis is the price axis of a strategy's payoff chart: its strikes and breakevens with room on each side. */
-export function payoffAxis(s: Pick<Strategy, 'payoff' | 'breakevens'>): [number, number] {
-  const prices = [...s.payoff.map((p) => Number(p.price)), ...s.breakevens.map(Number)].filter((n) => n > 0);
-  if (prices.length === 0) return [0, 100];
-  const lo = Math.min(...prices);
-  const hi = Math.max(...prices);
-  const pad = Math.max((hi - lo) / 2, hi / 10);
-  return [Math.max(0, lo - pad), hi + pad];
-}
 
 /** StrategyPage shows a multi-leg trade: what the legs make, the payoff at expiry, the legs, and rolls. */
 export default function StrategyPage() {
@@ -59,7 +51,9 @@ function Loaded({ s, currency }: { s: Strategy; currency: string | undefined }) 
   const [name, setName] = useState(s.name);
   const [risk, setRisk] = useState(s.plannedRisk ?? '');
   const [legs, setLegs] = useState(s.legs.map((l) => l.id));
-  const positions = usePositionsOn(s.accountId, s.underlying ?? '');
+  // Offered as legs: the strategy's own, and the open positions of its account on its underlying.
+  const positions = usePositionsOn(s.accountId, s.underlying ?? '', { openOnly: true });
+  const choices = positions.data ? legChoices(s, positions.data.items) : s.underlying ? undefined : legChoices(s, []);
   const saved = (d: { strategy: Strategy }) => {
     queryClient.setQueryData(['strategies', s.id], d.strategy);
     void queryClient.invalidateQueries({ queryKey: ['strategies'], exact: true });
@@ -116,17 +110,18 @@ function Loaded({ s, currency }: { s: Strategy; currency: string | undefined }) 
       {s.noPayoff && <FirstExpiry s={s} currency={currency} />}
       {s.payoff.length > 0 && (
         <section className="card" aria-labelledby="payoff-title">
-          <h2 id="payoff-title">Payoff at expiry</h2>
-          <PayoffChart out={s} range={payoffAxis(s)} summary={`P&L at expiry of ${s.label ?? 'the strategy'}, with breakevens at ${s.breakevens.join(', ') || 'none'}`} />
+          <StrategyPayoff s={s} />
         </section>
       )}
       <section aria-labelledby="legs-title">
         <h2 id="legs-title">Legs</h2>
         <DataTable columns={['Leg', 'Side', 'Status', numeric('Qty'), numeric('Avg entry'), numeric('Avg exit'), numeric('Net P&L')]}>
-          {s.legs.map((l) => (
+          {sortLegs(s.legs).map((l) => (
             <tr key={l.id}>
               <th scope="row">
-                <Link to={`/positions/${l.id}`}>{l.symbol}</Link>
+                <Link to={`/positions/${l.id}`} title={l.assetType === 'option' ? occText(l) : undefined}>
+                  {legName(l)}
+                </Link>
               </th>
               <td>{l.side}</td>
               <td>{l.status}</td>
@@ -153,16 +148,24 @@ function Loaded({ s, currency }: { s: Strategy; currency: string | undefined }) 
       >
         <h2>Roll or change the legs</h2>
         <p className="muted">A roll: record the new leg as a position, tick it here, and keep or untick the leg it replaced.</p>
-        {positions.data && <LegPicker positions={positions.data.items} chosen={legs} onChange={setLegs} currency={currency} />}
+        {choices && <LegPicker positions={choices} chosen={legs} onChange={setLegs} currency={currency} />}
+        {!choices && <ErrorNote error={positions.error} />}
         {err && legsChanged(s, legs) && (
           <p className="field-error" role="alert">
-            {legsError(err, positions.data?.items ?? [], legs)}
+            {legsError(err, choices ?? s.legs, legs)}
           </p>
         )}
         <FormActions submit="Save the legs" busy={update.isPending && legsChanged(s, legs)} />
       </form>
     </>
   );
+}
+
+/** StrategyPayoff draws the payoff at expiry across every strike of the legs, with room on each side. */
+function StrategyPayoff({ s }: { s: Strategy }) {
+  const axis = payoffAxis(s);
+  const breakevens = s.breakevens.map((b) => formatDecimal(b, 2, 8)).join(', ') || 'none';
+  return <PayoffChart out={payoffChart(s, axis)} range={axis} summary={`P&L at expiry of ${s.label ?? 'the strategy'}, with breakevens at ${breakevens}`} />;
 }
 
 /**

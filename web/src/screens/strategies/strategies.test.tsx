@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Strategies from './Strategies';
-import StrategyPage, { payoffAxis } from './StrategyPage';
+import StrategyPage from './StrategyPage';
+import { payoffAxis } from './payoff';
 import { legsError } from './text';
 import { ApiError } from '../../api/client';
 import { mockApi, renderScreen, route } from '../../test/render';
@@ -11,10 +12,15 @@ vi.mock('../calculator/PayoffChart', () => ({ PayoffChart: ({ summary }: { summa
 afterEach(() => vi.unstubAllGlobals());
 
 const account = { id: 'a1', name: 'Options', currency: 'USD', timezone: 'America/New_York', startingBalance: '0', balance: '0', defaultRiskPercent: null, brokerageId: null, archived: false, createdAt: '' };
-const leg = (id: string, symbol: string, side: string) => ({
-  id, accountId: 'a1', symbol, assetType: 'option', underlying: 'SPY', side, status: 'open', openedAt: '2026-06-01T14:00:00Z', closedAt: null,
-  entryQuantity: '1', exitQuantity: '0', openQuantity: '1', avgEntryPrice: '2', avgExitPrice: null, netPnl: '0.0000', tags: [],
-});
+/** leg is an option position as the API lists it, its fields read from its OCC symbol ("SPY   270618P00095000"). */
+const leg = (id: string, symbol: string, side: string) => {
+  const [, root, yy, mm, dd, right, strike] = /^(\S+)\s+(\d\d)(\d\d)(\d\d)([CP])(\d{8})$/.exec(symbol)!;
+  return {
+    id, accountId: 'a1', symbol, assetType: 'option', underlying: root!, optionExpiry: `20${yy}-${mm}-${dd}`, optionRight: right!, optionStrike: String(Number(strike) / 1000),
+    multiplier: 100, side, status: 'open', openedAt: '2026-06-01T14:00:00Z', closedAt: null, strategyId: null as string | null,
+    entryQuantity: '1', exitQuantity: '0', openQuantity: '1', avgEntryPrice: '2', avgExitPrice: null, netPnl: '0.0000', tags: [],
+  };
+};
 const condor = {
   id: 's1', accountId: 'a1', name: '', plannedRisk: null, underlying: 'SPY', kind: 'iron-condor', label: 'Short iron condor', status: 'open',
   openedAt: '2026-06-01T14:00:00Z', closedAt: null, grossPnl: '0.0000', fees: '0.0000', netPnl: '0.0000', rMultiple: null,
@@ -24,13 +30,15 @@ const condor = {
 };
 
 describe('strategies', () => {
-  it('names a refused leg by its symbol and side, not its index', () => {
+  it('names a refused leg by its side and as a trader reads it, not its index', () => {
     const err = new ApiError(400, { error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ field: 'positionIds[1]', message: 'is on MSFT, not SPY: a strategy\'s legs share one underlying' }] } });
     expect(legsError(err, [leg('p1', 'SPY   270618P00095000', 'short'), leg('p2', 'MSFT  270618C00400000', 'long')] as never, ['p1', 'p2'])).toBe(
-      "long MSFT  270618C00400000 is on MSFT, not SPY: a strategy's legs share one underlying.",
+      "long MSFT Jun 18 2027 400 call is on MSFT, not SPY: a strategy's legs share one underlying.",
     );
-    // Strikes 90..110 and room of a tenth of 110 on each side.
-    expect(payoffAxis(condor)).toEqual([79, 121]);
+    const other = new ApiError(400, { error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ field: 'plannedRisk', message: 'must be greater than 0' }] } });
+    expect(legsError(other, [], [])).toBe('The planned risk must be greater than 0.');
+    // Strikes 90..110 and room of 5% of 110 on each side.
+    expect(payoffAxis(condor as never)).toEqual([84.5, 115.5]);
   });
 
   it('shows what the legs make, and ungroups after confirmation', async () => {
@@ -115,12 +123,79 @@ describe('strategies', () => {
     await within(form).findByRole('option', { name: 'Options' });
     await user.selectOptions(within(form).getByLabelText('Account'), 'a1');
     await user.type(within(form).getByLabelText('Underlying'), 'spy');
-    await user.click(await within(form).findByLabelText(/short SPY\s+270618P00095000/));
-    await user.click(within(form).getByLabelText(/long SPY\s+270618P00090000/));
+    await user.click(await within(form).findByLabelText(/short SPY Jun 18 2027 95 put \(SPY 270618P00095000\)/));
+    await user.click(within(form).getByLabelText(/long SPY Jun 18 2027 90 put/));
     await user.click(within(form).getByRole('button', { name: 'Group as a strategy' }));
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ accountId: 'a1', positionIds: ['p1', 'p2'] });
-    expect(calls.filter((c) => c.path === '/api/positions').map((c) => c.search)).toEqual(['?accountId=a1&symbols=SPY&limit=200']);
+    expect(calls.filter((c) => c.path === '/api/positions').map((c) => c.search)).toEqual(['?accountId=a1&symbol=SPY&assetType=option&assetType=stock&limit=200']);
     expect(screen.queryByText('No strategies yet.')).toBeNull();
+  });
+  it('lists the legs by expiry, strike and right, each written as a trader reads it', async () => {
+    const legs = [
+      { ...leg('c110', 'SPY   270618C00110000', 'long'), strategyId: 's1' },
+      { ...leg('p95', 'SPY   270618P00095000', 'short'), strategyId: 's1' },
+      { ...leg('late', 'SPY   270716P00090000', 'long'), strategyId: 's1' },
+      { ...leg('c105', 'SPY   270618C00105000', 'short'), strategyId: 's1' },
+      { ...leg('p90', 'SPY   270618P00090000', 'long'), strategyId: 's1' },
+      { ...leg('c95', 'SPY   270618C00095000', 'short'), strategyId: 's1' },
+    ];
+    mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/strategies/s1', () => ({ body: { strategy: { ...condor, legs } } })),
+      route('GET', '/api/positions', () => ({ body: { items: legs, nextCursor: null } })),
+    );
+    renderScreen(<StrategyPage />, { path: '/strategies/:strategyId', at: '/strategies/s1' });
+    const table = (await screen.findByRole('heading', { name: 'Legs', level: 2 })).parentElement!;
+    const names = within(table).getAllByRole('rowheader').map((th) => th.textContent);
+    expect(names).toEqual(['SPY Jun 18 2027 90 put', 'SPY Jun 18 2027 95 call', 'SPY Jun 18 2027 95 put', 'SPY Jun 18 2027 105 call', 'SPY Jun 18 2027 110 call', 'SPY Jul 16 2027 90 put']);
+    // The OCC symbol stays at hand, as the link's tooltip.
+    expect(within(table).getByRole('link', { name: 'SPY Jun 18 2027 95 put' })).toHaveAttribute('title', 'SPY 270618P00095000');
+    expect(within(table).queryByText(/270618/)).toBeNull();
+  });
+
+  it("offers as legs only the open positions of the strategy's account and underlying, and its own legs", async () => {
+    const own = condor.legs.map((l) => ({ ...l, strategyId: 's1' }));
+    const rolled = { ...leg('old', 'SPY   270618P00085000', 'short'), status: 'closed', openQuantity: '0', strategyId: 's1' };
+    const listed = [
+      ...own,
+      leg('roll', 'SPY   270618P00092000', 'short'),
+      { ...leg('spent', 'SPY   270618P00080000', 'short'), status: 'closed', openQuantity: '0' },
+      { ...leg('elsewhere', 'SPY   270618C00120000', 'long'), accountId: 'a2' },
+      leg('msft', 'MSFT  270618C00400000', 'long'),
+      { ...leg('taken', 'SPY   270618C00125000', 'long'), strategyId: 's2' },
+    ];
+    const { calls } = mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/strategies/s1', () => ({ body: { strategy: { ...condor, legs: [...own, rolled] } } })),
+      // A list that ignored its filters: the page keeps the others out all the same.
+      route('GET', '/api/positions', () => ({ body: { items: listed, nextCursor: null } })),
+      route('PATCH', '/api/strategies/s1', (c) => ({ body: { strategy: { ...condor, legs: [...own, rolled], updatedAt: '2', ...(c.body as object) } } })),
+    );
+    renderScreen(<StrategyPage />, { path: '/strategies/:strategyId', at: '/strategies/s1' });
+    const form = await screen.findByRole('form', { name: 'Roll or change the legs' });
+    const picker = await within(form).findByRole('group', { name: 'Legs' });
+    const offered = within(picker).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent!.replace(/ · .*/, ''));
+    expect(offered).toEqual([
+      'short SPY Jun 18 2027 85 put (SPY 270618P00085000)',
+      'long SPY Jun 18 2027 90 put (SPY 270618P00090000)',
+      'short SPY Jun 18 2027 92 put (SPY 270618P00092000)',
+      'short SPY Jun 18 2027 95 put (SPY 270618P00095000)',
+    ]);
+    expect(within(picker).getByLabelText(/85 put/)).toBeChecked();
+    expect(within(picker).getByLabelText(/92 put/)).not.toBeChecked();
+    // Asked of the API: the open options and shares of its account on its underlying.
+    const asked = calls.filter((c) => c.path === '/api/positions').map((c) => new URLSearchParams(c.search));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.getAll('accountId')).toEqual(['a1']);
+    expect(asked[0]!.getAll('symbol')).toEqual(['SPY']);
+    expect(asked[0]!.get('status')).toBe('open');
+    expect(asked[0]!.getAll('assetType')).toEqual(['option', 'stock']);
+    // The roll: the new leg ticked, the old one unticked.
+    const user = userEvent.setup();
+    await user.click(within(picker).getByLabelText(/92 put/));
+    await user.click(within(picker).getByLabelText(/85 put/));
+    await user.click(within(form).getByRole('button', { name: 'Save the legs' }));
+    await vi.waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ positionIds: ['p1', 'p2', 'roll'] }));
   });
 });
