@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useBlocker, type Blocker } from 'react-router';
+import { type Blocker } from 'react-router';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 import { ErrorNote } from './ui';
+import { LeavePrompt, useLeaveGuard } from './unsaved';
 
 /** How long typing pauses before a draft saves itself. */
 export const autosaveDelay = 800;
@@ -24,15 +25,18 @@ function same<T>(a: T, b: T): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** AutosaveDraft is an Autosave without its own guard (a page's UnsavedChangesGuard keeps it: useUnsaved). */
+export type AutosaveDraft<T> = Omit<Autosave<T>, 'blocker'>;
+
 /**
- * useAutosave keeps an editable value that saves itself once typing pauses
- * (autosaveDelay), one save at a time (an edit made while one is on its
- * way is saved after it), and keeps unsaved work from being lost: the app
- * asks before it opens another page, the browser before it closes the tab.
- * save sends the value; what it resolves is not read (the caller stores
- * the answer itself).
+ * useAutosaveDraft keeps an editable value that saves itself once typing
+ * pauses (autosaveDelay), one save at a time (an edit made while one is on
+ * its way is saved after it). A failed save is not sent again by itself:
+ * the next edit tries again. save sends the value; what it resolves is not
+ * read (the caller stores the answer itself). It does not guard the page:
+ * useAutosave does, or the page's UnsavedChangesGuard.
  */
-export function useAutosave<T>(initial: T, save: (value: T) => Promise<unknown>): Autosave<T> {
+export function useAutosaveDraft<T>(initial: T, save: (value: T) => Promise<unknown>): AutosaveDraft<T> {
   const [value, setValue] = useState(initial);
   const [saved, setSaved] = useState(initial);
   const mutation = useMutation({
@@ -44,32 +48,41 @@ export function useAutosave<T>(initial: T, save: (value: T) => Promise<unknown>)
   });
   const dirty = !same(value, saved);
   const { mutate, isPending } = mutation;
+  // The value whose save just failed waits for the next edit (sending it again every pause would fail again).
+  const failed = mutation.isError && same(mutation.variables as T, value);
   useEffect(() => {
-    if (!dirty || isPending) return;
+    if (!dirty || isPending || failed) return;
     const timer = setTimeout(() => mutate(value), autosaveDelay);
     return () => clearTimeout(timer);
-  }, [value, dirty, isPending, mutate]);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  }, [value, dirty, isPending, failed, mutate]);
   let status = '';
   if (isPending) status = 'Saving…';
   else if (dirty && mutation.isError) status = 'Not saved: check the message above, then keep typing to try again.';
   else if (dirty) status = 'Unsaved changes';
   else if (mutation.isSuccess) status = 'All changes saved.';
-  return { value, setValue, dirty, status, error: mutation.error, blocker };
+  return { value, setValue, dirty, status, error: mutation.error };
+}
+
+/**
+ * useAutosave is useAutosaveDraft that also keeps unsaved work from being
+ * lost on its own: the app asks before it opens another page (SaveState
+ * asks), the browser before it closes the tab. A page with other editable
+ * sections uses useAutosaveDraft under one UnsavedChangesGuard instead
+ * (react-router heeds one blocker only).
+ */
+export function useAutosave<T>(initial: T, save: (value: T) => Promise<unknown>): Autosave<T> {
+  const draft = useAutosaveDraft(initial, save);
+  const blocker = useLeaveGuard(draft.dirty);
+  return { ...draft, blocker };
 }
 
 /**
  * SaveState shows an autosave's failure (unless a field shows it already),
- * its status, and, when someone tries to leave with unsaved work, asks
- * whether to stay.
+ * its status, and, given the autosave's blocker, when someone tries to
+ * leave with unsaved work, asks whether to stay, in a dialog over the
+ * window.
  */
-export function SaveState({ state, fieldShown = false }: { state: Pick<Autosave<unknown>, 'status' | 'error' | 'blocker'>; fieldShown?: boolean }) {
+export function SaveState({ state, fieldShown = false }: { state: Pick<Autosave<unknown>, 'status' | 'error'> & { blocker?: Blocker }; fieldShown?: boolean }) {
   const { blocker } = state;
   return (
     <>
@@ -77,19 +90,7 @@ export function SaveState({ state, fieldShown = false }: { state: Pick<Autosave<
       <p className="muted" aria-live="polite" data-testid="save-status">
         {state.status}
       </p>
-      {blocker.state === 'blocked' && (
-        <div role="alertdialog" aria-label="Unsaved notes" className="note note-warn">
-          <p>Your notes are not saved yet. Leave this page and lose them?</p>
-          <div className="row">
-            <button type="button" onClick={() => blocker.reset()}>
-              Stay and keep them
-            </button>
-            <button type="button" className="danger" onClick={() => blocker.proceed()}>
-              Leave without saving
-            </button>
-          </div>
-        </div>
-      )}
+      {blocker && <LeavePrompt blocker={blocker} title="Unsaved notes" message="Your notes are not saved yet. Leave this page and lose them?" />}
     </>
   );
 }

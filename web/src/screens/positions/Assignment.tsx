@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { Field, FormActions } from '../../components/ui';
+import { useUnsaved } from '../../components/unsaved';
 import { fromLocalInput } from '../../datetime';
 import { normalizeDecimal } from '../../numbers';
 
@@ -25,6 +26,7 @@ export function Assignment({ p, onDone }: { p: Position; onDone: (option: Positi
   const [open, setOpen] = useState(false);
   const [contracts, setContracts] = useState('');
   const [at, setAt] = useState('');
+  useUnsaved(p.side === 'long' ? 'the exercise' : 'the assignment', open && (contracts.trim() !== '' || at !== ''));
   const save = useMutation({
     mutationFn: () =>
       unwrap(

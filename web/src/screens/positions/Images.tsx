@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, sendForm, unwrap, type Schemas } from '../../api/client';
 import { ConfirmButton, ErrorNote } from '../../components/ui';
+import { useUnsaved } from '../../components/unsaved';
 
 type Image = Schemas['Image'];
 
@@ -42,6 +43,7 @@ export function Images({ positionId }: { positionId: string }) {
   const key = ['positions', positionId, 'images'];
   const [over, setOver] = useState(false);
   const [caption, setCaption] = useState('');
+  useUnsaved('the caption for the next screenshot', caption.trim() !== '');
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [skipped, setSkipped] = useState<string[]>([]);
   const [viewing, setViewing] = useState<number | null>(null);
@@ -199,6 +201,7 @@ function CaptionEditor({ positionId, image, index }: { positionId: string; image
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(image.caption);
+  useUnsaved(`the caption of screenshot ${index + 1}`, editing && text.trim() !== image.caption);
   const save = useMutation({
     mutationFn: () =>
       unwrap(client.PATCH('/api/positions/{positionId}/images/{imageId}', { params: { path: { positionId, imageId: image.id } }, body: { caption: text.trim() } })),

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Link } from 'react-router';
 import PositionPage from './PositionPage';
 import { mockApi, renderScreen, route } from '../../test/render';
 
@@ -177,12 +178,223 @@ describe('PositionPage notes', () => {
     // Unsaved text: leaving asks first; staying keeps the text, which then saves.
     await user.type(notes, '.');
     await router.navigate('/positions');
-    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved notes' });
+    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    expect(ask).toHaveAccessibleDescription(/Not saved yet: the notes\./);
     await user.click(within(ask).getByRole('button', { name: 'Stay and keep them' }));
     expect(router.state.location.pathname).toBe('/positions/p1');
     await screen.findByText('All changes saved.', undefined, { timeout: 3000 });
     expect(patched).toEqual([{ notes: 'Waited for the retest' }, { notes: 'Waited for the retest.' }]);
     await router.navigate('/positions');
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+  });
+});
+
+describe('PositionPage unsaved edits', () => {
+  const playbook = {
+    id: 'b1',
+    name: 'Breakout',
+    description: '',
+    archived: false,
+    criteria: [
+      { id: 'c1', text: 'Range' },
+      { id: 'c2', text: 'Volume' },
+    ],
+    createdAt: '2024-05-01T00:00:00Z',
+    updatedAt: '2024-05-01T00:00:00Z',
+  };
+
+  /** pageApi answers the page's requests; PATCH and PUT answer what they were sent. */
+  function pageApi(...first: Parameters<typeof mockApi>) {
+    let position: Record<string, unknown> = { ...open };
+    let follows: unknown = { playbookId: null, criterionIds: [] };
+    let version = 1;
+    const api = mockApi(
+      ...first,
+      route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/config', () => ({ body: { quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, registrationOpen: true } })),
+      route('GET', '/api/positions/p1/images', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/positions/p1/playbook', () => ({ body: follows })),
+      route('GET', '/api/playbooks', () => ({ body: { items: [playbook] } })),
+      route('GET', '/api/positions/p1', () => ({ body: { position } })),
+      route('PATCH', '/api/positions/p1', (call) => {
+        version += 1;
+        position = { ...position, ...(call.body as object), updatedAt: String(version) };
+        return { body: { position } };
+      }),
+      route('PUT', '/api/positions/p1/playbook', (call) => {
+        follows = call.body;
+        return { body: follows };
+      }),
+      route('DELETE', '/api/positions/p1', () => ({ status: 204 })),
+    );
+    return api;
+  }
+
+  /** The page under the app's menu (one link of it). */
+  function renderPage() {
+    return renderScreen(
+      <>
+        <nav aria-label="Main">
+          <Link to="/positions">Positions</Link>
+        </nav>
+        <PositionPage />
+      </>,
+      { path: '/positions/:positionId', at: '/positions/p1' },
+    );
+  }
+
+  const menuLink = () => within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Positions' });
+  const stopLoss = () => within(screen.getByRole('form', { name: 'Position details' })).getByLabelText('Stop loss');
+  const beforeUnloadStopped = () => {
+    const e = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(e);
+    return e.defaultPrevented;
+  };
+
+  it('asks in a dialog over the window before a menu link leaves an unsaved stop loss: Escape and Stay keep it, Leave drops it', async () => {
+    const { calls } = pageApi();
+    const { router } = renderPage();
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Position details' });
+    expect(beforeUnloadStopped()).toBe(false);
+    await user.clear(stopLoss());
+    await user.type(stopLoss(), '97');
+    expect(screen.getByTestId('details-status')).toHaveTextContent('Not saved yet: the stop loss. Save details to keep it.');
+    // Closing or reloading the tab asks too.
+    expect(beforeUnloadStopped()).toBe(true);
+
+    await user.click(menuLink());
+    let ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    expect(ask).toHaveAccessibleDescription('Not saved yet: the stop loss. Leave this page and lose these changes?');
+    // A modal over the window, not a note at the foot of the page.
+    expect(ask).toHaveAttribute('aria-modal', 'true');
+    const backdrop = screen.getByTestId('leave-backdrop');
+    expect(backdrop.parentElement).toBe(document.body);
+    expect(backdrop).toHaveStyle({ position: 'fixed' });
+    expect(within(ask).getByRole('button', { name: 'Stay and keep them' })).toHaveFocus();
+    // Tab stays inside it.
+    await user.tab();
+    expect(within(ask).getByRole('button', { name: 'Leave without saving' })).toHaveFocus();
+    await user.tab();
+    expect(within(ask).getByRole('button', { name: 'Stay and keep them' })).toHaveFocus();
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/positions/p1');
+    expect(stopLoss()).toHaveValue('97');
+
+    await user.click(menuLink());
+    ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    await user.click(within(ask).getByRole('button', { name: 'Stay and keep them' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/positions/p1');
+    expect(stopLoss()).toHaveValue('97');
+
+    await user.click(menuLink());
+    ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    await user.click(within(ask).getByRole('button', { name: 'Leave without saving' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    expect(beforeUnloadStopped()).toBe(false);
+  });
+
+  it('leaves without asking once the stop loss is saved', async () => {
+    const { calls } = pageApi();
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Position details' });
+    await user.clear(stopLoss());
+    await user.type(stopLoss(), '97');
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    expect(await within(screen.getByRole('form', { name: 'Position details' })).findByRole('status')).toHaveTextContent('Saved.');
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ stopLoss: '97' });
+    expect(screen.getByTestId('details-status')).toHaveTextContent('');
+    expect(beforeUnloadStopped()).toBe(false);
+    await user.click(menuLink());
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+  });
+
+  it('keeps an unsaved stop loss when the notes save themselves', async () => {
+    pageApi();
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Position details' });
+    await user.clear(stopLoss());
+    await user.type(stopLoss(), '97');
+    await user.type(screen.getByLabelText('Notes'), 'Tight stop');
+    await screen.findByText('All changes saved.', undefined, { timeout: 3000 });
+    expect(stopLoss()).toHaveValue('97');
+    expect(screen.getByTestId('details-status')).toHaveTextContent('Not saved yet: the stop loss.');
+  });
+
+  it('asks before leaving an unsaved playbook tick; staying keeps the tick, and once saved the page leaves without asking', async () => {
+    const { calls } = pageApi();
+    const { router } = renderPage();
+    const user = userEvent.setup();
+    const section = await screen.findByRole('region', { name: 'Playbook' });
+    await within(section).findByRole('option', { name: 'Breakout' });
+    await user.selectOptions(within(section).getByLabelText('Playbook followed'), 'b1');
+    await user.click(within(section).getByLabelText('Volume'));
+    expect(within(section).getByTestId('playbook-status')).toHaveTextContent('Not saved yet: the playbook followed.');
+
+    await user.click(menuLink());
+    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    expect(ask).toHaveAccessibleDescription(/Not saved yet: the playbook followed\./);
+    await user.click(within(ask).getByRole('button', { name: 'Stay and keep them' }));
+    expect(router.state.location.pathname).toBe('/positions/p1');
+    expect(within(section).getByLabelText('Volume')).toBeChecked();
+
+    await user.click(within(section).getByRole('button', { name: 'Save playbook' }));
+    expect(await within(section).findByRole('status')).toHaveTextContent('Saved.');
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ playbookId: 'b1', criterionIds: ['c2'] });
+    // A tick after the save is unsaved again, named as such.
+    await user.click(within(section).getByLabelText('Range'));
+    expect(within(section).getByTestId('playbook-status')).toHaveTextContent('Not saved yet: the ticked criteria.');
+    await user.click(within(section).getByLabelText('Range'));
+    await user.click(menuLink());
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+  });
+
+  it('names every unsaved edit, a fill being edited among them', async () => {
+    pageApi();
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Position details' });
+    await user.clear(stopLoss());
+    await user.type(stopLoss(), '97');
+    await user.click(screen.getByRole('button', { name: /Edit entry fill/ }));
+    const price = within(screen.getByRole('form', { name: 'Edit fill' })).getByLabelText(/price/i);
+    await user.clear(price);
+    await user.type(price, '101');
+    await user.click(menuLink());
+    const ask = await screen.findByRole('alertdialog', { name: 'Unsaved changes' });
+    expect(ask).toHaveAccessibleDescription(/Not saved yet: the stop loss and the entry fill of .+\. Leave this page/);
+  });
+
+  it('follows a saved fill into the position it moved to without asking about it', async () => {
+    pageApi(route('PATCH', '/api/positions/p1/fills/f1', () => ({ body: { position: { ...open, id: 'p2' } } })));
+    const { router } = renderPage();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: /Edit entry fill/ }));
+    const price = within(screen.getByRole('form', { name: 'Edit fill' })).getByLabelText(/price/i);
+    await user.clear(price);
+    await user.type(price, '101');
+    await user.click(screen.getByRole('button', { name: 'Save fill' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/positions/p2'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('deleting the position leaves without asking about its unsaved edits', async () => {
+    vi.stubGlobal('confirm', () => true);
+    pageApi();
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByRole('form', { name: 'Position details' });
+    await user.clear(stopLoss());
+    await user.type(stopLoss(), '97');
+    await user.click(screen.getByRole('button', { name: 'Delete position' }));
+    expect(await screen.findByText('elsewhere')).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { createContext, useContext, useState, type FormEvent } from 'react';
+import { createContext, useContext, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
@@ -6,7 +6,8 @@ import { normalizeDecimal } from '../../numbers';
 import { useAccounts } from '../../api/queries';
 import { DataTable, numeric } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, FormActions, Loading, PageTitle, TextAreaField } from '../../components/ui';
-import { SaveState, useAutosave } from '../../components/autosave';
+import { SaveState, useAutosaveDraft } from '../../components/autosave';
+import { leaveWithoutAsking, listed, UnsavedChangesGuard, useUnsaved } from '../../components/unsaved';
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { Assignment } from './Assignment';
@@ -18,6 +19,7 @@ import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
 import { contractText, plainNumber } from './futures';
+import { sameValue, useDraft } from './draft';
 
 type Position = Schemas['Position'];
 type Fill = Schemas['Fill'];
@@ -85,42 +87,68 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
   );
 }
 
-function DetailsForm({ p }: { p: Position }) {
-  const setPosition = useSetPosition(p.id);
-  // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
-  const savedMultiplier = p.assetType === 'future' ? plainNumber(p.multiplier) : '';
-  const [details, setDetails] = useState<DetailDraft>({
+/** The details form's fields as the page names them when they are not saved. */
+const detailNames: Record<keyof DetailDraft, string> = {
+  symbol: 'symbol',
+  assetType: 'asset type',
+  multiplier: 'point value',
+  side: 'side',
+  stopLoss: 'stop loss',
+  targetPrice: 'target price',
+};
+
+/** detailsOf is a position's details as the form edits them. */
+function detailsOf(p: Position): DetailDraft {
+  return {
     symbol: p.symbol,
     assetType: p.assetType,
-    multiplier: savedMultiplier,
+    // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
+    multiplier: p.assetType === 'future' ? plainNumber(p.multiplier) : '',
     side: p.side,
     stopLoss: p.stopLoss ?? '',
     targetPrice: p.targetPrice ?? '',
-  });
-  const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
-  const pointValue = normalizeDecimal(multiplier);
-  const sendMultiplier = assetType === 'future' && pointValue !== '' && pointValue !== savedMultiplier;
+  };
+}
+
+/**
+ * DetailsForm edits the symbol, side, stop loss and target. An edit is
+ * kept until Save details (a save elsewhere on the page does not wipe it),
+ * the page asks before it is left unsaved, and the form says it is unsaved.
+ */
+function DetailsForm({ p }: { p: Position }) {
+  const setPosition = useSetPosition(p.id);
+  const saved = detailsOf(p);
+  const { draft: details, setDraft: setDetails, dirty } = useDraft(saved);
+  const changed = (Object.keys(detailNames) as Array<keyof DetailDraft>).filter((k) => details[k] !== saved[k]).map((k) => detailNames[k]);
+  useUnsaved(`the ${listed(changed)}`, dirty);
   const save = useMutation({
-    mutationFn: () =>
-      unwrap(
+    mutationFn: (sent: DetailDraft) => {
+      const pointValue = normalizeDecimal(sent.multiplier);
+      const sendMultiplier = sent.assetType === 'future' && pointValue !== '' && pointValue !== saved.multiplier;
+      return unwrap(
         client.PATCH('/api/positions/{positionId}', {
           params: { path: { positionId: p.id } },
           body: {
-            symbol: symbol.trim(),
-            side,
-            assetType,
-            stopLoss: normalizeDecimal(stopLoss) || null,
-            targetPrice: normalizeDecimal(targetPrice) || null,
+            symbol: sent.symbol.trim(),
+            side: sent.side,
+            assetType: sent.assetType,
+            stopLoss: normalizeDecimal(sent.stopLoss) || null,
+            targetPrice: normalizeDecimal(sent.targetPrice) || null,
             ...(sendMultiplier ? { multiplier: pointValue } : {}),
           },
         }),
-      ),
-    onSuccess: setPosition,
+      );
+    },
+    onSuccess: (data, sent) => {
+      setPosition(data);
+      // The form shows what was saved, as the API wrote it, unless it was edited again meanwhile.
+      setDetails((d) => (sameValue(d, sent) ? detailsOf(data.position) : d));
+    },
   });
   const err = save.error instanceof ApiError ? save.error : undefined;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate();
+    save.mutate(details);
   };
   return (
     <form className="card" onSubmit={submit} aria-label="Position details">
@@ -128,14 +156,24 @@ function DetailsForm({ p }: { p: Position }) {
       <div className="grid">
         <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field)} />
       </div>
-      <QuoteButton symbol={symbol} />
+      <QuoteButton symbol={details.symbol} />
       {err && err.details.length === 0 && <ErrorNote error={err} />}
-      <button type="submit" disabled={save.isPending}>
-        Save details
-      </button>
-      {save.isSuccess && <span role="status"> Saved.</span>}
+      <div className="row">
+        <button type="submit" disabled={save.isPending}>
+          Save details
+        </button>
+        <span className="muted" aria-live="polite" data-testid="details-status">
+          {save.isPending ? 'Saving…' : dirty ? `Not saved yet: the ${listed(changed)}. Save details to keep ${changed.length === 1 ? 'it' : 'them'}.` : ''}
+        </span>
+        {save.isSuccess && !dirty && <span role="status">Saved.</span>}
+      </div>
     </form>
   );
+}
+
+/** fillVersion changes when a fill's own figures do, and only then (a row in edit keeps its draft through other saves). */
+function fillVersion(f: Fill): string {
+  return [f.id, f.type, f.price, f.quantity, f.fees, f.feeEstimated, f.filledAt, f.reversal, f.tradeQuantity, f.tradeFees].join('|');
 }
 
 function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: string | undefined }) {
@@ -144,7 +182,9 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
   // A part of a reversal is edited as the whole trade: its quantity and fees are both parts'.
   const quantity = fill.tradeQuantity ?? fill.quantity;
   const fees = fill.tradeFees ?? fill.fees;
-  const [draft, setDraft] = useState<FillDraft>({ type: fill.type, price: fill.price, quantity, fees: fill.feeEstimated ? '' : fees, filledAt: toLocalInput(fill.filledAt) });
+  const [initial] = useState<FillDraft>(() => ({ type: fill.type, price: fill.price, quantity, fees: fill.feeEstimated ? '' : fees, filledAt: toLocalInput(fill.filledAt) }));
+  const [draft, setDraft] = useState<FillDraft>(initial);
+  useUnsaved(`the ${fill.type} fill of ${formatDateTime(fill.filledAt)}`, editing && !sameValue(draft, initial));
   const path = { positionId: p.id, fillId: fill.id };
   const save = useMutation({
     mutationFn: () =>
@@ -229,12 +269,16 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
 
 function AddFill({ p }: { p: Position }) {
   const setPosition = useSetPosition(p.id);
-  const [draft, setDraft] = useState<FillDraft>(() => newFill(p.status === 'open' ? 'exit' : 'entry'));
+  const [initial, setInitial] = useState<FillDraft>(() => newFill(p.status === 'open' ? 'exit' : 'entry'));
+  const [draft, setDraft] = useState<FillDraft>(initial);
+  useUnsaved('the new fill', !sameValue(draft, initial));
   const add = useMutation({
     mutationFn: () => unwrap(client.POST('/api/positions/{positionId}/fills', { params: { path: { positionId: p.id } }, body: fillInput(draft) })),
     onSuccess: (d) => {
+      const fresh = newFill('exit');
+      setInitial(fresh);
+      setDraft(fresh);
       setPosition(d);
-      setDraft(newFill('exit'));
     },
   });
   const err = add.error instanceof ApiError ? add.error : undefined;
@@ -257,12 +301,13 @@ function AddFill({ p }: { p: Position }) {
   );
 }
 
-/** Notes save themselves once typing pauses, and keep unsaved text from being lost (useAutosave). */
+/** Notes save themselves once typing pauses; the page asks before unsaved text is left (useUnsaved). */
 function Notes({ p }: { p: Position }) {
   const setPosition = useSetPosition(p.id);
-  const notes = useAutosave(p.notes, async (text: string) =>
+  const notes = useAutosaveDraft(p.notes, async (text: string) =>
     setPosition(await unwrap(client.PATCH('/api/positions/{positionId}', { params: { path: { positionId: p.id } }, body: { notes: text } }))),
   );
+  useUnsaved('the notes', notes.dirty);
   const fieldError = notes.error instanceof ApiError ? notes.error.fieldError('notes') : undefined;
   return (
     <section className="card">
@@ -272,9 +317,19 @@ function Notes({ p }: { p: Position }) {
   );
 }
 
+/** tagsVersion changes when the position's tags do (the picker starts again from them). */
+function tagsVersion(p: Position): string {
+  return p.tags
+    .map((t) => t.id)
+    .sort()
+    .join();
+}
+
+/** Tags save as they are picked; a pick not saved yet (or refused) is kept, and the page asks before it is left. */
 function Tags({ p }: { p: Position }) {
   const setPosition = useSetPosition(p.id);
   const [ids, setIds] = useState(p.tags.map((t) => t.id));
+  useUnsaved('the tags', [...ids].sort().join() !== tagsVersion(p));
   const save = useMutation({
     mutationFn: (tagIds: string[]) => unwrap(client.PUT('/api/positions/{positionId}/tags', { params: { path: { positionId: p.id } }, body: { tagIds } })),
     onSuccess: setPosition,
@@ -321,17 +376,32 @@ export function ChangesNote({ changes, current }: { changes: Changes; current: s
   );
 }
 
+/** PositionPage is a position's page, under one guard of its unsaved edits (each section marks its own: useUnsaved). */
 export default function PositionPage() {
+  return (
+    <UnsavedChangesGuard>
+      <PositionScreen />
+    </UnsavedChangesGuard>
+  );
+}
+
+function PositionScreen() {
   const { positionId = '' } = useParams();
   const accounts = useAccounts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [last, setLast] = useState<{ changes: Changes; on: string } | null>(null);
+  const [follow, setFollow] = useState<{ to: string; from: string } | null>(null);
   const report = (d: Written) => {
     setLast(d.changes ? { changes: d.changes, on: d.position.id } : null);
-    // The fill written now lives in another position of the run: follow it.
-    if (d.position.id !== positionId) void navigate(`/positions/${d.position.id}`);
+    setFollow({ to: d.position.id, from: positionId });
   };
+  // The fill written now lives in another position of the run: follow it,
+  // once the form that wrote it has closed (it is saved: the page's guard
+  // asks only about edits still unsaved elsewhere on it).
+  useEffect(() => {
+    if (follow && follow.from === positionId && follow.to !== positionId) void navigate(`/positions/${follow.to}`);
+  }, [follow, positionId, navigate]);
   const position = useQuery({
     queryKey: usePositionKey(positionId),
     queryFn: async () => (await unwrap(client.GET('/api/positions/{positionId}', { params: { path: { positionId } } }))).position,
@@ -339,10 +409,10 @@ export default function PositionPage() {
   const remove = useMutation({
     mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}', { params: { path: { positionId } } })),
     onSuccess: () => {
-      // The position is gone: leave its page and refresh the lists. It is
-      // not refetched (that is a 404): it stays as it was, stale, until the
-      // cache lets it go.
-      void navigate('/positions');
+      // The position is gone: leave its page (edits of it are moot: no
+      // asking) and refresh the lists. It is not refetched (that is a 404):
+      // it stays as it was, stale, until the cache lets it go.
+      void navigate('/positions', { state: leaveWithoutAsking });
       void queryClient.invalidateQueries({ queryKey: usePositionKey(positionId), refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: ['positions', 'list'] });
       void queryClient.invalidateQueries({ queryKey: ['performance'] });
@@ -406,7 +476,7 @@ export default function PositionPage() {
       <ErrorNote error={remove.error} />
       <Images positionId={p.id} />
       <Facts p={p} currency={account?.currency} />
-      <Review key={`r-${p.updatedAt}`} p={p} currency={account?.currency} />
+      <Review key={`r-${p.id}-${p.maePrice ?? ''}-${p.mfePrice ?? ''}`} p={p} currency={account?.currency} />
       <section aria-labelledby="fills-title">
         <h2 id="fills-title">Fills</h2>
         <dl className="facts card">
@@ -422,7 +492,7 @@ export default function PositionPage() {
         {p.fills.length > 0 && (
           <DataTable columns={['Type', 'Time', numeric('Quantity'), numeric('Price'), numeric('Fees'), numeric('Realised'), 'Actions']}>
             {p.fills.map((f) => (
-              <FillRow key={`${f.id}-${p.updatedAt}`} p={p} fill={f} currency={account?.currency} />
+              <FillRow key={fillVersion(f)} p={p} fill={f} currency={account?.currency} />
             ))}
           </DataTable>
         )}
@@ -431,9 +501,9 @@ export default function PositionPage() {
       {p.assetType === 'option' && (p.status === 'open' || p.fills.some((f) => f.type === 'exit' && Number(f.price) === 0)) && (
         <Assignment p={p} onDone={(option) => queryClient.setQueryData(usePositionKey(p.id), option)} />
       )}
-      <DetailsForm key={`d-${p.updatedAt}`} p={p} />
+      <DetailsForm key={`d-${p.id}`} p={p} />
       <Notes key={`n-${p.id}`} p={p} />
-      <Tags key={`t-${p.updatedAt}`} p={p} />
+      <Tags key={`t-${p.id}-${tagsVersion(p)}`} p={p} />
       <PositionPlaybook positionId={p.id} />
     </ReportWrite.Provider>
   );

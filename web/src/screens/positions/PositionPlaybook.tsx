@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { usePlaybooks } from '../../api/queries';
 import { ErrorNote, SelectField } from '../../components/ui';
+import { useUnsaved } from '../../components/unsaved';
 
 type Follows = Schemas['PositionPlaybook'];
 
@@ -35,7 +36,10 @@ function PlaybookForm({ positionId, follows }: { positionId: string; follows: Fo
   const offered = list.filter((b) => !b.archived || b.id === follows.playbookId);
   const book = list.find((b) => b.id === bookId);
   const err = save.error instanceof ApiError ? save.error : undefined;
-  const saved = (follows.playbookId ?? '') === bookId && [...(follows.criterionIds ?? [])].sort().join() === [...met].sort().join();
+  const samePlaybook = (follows.playbookId ?? '') === bookId;
+  const saved = samePlaybook && [...(follows.criterionIds ?? [])].sort().join() === [...met].sort().join();
+  // Leaving the page with a playbook or a tick not saved asks first.
+  useUnsaved(samePlaybook ? 'the ticked criteria' : 'the playbook followed', !saved);
   if (playbooks.isSuccess && list.length === 0) {
     return (
       <p className="muted">
@@ -83,6 +87,9 @@ function PlaybookForm({ positionId, follows }: { positionId: string; follows: Fo
         <button type="submit" disabled={save.isPending || saved}>
           Save playbook
         </button>
+        <span className="muted" aria-live="polite" data-testid="playbook-status">
+          {save.isPending ? 'Saving…' : saved ? '' : `Not saved yet: ${samePlaybook ? 'the ticked criteria' : 'the playbook followed'}. Save playbook to keep this change.`}
+        </span>
         {save.isSuccess && saved && <span role="status">Saved.</span>}
       </div>
     </form>

@@ -5,6 +5,7 @@ import 'uplot/dist/uPlot.min.css';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
 import { Field, ErrorNote } from '../../components/ui';
+import { useUnsaved } from '../../components/unsaved';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { normalizeDecimal } from '../../numbers';
 
@@ -163,6 +164,12 @@ export function excursionErrors(side: Position['side'], fills: Position['fills']
   return out;
 }
 
+/** samePrice reports whether a typed price is the saved one ("9.40" is 9.4; empty is none). */
+function samePrice(typed: string, saved: string | null): boolean {
+  const t = normalizeDecimal(typed);
+  return t === (saved ?? '') || (t !== '' && saved !== null && Number(t) === Number(saved));
+}
+
 function useSaveExcursions(p: Position) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -200,6 +207,7 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
   });
   const [mae, setMae] = useState(p.maePrice ?? '');
   const [mfe, setMfe] = useState(p.mfePrice ?? '');
+  useUnsaved('the MAE and MFE', !samePrice(mae, p.maePrice) || !samePrice(mfe, p.mfePrice));
   const save = useSaveExcursions(p);
   const [checked, setChecked] = useState<{ mae?: string; mfe?: string }>({});
   const err = save.error instanceof ApiError ? save.error : undefined;

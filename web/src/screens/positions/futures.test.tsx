@@ -148,8 +148,9 @@ describe('PositionPage with a future', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'PATCH')).toBe(true));
     expect(calls.find((c) => c.method === 'PATCH')?.body).not.toHaveProperty('multiplier');
 
-    // The form is remounted with the saved position.
-    await waitFor(() => expect(details()).not.toBe(before));
+    // The form shows the saved position.
+    expect(await within(details()).findByRole('status')).toHaveTextContent('Saved.');
+    expect(details()).toBe(before);
     const field = within(details()).getByLabelText('Multiplier (point value)');
     await user.clear(field);
     await user.type(field, '5');
