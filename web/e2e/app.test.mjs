@@ -1092,6 +1092,73 @@ step('creates a playbook with a checklist, follows it on a closed trade with a c
   await screenshot('dashboard-playbooks');
 });
 
+step('keeps an unsaved stop and an unsaved playbook tick on a position page: a menu link asks first, in a dialog inside the window; staying keeps the edit', async () => {
+  const { items } = await api('/api/positions?symbol=AAPL&status=closed&assetType=stock');
+  const winner = items.find((p) => Number(p.netPnl) > 0);
+  await page.goto(`/positions/${winner.id}`);
+  const details = page.getByRole('form', { name: 'Position details' });
+  const stop = details.getByLabel('Stop loss');
+  await stop.waitFor();
+  const savedStop = await stop.inputValue();
+  // Scrolled down to the form, as a trader is when changing the stop.
+  await stop.scrollIntoViewIfNeeded();
+  await stop.fill('96.5');
+  await details.getByText('Not saved yet: the stop loss.').waitFor();
+
+  /** ask clicks a menu link and returns the question, checked to be inside the window, uncovered, with focus in it. */
+  async function ask() {
+    await nav('Dashboard');
+    const dialog = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+    await dialog.waitFor();
+    assert.equal(new URL(page.url()).pathname, `/positions/${winner.id}`, 'the menu link waits for the answer');
+    const box = await dialog.boundingBox();
+    const view = page.viewportSize();
+    assert.ok(box && view, 'the question has a box and the page a viewport');
+    assert.ok(
+      box.x >= 0 && box.y >= 0 && box.x + box.width <= view.width && box.y + box.height <= view.height,
+      `the question lies inside the ${view.width}x${view.height} window: ${JSON.stringify(box)}`,
+    );
+    const onTop = await dialog.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    });
+    assert.equal(onTop, true, 'nothing covers the question');
+    assert.equal(await dialog.getByRole('button', { name: 'Stay and keep them' }).evaluate((el) => el === document.activeElement), true, 'focus is in the question');
+    return dialog;
+  }
+
+  let dialog = await ask();
+  assert.match(await dialog.innerText(), /Not saved yet: the stop loss\./);
+  await screenshot('position-unsaved-question');
+  // Escape stays, and so does the Stay button: the edit is kept either way.
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await stop.inputValue(), '96.5');
+  dialog = await ask();
+  await dialog.getByRole('button', { name: 'Stay and keep them' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(new URL(page.url()).pathname, `/positions/${winner.id}`);
+  assert.equal(await stop.inputValue(), '96.5');
+  // Back to the saved stop: nothing is unsaved any more.
+  await stop.fill(savedStop);
+  await details.getByText('Not saved yet: the stop loss.').waitFor({ state: 'detached' });
+
+  // A playbook tick not saved asks too, naming it; staying keeps it, leaving drops it.
+  const section = page.getByRole('region', { name: 'Playbook', exact: true });
+  await section.getByLabel('Volume above average').check();
+  dialog = await ask();
+  assert.match(await dialog.innerText(), /Not saved yet: the ticked criteria\./);
+  await dialog.getByRole('button', { name: 'Stay and keep them' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  assert.equal(await section.getByLabel('Volume above average').isChecked(), true);
+  dialog = await ask();
+  await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  const follows = await api(`/api/positions/${winner.id}/playbook`);
+  assert.equal(follows.criterionIds.length, 1, 'only the saved tick (Range break) is kept');
+  assert.equal((await api(`/api/positions/${winner.id}`)).position.stopLoss, winner.stopLoss);
+});
+
 step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as broken, in words', async () => {
   await nav('Rules');
   await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
@@ -1210,6 +1277,82 @@ step('previews an iron condor opened by one order, takes a leg out of its strate
     iwm.map((s) => s.legs.map((l) => l.symbol).sort()),
     [legs.slice(0, 3).sort()],
   );
+});
+
+step("lists a strategy's legs in order and in words, and offers as legs only open positions of its account and underlying", async () => {
+  const { items: accounts } = await api('/api/accounts');
+  const account = accounts.find((a) => a.currency === 'USD');
+  const other = accounts.find((a) => a.id !== account.id && !a.archived);
+  assert.ok(other, 'a second account (the EUR one) to hold a position the picker must not offer');
+  const { items: strategies } = await api('/api/strategies?limit=200');
+  const condor = strategies.find((s) => s.accountId === account.id && s.legs.some((l) => l.symbol === 'SPY   270618P00095000'));
+  assert.ok(condor, 'the SPY June 2027 iron condor grouped earlier');
+
+  // Around it: a put to roll into (open, offered), one already closed, one in the other account, one on MSFT.
+  const entry = (price) => ({ type: 'entry', price, quantity: '1', fees: '0', filledAt: '2026-06-02T14:00:00Z' });
+  const created = {};
+  for (const [key, accountId, symbol, side, fills] of [
+    ['roll', account.id, 'SPY   270618P00092000', 'short', [entry('1.50')]],
+    ['closed', account.id, 'SPY   270618P00085000', 'short', [entry('0.80'), { type: 'exit', price: '0.40', quantity: '1', fees: '0', filledAt: '2026-06-03T14:00:00Z' }]],
+    ['elsewhere', other.id, 'SPY   270618P00093000', 'short', [entry('1.60')]],
+    ['msft', account.id, 'MSFT  270618C00400000', 'long', [entry('12.00')]],
+  ]) {
+    const res = await page.request.post('/api/positions', { data: { accountId, symbol, assetType: 'option', side, fills } });
+    assert.equal(res.status(), 201, await res.text());
+    created[key] = (await res.json()).position;
+  }
+  assert.equal(created.closed.status, 'closed');
+
+  // The picker asks the API for the strategy's account and underlying, open positions only.
+  const asked = page.waitForRequest((req) => {
+    const url = new URL(req.url());
+    return url.pathname === '/api/positions' && url.searchParams.get('status') === 'open';
+  });
+  await page.goto(`/strategies/${condor.id}`);
+  await page.getByRole('heading', { level: 1, name: /Short iron condor/ }).waitFor();
+  const query = new URL((await asked).url()).searchParams;
+  assert.deepEqual(query.getAll('accountId'), [account.id]);
+  assert.deepEqual(query.getAll('symbol'), ['SPY']);
+
+  // The legs: by expiry, then strike, then right; each as a trader reads it, the OCC symbol as the link's tooltip.
+  const legsTable = page.getByRole('region', { name: 'Legs', exact: true });
+  const names = () => legsTable.getByRole('rowheader').allInnerTexts();
+  assert.deepEqual(await names(), ['SPY Jun 18 2027 90 put', 'SPY Jun 18 2027 95 put', 'SPY Jun 18 2027 105 call', 'SPY Jun 18 2027 110 call']);
+  assert.equal(await legsTable.getByRole('link', { name: 'SPY Jun 18 2027 95 put' }).getAttribute('title'), 'SPY 270618P00095000');
+  assert.doesNotMatch(await legsTable.innerText(), /270618[CP]\d{8}/);
+
+  // The picker: the condor's own legs and the open SPY put of the same account in no strategy, in the legs' order.
+  // Not the closed put, the other account's put, the MSFT call, nor the January condor's legs (another strategy).
+  const form = page.getByRole('form', { name: 'Roll or change the legs' });
+  const picker = form.getByRole('group', { name: 'Legs' });
+  await picker.waitFor();
+  const offered = async () => (await picker.locator('label').allInnerTexts()).map((t) => t.split(' · ')[0].replace(/\s+/g, ' ').trim());
+  assert.deepEqual(await offered(), [
+    'long SPY Jun 18 2027 90 put (SPY 270618P00090000)',
+    'short SPY Jun 18 2027 92 put (SPY 270618P00092000)',
+    'short SPY Jun 18 2027 95 put (SPY 270618P00095000)',
+    'short SPY Jun 18 2027 105 call (SPY 270618C00105000)',
+    'long SPY Jun 18 2027 110 call (SPY 270618C00110000)',
+  ]);
+  assert.equal(await picker.getByRole('checkbox', { name: /92 put/ }).isChecked(), false);
+  await page.getByTestId('payoff-chart').locator('canvas').waitFor();
+  await screenshot('strategy-legs');
+
+  // A roll: the 92 put in, the 95 put out; then back, so the later steps find the condor as it was.
+  await picker.getByRole('checkbox', { name: /92 put/ }).check();
+  await picker.getByRole('checkbox', { name: /95 put/ }).uncheck();
+  await form.getByRole('button', { name: 'Save the legs' }).click();
+  await legsTable.getByRole('rowheader', { name: 'SPY Jun 18 2027 92 put' }).waitFor();
+  assert.deepEqual(await names(), ['SPY Jun 18 2027 90 put', 'SPY Jun 18 2027 92 put', 'SPY Jun 18 2027 105 call', 'SPY Jun 18 2027 110 call']);
+  // The put rolled out is open and in no strategy now: offered again, unticked.
+  const rolledOut = page.getByRole('form', { name: 'Roll or change the legs' }).getByRole('checkbox', { name: /95 put/ });
+  assert.equal(await rolledOut.isChecked(), false);
+  await rolledOut.check();
+  await page.getByRole('form', { name: 'Roll or change the legs' }).getByRole('checkbox', { name: /92 put/ }).uncheck();
+  await page.getByRole('form', { name: 'Roll or change the legs' }).getByRole('button', { name: 'Save the legs' }).click();
+  await legsTable.getByRole('rowheader', { name: 'SPY Jun 18 2027 95 put' }).waitFor();
+  const { strategy } = await api(`/api/strategies/${condor.id}`);
+  assert.deepEqual(strategy.legs.map((l) => l.symbol).sort(), condor.legs.map((l) => l.symbol).sort());
 });
 
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
