@@ -9,15 +9,27 @@ import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
 import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
-import { unknownPointValue, UnknownPointValueNote } from './csvImport/pointValue';
+import { UnknownPointValueNote } from './csvImport/pointValue';
 import { proposedGrouping, sameGrouping, type Grouping } from './csvImport/grouping';
-import { counted, partialText, PresetNote, WarningGroups } from './csvImport/PreviewParts';
+import { counted, partialText, PresetNote, problemTitle, WarningGroups } from './csvImport/PreviewParts';
 import { MappingRulesFields, SavedMappings } from './csvImport/SavedMappings';
 import { StrategyGroups } from './csvImport/StrategyGroups';
 import { plainNumber } from './positions/futures';
 
 type Preview = Schemas['CsvImportPreview'];
 type Problem = Schemas['CsvImportProblem'];
+
+/**
+ * problemMessage is a problem's message in words. Trades of several
+ * accounts are sent to journal accounts with the form's "Accounts in the
+ * file" (the API's message names its own options).
+ */
+function problemMessage(p: Problem): string {
+  if (p.code === 'MULTIPLE_ACCOUNTS') {
+    return 'The file holds trades of several accounts: choose under "Accounts in the file" the journal account each goes to (or skip it), then preview again.';
+  }
+  return readable(p.message);
+}
 
 function Problems({ title, items, total }: { title: string; items: Problem[]; total: number }) {
   if (items.length === 0) return null;
@@ -26,17 +38,14 @@ function Problems({ title, items, total }: { title: string; items: Problem[]; to
       <h3>
         {title} ({total})
       </h3>
-      <DataTable columns={['Row', 'Column', 'Field', 'Code', 'Message']}>
+      <DataTable columns={['Row', 'Column', 'Field', 'Problem', 'Message']}>
         {items.map((p, i) => (
           <tr key={i}>
             <td>{p.row === 0 ? 'file' : p.row}</td>
             <td>{p.column === 0 ? '—' : `${p.column}${p.columnName ? ` (${p.columnName})` : ''}`}</td>
             <td>{p.field || '—'}</td>
-            <td>
-              <code>{p.code}</code>
-              {p.code === unknownPointValue && <div className="muted">no built-in point value for this futures root</div>}
-            </td>
-            <td>{readable(p.message)}</td>
+            <td>{problemTitle(p.code)}</td>
+            <td>{problemMessage(p)}</td>
           </tr>
         ))}
       </DataTable>

@@ -25,8 +25,22 @@ export function PresetNote({ preview, presets }: { preview: Preview; presets: Pr
   );
 }
 
-/** warningTitles name each warning code as a trader reads it. */
-const warningTitles: Record<string, string> = {
+/** problemTitles name each problem code (errors and warnings) as a trader reads it. */
+const problemTitles: Record<string, string> = {
+  MISSING_VALUE: 'A value is missing',
+  INVALID_NUMBER: 'Not a number',
+  INVALID_DATE: 'Not a date',
+  INVALID_TIME: 'Not a time of day',
+  INVALID_SIDE: 'Not a buy or a sell',
+  INVALID_VALUE: 'A word not understood',
+  INVALID_SYMBOL: 'Not a symbol',
+  OUT_OF_RANGE: 'Outside what the journal records',
+  UNSUPPORTED_ASSET: 'An asset the journal does not record',
+  EXIT_WITHOUT_ENTRY: 'A closing fill with nothing open',
+  EFFECT_MISMATCH: 'Opening or closing does not fit',
+  TOO_MANY_FILLS: 'Too many fills in one position',
+  MULTIPLE_ACCOUNTS: 'Trades of several accounts',
+  UNKNOWN_POINT_VALUE: 'No point value for this futures root',
   DUPLICATE_IN_JOURNAL: 'Fills the journal already has',
   DUPLICATE_IN_FILE: 'Rows repeating an earlier row',
   NO_FEES_COLUMN: 'No fees column: fees estimated',
@@ -38,9 +52,9 @@ const warningTitles: Record<string, string> = {
   REVERSAL: 'Closes a position and opens the opposite one',
 };
 
-/** warningTitle is a warning code in words (a code this app does not know yet, as it is). */
-export function warningTitle(code: string): string {
-  return warningTitles[code] ?? code;
+/** problemTitle is a problem's code in words (a code this app does not know yet, as it is). */
+export function problemTitle(code: string): string {
+  return problemTitles[code] ?? code;
 }
 
 /** counted is a count with its noun: "1 fill", "3 fills". */
@@ -59,12 +73,12 @@ export function WarningGroups({ groups }: { groups: Preview['warningGroups'] | u
           groups.reduce((n, g) => n + g.count, 0),
           'warning',
         )}
-        : {groups.map((g) => `${warningTitle(g.code)} (${g.count})`).join(', ')}
+        : {groups.map((g) => `${problemTitle(g.code)} (${g.count})`).join(', ')}
       </summary>
       <ul>
         {groups.map((g) => (
           <li key={g.code}>
-            {warningTitle(g.code)}: {counted(g.count, 'row')}
+            {problemTitle(g.code)}: {counted(g.count, 'row')}
             <ul>
               {g.first.map((p, i) => (
                 <li key={i}>

@@ -200,7 +200,7 @@ describe('CsvImport with futures', () => {
   };
   const problem = { row: 4, column: 2, columnName: 'Symbol', field: 'symbol', code: 'UNKNOWN_POINT_VALUE', message: '"XYZZ24": the futures root XYZ has no built-in point value' };
 
-  it('shows the multiplier of previewed positions and explains UNKNOWN_POINT_VALUE', async () => {
+  it('shows the multiplier of previewed positions and explains a futures root without a point value', async () => {
     mockApi(
       ...lists,
       route('GET', '/api/csv-import/presets', () => ({ body: presets })),
@@ -213,8 +213,9 @@ describe('CsvImport with futures', () => {
     await user.upload(await screen.findByLabelText('CSV file'), new File(['Date,Symbol\n'], 'f.csv', { type: 'text/csv' }));
     await user.click(screen.getByRole('button', { name: 'Preview import' }));
     const errors = await screen.findByRole('region', { name: 'Errors' });
-    expect(within(errors).getByText('UNKNOWN_POINT_VALUE')).toBeInTheDocument();
-    expect(within(errors).getByText('no built-in point value for this futures root')).toBeInTheDocument();
+    // In words, not the code.
+    expect(within(errors).getByText('No point value for this futures root')).toBeInTheDocument();
+    expect(within(errors).queryByText('UNKNOWN_POINT_VALUE')).toBeNull();
     const note = screen.getByRole('note');
     expect(note).toHaveTextContent(/Futures without a built-in point value \(rows 4\)/);
     expect(within(note).getByRole('link', { name: 'New position' })).toHaveAttribute('href', '/positions/new');
