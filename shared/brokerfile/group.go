@@ -165,7 +165,14 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 	// the journal already has. A round trip is one unit: it is skipped as a
 	// duplicate only when the journal has both its fills.
 	use := make([]int, 0, len(fills))
-	firstRow := make(map[Key]int, len(fills))
+	// A row repeats an earlier one of the same account of the file: the
+	// same fill in two of its accounts is a copy (a prop firm's copy
+	// trading), not a repeat.
+	type rowKey struct {
+		Key
+		account string
+	}
+	firstRow := make(map[rowKey]int, len(fills))
 	tripDups := map[int]int{}
 	for i := range fills {
 		if fills[i].Trip != 0 && j.Has[fills[i].Key()] {
@@ -175,11 +182,11 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 	for i := range fills {
 		f := &fills[i]
 		k := f.Key()
-		if r, seen := firstRow[k]; seen && r != f.Row {
+		if r, seen := firstRow[rowKey{k, f.Account}]; seen && r != f.Row {
 			sum.DuplicatesInFile++
 			warnAt(f, 0, "", CodeDuplicateInFile, fmt.Sprintf("repeats row %d (same symbol, time, side, price and quantity); both are imported", r))
 		} else if !seen {
-			firstRow[k] = f.Row
+			firstRow[rowKey{k, f.Account}] = f.Row
 		}
 		if j.Has[k] {
 			if f.Trip != 0 && tripDups[f.Trip] < 2 {

@@ -462,6 +462,25 @@ func TestGrouping(t *testing.T) {
 			t.Fatalf("%+v", confirmed.Summary)
 		}
 	})
+	t.Run("CopiesAcrossAccounts", func(t *testing.T) {
+		// The same fills in two accounts of the file (copy trading), sent
+		// to one journal account: copies, not repeats.
+		var fills []Fill
+		for i, account := range []string{"EVAL-1", "EVAL-2"} {
+			for j, f := range []Fill{fill(2, "MES", Buy, "", "2", "6000", 0), fill(3, "MES", Sell, "", "2", "6004", 1)} {
+				f.Row, f.Account = 2+2*i+j, account
+				fills = append(fills, f)
+			}
+		}
+		plan := Build(fills, Journal{}, BuildOptions{})
+		if plan.Summary.DuplicatesInFile != 0 || len(plan.Warnings) != 0 {
+			t.Fatalf("%+v %+v", plan.Summary, plan.Warnings)
+		}
+		fills[3].Account = "EVAL-1" // the exit twice in one account: a repeat
+		if plan = Build(fills, Journal{}, BuildOptions{}); plan.Summary.DuplicatesInFile != 1 {
+			t.Fatalf("%+v", plan.Summary)
+		}
+	})
 	t.Run("ContinuesOpenPosition", func(t *testing.T) {
 		at := time.Date(2024, 1, 15, 15, 0, 0, 0, time.UTC)
 		seed := Seed{PositionID: "0b9d8f4e-1c2a-4e5f-9a7b-1234567890ab", Symbol: "AAPL", AssetType: AssetStock, Side: journal.SideLong, Multiplier: decimal.NewFromInt(1),
