@@ -8,7 +8,7 @@ import { Datalists } from '../components/Datalists';
 import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Field, Loading, PageTitle, SelectField } from '../components/ui';
 import { formatDateTime, formatMoney, pnlClass } from '../format';
-import { headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
+import { fieldText, headerNames, importOptions, initialImportForm, previewForm, skipAccount, type ImportForm } from './csvImport/logic';
 import { UnknownPointValueNote } from './csvImport/pointValue';
 import { proposedGrouping, sameGrouping, type Grouping } from './csvImport/grouping';
 import { counted, partialText, PresetNote, problemTitle, WarningGroups } from './csvImport/PreviewParts';
@@ -319,7 +319,7 @@ export default function CsvImport() {
                 {fields.map((f) => (
                   <Field
                     key={f.field}
-                    label={`Column for ${f.field}${f.required ? ' (required)' : ''}`}
+                    label={`Column for ${fieldText(f.field)}${f.required ? ' (required)' : ''}`}
                     list="csv-headers"
                     value={form.columns[f.field] ?? ''}
                     onChange={(e) => set('columns', { ...form.columns, [f.field]: e.target.value })}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headerNames, importOptions, initialImportForm, loadSaved, previewForm, savedBody } from './logic';
+import { fieldText, headerNames, importOptions, initialImportForm, loadSaved, previewForm, savedBody } from './logic';
 
 describe('importOptions', () => {
   it('sends a preset and only the options set', () => {
@@ -95,5 +95,14 @@ describe('saved mappings', () => {
   it('drops empty rules and a multiplier without futures', () => {
     const o = importOptions({ ...initialImportForm, source: 'mapping', columns: { date: 'd' }, rules: { filters: [], multiplier: '5', defaultAssetType: 'stock' } });
     expect(o.mapping).toEqual({ hasHeader: true, delimiter: ',', columns: { date: 'd' }, defaultAssetType: 'stock' });
+  });
+});
+
+describe('fieldText', () => {
+  it('writes a mapping field in words', () => {
+    expect(fieldText('entryPrice')).toBe('entry price');
+    expect(fieldText('assetType')).toBe('asset type (stock, option, future)');
+    expect(fieldText('openClose')).toBe('open or close');
+    expect(fieldText('date')).toBe('date');
   });
 });

@@ -145,3 +145,20 @@ export function savedBody(f: ImportForm, name: string) {
     ...(o.numberFormat ? { numberFormat: o.numberFormat } : {}),
   };
 }
+
+/** The words for a mapping's fields whose API names do not read as words. */
+const fieldWords: Record<string, string> = {
+  assetType: 'asset type (stock, option, future)',
+  right: 'call or put',
+  side: 'buy or sell',
+  openClose: 'open or close',
+  pnl: 'P&L',
+  orderId: 'order number',
+  expiry: 'option expiry',
+  strike: 'option strike',
+};
+
+/** fieldText is a mapping field in words: "entryPrice" reads "entry price". */
+export function fieldText(field: string): string {
+  return fieldWords[field] ?? field.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
