@@ -659,6 +659,21 @@ step('fits a phone: the menu opens the navigation, and no page scrolls sideways'
   }
 });
 
+step('fits a laptop: the navigation is one row at 1366 px, with every link of an admin', async () => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  try {
+    await page.goto('/');
+    await page.getByTestId('dashboard-total').waitFor();
+    const links = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    assert.ok((await links.count()) >= 12, `${await links.count()} links`);
+    const tops = new Set((await links.evaluateAll((as) => as.map((a) => Math.round(a.getBoundingClientRect().top)))));
+    assert.equal(tops.size, 1, `the navigation wraps onto ${tops.size} rows at 1366 px`);
+    await screenshot('navigation-1366');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 step('records a futures position: the multiplier a root without a point value needs, then contract and P&L', async () => {
   await page.goto('/positions/new');
   await page.getByRole('heading', { name: 'New position' }).waitFor();

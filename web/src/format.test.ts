@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDay, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { formatDateTime, formatDay, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -67,5 +67,13 @@ describe('formatDateTime', () => {
     expect(formatDateTime('2026-07-02T14:00:00Z', 'Europe/London', 'en-GB')).toMatch(/^2 Jul 2026, 15:00 (BST|GMT\+1)$/);
     expect(formatDateTime('2026-11-02T15:00:00Z', 'Not/AZone', 'en-US')).toMatch(/^Nov 2, 2026, \d+:00 [AP]M \S+$/);
     expect(formatDateTime(null)).toBe('—');
+    // Without a zone of its own, the user's reporting zone once known.
+    setDisplayZone('Asia/Tokyo');
+    try {
+      expect(formatDateTime('2026-11-02T15:00:00Z', undefined, 'en-US')).toBe('Nov 3, 2026, 12:00 AM GMT+9');
+      expect(formatDateTime('2026-11-02T15:00:00Z', 'America/New_York', 'en-US')).toBe('Nov 2, 2026, 10:00 AM EST');
+    } finally {
+      setDisplayZone(undefined);
+    }
   });
 });

@@ -106,10 +106,18 @@ function zonedFormat(locale: string | undefined, timeZone: string | undefined): 
   return f;
 }
 
+/** The zone times are shown in when a screen names none: the user's reporting zone once known (setDisplayZone). */
+let displayZone: string | undefined;
+
+/** setDisplayZone makes zone (the signed-in user's reporting zone) the one times are shown in by default. */
+export function setDisplayZone(zone: string | undefined): void {
+  displayZone = zone;
+}
+
 /**
  * formatDateTime shows a moment with the name of the zone it is shown in
- * ("Nov 2, 2026, 10:00 AM EST"): timeZone's (an account's, the user's
- * reporting zone) when given and known, else the browser's.
+ * ("Nov 2, 2026, 10:00 AM EST"): timeZone's (an account's) when given and
+ * known, else the user's reporting zone, else the browser's.
  */
 export function formatDateTime(value: string | null | undefined, timeZone?: string, locale?: string): string {
   if (!value) return '—';
@@ -117,7 +125,7 @@ export function formatDateTime(value: string | null | undefined, timeZone?: stri
   if (Number.isNaN(d.getTime())) return '—';
   let f: [Intl.DateTimeFormat, Intl.DateTimeFormat];
   try {
-    f = zonedFormat(locale, timeZone);
+    f = zonedFormat(locale, timeZone ?? displayZone);
   } catch {
     f = zonedFormat(locale, undefined); // an unknown zone: the browser's
   }

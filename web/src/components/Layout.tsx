@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { client, isUnauthenticated, unwrap } from '../api/client';
 import { useAppConfig, useMe } from '../api/queries';
 import { setMessageDefaults } from '../api/messages';
+import { setDisplayZone } from '../format';
 import { forgetSession, hasSession } from '../session';
 import { currentTheme, saveTheme, type Theme } from '../theme';
 import { Loading } from './ui';
@@ -103,7 +104,10 @@ export function AppLayout() {
   }
   const user = me.data ?? null;
   // Error messages write times in the user's reporting zone.
-  if (user?.timezone) setMessageDefaults({ timeZone: user.timezone });
+  if (user?.timezone) {
+    setMessageDefaults({ timeZone: user.timezone });
+    setDisplayZone(user.timezone);
+  }
   const links: Array<[string, string]> = [
     ['/', 'Dashboard'],
     ['/positions', 'Positions'],
