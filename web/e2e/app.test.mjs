@@ -644,6 +644,12 @@ step('fits a phone: the menu opens the navigation, and no page scrolls sideways'
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 390, `${pathname} is ${width} px wide at a 390 px viewport`);
     }
+    // The positions list keeps net P&L and R in view; the optional columns give way.
+    await page.goto('/positions');
+    const head = page.getByRole('columnheader', { name: 'R', exact: true });
+    const box = await head.boundingBox();
+    assert.ok(box && box.x + box.width <= 390, `the R column is at ${box?.x} px on a 390 px phone`);
+    await page.getByRole('columnheader', { name: 'Net P&L' }).waitFor();
     await page.goto('/');
     const menu = page.getByRole('button', { name: 'Menu' });
     assert.equal(await menu.getAttribute('aria-expanded'), 'false');

@@ -30,10 +30,20 @@ export function QueryList<T>({ query, items, empty, children }: { query: QuerySt
 }
 
 /** A column heading; numeric columns are right-aligned. */
-export type Column = string | { label: string; numeric: true };
+export type Column = string | { label: string; numeric?: true; optional?: true };
 
 /** numeric marks a right-aligned column heading. */
 export const numeric = (label: string): Column => ({ label, numeric: true });
+
+/**
+ * optional marks a column a phone leaves out (styles.css .col-opt), so the
+ * ones that matter (net P&L, R) stay in view; its cells take the class
+ * opt, for the same reason.
+ */
+export const optional = (c: Column): Column => (typeof c === 'string' ? { label: c, optional: true } : { ...c, optional: true });
+
+/** opt is the class of an optional column's cells (optional). */
+export const opt = 'col-opt';
 
 /** DataTable is a scrollable table with column headings; children are its body rows. */
 export function DataTable({ columns, caption, children }: { columns: Column[]; caption?: string; children: ReactNode }) {
@@ -43,17 +53,15 @@ export function DataTable({ columns, caption, children }: { columns: Column[]; c
         {caption && <caption className="sr-only">{caption}</caption>}
         <thead>
           <tr>
-            {columns.map((c) =>
-              typeof c === 'string' ? (
-                <th key={c} scope="col">
-                  {c}
+            {columns.map((c) => {
+              const col = typeof c === 'string' ? { label: c } : c;
+              const cls = [col.numeric ? 'num' : '', col.optional ? opt : ''].filter(Boolean).join(' ');
+              return (
+                <th key={col.label} scope="col" className={cls || undefined}>
+                  {col.label}
                 </th>
-              ) : (
-                <th key={c.label} scope="col" className="num">
-                  {c.label}
-                </th>
-              ),
-            )}
+              );
+            })}
           </tr>
         </thead>
         <tbody>{children}</tbody>

@@ -3,12 +3,12 @@ import { Link, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAccounts } from '../../api/queries';
-import { DataTable, numeric, QueryView } from '../../components/QueryView';
+import { DataTable, numeric, opt, optional, QueryView } from '../../components/QueryView';
 import { SaveState, useAutosave } from '../../components/autosave';
 import { MarkdownView } from '../../components/Markdown';
 import { PageTitle, SelectField, TextAreaField } from '../../components/ui';
 import { closedOnDay, emptyFilters, writeFilters } from '../../filterState';
-import { formatDateTime, formatDay, formatMoney, formatPercent, pnlClass, tradesText } from '../../format';
+import { formatDateTime, formatDay, formatDecimal, formatMoney, formatPercent, pnlClass, tradesText } from '../../format';
 import { TagPicker } from '../positions/TagPicker';
 import { moods, shiftDay, validDay } from './days';
 import { DayCompliance } from '../rules/DayCompliance';
@@ -124,17 +124,18 @@ function Positions({ date }: { date: string }) {
   });
   const currencyOf = (id: string) => accounts.data?.find((a) => a.id === id)?.currency;
   const table = (items: Summary[], caption: string) => (
-    <DataTable caption={caption} columns={['Symbol', 'Side', 'Opened', 'Closed', numeric('Net P&L'), 'Tags']}>
+    <DataTable caption={caption} columns={['Symbol', optional('Side'), optional('Opened'), optional('Closed'), numeric('Net P&L'), numeric('R'), optional('Tags')]}>
       {items.map((p) => (
         <tr key={p.id}>
           <th scope="row">
             <Link to={`/positions/${p.id}`}>{p.symbol}</Link>
           </th>
-          <td>{p.side}</td>
-          <td className="when">{formatDateTime(p.openedAt)}</td>
-          <td className="when">{formatDateTime(p.closedAt)}</td>
+          <td className={opt}>{p.side}</td>
+          <td className={`when ${opt}`}>{formatDateTime(p.openedAt)}</td>
+          <td className={`when ${opt}`}>{formatDateTime(p.closedAt)}</td>
           <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, currencyOf(p.accountId))}</td>
-          <td>
+          <td className={`num ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</td>
+          <td className={opt}>
             {p.tags.map((t) => (
               <span key={t.id} className="chip">
                 {t.name}

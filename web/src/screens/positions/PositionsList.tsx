@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
-import { DataTable, numeric, QueryList } from '../../components/QueryView';
+import { DataTable, numeric, opt, optional, QueryList } from '../../components/QueryView';
 import { FilterBar, useUrlFilters } from '../../components/filters';
 import { LoadMore, PageTitle } from '../../components/ui';
 import { apiQuery, carriedSearch, writeFilters } from '../../filterState';
@@ -50,7 +50,9 @@ export default function PositionsList() {
       <QueryList query={pages} items={items} empty="No positions match.">
         {(positions) => (
           <>
-            <DataTable columns={['Symbol', 'Side', 'Status', 'Opened', 'Closed', numeric('Qty'), numeric('Avg entry'), numeric('Avg exit'), numeric('Net P&L'), numeric('R'), 'Tags']}>
+            <DataTable
+              columns={['Symbol', 'Side', 'Status', optional('Opened'), optional('Closed'), optional(numeric('Qty')), optional(numeric('Avg entry')), optional(numeric('Avg exit')), numeric('Net P&L'), numeric('R'), optional('Tags')]}
+            >
               {positions.map((p) => {
                 const currency = accountOf(p.accountId)?.currency;
                 return (
@@ -69,14 +71,14 @@ export default function PositionsList() {
                         </>
                       )}
                     </td>
-                    <td className="when">{formatDateTime(p.openedAt)}</td>
-                    <td className="when">{formatDateTime(p.closedAt)}</td>
-                    <td className="num">{p.entryQuantity}</td>
-                    <td className="num">{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
-                    <td className="num">{formatDecimal(p.avgExitPrice, 2, 4)}</td>
+                    <td className={`when ${opt}`}>{formatDateTime(p.openedAt)}</td>
+                    <td className={`when ${opt}`}>{formatDateTime(p.closedAt)}</td>
+                    <td className={`num ${opt}`}>{p.entryQuantity}</td>
+                    <td className={`num ${opt}`}>{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
+                    <td className={`num ${opt}`}>{formatDecimal(p.avgExitPrice, 2, 4)}</td>
                     <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, currency)}</td>
                     <td className={`num ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</td>
-                    <td>
+                    <td className={opt}>
                       {p.tags.map((t) => (
                         <span key={t.id} className="chip">
                           {t.name}
