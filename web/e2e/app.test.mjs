@@ -650,6 +650,12 @@ step('fits a phone: the menu opens the navigation, and no page scrolls sideways'
     const box = await head.boundingBox();
     assert.ok(box && box.x + box.width <= 390, `the R column is at ${box?.x} px on a 390 px phone`);
     await page.getByRole('columnheader', { name: 'Net P&L' }).waitFor();
+    // The calendar's amounts are short enough for their cells.
+    await page.goto('/');
+    const cells = page.locator('.calendar .day.win, .calendar .day.loss');
+    await cells.first().waitFor();
+    const clipped = await cells.evaluateAll((els) => els.some((el) => [...el.querySelectorAll('div')].some((d) => d.scrollWidth > d.clientWidth + 1)));
+    assert.equal(clipped, false, 'a calendar amount is cut off on a phone');
     await page.goto('/');
     const menu = page.getByRole('button', { name: 'Menu' });
     assert.equal(await menu.getAttribute('aria-expanded'), 'false');

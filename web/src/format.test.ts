@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDay, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -75,5 +75,13 @@ describe('formatDateTime', () => {
     } finally {
       setDisplayZone(undefined);
     }
+  });
+});
+
+describe('formatMoneyShort', () => {
+  it('writes an amount in a few characters, for a phone', () => {
+    expect(formatMoneyShort('1234.5600', 'USD')).toMatch(/^\$1\.2K$/);
+    expect(formatMoneyShort('-350.0000', 'USD')).toMatch(/^-\$350$/);
+    expect(formatMoneyShort(null, 'USD')).toBe('—');
   });
 });

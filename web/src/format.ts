@@ -48,6 +48,23 @@ export function formatMoney(value: string | null | undefined, currency: string |
   return f.known ? text : `${text} ${currency}`;
 }
 
+const compactFormatters = new Map<string, Intl.NumberFormat>();
+
+/** formatMoneyShort is an amount in at most a few characters ("$1.2K", "-$350"), for a phone's calendar cell; formatMoney in full elsewhere. */
+export function formatMoneyShort(value: string | null | undefined, currency: string | null | undefined): string {
+  if (value == null || value === '' || !isDecimal(value) || !currency) return formatMoney(value, currency);
+  let f = compactFormatters.get(currency);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(undefined, { style: 'currency', currency, notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: 1 });
+    } catch {
+      return formatMoney(value, currency); // a code Intl does not know
+    }
+    compactFormatters.set(currency, f);
+  }
+  return f.format(value as Intl.StringNumericLiteral);
+}
+
 const decimalFormatters = new Map<string, Intl.NumberFormat>();
 
 /** formatDecimal shows a decimal string with a fixed number of places (prices, ratios, R). */

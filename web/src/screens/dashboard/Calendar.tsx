@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { formatMoney, pnlClass, signOf } from '../../format';
+import { formatMoney, formatMoneyShort, pnlClass, signOf } from '../../format';
 import { intensity, monthGrid, monthLabel, monthTotal, shiftMonth, weekTotals, type DayCell } from './calendar';
 
 interface Day {
@@ -125,7 +125,9 @@ export function PnlCalendar({ days, currency, onOpenDay, dayMark }: { days: Day[
                   </div>
                   {d && (
                     <div aria-hidden="true">
-                      <div className={sign === 'negative' ? 'pnl-neg' : sign === 'positive' ? 'pnl-pos' : ''}>{formatMoney(d.netPnl, currency)}</div>
+                      <div className={sign === 'negative' ? 'pnl-neg' : sign === 'positive' ? 'pnl-pos' : ''}>
+                        <Amount value={d.netPnl} currency={currency} />
+                      </div>
                       <div className="muted">{tradesText(d.trades)}</div>
                     </div>
                   )}
@@ -147,10 +149,24 @@ function WeekCell({ total, monday, currency }: { total: { netPnl: string; trades
     <div role="gridcell" className="day week-total" aria-label={total ? `Week of ${monday}: ${formatMoney(total.netPnl, currency)}, ${total.trades} trades` : `Week of ${monday}: no trades`}>
       {total && (
         <div aria-hidden="true">
-          <div className={pnlClass(total.netPnl)}>{formatMoney(total.netPnl, currency)}</div>
+          <div className={pnlClass(total.netPnl)}>
+            <Amount value={total.netPnl} currency={currency} />
+          </div>
           <div className="muted">{tradesText(total.trades)}</div>
         </div>
       )}
     </div>
+  );
+}
+
+/** Amount is a cell's amount in full, and short for a phone (styles.css), where the full one would be cut off. */
+function Amount({ value, currency }: { value: string; currency: string }) {
+  return (
+    <>
+      <span className="amount-full">{formatMoney(value, currency)}</span>
+      <span className="amount-short" aria-hidden="true">
+        {formatMoneyShort(value, currency)}
+      </span>
+    </>
   );
 }
