@@ -78,6 +78,22 @@ async function screenshot(name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
+/**
+ * answer answers the app's own confirmation (a modal alert dialog, never the
+ * browser's): its action, the button that is not Cancel, or Cancel. The
+ * dialog must sit inside the window.
+ */
+async function answer(p, accept) {
+  const dialog = p.getByRole('alertdialog');
+  await dialog.waitFor();
+  const box = await dialog.boundingBox();
+  const view = p.viewportSize();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= view.height, `the confirmation is drawn outside the window (${JSON.stringify(box)})`);
+  const buttons = dialog.getByRole('button');
+  await (accept ? buttons.filter({ hasNotText: /^Cancel$/ }).first() : dialog.getByRole('button', { name: 'Cancel', exact: true })).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 /** api calls the api through nginx with the page's session. */
 async function api(pathname) {
   const res = await page.request.get(pathname);
@@ -208,8 +224,8 @@ step('makes an API token, copies it once, reads with it from a script, and revok
     await row.waitFor();
     assert.doesNotMatch(await row.innerText(), /Never/);
     await screenshot('api-tokens');
-    page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Revoke token nightly export' }).click();
+    await answer(page, true);
     await section.getByText('No API tokens yet.').waitFor();
     assert.equal((await script.get('/api/accounts')).status(), 401);
   } finally {
@@ -234,8 +250,8 @@ step('loads the demo journal on the empty dashboard, looks around, and removes i
   await screenshot('demo-reversal');
 
   await nav('Dashboard');
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Remove the demo journal' }).click();
+  await answer(page, true);
   await page.getByRole('button', { name: 'Load a demo journal' }).waitFor();
   assert.deepEqual((await api('/api/positions')).items, []);
   assert.deepEqual((await api('/api/accounts')).items, []);
@@ -607,8 +623,8 @@ step('changes the password in Settings → Security, which signs out the other b
     await page.getByRole('rowheader', { name: /this device/ }).waitFor();
 
     // Sign out the tablet, after the browser's confirmation.
-    page.once('dialog', (d) => d.accept());
     await page.getByRole('button', { name: /^Sign out Chrome on Android, signed in / }).click();
+    await answer(page, true);
     await page.getByRole('status').filter({ hasText: 'That device is signed out.' }).waitFor();
     await page.getByRole('rowheader', { name: 'Chrome on Android' }).waitFor({ state: 'detached' });
     assert.equal(await rows.count(), 2);
@@ -845,8 +861,8 @@ step('takes the journal out as CSV and as a backup, restores the backup into a n
 
     await p.getByLabel('Password', { exact: true }).fill(password);
     await p.getByLabel(/Type your email/).fill(otherEmail);
-    p.once('dialog', (d) => d.accept());
     await p.getByRole('button', { name: 'Delete my account' }).click();
+    await answer(p, true);
     await p.waitForURL('**/signin');
     const login = await p.request.post('/api/auth/login', { data: { email: otherEmail, password } });
     assert.equal(login.status(), 401);
@@ -1058,11 +1074,11 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   assert.equal(await second.evaluate((el) => el === document.activeElement), true, 'focus went back to the screenshot');
   // Delete asks first: dismissed, the screenshot stays; accepted, it goes.
-  page.once('dialog', (d) => void d.dismiss());
   await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await answer(page, false);
   await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor();
-  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Delete Daily chart' }).click();
+  await answer(page, true);
   await page.getByRole('button', { name: 'View Daily chart full size' }).waitFor({ state: 'detached' });
   const images = await api(`/api/positions/${trade.id}/images`);
   assert.deepEqual(images.items.map((i) => i.caption), ['Entry on the retest']);

@@ -1,7 +1,8 @@
 // Small building blocks every screen uses: labelled fields, notes, states.
-import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { isValidElement, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { errorText } from '../api/client';
 import { browserZone } from '../format';
+import { ConfirmDialog } from './confirm';
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -139,7 +140,20 @@ export function FormActions({ submit, busy, onCancel }: { submit: ReactNode; bus
   );
 }
 
-/** ConfirmButton asks the browser's confirm dialog before a destructive action, and stays disabled while it runs. */
+/** textOf is the words of a button's children: "Delete position". */
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join('');
+  if (isValidElement<{ children?: ReactNode }>(node)) return textOf(node.props.children);
+  return '';
+}
+
+/**
+ * ConfirmButton asks, in the app's own dialog (ConfirmDialog), before a
+ * destructive action, and stays disabled while it runs. The dialog is named
+ * after the button ("Delete playbook Breakout?": its label, else its text),
+ * asks the question, and offers Cancel and the button's text ("Delete").
+ */
 export function ConfirmButton({
   question,
   onConfirm,
@@ -155,18 +169,30 @@ export function ConfirmButton({
   label?: string;
   children: ReactNode;
 }) {
+  const [asking, setAsking] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const text = textOf(children).replace(/\s+/g, ' ').trim();
+  const name = label ?? text;
   return (
-    <button
-      type="button"
-      className={className}
-      disabled={busy}
-      aria-label={label}
-      onClick={() => {
-        if (window.confirm(question)) onConfirm();
-      }}
-    >
-      {children}
-    </button>
+    <>
+      <button ref={button} type="button" className={className} disabled={busy} aria-label={label} onClick={() => setAsking(true)}>
+        {children}
+      </button>
+      {asking && (
+        <ConfirmDialog
+          title={name.endsWith('?') ? name : `${name}?`}
+          message={question}
+          confirmLabel={text || name}
+          cancelLabel="Cancel"
+          returnFocus={button}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            onConfirm();
+          }}
+        />
+      )}
+    </>
   );
 }
 

@@ -4,9 +4,9 @@
 // react-router consults one blocker only (the last one registered), so a
 // page with several editable sections has one guard, UnsavedChangesGuard,
 // and each section tells it what it has not saved (useUnsaved).
-import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
-import { createPortal } from 'react-dom';
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useBlocker, type Blocker, type Location } from 'react-router';
+import { ConfirmDialog } from './confirm';
 
 /**
  * leaveWithoutAsking is the navigation state of a move that must not ask,
@@ -61,25 +61,6 @@ function useLeaveGuardOf(isDirty: () => boolean): Blocker {
   return useBlocker(shouldBlock);
 }
 
-const backdrop: CSSProperties = {
-  position: 'fixed',
-  inset: 0,
-  zIndex: 1000,
-  display: 'flex',
-  alignItems: 'center',
-  justifyContent: 'center',
-  padding: '1rem',
-  background: 'rgb(0 0 0 / 0.45)',
-};
-
-const box: CSSProperties = {
-  width: 'min(30rem, 100%)',
-  maxHeight: 'calc(100vh - 2rem)',
-  overflowY: 'auto',
-  margin: 0,
-  boxShadow: '0 8px 30px rgb(0 0 0 / 0.25)',
-};
-
 /**
  * LeavePrompt asks, while the blocker holds a move to another page, whether
  * to stay or leave, in a modal dialog over the middle of the window
@@ -100,65 +81,7 @@ export function LeavePrompt({
   leave?: string;
 }) {
   if (blocker.state !== 'blocked') return null;
-  return <LeaveDialog title={title} message={message} stay={stay} leave={leave} onStay={() => blocker.reset()} onLeave={() => blocker.proceed()} />;
-}
-
-function LeaveDialog({ title, message, stay, leave, onStay, onLeave }: { title: string; message: ReactNode; stay: string; leave: string; onStay: () => void; onLeave: () => void }) {
-  const id = useId();
-  const dialog = useRef<HTMLDivElement>(null);
-  const stayButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    stayButton.current?.focus();
-    return () => {
-      if (before?.isConnected) before.focus();
-    };
-  }, []);
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      onStay();
-    } else if (e.key === 'Tab') {
-      const buttons = Array.from(dialog.current?.querySelectorAll<HTMLElement>('button') ?? []);
-      const first = buttons[0];
-      const last = buttons[buttons.length - 1];
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first?.focus();
-      }
-    }
-  };
-  return createPortal(
-    <div style={backdrop} data-testid="leave-backdrop" onClick={onStay}>
-      <div
-        ref={dialog}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-message`}
-        className="card"
-        style={box}
-        onKeyDown={onKeyDown}
-        onClick={(e) => e.stopPropagation()}
-      >
-        <h2 id={`${id}-title`}>{title}</h2>
-        <p id={`${id}-message`}>{message}</p>
-        <div className="row">
-          <button ref={stayButton} type="button" onClick={onStay}>
-            {stay}
-          </button>
-          <button type="button" className="danger" onClick={onLeave}>
-            {leave}
-          </button>
-        </div>
-      </div>
-    </div>,
-    document.body,
-  );
+  return <ConfirmDialog title={title} message={message} cancelLabel={stay} confirmLabel={leave} onCancel={() => blocker.reset()} onConfirm={() => blocker.proceed()} testId="leave-backdrop" />;
 }
 
 interface Registry {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi, afterEach } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DemoJournal } from './DemoJournal';
 import { mockApi, renderScreen, route } from '../test/render';
@@ -22,11 +22,14 @@ describe('DemoJournal', () => {
   });
 
   it('removes a loaded demo journal after confirmation', async () => {
-    vi.stubGlobal('confirm', () => true);
     const { calls } = mockApi(route('DELETE', '/api/demo-journal', () => ({ status: 204 })));
     renderScreen(<DemoJournal accounts={[account]} />);
     expect(screen.getByText(/looking at the demo journal/)).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Remove the demo journal' }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Remove the demo journal' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Remove the demo journal?' });
+    expect(ask).toHaveAccessibleDescription('Remove the demo account with all its trades?');
+    await user.click(within(ask).getByRole('button', { name: 'Remove the demo journal' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/demo-journal')).toBe(true));
   });
 });

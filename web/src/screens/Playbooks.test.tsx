@@ -48,14 +48,22 @@ describe('Playbooks', () => {
         body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'criteria[0].text', message: 'must be at most 200 characters' }] } },
       })),
     );
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     renderScreen(<Playbooks />);
     await userEvent.click(await screen.findByRole('button', { name: 'Edit playbook Breakout' }));
     const form = screen.getByRole('form', { name: 'Edit Breakout' });
     await userEvent.click(within(form).getByRole('button', { name: 'Remove criterion 2' }));
-    await userEvent.click(within(form).getByRole('button', { name: 'Save playbook' }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('lose that tick'));
+    const save = within(form).getByRole('button', { name: 'Save playbook' });
+    await userEvent.click(save);
+    let ask = screen.getByRole('alertdialog', { name: 'Remove a criterion?' });
+    expect(ask).toHaveAccessibleDescription('Remove a criterion from the checklist? Trades that met it lose that tick.');
+    // Keep editing: nothing is sent, and the form is as it was.
+    await userEvent.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(save).toHaveFocus();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    await userEvent.click(save);
+    ask = screen.getByRole('alertdialog', { name: 'Remove a criterion?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Remove and save' }));
     expect(calls.find((c) => c.method === 'PATCH')?.body).toMatchObject({ criteria: [{ id: 'c1', text: 'Range' }] });
     expect(await within(form).findByText('The criterion 1 is too long: shorten it to 200 characters or fewer.')).toBeInTheDocument();
   });

@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
 import { keys, usePlaybooks } from '../api/queries';
+import { ConfirmDialog } from '../components/confirm';
 import { MarkdownView } from '../components/Markdown';
 import { QueryList } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle, TextAreaField } from '../components/ui';
@@ -101,10 +102,12 @@ function PlaybookForm({ playbook, onDone }: { playbook?: Playbook; onDone: () =>
   });
   const err = save.error instanceof ApiError ? save.error : undefined;
   const removed = playbook ? playbook.criteria.filter((c) => !items.some((it) => it.id === c.id)).length : 0;
+  // Removing criteria drops the ticks trades gave them: the app asks first.
+  const [asking, setAsking] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (removed > 0 && !window.confirm(`Remove ${removed === 1 ? 'a criterion' : `${removed} criteria`} from the checklist? Trades that met ${removed === 1 ? 'it' : 'them'} lose that tick.`)) return;
-    save.mutate();
+    if (removed > 0) setAsking(true);
+    else save.mutate();
   };
   const title = playbook ? `Edit ${playbook.name}` : 'New playbook';
   return (
@@ -121,6 +124,19 @@ function PlaybookForm({ playbook, onDone }: { playbook?: Playbook; onDone: () =>
       )}
       {err && err.details.length === 0 && <ErrorNote error={err} />}
       <FormActions submit={playbook ? 'Save playbook' : 'Create playbook'} busy={save.isPending} onCancel={onDone} />
+      {asking && (
+        <ConfirmDialog
+          title={removed === 1 ? 'Remove a criterion?' : `Remove ${removed} criteria?`}
+          message={`Remove ${removed === 1 ? 'a criterion' : `${removed} criteria`} from the checklist? Trades that met ${removed === 1 ? 'it' : 'them'} lose that tick.`}
+          confirmLabel="Remove and save"
+          cancelLabel="Keep editing"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            save.mutate();
+          }}
+        />
+      )}
     </form>
   );
 }

@@ -96,13 +96,14 @@ describe('ApiTokensSection', () => {
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'sync', scopes: ['read', 'write'] });
     const row = await screen.findByRole('row', { name: /sync/ });
     expect(row).toHaveTextContent('Never');
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     await u.click(within(row).getByRole('button', { name: 'Revoke token sync' }));
-    expect(confirm).toHaveBeenCalled();
+    let ask = screen.getByRole('alertdialog', { name: 'Revoke token sync?' });
+    expect(ask).toHaveAccessibleDescription('Revoke the token “sync”? Scripts that use it stop working at once.');
+    await u.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
-    confirm.mockReturnValue(true);
     await u.click(within(row).getByRole('button', { name: 'Revoke token sync' }));
+    ask = screen.getByRole('alertdialog', { name: 'Revoke token sync?' });
+    await u.click(within(ask).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(screen.getByText('No API tokens yet.')).toBeInTheDocument());
   });
 });

@@ -78,14 +78,14 @@ describe('SettingsSecurity', () => {
 
   it('signs out another device after confirmation', async () => {
     const { calls } = api(route('DELETE', '/api/users/me/sessions/s2', () => ({ status: 204 })));
-    const confirm = vi.fn(() => true);
-    vi.stubGlobal('confirm', confirm);
     renderScreen(<SettingsSecurity />);
     const u = userEvent.setup();
     expect(await screen.findByText('Firefox on Linux')).toBeInTheDocument();
     expect(screen.getByText('this device')).toBeInTheDocument();
     await u.click(screen.getByRole('button', { name: /^Sign out Safari on iPhone/ }));
-    expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/^Sign out Safari on iPhone, signed in /));
+    const ask = screen.getByRole('alertdialog', { name: /^Sign out Safari on iPhone, signed in .*\?$/ });
+    expect(ask).toHaveAccessibleDescription(/^Sign out Safari on iPhone, signed in .*\?$/);
+    await u.click(within(ask).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/users/me/sessions/s2')).toBe(true));
     expect(await screen.findByText('That device is signed out.')).toBeInTheDocument();
   });
@@ -108,12 +108,14 @@ describe('Admin', () => {
       route('GET', '/api/admin/users', () => ({ body: { items: [{ ...other }, { ...user, lastActiveAt: null, disabledAt: null }], nextCursor: null } })),
       route('POST', '/api/admin/users/u2/disable', () => ({ body: { user: { ...other, disabledAt: '2024-03-01T00:00:00Z' } } })),
     );
-    vi.stubGlobal('confirm', vi.fn(() => true));
     renderScreen(<Admin />);
     const u = userEvent.setup();
     expect(await screen.findByText('1.5 MB', { exact: false })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Disable: me@example.com' })).not.toBeInTheDocument();
     await u.click(await screen.findByRole('button', { name: 'Disable: other@example.com' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Disable: other@example.com?' });
+    expect(ask).toHaveAccessibleDescription(/^Disable other@example\.com\? They are signed out everywhere at once/);
+    await u.click(within(ask).getByRole('button', { name: 'Disable' }));
     expect(await screen.findByText('other@example.com: disabled and signed out.')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/users/u2/disable')).toBe(true);
   });
@@ -125,10 +127,10 @@ describe('Admin', () => {
       route('GET', '/api/admin/users', () => ({ body: { items: [{ ...user, lastActiveAt: null, disabledAt: null }], nextCursor: null } })),
       route('POST', '/api/admin/users/u1/demote', () => ({ status: 409, body: { error: { code: 'CONFLICT', message: 'this is the last administrator; promote another user first' } } })),
     );
-    vi.stubGlobal('confirm', vi.fn(() => true));
     renderScreen(<Admin />);
     const u = userEvent.setup();
     await u.click(await screen.findByRole('button', { name: 'Remove admin: me@example.com' }));
+    await u.click(within(screen.getByRole('alertdialog', { name: 'Remove admin: me@example.com?' })).getByRole('button', { name: 'Remove admin' }));
     expect(await screen.findByText('This is the last administrator; promote another user first.')).toBeInTheDocument();
   });
 });

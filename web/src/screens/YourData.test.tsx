@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { YourData, megabytes, restoreMessage } from './YourData';
 import { ApiError } from '../api/client';
@@ -45,7 +45,6 @@ describe('YourData', () => {
 
   it('deletes the account only with the password and the email typed again', async () => {
     const { calls } = mockApi(route('DELETE', '/api/users/me', () => ({ status: 204 })));
-    vi.stubGlobal('confirm', () => true);
     renderScreen(<YourData email={email} />);
     const user = userEvent.setup();
     const button = screen.getByRole('button', { name: 'Delete my account' });
@@ -55,6 +54,14 @@ describe('YourData', () => {
     await user.type(screen.getByLabelText(/Type your email/), 'm');
     expect(button).toBeEnabled();
     await user.click(button);
+    let ask = screen.getByRole('alertdialog', { name: 'Delete your account?' });
+    expect(ask).toHaveAccessibleDescription('Delete your account and everything in it for good? This cannot be undone.');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(button).toHaveFocus();
+    await user.click(button);
+    ask = screen.getByRole('alertdialog', { name: 'Delete your account?' });
+    await user.click(within(ask).getByRole('button', { name: 'Delete my account' }));
     await screen.findByText('sign-in screen');
     await waitFor(() => expect(calls.find((c) => c.method === 'DELETE')?.body).toEqual({ password: 'secret pass', confirmEmail: email }));
   });
@@ -66,12 +73,12 @@ describe('YourData', () => {
         body: { error: { code: 'VALIDATION_ERROR', message: 'x', details: [{ field: 'password', message: 'is not your current password' }] } },
       })),
     );
-    vi.stubGlobal('confirm', () => true);
     renderScreen(<YourData email={email} />);
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.type(screen.getByLabelText(/Type your email/), email);
     await user.click(screen.getByRole('button', { name: 'Delete my account' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete your account?' })).getByRole('button', { name: 'Delete my account' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/password/i);
   });
 });

@@ -5,6 +5,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../api/client';
+import { ConfirmDialog } from '../components/confirm';
 import { ErrorNote, Field } from '../components/ui';
 import { forgetSession } from '../session';
 
@@ -176,9 +177,10 @@ function DeleteAccountCard({ email }: { email: string }) {
   });
   const err = remove.error instanceof ApiError ? remove.error : undefined;
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
+  const [asking, setAsking] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (matches && window.confirm('Delete your account and everything in it for good? This cannot be undone.')) remove.mutate();
+    if (matches) setAsking(true);
   };
   return (
     <form className="card" onSubmit={submit} aria-label="Delete your account">
@@ -210,6 +212,18 @@ function DeleteAccountCard({ email }: { email: string }) {
           Delete my account
         </button>
       </div>
+      {asking && (
+        <ConfirmDialog
+          title="Delete your account?"
+          message="Delete your account and everything in it for good? This cannot be undone."
+          confirmLabel="Delete my account"
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            remove.mutate();
+          }}
+        />
+      )}
     </form>
   );
 }

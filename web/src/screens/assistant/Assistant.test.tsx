@@ -238,7 +238,6 @@ describe('Assistant', () => {
   });
 
   it('renames and deletes a conversation', async () => {
-    vi.stubGlobal('confirm', () => true);
     const { calls } = mockAssistant(
       [],
       route('GET', '/api/config', () => ({ body: config(true) })),
@@ -256,12 +255,14 @@ describe('Assistant', () => {
     await user.click(screen.getByRole('button', { name: 'Save title' }));
     await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ title: 'New title' }));
     await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Delete?' });
+    expect(ask).toHaveAccessibleDescription(/^Delete the conversation “.+ title”\?$/);
+    await user.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/assistant'));
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/assistant/conversations/c1')).toBe(true);
   });
 
   it('explains a delete refused while an answer streams', async () => {
-    vi.stubGlobal('confirm', () => true);
     mockAssistant(
       [],
       route('GET', '/api/config', () => ({ body: config(true) })),
@@ -270,7 +271,9 @@ describe('Assistant', () => {
       route('DELETE', '/api/assistant/conversations/c1', () => ({ status: 409, body: { error: { code: 'TURN_IN_PROGRESS', message: 'x' } } })),
     );
     renderScreen(<Assistant />, { path, at: '/assistant/c1' });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete' }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete?' })).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText(/An answer is still being written in this conversation/)).toBeInTheDocument();
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../../api/client';
 import { Images, uploadErrorText } from './Images';
@@ -46,13 +46,15 @@ describe('Images', () => {
     const user = userEvent.setup();
     renderScreen(<Images positionId="p1" />);
     const del = await screen.findByRole('button', { name: 'Delete Exit' });
-    const confirm = vi.fn(() => false);
-    vi.stubGlobal('confirm', confirm);
     await user.click(del);
-    expect(confirm).toHaveBeenCalledWith('Delete this screenshot? This cannot be undone.');
+    let ask = screen.getByRole('alertdialog', { name: 'Delete Exit?' });
+    expect(ask).toHaveAccessibleDescription('Delete this screenshot? This cannot be undone.');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
-    vi.stubGlobal('confirm', () => true);
+    expect(del).toHaveFocus();
     await user.click(del);
+    ask = screen.getByRole('alertdialog', { name: 'Delete Exit?' });
+    await user.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/positions/p1/images/i2')).toBe(true));
   });
 

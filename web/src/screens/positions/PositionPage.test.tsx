@@ -78,7 +78,6 @@ describe('PositionPage', () => {
   });
 
   it('deletes a fill after confirmation', async () => {
-    vi.stubGlobal('confirm', () => true);
     const { calls } = api();
     renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
     const user = userEvent.setup();
@@ -87,6 +86,9 @@ describe('PositionPage', () => {
     await user.type(within(form).getByLabelText('Quantity'), '10');
     await user.click(within(form).getByRole('button', { name: 'Add fill' }));
     await user.click(await screen.findByRole('button', { name: /Delete exit fill/ }));
+    const ask = screen.getByRole('alertdialog', { name: /^Delete exit fill of .*\?$/ });
+    expect(ask).toHaveAccessibleDescription('Delete this fill?');
+    await user.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getByTestId('net-pnl')).toHaveTextContent('-$1.00'));
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/positions/p1/fills/f2')).toBe(true);
   });
@@ -98,7 +100,6 @@ describe('PositionPage', () => {
   });
 
   it('deleting the position leaves its page without fetching it again', async () => {
-    vi.stubGlobal('confirm', () => true);
     const { calls } = mockApi(
       route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
       route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
@@ -108,7 +109,11 @@ describe('PositionPage', () => {
       route('DELETE', '/api/positions/p1', () => ({ status: 204 })),
     );
     renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p1' });
-    await userEvent.setup().click(await screen.findByRole('button', { name: 'Delete position' }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete position' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Delete position?' });
+    expect(ask).toHaveAccessibleDescription('Delete AAPL with its fills and images?');
+    await user.click(within(ask).getByRole('button', { name: 'Delete position' }));
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 50));
     const deleted = calls.findIndex((c) => c.method === 'DELETE');
@@ -386,7 +391,6 @@ describe('PositionPage unsaved edits', () => {
   });
 
   it('deleting the position leaves without asking about its unsaved edits', async () => {
-    vi.stubGlobal('confirm', () => true);
     pageApi();
     renderPage();
     const user = userEvent.setup();
@@ -394,6 +398,7 @@ describe('PositionPage unsaved edits', () => {
     await user.clear(stopLoss());
     await user.type(stopLoss(), '97');
     await user.click(screen.getByRole('button', { name: 'Delete position' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete position?' })).getByRole('button', { name: 'Delete position' }));
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });

@@ -42,7 +42,6 @@ describe('strategies', () => {
   });
 
   it('shows what the legs make, and ungroups after confirmation', async () => {
-    vi.stubGlobal('confirm', () => true);
     const { calls } = mockApi(
       route('GET', '/api/accounts', () => ({ body: { items: [account], nextCursor: null } })),
       route('GET', '/api/strategies/s1', () => ({ body: { strategy: condor } })),
@@ -56,7 +55,11 @@ describe('strategies', () => {
     expect(within(facts).getByText('$300.00')).toBeInTheDocument();
     expect(within(facts).getByText('93.00, 107.00')).toBeInTheDocument();
     expect(screen.getByText(/P&L at expiry of Short iron condor/)).toBeInTheDocument();
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Ungroup' }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Ungroup' }));
+    const ask = screen.getByRole('alertdialog', { name: 'Ungroup?' });
+    expect(ask).toHaveAccessibleDescription('Ungroup this strategy? Its legs stay, as positions of their own.');
+    await user.click(within(ask).getByRole('button', { name: 'Ungroup' }));
     expect(await screen.findByText('elsewhere')).toBeInTheDocument();
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/strategies/s1')).toBe(true);
   });
