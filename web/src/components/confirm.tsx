@@ -67,16 +67,7 @@ export function ConfirmDialog({ title, message, confirmLabel, cancelLabel = 'Can
       e.stopPropagation();
       onCancel();
     } else if (e.key === 'Tab') {
-      const buttons = Array.from(dialog.current?.querySelectorAll<HTMLElement>('button') ?? []);
-      const first = buttons[0];
-      const last = buttons[buttons.length - 1];
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first?.focus();
-      }
+      keepTabInside(e, dialog.current);
     }
   };
   // The dialog is portalled to the body, but React passes its events up to
@@ -112,4 +103,18 @@ export function ConfirmDialog({ title, message, confirmLabel, cancelLabel = 'Can
     </div>,
     document.body,
   );
+}
+
+/** keepTabInside keeps Tab (and Shift+Tab) on a modal's buttons: past the last it goes to the first, and back. */
+export function keepTabInside(e: KeyboardEvent, modal: HTMLElement | null): void {
+  const buttons = Array.from(modal?.querySelectorAll<HTMLElement>('button') ?? []);
+  const first = buttons[0];
+  const last = buttons[buttons.length - 1];
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last?.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first?.focus();
+  }
 }

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, sendForm, unwrap, type Schemas } from '../../api/client';
 import { ConfirmButton, ErrorNote } from '../../components/ui';
+import { keepTabInside } from '../../components/confirm';
 import { useUnsaved } from '../../components/unsaved';
 
 type Image = Schemas['Image'];
@@ -287,16 +288,7 @@ export function Viewer({ images, index, onMove, onClose }: { images: Image[]; in
       e.preventDefault();
       move(-1);
     } else if (e.key === 'Tab') {
-      const focusable = Array.from(box.current?.querySelectorAll<HTMLElement>('button') ?? []);
-      const first = focusable[0];
-      const last = focusable[focusable.length - 1];
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first?.focus();
-      }
+      keepTabInside(e, box.current);
     }
   };
   const title = img.caption || `Screenshot ${index + 1}`;
