@@ -79,8 +79,24 @@ type retryState uint8
 // readRuns is how many times a read that keeps losing its database
 // connection runs. Killing the backends (pg_terminate_backend over
 // pg_stat_activity, a proxy's failover) signals them one after another: a
-// retry's connection, pinged alive, can be the next one signalled.
-const readRuns = 3
+// retry's connection, pinged alive, can be the next one signalled. The
+// last run waits lastRunPause first, for such a sweep to end.
+const (
+	readRuns     = 3
+	lastRunPause = 100 * time.Millisecond
+)
+
+// pause waits d, or less when ctx ends (false then: the client left).
+func pause(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
 
 const (
 	noRetry     retryState = iota // not a read, or in its last run
@@ -162,6 +178,10 @@ func Serve(next http.Handler, log *slog.Logger, observe Observer) http.Handler {
 			rl.retry = mayRetry
 			if run == readRuns {
 				rl.retry = noRetry
+			}
+			if run > 2 && !pause(r.Context(), lastRunPause) {
+				Error(rec, r, db.ErrUnavailable) // the client left while it waited
+				break
 			}
 			h := rec.Header()
 			clear(h)
