@@ -324,6 +324,8 @@ step('adds a position with an entry and an exit fill, and sees its P&L', async (
   await page.getByLabel('Quantity', { exact: true }).fill('10');
   await page.getByLabel('Fees', { exact: true }).fill('1');
   await page.getByLabel('Filled at', { exact: true }).fill('2026-11-02T10:00');
+  // What is typed is read in the browser's zone, and the field says which.
+  await page.getByText(`Time in ${timezone}.`).first().waitFor();
   await page.getByRole('button', { name: 'Add exit' }).click();
   await page.getByLabel('Exit price (fill 2)').fill('110');
   await page.getByLabel('Quantity (fill 2)').fill('10');
@@ -337,6 +339,8 @@ step('adds a position with an entry and an exit fill, and sees its P&L', async (
   // (110 - 100) x 10 - 2 in fees; risk (100 - 95) x 10 = 50, so 98 / 50 = 1.96 R.
   await page.getByText('$98.00').first().waitFor();
   await page.getByText(/1\.96\s*R/).first().waitFor();
+  // Every time shown names its zone: the user's reporting zone (the browser's at sign-up).
+  await page.getByText(/opened Nov 2, 2026, 10:00 AM (GMT\+1|CET)/).waitFor();
   await screenshot('position');
 
   const { items } = await api('/api/positions');
