@@ -302,7 +302,8 @@ func sessionCookie(t *testing.T, cookies []string) string {
 // TestShippedBinarySizes builds every function as it ships (linux/arm64,
 // the Makefile rule sam build runs) and reports its size and the size of
 // the deployment zip. It takes minutes on a small machine the first time, so
-// it runs only on request:
+// it runs only on request (TestBootstrapsOnTheRuntimeAPI builds and starts
+// every bootstrap in every run):
 //
 //	DEPLOY_SHIPPED_SIZES=1 go test -run TestShippedBinarySizes -v ./deploy/
 func TestShippedBinarySizes(t *testing.T) {

@@ -456,7 +456,10 @@ func TestLambdaMainsUseTheAdapter(t *testing.T) {
 
 // TestTemplateCfnLint runs cfn-lint, which applies the real SAM transform
 // and CloudFormation's resource schemas, when it is installed
-// (pip install cfn-lint); the tests above do not depend on it.
+// (pip install cfn-lint). It skips otherwise: cfn-lint is a Python tool
+// from PyPI, which the test command does not install (it installs from the
+// Go, npm and Debian registries); the tests above check the template
+// without it.
 func TestTemplateCfnLint(t *testing.T) {
 	bin, err := exec.LookPath("cfn-lint")
 	if err != nil {
