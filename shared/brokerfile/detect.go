@@ -28,21 +28,14 @@ type Detection struct {
 // columns named outright. The generic presets count a column found under
 // a synonym as well, and lose ties. ok is false when no preset fits.
 func Detect(head []byte) (Detection, bool) {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if binary(head) != "" {
+	recordsOf, ok := textHead(head)
+	if !ok {
 		return Detection{}, false
 	}
-	records := map[rune][][]string{}
 	best, bestScore := Detection{}, -1
 	for i := range presets {
 		p := &presets[i]
-		d, _ := utf8.DecodeRuneInString(p.Delimiter)
-		recs, ok := records[d]
-		if !ok {
-			recs = headRecords(head, d)
-			records[d] = recs
-		}
-		header := presetHeader(p, recs)
+		header := presetHeader(p, recordsOf(p))
 		if header == nil {
 			continue
 		}
@@ -62,6 +55,25 @@ func Detect(head []byte) (Detection, bool) {
 		}
 	}
 	return best, bestScore >= 0
+}
+
+// textHead reads a file's head (its byte-order mark aside) as records, once
+// per delimiter a preset asks for; ok is false for a file that is not text.
+func textHead(head []byte) (recordsOf func(p *Preset) [][]string, ok bool) {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	if binary(head) != "" {
+		return nil, false
+	}
+	records := map[rune][][]string{}
+	return func(p *Preset) [][]string {
+		d, _ := utf8.DecodeRuneInString(p.Delimiter)
+		recs, ok := records[d]
+		if !ok {
+			recs = headRecords(head, d)
+			records[d] = recs
+		}
+		return recs
+	}, true
 }
 
 func generic(p *Preset) bool { return p.ID == "generic-execution" || p.ID == "generic-round-trip" }
@@ -171,8 +183,8 @@ type Near struct {
 // columns missing from its first line, then the most named. A preset of
 // a statement whose section title is not there is not near.
 func Closest(head []byte, n int) []Near {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	if binary(head) != "" {
+	recordsOf, ok := textHead(head)
+	if !ok {
 		return nil
 	}
 	type near struct {
@@ -185,8 +197,7 @@ func Closest(head []byte, n int) []Near {
 		if p.Section != "" {
 			continue
 		}
-		d, _ := utf8.DecodeRuneInString(p.Delimiter)
-		recs := headRecords(head, d)
+		recs := recordsOf(p)
 		k := slices.IndexFunc(recs, func(r []string) bool { return !blank(r) })
 		if k < 0 {
 			return nil
