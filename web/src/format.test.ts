@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { counted, formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -83,5 +83,13 @@ describe('formatMoneyShort', () => {
     expect(formatMoneyShort('1234.5600', 'USD')).toMatch(/^\$1\.2K$/);
     expect(formatMoneyShort('-350.0000', 'USD')).toMatch(/^-\$350$/);
     expect(formatMoneyShort(null, 'USD')).toBe('—');
+  });
+});
+
+describe('counted', () => {
+  it('agrees the noun with the count', () => {
+    expect(counted(1, 'fill')).toBe('1 fill');
+    expect(counted(0, 'row')).toBe('0 rows');
+    expect(counted(4, 'fill')).toBe('4 fills');
   });
 });

@@ -80,6 +80,11 @@ export function formatDecimal(value: string | null | undefined, places: number, 
   return f.format(value as Intl.StringNumericLiteral);
 }
 
+/** counted is a count with its noun: "1 fill", "3 fills". */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** tradesText is a count of trades with its wins, losses and breakevens (net P&L exactly 0): "12 (7W / 4L / 1BE)". */
 export function tradesText(s: { trades: number; wins: number; losses: number; breakevens: number }): string {
   return `${s.trades} (${s.wins}W / ${s.losses}L / ${s.breakevens}BE)`;

@@ -26,12 +26,10 @@ function asks(next: Location): boolean {
  * LeavePrompt asks.
  */
 export function useLeaveGuard(dirty: boolean): Blocker {
-  useEffect(() => {
-    if (!dirty) return;
-    window.addEventListener('beforeunload', warnBeforeUnload);
-    return () => window.removeEventListener('beforeunload', warnBeforeUnload);
-  }, [dirty]);
-  return useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname && asks(nextLocation));
+  const latest = useRef(dirty);
+  latest.current = dirty;
+  const isDirty = useCallback(() => latest.current, []);
+  return useLeaveGuardOf(isDirty);
 }
 
 function warnBeforeUnload(e: BeforeUnloadEvent) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import type { Schemas } from '../../api/client';
-import { counted, partialText, PresetNote, WarningGroups } from './PreviewParts';
+import { partialText, PresetNote, WarningGroups } from './PreviewParts';
 
 type Preview = Schemas['CsvImportPreview'];
 const problem = (row: number, code: string): Schemas['CsvImportProblem'] => ({ row, column: 0, columnName: '', field: '', code, message: `m${row}` });
@@ -33,13 +33,5 @@ describe('partialText', () => {
   it('says how many rows are left out', () => {
     expect(partialText({ partialRowsLeftOut: 1 } as Preview)).toContain('leaving out 1 row (');
     expect(partialText({ partialRowsLeftOut: 3 } as Preview)).toContain('leaving out 3 rows');
-  });
-});
-
-describe('counted', () => {
-  it('agrees the noun with the count', () => {
-    expect(counted(1, 'fill')).toBe('1 fill');
-    expect(counted(0, 'row')).toBe('0 rows');
-    expect(counted(4, 'fill')).toBe('4 fills');
   });
 });

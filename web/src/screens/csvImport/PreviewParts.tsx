@@ -2,6 +2,7 @@
 // grouped by kind in words, and the partial-import confirmation.
 import type { Schemas } from '../../api/client';
 import { readable } from '../../api/messages';
+import { counted } from '../../format';
 
 type Preview = Schemas['CsvImportPreview'];
 type Preset = Schemas['CsvImportPreset'];
@@ -57,11 +58,6 @@ export function problemTitle(code: string): string {
   return problemTitles[code] ?? code;
 }
 
-/** counted is a count with its noun: "1 fill", "3 fills". */
-export function counted(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 /** WarningGroups lists the warnings by kind, in words: a count and the first rows. */
 export function WarningGroups({ groups }: { groups: Preview['warningGroups'] | undefined }) {
   // An answer of a server before grouping has none.
@@ -97,5 +93,5 @@ export function WarningGroups({ groups }: { groups: Preview['warningGroups'] | u
 /** partialText is the confirmation of a partial import. */
 export function partialText(preview: Preview): string {
   const n = preview.partialRowsLeftOut;
-  return `Import the rows that can be read, leaving out ${n} row${n === 1 ? '' : 's'} (the errors' rows and the other rows of their instruments)`;
+  return `Import the rows that can be read, leaving out ${counted(n, 'row')} (the errors' rows and the other rows of their instruments)`;
 }

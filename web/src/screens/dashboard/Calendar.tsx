@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { formatMoney, formatMoneyShort, pnlClass, signOf } from '../../format';
+import { counted, formatMoney, formatMoneyShort, pnlClass, signOf } from '../../format';
 import { intensity, monthGrid, monthLabel, monthTotal, shiftMonth, weekTotals, type DayCell } from './calendar';
 
 interface Day {
@@ -12,10 +12,6 @@ interface Day {
 
 const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const moves: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
-
-function tradesText(n: number): string {
-  return `${n} trade${n === 1 ? '' : 's'}`;
-}
 
 /**
  * PnlCalendar shows net P&L per trading day, one month at a time, with
@@ -74,7 +70,7 @@ export function PnlCalendar({ days, currency, onOpenDay, dayMark }: { days: Day[
             Month total:{' '}
             {total ? (
               <>
-                <strong className={pnlClass(total.netPnl)}>{formatMoney(total.netPnl, currency)}</strong> over {tradesText(total.trades)}
+                <strong className={pnlClass(total.netPnl)}>{formatMoney(total.netPnl, currency)}</strong> over {counted(total.trades, 'trade')}
               </>
             ) : (
               'no closed trades'
@@ -128,7 +124,7 @@ export function PnlCalendar({ days, currency, onOpenDay, dayMark }: { days: Day[
                       <div className={sign === 'negative' ? 'pnl-neg' : sign === 'positive' ? 'pnl-pos' : ''}>
                         <Amount value={d.netPnl} currency={currency} />
                       </div>
-                      <div className="muted">{tradesText(d.trades)}</div>
+                      <div className="muted">{counted(d.trades, 'trade')}</div>
                     </div>
                   )}
                   {dayMark?.(c.date)}
@@ -152,7 +148,7 @@ function WeekCell({ total, monday, currency }: { total: { netPnl: string; trades
           <div className={pnlClass(total.netPnl)}>
             <Amount value={total.netPnl} currency={currency} />
           </div>
-          <div className="muted">{tradesText(total.trades)}</div>
+          <div className="muted">{counted(total.trades, 'trade')}</div>
         </div>
       )}
     </div>

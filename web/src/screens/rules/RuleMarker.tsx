@@ -1,3 +1,4 @@
+import { counted } from '../../format';
 import { brokenRuleText, brokenRules, useDayCompliance } from './rules';
 
 /**
@@ -9,7 +10,7 @@ export function RuleMarker({ date }: { date: string }) {
   const { day } = useDayCompliance(date);
   if (!day || day.broken === 0) return null;
   const rules = brokenRules(day.violations).map((g) => `${brokenRuleText(g)} (${g.trades.map((v) => v.message).join('; ')})`);
-  const text = `Broke ${day.broken} rule${day.broken === 1 ? '' : 's'}: ${rules.join('; ')}`;
+  const text = `Broke ${counted(day.broken, 'rule')}: ${rules.join('; ')}`;
   return (
     <span className="rule-marker" title={text} data-testid={`rule-marker-${date}`}>
       <span aria-hidden="true">●</span>

@@ -1,5 +1,6 @@
 // Trading rules in words, and the queries of the rules screens.
 import { useQuery } from '@tanstack/react-query';
+import { counted } from '../../format';
 import { client, unwrap, type Schemas } from '../../api/client';
 
 export type Rule = Schemas['TradingRule'];
@@ -112,7 +113,7 @@ export function brokenRules(violations: Violation[]): BrokenRule[] {
 
 /** brokenRuleText is one broken rule in words: its name and how many trades broke it. */
 export function brokenRuleText(g: BrokenRule): string {
-  return `${ruleTypes[g.type].label}, broken by ${g.trades.length} trade${g.trades.length === 1 ? '' : 's'}`;
+  return `${ruleTypes[g.type].label}, broken by ${counted(g.trades.length, 'trade')}`;
 }
 
 export const ruleKeys = {
