@@ -21,8 +21,11 @@ func Group(a *app.App) httpx.Group {
 	h := handler{app: a}
 	return httpx.Group{
 		Name:   "performance",
-		Mounts: []string{"/api/performance"},
-		Routes: []httpx.Route{{Pattern: "GET /api/performance", Handler: a.Sessions.Require(h.get)}},
+		Mounts: []string{"/api/performance", "/api/performance/"},
+		Routes: []httpx.Route{
+			{Pattern: "GET /api/performance", Handler: a.Sessions.Require(h.get)},
+			{Pattern: "GET /api/performance/fees", Handler: a.Sessions.Require(h.fees)},
+		},
 		// One vCPU: the report is CPU-bound Go (docs/performance.md has its
 		// CPU per report; at the default 512 MB, about 0.3 of a core, a
 		// report would take three times as long).

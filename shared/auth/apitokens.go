@@ -51,6 +51,7 @@ var TokenRoutes = map[string]string{
 	"GET /api/exchange-rates":                          ScopeRead,
 	"GET /api/exchange-rates/{rateId}":                 ScopeRead,
 	"GET /api/performance":                             ScopeRead,
+	"GET /api/performance/fees":                        ScopeRead,
 	"GET /api/positions":                               ScopeRead,
 	"GET /api/positions/{positionId}":                  ScopeRead,
 	"GET /api/positions/{positionId}/images":           ScopeRead,
