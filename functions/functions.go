@@ -22,6 +22,7 @@ import (
 	"tradejournal/functions/rules"
 	"tradejournal/functions/strategies"
 	"tradejournal/functions/symbols"
+	"tradejournal/functions/tax"
 	"tradejournal/functions/users"
 	"tradejournal/shared/app"
 	"tradejournal/shared/httpx"
@@ -32,5 +33,5 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a)}
+		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a)}
 }
