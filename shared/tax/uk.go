@@ -140,10 +140,11 @@ func newUKLot(d *ukDay) *lotRec {
 	first := d.disp[0]
 	rec := &lotRec{sold: d.date}
 	var accounts []string
-	var qty decimal.Decimal
+	var qty, proceeds decimal.Decimal
+	var fills []string
 	for _, t := range d.disp {
-		rec.DisposalFills = append(rec.DisposalFills, t.ID)
-		rec.Proceeds = rec.Proceeds.Add(t.gross).Sub(t.fees)
+		fills = append(fills, t.ID)
+		proceeds = proceeds.Add(t.gross).Sub(t.fees)
 		rec.gaps = append(rec.gaps, t.gaps...)
 		qty = qty.Add(t.Quantity)
 		if !slices.Contains(accounts, t.Account) {
@@ -153,7 +154,7 @@ func newUKLot(d *ukDay) *lotRec {
 	rec.Lot = Lot{
 		ID: first.ID + "/1", Description: describe(first.Trade, qty), Instrument: first.Instrument,
 		Underlying: first.Underlying, AssetType: first.AssetType, Account: strings.Join(accounts, ","),
-		DisposalFills: rec.DisposalFills, Quantity: qty, Sold: d.date.Format(dateLayout), Matches: []Match{},
+		DisposalFills: fills, Quantity: qty, Proceeds: proceeds, Sold: d.date.Format(dateLayout), Matches: []Match{},
 	}
 	return rec
 }
