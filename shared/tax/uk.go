@@ -104,7 +104,7 @@ func matchInstrument(ds []*ukDay) []*lotRec {
 		if d.acqLeft.IsPositive() {
 			poolQty, poolCost = poolQty.Add(d.acqLeft), poolCost.Add(d.costLeft)
 			for _, t := range d.acq {
-				poolGaps = append(poolGaps, t.gaps...)
+				poolGaps = addGaps(poolGaps, t.gaps...)
 			}
 			d.acqLeft, d.costLeft = decimal.Zero, decimal.Zero
 		}
@@ -117,7 +117,7 @@ func matchInstrument(ds []*ukDay) []*lotRec {
 			pq, pc := poolQty, poolCost
 			d.lot.Matches = append(d.lot.Matches, Match{Rule: "section 104", Quantity: q, Cost: cost, PoolQuantity: &pq, PoolCost: &pc})
 			d.lot.Basis = d.lot.Basis.Add(cost)
-			d.lot.gaps = append(d.lot.gaps, poolGaps...)
+			d.lot.gaps = addGaps(d.lot.gaps, poolGaps...)
 			d.dispLeft = d.dispLeft.Sub(q)
 			poolQty, poolCost = poolQty.Sub(q), poolCost.Sub(cost)
 		}
@@ -145,7 +145,7 @@ func newUKLot(d *ukDay) *lotRec {
 	for _, t := range d.disp {
 		fills = append(fills, t.ID)
 		proceeds = proceeds.Add(t.gross).Sub(t.fees)
-		rec.gaps = append(rec.gaps, t.gaps...)
+		rec.gaps = addGaps(rec.gaps, t.gaps...)
 		qty = qty.Add(t.Quantity)
 		if !slices.Contains(accounts, t.Account) {
 			accounts = append(accounts, t.Account)
@@ -175,7 +175,7 @@ func matchDays(d, a *ukDay, rule string) {
 		if !slices.Contains(accounts, t.Account) {
 			accounts = append(accounts, t.Account)
 		}
-		d.lot.gaps = append(d.lot.gaps, t.gaps...)
+		d.lot.gaps = addGaps(d.lot.gaps, t.gaps...)
 	}
 	d.lot.Matches = append(d.lot.Matches, Match{Rule: rule, FillID: strings.Join(ids, ","), Account: strings.Join(accounts, ","),
 		Date: a.date.Format(dateLayout), Quantity: q, Cost: cost})
