@@ -126,6 +126,18 @@ func checkInvariants(t testing.TB, r Report) {
 		if l.Sold < r.From || l.Sold > r.To {
 			t.Fatalf("lot %s sold %s outside %s..%s", l.ID, l.Sold, r.From, r.To)
 		}
+		washed := decimal.Zero
+		for _, w := range l.WashedTo {
+			washed = washed.Add(w.Amount)
+		}
+		if !washed.Equal(l.Adjustment) {
+			t.Fatalf("lot %s: washed to %s, adjustment %s", l.ID, washed, l.Adjustment)
+		}
+		for _, m := range l.Matches {
+			if r.Jurisdiction != UK && m.Account != l.Account {
+				t.Fatalf("lot %s in %s matched in account %s: lots never cross accounts", l.ID, l.Account, m.Account)
+			}
+		}
 		if !l.Section1256 {
 			all.add(l)
 		}
