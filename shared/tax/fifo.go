@@ -93,6 +93,7 @@ type engine struct {
 func newEngine(req Request, cur string, trades []*trade) *engine {
 	e := &engine{req: req, cur: cur, us: req.Jurisdiction == US, trades: trades,
 		books: map[bookKey][]*piece{}, seq: map[string]int{}}
+	e.marked = req.Year // no trades: no year end to mark
 	if len(trades) > 0 {
 		e.marked = trades[0].date.Year() - 1
 	}

@@ -54,7 +54,9 @@ func TestUS(t *testing.T) {
 			},
 		},
 		{
-			// Treas. Reg. 1.1091-1(h), example 2 (partial replacement): 100
+			// Partial replacement, modelled on the example of Treas. Reg.
+			// 1.1091-1 (the figures are checked by the arithmetic here, not
+			// quoted from the regulation; Pub 550 states the rule): 100
 			// shares bought 21 Sep for $5,000; 50 bought 21 Dec for $2,750
 			// and 25 on 27 Dec for $1,125; the 100 sold on 3 Jan for
 			// $4,000. Loss 1,000; 75 of 100 shares replaced, so 75% of it
@@ -66,7 +68,7 @@ func TestUS(t *testing.T) {
 			// Holding period of the sold shares: 21 Sep -> 3 Jan = 104
 			// days, so the 21 Dec shares count from 8 Sep, the 27 Dec ones
 			// from 14 Sep.
-			name: "Reg1091PartialReplacement",
+			name: "PartialReplacementProRata",
 			year: 2024,
 			trades: []Trade{
 				stock("b1", "acct", "M", Buy, "2023-09-21", "100", "50"),
