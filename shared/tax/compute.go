@@ -90,7 +90,7 @@ func Compute(req Request) (Report, error) {
 		}
 		if len(rec.gaps) > 0 {
 			rec.Incomplete = true
-			gaps = append(gaps, rec.gaps...)
+			gaps = addGaps(gaps, rec.gaps...)
 		}
 		rec.Gain = rec.Proceeds.Sub(rec.Basis).Add(rec.Adjustment)
 		if req.Jurisdiction == US && rec.Term != term1256 {
@@ -199,7 +199,7 @@ func prepare(req Request, cur string) []*trade {
 		factor, g := convert(req.Rates, t.Currency, cur, t.date)
 		if g != nil {
 			g.instrument, g.account = t.Instrument, t.Account
-			t.gaps = append(t.gaps, *g)
+			t.gaps = addGaps(t.gaps, *g)
 		}
 		t.gross = value.Mul(factor).Round(places)
 		t.fees = t.Fees.Mul(factor).Round(places)
@@ -250,6 +250,30 @@ type lotRec struct {
 	Lot
 	sold time.Time
 	gaps []gap
+}
+
+// addGaps adds to dst the gaps it does not name yet: a gap reaches a
+// figure through many paths (a wash chain, the UK pool) but is one
+// problem.
+func addGaps(dst []gap, src ...gap) []gap {
+	for _, g := range src {
+		if !slices.ContainsFunc(dst, g.same) {
+			dst = append(dst, g)
+		}
+	}
+	return dst
+}
+
+// same reports whether two gaps are one problem: a rate of one pair and
+// day, or a mark or match of one instrument, account and day.
+func (g gap) same(o gap) bool {
+	if g.kind != o.kind || !g.day.Equal(o.day) {
+		return false
+	}
+	if g.kind == MissingRate {
+		return g.pair == o.pair
+	}
+	return g.instrument == o.instrument && g.account == o.account
 }
 
 // missing groups the gaps into the report's list: one entry per pair with

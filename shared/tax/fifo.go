@@ -93,6 +93,7 @@ type engine struct {
 func newEngine(req Request, cur string, trades []*trade) *engine {
 	e := &engine{req: req, cur: cur, us: req.Jurisdiction == US, trades: trades,
 		books: map[bookKey][]*piece{}, seq: map[string]int{}}
+	e.marked = req.Year // no trades: no year end to mark
 	if len(trades) > 0 {
 		e.marked = trades[0].date.Year() - 1
 	}
@@ -160,7 +161,7 @@ func (e *engine) trade(t *trade) {
 // amounts is gross and fees.
 func (e *engine) close(t *trade, part *piece, gross, fees decimal.Decimal) *lotRec {
 	rec := e.newLot(t.ID, part, t.date)
-	rec.gaps = append(rec.gaps, t.gaps...)
+	rec.gaps = addGaps(rec.gaps, t.gaps...)
 	m := Match{Rule: "fifo", Quantity: part.qty, WashAdjustment: part.carried, WashedFrom: part.washedFrom}
 	if part.markedOn != nil {
 		m.Rule = "year-end mark"
@@ -336,7 +337,7 @@ func (e *engine) absorb(c *claim, key bookKey, p *piece) *piece {
 	if !r.short {
 		r.holdFrom = r.src.date.AddDate(0, 0, -c.holdDays)
 	}
-	r.gaps = append(r.gaps, rec.gaps...)
+	r.gaps = addGaps(r.gaps, rec.gaps...)
 	rec.AdjustmentCode = "W"
 	rec.Adjustment = rec.Adjustment.Add(amount)
 	date := r.src.date.Format(dateLayout)
@@ -388,7 +389,7 @@ func (e *engine) yearEnd(year int) {
 			price, ok := e.mark(year, p.src.Instrument)
 			if !ok {
 				g := gap{kind: MissingMark, day: day, instrument: p.src.Instrument, account: p.src.Account, qty: p.qty}
-				p.gaps = append(p.gaps, g)
+				p.gaps = addGaps(p.gaps, g)
 				if year == e.req.Year {
 					e.yearEndGaps = append(e.yearEndGaps, g)
 				}
@@ -404,8 +405,8 @@ func (e *engine) yearEnd(year int) {
 			rec.Term = term1256
 			if g != nil {
 				g.instrument, g.account = p.src.Instrument, p.src.Account
-				rec.gaps = append(rec.gaps, *g)
-				p.gaps = append(p.gaps, *g)
+				rec.gaps = addGaps(rec.gaps, *g)
+				p.gaps = addGaps(p.gaps, *g)
 			}
 			m := Match{Rule: "fifo", FillID: p.src.ID, Account: p.src.Account, Date: p.src.date.Format(dateLayout), Quantity: p.qty}
 			if p.markedOn != nil {
@@ -468,10 +469,20 @@ func box(term string, b BasisReporting) string {
 
 // possiblyIdentical lists US losses (before any wash adjustment, 1256
 // excepted) with a purchase of another instrument on the same underlying
-// within 30 days of the sale (for a short sale's loss: a sale). They are
-// listed for the taxpayer to judge, never washed.
+// within 30 days of the sale (for a short sale's loss: a sale), one entry
+// per loss and instrument naming the nearest purchase. They are listed for
+// the taxpayer to judge, never washed.
 func possiblyIdentical(lots []Lot, trades []*trade) []PossiblyIdentical {
 	out := []PossiblyIdentical{}
+	// The trades of each underlying, in time order (trades are sorted):
+	// a loss looks only at its 61-day window.
+	byUnderlying := map[string][]*trade{}
+	for _, t := range trades {
+		if t.Underlying != "" {
+			u := strings.ToUpper(t.Underlying)
+			byUnderlying[u] = append(byUnderlying[u], t)
+		}
+	}
 	for _, l := range lots {
 		if l.Section1256 || l.Underlying == "" || !l.Proceeds.LessThan(l.Basis) {
 			continue
@@ -481,15 +492,38 @@ func possiblyIdentical(lots []Lot, trades []*trade) []PossiblyIdentical {
 		if l.Short {
 			side = Sell
 		}
-		for _, t := range trades {
+		near := byUnderlying[strings.ToUpper(l.Underlying)]
+		first := sold.AddDate(0, 0, -washWindow)
+		i, _ := slices.BinarySearchFunc(near, first, func(t *trade, day time.Time) int { return t.date.Compare(day) })
+		at := map[string]int{} // other instrument -> its entry in out
+		for _, t := range near[i:] {
 			d := days(sold, t.date)
-			if t.Instrument == l.Instrument || !strings.EqualFold(t.Underlying, l.Underlying) || t.Side != side || d < -washWindow || d > washWindow {
+			if d > washWindow {
+				break
+			}
+			if t.Instrument == l.Instrument || t.Side != side {
 				continue
 			}
+			if j, ok := at[t.Instrument]; ok {
+				p := &out[j]
+				p.Purchases++
+				if abs(d) < abs(p.DaysBetween) {
+					p.FillID, p.Account, p.Date, p.DaysBetween = t.ID, t.Account, t.date.Format(dateLayout), d
+				}
+				continue
+			}
+			at[t.Instrument] = len(out)
 			out = append(out, PossiblyIdentical{LossLot: l.ID, Instrument: l.Instrument, Sold: l.Sold,
 				Loss: l.Basis.Sub(l.Proceeds), Other: t.Instrument, FillID: t.ID, Account: t.Account,
-				Date: t.date.Format(dateLayout), DaysBetween: d})
+				Date: t.date.Format(dateLayout), DaysBetween: d, Purchases: 1})
 		}
 	}
 	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

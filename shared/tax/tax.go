@@ -221,8 +221,9 @@ type WashSale struct {
 	ReplacementLots []string `json:"replacementLots"`
 }
 
-// PossiblyIdentical is a loss with a purchase of another instrument on the
-// same underlying within 30 days of the sale.
+// PossiblyIdentical is a loss with purchases of another instrument on the
+// same underlying within 30 days of the sale: the nearest one (FillID,
+// Date, DaysBetween) and how many there were.
 type PossiblyIdentical struct {
 	LossLot     string          `json:"lossLot"`
 	Instrument  string          `json:"instrument"`
@@ -233,6 +234,7 @@ type PossiblyIdentical struct {
 	Account     string          `json:"account"`
 	Date        string          `json:"date"`
 	DaysBetween int             `json:"daysBetween"`
+	Purchases   int             `json:"purchases"`
 }
 
 // Section1256 is Form 6781's part I: the year's net gain on Section 1256

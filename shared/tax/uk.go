@@ -104,7 +104,7 @@ func matchInstrument(ds []*ukDay) []*lotRec {
 		if d.acqLeft.IsPositive() {
 			poolQty, poolCost = poolQty.Add(d.acqLeft), poolCost.Add(d.costLeft)
 			for _, t := range d.acq {
-				poolGaps = append(poolGaps, t.gaps...)
+				poolGaps = addGaps(poolGaps, t.gaps...)
 			}
 			d.acqLeft, d.costLeft = decimal.Zero, decimal.Zero
 		}
@@ -117,7 +117,7 @@ func matchInstrument(ds []*ukDay) []*lotRec {
 			pq, pc := poolQty, poolCost
 			d.lot.Matches = append(d.lot.Matches, Match{Rule: "section 104", Quantity: q, Cost: cost, PoolQuantity: &pq, PoolCost: &pc})
 			d.lot.Basis = d.lot.Basis.Add(cost)
-			d.lot.gaps = append(d.lot.gaps, poolGaps...)
+			d.lot.gaps = addGaps(d.lot.gaps, poolGaps...)
 			d.dispLeft = d.dispLeft.Sub(q)
 			poolQty, poolCost = poolQty.Sub(q), poolCost.Sub(cost)
 		}
@@ -141,10 +141,11 @@ func newUKLot(d *ukDay) *lotRec {
 	rec := &lotRec{sold: d.date}
 	var accounts []string
 	var qty, proceeds decimal.Decimal
+	var fills []string
 	for _, t := range d.disp {
-		rec.DisposalFills = append(rec.DisposalFills, t.ID)
+		fills = append(fills, t.ID)
 		proceeds = proceeds.Add(t.gross).Sub(t.fees)
-		rec.gaps = append(rec.gaps, t.gaps...)
+		rec.gaps = addGaps(rec.gaps, t.gaps...)
 		qty = qty.Add(t.Quantity)
 		if !slices.Contains(accounts, t.Account) {
 			accounts = append(accounts, t.Account)
@@ -153,8 +154,7 @@ func newUKLot(d *ukDay) *lotRec {
 	rec.Lot = Lot{
 		ID: first.ID + "/1", Description: describe(first.Trade, qty), Instrument: first.Instrument,
 		Underlying: first.Underlying, AssetType: first.AssetType, Account: strings.Join(accounts, ","),
-		DisposalFills: rec.DisposalFills, Quantity: qty, Sold: d.date.Format(dateLayout), Matches: []Match{},
-		Proceeds: proceeds,
+		DisposalFills: fills, Quantity: qty, Proceeds: proceeds, Sold: d.date.Format(dateLayout), Matches: []Match{},
 	}
 	return rec
 }
@@ -175,7 +175,7 @@ func matchDays(d, a *ukDay, rule string) {
 		if !slices.Contains(accounts, t.Account) {
 			accounts = append(accounts, t.Account)
 		}
-		d.lot.gaps = append(d.lot.gaps, t.gaps...)
+		d.lot.gaps = addGaps(d.lot.gaps, t.gaps...)
 	}
 	d.lot.Matches = append(d.lot.Matches, Match{Rule: rule, FillID: strings.Join(ids, ","), Account: strings.Join(accounts, ","),
 		Date: a.date.Format(dateLayout), Quantity: q, Cost: cost})
