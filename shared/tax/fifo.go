@@ -80,6 +80,10 @@ type engine struct {
 	trades []*trade
 	books  map[bookKey][]*piece
 	keys   []bookKey // the books in the order they opened, for stable output
+	// byInstrument is keys by instrument: a loss looks for replacements
+	// only in its own instrument's books (one per account), not in every
+	// book of a journal of thousands of symbols.
+	byInstrument map[string][]bookKey
 	recs   []*lotRec
 	washes []WashSale
 	claims []*claim
@@ -92,7 +96,7 @@ type engine struct {
 
 func newEngine(req Request, cur string, trades []*trade) *engine {
 	e := &engine{req: req, cur: cur, us: req.Jurisdiction == US, trades: trades,
-		books: map[bookKey][]*piece{}, seq: map[string]int{}}
+		books: map[bookKey][]*piece{}, byInstrument: map[string][]bookKey{}, seq: map[string]int{}}
 	e.marked = req.Year // no trades: no year end to mark
 	if len(trades) > 0 {
 		e.marked = trades[0].date.Year() - 1
@@ -115,6 +119,7 @@ func (e *engine) trade(t *trade) {
 	book, known := e.books[key]
 	if !known {
 		e.keys = append(e.keys, key)
+		e.byInstrument[key.instrument] = append(e.byInstrument[key.instrument], key)
 	}
 	closesShort := t.Side == Buy
 	left := t.Quantity
@@ -262,10 +267,7 @@ func (e *engine) washLoss(rec *lotRec, exclude []string) {
 		p   *piece
 	}
 	var cands []cand
-	for _, k := range e.keys {
-		if k.instrument != rec.Instrument {
-			continue
-		}
+	for _, k := range e.byInstrument[rec.Instrument] {
 		for _, p := range e.books[k] {
 			if p.short == c.short && !p.replaced && days(p.src.date, c.sold) <= washWindow && !slices.Contains(exclude, p.src.ID) {
 				cands = append(cands, cand{k, p})
