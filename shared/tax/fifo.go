@@ -84,11 +84,11 @@ type engine struct {
 	// only in its own instrument's books (one per account), not in every
 	// book of a journal of thousands of symbols.
 	byInstrument map[string][]bookKey
-	recs   []*lotRec
-	washes []WashSale
-	claims []*claim
-	seq    map[string]int
-	marked int // the last year whose year end was marked
+	recs         []*lotRec
+	washes       []WashSale
+	claims       []*claim
+	seq          map[string]int
+	marked       int // the last year whose year end was marked
 	// yearEndGaps are the report year's contracts open at its end without
 	// a mark: there is no lot to carry them.
 	yearEndGaps []gap
