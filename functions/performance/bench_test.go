@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -197,6 +198,9 @@ func BenchmarkSpeed(b *testing.B) {
 			"rate": map[string]any{"baseCurrency": "GBP", "quoteCurrency": "USD", "effectiveDate": tomorrow, "rate": "1.2"}}},
 		{"Preview/Delete", "POST", "/api/exchange-rates/preview", map[string]any{"intent": "delete", "rateId": f.rateID}},
 		{"ExchangeRates/List", "GET", "/api/exchange-rates?limit=100", nil},
+		{"FeeRollup", "GET", "/api/performance/fees", nil},
+		{"FeeRollup/Days", "GET", "/api/performance/fees?period=day", nil},
+		{"TaxReport/US", "GET", "/api/tax/report?jurisdiction=us&year=" + strconv.Itoa(time.Now().Year()-1), nil},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			m := cpu.Mark()
