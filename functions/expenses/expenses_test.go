@@ -499,3 +499,87 @@ func TestCSVRoundTrip(t *testing.T) {
 	})
 	_ = http.StatusOK
 }
+
+func TestPerformanceNetOfExpenses(t *testing.T) {
+	f := setup(t, "2024-06-10")
+	apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
+		"accountId": f.account, "symbol": "AAPL", "assetType": "stock", "side": "long",
+		"fills": []any{
+			map[string]any{"type": "entry", "price": "100", "quantity": "10", "filledAt": "2024-03-01T14:00:00Z"},
+			map[string]any{"type": "exit", "price": "110", "quantity": "10", "filledAt": "2024-03-01T15:00:00Z"},
+		},
+	}), 201)
+	perf := func(q string) apitest.Response {
+		t.Helper()
+		return apitest.Must(t, f.a.Do("GET", "/api/performance"+q, nil), 200)
+	}
+	before := perf("").Body
+
+	apitest.Must(t, f.a.Do("POST", "/api/exchange-rates", map[string]any{"baseCurrency": "EUR", "quoteCurrency": "USD",
+		"effectiveDate": "2024-01-01", "rate": "1.1"}), 201)
+	after := perf("").Body
+	create(t, f.a, map[string]any{"amount": "20", "startDate": "2024-03-31", "recurrence": "monthly", "category": "data"})
+	create(t, f.a, map[string]any{"amount": "100", "currency": "EUR", "startDate": "2024-03-10", "category": "education", "accountId": f.account})
+
+	t.Run("OffIsUnchanged", func(t *testing.T) {
+		if got := perf("").Body; !bytes.Equal(got, after) {
+			t.Fatalf("expenses changed the report:\n%s\nwant\n%s", got, after)
+		}
+		if got := perf("?netOfExpenses=false").Body; !bytes.Equal(got, after) {
+			t.Fatal("netOfExpenses=false changed the report")
+		}
+		if bytes.Contains(before, []byte("expenses")) || len(before) != len(after) {
+			t.Fatalf("the report before any expense: %s", before)
+		}
+	})
+	net := func(q string) (total map[string]any, exp map[string]any, netAfter any) {
+		t.Helper()
+		r := perf("?netOfExpenses=true" + q)
+		total, _ = r.JSON["total"].(map[string]any)
+		exp, _ = r.JSON["expenses"].(map[string]any)
+		if exp == nil {
+			t.Fatalf("no expenses: %s", r.Body)
+		}
+		return total, exp, r.JSON["netAfterExpenses"]
+	}
+	t.Run("On", func(t *testing.T) {
+		total, exp, netAfter := net("")
+		summary := total["summary"].(map[string]any)
+		if summary["netPnl"] != "100.0000" || summary["trades"] != float64(1) || summary["winRate"] != "100.00" {
+			t.Fatalf("the trades' figures moved: %v", summary)
+		}
+		if exp["total"] != "170.0000" || netAfter != "-70.0000" {
+			t.Fatalf("expenses %v, net %v", exp, netAfter)
+		}
+		months := exp["byMonth"].([]any)
+		if len(months) != 3 || months[0].(map[string]any)["netAfterExpenses"] != "-30.0000" ||
+			months[1].(map[string]any)["netAfterExpenses"] != "-20.0000" {
+			t.Fatalf("months %v", months)
+		}
+		// An account filter keeps that account's expenses only.
+		if _, exp, netAfter := net("&accountId=" + f.account); exp["total"] != "110.0000" || netAfter != "-10.0000" {
+			t.Fatalf("account: %v %v", exp, netAfter)
+		}
+		// The date range is the charges' too.
+		if _, exp, _ := net("&from=2024-04-01&to=2024-04-30"); exp["total"] != "20.0000" {
+			t.Fatalf("range: %v", exp)
+		}
+	})
+	t.Run("MissingRateAndDelete", func(t *testing.T) {
+		gbp := create(t, f.a, map[string]any{"amount": "7", "currency": "GBP", "startDate": "2024-04-02"})
+		total, exp, netAfter := net("")
+		if exp["total"] != nil || netAfter != nil || total["summary"].(map[string]any)["netPnl"] != "100.0000" {
+			t.Fatalf("with a missing rate: %v %v", exp, netAfter)
+		}
+		if m := exp["missingPairs"].([]any); len(m) != 1 || m[0] != "GBP/USD" {
+			t.Fatalf("missing %v", m)
+		}
+		apitest.Must(t, f.a.Do("DELETE", "/api/expenses/"+gbp["id"].(string), nil), 204)
+		if _, exp, netAfter := net(""); exp["total"] != "170.0000" || netAfter != "-70.0000" {
+			t.Fatalf("after the delete: %v %v", exp, netAfter)
+		}
+	})
+	if r := f.a.Do("GET", "/api/performance?netOfExpenses=yes", nil); r.Status != 400 || r.DetailMessage("netOfExpenses") == "" {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+}
