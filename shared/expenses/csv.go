@@ -46,9 +46,6 @@ const (
 	columns
 )
 
-// fieldNames are the row fields' names in an import's problems.
-var fieldNames = [columns]string{"date", "amount", "currency", "category", "account", "recurrence", "endDate", "note"}
-
 func headerKey(s string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
@@ -269,7 +266,8 @@ func lookups(ctx context.Context, tx pgx.Tx, userID string) (names, error) {
 	return n, db.Classify(err)
 }
 
-// definition reads one row (its fields' problems named by fieldNames).
+// definition reads one row; its problems name the fields date, amount,
+// currency, category, account, recurrence, endDate and note.
 func (n names) definition(r Row) (Definition, error) {
 	var p journal.Problems
 	v := func(c int) string { return strings.TrimSpace(r.Values[c]) }

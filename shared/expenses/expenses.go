@@ -157,9 +157,9 @@ type Input struct {
 	EndDate    journal.Field `json:"endDate,omitzero"`
 }
 
-// apply returns base with in's fields applied, checking each field given;
-// accountSet reports an accountId given (the caller checks it is the
-// user's and takes its currency as the default).
+// apply returns base with in's fields applied, checking each field given
+// on its own; what needs the database (the account and category being the
+// user's, a default currency) and the fields together are resolve's.
 func (in Input) apply(base Definition, create bool, p *journal.Problems) Definition {
 	d := base
 	if in.Category != nil {
