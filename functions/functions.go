@@ -14,6 +14,7 @@ import (
 	"tradejournal/functions/calculator"
 	"tradejournal/functions/csvimport"
 	"tradejournal/functions/currency"
+	"tradejournal/functions/expenses"
 	"tradejournal/functions/health"
 	"tradejournal/functions/journaldays"
 	"tradejournal/functions/performance"
@@ -33,5 +34,5 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a)}
+		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a)}
 }

@@ -41,7 +41,16 @@ func TestNoServerErrorOnMalformedInput(t *testing.T) {
 			ids["fillId"], _ = fills[0].(map[string]any)["id"].(string)
 		}
 	}
-	if len(ids) != 3 {
+	// An expense and a category of the user's own, so their routes are
+	// sent malformed bodies against records that exist.
+	if r := c.Do("POST", "/api/expense-categories", map[string]any{"name": "Coaching"}); r.Status == 201 {
+		ids["categoryId"], _ = r.JSON["category"].(map[string]any)["id"].(string)
+	}
+	if r := c.Do("POST", "/api/expenses", map[string]any{"amount": "10", "startDate": "2024-01-31", "recurrence": "monthly",
+		"accountId": ids["accountId"], "category": ids["categoryId"]}); r.Status == 201 {
+		ids["expenseId"], _ = r.JSON["expense"].(map[string]any)["id"].(string)
+	}
+	if len(ids) != 5 {
 		t.Fatalf("setting up: ids %v", ids)
 	}
 
@@ -266,7 +275,7 @@ func sample(doc map[string]any, s any, ids map[string]string, name string, depth
 		return "correct horse battery"
 	case "email":
 		return "fuzz@example.com"
-	case "accountId", "positionId", "fillId":
+	case "accountId", "positionId", "fillId", "expenseId", "categoryId":
 		return valid(ids, name)
 	}
 	return "1"

@@ -26,6 +26,14 @@ func TestReadsNeverWrite(t *testing.T) {
 		map[string]any{"accountId": account, "positionIds": []any{option}}), 201), "strategy")["id"].(string)
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 1}}), 201)
 	apitest.Must(t, c.Do("PUT", "/api/journal/days/2025-03-17", map[string]any{"plan": "", "review": "held the call", "notes": "", "tagIds": []string{}}), 200)
+	// A monthly expense started long ago: its charges recorded when it was
+	// written, the next ones due since wait for the expense-charges job.
+	expense := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/expenses", map[string]any{"amount": "10", "startDate": "2025-01-31",
+		"recurrence": "monthly", "accountId": account}), 201), "expense")["id"].(string)
+	if _, err := srv.App.DB.Exec(context.Background(), `DELETE FROM expense_charges WHERE charge_on > '2025-02-01';
+		UPDATE expenses SET next_charge_on = '2025-02-28'`); err != nil {
+		t.Fatal(err)
+	}
 
 	// written fingerprints the journal's tables: their row counts and the
 	// newest transaction that wrote a row of each (xmin), which any insert
@@ -39,7 +47,9 @@ func TestReadsNeverWrite(t *testing.T) {
 			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM ledger_entries),
 			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM accounts),
 			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM strategies),
-			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM closed_trades))`
+			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM closed_trades),
+			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM expenses),
+			(SELECT count(*) || '/' || coalesce(max(xmin::text::bigint), 0) FROM expense_charges))`
 		if err := srv.App.DB.QueryRow(context.Background(), q).Scan(&s); err != nil {
 			t.Fatal(err)
 		}
@@ -58,6 +68,12 @@ func TestReadsNeverWrite(t *testing.T) {
 		"/api/rules/compliance?from=2025-03-01&to=2025-03-31",
 		"/api/journal/days",
 		"/api/journal/days/2025-03-17",
+		"/api/expenses",
+		"/api/expenses/" + expense,
+		"/api/expenses/charges",
+		"/api/expenses/summary",
+		"/api/expenses/export",
+		"/api/performance?netOfExpenses=true",
 	} {
 		apitest.Must(t, c.Do("GET", path, nil), 200)
 		if after := written(); after != before {

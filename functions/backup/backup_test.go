@@ -84,7 +84,8 @@ func TestBackupRestore(t *testing.T) {
 		}
 		n := apitest.Object(t, r, "restored")
 		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
-			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) {
+			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) ||
+			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -235,6 +236,10 @@ func TestRestoreRefusals(t *testing.T) {
 		return `{"date":"` + date + `","plan":"p","review":"","notes":"","mood":null,"tagIds":[` + tags + `],` +
 			`"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}` + "\n"
 	}
+	expense := func(category, account, start string) string {
+		return `{"category":"` + category + `","accountId":` + account + `,"amount":"10","currency":"USD","note":"","startDate":"` + start +
+			`","recurrence":"monthly","endDate":null,"createdAt":"2025-01-01T00:00:00Z"}` + "\n"
+	}
 	// An image is put in the bucket before the rates turn out bad: the
 	// restore fails and the object is deleted again.
 	imageThenBadRate := build(map[string]string{
@@ -310,6 +315,14 @@ func TestRestoreRefusals(t *testing.T) {
 			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
 				`{"id":"b2","name":"ONE","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
 			400, "INVALID_BACKUP"},
+		{"ExpenseOfUnknownCategory", build(map[string]string{backup.EntryAccounts: account, backup.EntryExpenses: expense("cat9", "null", "2025-01-02")}, 1),
+			400, "INVALID_BACKUP"},
+		{"ExpenseOfUnknownAccount", build(map[string]string{backup.EntryAccounts: account, backup.EntryExpenses: expense("data", `"acc9"`, "2025-01-02")}, 1),
+			400, "INVALID_BACKUP"},
+		{"ExpenseDateOutOfRange", build(map[string]string{backup.EntryAccounts: account, backup.EntryExpenses: expense("data", `"acc1"`, "0001-01-02")}, 1),
+			400, "INVALID_BACKUP"},
+		{"ExpenseCategoryNamedAsABuiltIn", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryExpenseCategories: `{"id":"c1","name":"Data","createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1), 400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next(t)

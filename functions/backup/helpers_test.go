@@ -170,6 +170,17 @@ func journal(t *testing.T, c *apitest.Client) string {
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 3}}), 201)
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "250.5"},
 		"accountId": euro, "enabled": false}), 201)
+	// Expenses: a category of the user's own on a monthly expense of the
+	// Euro account from a month's end, a one-off, and a yearly one ended.
+	coaching := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/expense-categories", map[string]any{"name": "Coaching"}), 201), "category")["id"]
+	apitest.Must(t, c.Do("POST", "/api/expense-categories", map[string]any{"name": "Unused"}), 201)
+	for _, e := range []map[string]any{
+		{"amount": "150", "startDate": "2025-01-31", "recurrence": "monthly", "category": coaching, "accountId": euro, "note": "mentor"},
+		{"amount": "1299.99", "currency": "USD", "startDate": "2025-02-14", "category": "hardware"},
+		{"amount": "99", "currency": "USD", "startDate": "2023-03-01", "recurrence": "yearly", "endDate": "2024-12-31", "category": "data"},
+	} {
+		apitest.Must(t, c.Do("POST", "/api/expenses", e), 201)
+	}
 	return main
 }
 
@@ -232,6 +243,13 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
 		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
 			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
+		`SELECT 'expense category', name, created_at FROM expense_categories WHERE user_id = $1`,
+		`SELECT 'expense', coalesce(k.name, e.category), coalesce(a.name, ''), e.amount, e.currency, e.note, e.start_on, e.recurrence,
+			e.end_on, e.next_charge_on, e.created_at,
+			(SELECT string_agg(c.charge_on || ' ' || c.amount || ' ' || c.currency, ',' ORDER BY c.charge_on) FROM expense_charges c
+				WHERE c.expense_id = e.id)
+			FROM expenses e LEFT JOIN expense_categories k ON k.id = e.category_id LEFT JOIN accounts a ON a.id = e.account_id
+			WHERE e.user_id = $1`,
 	}
 	var out []string
 	for _, q := range queries {

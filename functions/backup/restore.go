@@ -45,6 +45,12 @@ type Restored struct {
 	ExchangeRates int `json:"exchangeRates"`
 	JournalDays   int `json:"journalDays"`
 	Playbooks     int `json:"playbooks"`
+	// ExpenseCategories and Expenses are the user's own categories and the
+	// expense definitions; ExpenseCharges the charges recorded again from
+	// them, up to today.
+	ExpenseCategories int `json:"expenseCategories"`
+	Expenses          int `json:"expenses"`
+	ExpenseCharges    int `json:"expenseCharges"`
 }
 
 type restoredEnvelope struct {
@@ -53,7 +59,7 @@ type restoredEnvelope struct {
 
 var (
 	errNotEmpty = apperr.New(apperr.JournalNotEmpty, "Your journal already holds data. A backup restores only into an empty journal, "+
-		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags, fee schedules and day entries first.")
+		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags, fee schedules, day entries and expenses first.")
 	errMediaType = apperr.New(apperr.UnsupportedMedia, "send the backup file as the body, with Content-Type application/zip")
 	errTooLarge  = apperr.New(apperr.PayloadTooLarge, "a backup may be at most %d bytes", MaxArchiveBytes)
 )
@@ -124,7 +130,8 @@ func firstErr(errs ...error) error {
 
 // journalEmpty reports whether the user has no accounts, tags, fee
 // schedules, exchange rates, saved CSV mappings, playbooks, journal day
-// entries or trading rules of their own: what a restore brings.
+// entries, trading rules, expenses or expense categories of their own:
+// what a restore brings.
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
@@ -133,7 +140,9 @@ func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error
 		AND NOT EXISTS (SELECT 1 FROM exchange_rates WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM csv_import_mappings WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM expenses WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM expense_categories WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -183,7 +192,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

@@ -7,9 +7,9 @@ import (
 	"net/http"
 
 	"tradejournal/shared/app"
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/stats"
 )
@@ -39,23 +39,43 @@ func Group(a *app.App) httpx.Group {
 // on the close date in the account's trading-day zone; only closed
 // positions count, so another status gives empty figures). bySymbol=false
 // leaves out the breakdown by symbol (one row per option contract), which
-// the dashboard does not show.
+// the dashboard does not show. netOfExpenses=true adds the expense charges
+// of the same date range and accounts (stats.NetReport); off, the answer
+// is exactly what it was before expenses existed.
 func (h handler) get(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	var p journal.Problems
 	f, err := listquery.ParseFilter(q)
-	withSymbols := true
+	p.Merge(err)
+	withSymbols, netOfExpenses := true, false
 	switch q.Get("bySymbol") {
 	case "", "true":
 	case "false":
 		withSymbols = false
 	default:
-		err = apperr.Invalid("bySymbol", "must be true or false")
+		p.Add("bySymbol", "must be true or false")
 	}
-	if err != nil {
+	switch q.Get("netOfExpenses") {
+	case "", "false":
+	case "true":
+		netOfExpenses = true
+	default:
+		p.Add("netOfExpenses", "must be true or false")
+	}
+	if err := p.Err(); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
 	ctx := r.Context()
+	if netOfExpenses {
+		rep, err := stats.ComputeNetOfExpenses(ctx, h.app.DB, auth.CurrentUser(ctx), f, withSymbols, h.app.Now())
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		httpx.JSON(w, http.StatusOK, rep)
+		return
+	}
 	rep, err := stats.Compute(ctx, h.app.DB, auth.CurrentUser(ctx), f, withSymbols, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)

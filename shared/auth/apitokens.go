@@ -115,6 +115,22 @@ var TokenRoutes = map[string]string{
 	"GET /api/journal/days/{date}":    ScopeRead,
 	"PUT /api/journal/days/{date}":    ScopeWrite,
 	"DELETE /api/journal/days/{date}": ScopeWrite,
+
+	// Expenses (functions/expenses); their CSV import writes expenses, not
+	// positions, so it is a write.
+	"GET /api/expenses":                           ScopeRead,
+	"GET /api/expenses/{expenseId}":               ScopeRead,
+	"GET /api/expenses/charges":                   ScopeRead,
+	"GET /api/expenses/summary":                   ScopeRead,
+	"GET /api/expenses/export":                    ScopeRead,
+	"GET /api/expense-categories":                 ScopeRead,
+	"POST /api/expenses":                          ScopeWrite,
+	"PATCH /api/expenses/{expenseId}":             ScopeWrite,
+	"DELETE /api/expenses/{expenseId}":            ScopeWrite,
+	"POST /api/expenses/import":                   ScopeWrite,
+	"POST /api/expense-categories":                ScopeWrite,
+	"PATCH /api/expense-categories/{categoryId}":  ScopeWrite,
+	"DELETE /api/expense-categories/{categoryId}": ScopeWrite,
 }
 
 // APITokenLimit is a token's own rate limit, apart from any browser's: a

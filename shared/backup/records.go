@@ -241,3 +241,36 @@ type TradingRule struct {
 	AccountID *string         `json:"accountId"`
 	CreatedAt time.Time       `json:"createdAt"`
 }
+
+// Expenses (shared/expenses): the user's own expense categories and the
+// expense definitions. Their charges are not carried: a restore records
+// them again up to today from the definitions. Archives made before them
+// lack both entries, which then restore nothing.
+const (
+	EntryExpenseCategories = "expense_categories.jsonl"
+	EntryExpenses          = "expenses.jsonl"
+	MaxExpenseCategories   = 100  // the app's cap for one user (expenses.MaxCategories)
+	MaxExpenses            = 5000 // the app's cap for one user (expenses.MaxExpenses)
+)
+
+// ExpenseCategory is a category of the user's own.
+type ExpenseCategory struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Expense is an expense definition. Category is a built-in key, or the id
+// of an ExpenseCategory of the archive; AccountID names an account of the
+// archive (null: none).
+type Expense struct {
+	Category   string          `json:"category"`
+	AccountID  *string         `json:"accountId"`
+	Amount     decimal.Decimal `json:"amount"`
+	Currency   string          `json:"currency"`
+	Note       string          `json:"note"`
+	StartDate  string          `json:"startDate"`
+	Recurrence string          `json:"recurrence"`
+	EndDate    *string         `json:"endDate"`
+	CreatedAt  time.Time       `json:"createdAt"`
+}

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"tradejournal/shared/app"
+	"tradejournal/shared/expenses"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
 	"tradejournal/shared/objectstore"
@@ -41,6 +42,7 @@ const (
 	EmailOutbox      = "email-outbox"       // verification and reset mail waiting in the outbox
 	ImageObjectPurge = "image-object-purge" // bucket objects of deleted images (object storage only)
 	OptionExpiry     = "option-expiry"      // options still open after their expiry day, closed at 0
+	ExpenseCharges   = "expense-charges"    // recurring expenses' charges that fell due since they were written
 )
 
 // Job is one background job.
@@ -75,6 +77,10 @@ const (
 	// expiryEvery bounds how long an expired option waits, shown as
 	// awaiting expiry, before it is closed: template.yaml's rate too.
 	expiryEvery = 15 * time.Minute
+	// chargesEvery bounds how long after midnight (in the user's zone) a
+	// recurring expense's new charge waits before it counts: template.yaml's
+	// rate too.
+	chargesEvery = time.Hour
 )
 
 // List returns every job of the deployment a describes, in the order Run
@@ -93,6 +99,7 @@ func List(a *app.App, client *http.Client) []Job {
 			return 0, market.RefreshSymbols(ctx, a.DB, client, a.Config.Market, a.Now(), a.Log)
 		}},
 		{Name: OptionExpiry, Every: expiryEvery, Run: journalstore.New(a.DB, a.Keyring, a.Now).ExpireDue},
+		{Name: ExpenseCharges, Every: chargesEvery, Run: expenses.New(a.DB, a.Now).MaterialiseDue},
 	}
 	purge := Job{Name: ImageObjectPurge, Off: "object storage is not configured"}
 	if a.Objects != nil {

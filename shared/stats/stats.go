@@ -22,6 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/auth"
+	"tradejournal/shared/expenses"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/journal"
@@ -36,20 +37,40 @@ import (
 // own row: thousands for an options trader); the breakdown by underlying
 // is always there.
 func Compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (Report, error) {
+	rep, _, err := compute(ctx, pool, u, f, withSymbols, false, now)
+	return rep, err
+}
+
+// ComputeNetOfExpenses is Compute with the expense charges of the same
+// date range and accounts beside it, converted the same way, and the
+// total's net P&L after them (shared/expenses: NetReport). The trades'
+// figures are Compute's, unchanged.
+func ComputeNetOfExpenses(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (NetReport, error) {
+	rep, exp, err := compute(ctx, pool, u, f, withSymbols, true, now)
+	if err != nil {
+		return NetReport{}, err
+	}
+	return net(rep, exp), nil
+}
+
+// compute is Compute, and with withExpenses the expenses of f's range and
+// accounts, read in the same snapshot and converted with the same rates.
+func compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols, withExpenses bool,
+	now time.Time) (Report, *Expenses, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
 	tx, err := pool.BeginTx(ctx, readOnly)
 	if err != nil {
-		return Report{}, classify("begin", err)
+		return Report{}, nil, classify("begin", err)
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
 
 	day := fx.Today(now, u.Timezone)
 	snap, err := fxdb.Load(ctx, tx, fxdb.Query{UserID: u.ID, Display: display, Day: day, Keep: 1})
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	var factors map[string]decimal.Decimal
 	if display != "" {
@@ -57,23 +78,32 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filt
 	}
 	j, err := readJournal(ctx, tx, u.ID)
 	if err != nil {
-		return Report{}, classify("accounts and tags", err)
+		return Report{}, nil, classify("accounts and tags", err)
 	}
 	fd := newFold(j, compile(f, j), withSymbols)
 	if err := readClosed(ctx, tx, u.ID, f, fd); err != nil {
-		return Report{}, classify("closes", err)
+		return Report{}, nil, classify("closes", err)
 	}
 	r := newRaw()
 	r.playbooks, r.criteria = j.playbooks, j.criteria
 	if r.series, err = walkSeries(fd, factors, display); err != nil {
-		return Report{}, classify("walks", err)
+		return Report{}, nil, classify("walks", err)
 	}
 	for i, s := range fd.sums {
 		if s.all.trades > 0 {
 			r.currencies[j.currencies[i]] = s.raw(j, fd.strings)
 		}
 	}
-	return build(r, display, factors), nil
+	rep := build(r, display, factors)
+	if !withExpenses {
+		return rep, nil, nil
+	}
+	sums, err := expenses.Sums(ctx, tx, u.ID, f.From, f.To, f.AccountIDs, false)
+	if err != nil {
+		return Report{}, nil, err
+	}
+	exp := convertExpenses(sums, snap.Rates, display, day)
+	return rep, &exp, nil
 }
 
 // walkSeries walks the closes of every currency, and, converted, of the
