@@ -85,7 +85,8 @@ func TestBackupRestore(t *testing.T) {
 		n := apitest.Object(t, r, "restored")
 		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
 			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) ||
-			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) {
+			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) ||
+			n["taxMarks"] != float64(1) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -155,7 +156,7 @@ func TestRestoreRefusals(t *testing.T) {
 	journal(t, a)
 	archive := download(t, a)
 	// Restores are limited per user (10 an hour): a new target every ten
-	// attempts, and registrations per client (5 a quarter hour): at most 4.
+	// attempts.
 	var (
 		target   *apitest.Client
 		targetID string
@@ -164,7 +165,14 @@ func TestRestoreRefusals(t *testing.T) {
 	)
 	next := func(t *testing.T) {
 		if attempts%10 == 0 {
-			target, targetID = f.user(t, "t"+strconv.Itoa(attempts)+"@example.com")
+			// Each target signs up from its own address (X-Real-IP, believed
+			// from loopback), under the registration limit.
+			target = f.srv.Client(t)
+			req := target.NewRequest("POST", "/api/auth/register",
+				`{"email":"t`+strconv.Itoa(attempts)+`@example.com","password":"password1"}`)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-Real-IP", "192.0.2."+strconv.Itoa(1+attempts/10))
+			targetID = apitest.Object(t, apitest.Must(t, target.Send(req), 201), "user")["id"].(string)
 			empty = owned(t, f, targetID)
 		}
 		attempts++
@@ -315,6 +323,10 @@ func TestRestoreRefusals(t *testing.T) {
 			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
 				`{"id":"b2","name":"ONE","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
 			400, "INVALID_BACKUP"},
+		{"TaxJurisdictionUnknown", build(map[string]string{backup.EntrySettings: `{"timezone":"UTC","displayCurrency":null,"taxJurisdiction":"fr"}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
+		{"TaxMarkTwice", build(map[string]string{backup.EntryTaxMarks: `{"year":2024,"instrument":"ESZ4","price":"1"}` + "\n" +
+			`{"year":2024,"instrument":"ESZ4","price":"2"}` + "\n"}, 1), 400, "INVALID_BACKUP"},
 		{"ExpenseOfUnknownCategory", build(map[string]string{backup.EntryAccounts: account, backup.EntryExpenses: expense("cat9", "null", "2025-01-02")}, 1),
 			400, "INVALID_BACKUP"},
 		{"ExpenseOfUnknownAccount", build(map[string]string{backup.EntryAccounts: account, backup.EntryExpenses: expense("data", `"acc9"`, "2025-01-02")}, 1),

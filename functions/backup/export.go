@@ -72,7 +72,7 @@ type exporter struct {
 
 func (ex exporter) all(ctx context.Context) error {
 	for _, step := range []func(context.Context) error{ex.settings, ex.brokerages, ex.accounts, ex.ledger, ex.tags,
-		ex.positions, ex.rates, ex.mappings, ex.strategies, ex.journalDays, ex.playbooks, ex.positionPlaybooks, ex.tradingRules, ex.expenses, ex.images} {
+		ex.positions, ex.rates, ex.mappings, ex.strategies, ex.journalDays, ex.playbooks, ex.positionPlaybooks, ex.tradingRules, ex.expenses, ex.taxMarks, ex.images} {
 		if err := step(ctx); err != nil {
 			return err
 		}
@@ -82,8 +82,8 @@ func (ex exporter) all(ctx context.Context) error {
 
 func (ex exporter) settings(ctx context.Context) error {
 	var s backup.Settings
-	const q = `SELECT timezone, display_currency::text FROM users WHERE id = $1`
-	if err := ex.tx.QueryRow(ctx, q, ex.userID).Scan(&s.Timezone, &s.DisplayCurrency); err != nil {
+	const q = `SELECT timezone, display_currency::text, tax_jurisdiction FROM users WHERE id = $1`
+	if err := ex.tx.QueryRow(ctx, q, ex.userID).Scan(&s.Timezone, &s.DisplayCurrency, &s.TaxJurisdiction); err != nil {
 		return err
 	}
 	w, err := ex.zw.Create(backup.EntrySettings, true)
@@ -129,11 +129,11 @@ func (ex exporter) brokerages(ctx context.Context) error {
 
 func (ex exporter) accounts(ctx context.Context) error {
 	const q = `SELECT id::text, name, currency::text, timezone, starting_balance, default_risk_percent, brokerage_id::text,
-			archived, demo, created_at
+			archived, demo, created_at, tax_jurisdiction, tax_basis_reporting
 		FROM accounts WHERE user_id = $1 ORDER BY created_at, id`
 	return lines(ctx, ex, backup.EntryAccounts, q, func(a *backup.Account) []any {
 		return []any{&a.ID, &a.Name, &a.Currency, &a.Timezone, &a.StartingBalance, &a.DefaultRiskPercent, &a.BrokerageID,
-			&a.Archived, &a.Demo, &a.CreatedAt}
+			&a.Archived, &a.Demo, &a.CreatedAt, &a.TaxJurisdiction, &a.TaxBasisReporting}
 	}, nil)
 }
 

@@ -181,6 +181,12 @@ func journal(t *testing.T, c *apitest.Client) string {
 	} {
 		apitest.Must(t, c.Do("POST", "/api/expenses", e), 201)
 	}
+	// Tax settings: the user's jurisdiction, the Euro account's own with
+	// no 1099-B, and a future's year-end mark.
+	apitest.Must(t, c.Do("PUT", "/api/tax/settings", map[string]any{"jurisdiction": "us", "accounts": []any{
+		map[string]any{"accountId": euro, "jurisdiction": "other", "basisReporting": "none"}}}), 200)
+	apitest.Must(t, c.Do("PUT", "/api/tax/marks", map[string]any{"year": 2024, "marks": []any{
+		map[string]any{"instrument": "ESH25", "price": "6050.25"}}}), 200)
 	return main
 }
 
@@ -244,6 +250,9 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
 			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
 		`SELECT 'expense category', name, created_at FROM expense_categories WHERE user_id = $1`,
+		`SELECT 'tax', tax_jurisdiction FROM users WHERE id = $1`,
+		`SELECT 'account tax', name, tax_jurisdiction, tax_basis_reporting FROM accounts WHERE user_id = $1`,
+		`SELECT 'tax mark', year, instrument, price FROM tax_year_end_marks WHERE user_id = $1`,
 		`SELECT 'expense', coalesce(k.name, e.category), coalesce(a.name, ''), e.amount, e.currency, e.note, e.start_on, e.recurrence,
 			e.end_on, e.next_charge_on, e.created_at,
 			(SELECT string_agg(c.charge_on || ' ' || c.amount || ' ' || c.currency, ',' ORDER BY c.charge_on) FROM expense_charges c

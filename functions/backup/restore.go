@@ -22,6 +22,7 @@ import (
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/money"
 	"tradejournal/shared/objectstore"
+	"tradejournal/shared/tax"
 )
 
 // MaxArchiveBytes caps a restore's upload (compressed). The web proxy's
@@ -51,6 +52,8 @@ type Restored struct {
 	ExpenseCategories int `json:"expenseCategories"`
 	Expenses          int `json:"expenses"`
 	ExpenseCharges    int `json:"expenseCharges"`
+	// TaxMarks are the tax report's year-end marks.
+	TaxMarks int `json:"taxMarks"`
 }
 
 type restoredEnvelope struct {
@@ -192,7 +195,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 		return firstErr(err, errNotEmpty)
 	}
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses} {
+		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}
@@ -222,7 +225,11 @@ func (rs *restorer) settings(ctx context.Context, tx pgx.Tx) error {
 	if s.DisplayCurrency != nil && !money.ValidCurrency(*s.DisplayCurrency) {
 		return invalidf("its display currency is not a currency code")
 	}
-	_, err := tx.Exec(ctx, `UPDATE users SET timezone = $2, display_currency = $3 WHERE id = $1`, rs.userID, s.Timezone, s.DisplayCurrency)
+	if s.TaxJurisdiction != nil && !validJurisdiction(*s.TaxJurisdiction) {
+		return invalidf("its tax jurisdiction is not us, uk or other")
+	}
+	_, err := tx.Exec(ctx, `UPDATE users SET timezone = $2, display_currency = $3, tax_jurisdiction = $4 WHERE id = $1`,
+		rs.userID, s.Timezone, s.DisplayCurrency, s.TaxJurisdiction)
 	return err
 }
 
@@ -254,12 +261,23 @@ func (rs *restorer) accounts(ctx context.Context, tx pgx.Tx) error {
 				return invalidf("account %q names a fee schedule the backup does not hold", a.Name)
 			}
 		}
+		if a.TaxJurisdiction != nil && !validJurisdiction(*a.TaxJurisdiction) {
+			return invalidf("account %q: its tax jurisdiction is not us, uk or other", a.Name)
+		}
+		reporting := tax.BasisReporting(a.TaxBasisReporting)
+		switch reporting {
+		case "":
+			reporting = tax.BasisReported
+		case tax.BasisReported, tax.BasisNotReported, tax.NoForm1099B:
+		default:
+			return invalidf("account %q: its basis reporting is not reported, not_reported or none", a.Name)
+		}
 		const ins = `INSERT INTO accounts (user_id, name, currency, timezone, starting_balance, balance, default_risk_percent,
-				brokerage_id, archived, demo, created_at)
-			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10) RETURNING id::text`
+				brokerage_id, archived, demo, created_at, tax_jurisdiction, tax_basis_reporting)
+			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id::text`
 		var id string
 		if err := tx.QueryRow(ctx, ins, rs.userID, a.Name, a.Currency, a.Timezone, a.StartingBalance, a.DefaultRiskPercent,
-			brokerage, a.Archived, a.Demo, a.CreatedAt).Scan(&id); err != nil {
+			brokerage, a.Archived, a.Demo, a.CreatedAt, a.TaxJurisdiction, string(reporting)).Scan(&id); err != nil {
 			return err
 		}
 		rs.ids["account:"+a.ID] = id

@@ -43,6 +43,9 @@ const (
 type Settings struct {
 	Timezone        string  `json:"timezone"`
 	DisplayCurrency *string `json:"displayCurrency"`
+	// TaxJurisdiction is the tax report's (us, uk, other; null until
+	// chosen). Archives before it have none.
+	TaxJurisdiction *string `json:"taxJurisdiction,omitempty"`
 }
 
 // Brokerage is a fee schedule of the user's own (the built-in ones are
@@ -73,6 +76,11 @@ type Account struct {
 	Archived           bool             `json:"archived"`
 	Demo               bool             `json:"demo"`
 	CreatedAt          time.Time        `json:"createdAt"`
+	// TaxJurisdiction is the account's own (null: the user's);
+	// TaxBasisReporting how its broker reports basis ("" in archives
+	// before it: reported).
+	TaxJurisdiction   *string `json:"taxJurisdiction,omitempty"`
+	TaxBasisReporting string  `json:"taxBasisReporting,omitempty"`
 }
 
 // LedgerEntry is a deposit or a withdrawal (the ledger rows of fills are
@@ -273,4 +281,18 @@ type Expense struct {
 	Recurrence string          `json:"recurrence"`
 	EndDate    *string         `json:"endDate"`
 	CreatedAt  time.Time       `json:"createdAt"`
+}
+
+// EntryTaxMarks holds the year-end marks of Section 1256 contracts the
+// tax report uses (functions/tax).
+const EntryTaxMarks = "tax_year_end_marks.jsonl"
+
+// MaxTaxMarks caps the marks of a restore (500 a year for many years).
+const MaxTaxMarks = 20_000
+
+// TaxMark is one contract's year-end price.
+type TaxMark struct {
+	Year       int             `json:"year"`
+	Instrument string          `json:"instrument"`
+	Price      decimal.Decimal `json:"price"`
 }
