@@ -49,7 +49,7 @@ function MarkForm({ instrument, year, day }: { instrument: string; year: number;
     save.mutate(normalizeDecimal(price));
   };
   return (
-    <form className="row mark-form" onSubmit={submit} aria-label={`Year-end price of ${instrument}`}>
+    <form className="row mark-form" onSubmit={submit} aria-label={`Enter the year-end price of ${instrument}`}>
       <Field
         label={`Year-end price of ${instrument}`}
         inputMode="decimal"

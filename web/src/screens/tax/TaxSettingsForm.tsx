@@ -59,7 +59,9 @@ export function TaxSettingsForm({ settings }: { settings: Settings }) {
     const i = sent.indexOf(accountId);
     if (!err || i < 0) return undefined;
     const own = err.fieldError(`accounts[${i}].${field}`, { labels: { [`accounts[${i}].${field}`]: field === 'jurisdiction' ? 'jurisdiction' : 'Form 1099-B' } });
-    return own ?? (field === 'jurisdiction' ? err.fieldError(`accounts[${i}].accountId`, { labels: { [`accounts[${i}].accountId`]: 'account' } }) : undefined);
+    // An account refused as such was deleted (or renamed away) in another tab since the page loaded.
+    const gone = field === 'jurisdiction' && err.details.some((d) => d.field === `accounts[${i}].accountId`);
+    return own ?? (gone ? 'This account no longer exists: reload the page and try again.' : undefined);
   };
   const first = settings.jurisdiction === null;
   const dirty = jurisdiction !== (settings.jurisdiction ?? '') || changes.length > 0;
