@@ -62,7 +62,7 @@ function Report({ jurisdiction }: { jurisdiction: Jurisdiction }) {
     <>
       <section className="card" aria-labelledby="tax-year-title">
         <h2 id="tax-year-title" className="sr-only">
-          Tax year and downloads
+          Year and downloads
         </h2>
         <div className="row tax-year">
           <SelectField label="Tax year" value={String(year)} onChange={(e) => setYear(e.target.value)}>
