@@ -1402,10 +1402,121 @@ step("lists a strategy's legs in order and in words, and offers as legs only ope
   assert.deepEqual(strategy.legs.map((l) => l.symbol).sort(), condor.legs.map((l) => l.symbol).sort());
 });
 
+/** The tax steps' year: a past one, so its report is whole. */
+const taxYear = new Date().getFullYear() - 1;
+
+/** position records a position through the api in the Swing account: fills as [type, price, quantity, fees, filledAt]. */
+async function position(symbol, assetType, fills) {
+  const { items } = await api('/api/accounts');
+  const swing = items.find((a) => a.name === 'Swing');
+  const res = await page.request.post('/api/positions', {
+    data: { accountId: swing.id, symbol, assetType, side: 'long', fills: fills.map(([type, price, quantity, fees, filledAt]) => ({ type, price, quantity, fees, filledAt })) },
+  });
+  assert.equal(res.status(), 201, await res.text());
+}
+
+step("chooses US tax rules, and finds Publication 550's wash sale on the Tax page: 250 disallowed, moved into the replacement's basis of 1,050; downloads Form 8949", async () => {
+  // IRS Publication 550: 100 XYZ bought at 10 and sold at 7.50, bought again at 8 two weeks later and sold at 11.
+  await position('XYZ', 'stock', [['entry', '10', '100', '0', `${taxYear}-01-10T15:00:00Z`], ['exit', '7.50', '100', '0', `${taxYear}-03-01T15:00:00Z`]]);
+  await position('XYZ', 'stock', [['entry', '8', '100', '0', `${taxYear}-03-15T15:00:00Z`], ['exit', '11', '100', '0', `${taxYear}-06-03T15:00:00Z`]]);
+
+  await nav('Tax');
+  await page.getByRole('heading', { level: 1, name: 'Tax report' }).waitFor();
+  // No jurisdiction yet: the page asks for it before anything else.
+  const first = page.getByRole('form', { name: 'First, choose where you pay tax' });
+  assert.equal(await page.getByLabel('Tax year', { exact: true }).count(), 0);
+  await first.getByLabel('Your tax jurisdiction').selectOption('us');
+  await first.getByRole('button', { name: 'Save and show the report' }).click();
+  // The year a return is due for comes first; another is a choice away, and kept in the address.
+  const year = page.getByLabel('Tax year', { exact: true });
+  assert.equal(await year.inputValue(), String(taxYear));
+  await year.selectOption(String(taxYear - 1));
+  await page.waitForURL((url) => url.searchParams.get('year') === String(taxYear - 1));
+  await year.selectOption(String(taxYear));
+  await page.waitForURL((url) => url.searchParams.get('year') === String(taxYear));
+
+  const lots = page.getByRole('region', { name: 'Lots' });
+  const sold = lots.getByRole('row').filter({ hasText: 'Wash sale (W)' });
+  await sold.waitFor();
+  assert.match(await sold.innerText(), new RegExp(`100 sh XYZ[\\s\\S]*\\$250\\.00 of the loss disallowed, added to the basis of the 100 bought on Mar 15, ${taxYear}`));
+  const replacement = lots.getByRole('row').filter({ hasText: 'Basis includes $250.00 of a wash-sale loss' });
+  assert.match(await replacement.innerText(), new RegExp(`from the sale of 100 sh XYZ on Mar 1, ${taxYear}[\\s\\S]*\\$1,050\\.00`));
+  await replacement.getByRole('button', { name: 'Show which buys made this basis (1)' }).click();
+  const matches = page.getByRole('table', { name: 'What made the basis of 100 sh XYZ' });
+  assert.match(await matches.getByRole('row').nth(1).innerText(), new RegExp(`First in, first out\\s+Mar 15, ${taxYear}\\s+100\\s+\\$1,050\\.00\\s+\\$250\\.00`));
+  const wash = page.getByRole('region', { name: 'Wash sales' });
+  assert.match(await wash.getByRole('row', { name: /XYZ/ }).innerText(), /14 days after[\s\S]*\$250\.00/);
+  await screenshot('tax-report');
+
+  // Form 8949: the file, and the answer behind the link.
+  const link = page.getByRole('link', { name: 'Download Form 8949 (CSV)' });
+  const res = await page.request.get(await link.getAttribute('href'));
+  assert.equal(res.status(), 200);
+  assert.match(res.headers()['content-type'], /^text\/csv/);
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  assert.equal(download.suggestedFilename(), `form-8949-${taxYear}.csv`);
+  const csvPath = path.join(artifacts, 'form-8949.csv');
+  await download.saveAs(csvPath);
+  const csv = fs.readFileSync(csvPath, 'utf8');
+  assert.match(csv, /^Box,Description of property \(a\),/);
+  assert.match(csv, new RegExp(`^A,100 sh XYZ,01/10/${taxYear},03/01/${taxYear},750\\.00,1000\\.00,W,250\\.00,0\\.00$`, 'm'));
+  assert.match(csv, new RegExp(`^A,100 sh XYZ,[0-9/]+,06/03/${taxYear},1100\\.00,1050\\.00,,,50\\.00$`, 'm'));
+});
+
+step('names a future open over the year end without its year-end price, and takes the price in place', async () => {
+  const contract = `ESH${String((taxYear + 1) % 100).padStart(2, '0')}`;
+  await position(contract, 'future', [['entry', '6000', '1', '0', `${taxYear}-12-15T15:00:00Z`], ['exit', '6100', '1', '0', `${taxYear + 1}-01-15T15:00:00Z`]]);
+  await page.goto(`/tax?year=${taxYear}`);
+  const item = page.getByRole('listitem').filter({ hasText: `${contract} (1 open in Swing on` });
+  await item.waitFor();
+  assert.match(await item.innerText(), /has no year-end price: enter its settlement price from your broker’s statement/);
+  await item.getByLabel(`Year-end price of ${contract}`, { exact: true }).fill('6,050.25');
+  await item.getByRole('button', { name: 'Save price' }).click();
+  await item.waitFor({ state: 'detached' });
+  const { marks } = await api(`/api/tax/marks?year=${taxYear}`);
+  assert.deepEqual(marks, [{ instrument: contract, price: '6050.25' }]);
+  // Marked to market at it: 50.25 points of 50 dollars, a Section 1256 gain of the year.
+  const marked = page.getByRole('region', { name: 'Lots' }).getByRole('row').filter({ hasText: contract }).filter({ hasText: 'year-end price' });
+  assert.match(await marked.innerText(), new RegExp(`Dec 31, ${taxYear}[\\s\\S]*\\$302,512\\.50\\s+\\$300,000\\.00\\s+\\$2,512\\.50\\s+Section 1256 \\(60/40\\), year-end price`));
+});
+
+step('shows the fee roll-up of the filter on the dashboard, by period', async () => {
+  await position('WMT', 'stock', [['entry', '100', '10', '1.25', `${taxYear}-06-10T15:00:00Z`], ['exit', '110', '10', '1.25', `${taxYear}-06-12T15:00:00Z`]]);
+  await page.goto('/?symbol=WMT');
+  const fees = page.getByRole('region', { name: 'Fees', exact: true });
+  const tiles = fees.getByLabel('Fee figures', { exact: true });
+  await tiles.waitFor();
+  assert.match(await tiles.innerText(), /Fees paid\s+\$2\.50\s+2 fills with a fee\s+Share of gross P&L\s+2\.50%\s+Gross P&L\s+\$100\.00/);
+  await fees.getByRole('region', { name: 'Fees by month' }).getByRole('rowheader', { name: `June ${taxYear}` }).waitFor();
+  await fees.getByLabel('Fees by', { exact: true }).selectOption('year');
+  await fees.getByRole('region', { name: 'Fees by year' }).getByRole('rowheader', { name: String(taxYear) }).waitFor();
+  assert.match(await fees.getByRole('region', { name: 'Fees by account' }).getByRole('row', { name: /Swing/ }).innerText(), /Swing\s+\$2\.50\s+2\.50%/);
+  await screenshot('dashboard-fees');
+});
+
+step('fits the Tax page on a phone: no sideways scroll, the gain in view', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`/tax?year=${taxYear}`);
+    const gain = page.getByRole('region', { name: 'Lots' }).getByRole('columnheader', { name: 'Gain or loss' });
+    await gain.waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `/tax is ${width} px wide at a 390 px viewport`);
+    const box = await gain.boundingBox();
+    assert.ok(box && box.x + box.width <= 390, `the gain column is at ${box?.x} px on a 390 px phone`);
+    await page.getByRole('region', { name: 'Lots' }).getByRole('row').filter({ hasText: 'Wash sale (W)' }).waitFor();
+    await screenshot('tax-phone');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tax', exact: true }).waitFor();
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks'];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks', `/tax?year=${taxYear}`];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

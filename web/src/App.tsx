@@ -36,6 +36,7 @@ const Assistant = lazy(() => import('./screens/assistant/Assistant'));
 const Journal = lazy(() => import('./screens/journal/JournalList'));
 const JournalDay = lazy(() => import('./screens/journal/DayPage'));
 const Rules = lazy(() => import('./screens/rules/RulesPage'));
+const Tax = lazy(() => import('./screens/tax/TaxPage'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -65,6 +66,7 @@ export const router = createBrowserRouter([
       { path: '/accounts', element: <Accounts /> },
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },
+      { path: '/tax', element: <Tax /> },
       { path: '/calculator', element: <Calculator /> },
       { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },

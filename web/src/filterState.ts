@@ -98,7 +98,8 @@ export function activeCount(f: Filters): number {
   return listFilterNames.filter((n) => f[n].length > 0).length + singleFilterNames.filter((n) => f[n]).length;
 }
 
-type ApiQuery = {
+/** ApiQuery is the filter as the statistics' and the list's routes take it. */
+export type ApiQuery = {
   accountId?: string[];
   symbol?: string[];
   tagId?: string[];

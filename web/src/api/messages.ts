@@ -31,6 +31,7 @@ interface Label {
 const fieldLabels: Record<string, Label> = {
   accountId: { label: 'account', choose: true },
   amount: { label: 'amount' },
+  basisReporting: { label: 'Form 1099-B', choose: true },
   assetType: { label: 'asset type', choose: true },
   balance: { label: 'account balance' },
   baseCurrency: { label: 'base currency' },
@@ -52,6 +53,8 @@ const fieldLabels: Record<string, Label> = {
   fees: { label: 'fees' },
   file: { label: 'file', choose: true },
   filledAt: { label: 'date and time of the fill' },
+  instrument: { label: 'contract' },
+  jurisdiction: { label: 'tax jurisdiction', choose: true },
   kind: { label: 'kind', choose: true },
   maePrice: { label: 'adverse excursion (MAE)' },
   mfePrice: { label: 'favourable excursion (MFE)' },
@@ -83,7 +86,7 @@ const fieldLabels: Record<string, Label> = {
 };
 
 /** How an indexed list's item is named: `fills[1]` is "fill 2". */
-const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row', legs: 'leg' };
+const itemNames: Record<string, string> = { fills: 'fill', rates: 'rate', columns: 'column', items: 'row', legs: 'leg', accounts: 'account', marks: 'year-end price' };
 
 export interface MessageOptions {
   /** The form's own labels for API fields, e.g. { name: 'account name' }. */

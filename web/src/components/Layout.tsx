@@ -119,6 +119,7 @@ export function AppLayout() {
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
     ['/exchange-rates', 'Rates'],
+    ['/tax', 'Tax'],
   ];
   // The assistant and billing are absent, not disabled, when the instance has no model provider or payment processor.
   if (config.data?.assistant) links.push(['/assistant', 'Assistant']);

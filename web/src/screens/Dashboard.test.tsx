@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import Dashboard, { rateLink } from './Dashboard';
+import Dashboard from './Dashboard';
+import { rateLink } from '../components/MissingRates';
 import { mockApi, renderScreen, route } from '../test/render';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -11,6 +11,9 @@ import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters,
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass, tradesText } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
+import { Tile } from './dashboard/Tile';
+import { MissingRates } from '../components/MissingRates';
+import { FeeRollup } from './dashboard/Fees';
 import { RuleMarker } from './rules/RuleMarker';
 import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
 import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
@@ -19,45 +22,6 @@ const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ 
 const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
 
 type Block = Schemas['PerformanceBlock'];
-
-/** rateLink opens the exchange-rate form prefilled with a missing "BASE/QUOTE" pair. */
-export function rateLink(pair: string): string {
-  const [base = '', quote = ''] = pair.split('/');
-  return `/exchange-rates?base=${encodeURIComponent(base)}&quote=${encodeURIComponent(quote)}`;
-}
-
-/** MissingRates names each exchange rate a total in the display currency needs, each a link to enter it. */
-export function MissingRates({ pairs, currency, subject }: { pairs: string[]; currency: string | null; subject: string }) {
-  if (pairs.length === 0) return null;
-  return (
-    <div className="note note-warn" role="status">
-      No {subject} in {currency ?? 'your display currency'} yet: {pairs.length === 1 ? 'a rate is' : 'rates are'} missing, so each currency is shown on its own. To show it, add{' '}
-      {pairs.length === 1 ? 'the exchange rate' : 'exchange rates'} for{' '}
-      {pairs.map((p, i) => (
-        <span key={p}>
-          {i > 0 && ', '}
-          <Link to={rateLink(p)}>{p}</Link>
-        </span>
-      ))}
-      .
-    </div>
-  );
-}
-
-/**
- * Tile is one figure. A figure that does not exist (null) shows "—" and,
- * in words under it, why (no losing trade for a profit factor).
- */
-function Tile({ label, value, className = '', note, why }: { label: string; value: string | null; className?: string; note?: string | undefined; why?: string }) {
-  const text = value === null ? why : note;
-  return (
-    <div className="tile">
-      <div className="label">{label}</div>
-      <div className={`value ${className}`}>{value ?? '—'}</div>
-      {text && <div className="tile-note muted">{text}</div>}
-    </div>
-  );
-}
 
 const dayMs = 86_400_000;
 
@@ -258,6 +222,7 @@ export default function Dashboard() {
           </>
         )}
       </QueryView>
+      <FeeRollup query={query} />
     </>
   );
 }

@@ -78,7 +78,7 @@ export default function ExchangeRates() {
   const [rate, setRate] = useState<RateInput>({
     baseCurrency: params.get('base') ?? '',
     quoteCurrency: params.get('quote') ?? '',
-    effectiveDate: today(),
+    effectiveDate: params.get('date') ?? today(),
     rate: '',
   });
   const [pending, setPending] = useState<Pending | null>(null);
@@ -90,7 +90,7 @@ export default function ExchangeRates() {
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const refresh = () => {
-    for (const key of ['exchange-rates', 'dashboard', 'performance']) void queryClient.invalidateQueries({ queryKey: [key] });
+    for (const key of ['exchange-rates', 'dashboard', 'performance', 'tax']) void queryClient.invalidateQueries({ queryKey: [key] });
   };
 
   const save = useMutation({
