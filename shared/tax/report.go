@@ -10,7 +10,7 @@ import (
 
 // describe writes what a lot of q units of t's instrument is, the way
 // Form 8949's column (a) wants it: "100 sh AAPL", "2 AAPL 19 Jan 2024 190
-// Call", "3 contracts ESZ24".
+// Call", "3 ESZ24 contracts", "1 ESZ24 contract".
 func describe(t Trade, q decimal.Decimal) string {
 	n := q.String()
 	switch t.AssetType {
@@ -27,7 +27,10 @@ func describe(t Trade, q decimal.Decimal) string {
 		}
 		return n + " " + o.Underlying + " " + o.Expiry.Format("2 Jan 2006") + " " + o.Strike.String() + " " + right
 	case instrument.AssetFuture:
-		return n + " contracts " + t.Instrument
+		if q.Equal(decimal.NewFromInt(1)) {
+			return n + " " + t.Instrument + " contract"
+		}
+		return n + " " + t.Instrument + " contracts"
 	}
 	return strings.TrimSpace(n + " " + t.Instrument)
 }
