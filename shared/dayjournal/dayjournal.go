@@ -193,7 +193,9 @@ func (s *Store) Put(ctx context.Context, userID string, day time.Time, in Input)
 
 // Write validates rec and writes it as the user's entry of its day inside
 // tx (the caller's transaction: a PUT's, or a restore's), keeping the
-// entry's first createdAt. The tags must be the user's.
+// entry's first createdAt. The tags must be the user's. An entry written
+// is the user's: the demo journal's day entry, once written in, stays
+// when the demo is removed.
 func (s *Store) Write(ctx context.Context, tx pgx.Tx, userID string, rec Stored) error {
 	if err := rec.validate(); err != nil {
 		return err
@@ -213,7 +215,8 @@ func (s *Store) Write(ctx context.Context, tx pgx.Tx, userID string, rec Stored)
 	const upsert = `INSERT INTO journal_days (user_id, day, plan, review, notes, mood, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (user_id, day) DO UPDATE
-		SET plan = EXCLUDED.plan, review = EXCLUDED.review, notes = EXCLUDED.notes, mood = EXCLUDED.mood, updated_at = EXCLUDED.updated_at`
+		SET plan = EXCLUDED.plan, review = EXCLUDED.review, notes = EXCLUDED.notes, mood = EXCLUDED.mood, updated_at = EXCLUDED.updated_at,
+			demo = false`
 	k := s.keyring
 	if _, err := tx.Exec(ctx, upsert, userID, rec.Date, k.Seal(encrypt.JournalDayPlans, rec.Plan), k.Seal(encrypt.JournalDayReviews, rec.Review),
 		k.Seal(encrypt.JournalDayNotes, rec.Notes), rec.Mood, rec.CreatedAt, rec.UpdatedAt); err != nil {
