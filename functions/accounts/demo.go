@@ -204,15 +204,11 @@ func (h handler) loadDemoFeatures(ctx context.Context, userID, accountID string,
 			return db.Classify(err)
 		}
 		now, mood := h.app.Now(), 4
-		entry := dayjournal.Stored{Date: date, Mood: &mood, CreatedAt: now, UpdatedAt: now,
+		entry := dayjournal.Stored{Date: date, Mood: &mood, CreatedAt: now, UpdatedAt: now, Demo: true,
 			Plan:   "AMD gapped up into last week's high. Long only above the morning high with the stop under VWAP; one trade, then done.",
 			Review: "The long failed at the high, and I flipped short on the break of VWAP instead of standing aside. It worked, but it was not the plan.",
 			Notes:  "Next time a failed breakout means flat, not a reversal: the rule is one trade a day."}
-		if err := h.days.Write(ctx, tx, userID, entry); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `UPDATE journal_days SET demo = true WHERE user_id = $1 AND day = $2`, userID, date)
-		return db.Classify(err)
+		return h.days.Write(ctx, tx, userID, entry)
 	})
 }
 

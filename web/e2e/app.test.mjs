@@ -299,8 +299,25 @@ step('sorts the positions by a heading: net P&L largest first, then smallest, ke
 step('moves between screens on scripts already loaded: a click fetches no chunk', async () => {
   await page.goto('/settings');
   await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-  // The app loads the other screens when the browser is idle.
-  await page.waitForLoadState('networkidle');
+  // The app loads the other screens' chunks when the browser is first idle:
+  // wait until they (and what they import) are here, and nothing more comes.
+  await page.waitForFunction(() => {
+    const names = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+    return ['Playbooks', 'RulesPage', 'JournalList', 'Strategies', 'Accounts', 'Calculator', 'CsvImport', 'Dashboard'].every((c) => names.some((n) => n.startsWith(`/assets/${c}-`)));
+  });
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let seen = -1;
+        const check = () => {
+          const now = performance.getEntriesByType('resource').length;
+          if (now === seen) return resolve();
+          seen = now;
+          setTimeout(check, 500);
+        };
+        check();
+      }),
+  );
   const scripts = [];
   const onRequest = (req) => req.resourceType() === 'script' && scripts.push(new URL(req.url()).pathname);
   page.on('request', onRequest);
