@@ -97,7 +97,11 @@ const appScreens = [...Object.values(byPath), PositionPage, PositionNew, Strateg
  * first visit), so that moving inside the app waits for no script.
  */
 export function preloadAppScreens(): () => void {
-  const run = () => appScreens.forEach((s) => void s.preload().catch(() => {}));
+  const run = () => {
+    appScreens.forEach((s) => void s.preload().catch(() => {}));
+    // A chunk a screen loads lazily itself: the dashboard's charts (uPlot).
+    void import('./screens/dashboard/EquityChart').catch(() => {});
+  };
   if ('requestIdleCallback' in window) {
     const id = window.requestIdleCallback(run, { timeout: 2000 });
     return () => window.cancelIdleCallback(id);
