@@ -20,7 +20,9 @@ export default function PositionsList() {
   const [filters, setFilters] = useUrlFilters();
   const [params, setParams] = useSearchParams();
   const order = positionSort(params);
-  const query = { ...apiQuery(filters, 'list'), sort: positionSortParam(order) };
+  // The default order is asked for by leaving sort out, as the address does.
+  const sort = params.has('sort') ? { sort: positionSortParam(order) } : {};
+  const query = { ...apiQuery(filters, 'list'), ...sort };
   const accounts = useAccounts();
   const tags = useTags();
   const pages = useInfiniteQuery({
