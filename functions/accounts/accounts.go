@@ -20,6 +20,7 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
@@ -42,12 +43,13 @@ const DefaultTimezone = "America/New_York"
 type handler struct {
 	app     *app.App
 	journal *journalstore.Store // deposits and withdrawals are the journal's writes
+	days    *dayjournal.Store   // the demo journal's day entry
 }
 
 // Group returns the accounts route group: accounts and their ledger,
 // brokerages and tags.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now), days: dayjournal.New(a.DB, a.Keyring, a.Now)}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name: "accounts",

@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/instrument"
@@ -32,10 +34,10 @@ type demoEnvelope struct {
 var errDemoLoaded = apperr.New(apperr.Conflict, "the demo journal is loaded already; remove it before loading it again")
 
 // loadDemo loads the demo journal: an account marked demo, the demo tags
-// the user lacks, and three months of sample trades written through the
+// the user lacks, three months of sample trades written through the
 // journal store like any others (stocks, options, futures, a reversal, two
-// open positions). Its dates end yesterday, so the dashboard has a recent
-// journal to show.
+// open positions), and the features beyond trades (loadDemoFeatures). Its
+// dates end yesterday, so the dashboard has a recent journal to show.
 func (h handler) loadDemo(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
@@ -80,7 +82,12 @@ func (h handler) loadDemo(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	ids, err := h.journal.CreatePositions(ctx, userID, demoPositions(h.app.Now(), acc.ID, tags))
+	days := demoDays(h.app.Now())
+	positions := demoPositions(days, acc.ID, tags)
+	ids, err := h.journal.CreatePositions(ctx, userID, positions)
+	if err == nil {
+		err = h.loadDemoFeatures(ctx, userID, acc.ID, days, positions, ids, tags)
+	}
 	if err != nil {
 		// Nothing of the demo stays half-loaded.
 		if rerr := h.deleteDemo(r, userID); rerr != nil {
@@ -97,8 +104,9 @@ func (h handler) loadDemo(w http.ResponseWriter, r *http.Request) {
 }
 
 // removeDemo removes the demo journal: the demo account with everything in
-// it (positions, fills, ledger, images), and the demo tags no position of
-// another account uses. 404 when there is none.
+// it (positions, fills, ledger, images, its strategy and its rule), the
+// demo tags and playbook no position of another account uses, and the demo
+// day entry the user has not written in. 404 when there is none.
 func (h handler) removeDemo(w http.ResponseWriter, r *http.Request) {
 	userID := auth.CurrentUser(r.Context()).ID
 	if err := h.deleteDemo(r, userID); err != nil {
@@ -118,11 +126,143 @@ func (h handler) deleteDemo(r *http.Request, userID string) error {
 		if tag.RowsAffected() == 0 {
 			return apperr.ErrNotFound
 		}
-		const tagsQ = `DELETE FROM tags t WHERE t.user_id = $1 AND t.demo
-			AND NOT EXISTS (SELECT 1 FROM position_tags pt WHERE pt.tag_id = t.id)`
-		_, err = tx.Exec(ctx, tagsQ, userID)
-		return db.Classify(err)
+		// The demo account's positions are gone: what another position
+		// still uses is the user's now.
+		for _, q := range []string{
+			`DELETE FROM journal_days WHERE user_id = $1 AND demo`,
+			`DELETE FROM tags t WHERE t.user_id = $1 AND t.demo
+				AND NOT EXISTS (SELECT 1 FROM position_tags pt WHERE pt.tag_id = t.id)
+				AND NOT EXISTS (SELECT 1 FROM journal_day_tags dt WHERE dt.tag_id = t.id AND dt.user_id = $1)`,
+			`DELETE FROM playbooks b WHERE b.user_id = $1 AND b.demo
+				AND NOT EXISTS (SELECT 1 FROM positions p WHERE p.playbook_id = b.id)`,
+		} {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return db.Classify(err)
+			}
+		}
+		return nil
 	})
+}
+
+// The demo's playbook: the opening-range setup its positions tagged so
+// follow, with the checklist a trader ticks.
+var (
+	demoPlaybookName = "Opening range breakout"
+	demoCriteria     = []string{"First 5-minute range marked before the entry", "Break on above-average volume",
+		"Stop under the other side of the range", "Target at least 2R away"}
+)
+
+// loadDemoFeatures adds what the journal does beyond trades, so that a
+// demo shows every screen filled: a playbook with criteria that the
+// opening-range trades follow (those without a mistake tag ticked every
+// criterion), an options strategy (an SPY iron condor of four legs), a
+// trading rule of the demo account (one trade a day, broken on the days
+// of an option or a future beside the stock trade) and a day's entry in
+// the journal on the day of the reversal. The playbook, the follows and the
+// strategy are the journal store's writes like any others, so the
+// statistics' rows take them in. What is demo is known the plain way:
+// the strategy and the rule belong to the demo account and go with it;
+// the playbook and the day entry, which belong to no account, carry the
+// demo flag (migrations/0039), as the demo tags do.
+func (h handler) loadDemoFeatures(ctx context.Context, userID, accountID string, days []time.Time,
+	positions []journalstore.NewPosition, ids []string, tags map[string]string) error {
+	pb, err := h.demoPlaybook(ctx, userID)
+	if err != nil {
+		return err
+	}
+	for i, p := range positions {
+		if *p.AssetType != instrument.AssetStock || p.TagIDs[0] != tags["Opening range"] {
+			continue
+		}
+		met := pb.Criteria
+		if len(p.TagIDs) > 1 && p.TagIDs[1] != tags["Patient"] { // a mistake: half the plan kept
+			met = met[:len(met)/2]
+		}
+		follow := journalstore.PositionPlaybook{PlaybookID: &pb.ID, CriterionIDs: []string{}}
+		for _, c := range met {
+			follow.CriterionIDs = append(follow.CriterionIDs, c.ID)
+		}
+		if _, err := h.journal.SetPositionPlaybook(ctx, userID, ids[i], follow); err != nil {
+			return err
+		}
+	}
+	name := "SPY iron condor"
+	if _, err := h.journal.CreateStrategy(ctx, userID, journalstore.StrategyInput{AccountID: &accountID, Name: &name,
+		Legs: demoCondor(days[len(days)-20])}); err != nil {
+		return err
+	}
+	day := days[len(days)-6] // the reversal's
+	return db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		const rule = `INSERT INTO trading_rules (user_id, type, params, account_id) VALUES ($1, 'maxTradesPerDay', '{"count": 1}', $2)`
+		if _, err := tx.Exec(ctx, rule, userID, accountID); err != nil {
+			return db.Classify(err)
+		}
+		date := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+		// A day the user has written about already stays theirs.
+		var written bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1 AND day = $2)`, userID, date).Scan(&written); err != nil || written {
+			return db.Classify(err)
+		}
+		now, mood := h.app.Now(), 4
+		entry := dayjournal.Stored{Date: date, Mood: &mood, CreatedAt: now, UpdatedAt: now, Demo: true,
+			Plan:   "AMD gapped up into last week's high. Long only above the morning high with the stop under VWAP; one trade, then done.",
+			Review: "The long failed at the high, and I flipped short on the break of VWAP instead of standing aside. It worked, but it was not the plan.",
+			Notes:  "Next time a failed breakout means flat, not a reversal: the rule is one trade a day."}
+		return h.days.Write(ctx, tx, userID, entry)
+	})
+}
+
+// demoPlaybook creates the demo playbook, or takes the user's own of the
+// same name (it stays theirs, as a demo tag does).
+func (h handler) demoPlaybook(ctx context.Context, userID string) (journalstore.Playbook, error) {
+	criteria := make([]journalstore.CriterionInput, len(demoCriteria))
+	for i, c := range demoCriteria {
+		criteria[i].Text = c
+	}
+	desc := "Trade the break of the first five minutes' range **with volume**, stop on the other side of the range."
+	pb, err := h.journal.CreatePlaybook(ctx, userID, journalstore.PlaybookInput{Name: &demoPlaybookName, Description: &desc,
+		Criteria: &criteria, Demo: true})
+	if e, ok := apperr.As(err); ok && e.Code == apperr.Conflict {
+		var id string
+		if err := h.app.DB.QueryRow(ctx, `SELECT id::text FROM playbooks WHERE user_id = $1 AND lower(name) = lower($2)`,
+			userID, demoPlaybookName).Scan(&id); err != nil {
+			return pb, db.Classify(err)
+		}
+		return h.journal.Playbook(ctx, userID, id)
+	}
+	return pb, err
+}
+
+// demoCondor is a short SPY iron condor of two contracts a leg, opened on
+// day and closed three trading days later for about two thirds of its
+// credit, expiring the Friday after.
+func demoCondor(day time.Time) []journalstore.NewPosition {
+	expiry := day.AddDate(0, 0, (int(time.Friday)-int(day.Weekday())+7)%7+7)
+	at := func(d time.Time, h, m int) *string {
+		s := d.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute).UTC().Format(time.RFC3339)
+		return &s
+	}
+	closed := day.AddDate(0, 0, 3)
+	if wd := closed.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		closed = closed.AddDate(0, 0, 2)
+	}
+	legs := []struct {
+		right, side string
+		strike      int
+		open, close string
+	}{
+		{"P", journal.SideLong, 515, "1.10", "0.40"}, {"P", journal.SideShort, 520, "1.80", "0.60"},
+		{"C", journal.SideShort, 560, "1.70", "0.50"}, {"C", journal.SideLong, 565, "0.95", "0.25"},
+	}
+	option, entry, exit, qty := instrument.AssetOption, journal.FillEntry, journal.FillExit, "2"
+	out := make([]journalstore.NewPosition, len(legs))
+	for i, l := range legs {
+		symbol := fmt.Sprintf("SPY   %s%s%08d", expiry.Format("060102"), l.right, l.strike*1000)
+		out[i] = journalstore.NewPosition{Symbol: &symbol, AssetType: &option, Side: &l.side, Fills: []journal.FillInput{
+			{Type: &entry, Price: journal.S(l.open), Quantity: journal.S(qty), FilledAt: at(day, 10, 5)},
+			{Type: &exit, Price: journal.S(l.close), Quantity: journal.S(qty), FilledAt: at(closed, 14, 30)}}}
+	}
+	return out
 }
 
 // demoStocks are the demo's stocks with a plausible price.
@@ -141,14 +281,13 @@ var demoNotes = []string{
 	"Gap and go. Took half at 2R and trailed the rest.",
 }
 
-// demoPositions makes the demo journal's positions, the same for everyone
-// (a fixed seed), dated over the 90 days before now's date in New York.
-func demoPositions(now time.Time, accountID string, tags map[string]string) []journalstore.NewPosition {
+// demoDays are the demo journal's trading days in New York, oldest first:
+// the weekdays of the 90 days before now's date, at most 62.
+func demoDays(now time.Time) []time.Time {
 	ny, err := time.LoadLocation("America/New_York")
 	if err != nil {
 		ny = time.UTC
 	}
-	rng := rand.New(rand.NewPCG(2024, 7))
 	var days []time.Time // trading days, oldest first, ending yesterday
 	for d := now.In(ny).AddDate(0, 0, -90); len(days) < 62; d = d.AddDate(0, 0, 1) {
 		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, ny)
@@ -159,6 +298,13 @@ func demoPositions(now time.Time, accountID string, tags map[string]string) []jo
 			days = append(days, day)
 		}
 	}
+	return days
+}
+
+// demoPositions makes the demo journal's positions, the same for everyone
+// (a fixed seed), dated over days (demoDays).
+func demoPositions(days []time.Time, accountID string, tags map[string]string) []journalstore.NewPosition {
+	rng := rand.New(rand.NewPCG(2024, 7))
 	at := func(day time.Time, minutes int) string {
 		return day.Add(9*time.Hour + 35*time.Minute + time.Duration(minutes)*time.Minute).UTC().Format(time.RFC3339)
 	}

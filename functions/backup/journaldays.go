@@ -20,7 +20,7 @@ func (ex exporter) journalDays(ctx context.Context) error {
 	days := dayjournal.New(ex.h.app.DB, ex.h.app.Keyring, ex.h.app.Now)
 	return days.Each(ctx, ex.tx, ex.userID, func(d dayjournal.Stored) error {
 		return lw.Write(backup.JournalDay{Date: d.Date.Format(time.DateOnly), Plan: d.Plan, Review: d.Review, Notes: d.Notes,
-			Mood: d.Mood, TagIDs: d.TagIDs, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()})
+			Mood: d.Mood, TagIDs: d.TagIDs, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC(), Demo: d.Demo})
 	})
 }
 
@@ -39,7 +39,7 @@ func (rs *restorer) journalDays(ctx context.Context, tx pgx.Tx) error {
 		}
 		seen[d.Date] = true
 		rec := dayjournal.Stored{Date: date, Plan: d.Plan, Review: d.Review, Notes: d.Notes, Mood: d.Mood,
-			CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt}
+			CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt, Demo: d.Demo}
 		for _, t := range d.TagIDs {
 			id, err := rs.mapped("tag", t)
 			if err != nil {

@@ -15,14 +15,14 @@ import (
 // playbooks writes each playbook with its checklist, the description
 // opened.
 func (ex exporter) playbooks(ctx context.Context) error {
-	const q = `SELECT b.id::text, b.name, b.description, b.archived, b.created_at,
+	const q = `SELECT b.id::text, b.name, b.description, b.archived, b.created_at, b.demo,
 			coalesce((SELECT json_agg(json_build_object('id', c.id, 'text', c.text) ORDER BY c.sort_order, c.id)
 				FROM playbook_criteria c WHERE c.playbook_id = b.id), '[]')
 		FROM playbooks b WHERE b.user_id = $1 ORDER BY b.created_at, b.id`
 	var criteria []byte
 	keyring := ex.h.app.Keyring
 	return lines(ctx, ex, backup.EntryPlaybooks, q, func(b *backup.Playbook) []any {
-		return []any{&b.ID, &b.Name, &b.Description, &b.Archived, &b.CreatedAt, &criteria}
+		return []any{&b.ID, &b.Name, &b.Description, &b.Archived, &b.CreatedAt, &b.Demo, &criteria}
 	}, func(b *backup.Playbook) error {
 		b.Criteria = nil
 		if err := json.Unmarshal(criteria, &b.Criteria); err != nil {
@@ -54,10 +54,10 @@ func (rs *restorer) playbooks(ctx context.Context, tx pgx.Tx) error {
 			len(b.Criteria) > journalstore.MaxCriteria {
 			return invalidf("the playbook %q does not hold to the app's rules", b.ID)
 		}
-		const ins = `INSERT INTO playbooks (user_id, name, description, archived, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id::text`
+		const ins = `INSERT INTO playbooks (user_id, name, description, archived, created_at, demo) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`
 		var id string
 		if err := tx.QueryRow(ctx, ins, rs.userID, name, rs.h.app.Keyring.Seal(encrypt.PlaybookDescriptions, b.Description),
-			b.Archived, b.CreatedAt).Scan(&id); err != nil {
+			b.Archived, b.CreatedAt, b.Demo).Scan(&id); err != nil {
 			return err
 		}
 		rs.ids["playbook:"+b.ID] = id

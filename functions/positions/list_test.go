@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apitest"
+	"tradejournal/shared/listquery"
 )
 
 func TestPositionsList(t *testing.T) {
@@ -135,6 +136,100 @@ func TestPositionsList(t *testing.T) {
 	})
 	r := apitest.Must(t, a.Do("GET", "/api/positions?status=won&limit=x&cursor=%25", nil), 400)
 	if fs := detailFields(t, r); !slices.Equal(fs, []string{"status", "limit", "cursor"}) {
+		t.Fatalf("details %v", fs)
+	}
+}
+
+// TestPositionsListSorted walks every sort page by page: the pages must give
+// what one full ORDER BY gives (the sorted column, the positions without a
+// value last, or drafts first in the default order; ties by id), whatever
+// the page size.
+func TestPositionsListSorted(t *testing.T) {
+	f := setup(t, nil)
+	a := f.a
+	create := func(symbol, stop string, fills ...any) {
+		body := map[string]any{"accountId": f.account, "symbol": symbol, "assetType": "stock", "side": "long", "fills": fills}
+		if stop != "" {
+			body["stopLoss"] = stop
+		}
+		apitest.Must(t, a.Do("POST", "/api/positions", body), 201)
+	}
+	create("DRAFT", "")
+	create("DRAFT", "")
+	create("OPEN", "9", fill("entry", "10", "1", "0", "2024-01-02T15:00:00Z"))
+	create("OPEN", "", fill("entry", "10", "1", "0", "2024-01-02T15:00:00Z"))
+	// Same P&L and R, same close: the id breaks the ties.
+	for range 3 {
+		create("TIE", "9", fill("entry", "10", "1", "0", "2024-01-03T15:00:00Z"), fill("exit", "12", "1", "0", "2024-01-04T15:00:00Z"))
+	}
+	create("AAPL", "", fill("entry", "10", "1", "0", "2024-01-05T15:00:00Z"), fill("exit", "8", "1", "0", "2024-01-06T15:00:00Z"))
+	create("MSFT", "9", fill("entry", "10", "2", "0", "2024-01-01T15:00:00Z"), fill("exit", "9.5", "2", "0", "2024-01-07T15:00:00Z"))
+	create("ZM", "8", fill("entry", "10", "1", "0", "2024-01-08T15:00:00Z"), fill("exit", "15", "1", "0", "2024-01-09T15:00:00Z"))
+
+	for _, sort := range []string{"", "-openedAt", "openedAt", "-closedAt", "closedAt", "symbol", "-symbol", "-netPnl", "netPnl", "-rMultiple", "rMultiple"} {
+		srt, err := listquery.ParseSort(sort)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, nulls := " ASC", " NULLS LAST"
+		if srt.Desc {
+			dir = " DESC"
+		}
+		if srt.NullsFirst {
+			nulls = " NULLS FIRST"
+		}
+		rows, err := f.srv.App.DB.Query(context.Background(), `SELECT p.id::text FROM positions p ORDER BY `+srt.Column+dir+nulls+`, p.id`+dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil || len(want) != 10 {
+			t.Fatalf("%d positions (%v)", len(want), err)
+		}
+		for _, limit := range []string{"1", "2", "3", "50"} {
+			t.Run("sort="+sort+"/limit="+limit, func(t *testing.T) {
+				var got []string
+				cursor := ""
+				for range 20 {
+					q := url.Values{"limit": {limit}, "sort": {sort}}
+					if cursor != "" {
+						q.Set("cursor", cursor)
+					}
+					r := apitest.Must(t, a.Do("GET", "/api/positions?"+q.Encode(), nil), 200)
+					for _, it := range apitest.Items(t, r) {
+						got = append(got, it.(map[string]any)["id"].(string))
+					}
+					if cursor, _ = r.JSON["nextCursor"].(string); cursor == "" {
+						break
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("pages gave\n%v\nwant\n%v", got, want)
+				}
+			})
+		}
+	}
+	t.Run("NoValueLast", func(t *testing.T) {
+		items := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?sort=-rMultiple&limit=1", nil), 200))
+		if r := items[0].(map[string]any)["rMultiple"]; r != "2.5000" {
+			t.Fatalf("best R first: %v", r)
+		}
+		items = apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?sort=-closedAt", nil), 200))
+		if last := items[len(items)-1].(map[string]any); last["closedAt"] != nil || items[0].(map[string]any)["symbol"] != "ZM" {
+			t.Fatalf("latest close first, open ones last: first %v, last %v", items[0], last)
+		}
+	})
+	page := apitest.Must(t, a.Do("GET", "/api/positions?sort=-netPnl&limit=2", nil), 200)
+	otherSort := url.Values{"sort": {"netPnl"}, "cursor": {page.JSON["nextCursor"].(string)}}
+	apitest.Run(t, a, []apitest.Case{
+		{Name: "UnknownSort", Method: "GET", Path: "/api/positions?sort=pnl", Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "SortInjection", Method: "GET", Path: "/api/positions?sort=" + url.QueryEscape("p.id; DROP TABLE positions"), Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "CursorOfAnotherSort", Method: "GET", Path: "/api/positions?" + otherSort.Encode(), Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "ForgedCursorValue", Method: "GET", Path: "/api/positions?sort=-netPnl&cursor=" + listquery.EncodeKeys("-netPnl", "yesterday", missingID), Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "NullCursorOfNotNullColumn", Method: "GET", Path: "/api/positions?sort=symbol&cursor=" + listquery.EncodeKeys("symbol", "", missingID), Status: 400, Code: "VALIDATION_ERROR"},
+	})
+	r := apitest.Must(t, a.Do("GET", "/api/positions?sort=best", nil), 400)
+	if fs := detailFields(t, r); !slices.Equal(fs, []string{"sort"}) {
 		t.Fatalf("details %v", fs)
 	}
 }

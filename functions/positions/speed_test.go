@@ -82,19 +82,50 @@ func seedSpeed(tb testing.TB) speedSet {
 			tb.Fatal(err)
 		}
 	}
-	for name, offset := range map[string]int{"middle": ds.Positions / 2, "end": ds.Positions - 100} {
-		var (
-			at time.Time
-			id string
-		)
-		const q = `SELECT opened_at, id::text FROM positions WHERE user_id = $1
-			ORDER BY opened_at DESC NULLS FIRST, id DESC OFFSET $2 LIMIT 1`
-		if err := srv.App.DB.QueryRow(context.Background(), q, userID, offset-1).Scan(&at, &id); err != nil {
-			tb.Fatal(err)
+	// A fifth of the trades without a stop (no R), so the R sort meets
+	// both of its runs.
+	const noStop = `UPDATE positions SET r_multiple = NULL, initial_risk = NULL, stop_loss = NULL
+		WHERE user_id = $1 AND abs(hashtext(id::text)) % 5 = 0`
+	if _, err := srv.App.DB.Exec(context.Background(), noStop, userID); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := srv.App.DB.Exec(context.Background(), `ANALYZE positions`); err != nil {
+		tb.Fatal(err)
+	}
+	for _, sort := range []string{listquery.DefaultSort, "-netPnl", "-rMultiple", "closedAt", "symbol"} {
+		for name, offset := range map[string]int{"middle": ds.Positions / 2, "end": ds.Positions - 100} {
+			s.deep[sort+"/"+name] = deepCursor(tb, srv, userID, sort, offset)
 		}
-		s.deep[name] = listquery.Cursor{At: &at, ID: id}.Encode()
 	}
 	return s
+}
+
+// deepCursor is the cursor of the page after row offset of the list in
+// sort, the way the list makes it.
+func deepCursor(tb testing.TB, srv *apitest.Server, userID, sort string, offset int) string {
+	tb.Helper()
+	srt, err := listquery.ParseSort(sort)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var (
+		key *string
+		id  string
+	)
+	nulls := "LAST"
+	if srt.NullsFirst {
+		nulls = "FIRST"
+	}
+	dir := " ASC"
+	if srt.Desc {
+		dir = " DESC"
+	}
+	q := `SELECT ` + srt.Key + `, p.id::text FROM positions p WHERE user_id = $1
+		ORDER BY ` + srt.Column + dir + ` NULLS ` + nulls + `, p.id` + dir + ` OFFSET $2 LIMIT 1`
+	if err := srv.App.DB.QueryRow(context.Background(), q, userID, offset-1).Scan(&key, &id); err != nil {
+		tb.Fatal(err)
+	}
+	return srt.Encode(listquery.SortCursor{Value: key, ID: id})
 }
 
 // get serves one request in-process (no network): the server time of the
@@ -113,8 +144,8 @@ func (s speedSet) get(tb testing.TB, path string) *httptest.ResponseRecorder {
 func (s speedSet) pages() []struct{ name, path string } {
 	return []struct{ name, path string }{
 		{"first", "/api/positions"},
-		{"deep-middle", "/api/positions?cursor=" + s.deep["middle"]},
-		{"deep-end", "/api/positions?cursor=" + s.deep["end"]},
+		{"deep-middle", "/api/positions?cursor=" + s.deep["-openedAt/middle"]},
+		{"deep-end", "/api/positions?cursor=" + s.deep["-openedAt/end"]},
 		{"account", "/api/positions?accountId=" + s.ds.AccountIDs[2]},
 		{"tag", "/api/positions?tagId=" + s.ds.TagIDs[1]},
 		{"symbol", "/api/positions?symbol=NVDA"},
@@ -123,6 +154,14 @@ func (s speedSet) pages() []struct{ name, path string } {
 		{"tag-rare", "/api/positions?tagId=" + s.rareTag},
 		{"month", "/api/positions?from=2023-03-01&to=2023-03-31"},
 		{"limit-200", "/api/positions?limit=200"},
+		{"sort-netPnl", "/api/positions?sort=-netPnl"},
+		{"sort-netPnl-end", "/api/positions?sort=-netPnl&cursor=" + s.deep["-netPnl/end"]},
+		{"sort-r", "/api/positions?sort=-rMultiple"},
+		{"sort-r-middle", "/api/positions?sort=-rMultiple&cursor=" + s.deep["-rMultiple/middle"]},
+		{"sort-r-end", "/api/positions?sort=-rMultiple&cursor=" + s.deep["-rMultiple/end"]},
+		{"sort-closed-end", "/api/positions?sort=closedAt&cursor=" + s.deep["closedAt/end"]},
+		{"sort-symbol-middle", "/api/positions?sort=symbol&cursor=" + s.deep["symbol/middle"]},
+		{"sort-netPnl-account", "/api/positions?sort=-netPnl&accountId=" + s.ds.AccountIDs[2]},
 	}
 }
 
@@ -188,9 +227,15 @@ func BenchmarkPositionsPageLatency(b *testing.B) {
 		t.Logf("EXPLAIN ANALYZE, %s:\n%s", name, strings.Join(plan, "\n"))
 	}
 	for _, c := range []struct{ name, query string }{
-		{"first page", ""}, {"deep page (row 99,900)", "cursor=" + s.deep["end"]}, {"status=open", "status=open"},
+		{"first page", ""}, {"deep page (row 99,900)", "cursor=" + s.deep["-openedAt/end"]}, {"status=open", "status=open"},
 		{"symbol, rare", "symbol=RARE"}, {"tagId, common", "tagId=" + s.ds.TagIDs[1]}, {"tagId, rare", "tagId=" + s.rareTag},
 		{"from/to one month", "from=2023-03-01&to=2023-03-31"},
+		{"sort=-netPnl, row 99,900", "sort=-netPnl&cursor=" + s.deep["-netPnl/end"]},
+		{"sort=-rMultiple, first page", "sort=-rMultiple"},
+		{"sort=-rMultiple, row 99,900 (no R)", "sort=-rMultiple&cursor=" + s.deep["-rMultiple/end"]},
+		{"sort=closedAt, row 99,900", "sort=closedAt&cursor=" + s.deep["closedAt/end"]},
+		{"sort=symbol, row 50,000", "sort=symbol&cursor=" + s.deep["symbol/middle"]},
+		{"sort=-netPnl, one account", "sort=-netPnl&accountId=" + s.ds.AccountIDs[2]},
 	} {
 		sql, args := listSQL(t, s, c.query)
 		explain(c.name, sql, args...)
@@ -208,11 +253,16 @@ func listSQL(t testing.TB, s speedSet, query string) (string, []any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cursor, err := listquery.ParseCursor(q.Get("cursor"))
+	srt, err := listquery.ParseSort(q.Get("sort"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return positions.ListQuery(s.ds.UserID, f, cursor, listquery.DefaultPageSize)
+	cursor, err := srt.ParseCursor(q.Get("cursor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nulls := cursor != nil && cursor.Value == nil // the run the cursor is in
+	return positions.ListQuery(s.ds.UserID, f, srt, nulls, cursor, listquery.DefaultPageSize+1)
 }
 
 // BenchmarkAddFill reports the median and p95 time of POST

@@ -196,6 +196,7 @@ type JournalDay struct {
 	TagIDs    []string  `json:"tagIds"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	Demo      bool      `json:"demo"` // the demo journal's, as an account or tag can be
 }
 
 // Playbooks (issue 21): the user's playbooks with their checklists, and
@@ -216,6 +217,7 @@ type Playbook struct {
 	Archived    bool                `json:"archived"`
 	Criteria    []PlaybookCriterion `json:"criteria"`
 	CreatedAt   time.Time           `json:"createdAt"`
+	Demo        bool                `json:"demo"` // the demo journal's, as an account or tag can be
 }
 
 // PlaybookCriterion is one item of a playbook's checklist.

@@ -89,6 +89,9 @@ type Stored struct {
 	TagIDs    []string
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Demo marks the demo journal's entry, which its removal takes; a
+	// write of the user's (a PUT) leaves it unmarked: the day is theirs.
+	Demo bool
 }
 
 // empty reports whether an entry holds nothing worth keeping: a day's row
@@ -193,7 +196,9 @@ func (s *Store) Put(ctx context.Context, userID string, day time.Time, in Input)
 
 // Write validates rec and writes it as the user's entry of its day inside
 // tx (the caller's transaction: a PUT's, or a restore's), keeping the
-// entry's first createdAt. The tags must be the user's.
+// entry's first createdAt. The tags must be the user's. It takes rec's
+// demo mark: the demo journal's day entry, once the user writes in it,
+// stays when the demo is removed.
 func (s *Store) Write(ctx context.Context, tx pgx.Tx, userID string, rec Stored) error {
 	if err := rec.validate(); err != nil {
 		return err
@@ -210,13 +215,14 @@ func (s *Store) Write(ctx context.Context, tx pgx.Tx, userID string, rec Stored)
 		_, err := tx.Exec(ctx, `DELETE FROM journal_days WHERE user_id = $1 AND day = $2`, userID, rec.Date)
 		return db.Classify(err)
 	}
-	const upsert = `INSERT INTO journal_days (user_id, day, plan, review, notes, mood, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+	const upsert = `INSERT INTO journal_days (user_id, day, plan, review, notes, mood, created_at, updated_at, demo)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (user_id, day) DO UPDATE
-		SET plan = EXCLUDED.plan, review = EXCLUDED.review, notes = EXCLUDED.notes, mood = EXCLUDED.mood, updated_at = EXCLUDED.updated_at`
+		SET plan = EXCLUDED.plan, review = EXCLUDED.review, notes = EXCLUDED.notes, mood = EXCLUDED.mood, updated_at = EXCLUDED.updated_at,
+			demo = EXCLUDED.demo`
 	k := s.keyring
 	if _, err := tx.Exec(ctx, upsert, userID, rec.Date, k.Seal(encrypt.JournalDayPlans, rec.Plan), k.Seal(encrypt.JournalDayReviews, rec.Review),
-		k.Seal(encrypt.JournalDayNotes, rec.Notes), rec.Mood, rec.CreatedAt, rec.UpdatedAt); err != nil {
+		k.Seal(encrypt.JournalDayNotes, rec.Notes), rec.Mood, rec.CreatedAt, rec.UpdatedAt, rec.Demo); err != nil {
 		return db.Classify(err)
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM journal_day_tags WHERE user_id = $1 AND day = $2`, userID, rec.Date); err != nil {
@@ -246,7 +252,7 @@ func (s *Store) Delete(ctx context.Context, userID string, day time.Time) error 
 // Each calls fn with each of the user's entries, oldest first, opened,
 // read through q (the backup's read-only transaction).
 func (s *Store) Each(ctx context.Context, q db.Querier, userID string, fn func(Stored) error) error {
-	const sel = `SELECT j.day, j.plan, j.review, j.notes, j.mood, j.created_at, j.updated_at,
+	const sel = `SELECT j.day, j.plan, j.review, j.notes, j.mood, j.created_at, j.updated_at, j.demo,
 			coalesce((SELECT array_agg(t.tag_id::text ORDER BY t.tag_id) FROM journal_day_tags t
 				WHERE t.user_id = j.user_id AND t.day = j.day), '{}')
 		FROM journal_days j WHERE j.user_id = $1 ORDER BY j.day`
@@ -258,7 +264,7 @@ func (s *Store) Each(ctx context.Context, q db.Querier, userID string, fn func(S
 		rec    Stored
 		sealed [3]string
 	)
-	_, err = pgx.ForEachRow(rows, []any{&rec.Date, &sealed[0], &sealed[1], &sealed[2], &rec.Mood, &rec.CreatedAt, &rec.UpdatedAt, &rec.TagIDs}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&rec.Date, &sealed[0], &sealed[1], &sealed[2], &rec.Mood, &rec.CreatedAt, &rec.UpdatedAt, &rec.Demo, &rec.TagIDs}, func() error {
 		var err error
 		if rec.Plan, rec.Review, rec.Notes, err = s.Open(sealed); err != nil {
 			return err

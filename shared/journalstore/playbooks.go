@@ -67,6 +67,9 @@ type PlaybookInput struct {
 	Description *string           `json:"description"`
 	Archived    *bool             `json:"archived"`
 	Criteria    *[]CriterionInput `json:"criteria"`
+	// Demo marks a created playbook as the demo journal's (removed with
+	// it); never read from a request.
+	Demo bool `json:"-"`
 }
 
 // CriterionInput is one item of PlaybookInput.Criteria.
@@ -242,8 +245,8 @@ func (s *Store) CreatePlaybook(ctx context.Context, userID string, in PlaybookIn
 			archived = *in.Archived
 		}
 		var id string
-		err := w.QueryRow(ctx, `INSERT INTO playbooks (user_id, name, description, archived) VALUES ($1, $2, $3, $4) RETURNING id::text`,
-			userID, *in.Name, s.keyring.Seal(encrypt.PlaybookDescriptions, desc), archived).Scan(&id)
+		err := w.QueryRow(ctx, `INSERT INTO playbooks (user_id, name, description, archived, demo) VALUES ($1, $2, $3, $4, $5) RETURNING id::text`,
+			userID, *in.Name, s.keyring.Seal(encrypt.PlaybookDescriptions, desc), archived, in.Demo).Scan(&id)
 		if db.IsUniqueViolation(err, playbookNameConstraint) {
 			return errPlaybookTaken
 		}

@@ -233,7 +233,7 @@ step('makes an API token, copies it once, reads with it from a script, and revok
   }
 });
 
-step('loads the demo journal on the empty dashboard, looks around, and removes it in one click', async () => {
+step('loads the demo journal on the empty dashboard, and finds its day entry, playbook, rule and options strategy', async () => {
   await nav('Dashboard');
   await page.getByRole('button', { name: 'Load a demo journal' }).click();
   await page.getByRole('region', { name: 'Demo journal' }).filter({ hasText: 'looking at the demo journal' }).waitFor();
@@ -249,12 +249,109 @@ step('loads the demo journal on the empty dashboard, looks around, and removes i
   await page.getByText('reversal: closed here').waitFor();
   await screenshot('demo-reversal');
 
+  // The newer features, each on its own screen, reached from the demo's note.
+  await nav('Dashboard');
+  const note = page.getByRole('region', { name: 'Demo journal' });
+  await note.getByRole('link', { name: 'Journal' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Journal' }).waitFor();
+  await page.getByText(/a failed breakout means flat/).first().waitFor();
+  await nav('Dashboard');
+  await note.getByRole('link', { name: 'playbook' }).click();
+  await page.getByText('Opening range breakout').first().waitFor();
+  await page.getByText('Break on above-average volume').first().waitFor();
+  await nav('Rules');
+  await page.getByRole('row', { name: /At most 1 trade a day/ }).waitFor();
+  await nav('Strategies');
+  await page.getByRole('heading', { level: 1, name: 'Strategies' }).waitFor();
+  await page.getByRole('link', { name: /SPY iron condor/ }).first().click();
+  await page.getByText(/SPY .*515 put/).first().waitFor();
+  await screenshot('demo-strategy');
+});
+
+step('sorts the positions by a heading: net P&L largest first, then smallest, kept in the address', async () => {
+  await nav('Positions');
+  await page.getByRole('heading', { level: 1, name: 'Positions' }).waitFor();
+  const heading = page.getByRole('columnheader', { name: /Net P&L/ });
+  assert.equal(await heading.getAttribute('aria-sort'), null);
+  assert.equal(await page.getByRole('columnheader', { name: /Opened/ }).getAttribute('aria-sort'), 'descending');
+  // The first rows are the API's first in that order (the server sorts: the list comes a page at a time).
+  const firstSymbols = async (sort) => (await api(`/api/positions?sort=${sort}&limit=3`)).items.map((p) => p.symbol.replace(/\s+/g, ' ')).join(' ');
+  const shownSymbols = async () => (await page.locator('table tbody tr th a').allInnerTexts()).slice(0, 3).join(' ');
+  const rowsIn = async (sort) => {
+    const want = await firstSymbols(sort);
+    for (let i = 0; i < 50 && (await shownSymbols()) !== want; i++) await page.waitForTimeout(100);
+    assert.equal(await shownSymbols(), want, `the first rows in ${sort}`);
+  };
+  await heading.getByRole('button').click();
+  await page.waitForURL(/[?&]sort=-netPnl/);
+  await page.locator('th[aria-sort="descending"]').filter({ hasText: 'Net P&L' }).waitFor();
+  await rowsIn('-netPnl');
+  await screenshot('positions-sorted');
+  await heading.getByRole('button').click();
+  await page.waitForURL(/[?&]sort=netPnl/);
+  await page.locator('th[aria-sort="ascending"]').filter({ hasText: 'Net P&L' }).waitFor();
+  await rowsIn('netPnl');
+  // A reload keeps the order: it is in the address.
+  await page.reload();
+  await page.locator('th[aria-sort="ascending"]').filter({ hasText: 'Net P&L' }).waitFor();
+});
+
+step('moves between screens on scripts already loaded: a click fetches no chunk', async () => {
+  await page.goto('/settings');
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+  // The app loads the other screens' chunks when the browser is first idle:
+  // wait until they (and what they import) are here, and nothing more comes.
+  await page.waitForFunction(() => {
+    const names = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+    return ['Playbooks', 'RulesPage', 'JournalList', 'Strategies', 'Accounts', 'Calculator', 'CsvImport', 'Dashboard'].every((c) => names.some((n) => n.startsWith(`/assets/${c}-`)));
+  });
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let seen = -1;
+        const check = () => {
+          const now = performance.getEntriesByType('resource').length;
+          if (now === seen) return resolve();
+          seen = now;
+          setTimeout(check, 500);
+        };
+        check();
+      }),
+  );
+  const scripts = [];
+  const onRequest = (req) => req.resourceType() === 'script' && scripts.push(new URL(req.url()).pathname);
+  page.on('request', onRequest);
+  try {
+    for (const [link, heading] of [
+      ['Playbooks', 'Playbooks'],
+      ['Rules', 'Trading rules'],
+      ['Journal', 'Journal'],
+      ['Strategies', 'Strategies'],
+      ['Accounts', 'Accounts'],
+      ['Calculator', 'Position size calculator'],
+      ['Import', /Import/],
+      ['Dashboard', 'Dashboard'],
+    ]) {
+      await nav(link);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    }
+  } finally {
+    page.off('request', onRequest);
+  }
+  assert.deepEqual(scripts, [], 'scripts fetched on a click between screens');
+});
+
+step('removes the demo journal in one click, with its playbook, rule, strategy and day entry', async () => {
   await nav('Dashboard');
   await page.getByRole('button', { name: 'Remove the demo journal' }).click();
   await answer(page, true);
   await page.getByRole('button', { name: 'Load a demo journal' }).waitFor();
   assert.deepEqual((await api('/api/positions')).items, []);
   assert.deepEqual((await api('/api/accounts')).items, []);
+  assert.deepEqual((await api('/api/playbooks')).items, []);
+  assert.deepEqual((await api('/api/rules')).items, []);
+  assert.deepEqual((await api('/api/strategies')).items, []);
+  assert.equal((await api('/api/journal/days')).items.filter((d) => d.hasEntry).length, 0);
 });
 
 step('the theme follows the system until the toggle picks one', async () => {

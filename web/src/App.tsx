@@ -1,4 +1,3 @@
-import { lazy } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -6,37 +5,37 @@ import { makeQueryClient } from './queryClient';
 import { AppLayout, PublicLayout } from './components/Layout';
 import { keys } from './api/queries';
 import { forgetSession } from './session';
-
-// One chunk per screen: the initial bundle holds only the shell.
-const SignIn = lazy(() => import('./screens/auth/SignIn'));
-const SignUp = lazy(() => import('./screens/auth/SignUp'));
-const Welcome = lazy(() => import('./screens/auth/Welcome'));
-const ForgotPassword = lazy(() => import('./screens/auth/ForgotPassword'));
-const ResetPassword = lazy(() => import('./screens/auth/ResetPassword'));
-const VerifyEmail = lazy(() => import('./screens/auth/VerifyEmail'));
-const ConfirmEmail = lazy(() => import('./screens/auth/ConfirmEmail'));
-const Dashboard = lazy(() => import('./screens/Dashboard'));
-const Positions = lazy(() => import('./screens/positions/PositionsList'));
-const PositionPage = lazy(() => import('./screens/positions/PositionPage'));
-const PositionNew = lazy(() => import('./screens/positions/PositionNew'));
-const Accounts = lazy(() => import('./screens/Accounts'));
-const Brokerages = lazy(() => import('./screens/Brokerages'));
-const ExchangeRates = lazy(() => import('./screens/ExchangeRates'));
-const Calculator = lazy(() => import('./screens/Calculator'));
-const CalculatorStrategy = lazy(() => import('./screens/CalculatorStrategy'));
-const CsvImport = lazy(() => import('./screens/CsvImport'));
-const Strategies = lazy(() => import('./screens/strategies/Strategies'));
-const StrategyPage = lazy(() => import('./screens/strategies/StrategyPage'));
-const Settings = lazy(() => import('./screens/Settings'));
-const Playbooks = lazy(() => import('./screens/Playbooks'));
-const SettingsSecurity = lazy(() => import('./screens/SettingsSecurity'));
-const Admin = lazy(() => import('./screens/Admin'));
-const Billing = lazy(() => import('./screens/Billing'));
-const Assistant = lazy(() => import('./screens/assistant/Assistant'));
-const Journal = lazy(() => import('./screens/journal/JournalList'));
-const JournalDay = lazy(() => import('./screens/journal/DayPage'));
-const Rules = lazy(() => import('./screens/rules/RulesPage'));
-const Tax = lazy(() => import('./screens/tax/TaxPage'));
+import {
+  Accounts,
+  Admin,
+  Assistant,
+  Billing,
+  Brokerages,
+  Calculator,
+  CalculatorStrategy,
+  ConfirmEmail,
+  CsvImport,
+  Dashboard,
+  ExchangeRates,
+  ForgotPassword,
+  Journal,
+  JournalDay,
+  Playbooks,
+  PositionNew,
+  PositionPage,
+  Positions,
+  ResetPassword,
+  Rules,
+  Settings,
+  SettingsSecurity,
+  SignIn,
+  SignUp,
+  Strategies,
+  StrategyPage,
+  Tax,
+  VerifyEmail,
+  Welcome,
+} from './screenChunks';
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -66,12 +65,12 @@ export const router = createBrowserRouter([
       { path: '/accounts', element: <Accounts /> },
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },
-      { path: '/tax', element: <Tax /> },
       { path: '/calculator', element: <Calculator /> },
       { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
       { path: '/playbooks', element: <Playbooks /> },
       { path: '/rules', element: <Rules /> },
+      { path: '/tax', element: <Tax /> },
       { path: '/settings', element: <Settings /> },
       { path: '/settings/security', element: <SettingsSecurity /> },
       { path: '/admin', element: <Admin /> },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiQuery, carriedSearch, closedOnDay, emptyFilters, parseFilters, withFilter, writeFilters } from './filterState';
+import { apiQuery, carriedSearch, closedOnDay, defaultPositionSort, emptyFilters, parseFilters, positionSort, positionSortParam, withFilter, writeFilters, writePositionSort } from './filterState';
 
 describe('the filter in the address', () => {
   it('survives a round trip through the query string, whatever the list form', () => {
@@ -54,5 +54,20 @@ describe('the filter in the address', () => {
   it('lists the positions closed on a calendar day, keeping the rest of the filter', () => {
     const f = closedOnDay(parseFilters(new URLSearchParams('accountId=a&from=2024-01-01&to=2024-12-31')), '2024-05-03');
     expect(writeFilters(f).toString()).toBe('accountId=a&from=2024-05-03&to=2024-05-03&dateBy=closed');
+  });
+});
+
+describe('positionSort', () => {
+  it('reads the API value from the address, the default for none or a stranger', () => {
+    expect(positionSort(new URLSearchParams('sort=-netPnl'))).toEqual({ key: 'netPnl', descending: true });
+    expect(positionSort(new URLSearchParams('sort=symbol'))).toEqual({ key: 'symbol', descending: false });
+    expect(positionSort(new URLSearchParams(''))).toEqual(defaultPositionSort);
+    expect(positionSort(new URLSearchParams('sort=-pnl'))).toEqual(defaultPositionSort);
+  });
+  it('writes an order beside the filters, the default as no parameter', () => {
+    const params = new URLSearchParams('symbol=AAPL&sort=symbol');
+    expect(writePositionSort({ key: 'rMultiple', descending: true }, params).toString()).toBe('symbol=AAPL&sort=-rMultiple');
+    expect(writePositionSort(defaultPositionSort, params).toString()).toBe('symbol=AAPL');
+    expect(positionSortParam({ key: 'closedAt', descending: false })).toBe('closedAt');
   });
 });

@@ -3,6 +3,7 @@
 // steps through changes) under the API's own parameter names, so the query
 // string passes straight through to GET /api/performance and /api/positions.
 import type { Schemas } from './api/client';
+import type { paths } from './api/schema';
 
 /** Filters that take several values: any of them matches (written comma-separated). */
 export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'assetType', 'weekday', 'hour'] as const;
@@ -151,4 +152,37 @@ export function carriedSearch(search: string, target: 'statistics' | 'list'): st
 /** closedOnDay is the positions-list filter of the positions closed on one trading day, keeping the rest of f. */
 export function closedOnDay(f: Filters, day: string): Filters {
   return { ...f, dateBy: 'closed', from: day, to: day };
+}
+
+/** PositionSort is a sort the positions list's API takes ("-netPnl"). */
+export type PositionSort = NonNullable<NonNullable<paths['/api/positions']['get']['parameters']['query']>['sort']>;
+
+const positionSortKeys = ['openedAt', 'closedAt', 'symbol', 'netPnl', 'rMultiple'];
+
+/** defaultPositionSort is the list's order with no sort in the address: newest opened first. */
+export const defaultPositionSort = { key: 'openedAt', descending: true };
+
+/**
+ * positionSort reads the list's order from the address's sort parameter
+ * (the API's own value, "-netPnl"); a value that is not one of them is
+ * the default, never a request the API refuses.
+ */
+export function positionSort(params: URLSearchParams): { key: string; descending: boolean } {
+  const v = params.get('sort') ?? '';
+  const key = v.replace(/^-/, '');
+  return positionSortKeys.includes(key) ? { key, descending: v.startsWith('-') } : defaultPositionSort;
+}
+
+/** writePositionSort puts an order into params (the default leaves the address without one), keeping the rest. */
+export function writePositionSort(order: { key: string; descending: boolean }, params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const v = positionSortParam(order);
+  if (v === positionSortParam(defaultPositionSort)) next.delete('sort');
+  else next.set('sort', v);
+  return next;
+}
+
+/** positionSortParam is the API's sort value of an order. */
+export function positionSortParam(order: { key: string; descending: boolean }): PositionSort {
+  return `${order.descending ? '-' : ''}${order.key}` as PositionSort;
 }

@@ -1481,12 +1481,17 @@ export interface paths {
         };
         /**
          * List positions
-         * @description The user's positions, newest first, keyset-paginated on (openedAt
-         *     descending with nulls first, id descending): drafts (no fills, no
-         *     openedAt) come first, then by the time of the first fill. Pass the
-         *     previous page's `nextCursor` as `cursor`; it is null on the last page.
-         *     A page costs the same at any depth (under 10 ms of server time with
-         *     100,000 positions; docs/performance.md).
+         * @description The user's positions in the order `sort` asks, newest first by
+         *     default, keyset-paginated on (the sorted column, id), the id breaking
+         *     ties in the same direction. Positions without the sorted value (an
+         *     open position has no `closedAt`, one without a stop no `rMultiple`)
+         *     come last in either direction, so a list sorted best first starts
+         *     with figures; the one exception is the default order (`-openedAt`),
+         *     where drafts (no fills, no openedAt) come first as the trades being
+         *     planned. Pass the previous page's `nextCursor` as `cursor`, with the
+         *     same `sort`; it is null on the last page. A page costs the same at
+         *     any depth in every order (under 10 ms of server time with 100,000
+         *     positions; docs/performance.md).
          *
          *     A read never writes. Options still open after their expiry day (New
          *     York) are closed by the `option-expiry` job (every 15 minutes), by an
@@ -8241,6 +8246,13 @@ export interface operations {
                 /** @description Last trading day (YYYY-MM-DD) of the opening fill, in the account's zone; not before `from`. */
                 to?: string;
                 /**
+                 * @description The column to sort by, ascending, or descending with a leading
+                 *     `-`: the open time (`openedAt`), the close time (`closedAt`),
+                 *     `symbol`, net P&L (`netPnl`) or R (`rMultiple`). A cursor holds
+                 *     its sort: one from another order is refused.
+                 */
+                sort?: "-openedAt" | "openedAt" | "-closedAt" | "closedAt" | "symbol" | "-symbol" | "-netPnl" | "netPnl" | "-rMultiple" | "rMultiple";
+                /**
                  * @description Page size. Default 50. Any whole number (an optional sign and digits)
                  *     is clamped to 1..200; anything else is 400 `VALIDATION_ERROR` on
                  *     `limit`.
@@ -8274,8 +8286,9 @@ export interface operations {
             /**
              * @description `VALIDATION_ERROR`: a filter is malformed (an id that is not a
              *     UUID, an unknown status, a date that is not YYYY-MM-DD, `to`
-             *     before `from`), `limit` is not a whole number, or `cursor` is not
-             *     one of this list's. `details` names every bad parameter.
+             *     before `from`), `sort` is not one of the orders, `limit` is not a
+             *     whole number, or `cursor` is not one of this list's in this
+             *     `sort`. `details` names every bad parameter.
              */
             400: {
                 headers: {

@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { carriedSearch } from '../filterState';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
 import { usePageViews } from '../analytics';
+import { preloadAppScreens, preloadScreen } from '../screenChunks';
 
 /** The views that share the journal filter: moving between them keeps it (filterState.ts). */
 const filteredViews = new Set(['/', '/positions']);
@@ -69,6 +70,9 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
+  const signedIn = !!me.data;
+  // Once the signed-in app is up, the other screens' chunks load while the browser is idle.
+  useEffect(() => (signedIn ? preloadAppScreens() : undefined), [signedIn]);
   const signOut = useMutation({
     meta: { public: true },
     mutationFn: () => unwrap(client.POST('/api/auth/logout')),
@@ -147,7 +151,14 @@ export function AppLayout() {
         </button>
         <nav id="main-nav" aria-label="Main" className={menuOpen ? 'open' : ''}>
           {links.map(([to, label]) => (
-            <NavLink key={to} to={{ pathname: to, search: filteredViews.has(location.pathname) && filteredViews.has(to) ? carriedSearch(location.search, to === '/' ? 'statistics' : 'list') : '' }} end={to === '/'} onClick={() => setMenuOpen(false)}>
+            <NavLink
+              key={to}
+              to={{ pathname: to, search: filteredViews.has(location.pathname) && filteredViews.has(to) ? carriedSearch(location.search, to === '/' ? 'statistics' : 'list') : '' }}
+              end={to === '/'}
+              onClick={() => setMenuOpen(false)}
+              onPointerEnter={() => preloadScreen(to)}
+              onFocus={() => preloadScreen(to)}
+            >
               {label}
             </NavLink>
           ))}
@@ -163,11 +174,15 @@ export function AppLayout() {
         </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
-        <ErrorBoundary key={location.pathname}>
-          <Suspense fallback={<ScreenFallback />}>
+        {/* The Suspense boundary outlives a move between screens (only the
+            error boundary starts afresh on each): a screen whose chunk is
+            still on its way leaves the last one up instead of a fresh
+            fallback, which React would keep for at least 300 ms. */}
+        <Suspense fallback={<ScreenFallback />}>
+          <ErrorBoundary key={location.pathname}>
             <Outlet />
-          </Suspense>
-        </ErrorBoundary>
+          </ErrorBoundary>
+        </Suspense>
       </main>
       <FeedbackTab />
     </div>

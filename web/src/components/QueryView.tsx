@@ -1,6 +1,7 @@
 // How every screen shows data it fetched: the same loading, error and empty states, and the same tables.
 import type { ReactNode } from 'react';
 import { ErrorNote, Loading } from './ui';
+import { SortHeading, type SortOrder } from './SortableTable';
 
 /** QueryState is the part of a TanStack query (plain or infinite) the views below read. */
 export interface QueryState<D> {
@@ -29,8 +30,8 @@ export function QueryList<T>({ query, items, empty, children }: { query: QuerySt
   return <QueryView query={query}>{() => (!items || items.length === 0 ? <p className="muted">{empty}</p> : children(items))}</QueryView>;
 }
 
-/** A column heading; numeric columns are right-aligned. */
-export type Column = string | { label: string; numeric?: true; optional?: true };
+/** A column heading; numeric columns are right-aligned; one with a sortKey sorts the table (DataTable's onSort). */
+export type Column = string | { label: string; numeric?: true; optional?: true; sort?: { key: string; largestFirst: boolean } };
 
 /** numeric marks a right-aligned column heading. */
 export const numeric = (label: string): Column => ({ label, numeric: true });
@@ -42,11 +43,22 @@ export const numeric = (label: string): Column => ({ label, numeric: true });
  */
 export const optional = (c: Column): Column => (typeof c === 'string' ? { label: c, optional: true } : { ...c, optional: true });
 
+/**
+ * sortable marks a column heading that sorts the table by key; its first
+ * click sorts largest (latest) first, or A to Z for text (largestFirst false).
+ */
+export const sortable = (c: Column, key: string, largestFirst: boolean): Column => ({ ...(typeof c === 'string' ? { label: c } : c), sort: { key, largestFirst } });
+
 /** opt is the class of an optional column's cells (optional). */
 export const opt = 'col-opt';
 
-/** DataTable is a scrollable table with column headings; children are its body rows. */
-export function DataTable({ columns, caption, children }: { columns: Column[]; caption?: string; children: ReactNode }) {
+/**
+ * DataTable is a scrollable table with column headings; children are its
+ * body rows. With onSort, the headings of columns with a sortKey are
+ * buttons that ask for an order (the rows come sorted by the caller, a
+ * server-side sort of a paged list).
+ */
+export function DataTable({ columns, caption, children, order, onSort }: { columns: Column[]; caption?: string; children: ReactNode; order?: SortOrder; onSort?: (next: SortOrder) => void }) {
   return (
     <div className="table-wrap">
       <table>
@@ -55,9 +67,12 @@ export function DataTable({ columns, caption, children }: { columns: Column[]; c
           <tr>
             {columns.map((c) => {
               const col = typeof c === 'string' ? { label: c } : c;
-              const cls = [col.numeric ? 'num' : '', col.optional ? opt : ''].filter(Boolean).join(' ');
+              const cls = [col.numeric ? 'num' : '', col.optional ? opt : ''].filter(Boolean).join(' ') || undefined;
+              if (col.sort && onSort) {
+                return <SortHeading key={col.label} column={{ key: col.sort.key, label: col.label, numeric: col.sort.largestFirst }} className={cls} order={order ?? null} onSort={onSort} />;
+              }
               return (
-                <th key={col.label} scope="col" className={cls || undefined}>
+                <th key={col.label} scope="col" className={cls}>
                   {col.label}
                 </th>
               );

@@ -38,6 +38,21 @@ export function nextOrder(order: SortOrder, column: { key: string; numeric?: boo
   return { key: column.key, descending: !!column.numeric };
 }
 
+/** SortHeading is a column heading that sorts by its column: a button, with aria-sort on the column it orders by. */
+export function SortHeading({ column, className, order, onSort }: { column: { key: string; label: string; numeric?: boolean }; className?: string; order: SortOrder; onSort: (next: SortOrder) => void }) {
+  const on = order?.key === column.key;
+  return (
+    <th scope="col" className={className} aria-sort={on ? (order.descending ? 'descending' : 'ascending') : undefined}>
+      <button type="button" className="sort" onClick={() => onSort(nextOrder(order, column))}>
+        {column.label}
+        <span aria-hidden="true" className="sort-mark">
+          {on ? (order.descending ? '▼' : '▲') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}
+
 /** A long table shows its first and last rows until "Show all" (a large journal has thousands of symbols). */
 export const headRows = 10;
 export const tailRows = 5;
@@ -65,14 +80,7 @@ export function SortableTable<R>({ caption, columns, rows, rowKey }: SortableTab
           <thead>
             <tr>
               {columns.map((c) => (
-                <th key={c.key} scope="col" className={cls(c)} aria-sort={order?.key === c.key ? (order.descending ? 'descending' : 'ascending') : undefined}>
-                  <button type="button" className="sort" onClick={() => setOrder(nextOrder(order, c))}>
-                    {c.label}
-                    <span aria-hidden="true" className="sort-mark">
-                      {order?.key === c.key ? (order.descending ? '▼' : '▲') : '↕'}
-                    </span>
-                  </button>
-                </th>
+                <SortHeading key={c.key} column={c} className={cls(c)} order={order} onSort={setOrder} />
               ))}
             </tr>
           </thead>

@@ -28,7 +28,7 @@ describe('DemoJournal', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Remove the demo journal' }));
     const ask = screen.getByRole('alertdialog', { name: 'Remove the demo journal?' });
-    expect(ask).toHaveAccessibleDescription('Remove the demo account with all its trades?');
+    expect(ask).toHaveAccessibleDescription('Remove the demo account with all its trades, and its playbook, rule, strategy and day entry?');
     await user.click(within(ask).getByRole('button', { name: 'Remove the demo journal' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/demo-journal')).toBe(true));
   });

@@ -1,18 +1,28 @@
-import { Link } from 'react-router';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useAccounts, useTags } from '../../api/queries';
-import { DataTable, numeric, opt, optional, QueryList } from '../../components/QueryView';
+import { DataTable, numeric, opt, optional, QueryList, sortable } from '../../components/QueryView';
 import { FilterBar, useUrlFilters } from '../../components/filters';
 import { LoadMore, PageTitle } from '../../components/ui';
-import { apiQuery, carriedSearch, writeFilters } from '../../filterState';
+import { apiQuery, carriedSearch, positionSort, positionSortParam, writeFilters, writePositionSort } from '../../filterState';
 import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { AwaitingExpiryBadge } from './expiry';
 import { contractText } from './futures';
 
+/**
+ * PositionsList is the journal's positions, filtered and sorted by the
+ * address (a heading's button sorts; the API sorts, since the list comes a
+ * page at a time). The table stays while another order loads, so the
+ * heading just pressed keeps the focus.
+ */
 export default function PositionsList() {
   const [filters, setFilters] = useUrlFilters();
-  const query = apiQuery(filters, 'list');
+  const [params, setParams] = useSearchParams();
+  const order = positionSort(params);
+  // The default order is asked for by leaving sort out, as the address does.
+  const sort = params.has('sort') ? { sort: positionSortParam(order) } : {};
+  const query = { ...apiQuery(filters, 'list'), ...sort };
   const accounts = useAccounts();
   const tags = useTags();
   const pages = useInfiniteQuery({
@@ -25,6 +35,7 @@ export default function PositionsList() {
       ),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
   });
   const accountOf = (id: string) => accounts.data?.find((a) => a.id === id);
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
@@ -51,7 +62,22 @@ export default function PositionsList() {
         {(positions) => (
           <>
             <DataTable
-              columns={['Symbol', 'Side', 'Status', optional('Opened'), optional('Closed'), optional(numeric('Qty')), optional(numeric('Avg entry')), optional(numeric('Avg exit')), numeric('Net P&L'), numeric('R'), optional('Tags')]}
+              caption="Positions"
+              order={order}
+              onSort={(next) => next && setParams(writePositionSort(next, params))}
+              columns={[
+                sortable('Symbol', 'symbol', false),
+                'Side',
+                'Status',
+                optional(sortable('Opened', 'openedAt', true)),
+                optional(sortable('Closed', 'closedAt', true)),
+                optional(numeric('Qty')),
+                optional(numeric('Avg entry')),
+                optional(numeric('Avg exit')),
+                sortable(numeric('Net P&L'), 'netPnl', true),
+                sortable(numeric('R'), 'rMultiple', true),
+                optional('Tags'),
+              ]}
             >
               {positions.map((p) => {
                 const currency = accountOf(p.accountId)?.currency;
