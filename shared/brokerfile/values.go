@@ -548,6 +548,8 @@ const (
 	AssetStock  = instrument.AssetStock
 	AssetOption = instrument.AssetOption
 	AssetFuture = instrument.AssetFuture
+
+	AssetFutureOption = instrument.AssetFutureOption
 )
 
 // assetWords maps an asset-type cell to an asset type, and for "call" and

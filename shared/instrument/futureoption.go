@@ -154,6 +154,9 @@ func ParseFutureOption(s string, ref time.Time, expiry *time.Time) (FutureOption
 		d, _ := series{rule: q, month: fut.Month}.expiry()
 		o.Expiry = d
 	}
+	if len(o.Symbol()) > MaxSymbol {
+		return FutureOption{}, ErrFutureOption
+	}
 	if o.Expiry.Year() < 2000 || o.Expiry.Year() > 2099 || !o.Expiry.Before(fut.Month.AddDate(0, 1, 0)) {
 		return FutureOption{}, &ExpiryProblem{fmt.Sprintf("the expiry %s is after the contract month of %s, which an option on it cannot be", o.Expiry.Format(time.DateOnly), fut.Symbol())}
 	}

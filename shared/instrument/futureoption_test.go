@@ -71,6 +71,7 @@ func TestParseFutureOption(t *testing.T) {
 		{"./ESZ24 241320C5000", false}, {"./ESZ24 C0", false}, {"./ESZ24 C5000 C5000", false},
 		{"AAPL  240119C00190000", false}, {"./ES C5000", false}, {"5900 CALL", false},
 		{"/ESZ24 5900 CALL CALL", false}, {"./ESZ24 241220C5000.123456789", false},
+		{"./ABCDZ24 241220C1234567890.12345678", false}, // longer than a symbol column holds
 		// An expiry after the future's month, a series on another future, a
 		// fifth Monday November 2024 does not have, no expiry rule.
 		{"./ESZ24 250117C5000", true}, {"/ESZ24 /EW4H25 5900 CALL", true}, {"/ESZ24 /QN4X24 5900 CALL", true},
@@ -186,7 +187,7 @@ func FuzzParseFutureOption(f *testing.F) {
 		}
 		sym := o.Symbol()
 		if !o.Strike.IsPositive() || o.Right != "C" && o.Right != "P" || o.Expiry.Year() < 2000 ||
-			!o.Expiry.Before(o.Future.Month.AddDate(0, 1, 0)) || len(sym) > 40 {
+			!o.Expiry.Before(o.Future.Month.AddDate(0, 1, 0)) || len(sym) > MaxSymbol {
 			t.Fatalf("%q read as %+v (%q)", s, o, sym)
 		}
 		again, err := ParseFutureOption(sym, ref.AddDate(7, 0, 0), nil)

@@ -125,7 +125,7 @@ var pointValues = func() map[string]decimal.Decimal {
 // and futures options take a given multiplier: stocks and options have
 // theirs fixed.
 func (in *Instrument) SettleMultiplier(given *decimal.Decimal) error {
-	f := in.contract()
+	f := in.Contract()
 	switch {
 	case f == nil && given != nil:
 		return apperr.Invalid("multiplier", "applies only to futures and futures options (stocks have 1, options 100)")

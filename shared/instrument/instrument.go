@@ -43,6 +43,9 @@ func Expires(assetType string) bool {
 	return assetType == AssetOption || assetType == AssetFutureOption
 }
 
+// MaxSymbol is the longest symbol a position holds (the column's limit).
+const MaxSymbol = 32
+
 // OptionMultiplier is the number of shares one option contract controls.
 const OptionMultiplier = 100
 
@@ -62,9 +65,9 @@ type Instrument struct {
 	FutureOption *FutureOption // for futures options
 }
 
-// contract is the futures contract whose point value the instrument's
+// Contract is the futures contract whose point value the instrument's
 // multiplier is: a future's own, a futures option's underlying; nil else.
-func (in Instrument) contract() *Future {
+func (in Instrument) Contract() *Future {
 	if in.FutureOption != nil {
 		return &in.FutureOption.Future
 	}
@@ -131,7 +134,7 @@ func (in Instrument) Columns() Columns {
 	if o := in.Option; o != nil {
 		c.Underlying, c.Right, c.Expiry, c.Strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
 	}
-	if f := in.contract(); f != nil {
+	if f := in.Contract(); f != nil {
 		c.Underlying, c.ContractMonth = &f.Root, &f.Month
 	}
 	if o := in.FutureOption; o != nil {
