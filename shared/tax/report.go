@@ -2,6 +2,7 @@ package tax
 
 import (
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -10,7 +11,7 @@ import (
 
 // describe writes what a lot of q units of t's instrument is, the way
 // Form 8949's column (a) wants it: "100 sh AAPL", "2 AAPL 19 Jan 2024 190
-// Call", "3 contracts ESZ24".
+// Call", "3 contracts ESZ24", "1 ES Dec 2024 5000 call".
 func describe(t Trade, q decimal.Decimal) string {
 	n := q.String()
 	switch t.AssetType {
@@ -28,6 +29,11 @@ func describe(t Trade, q decimal.Decimal) string {
 		return n + " " + o.Underlying + " " + o.Expiry.Format("2 Jan 2006") + " " + o.Strike.String() + " " + right
 	case instrument.AssetFuture:
 		return n + " contracts " + t.Instrument
+	case instrument.AssetFutureOption:
+		if o, err := instrument.ParseFutureOption(t.Instrument, time.Time{}, nil); err == nil {
+			return n + " " + o.Label()
+		}
+		return n + " " + t.Instrument
 	}
 	return strings.TrimSpace(n + " " + t.Instrument)
 }
