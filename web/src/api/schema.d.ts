@@ -1664,6 +1664,139 @@ export interface paths {
         patch: operations["updateFill"];
         trace?: never;
     };
+    "/api/tax/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A year's tax report
+         * @description Every disposal of the year as a lot, explained by its matches (which
+         *     acquisitions, by fill id, made its basis), with the jurisdiction's
+         *     totals. It reads every fill of the accounts under the jurisdiction,
+         *     of every earlier year (the basis) and of the 32 days after the
+         *     period (a purchase within 30 days washes a loss in the US and
+         *     matches a disposal in the UK). A trade in another currency converts
+         *     at the exchange rate in force on its own day (the user's rates); a
+         *     day without one is named in `missing` (kind `rate`: the pair and the
+         *     days), and the lots it touches are marked `incomplete`: never a
+         *     silent zero. A US Section 1256 contract open at a year end without a
+         *     mark (`PUT /api/tax/marks`) is named too (kind `mark`).
+         *
+         *     US: FIFO per account and contract; long-term after more than a year;
+         *     wash sales across all the jurisdiction's accounts (code W, the
+         *     disallowed loss added to the replacement's basis and its holding
+         *     period carried, pro rata for a partial replacement); an option or
+         *     stock on the same underlying is listed in `possiblyIdentical`, not
+         *     washed; Section 1256 contracts (futures, options on broad-based
+         *     indexes) 60/40, marked to market at the year end; `totals.scheduleD`
+         *     holds Schedule D's lines. UK: same day, then the next 30 days, then
+         *     the Section 104 pool. Other: FIFO per calendar year.
+         */
+        get: operations["getTaxReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/report/form-8949.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Form 8949 as CSV (US)
+         * @description The US report's lots in Form 8949's columns (description, date
+         *     acquired, date sold, proceeds, cost basis, code, adjustment, gain or
+         *     loss), grouped by box (A-F, from each account's `basisReporting`)
+         *     with a totals line per box. Section 1256 contracts are not on Form
+         *     8949 (Form 6781: see the report's `section1256`). Accounts are
+         *     named, not numbered.
+         */
+        get: operations["downloadForm8949"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/report/lots.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The report's lots as CSV
+         * @description Every lot of the report with its matches, one line per match, accounts named.
+         */
+        get: operations["downloadTaxLots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tax report's settings */
+        get: operations["getTaxSettings"];
+        /**
+         * Change the tax report's settings
+         * @description An absent field keeps its value. `accounts` lists only the accounts
+         *     that change; an account's `jurisdiction` null follows the user's.
+         *     All or nothing: one bad entry changes nothing.
+         */
+        put: operations["putTaxSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tax/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A year's Section 1256 year-end marks */
+        get: operations["getTaxMarks"];
+        /**
+         * Set a year's Section 1256 year-end marks
+         * @description Replaces the year's list. A mark is the settlement price on the
+         *     year's last business day of a contract still open then, in its own
+         *     currency, as the broker's statement gives it; the year's report
+         *     treats the contract as sold at it and the next year's basis starts
+         *     from it.
+         */
+        put: operations["putTaxMarks"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/strategies": {
         parameters: {
             query?: never;
@@ -2288,6 +2421,41 @@ export interface paths {
          *     trough.
          */
         get: operations["getPerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/performance/fees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Commissions and fees rolled up
+         * @description What commissions and fees cost, by period, account, broker (the
+         *     account's fee schedule, null for accounts without one) and asset
+         *     type, beside the gross P&L of the same exits. It reads the ledger, so
+         *     a fee counts on the trading day it was paid (in the account's zone),
+         *     an open position's fees included, and a realised P&L on the day of
+         *     its exit. `feeShare` is the fees as a percent of the gross P&L (2
+         *     places), null when the gross P&L is not positive. `fills` counts the
+         *     fills that paid a fee.
+         *
+         *     Every filter of `GET /api/performance` applies (accounts, symbols,
+         *     tags, playbooks, strategies, side, asset types, entry weekday and
+         *     hour), with `from` and `to` on the day each fee or exit was booked.
+         *     `byCurrency` has a block per account currency; `total` converts
+         *     every block into the display currency at today's spot rates, as the
+         *     statistics do (null without a display currency or with a pair
+         *     missing: `missingPairs`).
+         */
+        get: operations["getFeeRollup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3773,27 +3941,35 @@ export interface components {
             /** Format: uuid */
             accountId: string;
             /**
-             * @description Upper-case ticker, the canonical 21-character OCC symbol of an option, or a future's contract (root, month code, two-digit year).
+             * @description Upper-case ticker, the canonical 21-character OCC symbol of an option, a future's contract (root, month
+             *     code, two-digit year), or a futures option's canonical symbol: "./", its future's contract, a space, the
+             *     expiry YYMMDD, C or P and the strike (./ESZ24 241220C5000; the exchange's series code is not part of it).
              * @example AAPL
              * @example AAPL  240119C00190000
              * @example ESZ24
+             * @example ./ESZ24 241220C5000
              */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future";
-            /** @description The OCC root of an option, or the root of a future (ES); null for stock. */
+            assetType: "stock" | "option" | "future" | "future_option";
+            /** @description The OCC root of an option, or the root of a future or of a futures option's future (ES); null for stock. */
             underlying: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description An option's or a futures option's expiry (its last trading day); null otherwise.
+             */
             optionExpiry: string | null;
             /** @enum {string|null} */
             optionRight: "C" | "P" | null;
             optionStrike: string | null;
-            /** @description A future's contract month (2024-12); null for stock and options. */
+            /** @description A future's contract month (2024-12), or a futures option's future's; null for stock and options. */
             contractMonth: string | null;
             /**
              * @description 1 for stock, 100 for options, a future's point value (50 for
-             *     ES, 0.5 for MYM; up to 8 decimal places). A JSON number, unlike
-             *     the decimal strings of the figures.
+             *     ES, 0.5 for MYM; up to 8 decimal places), and for a futures
+             *     option its future's point value (an ES option at 50.25 costs
+             *     50.25 x 50 = 2512.50). A JSON number, unlike the decimal
+             *     strings of the figures.
              */
             multiplier: number;
             /** @enum {string} */
@@ -3903,6 +4079,229 @@ export interface components {
             reopened: string[];
             /** @description Positions of the run that it no longer needs (their notes, tags and images go with them). */
             removed: string[];
+        };
+        TaxSettings: {
+            /**
+             * @description Null until chosen; the report then needs `jurisdiction`.
+             * @enum {string|null}
+             */
+            jurisdiction: "us" | "uk" | "other" | null;
+            accounts: {
+                /** Format: uuid */
+                accountId: string;
+                name: string;
+                currency: string;
+                /**
+                 * @description The account's own; null follows the user's.
+                 * @enum {string|null}
+                 */
+                jurisdiction: "us" | "uk" | "other" | null;
+                /** @enum {string} */
+                basisReporting: "reported" | "not_reported" | "none";
+            }[];
+        };
+        TaxMarks: {
+            year: number;
+            marks: {
+                instrument: string;
+                price: string;
+            }[];
+        };
+        TaxFigures: {
+            lots: number;
+            proceeds: string;
+            basis: string;
+            adjustments: string;
+            gain: string;
+        };
+        /** @description One disposal. `gain` is `proceeds` - `basis` + `adjustment`. */
+        TaxLot: {
+            id: string;
+            /** @description As Form 8949 wants it: "100 sh AAPL", "1 AAPL 19 Jan 2024 190 Call". */
+            description: string;
+            instrument: string;
+            underlying?: string;
+            assetType?: string;
+            /** @description The account id (a UK lot of one day in several accounts lists them, comma-separated). */
+            account: string;
+            disposalFills: string[];
+            /** @description Closes a short sale. */
+            short?: boolean;
+            quantity: string;
+            /** @description YYYY-MM-DD, or VARIOUS. */
+            acquired: string;
+            sold: string;
+            proceeds: string;
+            basis: string;
+            /** @description Form 8949 column (f) */
+            adjustmentCode?: string;
+            /** @description Form 8949 column (g) */
+            adjustment: string;
+            gain: string;
+            /** @enum {string} */
+            term?: "short" | "long" | "1256";
+            /** @enum {string} */
+            box?: "A" | "B" | "C" | "D" | "E" | "F";
+            section1256?: boolean;
+            markToMarket?: boolean;
+            mark?: string;
+            rule: string;
+            matches: {
+                /** @description fifo, same day, 30 days, section 104, later acquisition, year-end mark. */
+                rule: string;
+                fillId?: string;
+                account?: string;
+                date?: string;
+                quantity: string;
+                cost: string;
+                washAdjustment: string;
+                washedFrom?: string;
+                poolQuantity?: string;
+                poolCost?: string;
+            }[];
+            washedTo?: {
+                fillId?: string;
+                account?: string;
+                date?: string;
+                quantity?: string;
+                amount?: string;
+            }[];
+            /** @description A figure lacks a rate or a mark; `missing` says which. */
+            incomplete?: boolean;
+        };
+        TaxReport: {
+            /** @enum {string} */
+            jurisdiction: "us" | "uk" | "other";
+            year: number;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description The matching method in words. */
+            method: string;
+            currency: string;
+            lots: components["schemas"]["TaxLot"][];
+            /** @description One entry per replacement of a loss lot (a lot replaced by two purchases has two). */
+            washSales: {
+                lossLot?: string;
+                instrument?: string;
+                account?: string;
+                sold?: string;
+                replacementFill?: string;
+                replacementAccount?: string;
+                replacementDate?: string;
+                quantity?: string;
+                disallowed?: string;
+                daysBetween?: number;
+                proRata?: boolean;
+                replacementLots?: string[];
+            }[];
+            /** @description US losses within 30 days of a purchase of another instrument on the same underlying, listed for the taxpayer to judge, not washed. */
+            possiblyIdentical: {
+                lossLot?: string;
+                instrument?: string;
+                sold?: string;
+                loss?: string;
+                otherInstrument?: string;
+                fillId?: string;
+                account?: string;
+                date?: string;
+                daysBetween?: number;
+            }[];
+            /** @description US, Form 6781 part I. */
+            section1256?: {
+                lots?: number;
+                netGain?: string;
+                longTerm60?: string;
+                shortTerm40?: string;
+                marked?: {
+                    instrument?: string;
+                    account?: string;
+                    short?: boolean;
+                    quantity?: string;
+                    date?: string;
+                    mark?: string;
+                    gain?: string;
+                    lot?: string;
+                }[];
+            };
+            totals: {
+                all: components["schemas"]["TaxFigures"];
+                shortTerm?: components["schemas"]["TaxFigures"];
+                longTerm?: components["schemas"]["TaxFigures"];
+                scheduleD?: (components["schemas"]["TaxFigures"] & {
+                    line?: string;
+                    label?: string;
+                })[];
+                uk?: {
+                    disposals?: number;
+                    disposalProceeds?: string;
+                    allowableCosts?: string;
+                    gains?: string;
+                    losses?: string;
+                    netGain?: string;
+                };
+            };
+            missing: {
+                /** @enum {string} */
+                kind: "rate" | "mark" | "unmatched";
+                pair?: string;
+                days?: string[];
+                instrument?: string;
+                account?: string;
+                date?: string;
+                quantity?: string;
+                message: string;
+            }[];
+            accounts: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+        };
+        FeeFigures: {
+            /** @description Commissions and fees paid, 4 places. */
+            fees: string;
+            /** @description Realised P&L of the exits, before fees, 4 places. */
+            grossPnl: string;
+            /** @description grossPnl less fees. */
+            netPnl: string;
+            /** @description fees as a percent of a positive grossPnl, 2 places. */
+            feeShare: string | null;
+            /** @description Fills that paid a fee. */
+            fills: number;
+        };
+        FeeBlock: {
+            currency: string;
+            summary: components["schemas"]["FeeFigures"];
+            /** @description In time order. */
+            byPeriod: (components["schemas"]["FeeFigures"] & {
+                period: string;
+            })[];
+            /** @description Most fees first. */
+            byAccount: (components["schemas"]["FeeFigures"] & {
+                /** Format: uuid */
+                accountId: string;
+                name: string;
+            })[];
+            /** @description By the accounts' fee schedules, most fees first; null gathers accounts without one. */
+            byBroker: (components["schemas"]["FeeFigures"] & {
+                /** Format: uuid */
+                brokerageId: string | null;
+                name: string | null;
+            })[];
+            /** @description Most fees first. */
+            byAssetType: (components["schemas"]["FeeFigures"] & {
+                assetType: string;
+            })[];
+        };
+        FeeReport: {
+            /** @enum {string} */
+            period: "day" | "week" | "month" | "year";
+            displayCurrency: string | null;
+            missingPairs: string[];
+            byCurrency: components["schemas"]["FeeBlock"][];
+            total: components["schemas"]["FeeBlock"] | null;
         };
         StrategyWrite: {
             /**
@@ -4047,13 +4446,22 @@ export interface components {
              * @description One of the user's accounts (otherwise 400 on accountId).
              */
             accountId: string;
-            /** @description A ticker of 1 to 32 letters, digits and . - / ^ = : _ (stored upper case), for an option an OCC symbol, for a future a contract (ESZ24, ESZ4, /ESZ24). */
+            /**
+             * @description A ticker of 1 to 32 letters, digits and . - / ^ = : _ (stored upper case), for an option an OCC symbol,
+             *     for a future a contract (ESZ24, ESZ4, /ESZ24), for a futures option (assetType future_option) its
+             *     future, expiry, right and strike in any of the platforms' forms: ./ESZ24 241220C5000 (stored so),
+             *     ./ESZ4 EW4X4 241122C5900 (tastytrade), ./ESZ24C5000, /ESZ4 C5000 or ESZ24 P4800 (no expiry written: an
+             *     equity index future's quarterly option, expiring the third Friday of the contract month), ./EW4X24C5900
+             *     (a CME series code: ES, MES and NQ weeklies and end-of-month options) or /ESZ24 /EW4X24 5900 CALL
+             *     (thinkorswim). A futures option whose expiry none of these gives (./CLF25C70) is a 400 on symbol
+             *     asking for the expiry written in (./CLF25 241216C70).
+             */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future";
+            assetType: "stock" | "option" | "future" | "future_option";
             /**
-             * @description Futures only: the contract's point value (greater than 0, at most
-             *     1000000000, 8 places). Required for a root without a built-in
+             * @description Futures and futures options only: the contract's point value (greater than 0, at most
+             *     1000000000, 8 places; a futures option's is its future's). Required for a root without a built-in
              *     point value; given for a known root, it replaces the table's.
              *     400 on `multiplier` for a stock or an option.
              */
@@ -4074,7 +4482,7 @@ export interface components {
             accountId?: string;
             symbol?: string;
             /** @enum {string} */
-            assetType?: "stock" | "option" | "future";
+            assetType?: "stock" | "option" | "future" | "future_option";
             /**
              * @description Futures only, as on create. Absent, a future keeps its
              *     multiplier while its root stays (a roll from ESZ24 to ESH25),
@@ -4346,7 +4754,7 @@ export interface components {
             /** @description One entry per asset type. */
             byAssetType: ({
                 /** @enum {string} */
-                assetType: "stock" | "option" | "future";
+                assetType: "stock" | "option" | "future" | "future_option";
             } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per playbook followed by a position of the filter, and one (`playbookId` null, `name` empty) for the positions that follow none; best net P&L first. */
             byPlaybook: ({
@@ -4685,7 +5093,7 @@ export interface components {
              * @description The asset type of rows the file does not type (no asset type column, or an empty cell).
              * @enum {string}
              */
-            defaultAssetType?: "stock" | "option" | "future";
+            defaultAssetType?: "stock" | "option" | "future" | "future_option";
             /**
              * @description With defaultAssetType future, the point value of contracts whose root has no built-in one.
              * @example 50
@@ -4784,7 +5192,7 @@ export interface components {
             reversalOf: number | null;
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future";
+            assetType: "stock" | "option" | "future" | "future_option";
             /** @description 1 for stock, 100 for options, a future's point value (as on the positions API). */
             multiplier: number;
             /** @enum {string} */
@@ -7840,7 +8248,7 @@ export interface operations {
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
-                assetType?: ("stock" | "option" | "future")[];
+                assetType?: ("stock" | "option" | "future" | "future_option")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
@@ -8155,6 +8563,276 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaxReport: {
+        parameters: {
+            query: {
+                /** @description The tax year (US and other, the calendar year; UK, the year from 6 April of it to 5 April of the next). */
+                year: number;
+                /** @description The rules to follow; the user's setting (`PUT /api/tax/settings`) when absent. Only the accounts under it count (an account's own jurisdiction, else the user's). */
+                jurisdiction?: "us" | "uk" | "other";
+                /** @description The report's currency under `other` (default the display currency, else the first account's). The US report is in USD, the UK's in GBP. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report, with the names of its accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxReport"];
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: `year` missing or out of range, an unknown
+             *     `jurisdiction` (or none given and none chosen in the settings), a
+             *     `currency` not ISO 4217 or given outside `other`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadForm8949: {
+        parameters: {
+            query: {
+                /** @description The tax year (US and other, the calendar year; UK, the year from 6 April of it to 5 April of the next). */
+                year: number;
+                /** @description The rules to follow; the user's setting (`PUT /api/tax/settings`) when absent. Only the accounts under it count (an account's own jurisdiction, else the user's). */
+                jurisdiction?: "us" | "uk" | "other";
+                /** @description The report's currency under `other` (default the display currency, else the first account's). The US report is in USD, the UK's in GBP. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: as the report's, or a jurisdiction other than `us`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadTaxLots: {
+        parameters: {
+            query: {
+                /** @description The tax year (US and other, the calendar year; UK, the year from 6 April of it to 5 April of the next). */
+                year: number;
+                /** @description The rules to follow; the user's setting (`PUT /api/tax/settings`) when absent. Only the accounts under it count (an account's own jurisdiction, else the user's). */
+                jurisdiction?: "us" | "uk" | "other";
+                /** @description The report's currency under `other` (default the display currency, else the first account's). The US report is in USD, the UK's in GBP. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `VALIDATION_ERROR`: as the report's. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings, accounts by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string|null} */
+                    jurisdiction?: "us" | "uk" | "other" | null;
+                    accounts?: {
+                        /** Format: uuid */
+                        accountId: string;
+                        /** @enum {string|null} */
+                        jurisdiction?: "us" | "uk" | "other" | null;
+                        /**
+                         * @description What the broker's Form 1099-B says (US): basis reported (box A/D), not reported (B/E), no 1099-B (C/F).
+                         * @enum {string}
+                         */
+                        basisReporting?: "reported" | "not_reported" | "none";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The settings after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
+                };
+            };
+            /** @description `VALIDATION_ERROR` naming each bad field (`accounts[i].accountId` for an id that is not one of the caller's accounts). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTaxMarks: {
+        parameters: {
+            query: {
+                year: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The year's marks by instrument. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxMarks"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `year` missing or out of range. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putTaxMarks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    year: number;
+                    marks: {
+                        instrument: string;
+                        price: components["schemas"]["DecimalInput"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The year's marks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxMarks"];
+                };
+            };
+            /** @description `VALIDATION_ERROR` naming each bad field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -9214,7 +9892,7 @@ export interface operations {
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
-                assetType?: ("stock" | "option" | "future")[];
+                assetType?: ("stock" | "option" | "future" | "future_option")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
@@ -9246,6 +9924,53 @@ export interface operations {
              *     UUID, an unknown status, a date that is not YYYY-MM-DD, `to`
              *     before `from`, a symbol longer than 32 characters or not text).
              *     `details` names every bad parameter.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeeRollup: {
+        parameters: {
+            query?: {
+                /** @description The periods of `byPeriod` (`2024-05-03`, `2024-W18`, `2024-05`, `2024`). */
+                period?: "day" | "week" | "month" | "year";
+                /** @description These accounts only (repeat the parameter or separate ids with commas). */
+                accountId?: string[];
+                /** @description These asset types only. */
+                assetType?: ("stock" | "option" | "future" | "future_option")[];
+                /** @description First trading day (YYYY-MM-DD) a fee or exit was booked on, in the account's zone. */
+                from?: string;
+                /** @description Last trading day (YYYY-MM-DD), not before `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The roll-up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeReport"];
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: `period` is not day, week, month or year, or
+             *     a filter is malformed as on `GET /api/performance`; `details`
+             *     names every bad parameter.
              */
             400: {
                 headers: {
