@@ -18,15 +18,17 @@ import (
 func FuzzSymbol(f *testing.F) {
 	for _, s := range []string{"MNQ MAR25", "MES 09-26", "MESM6", "F.US.MESM26", "CON.F.US.EP.M25", "/ESH24:XCME", "ESZ2024",
 		"-NVDA260710P195", "NVDA Jul 10 2026 195.00 Put", "PUT NVDA 07/10/26 195", "AAPL  240119C00190000", "BRK B", "EURUSD.m",
-		"CALL (SPY) SPDR JAN 19 24 $480 (100 SHS)", "NQ 2025-12", "", " ", "((", "C P 1/1/1 1"} {
+		"CALL (SPY) SPDR JAN 19 24 $480 (100 SHS)", "NQ 2025-12", "", " ", "((", "C P 1/1/1 1",
+		"./ESZ24C5000", "/ESZ4 C5000", "./ESZ4 EW4X4 241122C5900", ".ESZ24C5000", "./CLF25C70", ".FTG"} {
 		f.Add(s, "")
 		f.Add(s, AssetFuture)
 		f.Add(s, AssetOption)
+		f.Add(s, AssetFutureOption)
 	}
 	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, sym, asset string) {
 		switch asset {
-		case "", AssetStock, AssetOption, AssetFuture:
+		case "", AssetStock, AssetOption, AssetFuture, AssetFutureOption:
 		default:
 			asset = ""
 		}
@@ -52,6 +54,11 @@ func FuzzSymbol(f *testing.F) {
 		case AssetFuture:
 			if _, err := instrument.ParseFuture(inst.Symbol, traded); err != nil || !inst.Multiplier.IsPositive() {
 				t.Fatalf("%q: future %+v", sym, inst)
+			}
+		case AssetFutureOption:
+			o, err := instrument.ParseFutureOption(inst.Symbol, traded, nil)
+			if err != nil || o.Symbol() != inst.Symbol || !inst.Multiplier.IsPositive() {
+				t.Fatalf("%q: futures option %+v", sym, inst)
 			}
 		case AssetStock:
 			if !inst.Multiplier.Equal(decimal.NewFromInt(1)) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -750,6 +751,28 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 	return d, true
 }
 
+// descriptionPrice is the price at the end of a fill's description
+// ("Sold 1 /ESZ4 EW4X4 11/22/24 Call 5900.00 @ 62.5").
+var descriptionPrice = regexp.MustCompile(`@\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*$`)
+
+// describedPrice reads the fill price from the description, for a preset
+// whose price column may hold something else (PriceInDescription).
+func (p *parser) describedPrice() (decimal.Decimal, bool) {
+	if p.s.preset == nil || !p.s.preset.PriceInDescription {
+		return decimal.Decimal{}, false
+	}
+	desc, _ := p.cell(FieldDescription)
+	m := descriptionPrice.FindStringSubmatch(desc)
+	if m == nil {
+		return decimal.Decimal{}, false
+	}
+	d, ok := parseNumber(m[1], NumberUS)
+	if !ok || d.GreaterThan(maxPrice) {
+		return decimal.Decimal{}, false
+	}
+	return p.fit(FieldPrice, d, 8), true
+}
+
 // fieldPriceMultiplier is the column of the multiplier a price was
 // multiplied by (PriceTimesMultiplier).
 const fieldPriceMultiplier = "priceMultiplier"
@@ -820,9 +843,9 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		asset, right, ok = parseAssetType(assetText)
 		if !ok {
 			if other := unsupportedWord(assetText); other {
-				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks, options and futures)", clip(assetText)))
+				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks, options, futures and futures options)", clip(assetText)))
 			} else {
-				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future)", clip(assetText)))
+				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future, future option)", clip(assetText)))
 			}
 			return Instrument{}, false
 		}
@@ -843,6 +866,9 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		if asset == "" || asset == AssetStock && expiry != "" {
 			asset = AssetOption
 		}
+	}
+	if asset == AssetFutureOption || right != "" && (strings.HasPrefix(strings.TrimSpace(sym), "/") || strings.HasPrefix(expiry, "/")) {
+		return p.futureOption(sym, col, expiry, expCol, strike, strikeCol, right, traded)
 	}
 	if expiry != "" && (asset == AssetOption || asset == "") {
 		// An option given as its underlying, expiry, strike and right.
@@ -879,6 +905,45 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 	return inst, true
 }
 
+// futureOption reads a futures option: the whole contract in the symbol
+// cell (tastytrade's "./ESZ4 EW4X4 241122C5900"), or the future there with
+// the option's fields in their columns. thinkorswim writes the series code
+// where an expiry would be ("/EW4X24", which says the expiry); a real date
+// there is the expiry.
+func (p *parser) futureOption(sym string, col int, expiry string, expCol int, strike string, strikeCol int, right string, traded time.Time) (Instrument, bool) {
+	text := sym
+	var given *time.Time
+	if expiry != "" {
+		if d, ok := parseDateToken(expiry, p.s.DateFormat); ok {
+			t := time.Date(d.y, d.m, d.d, 0, 0, 0, 0, time.UTC)
+			given = &t
+		} else if right != "" {
+			text += " " + expiry
+		} else {
+			p.problem(false, FieldExpiry, expCol, CodeInvalidDate, fmt.Sprintf("%q is neither an expiry date (%s) nor an option series code (/EW4X24)", clip(expiry), dateHint[p.s.DateFormat]))
+			return Instrument{}, false
+		}
+	}
+	if right != "" {
+		k, ok := parseNumber(strike, p.s.NumberFormat)
+		if !ok || !k.IsPositive() {
+			if strike == "" {
+				p.missing(FieldStrike, strikeCol)
+			} else {
+				p.problem(false, FieldStrike, strikeCol, CodeInvalidNumber, fmt.Sprintf("%q is not a strike price", clip(strike)))
+			}
+			return Instrument{}, false
+		}
+		text += " " + right + k.String()
+	}
+	inst, code, msg := futureOptionSymbol(text, traded, given, p.s.defaults.multiplier)
+	if msg != "" {
+		p.problem(false, FieldSymbol, col, code, msg)
+		return Instrument{}, false
+	}
+	return inst, true
+}
+
 // described reads an option written only in the row's description (the
 // symbol cell empty or the underlying alone), when the row does not type
 // itself as something else.
@@ -908,7 +973,7 @@ func (p *parser) described(sym string) (Instrument, bool) {
 func unsupportedWord(s string) bool {
 	switch normWords(s) {
 	case "cash", "forex", "fx", "currency", "crypto", "cryptocurrency", "bond", "bonds", "cfd", "fund",
-		"mutual fund", "warrant", "index", "fop", "future option", "futures option", "cmdty", "bill", "note":
+		"mutual fund", "warrant", "index", "cmdty", "bill", "note":
 		return true
 	}
 	return false
@@ -1043,11 +1108,14 @@ func (p *parser) execution() {
 		}
 	}
 
-	price, fine := p.price(FieldPrice)
-	ok = ok && fine
-	if fine && p.s.preset != nil && p.s.preset.PriceTimesMultiplier {
-		price, fine = p.perUnit(price)
+	price, described := p.describedPrice()
+	if !described {
+		price, fine = p.price(FieldPrice)
 		ok = ok && fine
+		if fine && p.s.preset != nil && p.s.preset.PriceTimesMultiplier {
+			price, fine = p.perUnit(price)
+			ok = ok && fine
+		}
 	}
 	fees, given, fine := p.fees()
 	ok = ok && fine

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/money"
 )
 
@@ -220,7 +221,7 @@ func decodeLines(rest []byte) ([]Fill, error) {
 		}
 		f.FeesGiven, f.FeeEstimated = (flags[0]-'0')&1 != 0, (flags[0]-'0')&2 != 0
 		switch {
-		case f.Symbol == "", f.AssetType != AssetStock && f.AssetType != AssetOption && f.AssetType != AssetFuture,
+		case f.Symbol == "", !instrument.ValidAssetType(f.AssetType),
 			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
 			!f.Multiplier.IsPositive(), f.Price.IsNegative(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
 			return nil, ErrPayload

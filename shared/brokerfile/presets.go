@@ -50,6 +50,11 @@ type Preset struct {
 	// PriceTimesMultiplier: the price column holds price x multiplier
 	// (per contract), divided by the "priceMultiplier" column's value.
 	PriceTimesMultiplier bool `json:"priceTimesMultiplier,omitempty"`
+	// PriceInDescription: the fill price is the description's "@ price"
+	// when it has one ("Bought 1 /CLJ4 @ 79.69"), the price column
+	// otherwise. tastytrade's Average Price holds the mark on futures rows
+	// and price x point value on futures options, whose Multiplier is 1.
+	PriceInDescription bool `json:"priceInDescription,omitempty"`
 	// SkipUnsupported skips rows of assets the journal does not record yet
 	// (forex, CFDs), counted by reason, instead of refusing them.
 	SkipUnsupported bool `json:"skipUnsupported,omitempty"`
@@ -189,7 +194,8 @@ var presets = []Preset{
 		Name: "thinkorswim / Schwab: account statement trades",
 		Description: "The Account Trade History table of a thinkorswim account statement export (other tables are " +
 			"ignored). Exec Time M/D/YY HH:MM:SS in the platform's time zone; options as underlying, Exp, Strike and " +
-			"CALL/PUT; futures as /ESH24 (type FUTURE); Pos Effect TO OPEN/TO CLOSE. The legs of a spread order (its first " +
+			"CALL/PUT; futures as /ESH24 (type FUTURE); futures options as their future (/ESZ24), the series code in Exp " +
+			"(/EW4X24, which says the expiry), Strike and CALL/PUT; Pos Effect TO OPEN/TO CLOSE. The legs of a spread order (its first " +
 			"row, then rows with an empty Exec Time) make one strategy. The table has no fees: they are estimated from the " +
 			"account's fee schedule.",
 		HowToExport: "thinkorswim: Monitor > Account Statement, pick the dates, then the menu at the top right > Export to File (CSV).",
@@ -577,8 +583,10 @@ var presets = []Preset{
 		ID:   "tastytrade",
 		Name: "tastytrade: transactions",
 		Description: "tastytrade's transaction history: Date (with its offset), Type (only Trade rows are fills; money " +
-			"movements are skipped), Action (BUY_TO_OPEN, SELL_TO_CLOSE, ...), Symbol (OCC options, /MESH5 futures), " +
-			"Instrument Type, Quantity, Average Price (per contract: divided by the Multiplier column), Commissions, Fees; " +
+			"movements are skipped), Action (BUY_TO_OPEN, SELL_TO_CLOSE, ...), Symbol (OCC options, /MESH5 futures, " +
+			"./ESZ4 EW4X4 241122C5900 futures options with the future's point value as multiplier), Instrument Type, " +
+			"Quantity, the price written in the Description (\"Bought 1 /CLJ4 @ 79.69\": Average Price holds the mark on " +
+			"futures rows), else Average Price (per contract: divided by the Multiplier column), Commissions, Fees; " +
 			"the legs of one order (Order #) make one strategy.",
 		HowToExport: "tastytrade: History > Transactions, choose the dates, then the CSV download button.",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
@@ -588,6 +596,7 @@ var presets = []Preset{
 			FieldSide:            {"Action"},
 			FieldSymbol:          {"Symbol"},
 			FieldAssetType:       {"Instrument Type"},
+			FieldDescription:     {"Description"},
 			FieldQuantity:        {"Quantity"},
 			FieldPrice:           {"Average Price"},
 			FieldCommission:      {"Commissions"},
@@ -598,6 +607,7 @@ var presets = []Preset{
 		Required:             []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
 		Keep:                 map[string][]string{"type": {"Trade"}},
 		PriceTimesMultiplier: true,
+		PriceInDescription:   true,
 		Sample:               "tastytrade_transactions.csv",
 	},
 	{

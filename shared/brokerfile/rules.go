@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -115,7 +116,7 @@ func compileDefaults(asset, multiplier, field string, bad func(field, msg string
 	if asset != "" {
 		a, _, ok := parseAssetType(asset)
 		if !ok {
-			bad(field+"defaultAssetType", "must be stock, option or future")
+			bad(field+"defaultAssetType", "must be "+instrument.AssetTypesText)
 		}
 		d.asset = a
 	}
@@ -127,8 +128,8 @@ func compileDefaults(asset, multiplier, field string, bad func(field, msg string
 			for _, e := range apperrDetails(ps.Err()) {
 				bad(e.Field, e.Message)
 			}
-		case d.asset != AssetFuture:
-			bad(field+"multiplier", "applies only with defaultAssetType future (stocks have 1, options 100)")
+		case d.asset != AssetFuture && d.asset != AssetFutureOption:
+			bad(field+"multiplier", "applies only with defaultAssetType future or future_option (stocks have 1, options 100)")
 		default:
 			d.multiplier = &m
 		}

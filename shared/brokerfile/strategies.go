@@ -24,12 +24,14 @@ type GroupLeg struct {
 // the same instant group, as the legs of a multi-leg order fill together.
 // So two orders filled in the same second stay apart when the file names
 // them. A group needs two legs or more, one of them an option; futures
-// never group. It answers the groups as indexes into legs, in order of
+// never group. Options on futures group among themselves (a vertical of two
+// ES options), never with shares of a ticker that reads as their root. It answers the groups as indexes into legs, in order of
 // their first index. The preview proposes these groups and the commit
 // makes them strategies, so both read the same rule.
 func GroupStrategies(legs []GroupLeg) [][]int {
 	type key struct {
 		underlying string
+		onFuture   bool // futures options
 		order      string
 		at         time.Time // when there is no order id
 	}
@@ -37,17 +39,17 @@ func GroupStrategies(legs []GroupLeg) [][]int {
 	// alone (10,000 rows) builds no map.
 	optioned := map[string]bool{}
 	for _, l := range legs {
-		if l.AssetType == AssetOption {
+		if instrument.Expires(l.AssetType) {
 			optioned[l.Underlying] = true
 		}
 	}
 	at := map[key]int{}
 	var groups [][]int
 	for i, l := range legs {
-		if (l.AssetType != AssetOption && l.AssetType != AssetStock) || !optioned[l.Underlying] {
+		if (!instrument.Expires(l.AssetType) && l.AssetType != AssetStock) || !optioned[l.Underlying] {
 			continue
 		}
-		k := key{underlying: l.Underlying, order: l.OrderID}
+		k := key{underlying: l.Underlying, onFuture: l.AssetType == AssetFutureOption, order: l.OrderID}
 		if l.OrderID == "" {
 			k.at = l.OpenedAt.UTC()
 		}
@@ -60,7 +62,7 @@ func GroupStrategies(legs []GroupLeg) [][]int {
 		groups[g] = append(groups[g], i)
 	}
 	return slices.DeleteFunc(groups, func(g []int) bool {
-		return len(g) < 2 || !slices.ContainsFunc(g, func(i int) bool { return legs[i].AssetType == AssetOption })
+		return len(g) < 2 || !slices.ContainsFunc(g, func(i int) bool { return instrument.Expires(legs[i].AssetType) })
 	})
 }
 
@@ -75,14 +77,19 @@ func (p *Plan) StrategyGroups(fills []Fill) [][]int {
 			continue
 		}
 		underlying := pos.Symbol
-		if pos.AssetType == AssetOption {
+		first := &fills[pos.Fills[0]]
+		switch pos.AssetType {
+		case AssetOption:
 			if o, err := instrument.ParseOCC(pos.Symbol); err == nil {
 				underlying = o.Underlying
 			} else {
 				underlying = strings.TrimSpace(pos.Symbol[:min(6, len(pos.Symbol))])
 			}
+		case AssetFutureOption:
+			if o, err := instrument.ParseFutureOption(pos.Symbol, first.FilledAt, nil); err == nil {
+				underlying = o.Future.Root
+			}
 		}
-		first := &fills[pos.Fills[0]]
 		legs = append(legs, GroupLeg{Underlying: underlying, AssetType: pos.AssetType, OpenedAt: first.FilledAt, OrderID: first.OrderID})
 		index = append(index, k)
 	}

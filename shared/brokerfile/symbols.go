@@ -1,6 +1,7 @@
 package brokerfile
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -14,8 +15,8 @@ import (
 // Instrument is what a row trades.
 type Instrument struct {
 	Symbol     string          // canonical
-	AssetType  string          // AssetStock, AssetOption or AssetFuture
-	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, a future's point value
+	AssetType  string          // one of instrument.AssetTypes
+	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, a future's (or a futures option's future's) point value
 }
 
 var optionMultiplier = decimal.NewFromInt(instrument.OptionMultiplier)
@@ -27,7 +28,10 @@ var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 // ParseSymbol reads a symbol cell for an asset type ("" lets the symbol
 // decide): an OCC option symbol (padded or not), a compact option symbol
 // (TradeStation's "AAPL 240119C190", Fidelity's "-NVDA260710P195"), an
-// option written out ("NVDA Jul 10 2026 195.00 Put"), a futures contract in
+// option written out ("NVDA Jul 10 2026 195.00 Put"), a futures option
+// (instrument.ParseFutureOption: "./ESZ24C5000", "./ESZ4 EW4X4 241122C5900";
+// with asset "" when it starts with "." or is a "/" contract and a strike),
+// a futures contract in
 // any common form (futureForm, then instrument.ParseFuture; a one-digit year
 // is read from traded, the fill's time, and the multiplier is the root's
 // built-in point value), or a ticker. Forex pairs and CFDs are refused by
@@ -42,6 +46,17 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 	s := strings.ToUpper(strings.TrimSpace(sym))
 	if len(s) > 64 {
 		return Instrument{}, CodeInvalidSymbol, "the symbol is longer than 64 characters"
+	}
+	if asset == AssetFutureOption {
+		return futureOptionSymbol(s, traded, nil, multiplier)
+	}
+	// The platforms mark a futures option with a leading "./" (tastytrade)
+	// or "." (thinkorswim's .ESZ24C5000); "/ESZ4 C5000" reads too. A
+	// "./" symbol that does not read is a futures option gone wrong.
+	if asset == "" && (strings.HasPrefix(s, ".") || strings.HasPrefix(s, "/") && strings.Contains(s, " ")) {
+		if _, err := instrument.ParseFutureOption(s, traded, nil); err == nil || strings.HasPrefix(s, "./") {
+			return futureOptionSymbol(s, traded, nil, multiplier)
+		}
 	}
 	form, looksFuture := futureForm(s)
 	if !looksFuture {
@@ -92,6 +107,28 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a ticker: it %s", clip(sym), e.Details[0].Message)
 	}
 	return Instrument{Symbol: inst.Symbol, AssetType: AssetStock, Multiplier: inst.Multiplier}, "", ""
+}
+
+// futureOptionSymbol reads a futures option (instrument.ParseFutureOption,
+// expiry the row's when it gives one apart) with its future's point value
+// as multiplier, else the mapping's (multiplier), else a problem.
+func futureOptionSymbol(text string, traded time.Time, expiry *time.Time, multiplier *decimal.Decimal) (Instrument, string, string) {
+	o, err := instrument.ParseFutureOption(text, traded, expiry)
+	var ep *instrument.ExpiryProblem
+	switch {
+	case errors.As(err, &ep):
+		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q: %s", clip(text), ep.Msg)
+	case err != nil:
+		return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not a futures option: the forms read are %s", clip(text), instrument.FutureOptionForms)
+	}
+	point, known := o.Future.PointValue()
+	if !known && multiplier != nil {
+		point, known = *multiplier, true
+	}
+	if !known {
+		return Instrument{}, CodeUnknownPointValue, fmt.Sprintf("%q: the futures root %s has no built-in point value (a futures option's multiplier is its future's); give the mapping a multiplier, or record its positions through the positions API, which takes one", clip(text), o.Future.Root)
+	}
+	return Instrument{Symbol: o.Symbol(), AssetType: AssetFutureOption, Multiplier: point}, "", ""
 }
 
 // optionFrom builds the OCC symbol of an option given by its parts.

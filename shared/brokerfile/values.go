@@ -548,6 +548,8 @@ const (
 	AssetStock  = instrument.AssetStock
 	AssetOption = instrument.AssetOption
 	AssetFuture = instrument.AssetFuture
+
+	AssetFutureOption = instrument.AssetFutureOption
 )
 
 // assetWords maps an asset-type cell to an asset type, and for "call" and
@@ -560,6 +562,9 @@ var assetWords = map[string][2]string{
 	"equity and index options": {AssetOption, ""}, "call": {AssetOption, "C"}, "put": {AssetOption, "P"},
 	"future": {AssetFuture, ""}, "futures": {AssetFuture, ""}, "fut": {AssetFuture, ""},
 	"eq": {AssetStock, ""}, "optn": {AssetOption, ""}, "equity options": {AssetOption, ""},
+	"future option": {AssetFutureOption, ""}, "futures option": {AssetFutureOption, ""}, "fop": {AssetFutureOption, ""},
+	"future options": {AssetFutureOption, ""}, "futures options": {AssetFutureOption, ""},
+	"option on future": {AssetFutureOption, ""}, "options on futures": {AssetFutureOption, ""},
 }
 
 // parseAssetType reads an asset-type cell. other reports a known word of

@@ -119,23 +119,25 @@ var pointValues = func() map[string]decimal.Decimal {
 	return m
 }()
 
-// SettleMultiplier sets a future's multiplier: given (a client's value,
-// which wins), else the root's built-in point value. With neither it
-// returns a problem of the multiplier field. Only futures take a given
-// multiplier: stocks and options have theirs fixed.
+// SettleMultiplier sets a future's or a futures option's multiplier: given
+// (a client's value, which wins), else the root's built-in point value.
+// With neither it returns a problem of the multiplier field. Only futures
+// and futures options take a given multiplier: stocks and options have
+// theirs fixed.
 func (in *Instrument) SettleMultiplier(given *decimal.Decimal) error {
+	f := in.Contract()
 	switch {
-	case in.Future == nil && given != nil:
-		return apperr.Invalid("multiplier", "applies only to futures (stocks have 1, options 100)")
-	case in.Future == nil:
+	case f == nil && given != nil:
+		return apperr.Invalid("multiplier", "applies only to futures and futures options (stocks have 1, options 100)")
+	case f == nil:
 		return nil
 	case given != nil:
 		in.Multiplier = *given
 		return nil
 	}
-	v, ok := in.Future.PointValue()
+	v, ok := f.PointValue()
 	if !ok {
-		return apperr.Invalid("multiplier", fmt.Sprintf("is required for a future of root %s, which has no built-in point value (the amount one point of price moves one contract)", in.Future.Root))
+		return apperr.Invalid("multiplier", fmt.Sprintf("is required for a future of root %s, which has no built-in point value (the amount one point of price moves one contract)", f.Root))
 	}
 	in.Multiplier = v
 	return nil

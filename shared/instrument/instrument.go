@@ -1,5 +1,6 @@
 // Package instrument is what a position trades: a stock (or ETF) by its
-// ticker, an option by its OCC symbol, a future by its contract; the
+// ticker, an option by its OCC symbol, a future by its contract, an option
+// on a future by the future, expiry, right and strike; the
 // symbol's forms the brokers write, the multiplier that turns a price move
 // into money, and the columns a positions row holds of each. It has no
 // SQL and no journal: the journal's domain (shared/journal) and the broker
@@ -8,6 +9,7 @@ package instrument
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,10 +20,31 @@ import (
 
 // The asset types of a position, as stored and as the API writes them.
 const (
-	AssetStock  = "stock"
-	AssetOption = "option"
-	AssetFuture = "future"
+	AssetStock        = "stock"
+	AssetOption       = "option"
+	AssetFuture       = "future"
+	AssetFutureOption = "future_option"
 )
+
+// AssetTypes are every asset type, in the order messages list them.
+var AssetTypes = []string{AssetStock, AssetOption, AssetFuture, AssetFutureOption}
+
+// AssetTypesText is AssetTypes as a message says them.
+const AssetTypesText = "stock, option, future or future_option"
+
+// ValidAssetType reports whether s is one of AssetTypes.
+func ValidAssetType(s string) bool {
+	return slices.Contains(AssetTypes, s)
+}
+
+// Expires reports whether an asset type's positions have an expiry day that
+// the option-expiry job closes them at: options and futures options.
+func Expires(assetType string) bool {
+	return assetType == AssetOption || assetType == AssetFutureOption
+}
+
+// MaxSymbol is the longest symbol a position holds (the column's limit).
+const MaxSymbol = 32
 
 // OptionMultiplier is the number of shares one option contract controls.
 const OptionMultiplier = 100
@@ -30,26 +53,40 @@ var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
 
 // Instrument is a position's symbol as validated for its asset type.
 type Instrument struct {
-	Symbol string // uppercase ticker, canonical OCC symbol, or canonical contract ("ESZ24")
+	// Symbol is the uppercase ticker, canonical OCC symbol, canonical
+	// contract ("ESZ24") or canonical futures option ("./ESZ24 241220C5000").
+	Symbol string
 	// Multiplier is 1 for stock, OptionMultiplier for options, and a
-	// future's point value once SettleMultiplier has set it (zero before).
-	Multiplier decimal.Decimal
-	Option     *Option // for options
-	Future     *Future // for futures
+	// future's (or a futures option's future's) point value once
+	// SettleMultiplier has set it (zero before).
+	Multiplier   decimal.Decimal
+	Option       *Option       // for options
+	Future       *Future       // for futures
+	FutureOption *FutureOption // for futures options
 }
 
-// Parse checks a symbol for an asset type ("stock", "option" or
-// "future"): a ticker of 1 to 32 characters (letters, digits and . - / ^ = :
-// _), for an option a parseable OCC symbol stored in its canonical padded
-// form, for a future a contract symbol (ParseFuture, ref the trade's time)
-// stored as root, month code and two-digit year. Its error names the field
-// at fault (assetType or symbol).
+// Contract is the futures contract whose point value the instrument's
+// multiplier is: a future's own, a futures option's underlying; nil else.
+func (in Instrument) Contract() *Future {
+	if in.FutureOption != nil {
+		return &in.FutureOption.Future
+	}
+	return in.Future
+}
+
+// Parse checks a symbol for an asset type (AssetTypes): a ticker of 1 to
+// 32 characters (letters, digits and . - / ^ = : _), for an option a
+// parseable OCC symbol stored in its canonical padded form, for a future a
+// contract symbol (ParseFuture, ref the trade's time) stored as root, month
+// code and two-digit year, for a futures option any form ParseFutureOption
+// reads without a separate expiry, stored canonical. Its error names the
+// field at fault (assetType or symbol).
 func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
-	if assetType != AssetStock && assetType != AssetOption && assetType != AssetFuture {
+	if !ValidAssetType(assetType) {
 		if assetType == "" {
 			return Instrument{}, apperr.Invalid("assetType", "is required")
 		}
-		return Instrument{}, apperr.Invalid("assetType", "must be stock, option or future")
+		return Instrument{}, apperr.Invalid("assetType", "must be "+AssetTypesText)
 	}
 	if strings.TrimSpace(symbol) == "" {
 		return Instrument{}, apperr.Invalid("symbol", "is required")
@@ -67,6 +104,12 @@ func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 			return Instrument{}, apperr.Invalid("symbol", err.Error())
 		}
 		return Instrument{Symbol: f.Symbol(), Future: &f}, nil
+	case AssetFutureOption:
+		o, err := ParseFutureOption(symbol, ref, nil)
+		if err != nil {
+			return Instrument{}, apperr.Invalid("symbol", err.Error())
+		}
+		return Instrument{Symbol: o.Symbol(), FutureOption: &o}, nil
 	}
 	s := strings.ToUpper(strings.TrimSpace(symbol))
 	if !stockSymbol.MatchString(s) {
@@ -77,7 +120,8 @@ func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 
 // Columns are an instrument's own columns of a positions row:
 // an option's root, expiry, right and strike, a future's root and contract
-// month; nil where they do not apply.
+// month, a futures option's both (its future's root and month, its own
+// expiry, right and strike); nil where they do not apply.
 type Columns struct {
 	Underlying, Right     *string
 	Expiry, ContractMonth *time.Time
@@ -90,16 +134,29 @@ func (in Instrument) Columns() Columns {
 	if o := in.Option; o != nil {
 		c.Underlying, c.Right, c.Expiry, c.Strike = &o.Underlying, &o.Right, &o.Expiry, &o.Strike
 	}
-	if f := in.Future; f != nil {
+	if f := in.Contract(); f != nil {
 		c.Underlying, c.ContractMonth = &f.Root, &f.Month
+	}
+	if o := in.FutureOption; o != nil {
+		c.Right, c.Expiry, c.Strike = &o.Right, &o.Expiry, &o.Strike
 	}
 	return c
 }
 
 // Contracts reports whether an asset type trades in whole contracts whose
-// fees the fee schedule's options per-contract fields give: options and
-// futures (a schedule has no futures fields of its own; a futures broker's
-// per-contract commission goes in the options fields).
+// fees the fee schedule's options per-contract fields give: options,
+// futures and futures options (a schedule has no futures fields of its
+// own; a futures broker's per-contract commission goes in the options
+// fields).
 func Contracts(assetType string) bool {
-	return assetType == AssetOption || assetType == AssetFuture
+	return assetType != AssetStock
+}
+
+// Label is how a person says the instrument: the symbol, or for a futures
+// option "ES Dec 2024 5000 call".
+func (in Instrument) Label() string {
+	if in.FutureOption != nil {
+		return in.FutureOption.Label()
+	}
+	return in.Symbol
 }

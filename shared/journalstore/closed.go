@@ -245,7 +245,8 @@ func positionRecord(r *recordRow) stats.Record {
 // strategyRecord is the record of a strategy whose legs (one account and
 // underlying) are all closed; ok is false while one is open. The strategy
 // is one trade: its legs' sums, its first opening and last close, short
-// when it opened for a credit, asset type option on its underlying, any
+// when it opened for a credit, asset type option (future_option for options
+// on a future) on its underlying, any
 // leg's tags, the first leg's playbook (in opening order) and the
 // criteria of it any leg following it met, the strategy engine's kind and
 // R as the last write analysed them.
@@ -259,6 +260,9 @@ func strategyRecord(legs []recordRow) (stats.Record, bool) {
 	first := &legs[0]
 	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: first.opened(), Short: !first.openedLong,
 		AssetType: instrument.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
+	if slices.ContainsFunc(legs, func(l recordRow) bool { return l.asset == instrument.AssetFutureOption }) {
+		out.AssetType = instrument.AssetFutureOption
+	}
 	var quantity, notional decimal.Decimal
 	for i := range legs {
 		l := &legs[i]

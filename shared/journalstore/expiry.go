@@ -61,9 +61,10 @@ func dueForExpiry(expiry, lastFill, now time.Time) bool {
 // position that cannot be closed does not hold back the others.
 func (s *Store) ExpireDue(ctx context.Context) (int, error) {
 	now := s.now()
-	// positions_open_options_idx (migration 0031) holds only open options.
+	// positions_open_options_idx (migration 0040) holds only open options
+	// and futures options.
 	rows, err := s.pool.Query(ctx, `SELECT p.user_id::text, `+SummaryColumns+` FROM positions p
-		WHERE p.status = 'open' AND p.asset_type = 'option' AND p.option_expiry < $1
+		WHERE p.status = 'open' AND p.asset_type IN ('option', 'future_option') AND p.option_expiry < $1
 		ORDER BY p.option_expiry, p.id`, expiryToday(now))
 	if err != nil {
 		return 0, classify(err)

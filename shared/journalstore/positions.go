@@ -267,8 +267,8 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 	if in.Notes != nil {
 		p.Merge(journal.Text("notes", *in.Notes, journal.MaxNotesChars))
 	}
-	if in.AssetType != nil && *in.AssetType != instrument.AssetStock && *in.AssetType != instrument.AssetOption && *in.AssetType != instrument.AssetFuture {
-		p.Add("assetType", "must be stock, option or future")
+	if in.AssetType != nil && !instrument.ValidAssetType(*in.AssetType) {
+		p.Add("assetType", "must be "+instrument.AssetTypesText)
 	}
 	given := multiplierInput(&p, in.Multiplier)
 	if err := p.Err(); err != nil {
@@ -308,17 +308,18 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		if err != nil {
 			return err
 		}
-		// A future keeps the multiplier it was given while its root stays
-		// (a roll from ESZ24 to ESH25 of a custom point value).
-		if given == nil && inst.Future != nil && cur.assetType == instrument.AssetFuture &&
-			cur.columns.Underlying != nil && *cur.columns.Underlying == inst.Future.Root {
+		// A future (or a futures option) keeps the multiplier it was given
+		// while its root stays (a roll from ESZ24 to ESH25 of a custom
+		// point value).
+		if f := inst.Contract(); given == nil && f != nil && cur.assetType == assetType &&
+			cur.columns.Underlying != nil && *cur.columns.Underlying == f.Root {
 			given = &cur.multiplier
 		}
 		if err := inst.SettleMultiplier(given); err != nil {
 			return err
 		}
 		if instrument.Contracts(assetType) && !instrument.Contracts(cur.assetType) && ru.fractional() {
-			return apperr.Invalid("assetType", "options and futures trade in whole contracts, and this position has fills of fractional quantities")
+			return apperr.Invalid("assetType", "options, futures and futures options trade in whole contracts, and this position has fills of fractional quantities")
 		}
 		accountID := cur.accountID
 		if in.AccountID != nil && *in.AccountID != cur.accountID {

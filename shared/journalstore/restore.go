@@ -134,10 +134,10 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A future keeps its point value (a root without a built-in one has
-	// only this); stocks and options have theirs.
+	// A future or a futures option keeps its point value (a root without a
+	// built-in one has only this); stocks and options have theirs.
 	var given *decimal.Decimal
-	if r.AssetType == instrument.AssetFuture {
+	if inst.Contract() != nil {
 		given = &r.Multiplier
 	}
 	if err := inst.SettleMultiplier(given); err != nil {

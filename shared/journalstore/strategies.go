@@ -275,6 +275,7 @@ func setLegs(ctx context.Context, w *writeTx, strategyID, accountID string, ids 
 		return classify(err)
 	}
 	var root string
+	onFuture := false // the legs are futures options
 	for i, id := range ids {
 		field := "positionIds[" + strconv.Itoa(i) + "]"
 		l, ok := found[id]
@@ -286,7 +287,9 @@ func setLegs(ctx context.Context, w *writeTx, strategyID, accountID string, ids 
 		case l.asset == instrument.AssetFuture:
 			p.Add(field, "is a future: a strategy holds options and their underlying's shares")
 		case root == "":
-			root = l.underlying
+			root, onFuture = l.underlying, l.asset == instrument.AssetFutureOption
+		case onFuture != (l.asset == instrument.AssetFutureOption):
+			p.Add(field, "mixes options on futures with options or shares on "+root+": a strategy's legs share one underlying")
 		case l.underlying != root:
 			p.Add(field, "is on "+l.underlying+", not "+root+": a strategy's legs share one underlying")
 		}
@@ -442,7 +445,7 @@ func strategyPosition(l Summary) journal.StrategyPosition {
 		v := decimal.RequireFromString(*l.AvgEntryPrice)
 		p.AvgEntryPrice = &v
 	}
-	if l.AssetType == instrument.AssetOption {
+	if instrument.Expires(l.AssetType) {
 		expiry, err := time.Parse(time.DateOnly, deref(l.OptionExpiry))
 		strike, err2 := decimal.NewFromString(deref(l.OptionStrike))
 		if err != nil || err2 != nil || l.OptionRight == nil {

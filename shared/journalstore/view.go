@@ -79,7 +79,7 @@ type Summary struct {
 // read-time figure, like a hold time.
 func (s *Summary) SetAwaitingExpiry(now time.Time) {
 	s.AwaitingExpiry = false
-	if s.Status != journal.StatusOpen || s.AssetType != instrument.AssetOption || s.OptionExpiry == nil || s.lastFill == nil {
+	if s.Status != journal.StatusOpen || !instrument.Expires(s.AssetType) || s.OptionExpiry == nil || s.lastFill == nil {
 		return
 	}
 	expiry, err := time.Parse(time.DateOnly, *s.OptionExpiry)
@@ -209,8 +209,8 @@ type Result struct {
 // than decoding NUMERIC into decimals and formatting them again: on a page
 // of 50 it was most of the server time. Tags are read by TagsOf, for a
 // whole page at once (a per-row JSON subquery costs 20 times the page query).
-// The last column is an open option's latest fill (one probe of
-// fills_position_id_idx, for open options only), for SetAwaitingExpiry.
+// The last column is an open option's (or futures option's) latest fill
+// (one probe of fills_position_id_idx, for those only), for SetAwaitingExpiry.
 const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, p.underlying,
 	to_char(p.option_expiry, 'YYYY-MM-DD'), p.option_right, trim_scale(p.option_strike)::text,
 	to_char(p.contract_month, 'YYYY-MM'), trim_scale(p.multiplier)::text,
@@ -219,7 +219,7 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
 	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at,
-	CASE WHEN p.status = 'open' AND p.asset_type = 'option'
+	CASE WHEN p.status = 'open' AND p.asset_type IN ('option', 'future_option')
 		THEN (SELECT max(lf.filled_at) FROM fills lf WHERE lf.position_id = p.id) END`
 
 // ScanSummary returns the scan destinations of SummaryColumns (then extra).

@@ -119,8 +119,8 @@ func ParseFilter(q url.Values) (Filter, error) {
 		f.Strategies = append(f.Strategies, v)
 	}
 	for _, v := range list("assetType") {
-		if v != instrument.AssetStock && v != instrument.AssetOption && v != instrument.AssetFuture {
-			bad("assetType", "must be stock, option or future")
+		if !instrument.ValidAssetType(v) {
+			bad("assetType", "must be "+instrument.AssetTypesText)
 			break
 		}
 		f.AssetTypes = append(f.AssetTypes, v)

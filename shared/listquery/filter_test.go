@@ -25,7 +25,7 @@ func TestParseFilter(t *testing.T) {
 	})
 	t.Run("All", func(t *testing.T) {
 		q := url.Values{"accountId": {id}, "symbol": {" aapl ,msft"}, "status": {"closed"}, "tagId": {id}, "from": {"2026-01-01"}, "to": {"2026-01-31"},
-			"excludeTagId": {id}, "side": {"short"}, "assetType": {"option", "future"}, "weekday": {"1,5"}, "hour": {"9"}}
+			"excludeTagId": {id}, "side": {"short"}, "assetType": {"option", "future", "future_option"}, "weekday": {"1,5"}, "hour": {"9"}}
 		f, err := ParseFilter(q)
 		if err != nil {
 			t.Fatal(err)
@@ -57,22 +57,23 @@ func TestParseFilter(t *testing.T) {
 		}
 	})
 	for name, q := range map[string]url.Values{
-		"BadPlaybook":  {"playbookId": {id + ",x"}},
-		"BadAccount":   {"accountId": {"1 OR 1=1"}},
-		"BadStatus":    {"status": {"won"}},
-		"BadTag":       {"tagId": {"x"}},
-		"BadDate":      {"from": {"2026-13-01"}},
-		"DateTime":     {"to": {"2026-01-01T00:00:00Z"}},
-		"ToBeforeFrom": {"from": {"2026-02-01"}, "to": {"2026-01-01"}},
-		"LongSymbol":   {"symbol": {strings.Repeat("A", 33)}},
-		"NULInSymbol":  {"symbol": {"AA\x00PL"}},
-		"BadUTF8":      {"symbol": {"\xff\xfe"}},
-		"BadSide":      {"side": {"flat"}},
-		"BadAsset":     {"assetType": {"stock,bond"}},
-		"Weekday0":     {"weekday": {"0"}},
-		"Hour24":       {"hour": {"24"}},
-		"BadExclude":   {"excludeTagId": {id + ",x"}},
-		"TooMany":      {"symbol": {strings.Repeat("A,", 51)}},
+		"BadPlaybook":   {"playbookId": {id + ",x"}},
+		"BadAccount":    {"accountId": {"1 OR 1=1"}},
+		"BadStatus":     {"status": {"won"}},
+		"BadTag":        {"tagId": {"x"}},
+		"BadDate":       {"from": {"2026-13-01"}},
+		"DateTime":      {"to": {"2026-01-01T00:00:00Z"}},
+		"ToBeforeFrom":  {"from": {"2026-02-01"}, "to": {"2026-01-01"}},
+		"LongSymbol":    {"symbol": {strings.Repeat("A", 33)}},
+		"NULInSymbol":   {"symbol": {"AA\x00PL"}},
+		"BadUTF8":       {"symbol": {"\xff\xfe"}},
+		"BadSide":       {"side": {"flat"}},
+		"BadAsset":      {"assetType": {"stock,bond"}},
+		"FuturesOption": {"assetType": {"futures_option"}},
+		"Weekday0":      {"weekday": {"0"}},
+		"Hour24":        {"hour": {"24"}},
+		"BadExclude":    {"excludeTagId": {id + ",x"}},
+		"TooMany":       {"symbol": {strings.Repeat("A,", 51)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseFilter(q); err == nil {

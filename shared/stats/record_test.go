@@ -103,7 +103,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		for range 1 + rng.IntN(30) {
 			minute += rng.IntN(3) // ties too
 			r := Record{ClosedAt: recordDay.Add(time.Duration(minute)*time.Minute + time.Duration(rng.IntN(1e6))*time.Microsecond),
-				Short: rng.IntN(2) == 0, AssetType: []string{"stock", "option", "future"}[rng.IntN(3)],
+				Short: rng.IntN(2) == 0, AssetType: []string{"stock", "option", "future", "future_option"}[rng.IntN(4)],
 				Symbol: []string{"AAPL", "AAPL240119C00190000", "ESZ24", "ÄÖÜ"}[rng.IntN(4)],
 				Net:    figure(), Gross: figure(), Fees: figure(), Quantity: rng.Float64() * 1000, Notional: rng.NormFloat64() * 1e6}
 			r.OpenedAt = r.ClosedAt.Add(-time.Duration(rng.Int64N(1e9)) * time.Microsecond)

@@ -2,6 +2,7 @@ package tax
 
 import (
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -10,7 +11,7 @@ import (
 
 // describe writes what a lot of q units of t's instrument is, the way
 // Form 8949's column (a) wants it: "100 sh AAPL", "2 AAPL 19 Jan 2024 190
-// Call", "3 ESZ24 contracts", "1 ESZ24 contract".
+// Call", "3 ESZ24 contracts", "1 ES Dec 2024 5000 call".
 func describe(t Trade, q decimal.Decimal) string {
 	n := q.String()
 	switch t.AssetType {
@@ -31,6 +32,11 @@ func describe(t Trade, q decimal.Decimal) string {
 			return n + " " + t.Instrument + " contract"
 		}
 		return n + " " + t.Instrument + " contracts"
+	case instrument.AssetFutureOption:
+		if o, err := instrument.ParseFutureOption(t.Instrument, time.Time{}, nil); err == nil {
+			return n + " " + o.Label()
+		}
+		return n + " " + t.Instrument
 	}
 	return strings.TrimSpace(n + " " + t.Instrument)
 }

@@ -841,6 +841,33 @@ step('records a futures position: the multiplier a root without a point value ne
   assert.deepEqual(items.map((p) => [p.assetType, p.underlying, p.contractMonth, p.multiplier]), [['future', 'XYZ', '2026-12', 0.5]]);
 });
 
+step('records a futures option: the future\'s point value, its label and P&L', async () => {
+  await page.goto('/positions/new');
+  await page.getByRole('heading', { name: 'New position' }).waitFor();
+  await page.getByLabel('Account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Symbol', { exact: true }).fill('/ESZ6 C6000');
+  await page.getByLabel('Asset type').selectOption('future_option');
+  await page.getByText(/Future, expiry \(YYMMDD\), C or P and strike/).waitFor();
+  await page.getByLabel('Entry price').fill('50.25');
+  await page.getByLabel('Quantity', { exact: true }).fill('1');
+  await page.getByLabel('Fees', { exact: true }).fill('0');
+  await page.getByLabel('Filled at', { exact: true }).fill('2026-11-09T10:00');
+  await page.getByRole('button', { name: 'Add exit' }).click();
+  await page.getByLabel('Exit price (fill 2)').fill('62.50');
+  await page.getByLabel('Quantity (fill 2)').fill('1');
+  await page.getByLabel('Fees (fill 2)').fill('0');
+  await page.getByLabel('Filled at (fill 2)').fill('2026-11-09T11:00');
+  await screenshot('position-new-future-option');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+  await page.getByText(/ES Dec 2026 6000 call · ×50/).waitFor();
+  // (62.50 - 50.25) x 1 contract x 50 a point.
+  assert.equal((await page.getByTestId('net-pnl').innerText()).trim(), '$612.50');
+  await screenshot('position-future-option');
+  const { items } = await api('/api/positions?assetType=future_option');
+  assert.deepEqual(items.map((p) => [p.symbol, p.optionExpiry, p.multiplier]), [['./ESZ26 261218C6000', '2026-12-18', 50]]);
+});
+
 /**
  * fakeProvider is an OpenAI-compatible chat-completions server on loopback
  * that streams the first piece of its answer, then holds the rest until

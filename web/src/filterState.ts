@@ -107,7 +107,7 @@ export type ApiQuery = {
   excludeTagId?: string[];
   playbookId?: string[];
   strategy?: Array<Schemas['StrategyKind'] | 'none'>;
-  assetType?: Array<'stock' | 'option' | 'future'>;
+  assetType?: Array<'stock' | 'option' | 'future' | 'future_option'>;
   weekday?: number[];
   hour?: number[];
   side?: 'long' | 'short';

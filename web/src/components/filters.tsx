@@ -17,8 +17,8 @@ export function useUrlFilters(): [Filters, (next: Filters) => void] {
 }
 
 export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-/** assetTypeNames name the journal's asset types as the filter and the breakdowns show them. */
-export const assetTypeNames: Record<string, string> = { stock: 'Stocks', option: 'Options', future: 'Futures' };
+/** assetTypeNames are the asset types as the filters and breakdowns call them. */
+export const assetTypeNames: Record<string, string> = { stock: 'Stocks', option: 'Options', future: 'Futures', future_option: 'Futures options' };
 const categoryNames: Record<string, string> = { setup: 'Setups', mistake: 'Mistakes', emotion: 'Emotions', general: 'General' };
 
 /** hourLabel is "09:00–10:00" for 9: the hour of the entry in the account's zone. */

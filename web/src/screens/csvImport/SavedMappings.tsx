@@ -21,8 +21,9 @@ export function MappingRulesFields({ rules, onChange }: { rules: MappingRules; o
           <option value="stock">Stock</option>
           <option value="option">Option</option>
           <option value="future">Future</option>
+          <option value="future_option">Futures option</option>
         </SelectField>
-        {rules.defaultAssetType === 'future' && (
+        {(rules.defaultAssetType === 'future' || rules.defaultAssetType === 'future_option') && (
           <Field
             label="Point value of unknown futures roots"
             inputMode="decimal"

@@ -110,7 +110,7 @@ function cleanRules(r: MappingRules): MappingRules {
   if (r.sides && Object.keys(r.sides).length) out.sides = r.sides;
   if (r.openClose && Object.keys(r.openClose).length) out.openClose = r.openClose;
   if (r.defaultAssetType) out.defaultAssetType = r.defaultAssetType;
-  if (r.multiplier?.trim() && r.defaultAssetType === 'future') out.multiplier = r.multiplier.trim();
+  if (r.multiplier?.trim() && (r.defaultAssetType === 'future' || r.defaultAssetType === 'future_option')) out.multiplier = r.multiplier.trim();
   return out;
 }
 
@@ -148,7 +148,7 @@ export function savedBody(f: ImportForm, name: string) {
 
 /** The words for a mapping's fields whose API names do not read as words. */
 const fieldWords: Record<string, string> = {
-  assetType: 'asset type (stock, option, future)',
+  assetType: 'asset type (stock, option, future, futures option)',
   right: 'call or put',
   side: 'buy or sell',
   openClose: 'open or close',

@@ -10,7 +10,7 @@ import { normalizeDecimal } from '../../numbers';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
 import { TagPicker } from './TagPicker';
-import { AssetTypeOptions, futureHint, MultiplierField, type AssetType } from './futures';
+import { AssetTypeOptions, futureHint, futureOptionHint, MultiplierField, takesPointValue, type AssetType } from './futures';
 
 /** How an option is named: the OCC symbol the journal parses into underlying, expiry, right and strike. */
 export const optionHint = 'OCC symbol, e.g. AAPL  240119C00190000 (quantities are contracts of 100).';
@@ -98,12 +98,12 @@ export function DetailFields({ draft, onChange, errorOf }: { draft: DetailDraft;
         value={draft.symbol}
         onChange={(v) => set('symbol', v)}
         error={errorOf('symbol')}
-        hint={draft.assetType === 'option' ? optionHint : draft.assetType === 'future' ? futureHint : undefined}
+        hint={{ option: optionHint, future: futureHint, future_option: futureOptionHint, stock: undefined }[draft.assetType]}
       />
       <SelectField label="Asset type" value={draft.assetType} onChange={(e) => set('assetType', e.target.value as AssetType)}>
         <AssetTypeOptions />
       </SelectField>
-      {draft.assetType === 'future' && <MultiplierField value={draft.multiplier} onChange={(v) => set('multiplier', v)} error={errorOf('multiplier')} />}
+      {takesPointValue(draft.assetType) && <MultiplierField value={draft.multiplier} onChange={(v) => set('multiplier', v)} error={errorOf('multiplier')} />}
       <SelectField label="Side" value={draft.side} onChange={(e) => set('side', e.target.value as DetailDraft['side'])} error={errorOf('side')}>
         <option value="long">Long</option>
         <option value="short">Short</option>
@@ -136,7 +136,7 @@ export default function PositionNew() {
       const target = emptyToUndefined(targetPrice);
       if (target) body.targetPrice = target;
       const pointValue = emptyToUndefined(multiplier);
-      if (assetType === 'future' && pointValue) body.multiplier = pointValue;
+      if (takesPointValue(assetType) && pointValue) body.multiplier = pointValue;
       if (notes.trim()) body.notes = notes;
       return unwrap(client.POST('/api/positions', { body }));
     },

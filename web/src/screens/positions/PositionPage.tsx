@@ -18,7 +18,7 @@ import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type Fi
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
-import { contractText, plainNumber } from './futures';
+import { contractText, plainNumber, takesPointValue } from './futures';
 import { sameValue, useDraft } from './draft';
 
 type Position = Schemas['Position'];
@@ -103,7 +103,7 @@ function detailsOf(p: Position): DetailDraft {
     symbol: p.symbol,
     assetType: p.assetType,
     // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
-    multiplier: p.assetType === 'future' ? plainNumber(p.multiplier) : '',
+    multiplier: takesPointValue(p.assetType) ? plainNumber(p.multiplier) : '',
     side: p.side,
     stopLoss: p.stopLoss ?? '',
     targetPrice: p.targetPrice ?? '',
@@ -124,7 +124,7 @@ function DetailsForm({ p }: { p: Position }) {
   const save = useMutation({
     mutationFn: (sent: DetailDraft) => {
       const pointValue = normalizeDecimal(sent.multiplier);
-      const sendMultiplier = sent.assetType === 'future' && pointValue !== '' && pointValue !== saved.multiplier;
+      const sendMultiplier = takesPointValue(sent.assetType) && pointValue !== '' && pointValue !== saved.multiplier;
       return unwrap(
         client.PATCH('/api/positions/{positionId}', {
           params: { path: { positionId: p.id } },
@@ -451,7 +451,7 @@ function PositionScreen() {
         {account ? `${account.name} (${account.currency})` : ''} · opened {formatDateTime(p.openedAt)}
         {p.closedAt ? ` · closed ${formatDateTime(p.closedAt)}` : ''}
         {p.assetType === 'option' && p.underlying ? ` · ${p.underlying} ${p.optionExpiry ?? ''} ${p.optionRight ?? ''} ${p.optionStrike ?? ''}` : ''}
-        {p.assetType === 'future' && ` · ${contractText(p)}`}
+        {takesPointValue(p.assetType) && ` · ${contractText(p)}`}
         {p.reversalOf && (
           <>
             {' · '}

@@ -8,7 +8,7 @@ import { LoadMore, PageTitle } from '../../components/ui';
 import { apiQuery, carriedSearch, positionSort, positionSortParam, writeFilters, writePositionSort } from '../../filterState';
 import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { AwaitingExpiryBadge } from './expiry';
-import { contractText } from './futures';
+import { contractText, takesPointValue } from './futures';
 
 /**
  * PositionsList is the journal's positions, filtered and sorted by the
@@ -85,7 +85,7 @@ export default function PositionsList() {
                   <tr key={p.id}>
                     <th scope="row">
                       <Link to={`/positions/${p.id}`}>{p.symbol}</Link>
-                      {p.assetType === 'future' && <div className="muted">{contractText(p)}</div>}
+                      {takesPointValue(p.assetType) && <div className="muted">{contractText(p)}</div>}
                     </th>
                     <td>{p.side}</td>
                     <td>

@@ -5,7 +5,7 @@ import PositionNew from './PositionNew';
 import PositionPage from './PositionPage';
 import PositionsList from './PositionsList';
 import CsvImport from '../CsvImport';
-import { contractMonthText, contractText, plainNumber } from './futures';
+import { contractLabel, contractMonthText, contractText, plainNumber } from './futures';
 import { mockApi, renderScreen, route } from '../../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -54,6 +54,17 @@ const future = {
   updatedAt: '1',
 };
 
+const futureOption = {
+  symbol: './ESZ24 241220C5000',
+  assetType: 'future_option' as const,
+  underlying: 'ES',
+  optionExpiry: '2024-12-20',
+  optionRight: 'C' as 'C' | 'P',
+  optionStrike: '5000',
+  contractMonth: '2024-12',
+  multiplier: 50,
+};
+
 describe('futures helpers', () => {
   it('writes point values without exponent or trailing zeros', () => {
     expect(plainNumber(50)).toBe('50');
@@ -65,7 +76,32 @@ describe('futures helpers', () => {
   it('names the contract by root and month', () => {
     expect(contractMonthText('2024-12')).toBe('Dec 2024');
     expect(contractText(future as Parameters<typeof contractText>[0])).toBe('MYM Dec 2024 · ×0.5');
-    expect(contractText({ assetType: 'stock', underlying: null, contractMonth: null, multiplier: 1 })).toBe('');
+    expect(contractText({ assetType: 'stock', underlying: null, contractMonth: null, multiplier: 1, optionRight: null, optionStrike: null })).toBe('');
+  });
+
+  it('names a futures option by its future, strike and right', () => {
+    expect(contractLabel(futureOption)).toBe('ES Dec 2024 5000 call');
+    expect(contractText(futureOption)).toBe('ES Dec 2024 5000 call · ×50');
+    expect(contractLabel({ ...futureOption, optionRight: 'P', optionStrike: '4800' })).toBe('ES Dec 2024 4800 put');
+  });
+});
+
+describe('PositionNew with a futures option', () => {
+  it('offers the asset type with its hint and point value, and sends the symbol as typed', async () => {
+    const { calls } = mockApi(...lists, route('POST', '/api/positions', () => ({ status: 201, body: { position: { ...future, ...futureOption, id: 'p7' } } })));
+    const { router } = renderScreen(<PositionNew />);
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('combobox', { name: 'Symbol' }), '/ESZ4 C5000');
+    await user.selectOptions(screen.getByLabelText('Asset type'), 'future_option');
+    expect(screen.getByText(/Future, expiry \(YYMMDD\), C or P and strike/)).toBeInTheDocument();
+    expect(screen.getByLabelText('Multiplier (point value)')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Entry price'), '50.25');
+    await user.type(screen.getByLabelText('Quantity'), '1');
+    await user.click(screen.getByRole('button', { name: 'Save position' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/positions/p7'));
+    const body = calls.find((c) => c.method === 'POST')?.body;
+    expect(body).toMatchObject({ assetType: 'future_option', symbol: '/ESZ4 C5000' });
+    expect(body).not.toHaveProperty('multiplier');
   });
 });
 

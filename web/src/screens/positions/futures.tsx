@@ -1,5 +1,6 @@
-// Futures in the position screens: the asset-type choices, the optional
-// multiplier (point value) input, and how a contract is shown.
+// Futures and futures options in the position screens: the asset-type
+// choices, the optional multiplier (point value) input, and how a contract
+// is shown.
 import type { Schemas } from '../../api/client';
 import { Field } from '../../components/ui';
 
@@ -8,6 +9,15 @@ export type AssetType = Schemas['Position']['assetType'];
 /** How a future is named: the contract symbol the journal parses into root and month. */
 export const futureHint = 'Contract symbol, e.g. ESZ24, ESZ4 or /ESZ24 (quantities are contracts).';
 
+/** How a futures option is named: its future, expiry, right and strike, in the platforms' forms. */
+export const futureOptionHint =
+  'Future, expiry (YYMMDD), C or P and strike, e.g. ./ESZ24 241220C5000; ./ESZ24C5000 or /ESZ4 C5000 for a quarterly equity index option, ./EW4X24C5900 for a CME series (quantities are contracts, prices in points).';
+
+/** takesPointValue: futures and futures options take a point value; stocks and options have theirs fixed. */
+export function takesPointValue(assetType: AssetType): boolean {
+  return assetType === 'future' || assetType === 'future_option';
+}
+
 /** AssetTypeOptions are the choices of an asset-type select. */
 export function AssetTypeOptions() {
   return (
@@ -15,6 +25,7 @@ export function AssetTypeOptions() {
       <option value="stock">Stock</option>
       <option value="option">Option (OCC symbol)</option>
       <option value="future">Future (contract)</option>
+      <option value="future_option">Futures option</option>
     </>
   );
 }
@@ -55,10 +66,19 @@ export function contractMonthText(month: string | null): string {
   return m && name ? `${name} ${m[1]}` : (month ?? '');
 }
 
-type Instrument = Pick<Schemas['Position'], 'assetType' | 'underlying' | 'contractMonth' | 'multiplier'>;
+type Instrument = Pick<Schemas['Position'], 'assetType' | 'underlying' | 'contractMonth' | 'multiplier' | 'optionRight' | 'optionStrike'>;
 
-/** contractText describes a future as "ES Dec 2024 · ×50"; "" for stock and options. */
+/** contractLabel names a future ("ES Dec 2024") or a futures option ("ES Dec 2024 5000 call"); "" for stock and options. */
+export function contractLabel(p: Instrument): string {
+  if (!takesPointValue(p.assetType)) return '';
+  const future = [p.underlying, contractMonthText(p.contractMonth)].filter(Boolean).join(' ');
+  if (p.assetType !== 'future_option') return future;
+  const right = p.optionRight === 'P' ? 'put' : p.optionRight === 'C' ? 'call' : '';
+  return [future, p.optionStrike, right].filter(Boolean).join(' ');
+}
+
+/** contractText describes a future as "ES Dec 2024 · ×50", a futures option as "ES Dec 2024 5000 call · ×50"; "" for stock and options. */
 export function contractText(p: Instrument): string {
-  if (p.assetType !== 'future') return '';
-  return `${[p.underlying, contractMonthText(p.contractMonth)].filter(Boolean).join(' ')} · ×${plainNumber(p.multiplier)}`;
+  if (!takesPointValue(p.assetType)) return '';
+  return `${contractLabel(p)} · ×${plainNumber(p.multiplier)}`;
 }
