@@ -64,10 +64,7 @@ func scanCategory(row pgx.CollectableRow) (Category, error) {
 // CreateCategory creates a category of the user's own; names are unique
 // per user regardless of case (409), and a user has at most MaxCategories.
 func (s *Store) CreateCategory(ctx context.Context, userID string, in CategoryInput) (Category, error) {
-	if in.Name == nil {
-		return Category{}, apperr.Invalid("name", "is required")
-	}
-	name, err := checkCategoryName(*in.Name)
+	name, err := in.name()
 	if err != nil {
 		return Category{}, err
 	}
@@ -87,6 +84,14 @@ func (s *Store) CreateCategory(ctx context.Context, userID string, in CategoryIn
 		return err
 	})
 	return out, err
+}
+
+// name is the input's checked name, which creating and renaming need.
+func (in CategoryInput) name() (string, error) {
+	if in.Name == nil {
+		return "", apperr.Invalid("name", "is required")
+	}
+	return checkCategoryName(*in.Name)
 }
 
 // insertCategory writes a checked category name; createdAt nil is now.
@@ -109,10 +114,7 @@ func (s *Store) RenameCategory(ctx context.Context, userID, id string, in Catego
 	if !db.ValidUUID(id) {
 		return Category{}, apperr.ErrNotFound
 	}
-	if in.Name == nil {
-		return Category{}, apperr.Invalid("name", "is required")
-	}
-	name, err := checkCategoryName(*in.Name)
+	name, err := in.name()
 	if err != nil {
 		return Category{}, err
 	}
