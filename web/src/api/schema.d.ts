@@ -1439,6 +1439,251 @@ export interface paths {
         patch: operations["updatePlaybook"];
         trace?: never;
     };
+    "/api/expenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the user's expenses
+         * @description A page of the user's expense definitions, newest start date first
+         *     (then by id), by keyset: pass `nextCursor` back as `cursor` for the
+         *     next page (null on the last). Each comes with `nextChargeOn` (the
+         *     first charge not recorded yet) and `totalCharged` (the sum of its
+         *     recorded charges, in its currency). With `from` and/or `to` the list
+         *     holds the expenses with a charge in that range of charge dates, and
+         *     `totalCharged` sums only those charges.
+         */
+        get: operations["listExpenses"];
+        put?: never;
+        /**
+         * Record an expense
+         * @description Records a one-off (`recurrence: none`, the default) or recurring
+         *     (`monthly`, `yearly`) expense. `amount` and `startDate` are
+         *     required; `currency` defaults to the account's, else the display
+         *     currency; `category` to `other`. The charges due up to today (in the
+         *     user's reporting time zone) are recorded in the same transaction;
+         *     later ones are recorded as they fall due by the `expense-charges`
+         *     background job (hourly), so a new period counts within about an hour
+         *     of midnight. A monthly expense charges on the start date's day, or
+         *     on the last day of a shorter month (started on Jan 31: Feb 29, Mar
+         *     31, Apr 30, ...); a yearly one started on Feb 29 charges on Feb 28 in
+         *     other years. `endDate` is the last day a charge may fall on. A user
+         *     has at most 5000 expenses (409).
+         */
+        post: operations["createExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recorded charges
+         * @description A page of the user's recorded charges, newest charge date first
+         *     (then by expense id), by keyset, each with its expense's category,
+         *     account and note. A charge carries the amount and currency of its
+         *     expense at the time it was recorded; an edit of the expense records
+         *     its charges again.
+         */
+        get: operations["listExpenseCharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expense totals by category and by month
+         * @description The recorded charges from `from` through `to` (both optional,
+         *     inclusive) totalled by category and by calendar month of the charge
+         *     date, each as its sums per currency (`amounts`) and `converted` into
+         *     the display currency with the spot rates of today in the user's
+         *     reporting time zone (`rateDay`): the rates of
+         *     `GET /api/dashboard/totals` and of the statistics, so expenses net
+         *     against the P&L at one rate. A currency without a rate into the
+         *     display currency in force on `rateDay` is named in `missing` (pair
+         *     and day), and every `converted` that needs it is null, never a
+         *     silent zero. Without a display currency every `converted` is null
+         *     and `missing` is empty. Any other query parameter is a 400.
+         */
+        get: operations["getExpenseSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expenses as CSV
+         * @description The user's expense definitions, one a row, oldest start date first,
+         *     with the header `Date,Amount,Currency,Category,Account,Recurrence,End
+         *     Date,Note`: the start date, the amount with 4 places, the currency,
+         *     the category's name (a built-in key or the user's own name), the
+         *     account's name (empty: none), `none`/`monthly`/`yearly`, the end
+         *     date (empty: none) and the note. `POST /api/expenses/import` reads it
+         *     back: into a journal with the same account and category names it
+         *     records the same expenses, whose export is the same file. Cells are
+         *     data: a spreadsheet should not evaluate them.
+         */
+        get: operations["exportExpensesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import expenses from CSV
+         * @description Records every row of a CSV file as a new expense, with its charges
+         *     due up to today, all in one transaction. The file is the body
+         *     (`Content-Type: text/csv`) or the part named `file` of a
+         *     `multipart/form-data` body, UTF-8, at most 2 MiB and 5000 rows. The
+         *     header names the columns of `GET /api/expenses/export` in any order,
+         *     matched ignoring case, spaces, underscores and hyphens; `Date` and
+         *     `Amount` are required, the rest optional (a blank category is
+         *     `other`, a blank currency the account's, else the display currency,
+         *     a blank recurrence `none`). `Category` is a built-in category or one
+         *     of the user's own categories, `Account` one of the user's accounts,
+         *     both by name ignoring case (categories are not created by an
+         *     import). All or nothing: any bad row refuses the whole file with a
+         *     400 `VALIDATION_ERROR` whose `details` name every problem as
+         *     `rows[<line>].<field>` (the line of the file, the header being line
+         *     1; at most 100 listed), and nothing is written.
+         */
+        post: operations["importExpensesCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expenses/{expenseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                expenseId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One expense
+         * @description The expense with the total of all its recorded charges.
+         */
+        get: operations["getExpense"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an expense
+         * @description Deletes the expense with its charges; every total (the summary, the statistics net of expenses) loses them at once.
+         */
+        delete: operations["deleteExpense"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an expense
+         * @description Changes the fields given (`accountId` and `endDate` may be null:
+         *     none) and records the expense's charges again from the new
+         *     definition, in one transaction: every total sees either the old
+         *     charges or the new ones.
+         */
+        patch: operations["updateExpense"];
+        trace?: never;
+    };
+    "/api/expense-categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The expense categories
+         * @description The built-in categories (`data`, `platform`, `education`,
+         *     `hardware`, `subscriptions`, `other`; their ids are these keys),
+         *     then the user's own by name regardless of case (at most 100, so one
+         *     list).
+         */
+        get: operations["listExpenseCategories"];
+        put?: never;
+        /**
+         * Create an expense category
+         * @description A category of the user's own: 1 to 50 characters (trimmed), unique
+         *     per user regardless of case, not a built-in category's name; at
+         *     most 100 per user.
+         */
+        post: operations["createExpenseCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/expense-categories/{categoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A category of the user's own (the built-in ones cannot be changed or deleted; their keys are a 404 here). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an expense category
+         * @description Deletes the category. Its expenses are not deleted: they move to the
+         *     built-in category `other` in the same transaction (their charges and
+         *     every total are unchanged); the answer says how many moved.
+         */
+        delete: operations["deleteExpenseCategory"];
+        options?: never;
+        head?: never;
+        /** Rename an expense category */
+        patch: operations["renameExpenseCategory"];
+        trace?: never;
+    };
     "/api/demo-journal": {
         parameters: {
             query?: never;
@@ -2172,12 +2417,15 @@ export interface paths {
         /**
          * Download a full backup
          * @description Streams the caller's whole journal as one zip archive: `settings.json`
-         *     (time zone, display currency), `brokerages.jsonl`, `accounts.jsonl`,
+         *     (time zone, display currency, tax jurisdiction), `brokerages.jsonl`, `accounts.jsonl` (with each account's tax settings),
          *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
          *     `positions.jsonl` (each with its fills, tag ids and notes), `strategies.jsonl` (each with its legs' ids),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
-         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`, and
+         *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`,
+         *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
+         *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
+         *     (the tax report's Section 1256 year-end marks), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -2215,9 +2463,12 @@ export interface paths {
          *     positions with their fills, tags and notes (figures, ledger rows and
          *     balances derived again by the journal store), images (into the
          *     bucket when object storage is on; removed again if the restore
-         *     fails), exchange rates, saved CSV mappings and the daily journal's
-         *     entries. Only into a journal without accounts, tags, fee schedules,
-         *     exchange rates, saved CSV mappings, journal day entries or trading rules: otherwise 409
+         *     fails), exchange rates, saved CSV mappings, the daily journal's
+         *     entries, and the expense categories and expenses (whose charges are
+         *     recorded again up to today, as a new expense's are). Only into a
+         *     journal without accounts, tags, fee schedules, exchange rates, saved
+         *     CSV mappings, journal day entries, trading rules, expenses or expense
+         *     categories: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3036,6 +3287,15 @@ export interface components {
                 exchangeRates: number;
                 /** @description Days of the daily journal with an entry. */
                 journalDays: number;
+                playbooks?: number;
+                /** @description The user's own expense categories. */
+                expenseCategories?: number;
+                /** @description Expense definitions. */
+                expenses?: number;
+                /** @description Their charges */
+                expenseCharges?: number;
+                /** @description Year-end marks of Section 1256 contracts (the tax report). */
+                taxMarks?: number;
             };
         };
         FieldError: {
@@ -3854,6 +4114,224 @@ export interface components {
             optionsMinPerFill?: components["schemas"]["DecimalInput"];
             optionsMaxPerFill?: components["schemas"]["DecimalInput"];
         };
+        /**
+         * @description A category id from `GET /api/expense-categories`: a built-in key, or the UUID of one of the user's own.
+         * @example data
+         * @example 7a0c2f7e-61a4-4f3b-8f5e-2b1f3c9d4e10
+         */
+        ExpenseCategoryId: string;
+        /** @enum {string} */
+        ExpenseRecurrence: "none" | "monthly" | "yearly";
+        /**
+         * @example {
+         *       "id": "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+         *       "category": "data",
+         *       "categoryName": "data",
+         *       "accountId": null,
+         *       "amount": "49.0000",
+         *       "currency": "USD",
+         *       "note": "Level 2 data",
+         *       "startDate": "2024-01-31",
+         *       "recurrence": "monthly",
+         *       "endDate": null,
+         *       "nextChargeOn": "2024-04-30",
+         *       "totalCharged": "147.0000",
+         *       "createdAt": "2024-04-15T09:12:00Z",
+         *       "updatedAt": "2024-04-15T09:12:00Z"
+         *     }
+         */
+        Expense: {
+            /** Format: uuid */
+            id: string;
+            category: components["schemas"]["ExpenseCategoryId"];
+            /** @description The category's name (a built-in one's is its key). */
+            categoryName: string;
+            /**
+             * Format: uuid
+             * @description The account the expense is charged to; null for the trader's overall costs.
+             */
+            accountId: string | null;
+            amount: components["schemas"]["Amount4"];
+            currency: components["schemas"]["CurrencyCode"];
+            note: string;
+            /**
+             * Format: date
+             * @description The first charge date.
+             */
+            startDate: string;
+            recurrence: components["schemas"]["ExpenseRecurrence"];
+            /**
+             * Format: date
+             * @description The last day a charge may fall on; null without an end.
+             */
+            endDate: string | null;
+            /**
+             * Format: date
+             * @description The first charge not recorded yet (a future start, or the next period); null when none is left.
+             */
+            nextChargeOn: string | null;
+            /** @description The sum of its recorded charges (in the list with `from`/`to`, of those in the range), in its currency. */
+            totalCharged: components["schemas"]["Amount4"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description Absent fields are unchanged (a create requires `amount` and `startDate`). */
+        ExpenseRequest: {
+            /** @description Greater than 0, at most 99999999999999.9999, at most 4 decimal places. */
+            amount?: components["schemas"]["DecimalInput"];
+            currency?: components["schemas"]["CurrencyCode"];
+            category?: components["schemas"]["ExpenseCategoryId"];
+            /**
+             * Format: uuid
+             * @description One of the user's accounts
+             */
+            accountId?: string | null;
+            note?: string;
+            /**
+             * Format: date
+             * @description 1900-01-01 to 2199-12-31.
+             */
+            startDate?: string;
+            recurrence?: components["schemas"]["ExpenseRecurrence"];
+            /**
+             * Format: date
+             * @description Not before startDate
+             */
+            endDate?: string | null;
+        };
+        ExpenseEnvelope: {
+            expense: components["schemas"]["Expense"];
+        };
+        ExpensePage: {
+            items: components["schemas"]["Expense"][];
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "expenseId": "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+         *       "date": "2024-02-29",
+         *       "amount": "49.0000",
+         *       "currency": "USD",
+         *       "category": "data",
+         *       "categoryName": "data",
+         *       "accountId": null,
+         *       "note": "Level 2 data"
+         *     }
+         */
+        ExpenseCharge: {
+            /** Format: uuid */
+            expenseId: string;
+            /** Format: date */
+            date: string;
+            amount: components["schemas"]["Amount4"];
+            currency: components["schemas"]["CurrencyCode"];
+            category: components["schemas"]["ExpenseCategoryId"];
+            categoryName: string;
+            /** Format: uuid */
+            accountId: string | null;
+            note: string;
+        };
+        ExpenseChargePage: {
+            items: components["schemas"]["ExpenseCharge"][];
+            nextCursor: string | null;
+        };
+        ExpenseAmounts: {
+            /** @description The sum in each currency, alphabetically. */
+            amounts: {
+                currency: components["schemas"]["CurrencyCode"];
+                amount: components["schemas"]["Amount4"];
+            }[];
+            /** @description Their total in the display currency; null without one, or when one of the currencies has no rate (`missing`). */
+            converted: components["schemas"]["Amount4"] | null;
+        };
+        ExpenseSummary: {
+            /** Format: date */
+            from: string | null;
+            /** Format: date */
+            to: string | null;
+            displayCurrency: string | null;
+            /**
+             * Format: date
+             * @description The day whose rates convert (today in the user's reporting zone).
+             */
+            rateDay: string;
+            total: components["schemas"]["ExpenseAmounts"];
+            /** @description Each category with charges, by id. */
+            byCategory: (components["schemas"]["ExpenseAmounts"] & {
+                category: components["schemas"]["ExpenseCategoryId"];
+                name: string;
+            })[];
+            /** @description Each calendar month of the charge dates with charges, ascending. */
+            byMonth: (components["schemas"]["ExpenseAmounts"] & {
+                /** @example 2024-02 */
+                month: string;
+            })[];
+            /** @description The pairs (`BASE/QUOTE`, an expense currency / the display currency) without a rate in force on `day`, sorted. */
+            missing: {
+                pair: string;
+                /** Format: date */
+                day: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "imported": 12
+         *     }
+         */
+        ExpenseImported: {
+            imported: number;
+        };
+        ExpenseCategory: {
+            id: components["schemas"]["ExpenseCategoryId"];
+            name: string;
+            builtIn: boolean;
+            /**
+             * Format: date-time
+             * @description Null for a built-in category.
+             */
+            createdAt: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        ExpenseCategoryRequest: {
+            /** @example Coaching */
+            name: string;
+        };
+        ExpenseCategoryEnvelope: {
+            category: components["schemas"]["ExpenseCategory"];
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "data",
+         *           "name": "data",
+         *           "builtIn": true,
+         *           "createdAt": null,
+         *           "updatedAt": null
+         *         },
+         *         {
+         *           "id": "other",
+         *           "name": "other",
+         *           "builtIn": true,
+         *           "createdAt": null,
+         *           "updatedAt": null
+         *         },
+         *         {
+         *           "id": "7a0c2f7e-61a4-4f3b-8f5e-2b1f3c9d4e10",
+         *           "name": "Coaching",
+         *           "builtIn": false,
+         *           "createdAt": "2024-04-01T10:00:00Z",
+         *           "updatedAt": "2024-04-01T10:00:00Z"
+         *         }
+         *       ]
+         *     }
+         */
+        ExpenseCategoryList: {
+            items: components["schemas"]["ExpenseCategory"][];
+        };
         Tag: {
             /** Format: uuid */
             id: string;
@@ -4668,6 +5146,13 @@ export interface components {
             missingPairs: string[];
         };
         PerformanceReport: {
+            /** @description Only with `netOfExpenses=true`. */
+            expenses?: components["schemas"]["PerformanceExpenses"];
+            /**
+             * @description Only with `netOfExpenses=true`: `total.summary.netPnl` less
+             *     `expenses.total`, 4 places; null when either is null.
+             */
+            netAfterExpenses?: components["schemas"]["Amount4"] | null;
             displayCurrency: string | null;
             /** @description Pairs (`BASE/QUOTE`) the total needs and has no rate for, sorted; total is then null. */
             missingPairs: string[];
@@ -4675,6 +5160,54 @@ export interface components {
             byCurrency: components["schemas"]["PerformanceBlock"][];
             /** @description Every position converted into the display currency; null without one or with a missing pair. */
             total: components["schemas"]["PerformanceBlock"] | null;
+        };
+        /**
+         * @example {
+         *       "byCurrency": [
+         *         {
+         *           "currency": "EUR",
+         *           "amount": "100.0000"
+         *         },
+         *         {
+         *           "currency": "USD",
+         *           "amount": "60.0000"
+         *         }
+         *       ],
+         *       "total": "170.0000",
+         *       "missingPairs": [],
+         *       "byMonth": [
+         *         {
+         *           "month": "2024-03",
+         *           "total": "130.0000",
+         *           "netAfterExpenses": "870.0000"
+         *         },
+         *         {
+         *           "month": "2024-04",
+         *           "total": "40.0000",
+         *           "netAfterExpenses": "-40.0000"
+         *         }
+         *       ]
+         *     }
+         */
+        PerformanceExpenses: {
+            /** @description The charges' sum in each currency, alphabetically. */
+            byCurrency: {
+                currency: string;
+                amount: components["schemas"]["Amount4"];
+            }[];
+            /** @description Every charge in the display currency; null without one, or when a currency has no rate (`missingPairs`). */
+            total: components["schemas"]["Amount4"] | null;
+            /** @description The pairs (`BASE/QUOTE`) the expenses' total needs and has no rate in force today for, sorted. */
+            missingPairs: string[];
+            /** @description Each calendar month of the charge dates with charges, ascending. */
+            byMonth: {
+                /** @example 2024-02 */
+                month: string;
+                /** @description The month's charges converted; null as `total` is. */
+                total: components["schemas"]["Amount4"] | null;
+                /** @description The total block's net P&L of that month (0 without trades) less the month's charges; null when either is null. */
+                netAfterExpenses: components["schemas"]["Amount4"] | null;
+            }[];
         };
         PerformanceBlock: {
             /** @description The currency of every amount of the block. */
@@ -5705,6 +6238,14 @@ export interface components {
         ConversationId: string;
         /** @description The rate's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         RateId: string;
+        /** @description First charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive. */
+        ExpenseFrom: string;
+        /** @description Last charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive; not before `from`. */
+        ExpenseTo: string;
+        /** @description Only this category (an id from `GET /api/expense-categories`). */
+        ExpenseCategoryFilter: string;
+        /** @description Only the expenses of this account (an expense of no account is left out). */
+        ExpenseAccountFilter: string;
     };
     requestBodies: never;
     headers: {
@@ -8153,6 +8694,518 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listExpenses: {
+        parameters: {
+            query?: {
+                /** @description First charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive. */
+                from?: components["parameters"]["ExpenseFrom"];
+                /** @description Last charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive; not before `from`. */
+                to?: components["parameters"]["ExpenseTo"];
+                /** @description Only this category (an id from `GET /api/expense-categories`). */
+                category?: components["parameters"]["ExpenseCategoryFilter"];
+                /** @description Only the expenses of this account (an expense of no account is left out). */
+                accountId?: components["parameters"]["ExpenseAccountFilter"];
+                /**
+                 * @description Page size. Default 50. Any whole number (an optional sign and digits)
+                 *     is clamped to 1..200; anything else is 400 `VALIDATION_ERROR` on
+                 *     `limit`.
+                 */
+                limit?: components["parameters"]["JournalLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of expenses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpensePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseRequest"];
+            };
+        };
+        responses: {
+            /** @description The expense. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user has 5000 expenses. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExpenseCharges: {
+        parameters: {
+            query?: {
+                /** @description First charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive. */
+                from?: components["parameters"]["ExpenseFrom"];
+                /** @description Last charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive; not before `from`. */
+                to?: components["parameters"]["ExpenseTo"];
+                /** @description Only this category (an id from `GET /api/expense-categories`). */
+                category?: components["parameters"]["ExpenseCategoryFilter"];
+                /** @description Only the expenses of this account (an expense of no account is left out). */
+                accountId?: components["parameters"]["ExpenseAccountFilter"];
+                /**
+                 * @description Page size. Default 50. Any whole number (an optional sign and digits)
+                 *     is clamped to 1..200; anything else is 400 `VALIDATION_ERROR` on
+                 *     `limit`.
+                 */
+                limit?: components["parameters"]["JournalLimit"];
+                /**
+                 * @description Opaque cursor from the previous page's `nextCursor`; absent or empty
+                 *     for the first page. Unlike the admin list, a cursor that is not one of
+                 *     this list's is 400 `VALIDATION_ERROR` on `cursor` (restarting silently
+                 *     would make an infinite scroll repeat itself).
+                 */
+                cursor?: components["parameters"]["JournalCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of charges. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseChargePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExpenseSummary: {
+        parameters: {
+            query?: {
+                /** @description First charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive. */
+                from?: components["parameters"]["ExpenseFrom"];
+                /** @description Last charge date (YYYY-MM-DD, 1900-01-01 to 2199-12-31), inclusive; not before `from`. */
+                to?: components["parameters"]["ExpenseTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportExpensesCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Date,Amount,Currency,Category,Account,Recurrence,End Date,Note
+                     *     2024-01-31,49.0000,USD,data,Main,monthly,,Level 2 data
+                     */
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importExpensesCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example Date,Amount,Currency,Category,Account,Recurrence,End Date,Note
+                 *     2024-01-31,49.00,USD,data,Main,monthly,,Level 2 data
+                 */
+                "text/csv": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many expenses were recorded. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseImported"];
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: the file is not such a CSV (`file`: empty, no
+             *     header, an unknown or repeated column, no Date or Amount column,
+             *     not UTF-8, more than 5000 rows) or a row is bad
+             *     (`rows[<line>].<field>`); nothing was written.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "rows[3].amount must be greater than 0 and at most 99999999999999.9999",
+                     *         "details": [
+                     *           {
+                     *             "field": "rows[3].amount",
+                     *             "message": "must be greater than 0 and at most 99999999999999.9999"
+                     *           },
+                     *           {
+                     *             "field": "rows[4].category",
+                     *             "message": "is not a built-in category or one of yours: \"food\""
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the rows would take the user past 5000 expenses. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: the file is larger than 2 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is neither `text/csv` nor `multipart/form-data`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                expenseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The expense. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                expenseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                expenseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": "59.00",
+                 *       "endDate": "2024-12-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExpenseRequest"];
+            };
+        };
+        responses: {
+            /** @description The expense. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExpenseCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The categories. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseCategoryList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseCategoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The category. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseCategoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the name is taken (by another of the user's categories, regardless of case, or by a built-in one), or the user has 100 categories. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A category of the user's own (the built-in ones cannot be changed or deleted; their keys are a 404 here). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; how many expenses moved to `other`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "movedToOther": 3
+                     *     }
+                     */
+                    "application/json": {
+                        movedToOther: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameExpenseCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A category of the user's own (the built-in ones cannot be changed or deleted; their keys are a 404 here). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExpenseCategoryRequest"];
+            };
+        };
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseCategoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: the name is taken (by another of the user's categories, regardless of case, or by a built-in one). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     loadDemoJournal: {
         parameters: {
             query?: never;
@@ -9886,6 +10939,20 @@ export interface operations {
                 to?: string;
                 /** @description With `false`, `bySymbol` is empty (an options trader has a row per contract); `byUnderlying` is always there. */
                 bySymbol?: boolean;
+                /**
+                 * @description With `true`, the answer adds `expenses` and `netAfterExpenses`:
+                 *     the recorded expense charges (`/api/expenses`) dated from `from`
+                 *     through `to` (charge dates), of the accounts of `accountId` (an
+                 *     expense of no account counts only when no `accountId` is given:
+                 *     it is the trader's overall cost, which no one account carries);
+                 *     the other filters narrow the trades only. They are converted
+                 *     like `total`, with today's spot rates. Expenses never change the
+                 *     trades' figures (counts, rates, R, the equity curve): the
+                 *     equity curve and the calendar stay the trades'; `expenses.byMonth`
+                 *     gives each month's expenses and that month's net P&L after them.
+                 *     Absent or `false`: the answer is exactly as without expenses.
+                 */
+                netOfExpenses?: boolean;
             };
             header?: never;
             path?: never;
