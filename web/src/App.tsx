@@ -37,6 +37,7 @@ const Journal = lazy(() => import('./screens/journal/JournalList'));
 const JournalDay = lazy(() => import('./screens/journal/DayPage'));
 const Rules = lazy(() => import('./screens/rules/RulesPage'));
 const Tax = lazy(() => import('./screens/tax/TaxPage'));
+const Expenses = lazy(() => import('./screens/expenses/ExpensesPage'));
 
 /** Paths a signed-out visitor may open. */
 const publicPaths = ['/welcome', '/signin', '/signup', '/forgot-password', '/reset-password', '/verify-email', '/confirm-email'];
@@ -67,6 +68,7 @@ export const router = createBrowserRouter([
       { path: '/brokerages', element: <Brokerages /> },
       { path: '/exchange-rates', element: <ExchangeRates /> },
       { path: '/tax', element: <Tax /> },
+      { path: '/expenses', element: <Expenses /> },
       { path: '/calculator', element: <Calculator /> },
       { path: '/calculator/strategy', element: <CalculatorStrategy /> },
       { path: '/import', element: <CsvImport /> },
