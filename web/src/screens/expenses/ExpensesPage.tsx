@@ -64,6 +64,7 @@ function CsvCard() {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [inputKey, setInputKey] = useState(0);
+  const [missing, setMissing] = useState(false);
   const [done, setDone] = useState('');
   const upload = useMutation({
     mutationFn: (f: File) => {
@@ -81,6 +82,7 @@ function CsvCard() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setDone('');
+    setMissing(!file);
     if (file) upload.mutate(file);
   };
   const problems = importProblems(upload.error);
@@ -96,7 +98,7 @@ function CsvCard() {
         </a>
       </div>
       <form className="row" onSubmit={submit} aria-label="Import expenses">
-        <Field label="CSV file" type="file" accept=".csv,text/csv" key={inputKey} required onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        <Field label="CSV file" type="file" accept=".csv,text/csv" key={inputKey} onChange={(e) => setFile(e.target.files?.[0] ?? null)} error={missing ? 'Choose a CSV file first.' : undefined} />
         <button type="submit" disabled={upload.isPending}>
           Import
         </button>
