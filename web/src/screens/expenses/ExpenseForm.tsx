@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useMe } from '../../api/queries';
 import { normalizeDecimal } from '../../numbers';
+import { formatDay } from '../../format';
 import { ErrorNote, Field, FormActions, SelectField, TextAreaField } from '../../components/ui';
 import { categoryName, defaultCurrency, draftOf, emptyDraft, expenseRequest, recurrenceNames, today, type Expense, type ExpenseCategory, type ExpenseDraft, type Recurrence } from './expenses';
 
@@ -53,7 +54,7 @@ export function ExpenseForm({
     },
     onSuccess: ({ expense }) => {
       invalidateExpenses(queryClient);
-      onDone(`${editing ? 'Saved' : 'Recorded'} the expense of ${expense.startDate}.`);
+      onDone(`${editing ? 'Saved' : 'Recorded'} the expense of ${formatDay(expense.startDate)}.`);
       if (!editing) setDraft(emptyDraft(today()));
       setNewName('');
     },
@@ -96,7 +97,7 @@ export function ExpenseForm({
         </SelectField>
         {draft.category === newCategory && <Field label="New category’s name" required maxLength={50} value={newName} onChange={(e) => setNewName(e.target.value)} error={nameError} />}
         <SelectField label="Account" value={draft.accountId} onChange={(e) => set('accountId', e.target.value)} error={fe('accountId')}>
-          <option value="">All accounts (no one account)</option>
+          <option value="">All accounts</option>
           {accounts.map((a) => (
             <option key={a.id} value={a.id}>
               {a.name}
