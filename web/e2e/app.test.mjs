@@ -1637,10 +1637,156 @@ step('fits the Tax page on a phone: no sideways scroll, the gain in view', async
   }
 });
 
+/** The expenses' steps count in the last full year: every charge is in the past. */
+const expenseHeader = 'Date,Amount,Currency,Category,Account,Recurrence,End Date,Note';
+const usd = (n) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(n);
+const expensesRange = `?from=${taxYear}-02-01&to=${taxYear}-04-30`;
+
+step('records a monthly expense started on a 31st: its charges fall on each month\'s last day, and the summary counts them', async () => {
+  await nav('Expenses');
+  await page.getByRole('heading', { level: 1, name: 'Expenses' }).waitFor();
+  const form = page.getByRole('form', { name: 'Add an expense' });
+  await form.getByLabel('Amount', { exact: true }).fill('0');
+  await form.getByLabel('Start date', { exact: true }).fill(`${taxYear}-01-31`);
+  await form.getByLabel('Category', { exact: true }).selectOption({ label: 'Market data' });
+  await form.getByLabel('Note', { exact: true }).fill('Level 2 data');
+  await form.getByRole('button', { name: 'Add expense' }).click();
+  // The API's refusal beside the field, in words.
+  await form.getByText(/^The amount must be more than 0 and at most/).waitFor();
+  await form.getByLabel('Amount', { exact: true }).fill('10');
+  assert.equal(await form.getByLabel('Repeat', { exact: true }).inputValue(), 'monthly');
+  await form.getByRole('button', { name: 'Add expense' }).click();
+  await page.getByRole('status').filter({ hasText: 'Recorded the expense' }).waitFor();
+  // Started on January 31: charged on February's last day, then March 31, April 30.
+  const feb = new Date(Date.UTC(taxYear, 2, 0)).getUTCDate();
+  const { items: charges } = await api(`/api/expenses/charges${expensesRange}`);
+  assert.deepEqual(charges.map((c) => c.date).sort(), [`${taxYear}-02-${feb}`, `${taxYear}-03-31`, `${taxYear}-04-30`]);
+  await page.getByLabel('Charged from', { exact: true }).fill(`${taxYear}-02-01`);
+  await page.getByLabel('Charged to', { exact: true }).fill(`${taxYear}-04-30`);
+  const summary = page.getByRole('region', { name: 'Summary', exact: true });
+  await summary.getByTestId('expense-total').filter({ hasText: usd(30) }).waitFor();
+  const months = summary.getByRole('region', { name: 'Expenses by month' });
+  for (const m of ['February', 'March', 'April']) assert.match(await months.getByRole('row', { name: new RegExp(`^${m} ${taxYear}`) }).innerText(), /\$10\.00/);
+  assert.match(await summary.getByRole('region', { name: 'Expenses by category' }).getByRole('row', { name: /^Market data/ }).innerText(), /\$30\.00/);
+  const row = page.getByRole('region', { name: 'Your expenses' }).getByRole('row').filter({ hasText: 'Level 2 data' });
+  assert.match(await row.innerText(), /Market data\s+\$10\.00\s+Monthly\s+All accounts\s+.+\s+\$30\.00\s+Level 2 data/);
+  await screenshot('expenses');
+});
+
+step('edits the expense into a category of its own, made in the form', async () => {
+  await page.getByRole('button', { name: /^Edit expense Market data/ }).click();
+  const form = page.getByRole('form', { name: 'Edit expense' });
+  assert.equal(await form.getByLabel('Amount', { exact: true }).inputValue(), '10');
+  await form.getByLabel('Amount', { exact: true }).fill('12');
+  await form.getByLabel('Category', { exact: true }).selectOption({ label: 'New category…' });
+  await form.getByLabel('New category’s name', { exact: true }).fill('Coaching');
+  await form.getByRole('button', { name: 'Save expense' }).click();
+  await page.getByRole('status').filter({ hasText: 'Saved the expense' }).waitFor();
+  await page.getByRole('form', { name: 'Add an expense' }).waitFor();
+  const row = page.getByRole('region', { name: 'Your expenses' }).getByRole('row').filter({ hasText: 'Level 2 data' });
+  await row.filter({ hasText: 'Coaching' }).waitFor();
+  assert.match(await row.innerText(), /Coaching\s+\$12\.00\s+Monthly/);
+  await page.getByRole('region', { name: 'Summary', exact: true }).getByTestId('expense-total').filter({ hasText: usd(36) }).waitFor();
+  await page.getByRole('region', { name: 'Your categories' }).getByRole('listitem').filter({ hasText: 'Coaching' }).waitFor();
+});
+
+step('deletes a category of its own (its expense moves to Other), and an expense after a confirmation', async () => {
+  const cats = page.getByRole('region', { name: 'Your categories' });
+  await cats.getByRole('button', { name: 'Rename Coaching' }).click();
+  await cats.getByLabel('New name for Coaching').fill('Mentoring');
+  await cats.getByRole('button', { name: 'Save name' }).click();
+  await cats.getByRole('status').filter({ hasText: 'Renamed the category to Mentoring.' }).waitFor();
+  await cats.getByRole('button', { name: 'Delete category Mentoring' }).click();
+  assert.match(await page.getByRole('alertdialog').innerText(), /move to the category Other/);
+  await answer(page, true);
+  await cats.getByRole('status').filter({ hasText: 'Deleted the category Mentoring: 1 expense moved to Other.' }).waitFor();
+  const list = page.getByRole('region', { name: 'Your expenses' });
+  await list.getByRole('row').filter({ hasText: 'Level 2 data' }).filter({ hasText: 'Other' }).waitFor();
+
+  const form = page.getByRole('form', { name: 'Add an expense' });
+  await form.getByLabel('Amount', { exact: true }).fill('5');
+  await form.getByLabel('Start date', { exact: true }).fill(`${taxYear}-03-15`);
+  await form.getByLabel('Category', { exact: true }).selectOption({ label: 'Education' });
+  await form.getByLabel('Repeat', { exact: true }).selectOption({ label: 'Once' });
+  await form.getByLabel('Note', { exact: true }).fill('A book');
+  await form.getByRole('button', { name: 'Add expense' }).click();
+  const book = list.getByRole('row').filter({ hasText: 'A book' });
+  await book.waitFor();
+  assert.match(await book.innerText(), /Education\s+\$5\.00\s+Once/);
+  await book.getByRole('button', { name: 'Delete' }).click();
+  await answer(page, false);
+  await book.waitFor();
+  await book.getByRole('button', { name: 'Delete' }).click();
+  await answer(page, true);
+  await book.waitFor({ state: 'detached' });
+  await page.getByRole('region', { name: 'Summary', exact: true }).getByTestId('expense-total').filter({ hasText: usd(36) }).waitFor();
+});
+
+step('imports expenses from CSV; a bad file is refused whole, each row and field named in words; the export reads back', async () => {
+  const file = (rows) => ({ name: 'expenses.csv', mimeType: 'text/csv', buffer: Buffer.from([expenseHeader, ...rows].join('\n') + '\n') });
+  const csvCard = page.getByRole('region', { name: 'CSV', exact: true });
+  await csvCard.getByLabel('CSV file').setInputFiles(file([`${taxYear}-03-01,20,USD,hardware,Swing,none,,Monitor`, `${taxYear}-03-02,-5,USD,data,,none,,Refund`, `${taxYear}-03-03,5,USD,food,,none,,Lunch`]));
+  await csvCard.getByRole('button', { name: 'Import' }).click();
+  const problems = csvCard.getByRole('list', { name: 'Problems in the file' });
+  await problems.waitFor();
+  const text = await problems.innerText();
+  assert.match(text, /Row 3: The amount must be more than 0/);
+  assert.match(text, /Row 4: There is no category “food”/);
+  assert.doesNotMatch(text, /rows\[|VALIDATION/);
+  await csvCard.getByLabel('CSV file').setInputFiles(file([`${taxYear}-03-01,20,USD,hardware,Swing,none,,Monitor`, `${taxYear}-04-15,5,USD,education,,none,,Course`]));
+  await csvCard.getByRole('button', { name: 'Import' }).click();
+  await csvCard.getByRole('status').filter({ hasText: 'Imported 2 expenses.' }).waitFor();
+  await page.getByRole('region', { name: 'Summary', exact: true }).getByTestId('expense-total').filter({ hasText: usd(61) }).waitFor();
+  const monitor = page.getByRole('region', { name: 'Your expenses' }).getByRole('row').filter({ hasText: 'Monitor' });
+  assert.match(await monitor.innerText(), /Hardware\s+\$20\.00\s+Once\s+Swing/);
+  const [download] = await Promise.all([page.waitForEvent('download'), csvCard.getByRole('link', { name: 'Download expenses (CSV)' }).click()]);
+  const exported = fs.readFileSync(await download.path(), 'utf8');
+  assert.match(exported, new RegExp(`^${expenseHeader}\\r?\\n`));
+  assert.match(exported, new RegExp(`${taxYear}-03-01,20\\.0000,USD,hardware,Swing,none,,Monitor`));
+});
+
+step('subtracts the expenses on the dashboard: the period\'s expenses and the P&L after them, trade figures unchanged', async () => {
+  await page.goto(`/${expensesRange}`);
+  const toggle = page.getByRole('switch', { name: 'Subtract expenses' });
+  await toggle.waitFor();
+  await page.waitForLoadState('networkidle');
+  const stats = page.getByLabel('Statistics', { exact: true });
+  const winRate = async () => ((await stats.count()) ? (await stats.innerText()).match(/Win rate\s+(\S+)/)?.[1] : 'no trades');
+  const before = await winRate();
+  assert.equal(await toggle.isChecked(), false);
+  const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/api/performance?') && r.url().includes('netOfExpenses=true')), toggle.check()]);
+  assert.match(request.url(), new RegExp(`from=${taxYear}-02-01`));
+  const net = page.getByRole('region', { name: 'Net after expenses' });
+  await net.waitFor();
+  const expected = await api(`/api/performance${expensesRange}&netOfExpenses=true&bySymbol=false`);
+  assert.equal(expected.expenses.total, '61.0000');
+  const tiles = await net.getByLabel('Net after expenses', { exact: true }).innerText();
+  assert.match(tiles, /Expenses\s+\$61\.00/);
+  if (expected.netAfterExpenses !== null) assert.ok(tiles.includes(`Net after expenses\n${usd(Number(expected.netAfterExpenses))}`) || tiles.includes(usd(Number(expected.netAfterExpenses))), tiles);
+  await net.getByRole('rowheader', { name: `March ${taxYear}` }).waitFor();
+  assert.equal(await winRate(), before);
+  await screenshot('dashboard-net-of-expenses');
+  await toggle.uncheck();
+  await net.waitFor({ state: 'detached' });
+});
+
+step('fits the Expenses page on a phone: no sideways scroll of the page', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`/expenses${expensesRange}`);
+    await page.getByRole('region', { name: 'Your expenses' }).getByRole('row').filter({ hasText: 'Monitor' }).waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `/expenses is ${width} px wide at a 390 px viewport`);
+    await screenshot('expenses-phone');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks', `/tax?year=${taxYear}`];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks', `/tax?year=${taxYear}`, `/expenses${expensesRange}`];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

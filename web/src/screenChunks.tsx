@@ -65,6 +65,7 @@ export const Journal = screen(() => import('./screens/journal/JournalList'));
 export const JournalDay = screen(() => import('./screens/journal/DayPage'));
 export const Rules = screen(() => import('./screens/rules/RulesPage'));
 export const Tax = screen(() => import('./screens/tax/TaxPage'));
+export const Expenses = screen(() => import('./screens/expenses/ExpensesPage'));
 
 /** The signed-in screens by their menu path, for a link's preload. */
 const byPath: Record<string, Screen> = {
@@ -75,6 +76,7 @@ const byPath: Record<string, Screen> = {
   '/playbooks': Playbooks,
   '/rules': Rules,
   '/tax': Tax,
+  '/expenses': Expenses,
   '/accounts': Accounts,
   '/calculator': Calculator,
   '/import': CsvImport,

@@ -124,6 +124,7 @@ export function AppLayout() {
     ['/import', 'Import'],
     ['/exchange-rates', 'Rates'],
     ['/tax', 'Tax'],
+    ['/expenses', 'Expenses'],
   ];
   // The assistant and billing are absent, not disabled, when the instance has no model provider or payment processor.
   if (config.data?.assistant) links.push(['/assistant', 'Assistant']);

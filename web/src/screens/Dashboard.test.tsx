@@ -97,6 +97,47 @@ describe('Dashboard', () => {
     expect(Object.fromEntries(new URLSearchParams(calls.find((c) => c.path === '/api/performance')?.search))).toEqual({ from: '2024-05-01', tagId: 't1', bySymbol: 'false' });
   });
 
+  it('subtracts the expenses on demand: off by default, then the period’s expenses and the net after them, trade figures unchanged', async () => {
+    const expenses = { byCurrency: [{ currency: 'USD', amount: '61.0000' }], total: '61.0000', missingPairs: [], byMonth: [{ month: '2024-05', total: '61.0000', netAfterExpenses: '189.0000' }] };
+    const { calls } = mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '25098.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', (c) => ({
+        body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [block('USD')], total: block('USD'), ...(c.search.includes('netOfExpenses=true') ? { expenses, netAfterExpenses: '189.0000' } : {}) },
+      })),
+    );
+    renderScreen(<Dashboard />);
+    const toggle = await screen.findByRole('switch', { name: 'Subtract expenses' });
+    expect(toggle).not.toBeChecked();
+    await screen.findByLabelText('Statistics');
+    expect(screen.queryByRole('region', { name: 'Net after expenses' })).toBeNull();
+    expect(calls.find((c) => c.path === '/api/performance')?.search).not.toContain('netOfExpenses');
+    await userEvent.click(toggle);
+    const net = await screen.findByRole('region', { name: 'Net after expenses' });
+    const tiles = within(net).getByLabelText('Net after expenses');
+    expect(tiles).toHaveTextContent(/Net P&L\s*\$250\.00/);
+    expect(tiles).toHaveTextContent(/Expenses\s*\$61\.00/);
+    expect(tiles).toHaveTextContent(/Net after expenses\s*\$189\.00/);
+    expect(within(net).getByRole('row', { name: /May 2024/ })).toHaveTextContent('$189.00');
+    expect(calls.some((c) => c.path === '/api/performance' && c.search.includes('netOfExpenses=true'))).toBe(true);
+    expect(screen.getByLabelText('Statistics')).toHaveTextContent('75.00%');
+  });
+
+  it('names the rate the expenses lack instead of a net after them', async () => {
+    const expenses = { byCurrency: [{ currency: 'GBP', amount: '7.0000' }], total: null, missingPairs: ['GBP/USD'], byMonth: [] };
+    mockApi(
+      ...lists,
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '25098.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [block('USD')], total: block('USD'), expenses, netAfterExpenses: null } })),
+    );
+    renderScreen(<Dashboard />);
+    await userEvent.click(await screen.findByRole('switch', { name: 'Subtract expenses' }));
+    const net = await screen.findByRole('region', { name: 'Net after expenses' });
+    expect(within(net).getByRole('link', { name: 'GBP/USD' })).toHaveAttribute('href', '/exchange-rates?base=GBP&quote=USD');
+    expect(within(net).getByLabelText('Net after expenses')).toHaveTextContent(/Expenses\s*—\s*An exchange rate is missing/);
+    expect(net).toHaveTextContent('Expenses per currency: £7.00');
+  });
+
   it('filters by kind of strategy, and names the kinds in words', async () => {
     const { calls } = mockApi(
       ...lists,

@@ -14,6 +14,7 @@ import { PnlCalendar } from './dashboard/Calendar';
 import { Tile } from './dashboard/Tile';
 import { MissingRates } from '../components/MissingRates';
 import { FeeRollup } from './dashboard/Fees';
+import { NetOfExpenses, NetSwitch } from './dashboard/NetOfExpenses';
 import { RuleMarker } from './rules/RuleMarker';
 import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
 import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
@@ -135,7 +136,12 @@ export default function Dashboard() {
   const accounts = useAccounts();
   const tags = useTags();
   const totals = useQuery({ queryKey: ['dashboard', 'totals'], queryFn: () => unwrap(client.GET('/api/dashboard/totals')) });
-  const perf = useQuery({ queryKey: ['performance', query], queryFn: () => unwrap(client.GET('/api/performance', { params: { query: { ...query, bySymbol: false } } })) });
+  // "Subtract expenses" is a view setting, like "Figures in": off on every visit.
+  const [netOfExpenses, setNetOfExpenses] = useState(false);
+  const perf = useQuery({
+    queryKey: ['performance', query, netOfExpenses],
+    queryFn: () => unwrap(client.GET('/api/performance', { params: { query: { ...query, bySymbol: false, ...(netOfExpenses ? { netOfExpenses: true } : {}) } } })),
+  });
   const [chosen, setChosen] = useState<string>('');
   const blocks: Array<{ id: string; label: string; block: Block }> = [];
   if (perf.data?.total) blocks.push({ id: 'total', label: `All accounts in ${perf.data.total.currency}`, block: perf.data.total });
@@ -191,9 +197,11 @@ export default function Dashboard() {
           </SelectField>
         )}
       </FilterBar>
+      <NetSwitch on={netOfExpenses} onChange={setNetOfExpenses} />
       <QueryView query={perf}>
         {(performance) => (
           <>
+            {netOfExpenses && <NetOfExpenses report={performance} accountFiltered={filters.accountId.length > 0} />}
             {performance.total === null && performance.byCurrency.length > 0 && (
               <>
                 <MissingRates subject="statistics across all accounts" pairs={performance.missingPairs} currency={performance.displayCurrency} />
