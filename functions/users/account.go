@@ -25,6 +25,8 @@ var (
 type passwordChangeRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 	NewPassword     string `json:"newPassword"`
+	// RevokeTokens also revokes every API token of the user.
+	RevokeTokens bool `json:"revokeTokens"`
 }
 
 type endedEnvelope struct {
@@ -32,7 +34,7 @@ type endedEnvelope struct {
 }
 
 // changePassword sets a new password; every other session of the user
-// ends, the caller's stays.
+// ends, the caller's stays, and the API tokens go too when asked.
 func (h handler) changePassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := auth.CurrentUser(ctx)
@@ -54,12 +56,12 @@ func (h handler) changePassword(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	ended, err := auth.ChangePassword(ctx, h.app.DB, r, user.ID, hash)
+	changed, err := auth.ChangePassword(ctx, h.app.DB, r, user.ID, hash, req.RevokeTokens)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, endedEnvelope{EndedSessions: ended})
+	httpx.JSON(w, http.StatusOK, changed)
 }
 
 // checkCurrentPassword applies the per-user limit, then the costly check.
