@@ -196,16 +196,35 @@ func (h handler) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 
 type devicesEnvelope struct {
 	Items []auth.Device `json:"items"`
+	// FailedSignIns are the wrong passwords given for the account before
+	// the latest sign-in, until dismissed; null when there are none.
+	FailedSignIns *auth.FailedSignIns `json:"failedSignIns"`
 }
 
-// listSessions lists the caller's signed-in devices.
+// listSessions lists the caller's signed-in devices, with the notice of
+// failed sign-in attempts the security settings show above them.
 func (h handler) listSessions(w http.ResponseWriter, r *http.Request) {
-	list, err := h.app.Sessions.Devices(r, auth.CurrentUser(r.Context()).ID)
+	userID := auth.CurrentUser(r.Context()).ID
+	list, err := h.app.Sessions.Devices(r, userID)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list})
+	failed, err := auth.FailedSignInNotice(r.Context(), h.app.DB, userID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list, FailedSignIns: failed})
+}
+
+// dismissFailedSignIns clears the notice of failed sign-in attempts.
+func (h handler) dismissFailedSignIns(w http.ResponseWriter, r *http.Request) {
+	if err := auth.DismissFailedSignIns(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.NoContent(w)
 }
 
 // revokeSession ends one of the caller's sessions (their own signs them out).
