@@ -67,6 +67,9 @@ var TokenRoutes = map[string]string{
 	"GET /api/positions/{positionId}/playbook":         ScopeRead,
 	"POST /api/calculator":                             ScopeRead,
 	"POST /api/calculator/strategy":                    ScopeRead,
+	"GET /api/options/occ/parse":                       ScopeRead,
+	"GET /api/options/occ/encode":                      ScopeRead,
+	"POST /api/options/black-scholes":                  ScopeRead,
 
 	"POST /api/accounts":                                  ScopeWrite,
 	"PATCH /api/accounts/{accountId}":                     ScopeWrite,
