@@ -17,6 +17,7 @@ import (
 	"tradejournal/functions/expenses"
 	"tradejournal/functions/health"
 	"tradejournal/functions/journaldays"
+	"tradejournal/functions/options"
 	"tradejournal/functions/performance"
 	"tradejournal/functions/playbooks"
 	"tradejournal/functions/positions"
@@ -34,5 +35,5 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a)}
+		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a), options.Group(a)}
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,6 +24,7 @@ import (
 
 	"tradejournal/api"
 	"tradejournal/functions"
+	"tradejournal/functions/backup"
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
@@ -538,9 +540,11 @@ func TestOpenAPISecurityMatchesRouter(t *testing.T) {
 	}
 }
 
-// TestOpenAPIErrorCodes holds the Error schema's code enum to the codes a
-// response body can carry: every apperr code as httpx writes it (404s and
-// gateway errors carry none), plus the 500's INTERNAL.
+// TestOpenAPIErrorCodes holds the Error schema's code enum and its
+// x-error-table (the document's error table: each code's status and when it
+// is sent) to the codes a response body can carry: every apperr code as
+// httpx writes it (404s and gateway errors carry none), plus the 500's
+// INTERNAL. A code added to shared/apperr fails here until documented.
 func TestOpenAPIErrorCodes(t *testing.T) {
 	doc := loadDocument(t)
 	enum, _ := mapAt(doc, "components", "schemas", "Error", "properties", "error", "properties", "code")["enum"].([]any)
@@ -560,6 +564,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 	slog.SetDefault(slog.New(slog.DiscardHandler)) // httpx logs the internal failure
 	t.Cleanup(func() { slog.SetDefault(prev) })
 	inBodies := map[string]bool{}
+	table := mapAt(doc, "components", "schemas", "Error", "properties", "error", "properties", "code", "x-error-table")
 	for _, err := range errs {
 		rec := httptest.NewRecorder()
 		httpx.Error(rec, httptest.NewRequest(http.MethodGet, "/", nil), err)
@@ -573,6 +578,18 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 		}
 		if body.Error.Code != "" {
 			inBodies[body.Error.Code] = true
+			row := mapAt(table, body.Error.Code)
+			if status, _ := row["status"].(int); status != rec.Code {
+				t.Errorf("x-error-table: %s is sent with status %d, the table says %v", body.Error.Code, rec.Code, row["status"])
+			}
+			if when, _ := row["when"].(string); when == "" {
+				t.Errorf("x-error-table: %s has no `when`", body.Error.Code)
+			}
+		}
+	}
+	for _, c := range sortedKeys(table) {
+		if !inBodies[c] {
+			t.Errorf("x-error-table lists %s, which no response body carries", c)
 		}
 	}
 
@@ -634,4 +651,87 @@ func apperrCodes(t *testing.T) []apperr.Code {
 		t.Fatal("found no apperr.Code constants: the source walk is broken")
 	}
 	return codes
+}
+
+// TestOpenAPIBackupDocumented holds the backup routes' descriptions to the
+// archive's entries (every Entry constant of shared/backup named in both)
+// and the restore's answer to the Go struct it is encoded from.
+func TestOpenAPIBackupDocumented(t *testing.T) {
+	doc := loadDocument(t)
+	entries := entryNames(t)
+	for _, path := range []string{"/api/backup/archive", "/api/backup/restore"} {
+		item := mapAt(doc, "paths", path)
+		var desc string
+		for _, m := range []string{"get", "post"} {
+			if d, ok := mapAt(item, m)["description"].(string); ok {
+				desc += d
+			}
+		}
+		desc = strings.Join(strings.Fields(desc), " ")
+		for _, e := range entries {
+			if !strings.Contains(desc, "`"+e+"`") {
+				t.Errorf("%s: the description does not name the archive entry `%s`", path, e)
+			}
+		}
+	}
+
+	restored := mapAt(doc, "components", "schemas", "RestoredEnvelope", "properties", "restored")
+	documented := sortedKeys(mapAt(restored, "properties"))
+	var required []string
+	for _, r := range restored["required"].([]any) {
+		required = append(required, fmt.Sprint(r))
+	}
+	slices.Sort(required)
+	var fields []string
+	typ := reflect.TypeFor[backup.Restored]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		fields = append(fields, name)
+	}
+	slices.Sort(fields)
+	if !slices.Equal(documented, fields) || !slices.Equal(required, fields) {
+		t.Errorf("RestoredEnvelope.restored documents %v (required %v); the answer carries %v", documented, required, fields)
+	}
+}
+
+// entryNames reads the file names of shared/backup's Entry constants.
+func entryNames(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "shared", "backup", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("find shared/backup sources: %v", err)
+	}
+	fset := token.NewFileSet()
+	var names []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatalf("parse %s: %v", name, err)
+		}
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if !strings.HasPrefix(id.Name, "Entry") || i >= len(vs.Values) {
+						continue
+					}
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						v, _ := strconv.Unquote(lit.Value)
+						names = append(names, v)
+					}
+				}
+			}
+		}
+	}
+	if len(names) < 9 {
+		t.Fatalf("found %d Entry constants in shared/backup: the source walk is broken", len(names))
+	}
+	return names
 }

@@ -64,12 +64,15 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/accounts/{accountId}/ledger", Handler: require(h.listLedger)},
 			{Pattern: "POST /api/accounts/{accountId}/ledger", Handler: require(h.addLedgerEntry)},
 			{Pattern: "DELETE /api/accounts/{accountId}/ledger/{entryId}", Handler: require(h.deleteLedgerEntry)},
+			{Pattern: "POST /api/accounts/{accountId}/ledger/reconcile", Handler: require(h.reconcileLedger)},
+			{Pattern: "GET /api/accounts/position-counts", Handler: require(h.positionCounts)},
 
 			{Pattern: "GET /api/brokerages", Handler: require(h.listBrokerages)},
 			{Pattern: "POST /api/brokerages", Handler: require(h.createBrokerage)},
 			{Pattern: "GET /api/brokerages/{brokerageId}", Handler: require(h.getBrokerage)},
 			{Pattern: "PATCH /api/brokerages/{brokerageId}", Handler: require(h.updateBrokerage)},
 			{Pattern: "DELETE /api/brokerages/{brokerageId}", Handler: require(h.deleteBrokerage)},
+			{Pattern: "POST /api/brokerages/{brokerageId}/duplicate", Handler: require(h.duplicateBrokerage)},
 
 			{Pattern: "GET /api/tags", Handler: require(h.listTags)},
 			{Pattern: "POST /api/tags", Handler: require(h.createTag)},
@@ -93,7 +96,11 @@ type Account struct {
 	Balance            string  `json:"balance"`
 	DefaultRiskPercent *string `json:"defaultRiskPercent"`
 	BrokerageID        *string `json:"brokerageId"`
-	Archived           bool    `json:"archived"`
+	// BuyingPower is the stored figure the calculator caps a position
+	// against when this account is chosen (the broker's buying power,
+	// margin included); null when none is stored.
+	BuyingPower *string `json:"buyingPower"`
+	Archived    bool    `json:"archived"`
 	// Demo marks the demo journal's account (POST /api/demo-journal),
 	// removed with DELETE /api/demo-journal.
 	Demo      bool      `json:"demo"`
@@ -118,16 +125,16 @@ func pageOf[T any](rows []T, page listquery.BoundedPage, keys func(T) []string) 
 }
 
 const accountColumns = `id::text, name, currency, timezone, starting_balance, balance,
-	default_risk_percent, brokerage_id::text, archived, demo, created_at`
+	default_risk_percent, brokerage_id::text, buying_power, archived, demo, created_at`
 
 func scanAccount(row pgx.Row) (Account, error) {
 	var (
 		a             Account
 		start, bal    decimal.Decimal
-		risk          *decimal.Decimal
+		risk, power   *decimal.Decimal
 		currencyBlank string
 	)
-	err := row.Scan(&a.ID, &a.Name, &currencyBlank, &a.Timezone, &start, &bal, &risk, &a.BrokerageID, &a.Archived, &a.Demo, &a.CreatedAt)
+	err := row.Scan(&a.ID, &a.Name, &currencyBlank, &a.Timezone, &start, &bal, &risk, &a.BrokerageID, &power, &a.Archived, &a.Demo, &a.CreatedAt)
 	a.Currency = strings.TrimSpace(currencyBlank)
 	a.StartingBalance = money.RoundN(start, 4)
 	a.Balance = money.RoundN(bal, 4)
@@ -135,12 +142,16 @@ func scanAccount(row pgx.Row) (Account, error) {
 		s := risk.String()
 		a.DefaultRiskPercent = &s
 	}
+	if power != nil {
+		s := money.RoundN(*power, 4)
+		a.BuyingPower = &s
+	}
 	return a, err
 }
 
 // accountRequest is the body of POST and PATCH /api/accounts. On PATCH an
-// absent field keeps its value; null clears defaultRiskPercent and
-// brokerageId.
+// absent field keeps its value; null clears defaultRiskPercent,
+// brokerageId and buyingPower.
 type accountRequest struct {
 	Name               *string       `json:"name"`
 	Currency           *string       `json:"currency"`
@@ -148,6 +159,7 @@ type accountRequest struct {
 	StartingBalance    journal.Field `json:"startingBalance,omitzero"`
 	DefaultRiskPercent journal.Field `json:"defaultRiskPercent,omitzero"`
 	BrokerageID        journal.Field `json:"brokerageId,omitzero"`
+	BuyingPower        journal.Field `json:"buyingPower,omitzero"`
 	Archived           *bool         `json:"archived"`
 }
 
@@ -160,6 +172,8 @@ type accountValues struct {
 	risk                     *decimal.Decimal
 	brokerageSet             bool
 	brokerageID              *string
+	powerSet                 bool
+	power                    *decimal.Decimal
 	archived                 *bool
 }
 
@@ -217,6 +231,13 @@ func validateAccount(in accountRequest, create bool) (accountValues, error) {
 			p.Add("brokerageId", "must be a brokerage id")
 		default:
 			v.brokerageID = &f.Str
+		}
+	}
+	if in.BuyingPower.Set {
+		// The calculator's buyingPower: sign-agnostic, the balance domain.
+		v.powerSet = true
+		if d, ok := p.Decimal("buyingPower", in.BuyingPower, journal.BalanceRule); ok {
+			v.power = &d
 		}
 	}
 	v.archived = in.Archived
@@ -301,10 +322,10 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		const ins = `INSERT INTO accounts (user_id, name, currency, timezone, starting_balance, balance,
-				default_risk_percent, brokerage_id, archived)
-			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8) RETURNING ` + accountColumns
+				default_risk_percent, brokerage_id, archived, buying_power)
+			VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8, $9) RETURNING ` + accountColumns
 		var err error
-		acc, err = scanAccount(tx.QueryRow(ctx, ins, userID, *v.name, *v.currency, tz, start, v.risk, v.brokerageID, archived))
+		acc, err = scanAccount(tx.QueryRow(ctx, ins, userID, *v.name, *v.currency, tz, start, v.risk, v.brokerageID, archived, v.power))
 		if err != nil {
 			return nameTaken(err)
 		}
@@ -409,11 +430,12 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 				starting_balance = coalesce($6, starting_balance),
 				default_risk_percent = CASE WHEN $7 THEN $8 ELSE default_risk_percent END,
 				brokerage_id = CASE WHEN $9 THEN $10::uuid ELSE brokerage_id END,
-				archived = coalesce($11, archived)
+				archived = coalesce($11, archived),
+				buying_power = CASE WHEN $12 THEN $13 ELSE buying_power END
 			WHERE id = $1 AND user_id = $2 RETURNING ` + accountColumns
 		var err error
 		acc, err = scanAccount(tx.QueryRow(ctx, upd, id, userID, v.name, v.currency, v.timezone, v.startingBalance,
-			v.riskSet, v.risk, v.brokerageSet, v.brokerageID, v.archived))
+			v.riskSet, v.risk, v.brokerageSet, v.brokerageID, v.archived, v.powerSet, v.power))
 		return nameTaken(err)
 	})
 	if err != nil {

@@ -211,11 +211,31 @@ func TestLedger(t *testing.T) {
 		}
 	})
 	t.Run("DeleteDeposit", func(t *testing.T) {
-		acc := apitest.Object(t, apitest.Must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 200), "account")
+		r := apitest.Must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 200)
+		acc, rev := apitest.Object(t, r, "account"), apitest.Object(t, r, "entry")
 		if acc["balance"] != "1254.9000" { // 1000 + 250.25 + 5 - 0.35
 			t.Fatalf("balance %v", acc["balance"])
 		}
-		apitest.Must(t, a.Do("DELETE", base+"/"+withdrawal, nil), 404)
+		// The withdrawal stays, reversed by an entry of its kind and date.
+		if rev["kind"] != "withdrawal" || rev["amount"] != "50.0000" || rev["reversesId"] != withdrawal ||
+			rev["occurredAt"] != "2024-01-03T10:00:00Z" || rev["note"] != "Reverses the withdrawal of 2024-01-03" {
+			t.Fatalf("reversal %s", r.Body)
+		}
+		list := apitest.Items(t, apitest.Must(t, a.Do("GET", base+"?kind=withdrawal", nil), 200))
+		if len(list) != 2 {
+			t.Fatalf("the list shows %d withdrawals, want the entry and its reversal", len(list))
+		}
+		for _, it := range list {
+			if e := it.(map[string]any); e["id"] == withdrawal && e["reversedBy"] != rev["id"] {
+				t.Fatalf("the reversed entry: %v", e)
+			}
+		}
+		for _, again := range []string{withdrawal, rev["id"].(string)} {
+			if r := a.Do("DELETE", base+"/"+again, nil); r.Status != 409 || r.ErrorCode() != "CONFLICT" {
+				t.Fatalf("deleting %s again: %d %s", again, r.Status, r.Body)
+			}
+		}
+		apitest.Must(t, a.Do("DELETE", base+"/"+missingID, nil), 404)
 		fee := apitest.Items(t, apitest.Must(t, a.Do("GET", base+"?kind=fee", nil), 200))[0].(map[string]any)["id"].(string)
 		if r := a.Do("DELETE", base+"/"+fee, nil); r.Status != 409 || r.ErrorCode() != "CONFLICT" {
 			t.Fatalf("deleting a fill's entry: %d %s", r.Status, r.Body)

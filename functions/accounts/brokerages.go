@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -245,4 +246,69 @@ func (h handler) deleteBrokerage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.NoContent(w)
+}
+
+// duplicateBrokerage copies a schedule the user can see, a built-in one
+// too, into a new one of theirs named "<name> (copy)", or "(copy 2)" and
+// on when that is taken: a built-in schedule cannot be edited, so a copy
+// is how a user starts from one.
+func (h handler) duplicateBrokerage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID := auth.CurrentUser(ctx).ID
+	var b Brokerage
+	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		src, err := brokerageByID(ctx, tx, userID, r.PathValue("brokerageId"))
+		if err != nil {
+			return err
+		}
+		if err := lockUser(ctx, tx, userID, "brokerages", MaxBrokerages); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT lower(name) FROM brokerages WHERE user_id IS NULL OR user_id = $1`, userID)
+		if err != nil {
+			return db.Classify(err)
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return db.Classify(err)
+		}
+		const ins = `INSERT INTO brokerages (user_id, name, stock_per_share_commission, stock_min_per_fill,
+				stock_max_per_fill, options_per_contract_commission, options_per_contract_exchange_fee,
+				options_min_per_fill, options_max_per_fill)
+			SELECT $2, $3, stock_per_share_commission, stock_min_per_fill,
+				stock_max_per_fill, options_per_contract_commission, options_per_contract_exchange_fee,
+				options_min_per_fill, options_max_per_fill
+			FROM brokerages WHERE id = $1 RETURNING ` + brokerageColumns
+		b, err = scanBrokerage(tx.QueryRow(ctx, ins, src.ID, userID, copyName(src.Name, names)))
+		return db.Classify(err)
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusCreated, brokerageEnvelope{b})
+}
+
+// copyName is the name of a copy of a schedule called name: "<name>
+// (copy)", else "(copy 2)", "(copy 3)" and on, the first that no name of
+// taken (lowercase) has, ignoring case; name is cut so the whole fits
+// journal.MaxNameChars.
+func copyName(name string, taken []string) string {
+	used := make(map[string]bool, len(taken))
+	for _, n := range taken {
+		used[n] = true
+	}
+	for i := 1; ; i++ {
+		suffix := " (copy)"
+		if i > 1 {
+			suffix = " (copy " + strconv.Itoa(i) + ")"
+		}
+		base := []rune(name)
+		if n := journal.MaxNameChars - len([]rune(suffix)); len(base) > n {
+			base = base[:n]
+		}
+		if c := strings.TrimRight(string(base), " ") + suffix; !used[strings.ToLower(c)] {
+			return c
+		}
+	}
 }

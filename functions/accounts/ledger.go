@@ -1,6 +1,7 @@
 package accounts
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -18,10 +19,12 @@ import (
 )
 
 // LedgerEntry is one change to an account's balance: a deposit or a
-// withdrawal typed in by the user, or the realised P&L (realized_pnl) or
-// fee of a fill, written with the fill. Amounts are signed 4-place strings
-// (withdrawals and fees negative). The account's balance is its starting
-// balance plus the sum of its entries.
+// withdrawal typed in by the user, an adjustment a reconcile recorded, or
+// the realised P&L (realized_pnl) or fee of a fill, written with the fill.
+// Amounts are signed 4-place strings (withdrawals and fees negative). The
+// account's balance is its starting balance plus the sum of its entries.
+// A deleted entry stays: ReversedBy names the entry that reverses it,
+// whose ReversesID names it back.
 type LedgerEntry struct {
 	ID         string    `json:"id"`
 	Kind       string    `json:"kind"`
@@ -30,17 +33,21 @@ type LedgerEntry struct {
 	FillID     *string   `json:"fillId"`
 	OccurredAt time.Time `json:"occurredAt"`
 	Note       string    `json:"note"`
+	ReversesID *string   `json:"reversesId"`
+	ReversedBy *string   `json:"reversedBy"`
 	CreatedAt  time.Time `json:"createdAt"`
 }
 
-const ledgerColumns = `id::text, kind, amount, position_id::text, fill_id::text, occurred_at, note, created_at`
+// ledgerColumns are read FROM ledger_entries unaliased.
+const ledgerColumns = `id::text, kind, amount, position_id::text, fill_id::text, occurred_at, note, reverses_id::text,
+	(SELECT r.id::text FROM ledger_entries r WHERE r.reverses_id = ledger_entries.id) AS reversed_by, created_at`
 
 func scanLedger(row pgx.Row) (LedgerEntry, error) {
 	var (
 		e      LedgerEntry
 		amount decimal.Decimal
 	)
-	err := row.Scan(&e.ID, &e.Kind, &amount, &e.PositionID, &e.FillID, &e.OccurredAt, &e.Note, &e.CreatedAt)
+	err := row.Scan(&e.ID, &e.Kind, &amount, &e.PositionID, &e.FillID, &e.OccurredAt, &e.Note, &e.ReversesID, &e.ReversedBy, &e.CreatedAt)
 	e.Amount = money.RoundN(amount, 4)
 	return e, err
 }
@@ -61,9 +68,9 @@ func (h handler) listLedger(w http.ResponseWriter, r *http.Request) {
 	}
 	kind := q.Get("kind")
 	switch kind {
-	case "", "deposit", "withdrawal", "realized_pnl", "fee":
+	case "", "deposit", "withdrawal", "adjustment", "realized_pnl", "fee":
 	default:
-		p.Add("kind", "must be deposit, withdrawal, realized_pnl or fee")
+		p.Add("kind", "must be deposit, withdrawal, adjustment, realized_pnl or fee")
 	}
 	userID, accountID := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
 	if _, err := accountByID(ctx, h.app.DB, userID, accountID, false); err != nil {
@@ -116,9 +123,11 @@ type ledgerRequest struct {
 	Note       *string       `json:"note"`
 }
 
+// ledgerEnvelope answers a ledger write: the entry it wrote (null when a
+// reconcile found nothing to adjust) and the account, balance moved.
 type ledgerEnvelope struct {
-	Entry   LedgerEntry `json:"entry"`
-	Account Account     `json:"account"`
+	Entry   *LedgerEntry `json:"entry"`
+	Account Account      `json:"account"`
 }
 
 // addLedgerEntry records a deposit or a withdrawal (amount positive either
@@ -163,12 +172,7 @@ func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	var out ledgerEnvelope
 	entry := journalstore.LedgerEntry{Kind: *in.Kind, Amount: amount, At: at, Note: note}
 	err := h.journal.AddLedgerEntry(ctx, userID, accountID, entry, func(tx pgx.Tx, entryID string) error {
-		var err error
-		if out.Entry, err = scanLedger(tx.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE id = $1`, entryID)); err != nil {
-			return db.Classify(err)
-		}
-		out.Account, err = accountByID(ctx, tx, userID, accountID, false)
-		return err
+		return h.ledgerView(ctx, tx, userID, accountID, entryID, &out)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -177,8 +181,9 @@ func (h handler) addLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusCreated, out)
 }
 
-// deleteLedgerEntry deletes a deposit or withdrawal and moves the balance
-// back. Entries written by fills change only with their fills: 409.
+// deleteLedgerEntry deletes a deposit, withdrawal or adjustment by
+// writing its reversing entry (journalstore.DeleteLedgerEntry): the answer
+// is that entry and the account with its balance moved back.
 func (h handler) deleteLedgerEntry(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID, accountID, entryID := auth.CurrentUser(ctx).ID, r.PathValue("accountId"), r.PathValue("entryId")
@@ -186,15 +191,83 @@ func (h handler) deleteLedgerEntry(w http.ResponseWriter, r *http.Request) {
 		httpx.NotFound(w, r)
 		return
 	}
-	var acc Account
-	err := h.journal.DeleteLedgerEntry(ctx, userID, accountID, entryID, func(tx pgx.Tx) error {
-		var err error
-		acc, err = accountByID(ctx, tx, userID, accountID, false)
-		return err
+	var out ledgerEnvelope
+	err := h.journal.DeleteLedgerEntry(ctx, userID, accountID, entryID, func(tx pgx.Tx, reversalID string) error {
+		return h.ledgerView(ctx, tx, userID, accountID, reversalID, &out)
 	})
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, accountEnvelope{acc})
+	httpx.JSON(w, http.StatusOK, out)
+}
+
+// ledgerView reads what a ledger write answers with, inside its
+// transaction: the entry (none for "") and the account.
+func (h handler) ledgerView(ctx context.Context, tx pgx.Tx, userID, accountID, entryID string, out *ledgerEnvelope) error {
+	if entryID != "" {
+		e, err := scanLedger(tx.QueryRow(ctx, `SELECT `+ledgerColumns+` FROM ledger_entries WHERE id = $1`, entryID))
+		if err != nil {
+			return db.Classify(err)
+		}
+		out.Entry = &e
+	}
+	var err error
+	out.Account, err = accountByID(ctx, tx, userID, accountID, false)
+	return err
+}
+
+// reconcileRequest is the body of POST /api/accounts/{accountId}/ledger/reconcile.
+type reconcileRequest struct {
+	Balance    journal.Field `json:"balance,omitzero"`
+	OccurredAt *string       `json:"occurredAt"`
+	Note       *string       `json:"note"`
+}
+
+// reconcileLedger sets the account's balance to the broker's: an
+// adjustment entry records the difference (201), or nothing is written
+// when the balances already agree (200, entry null).
+func (h handler) reconcileLedger(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, accountID := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
+	if !db.ValidUUID(accountID) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var in reconcileRequest
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var p journal.Problems
+	target, _ := p.RequiredDecimal("balance", in.Balance, journal.BalanceRule)
+	now := h.app.Now()
+	at := now.Truncate(time.Microsecond)
+	if in.OccurredAt != nil {
+		t, err := journal.ParseTime("occurredAt", *in.OccurredAt, now)
+		p.Merge(err)
+		at = t
+	}
+	note := "Reconciled to the broker's balance of " + target.String()
+	if in.Note != nil {
+		p.Merge(journal.Text("note", *in.Note, journal.MaxNoteChars))
+		note = *in.Note
+	}
+	if err := p.Err(); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	var out ledgerEnvelope
+	err := h.journal.Reconcile(ctx, userID, accountID, target, at, note, func(tx pgx.Tx, entryID string) error {
+		return h.ledgerView(ctx, tx, userID, accountID, entryID, &out)
+	})
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	status := http.StatusCreated
+	if out.Entry == nil {
+		status = http.StatusOK
+	}
+	httpx.JSON(w, status, out)
 }

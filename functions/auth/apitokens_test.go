@@ -272,7 +272,8 @@ func TestLoginLockoutSparesTheOwner(t *testing.T) {
 
 // TestLoginCeilingPerAccount: guessing spread over many addresses meets the
 // per-account ceiling (100 an hour) after ten addresses have spent their
-// ten tries each; the trade-off is that the owner is refused then too.
+// ten tries each; a new browser is refused then, the owner's own is not
+// (TestDeviceCookieSparesTheOwner).
 func TestLoginCeilingPerAccount(t *testing.T) {
 	// A stopped clock: the limits do not refill while the hashes run.
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

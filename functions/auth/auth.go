@@ -5,6 +5,7 @@ package auth
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
+	"tradejournal/shared/email"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/ratelimit"
 )
@@ -26,18 +28,22 @@ import (
 // account and client, so the tries one client spends on an account refuse
 // only that client: the owner, signing in from another address, is never
 // locked out by them. The per-account ceiling, counted over all clients,
-// stops guessing spread across many addresses. It is the one limit a
-// stranger can still use against the owner: whoever controls more than
-// ten addresses (ceiling / per-account-and-client) can keep the account's
-// sign-in shut for the hour. It is set to 100 an hour, far above what one
-// person mistyping reaches and far below what guessing needs to get
-// anywhere against argon2id and a password of 8 characters or more; two-factor
+// stops guessing spread across many addresses: 100 an hour, far above what
+// one person mistyping reaches and far below what guessing needs to get
+// anywhere against argon2id and a password of 8 characters or more.
+//
+// Whoever controls more than ten addresses could fill that ceiling and shut
+// the owner out for the hour, so a browser that signed in to the account
+// before (its device cookie, shared/auth devicecookie.go, OWASP's scheme)
+// is not held to the account's limits but to its own, per cookie: the
+// owner's browsers still sign in while strangers' are refused. Two-factor
 // sign-in covers what remains.
 var (
 	registerLimit          = ratelimit.Limit{Name: "register", N: 5, Per: 15 * time.Minute, Fallback: 3}
 	loginPerClientIP       = ratelimit.Limit{Name: "login-ip", N: 30, Per: 15 * time.Minute}
 	loginPerAccountClient  = ratelimit.Limit{Name: "login-account-ip", N: 10, Per: 15 * time.Minute}
 	loginPerAccountCeiling = ratelimit.Limit{Name: "login-account", N: 100, Per: time.Hour}
+	loginPerDevice         = ratelimit.Limit{Name: "login-device", N: 10, Per: 15 * time.Minute}
 	errBadCredentials      = apperr.New(apperr.InvalidCredentials, "wrong email or password")
 )
 
@@ -171,22 +177,27 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	client := httpx.ClientIP(r)
-	for _, c := range []struct {
-		limit ratelimit.Limit
-		key   string
-	}{{loginPerClientIP, client}, {loginPerAccountClient, email + "\x00" + client}, {loginPerAccountCeiling, email}} {
-		if err := ratelimit.Check(ctx, h.app.Limiter, c.limit, c.key); err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
+	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerClientIP, client); err != nil {
+		httpx.Error(w, r, err)
+		return
 	}
 	user, hash, err := auth.UserByEmail(ctx, h.app.DB, email)
 	if err != nil && err != apperr.ErrNotFound {
 		httpx.Error(w, r, err)
 		return
 	}
+	if err := h.checkLoginLimits(r, email, client, user.ID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	ok, verr := auth.VerifyPassword(req.Password, hashOrDummy(hash))
 	if err == apperr.ErrNotFound || verr != nil || !ok {
+		if err == nil {
+			if err := h.recordFailure(ctx, user); err != nil {
+				httpx.Error(w, r, err)
+				return
+			}
+		}
 		httpx.Error(w, r, errBadCredentials)
 		return
 	}
@@ -204,6 +215,52 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, userEnvelope{User: user})
+}
+
+// checkLoginLimits applies the account's sign-in limits: a browser with a
+// valid device cookie for userID ("" for an unknown address) has its own
+// limit; any other client the per-account-and-client limit and the
+// per-account ceiling.
+func (h handler) checkLoginLimits(r *http.Request, email, client, userID string) error {
+	ctx := r.Context()
+	device, trusted, err := h.app.Sessions.TrustedDevice(ctx, r, userID)
+	if err != nil {
+		return err
+	}
+	if trusted {
+		return ratelimit.Check(ctx, h.app.Limiter, loginPerDevice, device)
+	}
+	if err := ratelimit.Check(ctx, h.app.Limiter, loginPerAccountClient, email+"\x00"+client); err != nil {
+		return err
+	}
+	return ratelimit.Check(ctx, h.app.Limiter, loginPerAccountCeiling, email)
+}
+
+// recordFailure counts a wrong password for the user and, when the count
+// since their last sign-in reaches the threshold (and email is
+// configured), mails them, at most once a day. The mail names no address
+// and no time of day beyond the latest try's: it is a warning, not a log.
+func (h handler) recordFailure(ctx context.Context, user auth.User) error {
+	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
+		failed, due, err := auth.RecordFailedSignIn(ctx, tx, user.ID, h.app.Now())
+		if err != nil || !due || h.app.Outbox == nil {
+			return err
+		}
+		return email.Enqueue(ctx, tx, email.Message{
+			To:      user.Email,
+			Subject: "Failed sign-in attempts on your Trade Journal account",
+			Body: fmt.Sprintf("Someone gave a wrong password for your Trade Journal account %d times since your last sign-in, "+
+				"the latest at %s UTC.\n\nIf it was you, there is nothing to do. Browsers you signed in with before keep "+
+				"signing in; new ones may be refused for up to an hour while the attempts go on.\n\n"+
+				"If it was not you, make sure your password is long and used nowhere else, and turn on two-factor sign-in "+
+				"in the security settings. You will see the count there after your next sign-in.\n",
+				failed.Count, failed.LastFailedAt.Format("2006-01-02 15:04")),
+		})
+	})
+	if err == nil && h.app.Outbox != nil {
+		h.app.Outbox.Nudge()
+	}
+	return err
 }
 
 // challenge answers a correct password of a user with two-factor on with

@@ -344,3 +344,38 @@ func TestTwoFactorCodeStepRateLimit(t *testing.T) {
 		t.Fatalf("11th attempt: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestTwoFactorDisabledAccount: a disabled user with two-factor on is told
+// so at the password step (403 ACCOUNT_DISABLED), not asked for a code;
+// a pending sign-in started before the disabling ends no better.
+func TestTwoFactorDisabledAccount(t *testing.T) {
+	srv, clk := startTwoFactor(t)
+	owner := srv.Client(t)
+	owner.Register("off@example.com", "password1")
+	secret, _ := enrol(t, owner, clk)
+	pending := srv.Client(t)
+	token := passwordStep(t, pending, "off@example.com")
+	if _, err := srv.App.DB.Exec(context.Background(), `UPDATE users SET disabled_at = now() WHERE email = 'off@example.com'`); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("PasswordStep", func(t *testing.T) {
+		r := srv.Client(t).Do("POST", "/api/auth/login", map[string]any{"email": "off@example.com", "password": "password1"})
+		if r.Status != 403 || r.ErrorCode() != "ACCOUNT_DISABLED" || r.JSON["pendingToken"] != nil {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+		apitest.CheckErrorShape(t, r)
+	})
+	t.Run("WrongPasswordTellsNothing", func(t *testing.T) {
+		r := srv.Client(t).Do("POST", "/api/auth/login", map[string]any{"email": "off@example.com", "password": "password2"})
+		if r.Status != 401 || r.ErrorCode() != "INVALID_CREDENTIALS" {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+	t.Run("PendingCodeStep", func(t *testing.T) {
+		r := codeStep(pending, token, code(t, secret, clk.Now()))
+		if r.Status != 403 || r.ErrorCode() != "ACCOUNT_DISABLED" || apitest.SessionCookie(r.Header.Values("Set-Cookie")) != "" {
+			t.Fatalf("%d %s", r.Status, r.Body)
+		}
+	})
+}

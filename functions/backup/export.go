@@ -138,11 +138,18 @@ func (ex exporter) accounts(ctx context.Context) error {
 }
 
 // ledger writes the deposits and withdrawals; the rows of fills are the
-// fills' and come back with them.
+// fills' and come back with them. Format version 1 knows only those two
+// kinds of positive amounts, so a reconcile's adjustment is written as the
+// deposit or withdrawal it amounts to, and a deleted entry and its
+// reversal, which cancel, are left out: the balance restores exactly.
 func (ex exporter) ledger(ctx context.Context) error {
-	const q = `SELECT l.account_id::text, l.kind, abs(l.amount), l.occurred_at, l.note
+	const q = `SELECT l.account_id::text,
+			CASE WHEN l.kind = 'adjustment' THEN CASE WHEN l.amount < 0 THEN 'withdrawal' ELSE 'deposit' END ELSE l.kind END,
+			abs(l.amount), l.occurred_at, l.note
 		FROM ledger_entries l JOIN accounts a ON a.id = l.account_id
-		WHERE a.user_id = $1 AND l.kind IN ('deposit', 'withdrawal') ORDER BY l.occurred_at, l.id`
+		WHERE a.user_id = $1 AND l.kind IN ('deposit', 'withdrawal', 'adjustment') AND l.amount <> 0
+			AND l.reverses_id IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_id = l.id)
+		ORDER BY l.occurred_at, l.id`
 	return lines(ctx, ex, backup.EntryLedger, q, func(e *backup.LedgerEntry) []any {
 		return []any{&e.AccountID, &e.Kind, &e.Amount, &e.OccurredAt, &e.Note}
 	}, nil)

@@ -25,6 +25,8 @@ var (
 type passwordChangeRequest struct {
 	CurrentPassword string `json:"currentPassword"`
 	NewPassword     string `json:"newPassword"`
+	// RevokeTokens also revokes every API token of the user.
+	RevokeTokens bool `json:"revokeTokens"`
 }
 
 type endedEnvelope struct {
@@ -32,7 +34,7 @@ type endedEnvelope struct {
 }
 
 // changePassword sets a new password; every other session of the user
-// ends, the caller's stays.
+// ends, the caller's stays, and the API tokens go too when asked.
 func (h handler) changePassword(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	user := auth.CurrentUser(ctx)
@@ -54,12 +56,12 @@ func (h handler) changePassword(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	ended, err := auth.ChangePassword(ctx, h.app.DB, r, user.ID, hash)
+	changed, err := auth.ChangePassword(ctx, h.app.DB, r, user.ID, hash, req.RevokeTokens)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, endedEnvelope{EndedSessions: ended})
+	httpx.JSON(w, http.StatusOK, changed)
 }
 
 // checkCurrentPassword applies the per-user limit, then the costly check.
@@ -194,16 +196,35 @@ func (h handler) confirmEmailChange(w http.ResponseWriter, r *http.Request) {
 
 type devicesEnvelope struct {
 	Items []auth.Device `json:"items"`
+	// FailedSignIns are the wrong passwords given for the account before
+	// the latest sign-in, until dismissed; null when there are none.
+	FailedSignIns *auth.FailedSignIns `json:"failedSignIns"`
 }
 
-// listSessions lists the caller's signed-in devices.
+// listSessions lists the caller's signed-in devices, with the notice of
+// failed sign-in attempts the security settings show above them.
 func (h handler) listSessions(w http.ResponseWriter, r *http.Request) {
-	list, err := h.app.Sessions.Devices(r, auth.CurrentUser(r.Context()).ID)
+	userID := auth.CurrentUser(r.Context()).ID
+	list, err := h.app.Sessions.Devices(r, userID)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list})
+	failed, err := auth.FailedSignInNotice(r.Context(), h.app.DB, userID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list, FailedSignIns: failed})
+}
+
+// dismissFailedSignIns clears the notice of failed sign-in attempts.
+func (h handler) dismissFailedSignIns(w http.ResponseWriter, r *http.Request) {
+	if err := auth.DismissFailedSignIns(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.NoContent(w)
 }
 
 // revokeSession ends one of the caller's sessions (their own signs them out).

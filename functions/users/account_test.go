@@ -134,6 +134,38 @@ func TestChangePassword(t *testing.T) {
 		}
 		login(t, srv, "pw@example.com", "password2", "New")
 	})
+
+	t.Run("RevokeTokens", func(t *testing.T) {
+		token := func(name string) string {
+			r := apitest.Must(t, here.Do("POST", "/api/auth/tokens", map[string]any{"name": name, "scopes": []string{"read"}}), 201)
+			s, _ := r.JSON["secret"].(string)
+			return s
+		}
+		works := func(token string) bool {
+			req := srv.Client(t).NewRequest("GET", "/api/accounts", "")
+			req.Header.Set("Authorization", "Bearer "+token)
+			return srv.Client(t).Send(req).Status == 200
+		}
+		kept, gone1, gone2 := token("kept"), "", ""
+		r := apitest.Must(t, here.Do("PUT", passwordPath, map[string]any{"currentPassword": "password2", "newPassword": "password3"}), 200)
+		if r.JSON["revokedTokens"] != float64(0) || !works(kept) {
+			t.Fatalf("without revokeTokens: %s", r.Body)
+		}
+		gone1, gone2 = token("one"), token("two")
+		apitest.Run(t, here, []apitest.Case{
+			{Name: "NotABoolean", Method: "PUT", Path: passwordPath, Body: map[string]any{"currentPassword": "password3", "newPassword": "password4", "revokeTokens": "yes"}, Status: 400, Code: "VALIDATION_ERROR"},
+		})
+		r = apitest.Must(t, here.Do("PUT", passwordPath, map[string]any{"currentPassword": "password3", "newPassword": "password4", "revokeTokens": true}), 200)
+		if r.JSON["revokedTokens"] != float64(3) {
+			t.Fatalf("with revokeTokens: %s", r.Body)
+		}
+		for _, tok := range []string{kept, gone1, gone2} {
+			if works(tok) {
+				t.Fatal("a token still works after the password change revoked them")
+			}
+		}
+		signedIn(t, here, true)
+	})
 }
 
 func TestCurrentPasswordLimit(t *testing.T) {

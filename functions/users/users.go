@@ -31,6 +31,7 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/users/me/sessions", Handler: a.Sessions.Require(h.listSessions)},
 			{Pattern: "DELETE /api/users/me/sessions", Handler: a.Sessions.Require(h.revokeOtherSessions)},
 			{Pattern: "DELETE /api/users/me/sessions/{sessionId}", Handler: a.Sessions.Require(h.revokeSession)},
+			{Pattern: "DELETE /api/users/me/failed-sign-ins", Handler: a.Sessions.Require(h.dismissFailedSignIns)},
 			{Pattern: "DELETE /api/users/me", Handler: a.Sessions.Require(h.deleteMe)},
 		},
 	}

@@ -284,6 +284,8 @@ type Case struct {
 	Status int
 	// Code is the expected error code ("" for success or codeless errors).
 	Code string
+	// Field, when set, is a field a detail of the error must name.
+	Field string
 }
 
 // Run sends each case with c and checks status and error code, and that
@@ -298,6 +300,9 @@ func Run(t *testing.T, c *Client, cases []Case) {
 			}
 			if got := r.ErrorCode(); got != tc.Code {
 				t.Fatalf("code %q, want %q: %s", got, tc.Code, r.Body)
+			}
+			if tc.Field != "" && r.DetailMessage(tc.Field) == "" {
+				t.Fatalf("no detail names %s: %s", tc.Field, r.Body)
 			}
 			CheckErrorShape(t, r)
 		})

@@ -37,11 +37,20 @@ func CheckCurrentPassword(ctx context.Context, q db.Querier, userID, password st
 	return nil
 }
 
+// PasswordChange is what ChangePassword did beyond setting the password.
+type PasswordChange struct {
+	EndedSessions int64 `json:"endedSessions"`
+	// RevokedTokens is how many API tokens were revoked: 0 unless asked.
+	RevokedTokens int64 `json:"revokedTokens"`
+}
+
 // ChangePassword sets a new password hash for the user, ends every other
-// session of theirs (the request's own stays) and voids their mailed reset
-// links, in one transaction. It returns how many sessions ended.
-func ChangePassword(ctx context.Context, pool db.Beginner, r *http.Request, userID, passwordHash string) (int64, error) {
-	var ended int64
+// session of theirs (the request's own stays), voids their mailed reset
+// links and, with revokeTokens, revokes every API token of theirs (a
+// password changed for fear of a leak may have leaked with a token), in
+// one transaction.
+func ChangePassword(ctx context.Context, pool db.Beginner, r *http.Request, userID, passwordHash string, revokeTokens bool) (PasswordChange, error) {
+	var out PasswordChange
 	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2 WHERE id = $1`, userID, passwordHash); err != nil {
 			return db.Classify(err)
@@ -49,11 +58,18 @@ func ChangePassword(ctx context.Context, pool db.Beginner, r *http.Request, user
 		if _, err := tx.Exec(ctx, `DELETE FROM email_tokens WHERE user_id = $1 AND purpose = $2`, userID, PurposeReset); err != nil {
 			return db.Classify(err)
 		}
+		if revokeTokens {
+			tag, err := tx.Exec(ctx, `DELETE FROM api_tokens WHERE user_id = $1`, userID)
+			if err != nil {
+				return db.Classify(err)
+			}
+			out.RevokedTokens = tag.RowsAffected()
+		}
 		var err error
-		ended, err = EndOthers(ctx, tx, r, userID)
+		out.EndedSessions, err = EndOthers(ctx, tx, r, userID)
 		return err
 	})
-	return ended, err
+	return out, err
 }
 
 // IssueEmailChange replaces any pending change of the user's address with

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -38,6 +39,11 @@ type Sessions struct {
 	// limiter holds API tokens to their rate limit; nil until
 	// AcceptAPITokens (apitokens.go) turns tokens on.
 	limiter ratelimit.Limiter
+
+	// deviceKeyBytes is the device-cookie key (devicecookie.go), read
+	// once from the database; deviceKeyMu guards it.
+	deviceKeyMu    sync.Mutex
+	deviceKeyBytes []byte
 }
 
 // NewSessions returns the session service.
@@ -57,7 +63,10 @@ var ErrAccountDisabled = apperr.New(apperr.AccountDisabled, "this account is dis
 
 // Start creates a session for the user inside q (the caller's transaction),
 // recording the browser that signed in (devices.go), and sets its cookie on
-// w. A disabled user gets ErrAccountDisabled and no session.
+// w with a new device cookie (devicecookie.go): the browser is trusted for
+// this user's sign-ins from now on. The wrong passwords given since the
+// user's last sign-in become their notice (signinfailures.go). A disabled user gets ErrAccountDisabled
+// and no session.
 func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, userID string) error {
 	var raw [32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
@@ -76,7 +85,15 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, u
 	if tag.RowsAffected() == 0 {
 		return ErrAccountDisabled
 	}
+	if err := settleFailedSignIns(r.Context(), q, userID); err != nil {
+		return err
+	}
+	device, err := s.deviceCookie(r, userID)
+	if err != nil {
+		return err
+	}
 	s.setCookie(w, token, expires)
+	http.SetCookie(w, device)
 	return nil
 }
 

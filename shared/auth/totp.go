@@ -298,7 +298,9 @@ var ErrChallengeExpired = apperr.New(apperr.Unauthenticated, "the sign-in has ex
 
 // StartChallenge records that the user's password was accepted and returns
 // the pending-sign-in token (random, kept only as its SHA-256) that the
-// code step must present. It opens nothing else.
+// code step must present. It opens nothing else. A disabled user gets
+// ErrAccountDisabled here, as Sessions.Start gives it without two-factor:
+// a code prompt would promise a sign-in that cannot happen.
 func StartChallenge(ctx context.Context, q db.Querier, userID string, now time.Time) (string, error) {
 	token, hash, err := newOpaqueToken("")
 	if err != nil {
@@ -306,9 +308,16 @@ func StartChallenge(ctx context.Context, q db.Querier, userID string, now time.T
 	}
 	// Expired challenges of the user go with each new one, so they do not pile up.
 	const sql = `WITH gone AS (DELETE FROM signin_challenges WHERE user_id = $2 AND expires_at <= $3)
-		INSERT INTO signin_challenges (token_hash, user_id, expires_at) VALUES ($1, $2, $4)`
-	_, err = q.Exec(ctx, sql, hash, userID, now, now.Add(ChallengeTTL))
-	return token, db.Classify(err)
+		INSERT INTO signin_challenges (token_hash, user_id, expires_at)
+		SELECT $1, id, $4 FROM users WHERE id = $2 AND disabled_at IS NULL`
+	tag, err := q.Exec(ctx, sql, hash, userID, now, now.Add(ChallengeTTL))
+	if err != nil {
+		return "", db.Classify(err)
+	}
+	if tag.RowsAffected() == 0 {
+		return "", ErrAccountDisabled
+	}
+	return token, nil
 }
 
 // ChallengeUser returns the user of a live pending sign-in, without using it.

@@ -96,18 +96,49 @@ func BlackScholes(right string, s, k, t, r, sigma float64) float64 {
 	if t <= 0 {
 		return intrinsic(right, s, k)
 	}
-	kd := k * math.Exp(-r*t) // the strike's present value
-	floor := intrinsic(right, s, kd)
+	floor := intrinsic(right, s, k*math.Exp(-r*t)) // against the strike's present value
 	if s <= 0 || sigma <= 0 {
 		return floor
 	}
+	return math.Max(BlackScholesMerton(right, s, k, t, r, 0, sigma).Price, floor)
+}
+
+// Greeks is an option's model value per share and its sensitivities, in
+// the units a trader quotes them: Theta per calendar day (of 365), Vega
+// per volatility point (1%), Rho per rate point (1%).
+type Greeks struct {
+	Price, Delta, Gamma, Theta, Vega, Rho float64
+}
+
+// BlackScholesMerton is the Black–Scholes–Merton value and Greeks of a
+// European call ("C") or put ("P") on an underlying at s paying a
+// continuous dividend yield q: strike k, t years to expiry, rate r and
+// volatility sigma, as fractions a year (Hull, Options, Futures, and Other
+// Derivatives, ch. 17 and 19). It needs s, k, t and sigma above zero (the
+// caller checks); BlackScholes covers the edges.
+func BlackScholesMerton(right string, s, k, t, r, q, sigma float64) Greeks {
 	v := sigma * math.Sqrt(t)
-	d1 := (math.Log(s/k) + (r+sigma*sigma/2)*t) / v
+	d1 := (math.Log(s/k) + (r-q+sigma*sigma/2)*t) / v
 	d2 := d1 - v
-	if right == "C" {
-		return math.Max(s*normCDF(d1)-kd*normCDF(d2), floor)
+	sq, kd := s*math.Exp(-q*t), k*math.Exp(-r*t) // the underlying less its dividends, the strike's present value
+	pdf := math.Exp(-d1*d1/2) / math.Sqrt(2*math.Pi)
+	g := Greeks{
+		Gamma: math.Exp(-q*t) * pdf / (s * v),
+		Vega:  sq * pdf * math.Sqrt(t) / 100,
 	}
-	return math.Max(kd*normCDF(-d2)-s*normCDF(-d1), floor)
+	decay := -sq * pdf * sigma / (2 * math.Sqrt(t))
+	if right == "C" {
+		g.Price = sq*normCDF(d1) - kd*normCDF(d2)
+		g.Delta = math.Exp(-q*t) * normCDF(d1)
+		g.Theta = (decay - r*kd*normCDF(d2) + q*sq*normCDF(d1)) / 365
+		g.Rho = kd * t * normCDF(d2) / 100
+	} else {
+		g.Price = kd*normCDF(-d2) - sq*normCDF(-d1)
+		g.Delta = -math.Exp(-q*t) * normCDF(-d1)
+		g.Theta = (decay + r*kd*normCDF(-d2) - q*sq*normCDF(-d1)) / 365
+		g.Rho = -kd * t * normCDF(-d2) / 100
+	}
+	return g
 }
 
 func intrinsic(right string, s, k float64) float64 {

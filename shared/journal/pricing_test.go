@@ -285,3 +285,44 @@ func checkModelBreakevens(t *testing.T, legs []StrategyLeg, m Model, c ModelCurv
 		}
 	}
 }
+
+// TestBlackScholesMertonHull checks the model against Hull's worked
+// examples (Options, Futures, and Other Derivatives): example 15.6, S=42,
+// K=40, r=10%, sigma=20%, T=0.5: call 4.76, put 0.81; and the Greeks of the
+// chapter 19 example, S=49, K=50, r=5%, sigma=20%, T=20 weeks (0.3846):
+// call delta 0.522, gamma 0.066, theta -4.31 a year, vega 12.1 and rho 8.91
+// per unit (per 1% here: 0.121, 0.0891); and a dividend yield's effect by
+// put-call parity.
+func TestBlackScholesMertonHull(t *testing.T) {
+	call := BlackScholesMerton("C", 42, 40, 0.5, 0.1, 0, 0.2)
+	put := BlackScholesMerton("P", 42, 40, 0.5, 0.1, 0, 0.2)
+	if !near(call.Price, 4.76, 0.005) || !near(put.Price, 0.81, 0.005) {
+		t.Fatalf("Hull 15.6: call %.4f put %.4f, want 4.76 and 0.81", call.Price, put.Price)
+	}
+	g := BlackScholesMerton("C", 49, 50, 0.3846, 0.05, 0, 0.2)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{
+		{"delta", g.Delta, 0.522, 0.0005},
+		{"gamma", g.Gamma, 0.066, 0.0005},
+		{"theta", g.Theta * 365, -4.31, 0.005},
+		{"vega", g.Vega, 0.121, 0.0005},
+		{"rho", g.Rho, 0.0891, 0.00005},
+	} {
+		if !near(c.got, c.want, c.tol) {
+			t.Errorf("Hull ch. 19 %s: %.5f, want %.4f", c.name, c.got, c.want)
+		}
+	}
+	p := BlackScholesMerton("P", 49, 50, 0.3846, 0.05, 0, 0.2)
+	if !near(p.Delta, g.Delta-1, 1e-12) || !near(p.Gamma, g.Gamma, 1e-12) || !near(p.Vega, g.Vega, 1e-12) {
+		t.Errorf("put Greeks %+v against call %+v", p, g)
+	}
+	// Parity with a dividend yield: c - p = S e^-qT - K e^-rT.
+	cq := BlackScholesMerton("C", 100, 95, 1, 0.04, 0.03, 0.25)
+	pq := BlackScholesMerton("P", 100, 95, 1, 0.04, 0.03, 0.25)
+	if want := 100*math.Exp(-0.03) - 95*math.Exp(-0.04); !near(cq.Price-pq.Price, want, 1e-9) {
+		t.Errorf("parity with dividends: %.6f, want %.6f", cq.Price-pq.Price, want)
+	}
+}

@@ -122,11 +122,21 @@ func (s *Store) AddLedgerEntry(ctx context.Context, userID, accountID string, e 
 	})
 }
 
-// DeleteLedgerEntry deletes a deposit or withdrawal of the user's account
-// and moves the balance back, then runs view in the same transaction once
-// it has moved.
-// Entries written by fills change only with their fills: 409.
-func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryID string, view func(pgx.Tx) error) error {
+// errReversal and errReversed refuse the deletion of a reversing entry and
+// of one already reversed.
+var (
+	errReversal = apperr.New(apperr.Conflict, "this entry reverses a deleted one and stays in the history; record a new deposit or withdrawal instead")
+	errReversed = apperr.New(apperr.Conflict, "this entry is already reversed")
+)
+
+// DeleteLedgerEntry deletes a deposit, withdrawal or adjustment of the
+// user's account the way a ledger does: it stays, and an entry of the same
+// kind and date with the opposite amount (reverses_id naming it) is
+// written, so the history shows both and the balance moves back. It then
+// runs view with the reversing entry's id in the same transaction once the
+// balance has moved. Entries written by fills change only with their
+// fills, a reversal is never reversed and an entry only once: 409.
+func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryID string, view func(tx pgx.Tx, reversalID string) error) error {
 	if !db.ValidUUID(accountID) || !db.ValidUUID(entryID) {
 		return apperr.ErrNotFound
 	}
@@ -134,28 +144,77 @@ func (s *Store) DeleteLedgerEntry(ctx context.Context, userID, accountID, entryI
 		if err := w.lockAccount(ctx, accountID); err != nil {
 			return notFound(err)
 		}
-		// One statement finds and deletes, so two concurrent deletes of one
-		// entry cannot both move the balance.
-		var amount decimal.Decimal
-		const del = `DELETE FROM ledger_entries WHERE id = $1 AND account_id = $2 AND kind IN ('deposit', 'withdrawal')
-			RETURNING amount`
-		err := w.QueryRow(ctx, del, entryID, accountID).Scan(&amount)
+		var (
+			kind, note         string
+			amount             decimal.Decimal
+			at                 time.Time
+			reversal, reversed bool
+		)
+		const find = `SELECT kind, amount, occurred_at, reverses_id IS NOT NULL,
+				EXISTS (SELECT 1 FROM ledger_entries r WHERE r.reverses_id = e.id)
+			FROM ledger_entries e WHERE id = $1 AND account_id = $2 FOR UPDATE`
+		err := w.QueryRow(ctx, find, entryID, accountID).Scan(&kind, &amount, &at, &reversal, &reversed)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			return apperr.ErrNotFound
+		case err != nil:
+			return db.Classify(err)
+		case kind != "deposit" && kind != "withdrawal" && kind != "adjustment":
+			return apperr.New(apperr.Conflict, "this entry belongs to a fill; it changes when the position's fills change")
+		case reversal:
+			return errReversal
+		case reversed:
+			return errReversed
+		}
+		note = "Reverses the " + kind + " of " + at.UTC().Format(time.DateOnly)
+		var id string
+		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note, reverses_id)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text`
+		if err := w.QueryRow(ctx, ins, accountID, kind, amount.Neg(), at, note, entryID).Scan(&id); err != nil {
+			if db.IsUniqueViolation(err, "ledger_entries_reverses_id_key") {
+				return errReversed
+			}
+			return classify(err)
+		}
+		w.move(accountID, amount.Neg())
+		w.then(func(ctx context.Context) error { return view(w.Tx, id) })
+		return nil
+	})
+}
+
+// Reconcile brings the user's account's balance to target, the broker's,
+// with one adjustment entry of the difference dated at, then runs view
+// with its id (or "" when the balance was already target, and nothing was
+// written) in the same transaction once the balance has moved. The
+// account's row is locked while the difference is taken, so two
+// reconciles, or a reconcile and a fill, cannot both count from one
+// balance.
+func (s *Store) Reconcile(ctx context.Context, userID, accountID string, target decimal.Decimal, at time.Time, note string, view func(tx pgx.Tx, entryID string) error) error {
+	if !db.ValidUUID(accountID) {
+		return apperr.ErrNotFound
+	}
+	return s.write(ctx, userID, func(w *writeTx) error {
+		var balance decimal.Decimal
+		err := w.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1 AND user_id = $2 FOR UPDATE`, accountID, userID).Scan(&balance)
 		if errors.Is(err, pgx.ErrNoRows) {
-			var ofFill bool
-			const find = `SELECT EXISTS (SELECT 1 FROM ledger_entries WHERE id = $1 AND account_id = $2)`
-			if err := w.QueryRow(ctx, find, entryID, accountID).Scan(&ofFill); err != nil {
-				return db.Classify(err)
-			}
-			if ofFill {
-				return apperr.New(apperr.Conflict, "this entry belongs to a fill; it changes when the position's fills change")
-			}
 			return apperr.ErrNotFound
 		}
 		if err != nil {
 			return db.Classify(err)
 		}
-		w.move(accountID, amount.Neg())
-		w.then(func(ctx context.Context) error { return view(w.Tx) })
+		diff := target.Sub(balance)
+		if diff.IsZero() {
+			w.then(func(ctx context.Context) error { return view(w.Tx, "") })
+			return nil
+		}
+		var id string
+		const ins = `INSERT INTO ledger_entries (account_id, kind, amount, occurred_at, note)
+			VALUES ($1, 'adjustment', $2, $3, $4) RETURNING id::text`
+		if err := w.QueryRow(ctx, ins, accountID, diff, at, note).Scan(&id); err != nil {
+			return classify(err)
+		}
+		w.move(accountID, diff)
+		w.then(func(ctx context.Context) error { return view(w.Tx, id) })
 		return nil
 	})
 }

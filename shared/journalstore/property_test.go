@@ -182,7 +182,7 @@ func randomWrites(t *testing.T, pooler bool) {
 				err = store.AddLedgerEntry(ctx, user, account, journalstore.LedgerEntry{Kind: kind, Amount: decimal.NewFromInt(int64(1 + rng.IntN(500))),
 					At: start}, func(_ pgx.Tx, id string) error { entry = id; return nil })
 				if err == nil && rng.IntN(2) == 0 {
-					err = store.DeleteLedgerEntry(ctx, user, account, entry, func(pgx.Tx) error { return nil })
+					err = store.DeleteLedgerEntry(ctx, user, account, entry, func(pgx.Tx, string) error { return nil })
 				}
 			case k == 16:
 				op = "position deleted"

@@ -51,12 +51,32 @@ export interface paths {
          *     with a `pendingToken` and no session; the code then goes to
          *     `POST /api/auth/login/two-factor`.
          *
+         *     A disabled account with the right password is 403 `ACCOUNT_DISABLED`
+         *     here, with or without two-factor sign-in (no code is asked for).
+         *
          *     Rate limited three ways: 30 requests per 15 minutes per client
          *     address; 10 per 15 minutes per (normalised) email address and client
          *     address together, so one client's guesses refuse only that client and
          *     never the owner signing in from elsewhere; and 100 an hour per email
          *     address over all clients, the ceiling against guessing spread over
          *     many addresses. Sign-in is never affected by `DISABLE_REGISTRATION`.
+         *
+         *     Device cookies (OWASP's "Slow Down Online Guessing Attacks with Device
+         *     Cookies"): every sign-in sets `tj_device`, a cookie naming the user and
+         *     signed by the instance (`Path=/api/auth/; Max-Age=15552000` (180 days);
+         *     `HttpOnly; SameSite=Lax`, and `Secure` over TLS; `SameSite=None;
+         *     Secure` in split-origin mode). A browser that sends a valid one for
+         *     the account being signed in to is trusted: instead of the two
+         *     per-account limits it has one of its own, 10 per 15 minutes per
+         *     cookie, so guessing that fills the account's ceiling refuses new
+         *     browsers but never the owner's. Any other cookie (forged, changed,
+         *     another user's) counts as none.
+         *
+         *     A wrong password for an existing account is counted: the owner sees
+         *     the count after their next sign-in (`failedSignIns` of
+         *     `GET /api/users/me/sessions`) and, with email configured, is mailed
+         *     when 10 accumulate since their last sign-in (at most one mail a day;
+         *     it names no address and no password).
          */
         post: operations["login"];
         delete?: never;
@@ -400,7 +420,10 @@ export interface paths {
          * Change the password
          * @description Sets a new password when `currentPassword` is the user's. Every other
          *     session of the user ends (their cookies then get 401); the caller's
-         *     own session stays. Reset links already mailed stop working.
+         *     own session stays. Reset links already mailed stop working. With
+         *     `revokeTokens: true` every personal API token of the user is revoked
+         *     in the same transaction (the web form offers it: a password changed
+         *     for fear of a leak may have leaked with a token).
          *
          *     A wrong `currentPassword` is 400 `VALIDATION_ERROR` on field
          *     `currentPassword` (not 401: the session is fine). The current password
@@ -488,7 +511,10 @@ export interface paths {
          * @description Every live session of the user, the most recently used first: when it
          *     signed in, when it was last used (recorded at most once a minute) and
          *     the browser's user agent (its first 200 characters); `current` marks
-         *     the caller's own.
+         *     the caller's own. `failedSignIns` is the notice of wrong passwords
+         *     given for the account before its latest sign-in ("N failed sign-in
+         *     attempts since your last sign-in"), kept until dismissed with
+         *     `DELETE /api/users/me/failed-sign-ins`; null when there is none.
          */
         get: operations["listSessions"];
         put?: never;
@@ -498,6 +524,26 @@ export interface paths {
          * @description Ends every session of the user but the caller's own.
          */
         delete: operations["revokeOtherSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/failed-sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Dismiss the failed sign-in notice
+         * @description Clears `failedSignIns` of `GET /api/users/me/sessions` (new failures start a new count).
+         */
+        delete: operations["dismissFailedSignIns"];
         options?: never;
         head?: never;
         patch?: never;
@@ -765,6 +811,86 @@ export interface paths {
          *     or more than 8.
          */
         post: operations["analyzeStrategy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/occ/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an OCC option symbol
+         * @description Reads an OCC option symbol (root of 1 to 6 letters or digits, a
+         *     letter first, padded with spaces or not; YYMMDD in 20YY; C or P; the
+         *     strike x 1000 in 8 digits; any case) into its parts, with the
+         *     canonical 21-character symbol. Stateless. A symbol that is none is
+         *     400 `VALIDATION_ERROR` on `symbol`.
+         */
+        get: operations["parseOCCSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/occ/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Write an OCC option symbol
+         * @description Writes the canonical OCC symbol of an option given by its parts.
+         *     Stateless. 400 `VALIDATION_ERROR` names every bad parameter: an
+         *     `underlying` that is not a root of 1 to 6 letters or digits starting
+         *     with a letter, an `expiry` that is not a date in 2000 to 2099, a
+         *     `right` that is not call or put, a `strike` not above 0, over
+         *     99999.999 or finer than thousandths.
+         */
+        get: operations["encodeOCCSymbol"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/options/black-scholes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Black–Scholes price and Greeks of one option
+         * @description The Black–Scholes–Merton value per share of a European call or put
+         *     on an underlying paying a continuous dividend yield, and its Greeks:
+         *     `delta`, `gamma`, `theta` per calendar day (of 365), `vega` per
+         *     volatility point (1%) and `rho` per rate point (1%). Stateless.
+         *     Decimals are strings; the answer's are rounded to 6 places.
+         *
+         *     `volatility`, `rate` (default 4) and `dividendYield` (default 0) are
+         *     percents a year (20 for 20%). The time to expiry is `years` (above 0,
+         *     at most 30) or an `expiry` date (after today in UTC, whole days over
+         *     365), not both. Hull's example 15.6 (S=42, K=40, r=10%, σ=20%,
+         *     T=0.5) gives a call of 4.76 and a put of 0.81. 400
+         *     `VALIDATION_ERROR` names every bad field.
+         */
+        post: operations["blackScholes"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1210,9 +1336,11 @@ export interface paths {
          * The account's ledger
          * @description Every change to the account's balance after its start, newest first
          *     by (occurredAt, id) descending, keyset-paginated: deposits and
-         *     withdrawals, and per fill the realised P&L of an exit
-         *     (`realized_pnl`) and the fee (`fee`). The balance is the starting
-         *     balance plus the sum of all entries.
+         *     withdrawals, a reconcile's adjustments (`adjustment`), and per fill
+         *     the realised P&L of an exit (`realized_pnl`) and the fee (`fee`).
+         *     A deleted deposit, withdrawal or adjustment stays, with the entry
+         *     reversing it (`reversedBy`, `reversesId`). The balance is the
+         *     starting balance plus the sum of all entries.
          */
         get: operations["listLedgerEntries"];
         put?: never;
@@ -1246,12 +1374,99 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a deposit or withdrawal
-         * @description Deletes a deposit or withdrawal and moves the balance back, in one
-         *     transaction. Entries written by fills change only with their fills
-         *     (409 `CONFLICT`).
+         * Delete a deposit, withdrawal or adjustment (by reversing it)
+         * @description Deletes a deposit, withdrawal or adjustment the way a ledger does,
+         *     in one transaction: the entry stays and a reversing entry is
+         *     written (the same kind and `occurredAt`, the opposite amount,
+         *     `reversesId` naming it; the note says what it reverses), so the
+         *     list shows both and the balance moves back. Entries written by
+         *     fills change only with their fills, a reversing entry is never
+         *     reversed and an entry only once (409 `CONFLICT`).
          */
         delete: operations["deleteLedgerEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/ledger/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (a malformed id is a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reconcile the balance to the broker's
+         * @description Sets the account's balance to `balance`, the broker's: an
+         *     `adjustment` entry of the difference from the balance now is
+         *     written (201), dated `occurredAt` (now when omitted), with `note`
+         *     (default "Reconciled to the broker's balance of <balance>"). When
+         *     the balances already agree nothing is written (200, `entry` null).
+         *     The account is locked while the difference is taken, so concurrent
+         *     reconciles end at the balance given. An adjustment is deleted, like
+         *     a deposit, by its reversing entry.
+         */
+        post: operations["reconcileLedger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/position-counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Position counts per account and fee schedule
+         * @description How many positions each of the user's accounts holds (draft, open,
+         *     closed, total; an account without any at 0), and the same summed
+         *     over the accounts on each fee schedule (`brokerageId` null: the
+         *     accounts without one). A route of its own rather than fields on the
+         *     lists, so the lists stay one read of their own rows. Accounts oldest
+         *     first; fee schedules by id, null first.
+         */
+        get: operations["positionCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brokerages/{brokerageId}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in brokerage or one of the user's (another user's, a missing and a malformed id are a 404). */
+                brokerageId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a fee schedule
+         * @description Copies a fee schedule, a built-in one too (which cannot be edited),
+         *     into a new one of the user's with the same seven fees, named
+         *     "<name> (copy)", or "(copy 2)", "(copy 3)" and on when a schedule
+         *     the user sees has that name (ignoring case); the name is cut so the
+         *     whole fits 100 characters. At most 100 schedules per user (409
+         *     `CONFLICT`).
+         */
+        post: operations["duplicateBrokerage"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2423,11 +2638,15 @@ export interface paths {
          * Download a full backup
          * @description Streams the caller's whole journal as one zip archive: `settings.json`
          *     (time zone, display currency, tax jurisdiction), `brokerages.jsonl`, `accounts.jsonl` (with each account's tax settings),
-         *     `ledger.jsonl` (deposits and withdrawals), `tags.jsonl`,
+         *     `ledger.jsonl` (deposits and withdrawals; a reconcile's adjustment as
+         *     the deposit or withdrawal it amounts to; a deleted entry and its
+         *     reversal, which cancel, left out), `tags.jsonl`,
          *     `positions.jsonl` (each with its fills, tag ids and notes), `strategies.jsonl` (each with its legs' ids),
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
          *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`,
+         *     `playbooks.jsonl` (each with its criteria), `position_playbooks.jsonl` (which
+         *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
          *     (the tax report's Section 1256 year-end marks), and
@@ -2463,17 +2682,22 @@ export interface paths {
          *     with a manifest of format `tradejournal-backup` at most this
          *     instance's version, every entry listed once with its size and
          *     SHA-256, no entry unlisted, at most 20,000 files and 2 GiB unpacked.
-         *     Then everything is written in one transaction with new ids:
-         *     settings, fee schedules, accounts, deposits and withdrawals, tags,
-         *     positions with their fills, tags and notes (figures, ledger rows and
-         *     balances derived again by the journal store), images (into the
-         *     bucket when object storage is on; removed again if the restore
-         *     fails), exchange rates, saved CSV mappings, the daily journal's
-         *     entries, and the expense categories and expenses (whose charges are
-         *     recorded again up to today, as a new expense's are). Only into a
-         *     journal without accounts, tags, fee schedules, exchange rates, saved
-         *     CSV mappings, journal day entries, trading rules, expenses or expense
-         *     categories: otherwise 409
+         *     Then everything is written in one transaction with new ids, entry
+         *     by entry: `settings.json`, `brokerages.jsonl` (fee schedules),
+         *     `accounts.jsonl`, `ledger.jsonl` (deposits and withdrawals),
+         *     `tags.jsonl`, `positions.jsonl` with their fills, tags
+         *     and notes (figures, ledger rows and balances derived again by the
+         *     journal store), `strategies.jsonl`, `images.jsonl` and `images/`
+         *     (into the bucket when object storage is on; removed again if the
+         *     restore fails), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`
+         *     (saved CSV mappings), `journal_days.jsonl` (the daily journal's
+         *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
+         *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
+         *     `expenses.jsonl` (whose charges are recorded again up to today, as a
+         *     new expense's are) and `tax_year_end_marks.jsonl`. The answer counts
+         *     what was written. Only into a journal without accounts, tags, fee
+         *     schedules, exchange rates, saved CSV mappings, journal day entries,
+         *     trading rules, expenses or expense categories: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3180,6 +3404,58 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        OCCOption: {
+            /** @description The canonical 21-character OCC symbol (root padded with spaces to 6). */
+            symbol: string;
+            /** @description The OCC root */
+            underlying: string;
+            /** Format: date */
+            expiry: string;
+            /** @enum {string} */
+            right: "call" | "put";
+            /** @description Decimal. */
+            strike: string;
+        };
+        BlackScholesInput: {
+            /** @description Decimal, above 0, at most 99999999. */
+            underlyingPrice: string;
+            /** @description Decimal, above 0, at most 99999999. */
+            strike: string;
+            /** @description Decimal years to expiry, above 0, at most 30; or give expiry. */
+            years?: string;
+            /**
+             * Format: date
+             * @description The expiry date, after today (UTC); or give years.
+             */
+            expiry?: string;
+            /** @description Implied volatility in percent a year, above 0, at most 500. */
+            volatility: string;
+            /** @description Risk-free rate in percent a year, -5 to 25; default 4. */
+            rate?: string;
+            /** @description Continuous dividend yield in percent a year, 0 to 50; default 0. */
+            dividendYield?: string;
+            /**
+             * @description Any case.
+             * @enum {string}
+             */
+            right: "call" | "put" | "C" | "P";
+        };
+        BlackScholesOutput: {
+            /** @enum {string} */
+            right: "call" | "put";
+            /** @description The time to expiry the model used. */
+            years: string;
+            /** @description Value per share. */
+            price: string;
+            delta: string;
+            gamma: string;
+            /** @description Per calendar day. */
+            theta: string;
+            /** @description Per volatility point (1%). */
+            vega: string;
+            /** @description Per rate point (1%). */
+            rho: string;
+        };
         AssistantConversation: {
             /** Format: uuid */
             id: string;
@@ -3263,8 +3539,11 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description What went wrong, for a client to act on. Omitted on 404s.
-                 *     `INTERNAL` is the code of a 500.
+                 * @description What went wrong, for a client to act on. Omitted on 404s
+                 *     (and on 502/504 gateway failures). `INTERNAL` is the code of a
+                 *     500. `x-error-table` is the one table of every code with its
+                 *     status and when it is sent (functions/openapi_test.go holds it
+                 *     to shared/apperr and shared/httpx).
                  * @enum {string}
                  */
                 code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
@@ -3292,15 +3571,16 @@ export interface components {
                 exchangeRates: number;
                 /** @description Days of the daily journal with an entry. */
                 journalDays: number;
-                playbooks?: number;
+                /** @description Playbooks (with their criteria). */
+                playbooks: number;
                 /** @description The user's own expense categories. */
-                expenseCategories?: number;
+                expenseCategories: number;
                 /** @description Expense definitions. */
-                expenses?: number;
+                expenses: number;
                 /** @description Their charges */
-                expenseCharges?: number;
+                expenseCharges: number;
                 /** @description Year-end marks of Section 1256 contracts (the tax report). */
-                taxMarks?: number;
+                taxMarks: number;
             };
         };
         FieldError: {
@@ -3427,6 +3707,17 @@ export interface components {
             currentPassword: string;
             /** @description At least 8 characters, at most 1024 bytes. */
             newPassword: string;
+            /**
+             * @description Also revoke every personal API token of the user (scripts then get 401 until given a new one).
+             * @default false
+             */
+            revokeTokens: boolean;
+        };
+        PasswordChanged: {
+            /** @description How many other sessions ended. */
+            endedSessions: number;
+            /** @description How many API tokens were revoked; 0 unless `revokeTokens` was true. */
+            revokedTokens: number;
         };
         EndedSessions: {
             /** @description How many other sessions ended. */
@@ -3467,6 +3758,15 @@ export interface components {
         };
         SessionList: {
             items: components["schemas"]["Session"][];
+            /** @description Wrong passwords given for the account before its latest sign-in, until dismissed. */
+            failedSignIns: null | {
+                count: number;
+                /**
+                 * Format: date-time
+                 * @description The latest of them.
+                 */
+                lastFailedAt: string;
+            };
         };
         /** @description One user of the admin list. No secret field. */
         AdminUserListItem: {
@@ -3988,6 +4288,13 @@ export interface components {
              * @description The fee schedule fills without a fee are charged.
              */
             brokerageId: string | null;
+            /**
+             * @description The stored basis of the calculator's buying-power cap for this
+             *     account (the broker's buying power, margin included; any sign, 4
+             *     places); the calculator fills its `buyingPower` from it when the
+             *     account is chosen. Null when none is stored.
+             */
+            buyingPower: string | null;
             archived: boolean;
             /** @description The demo journal's account (POST /api/demo-journal); DELETE /api/demo-journal removes it with its positions. */
             demo: boolean;
@@ -4022,15 +4329,30 @@ export interface components {
              * @description A built-in brokerage or one of the user's; null clears.
              */
             brokerageId?: string | null;
+            /** @description The calculator's buying-power basis for this account; any sign, absolute value at most 99999999999999.9999, at most 4 places; null clears. */
+            buyingPower?: components["schemas"]["DecimalInput"] | null;
             archived?: boolean;
         };
         LedgerEntry: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            kind: "deposit" | "withdrawal" | "realized_pnl" | "fee";
-            /** @description Signed; withdrawals and fees are negative. */
+            /**
+             * @description adjustment is a reconcile's difference to the broker's balance.
+             * @enum {string}
+             */
+            kind: "deposit" | "withdrawal" | "adjustment" | "realized_pnl" | "fee";
+            /** @description Signed; withdrawals and fees are negative, a reversing entry has the opposite sign of the one it reverses. */
             amount: components["schemas"]["Amount4"];
+            /**
+             * Format: uuid
+             * @description On a reversing entry, the deleted entry it reverses.
+             */
+            reversesId: string | null;
+            /**
+             * Format: uuid
+             * @description On a deleted (reversed) entry, the entry that reverses it.
+             */
+            reversedBy: string | null;
             /**
              * Format: uuid
              * @description For realized_pnl and fee entries, the position.
@@ -4067,8 +4389,15 @@ export interface components {
             occurredAt?: string;
             note?: string;
         };
+        PositionCount: {
+            draft: number;
+            open: number;
+            closed: number;
+            total: number;
+        };
         LedgerEntryCreated: {
-            entry: components["schemas"]["LedgerEntry"];
+            /** @description The entry written; null when a reconcile wrote none. */
+            entry: components["schemas"]["LedgerEntry"] | null;
             account: components["schemas"]["Account"];
         };
         /**
@@ -6273,7 +6602,8 @@ export interface components {
     headers: {
         /**
          * @description `tj_session=<token>; Path=/; Expires=<30 days>; Max-Age=2592000;
-         *     HttpOnly; SameSite=Lax` (`SameSite=None; Secure` in split-origin mode).
+         *     HttpOnly; SameSite=Lax` (`SameSite=None; Secure` in split-origin mode),
+         *     and the device cookie `tj_device` (see `POST /api/auth/login`).
          */
         SetSessionCookie: string;
         /** @description Seconds until one more request would be allowed (at least 1). */
@@ -6589,7 +6919,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            403: components["responses"]["CsrfRejected"];
+            /**
+             * @description `ACCOUNT_DISABLED`: an administrator disabled the account after its
+             *     password step; no session is started.
+             *     `CSRF_REJECTED`: split-origin mode only, a request from an origin
+             *     not allowed.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6862,13 +7205,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Password changed; the count of other sessions that ended. */
+            /** @description Password changed; the count of other sessions that ended and of API tokens revoked. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndedSessions"];
+                    "application/json": components["schemas"]["PasswordChanged"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7006,6 +7349,28 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["EndedSessions"];
                 };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissFailedSignIns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dismissed (also when there was nothing to dismiss). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
@@ -7393,6 +7758,124 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    parseOCCSymbol: {
+        parameters: {
+            query: {
+                /** @example AAPL  240119C00190000 */
+                symbol: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The option. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "symbol": "AAPL  240119C00190000",
+                     *       "underlying": "AAPL",
+                     *       "expiry": "2024-01-19",
+                     *       "right": "call",
+                     *       "strike": "190"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OCCOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    encodeOCCSymbol: {
+        parameters: {
+            query: {
+                /** @example AAPL */
+                underlying: string;
+                /** @example 2024-01-19 */
+                expiry: string;
+                /** @description Any case. */
+                right: "call" | "put" | "C" | "P";
+                /** @example 190 */
+                strike: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The option. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OCCOption"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    blackScholes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "underlyingPrice": "42",
+                 *       "strike": "40",
+                 *       "years": "0.5",
+                 *       "volatility": "20",
+                 *       "rate": "10",
+                 *       "right": "call"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BlackScholesInput"];
+            };
+        };
+        responses: {
+            /** @description The model's value and Greeks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "right": "call",
+                     *       "years": "0.500000",
+                     *       "price": "4.759422",
+                     *       "delta": "0.779131",
+                     *       "gamma": "0.049963",
+                     *       "theta": "-0.012491",
+                     *       "vega": "0.088134",
+                     *       "rho": "0.139820"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BlackScholesOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
         };
     };
     getHealth: {
@@ -8076,7 +8559,7 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["JournalCursor"];
                 /** @description Only entries of this kind. */
-                kind?: "deposit" | "withdrawal" | "realized_pnl" | "fee";
+                kind?: "deposit" | "withdrawal" | "adjustment" | "realized_pnl" | "fee";
             };
             header?: never;
             path: {
@@ -8167,19 +8650,140 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account with its new balance. */
+            /** @description The reversing entry and the account with its new balance. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AccountEnvelope"];
+                    "application/json": components["schemas"]["LedgerEntryCreated"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
-            /** @description `CONFLICT`: the entry is a fill's realised P&L or fee. */
+            /** @description `CONFLICT`: the entry is a fill's realised P&L or fee, a reversing entry, or already reversed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reconcileLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (a malformed id is a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The broker's balance; any sign, absolute value at most 99999999999999.9999, at most 4 places. */
+                    balance: components["schemas"]["DecimalInput"];
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 with a zone, between 1970 and one day from now; now when omitted.
+                     */
+                    occurredAt?: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The balance already agreed; nothing written (`entry` null). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntryCreated"];
+                };
+            };
+            /** @description The adjustment and the account, balance now the broker's. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerEntryCreated"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    positionCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: ({
+                            /** Format: uuid */
+                            accountId: string;
+                        } & components["schemas"]["PositionCount"])[];
+                        brokerages: ({
+                            /** Format: uuid */
+                            brokerageId: string | null;
+                        } & components["schemas"]["PositionCount"])[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    duplicateBrokerage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A built-in brokerage or one of the user's (another user's, a missing and a malformed id are a 404). */
+                brokerageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The copy. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrokerageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: the user has 100 fee schedules. */
             409: {
                 headers: {
                     [name: string]: unknown;

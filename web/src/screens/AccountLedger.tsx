@@ -14,11 +14,55 @@ type Account = Schemas['Account'];
 const kindLabel: Record<Schemas['LedgerEntry']['kind'], string> = {
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
+  adjustment: 'Adjustment',
   realized_pnl: 'Realised P&L',
   fee: 'Fee',
 };
 
-/** AccountLedger lists an account's balance changes and records deposits and withdrawals. */
+/** entryStatus says what became of a deleted entry: the API keeps it and writes its reversal, so the list shows both. */
+function entryStatus(e: Schemas['LedgerEntry']): string {
+  if (e.reversesId) return 'Reversal';
+  if (e.reversedBy) return 'Reversed';
+  return '';
+}
+
+/** ReconcileForm sets the account's balance to the broker's: the API records the difference as an adjustment entry. */
+function ReconcileForm({ account, onDone }: { account: Account; onDone: () => void }) {
+  const [balance, setBalance] = useState('');
+  const reconcile = useMutation({
+    mutationFn: () =>
+      unwrap(client.POST('/api/accounts/{accountId}/ledger/reconcile', { params: { path: { accountId: account.id } }, body: { balance: normalizeDecimal(balance) } })),
+    onSuccess: () => {
+      setBalance('');
+      onDone();
+    },
+  });
+  const err = reconcile.error instanceof ApiError ? reconcile.error : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    reconcile.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="Reconcile with the broker" className="grid">
+      <Field label="Broker's balance" inputMode="decimal" required value={balance} onChange={(e) => setBalance(e.target.value)} error={err?.fieldError('balance')} />
+      <div className="field">
+        <button type="submit" disabled={reconcile.isPending || balance.trim() === ''}>
+          Reconcile
+        </button>
+      </div>
+      {err && err.details.length === 0 && <ErrorNote error={err} />}
+      {reconcile.isSuccess && (
+        <p role="status">
+          {reconcile.data.entry
+            ? `Recorded an adjustment of ${formatMoney(reconcile.data.entry.amount, account.currency)}; the balance is now ${formatMoney(reconcile.data.account.balance, account.currency)}.`
+            : 'The balance already matches the broker’s; nothing was recorded.'}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** AccountLedger lists an account's balance changes and records deposits, withdrawals and reconciles. */
 export function AccountLedger({ account, onClose }: { account: Account; onClose: () => void }) {
   const queryClient = useQueryClient();
   const key = ['accounts', account.id, 'ledger'];
@@ -88,18 +132,20 @@ export function AccountLedger({ account, onClose }: { account: Account; onClose:
         </div>
       </form>
       {err && err.details.length === 0 && <ErrorNote error={err} />}
+      <ReconcileForm account={account} onDone={refresh} />
       <ErrorNote error={remove.error} />
       <QueryList query={ledger} items={items} empty="No entries yet.">
         {(entries) => (
-          <DataTable columns={['When', 'Kind', numeric('Amount'), 'Note', 'Actions']}>
+          <DataTable columns={['When', 'Kind', numeric('Amount'), 'Note', 'Status', 'Actions']}>
             {entries.map((e) => (
               <tr key={e.id}>
                 <td>{formatDateTime(e.occurredAt)}</td>
                 <td>{e.positionId ? <Link to={`/positions/${e.positionId}`}>{kindLabel[e.kind]}</Link> : kindLabel[e.kind]}</td>
                 <td className={`num ${pnlClass(e.amount)}`}>{formatMoney(e.amount, account.currency)}</td>
                 <td>{e.note}</td>
+                <td>{entryStatus(e)}</td>
                 <td>
-                  {(e.kind === 'deposit' || e.kind === 'withdrawal') && (
+                  {(e.kind === 'deposit' || e.kind === 'withdrawal' || e.kind === 'adjustment') && !e.reversesId && !e.reversedBy && (
                     <button type="button" className="ghost" disabled={remove.isPending} onClick={() => remove.mutate(e.id)} aria-label={`Delete ${e.kind} of ${formatDateTime(e.occurredAt)}`}>
                       Delete
                     </button>

@@ -15,16 +15,22 @@ const account = {
   balance: '25098.0000',
   defaultRiskPercent: '1',
   brokerageId: null,
+  buyingPower: null,
   archived: false,
   createdAt: '2024-01-01T00:00:00Z',
 };
 
 describe('accountRequest', () => {
   it('leaves blank optional fields out on create and clears them on edit', () => {
-    const d = { name: ' Swing ', currency: 'usd', timezone: '', startingBalance: '', defaultRiskPercent: '', brokerageId: '' };
+    const d = { name: ' Swing ', currency: 'usd', timezone: '', startingBalance: '', defaultRiskPercent: '', brokerageId: '', buyingPower: '' };
     expect(accountRequest(d, false)).toEqual({ name: 'Swing', currency: 'USD', timezone: 'America/New_York' });
-    expect(accountRequest(d, true)).toEqual({ name: 'Swing', currency: 'USD', timezone: 'America/New_York', defaultRiskPercent: null, brokerageId: null });
-    expect(accountRequest({ ...d, startingBalance: '1000.50', defaultRiskPercent: '0.5', brokerageId: 'b' }, false)).toMatchObject({ startingBalance: '1000.50', defaultRiskPercent: '0.5', brokerageId: 'b' });
+    expect(accountRequest(d, true)).toEqual({ name: 'Swing', currency: 'USD', timezone: 'America/New_York', defaultRiskPercent: null, brokerageId: null, buyingPower: null });
+    expect(accountRequest({ ...d, startingBalance: '1000.50', defaultRiskPercent: '0.5', brokerageId: 'b', buyingPower: '40000' }, false)).toMatchObject({
+      startingBalance: '1000.50',
+      defaultRiskPercent: '0.5',
+      brokerageId: 'b',
+      buyingPower: '40000',
+    });
   });
 });
 

@@ -19,9 +19,10 @@ interface AccountDraft {
   startingBalance: string;
   defaultRiskPercent: string;
   brokerageId: string;
+  buyingPower: string;
 }
 
-const blank: AccountDraft = { name: '', currency: 'USD', timezone: 'America/New_York', startingBalance: '', defaultRiskPercent: '', brokerageId: '' };
+const blank: AccountDraft = { name: '', currency: 'USD', timezone: 'America/New_York', startingBalance: '', defaultRiskPercent: '', brokerageId: '', buyingPower: '' };
 
 function draftOf(a: Account): AccountDraft {
   return {
@@ -31,6 +32,7 @@ function draftOf(a: Account): AccountDraft {
     startingBalance: a.startingBalance,
     defaultRiskPercent: a.defaultRiskPercent ?? '',
     brokerageId: a.brokerageId ?? '',
+    buyingPower: a.buyingPower ?? '',
   };
 }
 
@@ -48,6 +50,9 @@ export function accountRequest(d: AccountDraft, editing: boolean): Schemas['Acco
   else if (editing) body.defaultRiskPercent = null;
   if (d.brokerageId) body.brokerageId = d.brokerageId;
   else if (editing) body.brokerageId = null;
+  const power = emptyToUndefined(d.buyingPower);
+  if (power !== undefined) body.buyingPower = power;
+  else if (editing) body.buyingPower = null;
   return body;
 }
 
@@ -110,6 +115,14 @@ function AccountForm({ account, onDone }: { account?: Account; onDone: () => voi
           onChange={set('defaultRiskPercent')}
           error={err?.fieldError('defaultRiskPercent')}
           placeholder="e.g. 1"
+        />
+        <Field
+          label="Buying power"
+          inputMode="decimal"
+          value={draft.buyingPower}
+          onChange={set('buyingPower')}
+          error={err?.fieldError('buyingPower')}
+          hint="The calculator caps a position at what this funds when you pick the account."
         />
         <SelectField label="Brokerage (fee schedule)" value={draft.brokerageId} onChange={set('brokerageId')} error={err?.fieldError('brokerageId')}>
           <option value="">None</option>

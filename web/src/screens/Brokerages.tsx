@@ -95,6 +95,26 @@ function DeleteBrokerage({ brokerage }: { brokerage: Brokerage }) {
   );
 }
 
+/** DuplicateBrokerage copies a schedule, a built-in one too, into a new one of the user's to edit. */
+function DuplicateBrokerage({ brokerage, onCopied }: { brokerage: Brokerage; onCopied: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const copy = useMutation({
+    mutationFn: () => unwrap(client.POST('/api/brokerages/{brokerageId}/duplicate', { params: { path: { brokerageId: brokerage.id } } })),
+    onSuccess: (data) => {
+      void queryClient.invalidateQueries({ queryKey: keys.brokerages });
+      onCopied(data.brokerage.id);
+    },
+  });
+  return (
+    <>
+      <button type="button" className="ghost" disabled={copy.isPending} onClick={() => copy.mutate()} aria-label={`Duplicate ${brokerage.name}`}>
+        Duplicate
+      </button>
+      <ErrorNote error={copy.error} />
+    </>
+  );
+}
+
 export default function Brokerages() {
   const brokerages = useBrokerages();
   const [editing, setEditing] = useState<string | null>(null);
@@ -117,14 +137,17 @@ export default function Brokerages() {
                   </td>
                 ))}
                 <td>
-                  {!b.builtIn && (
-                    <div className="row">
-                      <button type="button" className="ghost" onClick={() => setEditing(b.id)} aria-label={`Edit ${b.name}`}>
-                        Edit
-                      </button>
-                      <DeleteBrokerage brokerage={b} />
-                    </div>
-                  )}
+                  <div className="row">
+                    <DuplicateBrokerage brokerage={b} onCopied={setEditing} />
+                    {!b.builtIn && (
+                      <>
+                        <button type="button" className="ghost" onClick={() => setEditing(b.id)} aria-label={`Edit ${b.name}`}>
+                          Edit
+                        </button>
+                        <DeleteBrokerage brokerage={b} />
+                      </>
+                    )}
+                  </div>
                 </td>
               </tr>
             ))}

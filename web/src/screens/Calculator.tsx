@@ -81,6 +81,8 @@ export default function Calculator() {
       // As a person writes it (27,205.34), not as the API stores it (27205.3400).
       balance: formatDecimal(a.balance, minorUnits(a.currency), 4),
       riskPercent: a.defaultRiskPercent ?? form.riskPercent,
+      // The account's stored buying power, when it has one, is the cap's basis.
+      buyingPower: a.buyingPower ? formatDecimal(a.buyingPower, minorUnits(a.currency), 4) : form.buyingPower,
       ...(a.brokerageId ? { fees: 'schedule' as const, brokerageId: a.brokerageId } : {}),
     });
   };

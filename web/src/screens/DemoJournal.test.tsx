@@ -6,7 +6,7 @@ import { mockApi, renderScreen, route } from '../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const account = { id: 'a1', name: 'Demo account', currency: 'USD', timezone: 'America/New_York', startingBalance: '25000.0000', balance: '25000.0000', defaultRiskPercent: null, brokerageId: null, archived: false, demo: true, createdAt: '' };
+const account = { id: 'a1', name: 'Demo account', currency: 'USD', timezone: 'America/New_York', startingBalance: '25000.0000', balance: '25000.0000', defaultRiskPercent: null, brokerageId: null, buyingPower: null, archived: false, demo: true, createdAt: '' };
 
 describe('DemoJournal', () => {
   it('offers the demo journal on an empty journal and loads it', async () => {

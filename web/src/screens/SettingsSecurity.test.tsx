@@ -21,7 +21,7 @@ function api(...extra: Parameters<typeof mockApi>) {
     ...extra,
     route('GET', '/api/auth/me', () => ({ body: { user } })),
     route('GET', '/api/config', () => ({ body: { email: true } })),
-    route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions } })),
+    route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: null } })),
   );
 }
 
@@ -36,7 +36,7 @@ describe('deviceName', () => {
 
 describe('SettingsSecurity', () => {
   it('changes the password and says how many devices were signed out', async () => {
-    const { calls } = api(route('PUT', '/api/users/me/password', () => ({ body: { endedSessions: 1 } })));
+    const { calls } = api(route('PUT', '/api/users/me/password', () => ({ body: { endedSessions: 1, revokedTokens: 0 } })));
     renderScreen(<SettingsSecurity />);
     const u = userEvent.setup();
     const form = await screen.findByRole('form', { name: 'Change password' });
@@ -44,7 +44,38 @@ describe('SettingsSecurity', () => {
     await u.type(within(form).getByLabelText('New password'), 'password2');
     await u.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(await within(form).findByText(/Your password is changed\. Your other signed-in device was signed out\./)).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ currentPassword: 'password1', newPassword: 'password2' });
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ currentPassword: 'password1', newPassword: 'password2', revokeTokens: false });
+  });
+
+  it('also revokes the API tokens when asked', async () => {
+    const { calls } = api(route('PUT', '/api/users/me/password', () => ({ body: { endedSessions: 0, revokedTokens: 2 } })));
+    renderScreen(<SettingsSecurity />);
+    const u = userEvent.setup();
+    const form = await screen.findByRole('form', { name: 'Change password' });
+    await u.type(within(form).getByLabelText('Current password'), 'password1');
+    await u.type(within(form).getByLabelText('New password'), 'password2');
+    await u.click(within(form).getByRole('checkbox', { name: 'Also revoke my API tokens' }));
+    await u.click(within(form).getByRole('button', { name: 'Change password' }));
+    expect(await within(form).findByText(/2 API tokens revoked\./)).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ currentPassword: 'password1', newPassword: 'password2', revokeTokens: true });
+  });
+
+  it('tells of failed sign-in attempts and dismisses the notice', async () => {
+    let notice: unknown = { count: 100, lastFailedAt: '2026-03-01T12:00:00Z' };
+    const { calls } = mockApi(
+      route('DELETE', '/api/users/me/failed-sign-ins', () => {
+        notice = null;
+        return { status: 204 };
+      }),
+      route('GET', '/api/auth/me', () => ({ body: { user } })),
+      route('GET', '/api/config', () => ({ body: { email: true } })),
+      route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: notice } })),
+    );
+    renderScreen(<SettingsSecurity />);
+    expect(await screen.findByText(/100 failed sign-in attempts since your last sign-in/)).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByText(/failed sign-in attempts/)).toBeNull());
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/users/me/failed-sign-ins')).toBe(true);
   });
 
   it('says so under the field when the current password is wrong, without signing out', async () => {

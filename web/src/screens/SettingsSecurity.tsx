@@ -6,7 +6,7 @@ import { keys, useAppConfig, useMe } from '../api/queries';
 import { NewPasswordField } from '../components/authFields';
 import { DataTable, QueryView } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, Loading, PageTitle } from '../components/ui';
-import { formatDateTime } from '../format';
+import { counted, formatDateTime } from '../format';
 import { forgetSession } from '../session';
 
 const sessionsKey = ['sessions'] as const;
@@ -25,8 +25,9 @@ function PasswordForm() {
   const queryClient = useQueryClient();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const change = useMutation({
-    mutationFn: () => unwrap(client.PUT('/api/users/me/password', { body: { currentPassword: current, newPassword: next } })),
+    mutationFn: () => unwrap(client.PUT('/api/users/me/password', { body: { currentPassword: current, newPassword: next, revokeTokens } })),
     onSuccess: () => {
       setCurrent('');
       setNext('');
@@ -44,12 +45,20 @@ function PasswordForm() {
       <p className="hint">Changing it signs you out on every other device; this one stays signed in.</p>
       <CurrentPasswordField value={current} onChange={setCurrent} error={err?.fieldError('currentPassword')} />
       <NewPasswordField label="New password" value={next} onChange={setNext} error={err?.fieldError('newPassword')} />
+      <label className="check">
+        <input type="checkbox" checked={revokeTokens} onChange={(e) => setRevokeTokens(e.target.checked)} /> Also revoke my API tokens
+      </label>
       {err && err.details.length === 0 && <ErrorNote error={err} />}
       <div className="row">
         <button type="submit" disabled={change.isPending || current === '' || next === ''}>
           {change.isPending ? 'Changing…' : 'Change password'}
         </button>
-        {change.isSuccess && <span role="status">Your password is changed. {devicesSignedOut(change.data.endedSessions)}</span>}
+        {change.isSuccess && (
+          <span role="status">
+            Your password is changed. {devicesSignedOut(change.data.endedSessions)}
+            {change.data.revokedTokens > 0 && ` ${counted(change.data.revokedTokens, 'API token')} revoked.`}
+          </span>
+        )}
       </div>
     </form>
   );
@@ -129,6 +138,24 @@ export function deviceName(userAgent: string): string {
   return userAgent.trim() === '' ? 'Unknown device' : userAgent;
 }
 
+/** FailedSignIns tells the owner of the wrong passwords given for their account before this sign-in, until dismissed. */
+function FailedSignIns({ notice, onDismissed }: { notice: Schemas['SessionList']['failedSignIns']; onDismissed: () => void }) {
+  const dismiss = useMutation({ mutationFn: () => unwrap(client.DELETE('/api/users/me/failed-sign-ins')), onSuccess: onDismissed });
+  if (!notice) return null;
+  return (
+    <div className="notice warning" role="alert">
+      <p>
+        <strong>{counted(notice.count, 'failed sign-in attempt')} since your last sign-in</strong>, the latest {formatDateTime(notice.lastFailedAt)}. If they were not
+        yours, choose a stronger password below and turn on two-factor sign-in. Browsers you signed in with before keep signing in while someone guesses.
+      </p>
+      <button type="button" className="ghost" disabled={dismiss.isPending} onClick={() => dismiss.mutate()}>
+        Dismiss
+      </button>
+      <ErrorNote error={dismiss.error} />
+    </div>
+  );
+}
+
 function Sessions() {
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: sessionsKey, queryFn: () => unwrap(client.GET('/api/users/me/sessions')) });
@@ -161,6 +188,7 @@ function Sessions() {
       <QueryView query={sessions}>
         {(data) => (
           <>
+            <FailedSignIns notice={data.failedSignIns} onDismissed={refresh} />
             <DataTable columns={['Device', 'Signed in', 'Last active', '']} caption="Signed-in devices, most recently active first">
               {data.items.map((s) => (
                 <tr key={s.id}>
