@@ -522,3 +522,26 @@ func withEntry(t *testing.T, archive []byte, name string, data []byte) []byte {
 	_ = zw.Close()
 	return buf.Bytes()
 }
+
+// TestBackupKeepsReconciledBalance: a deleted deposit (kept with its
+// reversal) and a reconcile's adjustment go into format version 1 as what
+// they amount to, so the restored balance is the same.
+func TestBackupKeepsReconciledBalance(t *testing.T) {
+	f := setup(t)
+	a, _ := f.user(t, "a@example.com")
+	acc := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD", "startingBalance": "1000"}), 201), "account")
+	base := "/api/accounts/" + acc["id"].(string) + "/ledger"
+	dep := apitest.Object(t, apitest.Must(t, a.Do("POST", base, map[string]any{"kind": "deposit", "amount": "100"}), 201), "entry")
+	apitest.Must(t, a.Do("DELETE", base+"/"+dep["id"].(string), nil), 200)
+	apitest.Must(t, a.Do("POST", base+"/reconcile", map[string]any{"balance": "987.65"}), 201)
+
+	c, _ := f.user(t, "c@example.com")
+	r := apitest.Must(t, restore(t, c, download(t, a)), 201)
+	if n := apitest.Object(t, r, "restored"); n["ledgerEntries"] != float64(1) {
+		t.Fatalf("counts %v", n)
+	}
+	items := apitest.Items(t, apitest.Must(t, c.Do("GET", "/api/accounts", nil), 200))
+	if len(items) != 1 || items[0].(map[string]any)["balance"] != "987.6500" {
+		t.Fatalf("restored accounts %v", items)
+	}
+}
