@@ -41,7 +41,7 @@ web/dist/index.html: $(WEB_SOURCES)
 
 test: test-deps check
 	@export TEST_DATABASE_URL=$$(infra/pg.sh start .data/test-pg --fast | sed 's#/tradejournal?#/postgres?#'); \
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 	@$(MAKE) --no-print-directory test-web
 
 # The web app: its unit tests (vitest), its build, and the end-to-end tests:

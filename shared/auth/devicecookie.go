@@ -48,7 +48,11 @@ const deviceMACContext = "tradejournal device cookie v1\x00"
 // deviceKey returns the instance's device-cookie key, made on first use
 // (two racing hosts agree: the first insert wins, both read it) and then
 // kept in memory for the life of the process.
-func (s *Sessions) deviceKey(ctx context.Context) ([]byte, error) {
+//
+// q is the caller's connection (a sign-in's transaction when there is one):
+// asking the pool for a second connection while the transaction holds one
+// could wait forever on a pool of one.
+func (s *Sessions) deviceKey(ctx context.Context, q db.Querier) ([]byte, error) {
 	s.deviceKeyMu.Lock()
 	defer s.deviceKeyMu.Unlock()
 	if s.deviceKeyBytes != nil {
@@ -61,7 +65,7 @@ func (s *Sessions) deviceKey(ctx context.Context) ([]byte, error) {
 	const sql = `WITH made AS (INSERT INTO instance_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING value)
 		SELECT value FROM made UNION ALL SELECT value FROM instance_state WHERE key = $1 LIMIT 1`
 	var stored string
-	if err := s.pool.QueryRow(ctx, sql, deviceKeyName, hex.EncodeToString(fresh[:])).Scan(&stored); err != nil {
+	if err := q.QueryRow(ctx, sql, deviceKeyName, hex.EncodeToString(fresh[:])).Scan(&stored); err != nil {
 		return nil, db.Classify(err)
 	}
 	key, err := hex.DecodeString(stored)
@@ -90,12 +94,12 @@ func deviceMAC(key, user, nonce []byte) []byte {
 // (directly or through a proxy that says so) or in split-origin mode. A
 // plain-http instance gets a cookie without Secure, which browsers would
 // otherwise refuse to keep.
-func (s *Sessions) deviceCookie(r *http.Request, userID string) (*http.Cookie, error) {
+func (s *Sessions) deviceCookie(r *http.Request, q db.Querier, userID string) (*http.Cookie, error) {
 	user, ok := uuidBytes(userID)
 	if !ok {
 		return nil, errDeviceUser
 	}
-	key, err := s.deviceKey(r.Context())
+	key, err := s.deviceKey(r.Context(), q)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +134,7 @@ func (s *Sessions) TrustedDevice(ctx context.Context, r *http.Request, userID st
 	if err != nil || len(raw) != 64 || !ok || !hmac.Equal(raw[:16], user) {
 		return "", false, nil
 	}
-	key, err := s.deviceKey(ctx)
+	key, err := s.deviceKey(ctx, s.pool)
 	if err != nil {
 		return "", false, err
 	}

@@ -88,7 +88,7 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, u
 	if err := settleFailedSignIns(r.Context(), q, userID); err != nil {
 		return err
 	}
-	device, err := s.deviceCookie(r, userID)
+	device, err := s.deviceCookie(r, q, userID)
 	if err != nil {
 		return err
 	}
