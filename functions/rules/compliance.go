@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
@@ -166,13 +164,11 @@ func writeCompliance(w http.ResponseWriter, head []byte, days []rules.Day) {
 	b.Flush()
 }
 
-var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-
 // complianceOf judges the days of q and groups the statistics' days by
 // the outcome. Without q.days the days are left out (their counts and the
 // breakdown stay): a year of a busy journal's violations is megabytes the
 // dashboard's breakdown does not show.
-func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q query, now time.Time) (Compliance, error) {
+func complianceOf(ctx context.Context, pool db.TxBeginner, u auth.User, q query, now time.Time) (Compliance, error) {
 	f := q.filter
 	// The statistics read while the rules judge: a connection and a core
 	// each.
@@ -216,12 +212,12 @@ func complianceOf(ctx context.Context, pool stats.TxBeginner, u auth.User, q que
 // of f's window (journalstore.RuleTrades) and what converting their money
 // takes, and evaluates them; the days come back for the whole window, in
 // date order.
-func judge(ctx context.Context, pool stats.TxBeginner, u auth.User, f listquery.Filter, now time.Time) ([]Rule, []rules.Day, error) {
+func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, now time.Time) ([]Rule, []rules.Day, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
-	tx, err := pool.BeginTx(ctx, readOnly)
+	tx, err := pool.BeginTx(ctx, db.Snapshot)
 	if err != nil {
 		return nil, nil, db.Classify(err)
 	}

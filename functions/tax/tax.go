@@ -25,6 +25,7 @@ import (
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/tax"
@@ -189,7 +190,7 @@ func (h handler) compute(r *http.Request, only tax.Jurisdiction) (Report, error)
 		out  Report
 		data reportData
 	)
-	err := readOnly(ctx, h.app.DB, func(tx pgx.Tx) error {
+	err := db.InSnapshot(ctx, h.app.DB, func(tx pgx.Tx) error {
 		var chosen *string
 		if err := tx.QueryRow(ctx, `SELECT tax_jurisdiction FROM users WHERE id = $1`, u.ID).Scan(&chosen); err != nil {
 			return err
@@ -349,16 +350,4 @@ func readRates(ctx context.Context, tx pgx.Tx, userID string) ([]fx.Rate, error)
 		err := row.Scan(&r.ID, &r.Base, &r.Quote, &r.Date, &r.Value)
 		return r, err
 	})
-}
-
-// readOnly runs fn in one read-only snapshot.
-func readOnly(ctx context.Context, pool interface {
-	BeginTx(context.Context, pgx.TxOptions) (pgx.Tx, error)
-}, fn func(pgx.Tx) error) error {
-	tx, err := pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
-	return fn(tx)
 }

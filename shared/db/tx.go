@@ -49,3 +49,24 @@ func DeleteOwned(ctx context.Context, q Querier, table, id, userID string) error
 	}
 	return nil
 }
+
+// Snapshot is the transaction of a read that must see one consistent state
+// across several statements (a report, an export): repeatable read, read
+// only.
+var Snapshot = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+
+// TxBeginner starts a transaction with options: a pool.
+type TxBeginner interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
+}
+
+// InSnapshot runs fn in one Snapshot transaction on pool, rolled back
+// afterwards (there is nothing to commit).
+func InSnapshot(ctx context.Context, pool TxBeginner, fn func(pgx.Tx) error) error {
+	tx, err := pool.BeginTx(ctx, Snapshot)
+	if err != nil {
+		return Classify(err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
+	return fn(tx)
+}

@@ -304,7 +304,7 @@ func (s *Store) Summary(ctx context.Context, u auth.User, from, to *time.Time) (
 		names = map[string]string{}
 		snap  fxdb.Snapshot
 	)
-	err := pgx.BeginTxFunc(ctx, s.pool, readOnly, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, db.Snapshot, func(tx pgx.Tx) error {
 		var err error
 		if sums, err = Sums(ctx, tx, u.ID, from, to, nil, true); err != nil {
 			return err

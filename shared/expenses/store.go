@@ -34,9 +34,6 @@ func New(pool *pgxpool.Pool, now func() time.Time) *Store {
 	return &Store{pool: pool, now: now}
 }
 
-// readOnly is the mode of a read that needs one snapshot.
-var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-
 // errOutOfRange answers a sum or amount PostgreSQL cannot hold.
 var errOutOfRange = apperr.Invalid("amount", "the amounts are too large to record")
 

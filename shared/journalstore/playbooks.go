@@ -151,7 +151,7 @@ func (s *Store) scanPlaybook(row pgx.Row) (Playbook, error) {
 // with its criteria.
 func (s *Store) Playbooks(ctx context.Context, userID string) ([]Playbook, error) {
 	out := []Playbook{}
-	err := pgx.BeginTxFunc(ctx, s.pool, readOnly, func(tx pgx.Tx) error {
+	err := pgx.BeginTxFunc(ctx, s.pool, db.Snapshot, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+playbookColumns+` FROM playbooks WHERE user_id = $1 ORDER BY lower(name), id`, userID)
 		if err != nil {
 			return db.Classify(err)

@@ -53,10 +53,6 @@ func New(pool *pgxpool.Pool, k *encrypt.Keyring, now func() time.Time) *Store {
 	return &Store{pool: pool, keyring: k, now: now}
 }
 
-// readOnly is the mode of a read that needs one snapshot (a playbook list
-// and its criteria): a write begins only through writeTx.
-var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-
 // Position reads the user's position in full; a malformed, missing or
 // foreign id is apperr.ErrNotFound.
 func (s *Store) Position(ctx context.Context, userID, id string) (Position, error) {

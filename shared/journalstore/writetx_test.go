@@ -121,11 +121,11 @@ func typeName(e ast.Expr) string {
 	return ""
 }
 
-// readOnlyArg reports whether a call passes readOnly (the options of a
+// readOnlyArg reports whether a call passes db.Snapshot (the options of a
 // read's own transaction).
 func readOnlyArg(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
-		if id, ok := a.(*ast.Ident); ok && id.Name == "readOnly" {
+		if id, ok := a.(*ast.Ident); ok && id.Name == "db.Snapshot" {
 			return true
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
 	"tradejournal/shared/expenses"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
@@ -36,7 +37,7 @@ import (
 // withSymbols asks for the breakdown by symbol (every option contract its
 // own row: thousands for an options trader); the breakdown by underlying
 // is always there.
-func Compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (Report, error) {
+func Compute(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (Report, error) {
 	rep, _, err := compute(ctx, pool, u, f, withSymbols, false, now)
 	return rep, err
 }
@@ -45,7 +46,7 @@ func Compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filt
 // date range and accounts beside it, converted the same way, and the
 // total's net P&L after them (shared/expenses: NetReport). The trades'
 // figures are Compute's, unchanged.
-func ComputeNetOfExpenses(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (NetReport, error) {
+func ComputeNetOfExpenses(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, withSymbols bool, now time.Time) (NetReport, error) {
 	rep, exp, err := compute(ctx, pool, u, f, withSymbols, true, now)
 	if err != nil {
 		return NetReport{}, err
@@ -55,13 +56,13 @@ func ComputeNetOfExpenses(ctx context.Context, pool TxBeginner, u auth.User, f l
 
 // compute is Compute, and with withExpenses the expenses of f's range and
 // accounts, read in the same snapshot and converted with the same rates.
-func compute(ctx context.Context, pool TxBeginner, u auth.User, f listquery.Filter, withSymbols, withExpenses bool,
+func compute(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, withSymbols, withExpenses bool,
 	now time.Time) (Report, *Expenses, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
 	}
-	tx, err := pool.BeginTx(ctx, readOnly)
+	tx, err := pool.BeginTx(ctx, db.Snapshot)
 	if err != nil {
 		return Report{}, nil, classify("begin", err)
 	}

@@ -50,14 +50,6 @@ func inBinary(tx pgx.Tx, args []any) []any {
 	return args
 }
 
-// TxBeginner starts a transaction with options: a pool.
-type TxBeginner interface {
-	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
-}
-
-// readOnly is every transaction's mode: one consistent snapshot, no write.
-var readOnly = pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-
 // account is one of the user's accounts.
 type account struct {
 	currency int // index into the currencies read
