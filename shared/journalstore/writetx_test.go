@@ -125,7 +125,7 @@ func typeName(e ast.Expr) string {
 // read's own transaction).
 func readOnlyArg(call *ast.CallExpr) bool {
 	for _, a := range call.Args {
-		if id, ok := a.(*ast.Ident); ok && id.Name == "db.Snapshot" {
+		if typeName(a) == "db.Snapshot" {
 			return true
 		}
 	}
