@@ -121,14 +121,18 @@ var pointValues = func() map[string]decimal.Decimal {
 
 // SettleMultiplier sets a future's or a futures option's multiplier: given
 // (a client's value, which wins), else the root's built-in point value.
-// With neither it returns a problem of the multiplier field. Only futures
-// and futures options take a given multiplier: stocks and options have
-// theirs fixed.
+// With neither it returns a problem of the multiplier field. A CFD's or a
+// crypto contract's given multiplier is its value per point (a CFD on an
+// index: the currency amount one point moves one contract), else 1. Stocks,
+// options and forex have theirs fixed (a forex quantity is in units).
 func (in *Instrument) SettleMultiplier(given *decimal.Decimal) error {
 	f := in.Contract()
 	switch {
+	case (in.AssetType == AssetCFD || in.AssetType == AssetCrypto) && given != nil:
+		in.Multiplier = *given
+		return nil
 	case f == nil && given != nil:
-		return apperr.Invalid("multiplier", "applies only to futures and futures options (stocks have 1, options 100)")
+		return apperr.Invalid("multiplier", "applies only to futures, futures options, CFDs and crypto contracts (stocks and forex have 1, options 100)")
 	case f == nil:
 		return nil
 	case given != nil:

@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/money"
 )
 
 // The asset types of a position, as stored and as the API writes them.
@@ -24,13 +25,16 @@ const (
 	AssetOption       = "option"
 	AssetFuture       = "future"
 	AssetFutureOption = "future_option"
+	AssetForex        = "forex"
+	AssetCrypto       = "crypto"
+	AssetCFD          = "cfd"
 )
 
 // AssetTypes are every asset type, in the order messages list them.
-var AssetTypes = []string{AssetStock, AssetOption, AssetFuture, AssetFutureOption}
+var AssetTypes = []string{AssetStock, AssetOption, AssetFuture, AssetFutureOption, AssetForex, AssetCrypto, AssetCFD}
 
 // AssetTypesText is AssetTypes as a message says them.
-const AssetTypesText = "stock, option, future or future_option"
+const AssetTypesText = "stock, option, future, future_option, forex, crypto or cfd"
 
 // ValidAssetType reports whether s is one of AssetTypes.
 func ValidAssetType(s string) bool {
@@ -53,6 +57,7 @@ var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
 
 // Instrument is a position's symbol as validated for its asset type.
 type Instrument struct {
+	AssetType string // one of AssetTypes
 	// Symbol is the uppercase ticker, canonical OCC symbol, canonical
 	// contract ("ESZ24") or canonical futures option ("./ESZ24 241220C5000").
 	Symbol string
@@ -63,6 +68,11 @@ type Instrument struct {
 	Option       *Option       // for options
 	Future       *Future       // for futures
 	FutureOption *FutureOption // for futures options
+	Pair         *Pair         // for forex and crypto
+	// Quote is the currency (or crypto asset) the instrument's prices and
+	// P&L are in when it need not be the account's: a pair's quote, a
+	// CFD's currency when given (SettleQuote); "" for the account's own.
+	Quote string
 }
 
 // Contract is the futures contract whose point value the instrument's
@@ -82,6 +92,12 @@ func (in Instrument) Contract() *Future {
 // reads without a separate expiry, stored canonical. Its error names the
 // field at fault (assetType or symbol).
 func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
+	in, err := parse(assetType, symbol, ref)
+	in.AssetType = assetType
+	return in, err
+}
+
+func parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 	if !ValidAssetType(assetType) {
 		if assetType == "" {
 			return Instrument{}, apperr.Invalid("assetType", "is required")
@@ -110,12 +126,47 @@ func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 			return Instrument{}, apperr.Invalid("symbol", err.Error())
 		}
 		return Instrument{Symbol: o.Symbol(), FutureOption: &o}, nil
+	case AssetForex, AssetCrypto:
+		parse := ParseForex
+		if assetType == AssetCrypto {
+			parse = ParseCrypto
+		}
+		p, err := parse(symbol)
+		if err != nil {
+			return Instrument{}, apperr.Invalid("symbol", err.Error())
+		}
+		return Instrument{Symbol: p.Symbol(), Multiplier: decimal.NewFromInt(1), Pair: &p, Quote: p.Quote}, nil
 	}
 	s := strings.ToUpper(strings.TrimSpace(symbol))
 	if !stockSymbol.MatchString(s) {
 		return Instrument{}, apperr.Invalid("symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _")
 	}
 	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, nil
+}
+
+// QuotedApart reports whether an asset type's P&L is in its instrument's
+// quote currency (a pair's quote, a CFD's currency), converted into the
+// account's at each fill's rate: forex, crypto and CFDs.
+func QuotedApart(assetType string) bool {
+	return assetType == AssetForex || assetType == AssetCrypto || assetType == AssetCFD
+}
+
+// SettleQuote sets a CFD's currency: given (a client's ISO code, upper
+// case), else "" (the account's). Only CFDs take one: a pair's quote is in
+// its symbol.
+func (in *Instrument) SettleQuote(given *string) error {
+	switch {
+	case given == nil || *given == "":
+		return nil
+	case in.AssetType != AssetCFD:
+		return apperr.Invalid("quoteCurrency", "applies only to CFDs (a pair's quote currency is in its symbol)")
+	}
+	c := strings.ToUpper(strings.TrimSpace(*given))
+	if !money.ValidCurrency(c) {
+		return apperr.Invalid("quoteCurrency", "must be a three-letter ISO 4217 currency code such as USD or EUR")
+	}
+	in.Quote = c
+	return nil
 }
 
 // Columns are an instrument's own columns of a positions row:
@@ -149,7 +200,7 @@ func (in Instrument) Columns() Columns {
 // own; a futures broker's per-contract commission goes in the options
 // fields).
 func Contracts(assetType string) bool {
-	return assetType != AssetStock
+	return assetType == AssetOption || assetType == AssetFuture || assetType == AssetFutureOption
 }
 
 // Label is how a person says the instrument: the symbol, or for a futures

@@ -70,7 +70,11 @@ func TestParseInstrument(t *testing.T) {
 		{"future", "XYZH24", "XYZH24", "multiplier", "0"},
 		{"future", "ES", "", "symbol", "0"},
 		{"future", "", "", "symbol", "0"},
-		{"crypto", "BTC", "", "assetType", "0"},
+		{"crypto", "BTC", "", "symbol", "0"},
+		{"crypto", "btcusdt", "BTC/USDT", "", "1"},
+		{"forex", "EURUSD.m", "EUR/USD", "", "1"},
+		{"cfd", "us500", "US500", "", "1"},
+		{"bond", "T", "", "assetType", "0"},
 		{"", "AAPL", "", "assetType", "0"},
 	}
 	for _, c := range cases {
