@@ -24,15 +24,19 @@ import (
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/money"
 )
 
-type handler struct{ app *app.App }
+type handler struct {
+	app     *app.App
+	journal *journalstore.Store
+}
 
 // Group returns the currency route group.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
 	return httpx.Group{
 		Name:   "currency",
 		Mounts: []string{"/api/exchange-rates", "/api/exchange-rates/", "/api/dashboard/totals"},
@@ -172,8 +176,14 @@ func (h handler) upsert(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	saved, created, err := upsertRate(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, rate, h.app.Now())
+	userID := auth.CurrentUser(r.Context()).ID
+	saved, created, err := upsertRate(r.Context(), h.app.DB, userID, rate, h.app.Now())
 	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	// Forex, crypto and CFD positions waiting for a rate take it now.
+	if _, err := h.journal.ConvertAwaiting(r.Context(), userID); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

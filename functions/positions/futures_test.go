@@ -155,7 +155,7 @@ func TestFuturesBadInput(t *testing.T) {
 		{"Fractional", map[string]any{"assetType": "future", "symbol": "ESH24"}, "assetType"},
 		{"UnknownRoot", map[string]any{"assetType": "future", "symbol": "XYZH24"}, "multiplier"},
 		{"StockMultiplier", map[string]any{"multiplier": "5"}, "multiplier"},
-		{"BadAssetType", map[string]any{"assetType": "forex"}, "assetType"},
+		{"BadAssetType", map[string]any{"assetType": "bond"}, "assetType"},
 	} {
 		t.Run("Patch"+tc.name, func(t *testing.T) {
 			r := apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+stock, tc.body), 400)

@@ -247,7 +247,7 @@ func TestPositionBadInput(t *testing.T) {
 		{"BadSymbol", base(map[string]any{"symbol": "AA PL"}), "symbol"},
 		{"LongSymbol", base(map[string]any{"symbol": strings.Repeat("A", 33)}), "symbol"},
 		{"MissingAssetType", base(map[string]any{"assetType": nil}), "assetType"},
-		{"BadAssetType", base(map[string]any{"assetType": "crypto"}), "assetType"},
+		{"BadAssetType", base(map[string]any{"assetType": "bond"}), "assetType"},
 		{"OptionWithoutOCC", base(map[string]any{"assetType": "option"}), "symbol"},
 		{"MissingSide", base(map[string]any{"side": nil}), "side"},
 		{"BadSide", base(map[string]any{"side": "buy"}), "side"},

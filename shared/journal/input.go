@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/money"
 )
 
@@ -153,7 +154,15 @@ var (
 	BalanceRule  = DecimalRule{AllowSign: true, Max: maxBalance, Places: 4, Message: "must be between -99999999999999.9999 and 99999999999999.9999"}
 	AmountRule   = DecimalRule{MinOpen: true, Max: maxBalance, Places: 4, Message: "must be greater than 0 and at most 99999999999999.9999"}
 	PercentRule  = DecimalRule{MinOpen: true, Max: hundred, Places: 4, Message: "must be greater than 0 and at most 100"}
+	// FillRateRule bounds a fill's rate of its quote currency in the
+	// account's (numeric(30,12)): 1 JPY is 0.0067 USD, 1 USD is 16,000 IDR.
+	FillRateRule = DecimalRule{MinOpen: true, Max: maxQuantity, Places: 12, Message: "must be greater than 0 and at most 1000000000"}
 )
+
+// CryptoPlaces is the decimal places a crypto fill's price and quantity
+// may have (the columns' scale): an ether quantity in wei, a coin priced at
+// 0.000001234.
+const CryptoPlaces = 18
 
 // Decimal parses a non-blank field by money.Parse's strict grammar and
 // checks it against r. ok is false (with a problem recorded) when the value
@@ -260,6 +269,9 @@ type FillInput struct {
 	Quantity Field   `json:"quantity,omitzero"`
 	Fees     Field   `json:"fees,omitzero"`
 	FilledAt *string `json:"filledAt"`
+	// Rate is a forex, crypto or CFD fill's rate of its quote currency in
+	// the account's (journal.Fill.Rate); blank lets the journal find it.
+	Rate Field `json:"rate,omitzero"`
 }
 
 // FillValues is a validated FillInput. FeesGiven is false when the fee is
@@ -271,12 +283,15 @@ type FillValues struct {
 	Fees      decimal.Decimal
 	FeesGiven bool
 	FilledAt  time.Time
+	Rate      *decimal.Decimal // given; nil to be found
 }
 
-// ValidateFill checks a complete fill (every field but fees required),
-// naming fields with prefix ("" or "fills[2]."). contracts (Contracts:
-// options and futures) requires whole contracts.
-func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now time.Time) FillValues {
+// ValidateFill checks a complete fill (every field but fees and rate
+// required) of a position of assetType, naming fields with prefix ("" or
+// "fills[2]."): options and futures trade whole contracts
+// (instrument.Contracts), crypto takes 18 places of price and quantity, and
+// only a quoted asset type (instrument.QuotedApart) takes a rate.
+func ValidateFill(p *Problems, prefix string, in FillInput, assetType string, now time.Time) FillValues {
 	var v FillValues
 	switch {
 	case in.Type == nil:
@@ -286,16 +301,26 @@ func ValidateFill(p *Problems, prefix string, in FillInput, contracts bool, now 
 	default:
 		p.Add(prefix+"type", "must be entry or exit")
 	}
-	priceRule := PriceRule
+	priceRule, quantityRule := PriceRule, QuantityRule
 	if v.Type == FillExit {
 		priceRule = ExitPriceRule
 	}
+	if assetType == instrument.AssetCrypto {
+		priceRule.Places, quantityRule.Places = CryptoPlaces, CryptoPlaces
+	}
 	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, priceRule)
-	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, QuantityRule)
-	if contracts && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
+	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, quantityRule)
+	if instrument.Contracts(assetType) && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
 		p.Add(prefix+"quantity", "must be a whole number of contracts")
 	}
 	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, FeeRule)
+	if r, ok := p.Decimal(prefix+"rate", in.Rate, FillRateRule); ok {
+		if instrument.QuotedApart(assetType) {
+			v.Rate = &r
+		} else {
+			p.Add(prefix+"rate", "applies only to forex, crypto and CFDs (what 1 unit of the quote currency is worth in the account's)")
+		}
+	}
 	if in.FilledAt == nil {
 		p.Add(prefix+"filledAt", "is required")
 	} else if t, err := ParseTime(prefix+"filledAt", *in.FilledAt, now); err != nil {

@@ -40,6 +40,11 @@ type Fill struct {
 	Quantity decimal.Decimal
 	Fees     decimal.Decimal
 	FilledAt time.Time
+	// Rate converts the trade's quote currency into the account's at this
+	// fill: 1 unit of quote is Rate units of the account's currency. Nil
+	// when the trade is in the account's currency (Trade.Quoted false) or,
+	// for a quoted trade, when no rate is known yet.
+	Rate *decimal.Decimal
 }
 
 // Trade is what a position's figures are computed from.
@@ -48,6 +53,11 @@ type Trade struct {
 	Multiplier decimal.Decimal // 1 for stock, instrument.OptionMultiplier for options, a future's point value
 	StopLoss   *decimal.Decimal
 	Fills      []Fill // any order: Compute orders them by time
+	// Quoted says the instrument's prices (and so its P&L) are in a quote
+	// currency apart from the account's (forex, crypto, CFDs): each exit's
+	// P&L is converted at its fill's Rate. Fees are in the account's
+	// currency either way.
+	Quoted bool
 }
 
 // Figures are a position's derived values: everything the journal shows
@@ -68,12 +78,22 @@ type Figures struct {
 	// scale-in re-average what is still open. Nil when nothing is open.
 	OpenCost *decimal.Decimal
 
-	GrossPnL decimal.Decimal // realised, 4 places (x multiplier)
+	GrossPnL decimal.Decimal // realised, 4 places (x multiplier), in the account's currency
 	Fees     decimal.Decimal // every fill's fees
 	NetPnL   decimal.Decimal // GrossPnL - Fees
 
+	// QuoteGross is a quoted trade's realised P&L in its quote currency, 4
+	// places (rounded once, not summed from the rounded exits); nil for a
+	// trade in the account's currency.
+	QuoteGross *decimal.Decimal
+	// AwaitingRate says a quoted trade has an exit without a rate: its
+	// figures in the account's currency leave that exit's P&L out until a
+	// rate is known (the journal store looks one up on every write).
+	AwaitingRate bool
+
 	// InitialRisk is |avg entry - stop| x entry quantity x multiplier, 4
-	// places, when a stop is set and there is an entry.
+	// places, when a stop is set and there is an entry; a quoted trade's
+	// converted at its first entry's rate (nil without one).
 	InitialRisk *decimal.Decimal
 	// RMultiple is NetPnL / InitialRisk, 4 places, once the position is
 	// closed and its initial risk is above zero.
@@ -115,6 +135,9 @@ func (e *FillError) Error() string { return e.Message }
 //     values minus entry values (x multiplier): no rounding drift.
 //   - Realised amounts are rounded half away from zero to 4 places as a
 //     running total, so the per-exit amounts add up to the gross P&L.
+//   - A quoted trade's (Trade.Quoted) exit realises that amount times the
+//     exit's Rate, in the account's currency; an exit without one books
+//     nothing and marks the figures AwaitingRate.
 //
 // A position that went back to zero reopens with an entry dated after its
 // close (the trader added to it again, or a missed fill was entered late):
@@ -156,6 +179,8 @@ func Compute(t Trade) (Figures, error) {
 		open, basis           decimal.Decimal // open quantity and its cost
 		entryValue, exitValue decimal.Decimal
 		realized, booked      decimal.Decimal // exact running total, and its rounded part already booked
+		quoteGross            decimal.Decimal // a quoted trade's exact P&L in its quote currency
+		firstRate             *decimal.Decimal
 		closed                bool
 	)
 	for _, i := range order {
@@ -176,6 +201,7 @@ func Compute(t Trade) (Figures, error) {
 		if f.OpenedAt == nil {
 			at := fill.FilledAt
 			f.OpenedAt = &at
+			firstRate = fill.Rate
 		}
 		value := fill.Price.Mul(fill.Quantity)
 		f.Fees = f.Fees.Add(fill.Fees)
@@ -212,7 +238,15 @@ func Compute(t Trade) (Figures, error) {
 		if t.Side == SideShort {
 			gain = gain.Neg()
 		}
-		realized = realized.Add(gain.Mul(mult))
+		switch {
+		case !t.Quoted:
+			realized = realized.Add(gain.Mul(mult))
+		case fill.Rate == nil:
+			f.AwaitingRate = true
+		default:
+			realized = realized.Add(gain.Mul(mult).Mul(*fill.Rate))
+		}
+		quoteGross = quoteGross.Add(gain.Mul(mult))
 		total := realized.Round(4)
 		f.Realized[i] = total.Sub(booked)
 		booked = total
@@ -233,6 +267,10 @@ func Compute(t Trade) (Figures, error) {
 		f.OpenCost = &cost
 	}
 	f.GrossPnL = normalize4(booked)
+	if t.Quoted {
+		q := normalize4(quoteGross.Round(4))
+		f.QuoteGross = &q
+	}
 	f.Fees = normalize4(f.Fees)
 	f.NetPnL = f.GrossPnL.Sub(f.Fees)
 	switch {
@@ -246,9 +284,13 @@ func Compute(t Trade) (Figures, error) {
 	if f.EntryQuantity.IsPositive() {
 		avg := entryValue.DivRound(f.EntryQuantity, 10)
 		f.AvgEntryPrice = &avg
-		if t.StopLoss != nil {
+		if t.StopLoss != nil && (!t.Quoted || firstRate != nil) {
 			// |avg entry - stop| x qty is |entry value - stop x qty|: exact.
-			risk := entryValue.Sub(t.StopLoss.Mul(f.EntryQuantity)).Abs().Mul(mult).Round(4)
+			risk := entryValue.Sub(t.StopLoss.Mul(f.EntryQuantity)).Abs().Mul(mult)
+			if t.Quoted {
+				risk = risk.Mul(*firstRate)
+			}
+			risk = risk.Round(4)
 			f.InitialRisk = &risk
 		}
 	}

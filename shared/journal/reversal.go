@@ -18,6 +18,7 @@ type Execution struct {
 	Fees         decimal.Decimal
 	FeeEstimated bool
 	FilledAt     time.Time
+	Rate         *decimal.Decimal // Fill.Rate
 	// ID names the execution in messages (a fill id; may be empty).
 	ID string
 	// Ref is the caller's handle on the execution (an index); Derive copies
@@ -50,8 +51,8 @@ type Segment struct {
 }
 
 // Trade returns the segment as a Trade for Compute.
-func (s Segment) Trade(multiplier decimal.Decimal, stop *decimal.Decimal) Trade {
-	t := Trade{Side: s.Side, Multiplier: multiplier, StopLoss: stop, Fills: make([]Fill, len(s.Legs))}
+func (s Segment) Trade(multiplier decimal.Decimal, stop *decimal.Decimal, quoted bool) Trade {
+	t := Trade{Side: s.Side, Multiplier: multiplier, StopLoss: stop, Fills: make([]Fill, len(s.Legs)), Quoted: quoted}
 	for i, l := range s.Legs {
 		t.Fills[i] = l.Fill
 	}
@@ -107,7 +108,7 @@ func Derive(side string, execs []Execution) ([]Segment, error) {
 		open decimal.Decimal
 	)
 	leg := func(e *Execution, typ string, qty, fees decimal.Decimal, part Part) Leg {
-		f := Fill{ID: e.ID, Type: typ, Price: e.Price, Quantity: qty, Fees: fees, FilledAt: e.FilledAt}
+		f := Fill{ID: e.ID, Type: typ, Price: e.Price, Quantity: qty, Fees: fees, FilledAt: e.FilledAt, Rate: e.Rate}
 		return Leg{Fill: f, FeeEstimated: e.FeeEstimated, Ref: e.Ref, Part: part}
 	}
 	for _, i := range order {

@@ -53,7 +53,7 @@ func FuzzDerive(f *testing.F) {
 			if k > 0 && s.Side == segs[k-1].Side {
 				t.Fatalf("segment %d on the side of the one before", k)
 			}
-			fig, err := Compute(s.Trade(decimal.NewFromInt(1), nil))
+			fig, err := Compute(s.Trade(decimal.NewFromInt(1), nil, false))
 			if err != nil {
 				t.Fatalf("segment %d: %v", k, err)
 			}

@@ -72,7 +72,7 @@ const closedSQL = `WITH k AS (SELECT DISTINCT a, d FROM unnest($2::uuid[], $3::d
 	closes AS MATERIALIZED (
 		SELECT c.id, c.strategy_id FROM k CROSS JOIN LATERAL (
 			SELECT p.id, p.strategy_id FROM positions p
-			WHERE p.user_id = $1 AND p.status = 'closed' AND p.account_id = k.a
+			WHERE p.user_id = $1 AND p.status = 'closed' AND NOT p.awaiting_rate AND p.account_id = k.a
 				AND p.closed_at >= k.d::timestamp AT TIME ZONE 'UTC' AND p.closed_at < (k.d + 1)::timestamp AT TIME ZONE 'UTC'
 			OFFSET 0) c),
 	picked AS (

@@ -29,7 +29,7 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 			return err
 		}
 		var p journal.Problems
-		v := journal.ValidateFill(&p, "", in, instrument.Contracts(ru.inst.assetType), now)
+		v := journal.ValidateFill(&p, "", in, ru.inst.assetType, now)
 		if err := p.Err(); err != nil {
 			return err
 		}
@@ -38,7 +38,8 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 			return apperr.Invalid("fills", "a position holds at most "+strconv.Itoa(journal.MaxFills)+" fills")
 		}
 		e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(ru.members[me].side, v.Type), Price: v.Price,
-			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt}, member: me, rank: typeRank(v.Type), req: -1, estimate: !v.FeesGiven}
+			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt, Rate: v.Rate}, member: me, rank: typeRank(v.Type), req: -1,
+			estimate: !v.FeesGiven, rateGiven: v.Rate != nil}
 		if err := estimateFees(ctx, w, ru.inst.accountID, ru.inst.assetType, []*execution{e}); err != nil {
 			return err
 		}
@@ -119,7 +120,7 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		}
 		perContract := instrument.Contracts(ru.inst.assetType)
 		var p journal.Problems
-		v := journal.ValidateFill(&p, "", merged, perContract, now)
+		v := journal.ValidateFill(&p, "", merged, ru.inst.assetType, now)
 		if err := p.Err(); err != nil {
 			return err
 		}
@@ -145,6 +146,9 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
 		e.Price, e.FilledAt, e.Quantity, e.Fees, e.FeeEstimated = v.Price, v.FilledAt, qty, fees, estimated
 		e.member, e.rank = me, typeRank(v.Type)
+		if in.Rate.Set { // null or "" lets the journal find it again
+			e.Rate, e.rateGiven = v.Rate, v.Rate != nil
+		}
 		return s.rederive(ctx, w, ru, fillID, func() string { return ru.survivorOf(positionID, e.ids[0]) }, &res)
 	})
 	return res, err

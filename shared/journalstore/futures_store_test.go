@@ -49,7 +49,8 @@ func TestFuturesSchema(t *testing.T) {
 		{"StockWithMonth", "AAPL", "stock", nil, &march, nil, "1"},
 		{"FractionalStockMultiplier", "AAPL", "stock", nil, nil, nil, "0.5"},
 		{"ZeroMultiplier", "MYMH24", "future", &mym, &march, nil, "0"},
-		{"UnknownAssetType", "EURUSD", "forex", nil, nil, nil, "1"},
+		{"ForexWithoutPair", "EUR/USD", "forex", nil, nil, nil, "1"},
+		{"UnknownAssetType", "T", "bond", nil, nil, nil, "1"},
 	} {
 		_, err := insert(bad.symbol, bad.asset, bad.root, bad.month, bad.strike, bad.mult)
 		if sqlState(err) != "23514" {

@@ -185,8 +185,8 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 			if err != nil {
 				return nil, err // Parse made these symbols: they parse
 			}
-			ru = &run{side: p.Side, inst: runInstrument{userID: w.userID, accountID: accountID, symbol: p.Symbol,
-				assetType: p.AssetType, columns: inst.Columns(), multiplier: p.Multiplier}}
+			inst.Multiplier = p.Multiplier
+			ru = &run{side: p.Side, inst: newRunInstrument(w.userID, accountID, inst)}
 			runs = append(runs, ru)
 			orderOf[ru] = fills[p.Fills[0]].OrderID
 		}

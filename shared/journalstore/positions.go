@@ -18,29 +18,33 @@ import (
 
 // NewPosition is the body of POST /api/positions.
 type NewPosition struct {
-	AccountID   *string             `json:"accountId"`
-	Symbol      *string             `json:"symbol"`
-	AssetType   *string             `json:"assetType"`
-	Multiplier  journal.Field       `json:"multiplier,omitzero"` // futures only; see multiplierInput
-	Side        *string             `json:"side"`
-	StopLoss    journal.Field       `json:"stopLoss,omitzero"`
-	TargetPrice journal.Field       `json:"targetPrice,omitzero"`
-	Notes       *string             `json:"notes"`
-	Fills       []journal.FillInput `json:"fills"`
-	TagIDs      []string            `json:"tagIds"`
+	AccountID  *string       `json:"accountId"`
+	Symbol     *string       `json:"symbol"`
+	AssetType  *string       `json:"assetType"`
+	Multiplier journal.Field `json:"multiplier,omitzero"` // futures, CFDs, crypto contracts; see multiplierInput
+	// QuoteCurrency is a CFD's currency when it is not the account's.
+	QuoteCurrency *string             `json:"quoteCurrency"`
+	Side          *string             `json:"side"`
+	StopLoss      journal.Field       `json:"stopLoss,omitzero"`
+	TargetPrice   journal.Field       `json:"targetPrice,omitzero"`
+	Notes         *string             `json:"notes"`
+	Fills         []journal.FillInput `json:"fills"`
+	TagIDs        []string            `json:"tagIds"`
 }
 
 // PositionPatch is the body of PATCH /api/positions/{positionId}: absent
 // fields keep their value; null (or "") clears stopLoss and targetPrice.
 type PositionPatch struct {
-	AccountID   *string       `json:"accountId"`
-	Symbol      *string       `json:"symbol"`
-	AssetType   *string       `json:"assetType"`
-	Multiplier  journal.Field `json:"multiplier,omitzero"`
-	Side        *string       `json:"side"`
-	StopLoss    journal.Field `json:"stopLoss,omitzero"`
-	TargetPrice journal.Field `json:"targetPrice,omitzero"`
-	Notes       *string       `json:"notes"`
+	AccountID  *string       `json:"accountId"`
+	Symbol     *string       `json:"symbol"`
+	AssetType  *string       `json:"assetType"`
+	Multiplier journal.Field `json:"multiplier,omitzero"`
+	// QuoteCurrency is a CFD's currency; "" for the account's.
+	QuoteCurrency *string       `json:"quoteCurrency"`
+	Side          *string       `json:"side"`
+	StopLoss      journal.Field `json:"stopLoss,omitzero"`
+	TargetPrice   journal.Field `json:"targetPrice,omitzero"`
+	Notes         *string       `json:"notes"`
 	// MaePrice and MfePrice are the trade's maximum adverse and favourable
 	// excursions as prices; null (or "") clears them.
 	MaePrice journal.Field `json:"maePrice,omitzero"`
@@ -133,7 +137,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 		p.Add("fills", "must hold at most "+strconv.Itoa(journal.MaxFills)+" fills")
 	} else {
 		for i, f := range in.Fills {
-			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, instrument.Contracts(assetType), now))
+			fills = append(fills, journal.ValidateFill(&p, "fills["+strconv.Itoa(i)+"].", f, assetType, now))
 		}
 	}
 	// A future's one-digit year is read from when it was first traded.
@@ -147,8 +151,9 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	inst, err := instrument.Parse(assetType, symbol, traded)
 	if err != nil {
 		p.Merge(err)
-	} else if err := inst.SettleMultiplier(given); err != nil {
-		p.Merge(err)
+	} else {
+		p.Merge(inst.SettleMultiplier(given))
+		p.Merge(inst.SettleQuote(in.QuoteCurrency))
 	}
 	side := validSide(&p, in.Side, true)
 	fields := newFields{requested: in.TagIDs}
@@ -169,11 +174,11 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	}
 	fields.notes = s.keyring.Seal(encrypt.PositionNotes, notes)
 
-	ru := &run{side: side, first: &fields, inst: runInstrument{userID: userID, accountID: accountID, symbol: inst.Symbol,
-		assetType: assetType, columns: inst.Columns(), multiplier: inst.Multiplier}}
+	ru := &run{side: side, first: &fields, inst: newRunInstrument(userID, accountID, inst)}
 	for i, f := range fills {
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, f.Type), Price: f.Price,
-			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt}, rank: typeRank(f.Type), req: i, estimate: !f.FeesGiven})
+			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt, Rate: f.Rate}, rank: typeRank(f.Type), req: i,
+			estimate: !f.FeesGiven, rateGiven: f.Rate != nil})
 	}
 	if err := ru.derive(""); err != nil {
 		return nil, err
@@ -318,6 +323,14 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		if err := inst.SettleMultiplier(given); err != nil {
 			return err
 		}
+		// A CFD keeps its currency unless the patch names another.
+		quote := in.QuoteCurrency
+		if quote == nil && assetType == instrument.AssetCFD && cur.assetType == instrument.AssetCFD {
+			quote = &cur.quote
+		}
+		if err := inst.SettleQuote(quote); err != nil {
+			return err
+		}
 		if instrument.Contracts(assetType) && !instrument.Contracts(cur.assetType) && ru.fractional() {
 			return apperr.Invalid("assetType", "options, futures and futures options trade in whole contracts, and this position has fills of fractional quantities")
 		}
@@ -331,8 +344,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		if err := keepsStrategy(ctx, w, ru.ids(), cur, accountID, inst); err != nil {
 			return err
 		}
-		ru.inst = runInstrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: assetType,
-			columns: inst.Columns(), multiplier: inst.Multiplier}
+		ru.inst = newRunInstrument(userID, accountID, inst)
 		if side != "" && side != ru.members[me].side {
 			ru.members[me].side = side
 			ru.execs = nil
@@ -349,10 +361,10 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 		c := inst.Columns()
 		const shared = `UPDATE positions SET account_id = $2, symbol = $3, asset_type = $4, underlying = $5,
 				option_expiry = $6, option_right = $7, option_strike = $8, contract_month = $9, multiplier = $10,
-				updated_at = now()
+				base_currency = $11, quote_currency = $12, updated_at = now()
 			WHERE id = ANY($1::uuid[])`
 		if _, err := w.Exec(ctx, shared, ru.ids(), accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right,
-			c.Strike, c.ContractMonth, inst.Multiplier); err != nil {
+			c.Strike, c.ContractMonth, inst.Multiplier, nullable(ru.inst.base), nullable(ru.inst.quote)); err != nil {
 			return classify(err)
 		}
 		const own = `UPDATE positions SET stop_loss = CASE WHEN $2 THEN $3 ELSE stop_loss END,

@@ -143,8 +143,7 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 	if err := inst.SettleMultiplier(given); err != nil {
 		return nil, err
 	}
-	ru := &run{inst: runInstrument{userID: userID, accountID: r.AccountID, symbol: inst.Symbol, assetType: r.AssetType,
-		columns: inst.Columns(), multiplier: inst.Multiplier}}
+	ru := &run{inst: newRunInstrument(userID, r.AccountID, inst)}
 	fields := make([]*newFields, len(r.Positions))
 	closing := map[string]*execution{}
 	now := s.now()
@@ -159,7 +158,7 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 		fields[mi] = &newFields{stop: pos.StopLoss, target: pos.TargetPrice, tagIDs: tagIDs,
 			notes: s.keyring.Seal(encrypt.PositionNotes, pos.Notes)}
 		for _, f := range pos.Fills {
-			v := journal.ValidateFill(&p, "", fillInput(f), instrument.Contracts(r.AssetType), now)
+			v := journal.ValidateFill(&p, "", fillInput(f), r.AssetType, now)
 			if p.Err() != nil {
 				return nil, p.Err()
 			}

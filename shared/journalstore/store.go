@@ -88,6 +88,31 @@ type runInstrument struct {
 	symbol, assetType string
 	columns           instrument.Columns
 	multiplier        decimal.Decimal
+	// base and quote are a pair's currencies (quote alone for a CFD in a
+	// currency of its own); "" where the account's currency is the quote.
+	base, quote string
+}
+
+// newRunInstrument is the run's instrument inst, held in an account.
+func newRunInstrument(userID, accountID string, inst instrument.Instrument) runInstrument {
+	in := runInstrument{userID: userID, accountID: accountID, symbol: inst.Symbol, assetType: inst.AssetType,
+		columns: inst.Columns(), multiplier: inst.Multiplier, quote: inst.Quote}
+	if inst.Pair != nil {
+		in.base = inst.Pair.Base
+	}
+	return in
+}
+
+// quoted reports whether the run's P&L is in a quote currency converted
+// into the account's (instrument.QuotedApart).
+func (in runInstrument) quoted() bool { return instrument.QuotedApart(in.assetType) }
+
+// nullable is s, or nil for "".
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // underlying is the instrument's underlying, or its symbol when it has
@@ -103,6 +128,7 @@ func (in runInstrument) underlying() string {
 type storedFill struct {
 	journal.Fill
 	estimated bool
+	rateGiven bool
 	splitOf   string
 }
 
@@ -131,6 +157,9 @@ type execution struct {
 	// estimate asks for a fee from the account's fee schedule (the request
 	// gave none).
 	estimate bool
+	// rateGiven says Rate came from the trader or the broker's file: kept,
+	// where a rate the store found is found again (convert).
+	rateGiven bool
 }
 
 // run is one run of positions, locked, and what a write makes of it.
@@ -166,6 +195,7 @@ type placedPosition struct {
 	fields     *newFields // a created first position's own fields
 	legs       []journal.Leg
 	splitOf    []string // per leg: the closing part an opening part belongs to
+	rateGiven  []bool   // per leg: its execution's rate was given
 	figures    journal.Figures
 	before     string // the stored status; "" for a new position
 }
@@ -247,10 +277,10 @@ func lockRun(ctx context.Context, w *writeTx, userID, positionID string) (*run, 
 func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 	const posQ = `SELECT id::text, user_id::text, account_id::text, symbol, asset_type, underlying, option_expiry,
 			option_right, option_strike, contract_month, multiplier, side, status, stop_loss, reversal_of::text, closed_at,
-			strategy_id::text
+			strategy_id::text, coalesce(base_currency, ''), coalesce(quote_currency, '')
 		FROM positions WHERE id = ANY($1::uuid[])`
 	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
-			coalesce(split_of::text, '')
+			coalesce(split_of::text, ''), rate, rate_given
 		FROM fills WHERE position_id = ANY($1::uuid[]) ORDER BY position_id, filled_at, id`
 	b := &pgx.Batch{}
 	b.Queue(posQ, ids)
@@ -269,7 +299,8 @@ func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 	var r row
 	_, err = pgx.ForEachRow(rows, []any{&r.m.id, &r.inst.userID, &r.inst.accountID, &r.inst.symbol, &r.inst.assetType,
 		&r.inst.columns.Underlying, &r.inst.columns.Expiry, &r.inst.columns.Right, &r.inst.columns.Strike,
-		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf, &r.m.closedAt, &r.m.strategy}, func() error {
+		&r.inst.columns.ContractMonth, &r.inst.multiplier, &r.m.side, &r.m.status, &r.m.stop, &r.m.reversalOf, &r.m.closedAt, &r.m.strategy,
+		&r.inst.base, &r.inst.quote}, func() error {
 		c := r
 		c.m.account = c.inst.accountID
 		byID[c.m.id] = &c
@@ -285,10 +316,12 @@ func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 		f   storedFill
 		pid string
 	)
-	_, err = pgx.ForEachRow(rows, []any{&f.ID, &pid, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.estimated, &f.FilledAt, &f.splitOf}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&f.ID, &pid, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.estimated, &f.FilledAt, &f.splitOf,
+		&f.Rate, &f.rateGiven}, func() error {
 		if p := byID[pid]; p != nil {
 			p.m.fills = append(p.m.fills, f)
 		}
+		f.Rate = nil
 		return nil
 	})
 	if err != nil {
@@ -320,8 +353,8 @@ func (ru *run) executions() {
 				continue
 			}
 			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
-				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID},
-				ids: [2]string{f.ID, ""}, member: mi, rank: typeRank(f.Type), req: -1}
+				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate},
+				ids: [2]string{f.ID, ""}, member: mi, rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven}
 			byFill[f.ID] = e
 			ru.execs = append(ru.execs, e)
 		}
@@ -337,8 +370,8 @@ func (ru *run) executions() {
 		// Its closing part is outside the run: a whole fill of its own.
 		m := ru.members[openingOf[k]]
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
-			Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID},
-			ids: [2]string{f.ID, ""}, member: openingOf[k], rank: typeRank(f.Type), req: -1})
+			Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate},
+			ids: [2]string{f.ID, ""}, member: openingOf[k], rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven})
 	}
 }
 
@@ -393,7 +426,7 @@ func (ru *run) derive(written string) error {
 	fields := ru.first
 	ru.placed = ru.placed[:0]
 	for si, seg := range segs {
-		p := placedPosition{side: seg.Side, legs: seg.Legs, splitOf: make([]string, len(seg.Legs))}
+		p := placedPosition{side: seg.Side, legs: seg.Legs, splitOf: make([]string, len(seg.Legs)), rateGiven: make([]bool, len(seg.Legs))}
 		if si < len(ru.members) {
 			m := ru.members[si]
 			p.id, p.stop, p.before = m.id, m.stop, m.status
@@ -411,6 +444,7 @@ func (ru *run) derive(written string) error {
 		for li := range p.legs {
 			l := &p.legs[li]
 			e := ru.execs[l.Ref]
+			p.rateGiven[li] = e.rateGiven
 			switch l.Part {
 			case journal.Opening:
 				if e.ids[1] == "" {
@@ -424,7 +458,7 @@ func (ru *run) derive(written string) error {
 		if len(p.legs) > journal.MaxFills {
 			return apperr.Invalid("fills", "a position holds at most 1000 fills")
 		}
-		fig, err := journal.Compute(seg.Trade(ru.inst.multiplier, p.stop))
+		fig, err := journal.Compute(seg.Trade(ru.inst.multiplier, p.stop, ru.inst.quoted()))
 		if err != nil {
 			return ru.fillProblem(err, written, func(i int) *execution { return ru.execs[seg.Legs[i].Ref] })
 		}
@@ -519,6 +553,9 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 		upd      fillColumns
 		tagRows  []tagRow
 	)
+	if err := w.convert(ctx, runs); err != nil {
+		return c, err
+	}
 	for _, ru := range runs {
 		ru.changes(&c)
 		stored := map[string]storedFill{}
@@ -549,7 +586,7 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 				st.strategy = ru.members[k].strategy
 			}
 			w.wrote(p.id, st)
-			if p.isNew && st.closedAt != nil {
+			if p.isNew && st.closedAt != nil && !p.figures.AwaitingRate {
 				w.made[p.id] = madeRecord(in, p)
 			}
 			if p.isNew {
@@ -573,8 +610,9 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 				case !ok:
 					fillRows = append(fillRows, newFill{p, i})
 				case holder[l.ID] != p.id || old.Type != l.Type || !old.Price.Equal(l.Price) || !old.Quantity.Equal(l.Quantity) ||
-					!old.Fees.Equal(l.Fees) || old.estimated != l.FeeEstimated || !old.FilledAt.Equal(l.FilledAt) || old.splitOf != p.splitOf[i]:
-					upd.add(l.ID, p.id, l, split)
+					!old.Fees.Equal(l.Fees) || old.estimated != l.FeeEstimated || !old.FilledAt.Equal(l.FilledAt) || old.splitOf != p.splitOf[i] ||
+					!sameRate(old.Rate, l.Rate) || old.rateGiven != p.rateGiven[i]:
+					upd.add(l.ID, p.id, l, split, p.rateGiven[i])
 				}
 			}
 		}
@@ -599,11 +637,14 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 	}
 	if len(upd.id) > 0 {
 		const q = `UPDATE fills f SET position_id = u.position_id, type = u.type, price = u.price, quantity = u.quantity,
-				fees = u.fees, fee_estimated = u.fee_estimated, filled_at = u.filled_at, split_of = u.split_of
+				fees = u.fees, fee_estimated = u.fee_estimated, filled_at = u.filled_at, split_of = u.split_of,
+				rate = u.rate, rate_given = u.rate_given
 			FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::boolean[],
-				$8::timestamptz[], $9::uuid[]) AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of)
+				$8::timestamptz[], $9::uuid[], $10::numeric[], $11::boolean[])
+				AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of, rate, rate_given)
 			WHERE f.id = u.id`
-		b.b.Queue(q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf)
+		b.b.Queue(q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf,
+			upd.rate, upd.rateGiven)
 	}
 	if len(dropFills) > 0 {
 		b.b.Queue(`DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills)
@@ -697,11 +738,13 @@ func (n newPosition) row(dst []any) []any {
 	return append(dst, copyUUID(p.id), copyUUID(in.userID), copyUUID(in.accountID), in.symbol, in.assetType, in.columns.Underlying,
 		in.columns.Expiry, in.columns.Right, in.columns.Strike, in.columns.ContractMonth, in.multiplier, p.side, copyUUIDPtr(p.reversalOf),
 		p.stop, target, notes, f.Status, f.OpenedAt, f.ClosedAt, f.EntryQuantity, f.ExitQuantity, f.OpenQuantity, f.AvgEntryPrice,
-		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple)
+		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple, nullable(in.base), nullable(in.quote),
+		f.QuoteGross, f.AwaitingRate)
 }
 
 // fillColumnNames are the columns of a new fill's row (newFill.row).
-var fillColumnNames = []string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at", "split_of"}
+var fillColumnNames = []string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at", "split_of",
+	"rate", "rate_given"}
 
 // newFill is a fill write copies in: leg i of p.
 type newFill struct {
@@ -715,7 +758,8 @@ func (n newFill) row(dst []any) []any {
 	if n.p.splitOf[n.i] != "" {
 		split = &n.p.splitOf[n.i]
 	}
-	return append(dst, copyUUID(l.ID), copyUUID(n.p.id), l.Type, l.Price, l.Quantity, l.Fees, l.FeeEstimated, l.FilledAt, copyUUIDPtr(split))
+	return append(dst, copyUUID(l.ID), copyUUID(n.p.id), l.Type, l.Price, l.Quantity, l.Fees, l.FeeEstimated, l.FilledAt, copyUUIDPtr(split),
+		l.Rate, n.p.rateGiven[n.i])
 }
 
 // copyRows is a COPY source that makes each row as it is sent, in one
@@ -756,21 +800,23 @@ func copyUUIDPtr(s *string) pgtype.UUID {
 var positionColumns = []string{"id", "user_id", "account_id", "symbol", "asset_type", "underlying", "option_expiry",
 	"option_right", "option_strike", "contract_month", "multiplier", "side", "reversal_of", "stop_loss", "target_price", "notes",
 	"status", "opened_at", "closed_at", "entry_quantity", "exit_quantity", "open_quantity", "avg_entry_price", "avg_exit_price",
-	"gross_pnl", "fees", "net_pnl", "initial_risk", "r_multiple"}
+	"gross_pnl", "fees", "net_pnl", "initial_risk", "r_multiple", "base_currency", "quote_currency", "quote_gross_pnl", "awaiting_rate"}
 
 // fillColumns are changed fills as column arrays for one UPDATE ... FROM unnest.
 type fillColumns struct {
-	id, position, typ []string
-	price, qty, fees  []decimal.Decimal
-	estimated         []bool
-	at                []time.Time
-	splitOf           []*string
+	id, position, typ    []string
+	price, qty, fees     []decimal.Decimal
+	estimated, rateGiven []bool
+	at                   []time.Time
+	splitOf              []*string
+	rate                 []*decimal.Decimal
 }
 
-func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string) {
+func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string, rateGiven bool) {
 	c.id, c.position, c.typ = append(c.id, id), append(c.position, position), append(c.typ, l.Type)
 	c.price, c.qty, c.fees = append(c.price, l.Price), append(c.qty, l.Quantity), append(c.fees, l.Fees)
 	c.estimated, c.at, c.splitOf = append(c.estimated, l.FeeEstimated), append(c.at, l.FilledAt), append(c.splitOf, splitOf)
+	c.rate, c.rateGiven = append(c.rate, l.Rate), append(c.rateGiven, rateGiven)
 }
 
 // figureColumns are positions' sides, links and Figures as column arrays
@@ -782,7 +828,8 @@ type figureColumns struct {
 	entryQty, exitQty, openQty []decimal.Decimal
 	avgEntry, avgExit          []*decimal.Decimal
 	gross, fees, net           []decimal.Decimal
-	risk, r                    []*decimal.Decimal
+	risk, r, quoteGross        []*decimal.Decimal
+	awaiting                   []bool
 }
 
 func (c *figureColumns) add(id, side string, reversalOf *string, f journal.Figures) {
@@ -800,6 +847,8 @@ func (c *figureColumns) add(id, side string, reversalOf *string, f journal.Figur
 	c.net = append(c.net, f.NetPnL)
 	c.risk = append(c.risk, f.InitialRisk)
 	c.r = append(c.r, f.RMultiple)
+	c.quoteGross = append(c.quoteGross, f.QuoteGross)
+	c.awaiting = append(c.awaiting, f.AwaitingRate)
 }
 
 // update queues the update of the positions' figures.
@@ -809,13 +858,23 @@ func (c *figureColumns) update(b *pgx.Batch) {
 			entry_quantity = u.entry_quantity, exit_quantity = u.exit_quantity, open_quantity = u.open_quantity,
 			avg_entry_price = u.avg_entry_price, avg_exit_price = u.avg_exit_price,
 			gross_pnl = u.gross_pnl, fees = u.fees, net_pnl = u.net_pnl,
-			initial_risk = u.initial_risk, r_multiple = u.r_multiple, updated_at = now()
+			initial_risk = u.initial_risk, r_multiple = u.r_multiple, quote_gross_pnl = u.quote_gross_pnl,
+			awaiting_rate = u.awaiting_rate, updated_at = now()
 		FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::numeric[],
 			$8::numeric[], $9::numeric[], $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[],
-			$15::numeric[], $16::numeric[])
+			$15::numeric[], $16::numeric[], $17::numeric[], $18::boolean[])
 			AS u(id, side, reversal_of, status, opened_at, closed_at, entry_quantity, exit_quantity, open_quantity,
-			     avg_entry_price, avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple)
+			     avg_entry_price, avg_exit_price, gross_pnl, fees, net_pnl, initial_risk, r_multiple, quote_gross_pnl, awaiting_rate)
 		WHERE p.id = u.id`
 	b.Queue(upd, c.id, c.side, c.reversalOf, c.status, c.openedAt, c.closedAt, c.entryQty, c.exitQty,
-		c.openQty, c.avgEntry, c.avgExit, c.gross, c.fees, c.net, c.risk, c.r)
+		c.openQty, c.avgEntry, c.avgExit, c.gross, c.fees, c.net, c.risk, c.r, c.quoteGross, c.awaiting)
+}
+
+// sameRate reports whether two fill rates are equal (both absent, or equal
+// values).
+func sameRate(a, b *decimal.Decimal) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }

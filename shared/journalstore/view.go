@@ -55,6 +55,22 @@ type Summary struct {
 	InitialRisk   *string    `json:"initialRisk"`
 	RMultiple     *string    `json:"rMultiple"`
 
+	// BaseCurrency and QuoteCurrency are a pair's ("EUR", "USD" of
+	// EUR/USD) and a CFD's currency when it is not the account's; null
+	// else. A quoted position's prices and QuoteGrossPnl are in
+	// QuoteCurrency; grossPnl, fees and netPnl are in the account's
+	// currency, each exit converted at its fill's rate.
+	BaseCurrency  *string `json:"baseCurrency"`
+	QuoteCurrency *string `json:"quoteCurrency"`
+	QuoteGrossPnl *string `json:"quoteGrossPnl"`
+	// AwaitingRate says an exit has no rate of the quote currency into the
+	// account's yet: the account-currency figures leave it out, and the
+	// statistics leave the position out, until the trader stores a rate
+	// (Exchange rates) or gives one on the fill. RateNeeded names the pair
+	// ("GBP/USD": 1 GBP in USD).
+	AwaitingRate bool    `json:"awaitingRate"`
+	RateNeeded   *string `json:"rateNeeded"`
+
 	// ReversalOf is the position this one continues: the one whose
 	// reversal opened it (null for a position opened on its own).
 	ReversalOf *string `json:"reversalOf"`
@@ -176,6 +192,12 @@ type Fill struct {
 	FeeEstimated bool      `json:"feeEstimated"`
 	FilledAt     time.Time `json:"filledAt"`
 	RealizedPnl  *string   `json:"realizedPnl"`
+	// Rate is a forex, crypto or CFD fill's rate of the quote currency in
+	// the account's (null when none is known yet, and for other assets);
+	// RateGiven says the trader or the broker's file gave it, rather than
+	// the journal finding it (1, 1/price, or a stored exchange rate).
+	Rate      *string `json:"rate"`
+	RateGiven bool    `json:"rateGiven"`
 	// Reversal says which part of a reversal's fill this is: "closing" (the
 	// quantity that was open) or "opening" (the remainder, which opened the
 	// next position); null for a whole fill.
@@ -219,6 +241,8 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	trim_scale(p.open_quantity)::text, trim_scale(p.avg_entry_price)::text, trim_scale(p.avg_exit_price)::text,
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
 	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at,
+	p.base_currency, p.quote_currency, p.quote_gross_pnl::text, p.awaiting_rate,
+	CASE WHEN p.awaiting_rate THEN p.quote_currency || '/' || (SELECT a.currency FROM accounts a WHERE a.id = p.account_id) END,
 	CASE WHEN p.status = 'open' AND p.asset_type IN ('option', 'future_option')
 		THEN (SELECT max(lf.filled_at) FROM fills lf WHERE lf.position_id = p.id) END`
 
@@ -230,7 +254,8 @@ func ScanSummary(s *Summary, extra ...any) []any {
 		&s.OpenedAt, &s.ClosedAt, &s.EntryQuantity, &s.ExitQuantity,
 		&s.OpenQuantity, &s.AvgEntryPrice, &s.AvgExitPrice,
 		&s.GrossPnl, &s.Fees, &s.NetPnl, &s.InitialRisk, &s.RMultiple,
-		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt, &s.lastFill}, extra...)
+		&s.ReversalOf, &s.StrategyID, &s.CreatedAt, &s.UpdatedAt,
+		&s.BaseCurrency, &s.QuoteCurrency, &s.QuoteGrossPnl, &s.AwaitingRate, &s.RateNeeded, &s.lastFill}, extra...)
 }
 
 // amount formats a money figure with 4 places; nil stays nil.
@@ -260,7 +285,7 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 	// user's are never answered, since the position's read finds nothing.
 	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
 			CASE WHEN f.split_of IS NOT NULL THEN 'opening' WHEN o.id IS NOT NULL THEN 'closing' END,
-			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text
+			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text, f.rate, f.rate_given
 		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
 		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
 	var trade journal.Trade
@@ -275,7 +300,7 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 		p.Notes = notes
 		p.Tags = []journal.Tag{}
 		p.SetAwaitingExpiry(now)
-		trade = journal.Trade{Side: p.Side}
+		trade = journal.Trade{Side: p.Side, Quoted: instrument.QuotedApart(p.AssetType)}
 		if trade.Multiplier, err = decimal.NewFromString(p.Multiplier.String()); err != nil {
 			return err
 		}
@@ -287,14 +312,15 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 			f         journal.Fill
 			estimated bool
 			est       []bool
-			part      Fill // its reversal fields
+			part      Fill // its reversal and rate fields
 			parts     []Fill
 		)
 		_, err := pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt,
-			&part.Reversal, &part.TradeQuantity, &part.TradeFees}, func() error {
+			&part.Reversal, &part.TradeQuantity, &part.TradeFees, &f.Rate, &part.RateGiven}, func() error {
 			trade.Fills = append(trade.Fills, f)
 			est = append(est, estimated)
 			parts = append(parts, part)
+			f.Rate = nil
 			return nil
 		})
 		if err != nil {
@@ -307,8 +333,13 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 		for i, f := range trade.Fills {
 			p.Fills[i] = Fill{ID: f.ID, Type: f.Type, Price: f.Price.String(), Quantity: f.Quantity.String(),
 				Fees: money.RoundN(f.Fees, 4), FeeEstimated: est[i], FilledAt: f.FilledAt,
-				Reversal: parts[i].Reversal, TradeQuantity: parts[i].TradeQuantity, TradeFees: parts[i].TradeFees}
-			if f.Type == journal.FillExit && figErr == nil {
+				Reversal: parts[i].Reversal, TradeQuantity: parts[i].TradeQuantity, TradeFees: parts[i].TradeFees,
+				RateGiven: parts[i].RateGiven}
+			if f.Rate != nil {
+				r := f.Rate.String()
+				p.Fills[i].Rate = &r
+			}
+			if f.Type == journal.FillExit && figErr == nil && (!trade.Quoted || f.Rate != nil) {
 				p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
 			}
 		}
