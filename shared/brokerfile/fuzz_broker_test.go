@@ -146,6 +146,7 @@ func FuzzStaged(f *testing.F) {
 	f.Add(EncodeStaged([]Part{{Fills: multileg.Fills}}, 0))
 	f.Add([]byte("tjcsv1\n@\n"))
 	f.Add([]byte("tjcsv1 partial 0\n"))
+	f.Add(EncodeStaged([]Part{{Fills: []Fill{quotedFill()}}}, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		parts, leftOut, err := DecodeStaged(data)
 		if err != nil {
@@ -160,6 +161,10 @@ func FuzzStaged(f *testing.F) {
 				t.Fatalf("part %d: %+v != %+v", i, back[i], parts[i])
 			}
 			for k := range parts[i].Fills {
+				a, b := back[i].Fills[k], parts[i].Fills[k]
+				if a.Quote != b.Quote || a.FeeAsset != b.FeeAsset || (a.Rate == nil) != (b.Rate == nil) || a.Rate != nil && !a.Rate.Equal(*b.Rate) {
+					t.Fatalf("part %d fill %d: rate %v %q %q != %v %q %q", i, k, a.Rate, a.Quote, a.FeeAsset, b.Rate, b.Quote, b.FeeAsset)
+				}
 				if back[i].Fills[k].OrderID != parts[i].Fills[k].OrderID {
 					t.Fatalf("part %d fill %d: order %q != %q", i, k, back[i].Fills[k].OrderID, parts[i].Fills[k].OrderID)
 				}

@@ -564,6 +564,42 @@ func TestPayloadRoundTrip(t *testing.T) {
 	}
 }
 
+// quotedFill is a crypto fill with the file's rate, a fee in BNB and a
+// CFD-style quote, as the staged form carries them.
+func quotedFill() Fill {
+	rate := decimal.RequireFromString("0.9998")
+	return Fill{Row: 2, Symbol: "BTC/USDT", AssetType: "crypto", Multiplier: decimal.NewFromInt(1), Side: Buy,
+		Price: decimal.RequireFromString("60000.5"), Quantity: decimal.RequireFromString("0.000000000000000001"),
+		Fees: decimal.RequireFromString("0.00075"), FeesGiven: true, FilledAt: time.Date(2024, 3, 7, 8, 0, 0, 0, time.UTC),
+		Rate: &rate, Quote: "USDT", FeeAsset: "BNB"}
+}
+
+// TestPayloadQuoted: a forex or crypto fill's rate, quote and fee asset
+// come back from the staged form; a line of 19 fields with a bad rate or
+// asset is refused.
+func TestPayloadQuoted(t *testing.T) {
+	in := quotedFill()
+	plain := in
+	plain.Rate, plain.Quote, plain.FeeAsset = nil, "", ""
+	back, err := DecodeFills(EncodeFills([]Fill{in, plain}))
+	if err != nil || len(back) != 2 {
+		t.Fatal(back, err)
+	}
+	if b := back[0]; b.Rate == nil || !b.Rate.Equal(*in.Rate) || b.Quote != "USDT" || b.FeeAsset != "BNB" || !b.Quantity.Equal(in.Quantity) {
+		t.Errorf("quoted fill %+v", b)
+	}
+	if b := back[1]; b.Rate != nil || b.Quote != "" || b.FeeAsset != "" {
+		t.Errorf("plain fill %+v", b)
+	}
+	line := string(EncodeFills([]Fill{in}))
+	for _, bad := range []string{strings.Replace(line, "0.9998", "-1", 1), strings.Replace(line, "BNB", "B\u00e9", 1),
+		strings.Replace(line, "0.9998", "x", 1)} {
+		if _, err := DecodeFills([]byte(bad)); !errors.Is(err, ErrPayload) {
+			t.Errorf("DecodeFills(%q) = %v", bad, err)
+		}
+	}
+}
+
 // TestPayloadParts: the fills of several journal accounts come back in
 // their parts, with the rows left out.
 func TestPayloadParts(t *testing.T) {

@@ -22,7 +22,9 @@ import (
 // staged fills by the preview's rule (GroupStrategies): it plans them again
 // against the journal as it is then, so the preview's groups themselves
 // could name positions the commit no longer creates. A line of 15 fields
-// (staged before order ids were) reads with no order id.
+// (staged before order ids were) reads with no order id; one of 16 with no
+// rate, quote or fee asset, which lines of 19 add (forex, crypto, CFDs;
+// "" for none).
 const payloadVersion = "tjcsv1"
 
 // EncodeFills writes fills in the staged form.
@@ -105,6 +107,16 @@ func writeFills(b *bytes.Buffer, fills []Fill) {
 		b.Write(strconv.AppendInt(num[:0], int64(f.SideColumn), 10))
 		b.WriteByte('\t')
 		b.WriteString(f.OrderID)
+		if f.Rate != nil || f.Quote != "" || f.FeeAsset != "" {
+			b.WriteByte('\t')
+			if f.Rate != nil {
+				b.WriteString(f.Rate.String())
+			}
+			b.WriteByte('\t')
+			b.WriteString(f.Quote)
+			b.WriteByte('\t')
+			b.WriteString(f.FeeAsset)
+		}
 		b.WriteByte('\n')
 	}
 }
@@ -187,10 +199,23 @@ func decodeLines(rest []byte) ([]Fill, error) {
 			err error
 			n   [6]int64
 		)
-		if len(parts) != 15 && len(parts) != 16 {
+		if len(parts) != 15 && len(parts) != 16 && len(parts) != 19 {
 			return nil, ErrPayload
 		}
-		if len(parts) == 16 {
+		if len(parts) == 19 {
+			if parts[16] != "" {
+				r, err := money.Parse(parts[16])
+				if err != nil || !r.IsPositive() {
+					return nil, ErrPayload
+				}
+				f.Rate = &r
+			}
+			f.Quote, f.FeeAsset = parts[17], parts[18]
+			if f.Quote != "" && !instrument.ValidAsset(f.Quote) || f.FeeAsset != "" && !instrument.ValidAsset(f.FeeAsset) {
+				return nil, ErrPayload
+			}
+		}
+		if len(parts) >= 16 {
 			if f.OrderID = parts[15]; !validOrderID(f.OrderID) {
 				return nil, ErrPayload
 			}

@@ -64,8 +64,8 @@ const (
 // Fill is one fill read from the file.
 type Fill struct {
 	Row        int             // the line of the row it came from
-	Symbol     string          // canonical: uppercase ticker, OCC option symbol, futures contract
-	AssetType  string          // AssetStock, AssetOption or AssetFuture
+	Symbol     string          // canonical: uppercase ticker, OCC option symbol, futures contract, pair
+	AssetType  string          // one of instrument.AssetTypes
 	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, or a future's point value
 	Side       string          // Buy or Sell
 	// Effect is what the file said: EffectOpen, EffectClose, or "" (then
@@ -93,6 +93,18 @@ type Fill struct {
 	// share it, and strategy grouping reads it (GroupStrategies). "" when
 	// the file has none.
 	OrderID string
+	// Rate is the file's rate of a forex, crypto or CFD fill's quote
+	// currency in the account's (journal.Fill.Rate), when it tells one
+	// (a MetaTrader deal's profit in the account's currency over its profit
+	// in the quote); nil lets the journal find it.
+	Rate *decimal.Decimal
+	// Quote is a CFD's currency when the file names it ("" for the
+	// account's; a pair's is in its symbol).
+	Quote string
+	// FeeAsset is the currency or coin Fees is in when it is not the
+	// account's (a crypto fee in the base, the quote or BNB): the journal
+	// converts it when it writes the fill (journalstore's convert).
+	FeeAsset string
 }
 
 // Key identifies a fill for duplicate detection: same symbol and asset

@@ -2,11 +2,13 @@ package journalstore
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/journal"
@@ -27,6 +29,13 @@ const ratePlaces = 12
 //   - the trader's stored exchange rate of the quote into the account's
 //     currency in force on the fill's UTC day, direct or inverted (fx.Spot);
 //   - none: the position awaits a rate (journal.Figures.AwaitingRate).
+//
+// A fee charged in another coin or currency (a crypto fill's fee in the
+// base, the quote or BNB) becomes the account's currency here, once: in
+// the base at the fill's price and rate, in the quote at its rate,
+// otherwise at the stored rate of that asset into the account's currency
+// on the fill's day; without one the write is refused, naming the pair,
+// rather than guessing a fee.
 //
 // Runs that are not quoted lose any rate a former asset type left.
 func (w *writeTx) convert(ctx context.Context, runs []*run) error {
@@ -61,6 +70,13 @@ func (w *writeTx) convert(ctx context.Context, runs []*run) error {
 				l := &p.legs[i]
 				if !p.rateGiven[i] {
 					l.Rate = fillRate(in, account, rates, l.Price, l.FilledAt)
+				}
+				if asset := ru.execs[l.Ref].feeAsset; asset != "" && asset != account {
+					fee, err := feeInAccount(in, account, rates, asset, l)
+					if err != nil {
+						return err
+					}
+					l.Fees = fee
 				}
 				trade.Fills[i] = l.Fill
 			}
@@ -97,6 +113,29 @@ func fillRate(in runInstrument, account string, rates []fx.Rate, price decimal.D
 	return nil
 }
 
+// feeInAccount is a leg's fee, charged in asset, in the account's
+// currency (convert), to the fee column's 4 places.
+func feeInAccount(in runInstrument, account string, rates []fx.Rate, asset string, l *journal.Leg) (decimal.Decimal, error) {
+	var factor *decimal.Decimal
+	switch {
+	case asset == in.quote && l.Rate != nil:
+		factor = l.Rate
+	case asset == in.base && l.Rate != nil:
+		f := l.Price.Mul(*l.Rate)
+		factor = &f
+	default:
+		day := time.Date(l.FilledAt.Year(), l.FilledAt.Month(), l.FilledAt.Day(), 0, 0, 0, 0, time.UTC)
+		if f, ok := fx.Spot(rates, asset, account, day); ok {
+			factor = &f
+		}
+	}
+	if factor == nil {
+		return decimal.Zero, apperr.Invalid("fees", fmt.Sprintf("the fee of the fill at %s is in %s, and there is no rate of %s: store an exchange rate of 1 %s in %s",
+			l.FilledAt.UTC().Format(time.RFC3339), asset, fx.Pair(asset, account), asset, account))
+	}
+	return l.Fees.Mul(*factor).Round(4), nil
+}
+
 // readRates reads the currencies of the runs' accounts and the user's
 // stored rates of the pairs of their quotes, in one round trip.
 func (w *writeTx) readRates(ctx context.Context, runs []*run) (map[string]string, []fx.Rate, error) {
@@ -105,6 +144,11 @@ func (w *writeTx) readRates(ctx context.Context, runs []*run) (map[string]string
 		accounts = append(accounts, ru.inst.accountID)
 		if ru.inst.quote != "" {
 			quotes = append(quotes, ru.inst.quote)
+		}
+		for _, e := range ru.execs {
+			if e.feeAsset != "" {
+				quotes = append(quotes, e.feeAsset)
+			}
 		}
 	}
 	const q = `SELECT 'a', id::text, currency::text, NULL::date, NULL::numeric FROM accounts

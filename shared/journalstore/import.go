@@ -186,6 +186,11 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 				return nil, err // Parse made these symbols: they parse
 			}
 			inst.Multiplier = p.Multiplier
+			if q := fills[p.Fills[0]].Quote; q != "" {
+				if err := inst.SettleQuote(&q); err != nil {
+					return nil, err
+				}
+			}
 			ru = &run{side: p.Side, inst: newRunInstrument(w.userID, accountID, inst)}
 			runs = append(runs, ru)
 			orderOf[ru] = fills[p.Fills[0]].OrderID
@@ -206,8 +211,8 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 			f := &fills[i]
 			out.Fills++
 			ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: f.Side == brokerfile.Buy, Price: f.Price,
-				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt},
-				member: member, rank: typeRank(p.Types[n]), req: -1})
+				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate},
+				member: member, rank: typeRank(p.Types[n]), req: -1, rateGiven: f.Rate != nil, feeAsset: f.FeeAsset})
 		}
 	}
 	for _, ru := range runs {

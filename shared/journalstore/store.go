@@ -160,6 +160,9 @@ type execution struct {
 	// rateGiven says Rate came from the trader or the broker's file: kept,
 	// where a rate the store found is found again (convert).
 	rateGiven bool
+	// feeAsset is the coin or currency Fees is in until convert turns it
+	// into the account's ("" once it is, and for every stored fill).
+	feeAsset string
 }
 
 // run is one run of positions, locked, and what a write makes of it.
