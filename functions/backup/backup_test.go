@@ -29,7 +29,7 @@ import (
 func TestBackupRestore(t *testing.T) {
 	f := setup(t)
 	a, aID := f.user(t, "a@example.com")
-	journal(t, a)
+	marketsJournal(t, a, journal(t, a))
 	want := snapshot(t, f, aID)
 	archive := download(t, a)
 
@@ -83,7 +83,7 @@ func TestBackupRestore(t *testing.T) {
 			t.Fatalf("restored journal differs:\n got %q\nwant %q", got, want)
 		}
 		n := apitest.Object(t, r, "restored")
-		if n["positions"] != float64(7) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
+		if n["positions"] != float64(10) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
 			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) ||
 			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) ||
 			n["taxMarks"] != float64(1) {
@@ -250,12 +250,12 @@ func TestRestoreRefusals(t *testing.T) {
 	}
 	// An image is put in the bucket before the rates turn out bad: the
 	// restore fails and the object is deleted again.
-	imageThenBadRate := build(map[string]string{
-		backup.EntryAccounts:      account,
-		backup.EntryPositions:     position("p1", "acc1", ""),
-		backup.EntryImages:        `{"id":"i1","positionId":"p1","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
-		backup.ImageDir + "i1":    string(pngBytes),
-		backup.EntryExchangeRates: `{"baseCurrency":"EUR","quoteCurrency":"USD","effectiveDate":"2025-01-01","rate":"-1"}` + "\n",
+	imageThenBadDay := build(map[string]string{
+		backup.EntryAccounts:    account,
+		backup.EntryPositions:   position("p1", "acc1", ""),
+		backup.EntryImages:      `{"id":"i1","positionId":"p1","contentType":"image/png","caption":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n",
+		backup.ImageDir + "i1":  string(pngBytes),
+		backup.EntryJournalDays: journalDay("0000-01-02", ""),
 	}, 1)
 
 	for _, tc := range []struct {
@@ -306,7 +306,10 @@ func TestRestoreRefusals(t *testing.T) {
 			backup.ImageDir + "i1": "<html><script>alert(1)</script></html>"}, 1), 400, "INVALID_BACKUP"},
 		{"UnknownField", build(map[string]string{backup.EntryAccounts: strings.Replace(account, `"demo":false`, `"demo":false,"extra":1`, 1)}, 1),
 			400, "INVALID_BACKUP"},
-		{"ImageThenBadRate", imageThenBadRate, 400, "INVALID_BACKUP"},
+		{"ImageThenBadJournalDay", imageThenBadDay, 400, "INVALID_BACKUP"},
+		{"BadRate", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryExchangeRates: `{"baseCurrency":"EUR","quoteCurrency":"USD","effectiveDate":"2025-01-01","rate":"-1"}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
 		{"JournalDayOfUnknownTag", build(map[string]string{backup.EntryAccounts: account, backup.EntryJournalDays: journalDay("2025-01-02", `"t9"`)}, 1),
 			400, "INVALID_BACKUP"},
 		{"JournalDayTwice", build(map[string]string{backup.EntryAccounts: account,
@@ -359,7 +362,7 @@ func TestRestoreRefusals(t *testing.T) {
 						t.Fatalf("object %s left in the bucket (deletes %v)", k, f.objects.deletes[deletes:])
 					}
 				}
-				if tc.name == "ImageThenBadRate" && len(added) != 1 {
+				if tc.name == "ImageThenBadJournalDay" && len(added) != 1 {
 					t.Fatalf("%d objects put; the case means to put one", len(added))
 				}
 			}

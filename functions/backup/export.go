@@ -172,15 +172,16 @@ func (ex exporter) positions(ctx context.Context) error {
 			coalesce((SELECT array_agg(pt.tag_id::text ORDER BY pt.tag_id) FROM position_tags pt WHERE pt.position_id = p.id), '{}'),
 			coalesce((SELECT json_agg(json_build_object('id', f.id, 'type', f.type, 'price', f.price::text,
 				'quantity', f.quantity::text, 'fees', f.fees::text, 'feeEstimated', f.fee_estimated,
-				'filledAt', f.filled_at, 'splitOf', f.split_of) ORDER BY f.filled_at, f.id)
+				'filledAt', f.filled_at, 'splitOf', f.split_of,
+				'rate', CASE WHEN f.rate_given THEN f.rate::text END) ORDER BY f.filled_at, f.id)
 				FROM fills f WHERE f.position_id = p.id), '[]'),
-			p.mae_price, p.mfe_price
+			p.mae_price, p.mfe_price, CASE WHEN p.asset_type = 'cfd' THEN coalesce(p.quote_currency, '') ELSE '' END
 		FROM positions p WHERE p.user_id = $1 ORDER BY p.created_at, p.id`
 	var fills []byte
 	keyring := ex.h.app.Keyring
 	return lines(ctx, ex, backup.EntryPositions, q, func(p *backup.Position) []any {
 		return []any{&p.ID, &p.AccountID, &p.Symbol, &p.AssetType, &p.Multiplier, &p.Side, &p.StopLoss, &p.TargetPrice,
-			&p.Notes, &p.ReversalOf, &p.CreatedAt, &p.TagIDs, &fills, &p.MaePrice, &p.MfePrice}
+			&p.Notes, &p.ReversalOf, &p.CreatedAt, &p.TagIDs, &fills, &p.MaePrice, &p.MfePrice, &p.QuoteCurrency}
 	}, func(p *backup.Position) error {
 		p.Fills = nil
 		if err := json.Unmarshal(fills, &p.Fills); err != nil {

@@ -209,6 +209,24 @@ func upload(t *testing.T, c *apitest.Client, path string, data []byte, caption s
 // snapshot is a user's journal as text lines without any id: what a
 // restore must give back. References are by name (accounts, tags, fee
 // schedules) or by a position's key (account, symbol, side, opening).
+// marketsJournal adds forex and a CFD to journal's main account.
+func marketsJournal(t *testing.T, c *apitest.Client, main string) {
+	t.Helper()
+	// Forex and a CFD: USD/JPY converted at its own price, EUR/GBP at the
+	// rate the trader gave on its exit and still awaiting one for its
+	// entry, a DAX CFD in euros at the stored EUR/USD rate.
+	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "USDJPY", "assetType": "forex",
+		"side": "short", "stopLoss": "151.2", "fills": []any{fill("entry", "150.5", "25000", "1.25", "2025-02-12T08:00:00Z"),
+			fill("exit", "149.75", "25000", "1.25", "2025-02-12T16:00:00Z")}}), 201)
+	gbpExit := fill("exit", "0.8412", "100000", "0", "2025-02-13T16:00:00Z")
+	gbpExit["rate"] = "1.2480"
+	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "EUR/GBP", "assetType": "forex",
+		"side": "long", "fills": []any{fill("entry", "0.8390", "100000", "0", "2025-02-13T08:00:00Z"), gbpExit}}), 201)
+	apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{"accountId": main, "symbol": "GER40", "assetType": "cfd",
+		"quoteCurrency": "EUR", "multiplier": "25", "side": "long", "fills": []any{fill("entry", "22000.5", "0.5", "0", "2025-02-14T08:00:00Z"),
+			fill("exit", "22110", "0.5", "0", "2025-02-14T16:00:00Z")}}), 201)
+}
+
 func snapshot(t *testing.T, f *fixture, userID string) []string {
 	t.Helper()
 	const pos = `(SELECT ka.name || '|' || kp.symbol || '|' || kp.side || '|' || coalesce(kp.opened_at::text, 'draft')
@@ -227,10 +245,10 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			p.entry_quantity, p.exit_quantity, p.open_quantity, p.avg_entry_price, p.avg_exit_price, p.gross_pnl, p.fees, p.net_pnl,
 			p.initial_risk, p.r_multiple, coalesce(` + strings.ReplaceAll(pos, "%s", "p.reversal_of") + `, ''),
 			(SELECT string_agg(t.name, ',' ORDER BY t.name) FROM position_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.position_id = p.id),
-			p.mae_price, p.mfe_price
+			p.mae_price, p.mfe_price, p.base_currency, p.quote_currency, p.quote_gross_pnl, p.awaiting_rate
 			FROM positions p WHERE p.user_id = $1`,
 		`SELECT 'fill', ` + strings.ReplaceAll(pos, "%s", "f.position_id") + `, f.type, f.price, f.quantity, f.fees, f.fee_estimated,
-			f.filled_at, f.split_of IS NOT NULL FROM fills f JOIN positions p ON p.id = f.position_id WHERE p.user_id = $1`,
+			f.filled_at, f.split_of IS NOT NULL, f.rate, f.rate_given FROM fills f JOIN positions p ON p.id = f.position_id WHERE p.user_id = $1`,
 		`SELECT 'image', ` + strings.ReplaceAll(pos, "%s", "i.position_id") + `, i.content_type, i.size_bytes, i.caption,
 			i.storage_key IS NOT NULL FROM position_images i WHERE i.user_id = $1`,
 		`SELECT 'rate', base_currency, quote_currency, effective_date, rate FROM exchange_rates WHERE user_id = $1`,

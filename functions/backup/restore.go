@@ -194,8 +194,10 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	if empty, err := journalEmpty(ctx, tx, rs.userID); err != nil || !empty {
 		return firstErr(err, errNotEmpty)
 	}
+	// The rates come before the positions: a forex, crypto or CFD fill
+	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.positions, rs.images, rs.rates, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks} {
+		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}
@@ -380,7 +382,7 @@ func (rs *restorer) positions(ctx context.Context, tx pgx.Tx) error {
 		if p.ReversalOf != nil {
 			continue
 		}
-		run := journalstore.RestoredRun{Symbol: p.Symbol, AssetType: p.AssetType, Multiplier: p.Multiplier}
+		run := journalstore.RestoredRun{Symbol: p.Symbol, AssetType: p.AssetType, Multiplier: p.Multiplier, Quote: p.QuoteCurrency}
 		if run.AccountID, err = rs.mapped("account", p.AccountID); err != nil {
 			return err
 		}
@@ -429,7 +431,7 @@ func (rs *restorer) position(p backup.Position) (journalstore.RestoredPosition, 
 	}
 	for _, f := range p.Fills {
 		rf := journalstore.RestoredFill{ID: f.ID, Type: f.Type, Price: f.Price, Quantity: f.Quantity, Fees: f.Fees,
-			FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt}
+			FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate}
 		if f.SplitOf != nil {
 			rf.SplitOf = *f.SplitOf
 		}

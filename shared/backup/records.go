@@ -123,6 +123,9 @@ type Position struct {
 	// set (and in archives made before they existed).
 	MaePrice *decimal.Decimal `json:"maePrice,omitempty"`
 	MfePrice *decimal.Decimal `json:"mfePrice,omitempty"`
+	// QuoteCurrency is a CFD's own currency, absent for the account's (a
+	// pair's is in its symbol).
+	QuoteCurrency string `json:"quoteCurrency,omitempty"`
 }
 
 // Fill is a fill; SplitOf names, on the opening part of a reversal's fill,
@@ -136,6 +139,10 @@ type Fill struct {
 	FeeEstimated bool            `json:"feeEstimated"`
 	FilledAt     time.Time       `json:"filledAt"`
 	SplitOf      *string         `json:"splitOf"`
+	// Rate is a forex, crypto or CFD fill's rate of its quote currency in
+	// the account's, when the trader or the file gave it (RateGiven); a
+	// rate the journal found is found again on restore.
+	Rate *decimal.Decimal `json:"rate,omitempty"`
 }
 
 // Image is an image's record; its bytes are the entry ImageDir + ID.

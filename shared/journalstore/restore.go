@@ -23,6 +23,7 @@ type RestoredRun struct {
 	Symbol     string
 	AssetType  string
 	Multiplier decimal.Decimal
+	Quote      string // a CFD's currency; "" for the account's
 	Positions  []RestoredPosition
 }
 
@@ -48,6 +49,7 @@ type RestoredFill struct {
 	FeeEstimated bool
 	FilledAt     time.Time
 	SplitOf      string
+	Rate         *decimal.Decimal // given by the trader or the file
 }
 
 // Restorer writes a backup's journal: positions with their fills and
@@ -134,13 +136,17 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A future or a futures option keeps its point value (a root without a
-	// built-in one has only this); stocks and options have theirs.
+	// A future, a futures option, a CFD or a crypto contract keeps its
+	// point value (a root without a built-in one has only this); stocks,
+	// options and forex have theirs.
 	var given *decimal.Decimal
-	if inst.Contract() != nil {
+	if inst.Contract() != nil || r.AssetType == instrument.AssetCFD || r.AssetType == instrument.AssetCrypto {
 		given = &r.Multiplier
 	}
 	if err := inst.SettleMultiplier(given); err != nil {
+		return nil, err
+	}
+	if err := inst.SettleQuote(&r.Quote); err != nil {
 		return nil, err
 	}
 	ru := &run{inst: newRunInstrument(userID, r.AccountID, inst)}
@@ -170,8 +176,8 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 				continue
 			}
 			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, v.Type), Price: v.Price,
-				Quantity: v.Quantity, Fees: v.Fees, FeeEstimated: f.FeeEstimated, FilledAt: v.FilledAt},
-				member: mi, rank: typeRank(v.Type), req: -1}
+				Quantity: v.Quantity, Fees: v.Fees, FeeEstimated: f.FeeEstimated, FilledAt: v.FilledAt, Rate: v.Rate},
+				member: mi, rank: typeRank(v.Type), req: -1, rateGiven: v.Rate != nil}
 			closing[f.ID] = e
 			ru.execs = append(ru.execs, e)
 		}
@@ -211,7 +217,11 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 func fillInput(f RestoredFill) journal.FillInput {
 	typ, at := f.Type, f.FilledAt.UTC().Format(time.RFC3339Nano)
 	field := func(d decimal.Decimal) journal.Field { return journal.Field{Set: true, Str: d.String()} }
-	return journal.FillInput{Type: &typ, Price: field(f.Price), Quantity: field(f.Quantity), Fees: field(f.Fees), FilledAt: &at}
+	in := journal.FillInput{Type: &typ, Price: field(f.Price), Quantity: field(f.Quantity), Fees: field(f.Fees), FilledAt: &at}
+	if f.Rate != nil {
+		in.Rate = field(*f.Rate)
+	}
+	return in
 }
 
 // LedgerEntries records a backup's deposits and withdrawals on the
