@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shopspring/decimal"
+
 	"tradejournal/shared/app"
 )
 
@@ -87,5 +89,73 @@ func FuzzStrategyBody(f *testing.F) {
 		default:
 			t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
 		}
+	})
+}
+
+// fuzzSizing sends arbitrary bytes to a forex or CFD handler: every answer
+// is a 200 holding the size field (never negative, and 0 exactly when a
+// sizingStatus says why) or a 400 in the error shape. No 500, no panic, no
+// other status.
+func fuzzSizing(t *testing.T, serve func(http.ResponseWriter, *http.Request), path, sizeField string, body []byte) {
+	req := httptest.NewRequest("POST", path, strings.NewReader(string(body)))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	serve(rec, req)
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		t.Fatalf("answer is not JSON: %s", rec.Body)
+	}
+	switch rec.Code {
+	case http.StatusOK:
+		size, _ := out[sizeField].(string)
+		d, err := decimal.NewFromString(size)
+		if err != nil || d.IsNegative() {
+			t.Fatalf("200 without a %s: %s", sizeField, rec.Body)
+		}
+		if _, status := out["sizingStatus"]; d.IsZero() != status {
+			t.Fatalf("%s %s with sizingStatus %v: %s", sizeField, size, out["sizingStatus"], rec.Body)
+		}
+	case http.StatusBadRequest:
+		e, _ := out["error"].(map[string]any)
+		if code, _ := e["code"].(string); code == "" {
+			t.Fatalf("400 not in the error shape: %s", rec.Body)
+		}
+		if msg, _ := e["message"].(string); msg == "" {
+			t.Fatalf("400 not in the error shape: %s", rec.Body)
+		}
+	default:
+		t.Fatalf("status %d for %q: %s", rec.Code, body, rec.Body)
+	}
+}
+
+// FuzzForexBody: the forex calculator's body. Seeds below and in
+// testdata/fuzz/FuzzForexBody run as tests.
+func FuzzForexBody(f *testing.F) {
+	f.Add([]byte(`{"pair":"EUR/USD","accountCurrency":"USD","direction":"long","entryPrice":"1.0850","stopLoss":"1.0830","balance":"10000","riskPercent":"1"}`))
+	f.Add([]byte(`{"pair":"USDJPY.m","accountCurrency":"usd","direction":"short","entryPrice":"150","stopLoss":"150.35","targetPrice":"149","riskAmount":"100","lotStep":"0.001"}`))
+	f.Add([]byte(`{"pair":"EUR_GBP","accountCurrency":"USD","direction":"long","entryPrice":"0.855","stopLoss":"0.853","riskAmount":"100","conversionRate":"1.27"}`))
+	f.Add([]byte(`{"pair":"XAUUSD","accountCurrency":"USD","direction":"long","entryPrice":"9999999.99","stopLoss":"0.00000000000000000001","riskAmount":"99999999.99","lotStep":"0.00001"}`))
+	f.Add([]byte(`{"pair":"EURUSD","accountCurrency":"USD","direction":"long","entryPrice":"1.0850","stopLoss":"1.08499999999999999999","riskAmount":"99999999.99"}`))
+	f.Add([]byte(`{"pair":"GBPJPY","accountCurrency":"EUR","direction":"long","entryPrice":"190","stopLoss":"189","balance":"-99999999999999.9999","riskPercent":"100","conversionRate":"1000000"}`))
+	f.Add([]byte(`{"pair":"EUR/GBP","accountCurrency":"USD","direction":"long","entryPrice":"0.855","stopLoss":"0.853","riskAmount":"100"}`))
+	f.Add([]byte(`{"pair":1,"accountCurrency":null,"entryPrice":1.08,"lotStep":{}}`))
+	f.Add([]byte(`{"pair":"EUR/USD","pair":"USD/JPY"}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzSizing(t, handler{app: &app.App{}}.forex, "/api/calculator/forex", "units", body)
+	})
+}
+
+// FuzzCFDBody: the CFD calculator's body. Seeds below and in
+// testdata/fuzz/FuzzCFDBody run as tests.
+func FuzzCFDBody(f *testing.F) {
+	f.Add([]byte(`{"symbol":"US500","accountCurrency":"USD","pointValue":"1","direction":"long","entryPrice":"5400","stopLoss":"5380","riskAmount":"100"}`))
+	f.Add([]byte(`{"symbol":"GER40","accountCurrency":"USD","quoteCurrency":"EUR","pointValue":"1","direction":"short","entryPrice":"18000","stopLoss":"18050","targetPrice":"17800","balance":"25000","riskPercent":"0.5","conversionRate":"1.08","contractStep":"1"}`))
+	f.Add([]byte(`{"symbol":"X","accountCurrency":"USD","pointValue":"0.00000000000000000001","direction":"long","entryPrice":"9999999.99","stopLoss":"0.01","riskAmount":"0.01","contractStep":"100"}`))
+	f.Add([]byte(`{"symbol":"X","accountCurrency":"USD","pointValue":"9999999.99","direction":"long","entryPrice":"2","stopLoss":"1.99999999999999999999","riskAmount":"99999999.99","conversionRate":"0.00000000000000000001"}`))
+	f.Add([]byte(`{"symbol":"\u0000","accountCurrency":"usd","quoteCurrency":"usd","conversionRate":"1"}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fuzzSizing(t, handler{app: &app.App{}}.cfd, "/api/calculator/cfd", "contracts", body)
 	})
 }

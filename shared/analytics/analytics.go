@@ -43,7 +43,7 @@ const (
 	EventSignedUp        = "user signed up"   // POST /api/auth/register
 	EventAccountCreated  = "account created"  // POST /api/accounts
 	EventImportCommitted = "import committed" // POST /api/csv-import/commit
-	EventCalculatorUsed  = "calculator used"  // POST /api/calculator
+	EventCalculatorUsed  = "calculator used"  // POST /api/calculator, /api/calculator/forex and /cfd
 	EventPackPurchased   = "pack purchased"   // a paid credit pack credited by the webhook
 )
 

@@ -68,6 +68,8 @@ var TokenRoutes = map[string]string{
 	"GET /api/positions/{positionId}/playbook":         ScopeRead,
 	"POST /api/calculator":                             ScopeRead,
 	"POST /api/calculator/strategy":                    ScopeRead,
+	"POST /api/calculator/forex":                       ScopeRead,
+	"POST /api/calculator/cfd":                         ScopeRead,
 	"GET /api/options/occ/parse":                       ScopeRead,
 	"GET /api/options/occ/encode":                      ScopeRead,
 	"POST /api/options/black-scholes":                  ScopeRead,

@@ -169,17 +169,10 @@ func Calculate(p Params) Output {
 // order documented on Calculate. It sets out.DerivedDollarRisk on the percent
 // basis. The size is an integer-valued decimal of at most MaxPositionSize.
 func (p Params) size(risk decimal.Decimal, out *Output) (size decimal.Decimal, status string, limited bool) {
-	budget := p.dollarRisk
-	if p.percent {
-		if !p.balance.IsPositive() {
-			return decimal.Zero, NothingToSizeAgainst, false
-		}
-		// x / 100 is exact as a shift: "full precision".
-		budget = p.balance.Mul(p.riskPercent).Shift(-2)
-		out.DerivedDollarRisk = money.Round2(budget)
-		if !atMost(budget, maxDollarRisk) {
-			return decimal.Zero, ExceedsMaximum, false
-		}
+	budget, derived, status := p.basis.budget()
+	out.DerivedDollarRisk = derived
+	if status != "" {
+		return decimal.Zero, status, false
 	}
 
 	unitRisk := p.perContract(risk)
@@ -192,8 +185,8 @@ func (p Params) size(risk decimal.Decimal, out *Output) (size decimal.Decimal, s
 	}
 
 	capBasis, hasCap := p.buyingPower, p.hasBuyingPower
-	if !hasCap && p.percent {
-		capBasis, hasCap = p.balance, true
+	if !hasCap && p.basis.percent {
+		capBasis, hasCap = p.basis.balance, true
 	}
 	if hasCap {
 		unitCost := p.perContract(p.entry)

@@ -59,9 +59,7 @@ type Params struct {
 	target      decimal.Decimal
 	hasTarget   bool
 
-	percent              bool // percent basis (balance x riskPercent) rather than dollarRisk
-	dollarRisk           decimal.Decimal
-	balance, riskPercent decimal.Decimal
+	basis basis // dollarRisk, or balance x riskPercent
 
 	buyingPower    decimal.Decimal
 	hasBuyingPower bool
@@ -134,43 +132,17 @@ func Validate(in Input) (Params, error) {
 	default:
 		v.add("mode", "must be stock or options")
 	}
-	directionOK := true
-	switch in.Direction {
-	case "long":
-	case "short":
-		p.short = true
-	case "":
-		directionOK = false
-		v.add("direction", msgRequired)
-	default:
-		directionOK = false
-		v.add("direction", "must be long or short")
-	}
+	var directionOK bool
+	p.short, directionOK = v.direction(in.Direction)
 
 	var entryOK, stopOK, targetOK bool
 	p.entry, _, entryOK = v.decimal("entryPrice", in.EntryPrice, true, checkPrice)
 	p.stop, _, stopOK = v.decimal("stopLoss", in.StopLoss, true, checkPrice)
 	p.target, p.hasTarget, targetOK = v.decimal("targetPrice", in.TargetPrice, false, checkPrice)
 
-	var hasDollar, hasBalance, hasPercent bool
-	p.dollarRisk, hasDollar, _ = v.decimal("dollarRisk", in.DollarRisk, false, checkDollarRisk)
-	p.balance, hasBalance, _ = v.decimal("balance", in.Balance, false, checkBalance)
-	p.riskPercent, hasPercent, _ = v.decimal("riskPercent", in.RiskPercent, false, checkPercent)
+	p.basis = v.basisFields("dollarRisk", in.DollarRisk, in.Balance, in.RiskPercent)
 	p.buyingPower, p.hasBuyingPower, _ = v.decimal("buyingPower", in.BuyingPower, false, checkBalance)
-
-	switch {
-	case hasDollar && (hasBalance || hasPercent):
-		v.add("dollarRisk", "cannot be combined with balance or riskPercent: give one risk basis")
-	case hasDollar:
-	case hasBalance && hasPercent:
-		p.percent = true
-	case hasBalance:
-		v.add("riskPercent", "is required with balance")
-	case hasPercent:
-		v.add("balance", "is required with riskPercent")
-	default:
-		v.add("dollarRisk", "is required, or balance together with riskPercent")
-	}
+	v.basisRule(&p.basis)
 
 	var hasManual bool
 	p.manualFees, hasManual, _ = v.decimal("manualFees", in.ManualFees, false, checkFee)
@@ -190,31 +162,128 @@ func Validate(in Input) (Params, error) {
 		p.fees = manualFees
 	}
 
-	if entryOK && stopOK {
-		switch c := p.stop.Cmp(p.entry); {
-		case c == 0:
-			v.add("stopLoss", "must differ from entryPrice")
-		case directionOK && !p.short && c > 0:
-			v.add("stopLoss", "must be below entryPrice for a long")
-		case directionOK && p.short && c < 0:
-			v.add("stopLoss", "must be above entryPrice for a short")
-		}
-	}
-	if entryOK && p.hasTarget && targetOK {
-		switch c := p.target.Cmp(p.entry); {
-		case c == 0:
-			v.add("targetPrice", "must differ from entryPrice")
-		case directionOK && !p.short && c < 0:
-			v.add("targetPrice", "must be above entryPrice for a long")
-		case directionOK && p.short && c > 0:
-			v.add("targetPrice", "must be below entryPrice for a short")
-		}
-	}
+	v.structure(prices{p.entry, p.stop, p.target, entryOK, stopOK, p.hasTarget && targetOK}, directionOK, p.short)
 
 	if err := apperr.Fields(v.details); err != nil {
 		return Params{}, err
 	}
 	return p, nil
+}
+
+// direction reads the direction field: short for "short", ok false (with
+// its detail) when it is neither long nor short.
+func (v *validator) direction(s string) (short, ok bool) {
+	switch s {
+	case "long":
+		return false, true
+	case "short":
+		return true, true
+	case "":
+		v.add("direction", msgRequired)
+	default:
+		v.add("direction", "must be long or short")
+	}
+	return false, false
+}
+
+// prices are a request's entry, stop and target as parsed, each with
+// whether it is present and valid.
+type prices struct {
+	entry, stop, target       decimal.Decimal
+	entryOK, stopOK, targetOK bool
+}
+
+// structure reports the structural price errors on stopLoss or targetPrice
+// (the field that is wrong relative to entryPrice), each checked only when
+// the prices involved are valid and the sides only with a valid direction:
+// stop equal to entry, a long's stop above entry, a short's stop below
+// entry, target equal to entry, a long's target below entry, a short's
+// target above entry.
+func (v *validator) structure(p prices, directionOK, short bool) {
+	if p.entryOK && p.stopOK {
+		switch c := p.stop.Cmp(p.entry); {
+		case c == 0:
+			v.add("stopLoss", "must differ from entryPrice")
+		case directionOK && !short && c > 0:
+			v.add("stopLoss", "must be below entryPrice for a long")
+		case directionOK && short && c < 0:
+			v.add("stopLoss", "must be above entryPrice for a short")
+		}
+	}
+	if p.entryOK && p.targetOK {
+		switch c := p.target.Cmp(p.entry); {
+		case c == 0:
+			v.add("targetPrice", "must differ from entryPrice")
+		case directionOK && !short && c < 0:
+			v.add("targetPrice", "must be above entryPrice for a long")
+		case directionOK && short && c > 0:
+			v.add("targetPrice", "must be below entryPrice for a short")
+		}
+	}
+}
+
+// basis is a request's risk basis: an amount (dollarRisk, or the forex and
+// CFD calculators' riskAmount) in the account's money, or a percent of a
+// balance.
+type basis struct {
+	amountField string // the JSON name of the amount
+	percent     bool   // balance x riskPercent / 100 rather than the amount
+
+	amount               decimal.Decimal
+	balance, riskPercent decimal.Decimal
+
+	hasAmount, hasBalance, hasPercent bool // presence, for basisRule
+}
+
+// basisFields parses the three fields of a risk basis; basisRule then
+// checks that exactly one basis was given. They are two steps so that the
+// stock calculator's details keep their order (buyingPower between them).
+func (v *validator) basisFields(amountField string, amount, balance, percent Field) basis {
+	b := basis{amountField: amountField}
+	b.amount, b.hasAmount, _ = v.decimal(amountField, amount, false, checkDollarRisk)
+	b.balance, b.hasBalance, _ = v.decimal("balance", balance, false, checkBalance)
+	b.riskPercent, b.hasPercent, _ = v.decimal("riskPercent", percent, false, checkPercent)
+	return b
+}
+
+// basisRule requires exactly one risk basis: the amount, or balance with
+// riskPercent. Both bases, and neither, are reported on the amount; half of
+// the percent basis on the missing half.
+func (v *validator) basisRule(b *basis) {
+	switch {
+	case b.hasAmount && (b.hasBalance || b.hasPercent):
+		v.add(b.amountField, "cannot be combined with balance or riskPercent: give one risk basis")
+	case b.hasAmount:
+	case b.hasBalance && b.hasPercent:
+		b.percent = true
+	case b.hasBalance:
+		v.add("riskPercent", "is required with balance")
+	case b.hasPercent:
+		v.add("balance", "is required with riskPercent")
+	default:
+		v.add(b.amountField, "is required, or balance together with riskPercent")
+	}
+}
+
+// budget is the risk budget at full precision, with its rounded form when
+// derived from a percent (derived), or a zero-size status: the percent
+// basis with a balance of 0 or less has none (NothingToSizeAgainst), and a
+// derived budget above 99,999,999.99, the amount's ceiling, is
+// ExceedsMaximum.
+func (b basis) budget() (budget decimal.Decimal, derived, status string) {
+	if !b.percent {
+		return b.amount, "", ""
+	}
+	if !b.balance.IsPositive() {
+		return decimal.Zero, "", NothingToSizeAgainst
+	}
+	// x / 100 is exact as a shift: "full precision".
+	budget = b.balance.Mul(b.riskPercent).Shift(-2)
+	derived = money.Round2(budget)
+	if !atMost(budget, maxDollarRisk) {
+		return decimal.Zero, derived, ExceedsMaximum
+	}
+	return budget, derived, ""
 }
 
 // validator collects the field errors of one request.

@@ -38,6 +38,23 @@ describe('detailSentence', () => {
       "This account is in EUR, the import's account in USD: choose an account in USD.",
     ],
     [{ field: 'accountMap.U1234', message: 'must be one of your accounts' }, 'Choose one of your accounts.'],
+    // The forex and CFD calculators.
+    [
+      { field: 'conversionRate', message: "is required (the value of 1 GBP in USD, since the account currency is neither of the pair's)" },
+      "Enter the conversion rate: the value of 1 GBP in USD, since the account currency is neither of the pair's.",
+    ],
+    [
+      { field: 'conversionRate', message: "must be left out: the account currency EUR is the pair's base currency, so the rate is 1/entryPrice" },
+      "Leave the conversion rate empty: the account currency EUR is the pair's base currency, so the rate is 1/entry price.",
+    ],
+    [
+      { field: 'pair', message: 'must be a currency pair such as "EUR/USD", "EURUSD", "EUR_USD" or "EUR.USD" (two ISO currency codes, or a metal XAU XAG XPT XPD first)' },
+      'Enter the pair as two currency codes, like EUR/USD or EURUSD (a metal first for gold or silver, like XAU/USD).',
+    ],
+    [{ field: 'accountCurrency', message: 'must be a three-letter ISO 4217 currency code such as USD or EUR' }, 'Enter the account currency as a three-letter code, such as USD or EUR.'],
+    [{ field: 'pointValue', message: 'must be greater than 0 and at most 9999999.99' }, 'The point value must be more than 0 and at most 9,999,999.99.'],
+    [{ field: 'riskAmount', message: 'must be greater than 0 and at most 99999999.99' }, 'The risk amount must be more than 0 and at most 99,999,999.99.'],
+    [{ field: 'conversionRate', message: 'must be greater than 0 and at most 1000000' }, 'The conversion rate must be more than 0 and at most 1,000,000.'],
     [
       { field: 'multiplier', message: 'is required for a future of root XYZ, which has no built-in point value (the amount one point of price moves one contract)' },
       'Enter the point value: futures of root XYZ have no built-in point value (the amount one point of price moves one contract).',

@@ -770,6 +770,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calculator/forex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Size a forex position
+         * @description Stateless, like `POST /api/calculator` (whose `mode` stays `stock` or
+         *     `options`): lots and units for a currency pair, or a metal quoted as
+         *     one (XAU/USD), so that a stop-out loses no more than a risk budget in
+         *     the account currency.
+         *
+         *     - `pair` is any form the journal reads (`EUR/USD`, `EURUSD`,
+         *       `EUR_USD`, `EUR.USD`, `EURUSD.m`). Its pip is 0.01 for a pair quoted
+         *       in JPY and for gold, 0.001 for silver, 0.0001 otherwise; a standard
+         *       lot is 100,000 units of the base (100 oz of gold, 5,000 of silver,
+         *       50 of platinum or palladium), a mini lot a tenth, a micro lot a
+         *       hundredth.
+         *     - The conversion rate is the value of 1 unit of the pair's quote
+         *       currency in the account currency: 1 when the account currency is
+         *       the quote (`conversionSource` `quote`), 1 / entryPrice when it is
+         *       the base (`base`), and otherwise the request's `conversionRate`
+         *       (`given`), which is then required (for EUR/GBP in a USD account:
+         *       the value of 1 GBP in USD). A `conversionRate` the pair does not
+         *       need is refused rather than silently preferred.
+         *     - Exactly one risk basis: `riskAmount`, or `balance` with
+         *       `riskPercent` (the stock calculator's rules; the budget is
+         *       balance x riskPercent / 100 at full precision).
+         *     - lots = the largest whole number of `lotStep`s (default 0.01) with
+         *       |entryPrice - stopLoss| x lots x lot units x rate <= the budget,
+         *       computed exactly (1 / entryPrice is never rounded before the floor).
+         *     - Outcomes that cannot be sized are 200 with `units` 0 and a
+         *       `sizingStatus` (`nothing-to-size-against`: no budget, or too small
+         *       for one lot step; `exceeds-maximum`: a derived budget over
+         *       99999999.99 or more than 1,000,000,000 lots), never 400.
+         *
+         *     400 `VALIDATION_ERROR` lists every bad field in `details`. Structural
+         *     price errors are reported on `stopLoss` or `targetPrice` as the stock
+         *     calculator's: equal to entry, a long's stop above entry or target
+         *     below it, a short's stop below entry or target above it. A missing
+         *     `conversionRate` is reported on it with the rate it needs ("is
+         *     required (the value of 1 GBP in USD, ...)").
+         */
+        post: operations["calculateForexPositionSize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/calculator/cfd": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Size a CFD position
+         * @description Stateless: contracts of a CFD (an index, a commodity, a share) whose
+         *     1-point move is worth `pointValue` per contract, so that a stop-out
+         *     loses no more than a risk budget in the account currency.
+         *
+         *     - `pointValue` is in `quoteCurrency`, the currency the CFD is priced
+         *       in; absent, the account currency. When `quoteCurrency` differs
+         *       from `accountCurrency`, `conversionRate` (the value of 1 unit of it
+         *       in the account currency) is required; when they are the same it is
+         *       refused. Without `quoteCurrency`, a `conversionRate` converts a
+         *       point value in a currency left unnamed.
+         *     - The risk basis and the zero-size outcomes are the forex
+         *       calculator's; contracts are the largest whole number of
+         *       `contractStep`s (default 0.01) with |entryPrice - stopLoss| x
+         *       contracts x pointValue x rate <= the budget.
+         */
+        post: operations["calculateCFDPositionSize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/calculator/strategy": {
         parameters: {
             query?: never;
@@ -3941,6 +4028,171 @@ export interface components {
              * @enum {boolean}
              */
             buyingPowerLimited?: true;
+        };
+        /**
+         * @description Request of `POST /api/calculator/forex`. Give `riskAmount`, or
+         *     `balance` with `riskPercent`, never both.
+         */
+        ForexCalculatorInput: {
+            /**
+             * @description A currency pair in any form the journal reads (`EUR/USD`, `EURUSD`, `EUR_USD`, `EURUSD.m`); a metal first for XAU, XAG, XPT, XPD.
+             * @example EUR/USD
+             */
+            pair: string;
+            accountCurrency: components["schemas"]["CurrencyCode"];
+            /** @enum {string} */
+            direction: "long" | "short";
+            /** @description Greater than 0, at most 9999999.99. */
+            entryPrice: components["schemas"]["DecimalInput"];
+            /** @description Greater than 0, at most 9999999.99; below entry for a long, above for a short. */
+            stopLoss: components["schemas"]["DecimalInput"];
+            /** @description Optional. Greater than 0, at most 9999999.99; above entry for a long, below for a short. */
+            targetPrice?: components["schemas"]["DecimalInput"];
+            /** @description Amount basis, in the account currency. Greater than 0, at most 99999999.99. */
+            riskAmount?: components["schemas"]["DecimalInput"];
+            /**
+             * @description Percent basis, with riskPercent, in the account currency. Any sign
+             *     (0 or less sizes nothing), absolute value at most
+             *     99999999999999.9999.
+             */
+            balance?: components["schemas"]["DecimalInput"];
+            /** @description Percent basis, with balance. Greater than 0, at most 100. */
+            riskPercent?: components["schemas"]["DecimalInput"];
+            /**
+             * @description The value of 1 unit of the pair's quote currency in the account
+             *     currency (for EUR/GBP in a USD account, GBP in USD). Required when
+             *     the account currency is neither of the pair's, refused when it is
+             *     one of them. Greater than 0, at most 1000000.
+             */
+            conversionRate?: components["schemas"]["DecimalInput"];
+            /** @description The smallest lot increment the broker allows, default 0.01. Greater than 0, at most 100, at most 5 decimal places. */
+            lotStep?: components["schemas"]["DecimalInput"];
+        };
+        /**
+         * @description Response of `POST /api/calculator/forex`. Money figures are in the
+         *     account currency with exactly 2 places; pips, units and lot counts
+         *     are exact decimals without trailing zeros (lots with at least 2
+         *     places). Fields are absent (never null) when they do not apply.
+         */
+        ForexCalculatorOutput: {
+            /** @description The pair, canonical (`EUR/USD`). */
+            pair: string;
+            quoteCurrency: string;
+            accountCurrency: string;
+            /** @description 0.0001, 0.01 (JPY-quoted pairs, gold) or 0.001 (silver). */
+            pipSize: string;
+            /** @description Units of the base in one standard lot. */
+            lotUnits: string;
+            /** @description |entryPrice - stopLoss| in pips, exact (20.3). */
+            stopPips: string;
+            /** @description pipSize x lotUnits x conversionRate. */
+            pipValuePerLot: components["schemas"]["Decimal2"];
+            /** @description The value of 1 unit of the quote currency in the account currency used; 1 / entryPrice rounded to 10 places. */
+            conversionRate: string;
+            /**
+             * @description `quote`: the account currency is the quote (rate 1); `base`: it is the base (rate 1 / entryPrice); `given`: the request's conversionRate.
+             * @enum {string}
+             */
+            conversionSource: "quote" | "base" | "given";
+            /** @description Units of the base (lots x lotUnits); 0 on a zero-size outcome. */
+            units: string;
+            /** @description Standard lots, a whole number of lot steps. */
+            lots: string;
+            /** @description lots x 10. */
+            miniLots: string;
+            /** @description lots x 100. */
+            microLots: string;
+            /** @description units x entryPrice x conversionRate. */
+            positionValue: components["schemas"]["Decimal2"];
+            /** @description The loss at the stop at this size; never above the budget. */
+            actualRisk: components["schemas"]["Decimal2"];
+            /** @description riskAmount, or balance x riskPercent / 100; absent on the percent basis with balance <= 0. */
+            riskBudget?: components["schemas"]["Decimal2"];
+            /** @description With targetPrice. |targetPrice - entryPrice| in pips. */
+            rewardPips?: string;
+            /** @description With targetPrice. The gain at the target at this size. */
+            reward?: components["schemas"]["Decimal2"];
+            /** @description With targetPrice. rewardPips / stopPips. */
+            riskRewardRatio?: components["schemas"]["Decimal2"];
+            /**
+             * @description Only on a zero size. `nothing-to-size-against`: a percent basis
+             *     with balance <= 0, or a budget below the risk of one lot step;
+             *     `exceeds-maximum`: a derived budget over 99999999.99, or more than
+             *     1,000,000,000 lots.
+             * @enum {string}
+             */
+            sizingStatus?: "nothing-to-size-against" | "exceeds-maximum";
+        };
+        /**
+         * @description Request of `POST /api/calculator/cfd`. Give `riskAmount`, or `balance`
+         *     with `riskPercent`, never both.
+         */
+        CFDCalculatorInput: {
+            /**
+             * @description Free text, 1 to 32 characters (US500, GER40); echoed in the answer only.
+             * @example US500
+             */
+            symbol: string;
+            accountCurrency: components["schemas"]["CurrencyCode"];
+            /** @description The currency the CFD is priced in and pointValue is in; default the account currency. */
+            quoteCurrency?: components["schemas"]["CurrencyCode"];
+            /** @description What a 1-point move of one contract is worth, in quoteCurrency. Greater than 0, at most 9999999.99. */
+            pointValue: components["schemas"]["DecimalInput"];
+            /** @enum {string} */
+            direction: "long" | "short";
+            /** @description Greater than 0, at most 9999999.99. */
+            entryPrice: components["schemas"]["DecimalInput"];
+            /** @description Greater than 0, at most 9999999.99; below entry for a long, above for a short. */
+            stopLoss: components["schemas"]["DecimalInput"];
+            /** @description Optional, as the forex calculator's. */
+            targetPrice?: components["schemas"]["DecimalInput"];
+            /** @description Amount basis, in the account currency. Greater than 0, at most 99999999.99. */
+            riskAmount?: components["schemas"]["DecimalInput"];
+            /** @description Percent basis, with riskPercent, as the forex calculator's. */
+            balance?: components["schemas"]["DecimalInput"];
+            /** @description Percent basis, with balance. Greater than 0, at most 100. */
+            riskPercent?: components["schemas"]["DecimalInput"];
+            /**
+             * @description The value of 1 unit of quoteCurrency in the account currency.
+             *     Required when quoteCurrency differs from accountCurrency, refused
+             *     when it is the same. Greater than 0, at most 1000000.
+             */
+            conversionRate?: components["schemas"]["DecimalInput"];
+            /** @description The smallest contract increment, default 0.01. Greater than 0, at most 100, at most 5 decimal places. */
+            contractStep?: components["schemas"]["DecimalInput"];
+        };
+        /**
+         * @description Response of `POST /api/calculator/cfd`. Money figures are in the
+         *     account currency with exactly 2 places; points are exact, contracts
+         *     have the contract step's places.
+         */
+        CFDCalculatorOutput: {
+            symbol: string;
+            accountCurrency: string;
+            /** @description As given; absent when the request had none. */
+            quoteCurrency?: string;
+            pointValue: string;
+            /** @description |entryPrice - stopLoss|, exact. */
+            stopPoints: string;
+            /** @description stopPoints x pointValue x conversionRate. */
+            riskPerContract: components["schemas"]["Decimal2"];
+            conversionRate: string;
+            /**
+             * @description `quote`: the point value is in the account currency (rate 1); `given`: the request's conversionRate.
+             * @enum {string}
+             */
+            conversionSource: "quote" | "given";
+            /** @description A whole number of contract steps; 0 on a zero-size outcome. */
+            contracts: string;
+            /** @description contracts x entryPrice x pointValue x conversionRate. */
+            positionValue: components["schemas"]["Decimal2"];
+            actualRisk: components["schemas"]["Decimal2"];
+            riskBudget?: components["schemas"]["Decimal2"];
+            rewardPoints?: string;
+            reward?: components["schemas"]["Decimal2"];
+            riskRewardRatio?: components["schemas"]["Decimal2"];
+            /** @enum {string} */
+            sizingStatus?: "nothing-to-size-against" | "exceeds-maximum";
         };
         /** @description Request of `POST /api/calculator/strategy`. */
         StrategyInput: {
@@ -7637,6 +7889,135 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["CalculatorOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    calculateForexPositionSize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pair": "EUR/GBP",
+                 *       "accountCurrency": "USD",
+                 *       "direction": "long",
+                 *       "entryPrice": "0.8550",
+                 *       "stopLoss": "0.8530",
+                 *       "targetPrice": "0.8600",
+                 *       "balance": "10000",
+                 *       "riskPercent": "1",
+                 *       "conversionRate": "1.27"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForexCalculatorInput"];
+            };
+        };
+        responses: {
+            /** @description The sizing, or a zero-size outcome with `sizingStatus`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pair": "EUR/GBP",
+                     *       "quoteCurrency": "GBP",
+                     *       "accountCurrency": "USD",
+                     *       "pipSize": "0.0001",
+                     *       "lotUnits": "100000",
+                     *       "stopPips": "20",
+                     *       "pipValuePerLot": "12.70",
+                     *       "conversionRate": "1.27",
+                     *       "conversionSource": "given",
+                     *       "units": "39000",
+                     *       "lots": "0.39",
+                     *       "miniLots": "3.9",
+                     *       "microLots": "39",
+                     *       "positionValue": "42348.15",
+                     *       "actualRisk": "99.06",
+                     *       "riskBudget": "100.00",
+                     *       "rewardPips": "50",
+                     *       "reward": "247.65",
+                     *       "riskRewardRatio": "2.50"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ForexCalculatorOutput"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    calculateCFDPositionSize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "symbol": "GER40",
+                 *       "accountCurrency": "USD",
+                 *       "quoteCurrency": "EUR",
+                 *       "pointValue": "1",
+                 *       "direction": "long",
+                 *       "entryPrice": "18000",
+                 *       "stopLoss": "17950",
+                 *       "targetPrice": "18150",
+                 *       "riskAmount": "200",
+                 *       "conversionRate": "1.08"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CFDCalculatorInput"];
+            };
+        };
+        responses: {
+            /** @description The sizing, or a zero-size outcome with `sizingStatus`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "symbol": "GER40",
+                     *       "accountCurrency": "USD",
+                     *       "quoteCurrency": "EUR",
+                     *       "pointValue": "1",
+                     *       "stopPoints": "50",
+                     *       "riskPerContract": "54.00",
+                     *       "conversionRate": "1.08",
+                     *       "conversionSource": "given",
+                     *       "contracts": "3.70",
+                     *       "positionValue": "71928.00",
+                     *       "actualRisk": "199.80",
+                     *       "riskBudget": "200.00",
+                     *       "rewardPoints": "150",
+                     *       "reward": "599.40",
+                     *       "riskRewardRatio": "3.00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CFDCalculatorOutput"];
                 };
             };
             400: components["responses"]["BadRequest"];

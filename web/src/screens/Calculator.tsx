@@ -1,11 +1,15 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ApiError, client, unwrap, type Schemas } from '../api/client';
-import { useAccounts, useBrokerages } from '../api/queries';
+import { useAccounts, useBrokerages, useMe } from '../api/queries';
+import { Datalists } from '../components/Datalists';
 import { Field, PageTitle, SelectField, ErrorNote } from '../components/ui';
 import { formatDecimal, formatMoney, minorUnits } from '../format';
 import { useSettledQuery } from '../hooks';
 import { CalculatorTabs } from './calculator/Tabs';
 import { calculatorRequest, cappedText, initialForm, sizingStatusText, type CalculatorForm } from './calculator/logic';
+import { CFDCalculator, ForexCalculator } from './calculator/SteppedCalculators';
+import { initialCFDForm, initialForexForm, type CFDForm, type ForexForm } from './calculator/stepped';
 
 type Output = Schemas['CalculatorOutput'];
 
@@ -60,8 +64,60 @@ function Results({ out, form, currency }: { out: Output; form: CalculatorForm; c
   );
 }
 
+/** The calculators of the position-size page, as the `kind` search parameter names them. */
+const kinds = [
+  ['stock', 'Stocks & options'],
+  ['forex', 'Forex'],
+  ['cfd', 'CFD'],
+] as const;
+type Kind = (typeof kinds)[number][0];
+
+/**
+ * Calculator is the position-size page: the stock and options calculator, or the forex or CFD one (`?kind=forex`,
+ * `?kind=cfd`). Each keeps what was typed while another is shown.
+ */
 export default function Calculator() {
-  const [form, setForm] = useState<CalculatorForm>(initialForm);
+  const [params, setParams] = useSearchParams();
+  const kind: Kind = kinds.find(([k]) => k === params.get('kind'))?.[0] ?? 'stock';
+  const [stock, setStock] = useState<CalculatorForm>(initialForm);
+  const [forex, setForex] = useState<ForexForm>(initialForexForm);
+  const [cfd, setCFD] = useState<CFDForm>(initialCFDForm);
+  const me = useMe();
+  const accounts = useAccounts();
+  // The account currency the forex and CFD forms start with: the display currency, else the first account's.
+  const defaultCurrency = me.data?.displayCurrency ?? accounts.data?.[0]?.currency ?? 'USD';
+  const choose = (k: Kind) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (k === 'stock') next.delete('kind');
+        else next.set('kind', k);
+        return next;
+      },
+      { replace: true },
+    );
+  return (
+    <>
+      <PageTitle>Position size calculator</PageTitle>
+      <CalculatorTabs />
+      <div className="row" role="radiogroup" aria-label="Calculator">
+        {kinds.map(([k, label]) => (
+          <label key={k} className="check">
+            <input type="radio" name="calculator-kind" checked={kind === k} onChange={() => choose(k)} />
+            {label}
+          </label>
+        ))}
+      </div>
+      {kind === 'stock' && <StockCalculator form={stock} setForm={setStock} />}
+      {kind === 'forex' && <ForexCalculator form={forex} setForm={setForex} defaultCurrency={defaultCurrency} />}
+      {kind === 'cfd' && <CFDCalculator form={cfd} setForm={setCFD} defaultCurrency={defaultCurrency} />}
+      {kind !== 'stock' && <Datalists />}
+    </>
+  );
+}
+
+/** StockCalculator sizes stock and options positions (POST /api/calculator). */
+function StockCalculator({ form, setForm }: { form: CalculatorForm; setForm: (f: CalculatorForm) => void }) {
   const [accountId, setAccountId] = useState('');
   const accounts = useAccounts();
   const brokerages = useBrokerages();
@@ -89,8 +145,6 @@ export default function Calculator() {
   const unit = form.mode === 'options' ? 'contract' : 'share';
   return (
     <>
-      <PageTitle>Position size calculator</PageTitle>
-      <CalculatorTabs />
       <div className="grid-2">
         <form className="card" aria-label="Calculator inputs" onSubmit={(e) => e.preventDefault()}>
           <div className="grid">
