@@ -1,7 +1,9 @@
 package brokerfile
 
 import (
+	"strings"
 	"testing"
+	"time"
 )
 
 // The failures of real exports from the issue tracker, one test each.
@@ -33,4 +35,60 @@ func TestDottedTickers(t *testing.T) {
 			t.Errorf("%q read as %+v", in, inst)
 		}
 	}
+}
+
+// TestZoneColumns: a zone in a column of its own ("Time Zone", or a value
+// after the row's last column: "..., GMT-04") applies to the row's times
+// that carry none; a time's own zone wins; a zone column's value that is
+// not a zone is a row error naming it.
+func TestZoneColumns(t *testing.T) {
+	at := func(h, m int) time.Time { return time.Date(2024, 3, 1, h, m, 0, 0, time.UTC) }
+	t.Run("Trailing", func(t *testing.T) {
+		file := "Date,Symbol,Side,Qty,Price\n" +
+			"2024-03-01 09:30:00,AAPL,Buy,10,100,GMT-04\n" +
+			"2024-03-01 09:45:00 UTC+02,AAPL,Sell,10,101,GMT-04\n" +
+			"2024-03-01 10:00:00,AAPL,Buy,10,100,UTC+2\n" +
+			"2024-03-01 10:30:00,AAPL,Sell,10,101\n" +
+			"2024-03-01 10:40:00,AAPL,Buy,10,100,,\n" +
+			"2024-03-01 10:50:00,AAPL,Sell,10,101,note\n"
+		p := parseText(t, Options{PresetID: "generic-execution", Timezone: "UTC"}, file)
+		want := map[int]time.Time{2: at(13, 30), 3: at(7, 45), 4: at(8, 0), 5: at(10, 30), 6: at(10, 40), 7: at(10, 50)}
+		if len(p.Errors) != 0 || len(p.Fills) != len(want) {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+		for _, f := range p.Fills {
+			if !f.FilledAt.Equal(want[f.Row]) {
+				t.Errorf("row %d at %s, want %s", f.Row, f.FilledAt, want[f.Row])
+			}
+		}
+	})
+	t.Run("Column", func(t *testing.T) {
+		file := "Date,Time,Time Zone,Symbol,Side,Qty,Price\n" +
+			"2024-03-01,09:30:00,GMT-04,AAPL,Buy,10,100\n" +
+			"2024-03-01,09:45:00,UTC+02,AAPL,Sell,10,101\n" +
+			"2024-03-01,09:50:00,,AAPL,Buy,10,100\n" +
+			"2024-03-01,09:55:00,Mars,AAPL,Sell,10,101\n"
+		p := parseText(t, Options{PresetID: "generic-execution", Timezone: "UTC"}, file)
+		want := map[int]time.Time{2: at(13, 30), 3: at(7, 45), 4: at(9, 50)}
+		if len(p.Fills) != len(want) {
+			t.Fatalf("fills %+v", p.Fills)
+		}
+		for _, f := range p.Fills {
+			if !f.FilledAt.Equal(want[f.Row]) {
+				t.Errorf("row %d at %s, want %s", f.Row, f.FilledAt, want[f.Row])
+			}
+		}
+		if len(p.Errors) != 1 || p.Errors[0].Row != 5 || p.Errors[0].ColumnName != "Time Zone" || p.Errors[0].Code != CodeInvalidTime ||
+			!strings.Contains(p.Errors[0].Message, `"Mars"`) {
+			t.Fatalf("errors %+v", p.Errors)
+		}
+	})
+	t.Run("RoundTrip", func(t *testing.T) {
+		file := "Symbol,Side,Quantity,Entry Date,Entry Price,Exit Date,Exit Price\n" +
+			"NVDA,Long,10,2024-03-01 09:30:00,100,2024-03-01 14:00:00 UTC,101,GMT-04\n"
+		p := parseText(t, Options{PresetID: "generic-round-trip", Timezone: "UTC"}, file)
+		if len(p.Errors) != 0 || len(p.Fills) != 2 || !p.Fills[0].FilledAt.Equal(at(13, 30)) || !p.Fills[1].FilledAt.Equal(at(14, 0)) {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+	})
 }

@@ -75,6 +75,15 @@ var multilegSamples = map[string]string{
 	"thinkorswim_statement_multileg.csv":   "thinkorswim",
 }
 
+// exportSeeds are files in the forms of real exports that failed once
+// (exports_test.go), for FuzzParse's corpus.
+var exportSeeds = []struct{ preset, file string }{
+	{"generic-execution", "Date,Symbol,Side,Qty,Price\n2024-03-01 09:30:00,.FTG,Buy,10,100,GMT-04\n" +
+		"2024-03-01 09:45:00 UTC+02,.FTG,Sell,10,101,UTC+5:30\n2024-03-01 10:00:00, GMT-4,AAPL,Buy,1,1,note\n"},
+	{"generic-execution", "Date,Time,Time Zone,Symbol,Side,Qty,Price\n2024-03-01,09:30:00,GMT-04,AAPL,Buy,10,100\n" +
+		"2024-03-01,09:55:00,Mars,AAPL,Sell,10,101\n"},
+}
+
 // FuzzParse holds the CSV-to-fills parser to its promises on any bytes:
 // it never panics; it fails only with an application error (a 4xx); every
 // fill it returns fits the journal's columns; every problem is located and
@@ -100,6 +109,14 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n"), byte(len(Presets())))
 	f.Add([]byte("d;t;s;q;p;e;x;k;r\n19.01.2024;09:31;SPY;2;1,5;O;19 JAN 24;470;C\n"), byte(len(Presets())+1))
 	f.Add([]byte("s,q,a,ap,b,bp,side,pnl\nAAPL,10,1/2/24,10,1/3/24,9,,-10\n"), byte(len(Presets())+2))
+	// The failures of real exports (exports_test.go), by preset.
+	for _, seed := range exportSeeds {
+		for i, p := range Presets() {
+			if p.ID == seed.preset {
+				f.Add([]byte(seed.file), byte(i))
+			}
+		}
+	}
 
 	f.Fuzz(func(t *testing.T, data []byte, choice byte) {
 		s := fuzzSpec(choice)

@@ -434,6 +434,7 @@ func (p *parser) bindHeader() error {
 			}
 		}
 	}
+	p.bindZone(index)
 	required := requiredOf[p.s.Shape]
 	if p.s.preset != nil {
 		required = p.s.preset.Required
@@ -641,12 +642,17 @@ func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 	var c clock
 	if clockText != "" {
 		if c, ok = parseClock(clockText); !ok {
-			p.problem(false, clockField, clockCol, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512 (optionally with a zone: Z, -05:00, EST)", clip(clockText)))
+			p.problem(false, clockField, clockCol, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512 (optionally with a zone: Z, -05:00, EST, UTC+02)", clip(clockText)))
 			return time.Time{}, false
 		}
 	} else if p.s.DateFormat == DateISODateTime {
 		p.problem(false, dateField, col, CodeInvalidDate, fmt.Sprintf("%q has no time; the iso-datetime format is YYYY-MM-DDTHH:MM:SS", clip(v)))
 		return time.Time{}, false
+	}
+	if c.loc == nil {
+		if c.loc, ok = p.rowZone(); !ok {
+			return time.Time{}, false
+		}
 	}
 	t := at(d, c, p.s.Location)
 	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
@@ -669,6 +675,11 @@ func (p *parser) onTradeDate(tv string, col int) (time.Time, bool) {
 		p.problem(false, FieldTime, col, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512", clip(tv)))
 		return time.Time{}, false
 	}
+	if c.loc == nil {
+		if c.loc, ok = p.rowZone(); !ok {
+			return time.Time{}, false
+		}
+	}
 	d := p.s.tradeDate
 	t := at(ymd{d.Year(), d.Month(), d.Day()}, c, p.s.Location)
 	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
@@ -677,6 +688,60 @@ func (p *parser) onTradeDate(tv string, col int) (time.Time, bool) {
 	}
 	p.last = &t
 	return t, true
+}
+
+// fieldZone is the column of the zone of a row's times, when the file
+// writes it apart from them.
+const fieldZone = "zone"
+
+// zoneHeaders are the header names of a column holding the zone of the
+// row's times ("GMT-04", "UTC+02", "EST").
+var zoneHeaders = []string{"Time Zone", "Timezone", "TZ", "Zone", "UTC Offset", "GMT Offset"}
+
+// bindZone binds the zone column, when the header has one that no field
+// took.
+func (p *parser) bindZone(index map[string]int) {
+	if p.has(fieldZone) {
+		return
+	}
+	for _, name := range zoneHeaders {
+		if i, ok := index[headKey(name)]; ok && !p.bound(i) {
+			p.bind[fieldZone] = i
+			return
+		}
+	}
+}
+
+// rowZone reads the zone of the current row's times when the file writes
+// it in a cell of its own: its zone column, or else a value after the
+// header's last column ("..., GMT-04"; any other value there is not the
+// importer's). nil: the file's zone. ok is false after a located problem (a
+// zone column's value that is not a zone).
+func (p *parser) rowZone() (*time.Location, bool) {
+	if v, col := p.cell(fieldZone); col > 0 {
+		if v == "" {
+			return nil, true
+		}
+		loc, ok := parseZone(strings.ToUpper(v))
+		if !ok || len(v) > 40 {
+			p.problem(false, fieldZone, col, CodeInvalidTime, fmt.Sprintf("%q is not a time zone (UTC+02, GMT-04, -05:00, EST, ...)", clip(v)))
+			return nil, false
+		}
+		return loc, true
+	}
+	if h := len(p.out.Header); h > 0 {
+		for i := len(p.rec) - 1; i >= h; i-- {
+			v := strings.TrimSpace(p.rec[i])
+			if v == "" {
+				continue
+			}
+			if loc, ok := parseZone(strings.ToUpper(v)); ok && len(v) <= 40 {
+				return loc, true
+			}
+			break
+		}
+	}
+	return nil, true
 }
 
 func clip(s string) string {
