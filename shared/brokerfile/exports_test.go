@@ -1,6 +1,8 @@
 package brokerfile
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +91,75 @@ func TestZoneColumns(t *testing.T) {
 		p := parseText(t, Options{PresetID: "generic-round-trip", Timezone: "UTC"}, file)
 		if len(p.Errors) != 0 || len(p.Fills) != 2 || !p.Fills[0].FilledAt.Equal(at(13, 30)) || !p.Fills[1].FilledAt.Equal(at(14, 0)) {
 			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+	})
+}
+
+// wrap writes each line of a file as one quoted cell, as some exports and
+// spreadsheet re-saves do: "Date,Symbol,...", its quotes doubled.
+func wrap(file string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(file, "\n") {
+		if body := strings.TrimRight(line, "\r\n"); body != "" {
+			b.WriteString(`"` + strings.ReplaceAll(body, `"`, `""`) + `"` + line[len(body):])
+		}
+	}
+	return b.String()
+}
+
+// TestWrappedRows: rows wrapped whole in quotes are unwrapped and read, by
+// a preset (detected as well) or a mapping with or without a header; a
+// wrapped row that is not valid CSV inside is a row error; a one-cell note
+// that was one cell before the wrapping stays a note.
+func TestWrappedRows(t *testing.T) {
+	file := "Date,Time,Symbol,Side,Quantity,Price,Fees\n" +
+		"2024-03-01,09:30:00,AAPL,Buy,10,\"1,015.50\",1.00\n" +
+		"2024-03-01,10:30:00,AAPL,Sell,10,\"1,017.25\",1.00\n"
+	check := func(t *testing.T, p *Parsed) {
+		t.Helper()
+		if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Fills[0].Price.String() != "1015.5" || p.Fills[1].Side != Sell {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+		plan := Build(p.Fills, Journal{}, BuildOptions{})
+		if len(plan.Positions) != 1 || plan.Positions[0].Figures.NetPnL.String() != "15.5" {
+			t.Fatalf("positions %+v", plan.Positions)
+		}
+	}
+	t.Run("Preset", func(t *testing.T) {
+		check(t, parseText(t, Options{PresetID: "generic-execution"}, wrap(file)))
+		check(t, parseText(t, Options{PresetID: "generic-execution"}, strings.ReplaceAll(wrap(file), "\n", "\r\n")))
+	})
+	t.Run("Mapping", func(t *testing.T) {
+		no := false
+		m := &Mapping{HasHeader: &no, Columns: map[string]Column{FieldDate: {Index: 1}, FieldTime: {Index: 2}, FieldSymbol: {Index: 3},
+			FieldSide: {Index: 4}, FieldQuantity: {Index: 5}, FieldPrice: {Index: 6}, FieldFees: {Index: 7}}}
+		check(t, parseText(t, Options{Mapping: m}, wrap(file[strings.IndexByte(file, '\n')+1:])))
+		m = &Mapping{Columns: map[string]Column{FieldDate: {Name: "Date"}, FieldTime: {Name: "Time"}, FieldSymbol: {Name: "Symbol"},
+			FieldSide: {Name: "Side"}, FieldQuantity: {Name: "Quantity"}, FieldPrice: {Name: "Price"}, FieldFees: {Name: "Fees"}}}
+		check(t, parseText(t, Options{Mapping: m}, wrap(file)))
+	})
+	t.Run("Detected", func(t *testing.T) {
+		for _, id := range []string{"tradezero", "fidelity", "tradovate-performance"} {
+			data, err := os.ReadFile(filepath.Join("testdata", PresetByID(id).Sample))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrapped := wrap(string(data))
+			if d, ok := Detect([]byte(wrapped)); !ok || d.PresetID != id {
+				t.Errorf("%s wrapped: detected %+v %v", id, d, ok)
+			}
+			plain, _ := load(t, id, PresetByID(id).Sample, Options{})
+			p := parseText(t, Options{PresetID: id}, wrapped)
+			if len(p.Errors) != 0 || len(p.Fills) != len(plain.Fills) || p.Rows != plain.Rows || p.Skipped != plain.Skipped {
+				t.Errorf("%s wrapped: errors %+v, %d fills %d rows %d skipped, want %d %d %d", id, p.Errors, len(p.Fills), p.Rows, p.Skipped,
+					len(plain.Fills), plain.Rows, plain.Skipped)
+			}
+		}
+	})
+	t.Run("BadInside", func(t *testing.T) {
+		p := parseText(t, Options{PresetID: "generic-execution"}, wrap(file)+"\"2024-03-01,11:00:00,AAPL,Buy,1,\"\"1\"\"x,1\"\n")
+		if len(p.Fills) != 2 || len(p.Errors) != 1 || p.Errors[0].Row != 4 || p.Errors[0].Code != CodeMalformedRow {
+			t.Fatalf("errors %+v fills %d", p.Errors, len(p.Fills))
 		}
 	})
 }

@@ -82,6 +82,10 @@ var exportSeeds = []struct{ preset, file string }{
 		"2024-03-01 09:45:00 UTC+02,.FTG,Sell,10,101,UTC+5:30\n2024-03-01 10:00:00, GMT-4,AAPL,Buy,1,1,note\n"},
 	{"generic-execution", "Date,Time,Time Zone,Symbol,Side,Qty,Price\n2024-03-01,09:30:00,GMT-04,AAPL,Buy,10,100\n" +
 		"2024-03-01,09:55:00,Mars,AAPL,Sell,10,101\n"},
+	{"generic-execution", wrap("Date,Time,Symbol,Side,Quantity,Price,Fees\n2024-03-01,09:30:00,AAPL,Buy,10,\"1,015.50\",1.00\n"+
+		"2024-03-01,10:30:00,AAPL,Sell,10,\"1,017.25\",1.00\n\"note, one cell\"\n") + "\"2024-03-01,11:00:00,AAPL,Buy,1,\"\"1\"\"x,1\"\n"},
+	{"fidelity", wrap(" Run Date,Action,Symbol,Description,Quantity,Price ($),Commission ($),Fees ($)\n" +
+		"03/03/2025,YOU BOUGHT,AMD,ADVANCED MICRO,10,118.00,,\n\"Brokerage services, member NYSE, SIPC\"\n")},
 }
 
 // FuzzParse holds the CSV-to-fills parser to its promises on any bytes:
@@ -107,6 +111,7 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Add([]byte("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n"), byte(len(Presets())))
+	f.Add([]byte(wrap("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n")), byte(len(Presets())))
 	f.Add([]byte("d;t;s;q;p;e;x;k;r\n19.01.2024;09:31;SPY;2;1,5;O;19 JAN 24;470;C\n"), byte(len(Presets())+1))
 	f.Add([]byte("s,q,a,ap,b,bp,side,pnl\nAAPL,10,1/2/24,10,1/3/24,9,,-10\n"), byte(len(Presets())+2))
 	// The failures of real exports (exports_test.go), by preset.

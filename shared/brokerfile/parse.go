@@ -102,6 +102,9 @@ type parser struct {
 	pairNumber string
 	pairQty    decimal.Decimal
 	orderRow   int // the line of the current order's first row (InheritTime)
+	// wrapped: the file's rows are each one quoted cell holding the whole
+	// row (its header was), and are unwrapped (unwrap).
+	wrapped bool
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -161,8 +164,26 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if err != nil {
 			return nil, err // the source's own error: the upload limit
 		}
-		p.rec = rec
 		p.line, _ = cr.FieldPos(0)
+		if first && !s.HasHeader && !p.wrapped {
+			_, p.wrapped, _ = unwrap(rec, s.Delimiter)
+		}
+		if p.wrapped {
+			inner, ok, err := unwrap(rec, s.Delimiter)
+			if err != nil {
+				p.out.Rows++
+				if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
+					return nil, TooManyRows(s.MaxRows)
+				}
+				p.out.Errors = append(p.out.Errors, Problem{Row: p.line, Code: CodeMalformedRow,
+					Message: fmt.Sprintf("the row is one quoted cell holding a row that is not valid CSV: %v", err)})
+				continue
+			}
+			if ok {
+				rec = inner
+			}
+		}
+		p.rec = rec
 		if blank(rec) {
 			continue
 		}
@@ -274,6 +295,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 	}
 	seen := false
 	var first []string // a preset's first record, when it is not a header
+	firstWrapped := false
 	looked := 0
 	for {
 		rec, err := cr.Read()
@@ -302,6 +324,10 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		if blank(rec) {
 			continue
 		}
+		wrapped := false
+		if inner, ok, _ := unwrap(rec, p.s.Delimiter); ok {
+			rec, wrapped = inner, true
+		}
 		seen = true
 		if section != "" && p.s.preset.SectionColumn {
 			if len(rec) < 2 || headKey(rec[0]) != headKey(section) || headKey(rec[1]) != "header" {
@@ -328,25 +354,55 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 					break
 				}
 			}
+			wrapped = false
+			if inner, ok, _ := unwrap(rec, p.s.Delimiter); ok {
+				rec, wrapped = inner, true
+			}
 		}
 		// A preset's export may start with lines about the account (E*TRADE's
 		// "For Account:"): the header is the first of the first
 		// headerSearch records that has the preset's required columns.
 		if section == "" && p.s.preset != nil && !p.s.preset.headerOK(rec) {
 			if first == nil {
-				first = slices.Clone(rec)
+				first, firstWrapped = slices.Clone(rec), wrapped
 			}
 			if looked++; looked < p.s.preset.headerLines() {
 				continue
 			}
-			rec = first
+			rec, wrapped = first, firstWrapped
 		}
+		p.wrapped = wrapped
 		p.out.Header = slices.Clone(rec)
 		for i := range p.out.Header {
 			p.out.Header[i] = strings.TrimSpace(strings.TrimPrefix(p.out.Header[i], "\ufeff"))
 		}
 		return p.bindHeader()
 	}
+}
+
+// unwrap reads a record that is one cell holding a whole delimited row
+// ("Date,Symbol,Side,Qty,Price" in quotes, as some exports and spreadsheet
+// re-saves write every line) as that row. ok is false for any other record
+// (several cells, or one without the delimiter, a note); err is the cell's
+// own CSV error.
+func unwrap(rec []string, delim rune) (inner []string, ok bool, err error) {
+	if len(rec) != 1 || !strings.ContainsRune(rec[0], delim) {
+		return nil, false, nil
+	}
+	cr := csv.NewReader(strings.NewReader(rec[0]))
+	cr.Comma, cr.FieldsPerRecord = delim, -1
+	inner, err = cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, false, err
+	}
+	if _, more := cr.Read(); !errors.Is(more, io.EOF) || len(inner) < 2 {
+		return nil, false, nil // a cell of several lines: a note, not a row
+	}
+	return inner, true, nil
 }
 
 // headerSearch bounds the records a preset's header is looked for in.
