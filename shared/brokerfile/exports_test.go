@@ -163,3 +163,76 @@ func TestWrappedRows(t *testing.T) {
 		}
 	})
 }
+
+// TestShortPairs: a round trip given as its buy and its sell (columns
+// named so) whose sell came first is a short, not an exit before its
+// entry; buy and sell prices are the short's exit and entry; a side that
+// contradicts the times is a row error naming it; entry and exit columns
+// keep their meaning.
+func TestShortPairs(t *testing.T) {
+	t.Run("BuySellTimes", func(t *testing.T) {
+		file := "Symbol,Quantity,Buy Date,Buy Price,Sell Date,Sell Price\n" +
+			"AMD,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n" +
+			"NVDA,40,2024-02-05 09:40:00,690.10,2024-02-05 11:05:30,698.35\n"
+		p := parseText(t, Options{PresetID: "generic-round-trip"}, file)
+		if d, ok := Detect([]byte(file)); !ok || d.PresetID != "generic-round-trip" {
+			t.Errorf("detected %+v %v", d, ok)
+		}
+		plan := Build(p.Fills, Journal{}, BuildOptions{})
+		if len(p.Errors) != 0 || len(plan.Errors) != 0 || len(plan.Positions) != 2 {
+			t.Fatalf("errors %+v %+v positions %+v", p.Errors, plan.Errors, plan.Positions)
+		}
+		// AMD sold at 175.20 on the 5th, bought back at 171.80 on the 6th.
+		amd, nvda := plan.Positions[1], plan.Positions[0]
+		if amd.Symbol != "AMD" || amd.Side != "short" || amd.Figures.GrossPnL.String() != "340" ||
+			amd.Figures.OpenedAt == nil || !amd.Figures.OpenedAt.Equal(time.Date(2024, 2, 5, 15, 12, 0, 0, time.UTC)) {
+			t.Errorf("AMD %s %s %+v", amd.Symbol, amd.Side, amd.Figures)
+		}
+		if nvda.Symbol != "NVDA" || nvda.Side != "long" || nvda.Figures.GrossPnL.String() != "330" {
+			t.Errorf("NVDA %s %s %+v", nvda.Symbol, nvda.Side, nvda.Figures)
+		}
+		if got := codes(append(p.Warnings, plan.Warnings...)); len(got) != 0 {
+			t.Errorf("warnings %+v %+v", p.Warnings, plan.Warnings)
+		}
+	})
+	t.Run("BuySellPrices", func(t *testing.T) {
+		// Open and close dates with a side, prices by buy and sell: the
+		// short opened at its sell price.
+		file := "Symbol,Side,Quantity,Open Date,Buy Price,Close Date,Sell Price\n" +
+			"AMD,Short,100,2024-02-05 10:12:00,171.80,2024-02-06 09:50:00,175.20\n" +
+			"AMD,Long,100,2024-02-07 10:12:00,171.80,2024-02-07 10:50:00,175.20\n"
+		p := parseText(t, Options{PresetID: "generic-round-trip"}, file)
+		plan := Build(p.Fills, Journal{}, BuildOptions{})
+		if len(p.Errors) != 0 || len(plan.Positions) != 2 || plan.Positions[0].Side != "short" || plan.Positions[0].Figures.GrossPnL.String() != "340" ||
+			plan.Positions[1].Side != "long" || plan.Positions[1].Figures.GrossPnL.String() != "340" {
+			t.Fatalf("errors %+v positions %+v", p.Errors, plan.Positions)
+		}
+	})
+	t.Run("Mapping", func(t *testing.T) {
+		file := "Ticker,Shares,Sold At,Sale Price,Bought At,Cost\n" +
+			"AMD,100,2024-02-05 10:12:00,175.20,2024-02-06 09:50:00,171.80\n"
+		m := &Mapping{Columns: map[string]Column{FieldSymbol: {Name: "Ticker"}, FieldQuantity: {Name: "Shares"},
+			FieldEntryDate: {Name: "Bought At"}, FieldEntryPrice: {Name: "Cost"}, FieldExitDate: {Name: "Sold At"}, FieldExitPrice: {Name: "Sale Price"}}}
+		p := parseText(t, Options{Mapping: m, RowShape: ShapeRoundTrip}, file)
+		plan := Build(p.Fills, Journal{}, BuildOptions{})
+		if len(p.Errors) != 0 || len(plan.Positions) != 1 || plan.Positions[0].Side != "short" || plan.Positions[0].Figures.GrossPnL.String() != "340" {
+			t.Fatalf("errors %+v positions %+v", p.Errors, plan.Positions)
+		}
+	})
+	t.Run("Refused", func(t *testing.T) {
+		// A side against the times, and an exit before its entry.
+		file := "Symbol,Side,Quantity,Buy Date,Buy Price,Sell Date,Sell Price\n" +
+			"AMD,Long,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n"
+		p := parseText(t, Options{PresetID: "generic-round-trip"}, file)
+		if len(p.Fills) != 0 || len(p.Errors) != 1 || p.Errors[0].Code != CodeInvalidSide || p.Errors[0].ColumnName != "Side" ||
+			!strings.Contains(p.Errors[0].Message, `"Long"`) {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+		file = "Symbol,Side,Quantity,Entry Date,Entry Price,Exit Date,Exit Price\n" +
+			"AMD,Short,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n"
+		p = parseText(t, Options{PresetID: "generic-round-trip"}, file)
+		if len(p.Fills) != 0 || len(p.Errors) != 1 || p.Errors[0].Code != CodeOutOfRange || p.Errors[0].Field != FieldExitDate {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+	})
+}

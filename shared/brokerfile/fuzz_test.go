@@ -84,6 +84,9 @@ var exportSeeds = []struct{ preset, file string }{
 		"2024-03-01,09:55:00,Mars,AAPL,Sell,10,101\n"},
 	{"generic-execution", wrap("Date,Time,Symbol,Side,Quantity,Price,Fees\n2024-03-01,09:30:00,AAPL,Buy,10,\"1,015.50\",1.00\n"+
 		"2024-03-01,10:30:00,AAPL,Sell,10,\"1,017.25\",1.00\n\"note, one cell\"\n") + "\"2024-03-01,11:00:00,AAPL,Buy,1,\"\"1\"\"x,1\"\n"},
+	{"generic-round-trip", "Symbol,Side,Quantity,Buy Date,Buy Price,Sell Date,Sell Price\n" +
+		"AMD,,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\nAMD,Long,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n" +
+		"NVDA,S,40,2024-02-05 09:40:00,690.10,2024-02-05 11:05:30,698.35\n"},
 	{"fidelity", wrap(" Run Date,Action,Symbol,Description,Quantity,Price ($),Commission ($),Fees ($)\n" +
 		"03/03/2025,YOU BOUGHT,AMD,ADVANCED MICRO,10,118.00,,\n\"Brokerage services, member NYSE, SIPC\"\n")},
 }

@@ -105,6 +105,9 @@ type parser struct {
 	// wrapped: the file's rows are each one quoted cell holding the whole
 	// row (its header was), and are unwrapped (unwrap).
 	wrapped bool
+	// Round trips given as their buy and their sell (buySellColumns): the
+	// times (and then the prices too), or the prices alone.
+	buyTimes, buyPrices bool
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -534,7 +537,34 @@ func (p *parser) bindHeader() error {
 	for _, f := range p.s.extraFees {
 		p.out.HasFees = p.out.HasFees || p.has(f)
 	}
+	p.buyTimes, p.buyPrices = p.buySellColumns()
 	return nil
+}
+
+// Words that start the names of a round trip's buy and sell columns
+// ("Buy Price", "boughtTimestamp", "Sold At", "Sale Price").
+var (
+	buyWords  = []string{"buy", "bought", "purchase"}
+	sellWords = []string{"sell", "sold", "sale"}
+)
+
+// buySellColumns reports a round trip given as its buy and its sell
+// rather than its entry and its exit: the preset says so (BuySell), or the
+// header names the entry date column as the buy's and the exit date
+// column as the sell's (times: the earlier of the two opened the trade,
+// so a sell before the buy is a short), or so names the price columns
+// alone (prices: a short's entry is the sell's price).
+func (p *parser) buySellColumns() (times, prices bool) {
+	if p.s.preset != nil && p.s.preset.BuySell {
+		return true, true
+	}
+	named := func(field string, words []string) bool {
+		k := headKey(p.columnName(p.column(field)))
+		return slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(k, w) })
+	}
+	times = named(FieldEntryDate, buyWords) && named(FieldExitDate, sellWords)
+	prices = times || named(FieldEntryPrice, buyWords) && named(FieldExitPrice, sellWords)
+	return times, prices
 }
 
 // bindIndexes binds a headerless file's fields to their column numbers.
@@ -1315,10 +1345,16 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 	exit, fine := p.when(FieldExitDate, FieldExitTime)
 	ok = ok && fine
-	// A buy and a sell: the earlier opened the position.
-	buySell, short := p.s.preset != nil && p.s.preset.BuySell, false
-	if buySell && ok && exit.Before(entry) {
-		entry, exit, short = exit, entry, true
+	// A buy and a sell: the earlier opened the position, so a sell before
+	// the buy is a short.
+	timed := ""
+	if p.buyTimes && ok {
+		switch {
+		case exit.Before(entry):
+			entry, exit, timed = exit, entry, journal.SideShort
+		case entry.Before(exit):
+			timed = journal.SideLong
+		}
 	}
 	if ok && exit.Before(entry) {
 		_, col := p.cell(FieldExitDate)
@@ -1338,19 +1374,17 @@ func (p *parser) roundTrip() {
 	pnl, pnlGiven, fine := p.number(FieldPnL, false)
 	ok = ok && fine
 
-	direction := ""
-	if buySell {
-		direction = journal.SideLong
-		if short {
-			direction = journal.SideShort
-			entryPrice, exitPrice = exitPrice, entryPrice
-		}
-	}
+	direction := timed
 	sideText, sideCol := p.cell(FieldSide)
 	if sideText != "" {
 		d, known := p.direction(sideText)
-		if !known {
+		switch {
+		case !known:
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a direction (long, short, L, S, buy, sell)", clip(sideText)))
+			ok = false
+		case timed != "" && d != timed:
+			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q contradicts the row's times: the %s came first, so it is %s",
+				clip(sideText), map[string]string{journal.SideLong: "buy", journal.SideShort: "sell"}[timed], timed))
 			ok = false
 		}
 		direction = d
@@ -1361,7 +1395,9 @@ func (p *parser) roundTrip() {
 	if direction == "" {
 		direction = journal.SideLong
 		why := "the file has no side: taken as long"
-		if pnlGiven && !pnl.IsZero() && !exitPrice.Equal(entryPrice) {
+		// A buy price and a sell price give the same P&L either way: their
+		// P&L does not tell the direction.
+		if pnlGiven && !pnl.IsZero() && !exitPrice.Equal(entryPrice) && !p.buyPrices {
 			if pnl.IsNegative() == exitPrice.GreaterThan(entryPrice) {
 				direction = journal.SideShort
 			}
@@ -1372,6 +1408,9 @@ func (p *parser) roundTrip() {
 		}
 		_, col := p.cell(FieldSide)
 		p.problem(true, FieldSide, col, CodeDirectionInferred, why)
+	}
+	if p.buyPrices && direction == journal.SideShort {
+		entryPrice, exitPrice = exitPrice, entryPrice // a short opens with its sell
 	}
 	qty = p.quantity(qty.Abs(), inst, qtyCol)
 	if qty.IsZero() {
