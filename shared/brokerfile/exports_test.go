@@ -1,11 +1,17 @@
 package brokerfile
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/sizing"
 )
 
 // The failures of real exports from the issue tracker, one test each.
@@ -233,6 +239,178 @@ func TestShortPairs(t *testing.T) {
 		p = parseText(t, Options{PresetID: "generic-round-trip"}, file)
 		if len(p.Fills) != 0 || len(p.Errors) != 1 || p.Errors[0].Code != CodeOutOfRange || p.Errors[0].Field != FieldExitDate {
 			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+	})
+}
+
+// TestScaledPairs: one scaled trade as Tradovate's Performance report
+// writes it (a row per matched buy and sell fill, FIFO, a fill shared by
+// several rows) and as its Orders report writes it gives the same
+// positions, fills and P&L to the cent: pairs of one account and contract
+// and direction whose holdings overlap are one position, and a fill that
+// several pairs share is one fill. The file's trades, on MNQH5 (2 a point):
+//
+//   - long: buy 2 at 21900.00 and 1 at 21894.50, sell 1 at 21910.25 and 2
+//     at 21915.75: 47.25 points x 2 = 94.50, less 6 x 0.62;
+//   - long 1 at 21920.00, sold with 1 more at 21925.50 (a reversal): 11.00
+//     less 2 x 0.62; the short 1 bought back at 21918.25: 14.50 less 1.24;
+//   - short 1 at 21950.00 and 1 at 21955.25, bought back 2 at 21940.50:
+//     24.25 points x 2 = 48.50, less 4 x 0.62.
+func TestScaledPairs(t *testing.T) {
+	schedule := &sizing.FeeSchedule{OptionsPerContractCommission: decimal.RequireFromString("0.62")}
+	plans := map[string]*Plan{}
+	for _, c := range []struct{ preset, file string }{
+		{"tradovate-performance", "tradovate_performance_scaled.csv"},
+		{"tradovate", "tradovate_orders_scaled.csv"},
+	} {
+		s, err := Resolve(Options{PresetID: c.preset}, "America/New_York", now, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, ok := Detect(data); !ok || d.PresetID != c.preset {
+			t.Errorf("%s: detected %+v", c.file, d)
+		}
+		parsed, err := Parse(strings.NewReader(string(data)), s)
+		if err != nil || len(parsed.Errors) != 0 {
+			t.Fatalf("%s: %v %+v", c.file, err, parsed.Errors)
+		}
+		EstimateFees(parsed.Fills, parsed.HasFees, schedule)
+		plan := Build(parsed.Fills, Journal{}, BuildOptions{Header: parsed.Header})
+		if len(plan.Errors) != 0 || slices.Contains(codes(plan.Warnings), CodeDuplicateInFile) {
+			t.Fatalf("%s: errors %+v warnings %+v", c.file, plan.Errors, plan.Warnings)
+		}
+		plans[c.preset] = plan
+	}
+	want := []struct {
+		side, gross, net string
+		fills            int
+	}{{"long", "94.5", "90.78", 4}, {"long", "11", "9.76", 2}, {"short", "14.5", "13.26", 2}, {"short", "48.5", "46.02", 3}}
+	perf, orders := plans["tradovate-performance"], plans["tradovate"]
+	if len(perf.Positions) != len(want) || len(orders.Positions) != len(want) {
+		t.Fatalf("%d and %d positions, want %d: %+v", len(perf.Positions), len(orders.Positions), len(want), perf.Positions)
+	}
+	// Positions in the order they opened.
+	byOpen := func(ps []Position) []Position {
+		out := slices.Clone(ps)
+		slices.SortStableFunc(out, func(a, b Position) int { return a.Figures.OpenedAt.Compare(*b.Figures.OpenedAt) })
+		return out
+	}
+	for i, p := range byOpen(perf.Positions) {
+		o := byOpen(orders.Positions)[i]
+		w := want[i]
+		pf, of := p.Figures, o.Figures
+		if p.Symbol != "MNQH25" || p.Side != w.side || pf.Status != "closed" || pf.GrossPnL.String() != w.gross || pf.NetPnL.String() != w.net ||
+			len(p.Fills) != w.fills {
+			t.Errorf("performance position %d: %s %s %s %d fills gross %s net %s, want %+v", i, p.Symbol, p.Side, pf.Status, len(p.Fills),
+				pf.GrossPnL, pf.NetPnL, w)
+		}
+		if o.Symbol != p.Symbol || o.Side != p.Side || len(o.Fills) != len(p.Fills) || !of.OpenedAt.Equal(*pf.OpenedAt) || !of.ClosedAt.Equal(*pf.ClosedAt) ||
+			!of.EntryQuantity.Equal(pf.EntryQuantity) || !of.AvgEntryPrice.Equal(*pf.AvgEntryPrice) || !of.AvgExitPrice.Equal(*pf.AvgExitPrice) ||
+			!of.GrossPnL.Equal(pf.GrossPnL) || !of.Fees.Equal(pf.Fees) || !of.NetPnL.Equal(pf.NetPnL) {
+			t.Errorf("position %d: orders %+v, performance %+v", i, of, pf)
+		}
+	}
+	ps, os := perf.Summary, orders.Summary
+	if !ps.NetPnL.Equal(os.NetPnL) || ps.NetPnL.String() != "159.82" || ps.Positions != os.Positions || ps.ImportFills != os.ImportFills ||
+		ps.Reversals != 1 || os.Reversals != 1 || !ps.Fees.Equal(os.Fees) {
+		t.Errorf("summaries %+v and %+v", ps, os)
+	}
+}
+
+// TestPairedRule: the rule of paired rows (pairs.go) on the generic
+// layout, without fill ids: rows whose holdings overlap are one position
+// (a fill they share, by side, instant and price, one fill); rows that
+// touch are two; a row inside another joins it; a sell that closed a long
+// and opened a short is a reversal; a hedged account's long and short
+// overlapping stay apart; accounts stay apart; a unit the journal has all
+// of is skipped.
+func TestPairedRule(t *testing.T) {
+	head := "Symbol,Side,Quantity,Entry Date,Entry Price,Exit Date,Exit Price\n"
+	type want struct {
+		side, gross string
+		fills       int
+	}
+	cases := []struct {
+		name, rows string
+		want       []want
+		reversals  int
+	}{
+		{"Overlap", "AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:00,110\n" +
+			"AAPL,Long,5,2024-03-01 09:45,104,2024-03-01 10:00,110\n",
+			[]want{{"long", "130", 3}}, 0},
+		{"Touch", "AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:00,110\n" +
+			"AAPL,Long,5,2024-03-01 10:00,110,2024-03-01 10:30,112\n",
+			[]want{{"long", "100", 2}, {"long", "10", 2}}, 0},
+		{"Inside", "AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:30,110\n" +
+			"AAPL,Long,5,2024-03-01 10:00,101,2024-03-01 10:00,103\n" +
+			"AAPL,Long,5,2024-03-01 11:00,101,2024-03-01 11:00,103\n" +
+			"AAPL,Long,5,2024-03-01 11:00,102,2024-03-01 11:00,102.5\n",
+			[]want{{"long", "110", 4}, {"long", "10", 2}, {"long", "2.5", 2}}, 0},
+		{"Reversal", "AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:00,110\n" +
+			"AAPL,Short,10,2024-03-01 10:00,110,2024-03-01 10:30,105\n",
+			[]want{{"long", "100", 2}, {"short", "50", 2}}, 1},
+		{"Hedged", "AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:30,110\n" +
+			"AAPL,Short,10,2024-03-01 10:00,108,2024-03-01 10:15,105\n",
+			[]want{{"long", "100", 2}, {"short", "30", 2}}, 0},
+		{"Listed newest first", "AAPL,Long,5,2024-03-01 09:45,104,2024-03-01 10:00,110\n" +
+			"AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:00,110\n",
+			[]want{{"long", "130", 3}}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := parseText(t, Options{PresetID: "generic-round-trip", Timezone: "UTC"}, head+c.rows)
+			plan := Build(p.Fills, Journal{}, BuildOptions{})
+			if len(p.Errors) != 0 || len(plan.Errors) != 0 || len(plan.Positions) != len(c.want) || plan.Summary.Reversals != c.reversals ||
+				slices.Contains(codes(plan.Warnings), CodeDuplicateInFile) {
+				t.Fatalf("errors %+v %+v warnings %+v positions %+v", p.Errors, plan.Errors, plan.Warnings, plan.Positions)
+			}
+			for i, w := range c.want {
+				got := plan.Positions[i]
+				if got.Side != w.side || got.Figures.GrossPnL.String() != w.gross || len(got.Fills) != w.fills || got.Figures.Status != "closed" {
+					t.Errorf("position %d: %s %s %d fills %s, want %+v", i, got.Side, got.Figures.GrossPnL, len(got.Fills), got.Figures.Status, w)
+				}
+			}
+		})
+	}
+	t.Run("Accounts", func(t *testing.T) {
+		file := "Account,Symbol,Side,Quantity,Entry Date,Entry Price,Exit Date,Exit Price\n" +
+			"A1,AAPL,Long,10,2024-03-01 09:30,100,2024-03-01 10:00,110\n" +
+			"A2,AAPL,Long,5,2024-03-01 09:45,104,2024-03-01 10:00,110\n"
+		m := &Mapping{Columns: map[string]Column{FieldAccount: {Name: "Account"}, FieldSymbol: {Name: "Symbol"}, FieldSide: {Name: "Side"},
+			FieldQuantity: {Name: "Quantity"}, FieldEntryDate: {Name: "Entry Date"}, FieldEntryPrice: {Name: "Entry Price"},
+			FieldExitDate: {Name: "Exit Date"}, FieldExitPrice: {Name: "Exit Price"}}}
+		p := parseText(t, Options{Mapping: m, RowShape: ShapeRoundTrip, AccountMap: map[string]string{"A1": "x", "A2": "y"}}, file)
+		if len(p.Errors) != 0 || len(p.Fills) != 4 || p.Fills[0].Trip == p.Fills[1].Trip && p.Fills[0].Account != p.Fills[1].Account {
+			t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+		}
+		trips := map[string]int{}
+		for _, f := range p.Fills {
+			if trip, seen := trips[f.Account]; seen && trip != f.Trip || !seen && slices.Contains(slices.Collect(maps.Values(trips)), f.Trip) {
+				t.Fatalf("fills %+v", p.Fills)
+			}
+			trips[f.Account] = f.Trip
+		}
+	})
+	t.Run("Duplicates", func(t *testing.T) {
+		p := parseText(t, Options{PresetID: "generic-round-trip", Timezone: "UTC"}, head+cases[0].rows+
+			"AAPL,Long,5,2024-03-01 11:00,110,2024-03-01 11:30,112\n")
+		has := map[Key]bool{}
+		for _, f := range p.Fills[:3] { // the first unit: its three fills
+			has[f.Key()] = true
+		}
+		plan := Build(p.Fills, Journal{Has: has}, BuildOptions{})
+		if len(plan.Errors) != 0 || plan.Summary.DuplicateFills != 3 || len(plan.Positions) != 1 || plan.Positions[0].Figures.GrossPnL.String() != "10" {
+			t.Fatalf("errors %+v summary %+v positions %+v", plan.Errors, plan.Summary, plan.Positions)
+		}
+		// Part of a unit in the journal: the unit is imported whole, warned.
+		delete(has, p.Fills[2].Key())
+		plan = Build(p.Fills, Journal{Has: has}, BuildOptions{})
+		if len(plan.Errors) != 0 || plan.Summary.DuplicateFills != 0 || len(plan.Positions) != 2 || !slices.Contains(codes(plan.Warnings), CodeDuplicateInJournal) {
+			t.Fatalf("errors %+v summary %+v positions %+v", plan.Errors, plan.Summary, plan.Positions)
 		}
 	})
 }

@@ -67,12 +67,17 @@ func fuzzSpec(choice byte) *Spec {
 	return s
 }
 
-// multilegSamples are the fixtures of multi-leg orders (order ids), by the
-// preset that reads them.
-var multilegSamples = map[string]string{
-	"ibkr_flex_trades_multileg.csv":        "ibkr-flex-trades",
-	"tastytrade_transactions_multileg.csv": "tastytrade",
-	"thinkorswim_statement_multileg.csv":   "thinkorswim",
+// otherSamples are the fixtures besides the presets' samples (multi-leg
+// orders, futures options, one scaled trade in two reports), by the preset
+// that reads them.
+var otherSamples = map[string]string{
+	"ibkr_flex_trades_multileg.csv":               "ibkr-flex-trades",
+	"tastytrade_transactions_multileg.csv":        "tastytrade",
+	"thinkorswim_statement_multileg.csv":          "thinkorswim",
+	"thinkorswim_statement_futures_options.csv":   "thinkorswim",
+	"tastytrade_transactions_futures_options.csv": "tastytrade",
+	"tradovate_performance_scaled.csv":            "tradovate-performance",
+	"tradovate_orders_scaled.csv":                 "tradovate",
 }
 
 // exportSeeds are files in the forms of real exports that failed once
@@ -108,7 +113,7 @@ func FuzzParse(f *testing.F) {
 			f.Fatal(err)
 		}
 		for i, p := range Presets() {
-			if p.Sample == e.Name() || multilegSamples[e.Name()] == p.ID {
+			if p.Sample == e.Name() || otherSamples[e.Name()] == p.ID {
 				f.Add(data, byte(i))
 			}
 		}

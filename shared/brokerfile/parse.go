@@ -232,6 +232,9 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		}
 		return nil, ErrEmpty
 	}
+	if s.Shape == ShapeRoundTrip {
+		p.out.Fills = joinTrips(p.out.Fills)
+	}
 	oldestFirst(p.out.Fills)
 	if s.accountMap != nil {
 		var unmapped []string
@@ -1409,8 +1412,12 @@ func (p *parser) roundTrip() {
 		_, col := p.cell(FieldSide)
 		p.problem(true, FieldSide, col, CodeDirectionInferred, why)
 	}
+	entryFill, _ := p.cell(fieldEntryFill)
+	exitFill, _ := p.cell(fieldExitFill)
 	if p.buyPrices && direction == journal.SideShort {
-		entryPrice, exitPrice = exitPrice, entryPrice // a short opens with its sell
+		// A short opens with its sell.
+		entryPrice, exitPrice = exitPrice, entryPrice
+		entryFill, exitFill = exitFill, entryFill
 	}
 	qty = p.quantity(qty.Abs(), inst, qtyCol)
 	if qty.IsZero() {
@@ -1428,9 +1435,24 @@ func (p *parser) roundTrip() {
 		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
 		Account: p.account}
 	e, x := base, base
-	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
-	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
+	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees, e.fillID = in, EffectOpen, entryPrice, entry, half, fillID(entryFill)
+	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees, x.fillID = out, EffectClose, exitPrice, exit, fees.Sub(half), fillID(exitFill)
 	p.out.Fills = append(p.out.Fills, e, x)
+}
+
+// The columns of the broker's ids of the fills a round-trip row pairs.
+const (
+	fieldEntryFill = "entryFillId"
+	fieldExitFill  = "exitFillId"
+)
+
+// fillID is a fill id cell, or "" when it cannot be one (it only joins
+// the rows that share a fill; without it they join by time and price).
+func fillID(v string) string {
+	if !validOrderID(v) || strings.Trim(v, "0") == "" {
+		return ""
+	}
+	return v
 }
 
 // oldestFirst puts the rows of a file listed newest first (its first fill

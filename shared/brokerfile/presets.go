@@ -362,9 +362,11 @@ var presets = []Preset{
 	{
 		ID:   "tradovate-performance",
 		Name: "Tradovate: Performance (closed trades)",
-		Description: "Tradovate's Performance export: one row per matched buy and sell (qty, buyPrice, sellPrice, " +
-			"boughtTimestamp, soldTimestamp). The earlier of the two opened the trade, so a sell before the buy is a short. " +
-			"No fees in the export: they are estimated from the account's fee schedule.",
+		Description: "Tradovate's Performance export: one row per matched buy and sell fill (buyFillId, sellFillId, qty, " +
+			"buyPrice, sellPrice, boughtTimestamp, soldTimestamp). The earlier of the two opened the trade, so a sell before the " +
+			"buy is a short. The rows of one scaled trade (holdings that overlap) are one position, and a fill several rows " +
+			"share is one fill, as the Orders report gives them. No fees in the export: they are estimated from the account's " +
+			"fee schedule.",
 		HowToExport: "Tradovate: Account > Reports > Performance, choose the dates, then Download Report (CSV).",
 		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Columns: map[string][]string{
@@ -375,6 +377,10 @@ var presets = []Preset{
 			FieldEntryDate:  {"boughtTimestamp"},
 			FieldExitDate:   {"soldTimestamp"},
 			FieldPnL:        {"pnl"},
+			// The fills a row pairs: rows that share one (a scale-in or
+			// scale-out) name it alike.
+			fieldEntryFill: {"buyFillId"},
+			fieldExitFill:  {"sellFillId"},
 		},
 		Required:         []string{FieldSymbol, FieldQuantity, FieldEntryPrice, FieldExitPrice, FieldEntryDate, FieldExitDate},
 		BuySell:          true,
