@@ -414,3 +414,55 @@ func TestPairedRule(t *testing.T) {
 		}
 	})
 }
+
+// TestMerrillOptionCodes: Merrill's option codes (root, "#", a month letter
+// A-L for calls and M-X for puts, day, year, the strike's decimal places as
+// a letter, the strike's digits); a code that does not read is read from
+// the row's description; neither is a row error naming the value and the
+// forms read; a code and a description that disagree are one too.
+func TestMerrillOptionCodes(t *testing.T) {
+	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
+	for in, want := range map[string]string{
+		"TSLA#B1326C425000": "TSLA  260213C00425000", // February call, 3 places
+		"SOFI#V1725D260000": "SOFI  251017P00026000", // October put, 4 places
+		"SOFI#O2125D140000": "SOFI  250321P00014000",
+		"SPY#L1925C600500":  "SPY   251219C00600500",
+		"aapl#a1725b19050":  "AAPL  250117C00190500",
+		"F#X1925A125":       "F     251219P00012500",
+	} {
+		inst, code, msg := ParseSymbol(in, "", traded)
+		if msg != "" || inst.Symbol != want || inst.AssetType != AssetOption || inst.Multiplier.String() != "100" {
+			t.Errorf("%q: %+v %s %s, want %s", in, inst, code, msg, want)
+		}
+		if again, _, msg := ParseSymbol(in, AssetOption, traded); msg != "" || again.Symbol != want {
+			t.Errorf("%q as an option: %+v %s", in, again, msg)
+		}
+	}
+	for _, in := range []string{"TSLA#Y1326C425000", "TSLA#B3026C425000", "TSLA#B1326C", "TSLA#B1326Z425000", "#B1326C425000",
+		"TSLA#B1326C4250000000000", "TSLA#B1326C0"} {
+		if inst, code, msg := ParseSymbol(in, "", traded); msg == "" || code != CodeInvalidSymbol || !strings.Contains(msg, "TSLA#B1326C425000") {
+			t.Errorf("%q read as %+v (%s %s)", in, inst, code, msg)
+		}
+	}
+
+	head := "\"Trade Date\",\"Settlement Date\",\"Pending/Settled\",\"Account Nickname\",\"Account Registration\",\"Account #\",\"Type\"," +
+		"\"Description 1 \",\"Description 2\",\"Symbol/CUSIP #\",\"Quantity\",\"Price ($)\",\"Amount ($)\"\n"
+	row := func(desc, sym string) string {
+		return "\"02/04/2025\",\"02/05/2025\",\"Settled\",\"Trading\",\"CMA-Edge\",\"7QX-40718\",\"SecurityTransactions\",\"Option Purchase\"," +
+			"\"" + desc + "\",\"" + sym + "\",\"2\",\"48.35\",\"(9,671.30)\"\n"
+	}
+	p := parseText(t, Options{PresetID: "merrill-edge"}, head+
+		row("CALL TSLA 00425.000 EXP 02/13/26", "TSLA#B1326C425000")+ // the code
+		row("CALL TSLA 00425.000 EXP 02/13/26", "TSLA#B13X6C425000")+ // the description
+		row("TESLA INC", "TSLA#B13X6C425000")+ // neither
+		row("PUT TSLA 00425.000 EXP 02/13/26", "TSLA#B1326C425000")+ // a disagreement
+		row("CALL TSLA 00425.000 EXP 02/13/26", "")) // the description alone
+	if len(p.Fills) != 3 || p.Fills[0].Symbol != "TSLA  260213C00425000" || p.Fills[1].Symbol != p.Fills[0].Symbol || p.Fills[2].Symbol != p.Fills[0].Symbol {
+		t.Fatalf("fills %+v", p.Fills)
+	}
+	if len(p.Errors) != 2 || p.Errors[0].Row != 4 || p.Errors[0].Code != CodeInvalidSymbol || p.Errors[0].ColumnName != "Symbol/CUSIP #" ||
+		!strings.Contains(p.Errors[0].Message, `"TSLA#B13X6C425000"`) || !strings.Contains(p.Errors[0].Message, `"TESLA INC"`) ||
+		p.Errors[1].Row != 5 || !strings.Contains(p.Errors[1].Message, "PUT TSLA") {
+		t.Fatalf("errors %+v", p.Errors)
+	}
+}

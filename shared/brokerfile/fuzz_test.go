@@ -92,6 +92,10 @@ var exportSeeds = []struct{ preset, file string }{
 	{"generic-round-trip", "Symbol,Side,Quantity,Buy Date,Buy Price,Sell Date,Sell Price\n" +
 		"AMD,,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\nAMD,Long,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n" +
 		"NVDA,S,40,2024-02-05 09:40:00,690.10,2024-02-05 11:05:30,698.35\n"},
+	{"merrill-edge", "\"Trade Date\",\"Description 1 \",\"Description 2\",\"Symbol/CUSIP #\",\"Quantity\",\"Price ($)\"\n" +
+		"\"02/04/2025\",\"Option Purchase\",\"CALL TSLA 00425.000 EXP 02/13/26\",\"TSLA#B13X6C425000\",\"2\",\"48.35\"\n" +
+		"\"02/05/2025\",\"Option Sale\",\"TESLA INC\",\"TSLA#B13X6C425000\",\"-2\",\"50\"\n" +
+		"\"02/05/2025\",\"Option Sale\",\"PUT TSLA 00425.000 EXP 02/13/26\",\"TSLA#B1326C425000\",\"-2\",\"50\"\n"},
 	{"fidelity", wrap(" Run Date,Action,Symbol,Description,Quantity,Price ($),Commission ($),Fees ($)\n" +
 		"03/03/2025,YOU BOUGHT,AMD,ADVANCED MICRO,10,118.00,,\n\"Brokerage services, member NYSE, SIPC\"\n")},
 }

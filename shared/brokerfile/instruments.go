@@ -3,6 +3,7 @@ package brokerfile
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -139,6 +140,38 @@ func parseCompactOption(s string) (Instrument, bool) {
 		return Instrument{}, false
 	}
 	inst, msg := optionFrom(m[1], d, m[3], k)
+	return inst, msg == ""
+}
+
+// merrillOption is Merrill's option code ("TSLA#B1326C425000"): the root,
+// "#", a letter for the expiry's month and the right (A-L: the calls of
+// January to December, M-X: the puts), the expiry's day and two-digit
+// year, a letter for the strike's implied decimal places (A: 1, B: 2, C:
+// 3, D: 4, ...) and the strike's digits. TSLA#B1326C425000 is the TSLA
+// call expiring 2026-02-13 at 425.000; SOFI#V1725D260000 the SOFI put
+// expiring 2025-10-17 at 26.0000.
+var merrillOption = regexp.MustCompile(`^([A-Z][A-Z0-9]{0,5})#([A-X])([0-9]{2})([0-9]{2})([A-H])([0-9]{1,12})$`)
+
+// merrillForm is what a message says of merrillOption.
+const merrillForm = "Merrill's option code: the root, #, a month letter (A-L calls, M-X puts, January to December), the day, " +
+	"the year, the strike's decimal places as a letter (A 1, B 2, C 3, D 4) and the strike's digits, as TSLA#B1326C425000"
+
+// parseMerrillOption reads a Merrill option code (upper case).
+func parseMerrillOption(s string) (Instrument, bool) {
+	m := merrillOption.FindStringSubmatch(s)
+	if m == nil {
+		return Instrument{}, false
+	}
+	month, right := int(m[2][0]-'A')+1, "C"
+	if month > 12 {
+		month, right = month-12, "P"
+	}
+	d, ok := makeDate(2000+atoi(m[4]), time.Month(month), atoi(m[3]), true)
+	k, err := decimal.NewFromString(m[6])
+	if !ok || err != nil {
+		return Instrument{}, false
+	}
+	inst, msg := optionFrom(m[1], d, right, k.Shift(-int32(m[5][0]-'A'+1)))
 	return inst, msg == ""
 }
 

@@ -1051,12 +1051,44 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		}
 		return inst, true
 	}
+	if strings.Contains(sym, "#") && (asset == "" || asset == AssetOption) {
+		return p.merrillOption(sym, col)
+	}
 	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
 		return Instrument{}, false
 	}
 	return inst, true
+}
+
+// merrillOption reads an option in Merrill's code (TSLA#B1326C425000),
+// which Merrill writes with the contract spelled out in the description
+// ("CALL TSLA 00425.000 EXP 02/13/26"): the code, or the description when
+// the code does not read; a description of the same root that writes
+// another option is a problem, as is a row that neither places.
+func (p *parser) merrillOption(sym string, col int) (Instrument, bool) {
+	code, coded := parseMerrillOption(strings.ToUpper(sym))
+	root, _, _ := strings.Cut(strings.ToUpper(sym), "#")
+	desc, descCol := p.cell(FieldDescription)
+	written, ok := parseOptionText(desc)
+	ok = ok && strings.TrimSpace(written.Symbol[:6]) == root
+	switch {
+	case coded && ok && written.Symbol != code.Symbol:
+		p.problem(false, FieldSymbol, col, CodeInvalidSymbol, fmt.Sprintf("the option code %q is %s, but the description %q writes %s",
+			clip(sym), code.Symbol, clip(desc), written.Symbol))
+		return Instrument{}, false
+	case coded:
+		return code, true
+	case ok:
+		return written, true
+	}
+	msg := fmt.Sprintf("%q is not an option in %s", clip(sym), merrillForm)
+	if descCol > 0 {
+		msg += fmt.Sprintf("; nor does the description %q write out one of %s (like \"CALL TSLA 00425.000 EXP 02/13/26\")", clip(desc), clip(root))
+	}
+	p.problem(false, FieldSymbol, col, CodeInvalidSymbol, msg)
+	return Instrument{}, false
 }
 
 // futureOption reads a futures option: the whole contract in the symbol

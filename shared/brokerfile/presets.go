@@ -729,6 +729,35 @@ var presets = []Preset{
 		HeaderLines: 300,
 		Sample:      "tradestation_trades_list.csv",
 	},
+	{
+		ID:   "merrill-edge",
+		Name: "Merrill Edge: account activity",
+		Description: "Merrill's activity download: Trade Date, Account #, Description 1 (Purchase, Sale, Option Purchase, Option " +
+			"Sale; dividends, interest, transfers, expirations and assignments are skipped and counted), Description 2, " +
+			"Symbol/CUSIP # (options in Merrill's code, TSLA#B1326C425000: the root, #, a month letter, A-L calls and M-X puts, " +
+			"the day, the year, the strike's decimal places as a letter and its digits; read from Description 2, \"CALL TSLA " +
+			"00425.000 EXP 02/13/26\", when the code does not read), Quantity (negative on sales), Price ($). Dates without " +
+			"times; no fee column: fees are estimated from the account's fee schedule. A download of several accounts can go " +
+			"to several journal accounts.",
+		HowToExport: "Merrill Edge: Accounts > the account's Activity (History), then Download: data type Activity, activity type " +
+			"Security transactions (or All), the settlement dates, format CSV, the accounts; then download the file.",
+		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"Trade Date"},
+			FieldAccount:     {"Account #", "Account Number"},
+			FieldSide:        {"Description 1"},
+			FieldDescription: {"Description 2"},
+			FieldSymbol:      {"Symbol/CUSIP #", "Symbol/CUSIP"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price ($)", "Price"},
+		},
+		Required: []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		Vocabulary: Vocabulary{Sides: map[string]string{"Purchase": "buy", "Sale": "sell",
+			"Option Purchase": "buy", "Option Sale": "sell"}},
+		SkipNonTrades: true,
+		SkipNotes:     true,
+		Sample:        "merrill_edge_activity.csv",
+	},
 }
 
 // thinkorswimColumns are the columns of a thinkorswim statement's trade
