@@ -84,10 +84,12 @@ func futureForm(s string) (string, bool) {
 }
 
 // exchangePrefix splits TradingView's "EXCHANGE:SYMBOL" ("NASDAQ:AAPL",
-// "CME_MINI:MESH2025").
+// "CME_MINI:MESH2025"). A symbol with a colon after the prefix's is not
+// one ("A:A:0" stays whole, so that its canonical form reads back the
+// same).
 func exchangePrefix(s string) (exchange, rest string, ok bool) {
 	ex, rest, found := strings.Cut(s, ":")
-	if !found || ex == "" || rest == "" || len(ex) > 16 {
+	if !found || ex == "" || rest == "" || len(ex) > 16 || strings.Contains(rest, ":") {
 		return "", s, false
 	}
 	for i := 0; i < len(ex); i++ {
