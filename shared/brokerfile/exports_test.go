@@ -438,8 +438,11 @@ func TestMerrillOptionCodes(t *testing.T) {
 			t.Errorf("%q as an option: %+v %s", in, again, msg)
 		}
 	}
-	for _, in := range []string{"TSLA#Y1326C425000", "TSLA#B3026C425000", "TSLA#B1326C", "TSLA#B1326Z425000", "#B1326C425000",
-		"TSLA#B1326C4250000000000", "TSLA#B1326C0"} {
+	if _, code, _ := ParseSymbol("EURUSD#", "", traded); code != CodeUnsupportedAsset {
+		t.Errorf("EURUSD#: %s, want %s", code, CodeUnsupportedAsset)
+	}
+	for _, in := range []string{"TSLA#Y1326C425000", "TSLA#B3026C425000", "TSLA#B1326C", "TSLA#B1326Z425000", "TSLA#B1326C4250000000000",
+		"TSLA#B1326C0"} {
 		if inst, code, msg := ParseSymbol(in, "", traded); msg == "" || code != CodeInvalidSymbol || !strings.Contains(msg, "TSLA#B1326C425000") {
 			t.Errorf("%q read as %+v (%s %s)", in, inst, code, msg)
 		}

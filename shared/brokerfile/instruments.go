@@ -158,6 +158,14 @@ var merrillOption = regexp.MustCompile(`^([A-Z][A-Z0-9]{0,5})#([A-X])([0-9]{2})(
 const merrillForm = "Merrill's option code: the root, #, a month letter (A-L calls, M-X puts, January to December), the day, " +
 	"the year, the strike's decimal places as a letter (A 1, B 2, C 3, D 4) and the strike's digits, as TSLA#B1326C425000"
 
+// merrillCode reports a symbol in the shape of a Merrill option code: a
+// "#" with something before and after it (a trailing "#" is a MetaTrader
+// broker's suffix: "EURUSD#").
+func merrillCode(s string) bool {
+	i := strings.IndexByte(s, '#')
+	return i > 0 && i < len(s)-1
+}
+
 // parseMerrillOption reads a Merrill option code (upper case).
 func parseMerrillOption(s string) (Instrument, bool) {
 	m := merrillOption.FindStringSubmatch(s)

@@ -119,7 +119,7 @@ func joinTrips(fills []Fill) []Fill {
 		}
 		g := &fills[j]
 		qty, fees := g.Quantity.Add(f.Quantity), g.Fees.Add(f.Fees)
-		if !g.Price.Equal(f.Price) || qty.GreaterThan(maxQuantity) || fees.GreaterThan(maxFee) {
+		if !g.Price.Equal(f.Price) || qty.GreaterThan(maxQuantity) || fees.GreaterThan(maxFee) || !sameMoney(g, f) {
 			continue // not one fill after all, or too large for one: kept apart
 		}
 		g.Quantity, g.Fees, g.FeesGiven = qty, fees, g.FeesGiven || f.FeesGiven
@@ -195,4 +195,11 @@ func hedgedInstruments(fills []Fill) map[string]bool {
 		}
 	}
 	return out
+}
+
+// sameMoney reports two fills whose rate, quote currency and fee asset
+// agree: only such fills merge (fees of one asset, one rate).
+func sameMoney(a, b *Fill) bool {
+	sameRate := a.Rate == nil && b.Rate == nil || a.Rate != nil && b.Rate != nil && a.Rate.Equal(*b.Rate)
+	return sameRate && a.Quote == b.Quote && a.FeeAsset == b.FeeAsset
 }

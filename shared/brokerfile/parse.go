@@ -1051,7 +1051,7 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		}
 		return inst, true
 	}
-	if strings.Contains(sym, "#") && (asset == "" || asset == AssetOption) {
+	if merrillCode(strings.ToUpper(sym)) && (asset == "" || asset == AssetOption) {
 		return p.merrillOption(sym, col)
 	}
 	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)

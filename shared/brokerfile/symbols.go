@@ -71,7 +71,7 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 		if inst, ok := parseCompactOption(s); ok {
 			return inst, "", ""
 		}
-		if strings.Contains(s, "#") {
+		if merrillCode(s) {
 			if inst, ok := parseMerrillOption(s); ok {
 				return inst, "", ""
 			}
