@@ -79,7 +79,8 @@ func textHead(head []byte) (recordsOf func(p *Preset) [][]string, ok bool) {
 func generic(p *Preset) bool { return p.ID == "generic-execution" || p.ID == "generic-round-trip" }
 
 // headRecords reads the complete records of head (the last one may be cut
-// by the head's end, and is dropped), at most 400.
+// by the head's end, and is dropped), at most 400; a record wrapped whole
+// in quotes is unwrapped (unwrap).
 func headRecords(head []byte, delim rune) [][]string {
 	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && len(head) == DetectBytes {
 		head = head[:i+1]
@@ -94,6 +95,9 @@ func headRecords(head []byte, delim rune) [][]string {
 		}
 		if err != nil {
 			continue
+		}
+		if inner, ok, _ := unwrap(rec, delim); ok {
+			rec = inner
 		}
 		out = append(out, rec)
 	}

@@ -19,7 +19,8 @@ func FuzzSymbol(f *testing.F) {
 	for _, s := range []string{"MNQ MAR25", "MES 09-26", "MESM6", "F.US.MESM26", "CON.F.US.EP.M25", "/ESH24:XCME", "ESZ2024",
 		"-NVDA260710P195", "NVDA Jul 10 2026 195.00 Put", "PUT NVDA 07/10/26 195", "AAPL  240119C00190000", "BRK B", "EURUSD.m",
 		"CALL (SPY) SPDR JAN 19 24 $480 (100 SHS)", "NQ 2025-12", "", " ", "((", "C P 1/1/1 1",
-		"./ESZ24C5000", "/ESZ4 C5000", "./ESZ4 EW4X4 241122C5900", ".ESZ24C5000", "./CLF25C70", ".FTG"} {
+		"./ESZ24C5000", "/ESZ4 C5000", "./ESZ4 EW4X4 241122C5900", ".ESZ24C5000", "./CLF25C70", ".FTG", "..FTG",
+		"TSLA#B1326C425000", "SOFI#V1725D260000", "TSLA#Y1326C425000", "F#X1925A125", "TSLA#B1326H9"} {
 		f.Add(s, "")
 		f.Add(s, AssetFuture)
 		f.Add(s, AssetOption)

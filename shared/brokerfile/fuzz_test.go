@@ -67,12 +67,37 @@ func fuzzSpec(choice byte) *Spec {
 	return s
 }
 
-// multilegSamples are the fixtures of multi-leg orders (order ids), by the
-// preset that reads them.
-var multilegSamples = map[string]string{
-	"ibkr_flex_trades_multileg.csv":        "ibkr-flex-trades",
-	"tastytrade_transactions_multileg.csv": "tastytrade",
-	"thinkorswim_statement_multileg.csv":   "thinkorswim",
+// otherSamples are the fixtures besides the presets' samples (multi-leg
+// orders, futures options, one scaled trade in two reports), by the preset
+// that reads them.
+var otherSamples = map[string]string{
+	"ibkr_flex_trades_multileg.csv":               "ibkr-flex-trades",
+	"tastytrade_transactions_multileg.csv":        "tastytrade",
+	"thinkorswim_statement_multileg.csv":          "thinkorswim",
+	"thinkorswim_statement_futures_options.csv":   "thinkorswim",
+	"tastytrade_transactions_futures_options.csv": "tastytrade",
+	"tradovate_performance_scaled.csv":            "tradovate-performance",
+	"tradovate_orders_scaled.csv":                 "tradovate",
+}
+
+// exportSeeds are files in the forms of real exports that failed once
+// (exports_test.go), for FuzzParse's corpus.
+var exportSeeds = []struct{ preset, file string }{
+	{"generic-execution", "Date,Symbol,Side,Qty,Price\n2024-03-01 09:30:00,.FTG,Buy,10,100,GMT-04\n" +
+		"2024-03-01 09:45:00 UTC+02,.FTG,Sell,10,101,UTC+5:30\n2024-03-01 10:00:00, GMT-4,AAPL,Buy,1,1,note\n"},
+	{"generic-execution", "Date,Time,Time Zone,Symbol,Side,Qty,Price\n2024-03-01,09:30:00,GMT-04,AAPL,Buy,10,100\n" +
+		"2024-03-01,09:55:00,Mars,AAPL,Sell,10,101\n"},
+	{"generic-execution", wrap("Date,Time,Symbol,Side,Quantity,Price,Fees\n2024-03-01,09:30:00,AAPL,Buy,10,\"1,015.50\",1.00\n"+
+		"2024-03-01,10:30:00,AAPL,Sell,10,\"1,017.25\",1.00\n\"note, one cell\"\n") + "\"2024-03-01,11:00:00,AAPL,Buy,1,\"\"1\"\"x,1\"\n"},
+	{"generic-round-trip", "Symbol,Side,Quantity,Buy Date,Buy Price,Sell Date,Sell Price\n" +
+		"AMD,,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\nAMD,Long,100,2024-02-06 09:50:00,171.80,2024-02-05 10:12:00,175.20\n" +
+		"NVDA,S,40,2024-02-05 09:40:00,690.10,2024-02-05 11:05:30,698.35\n"},
+	{"merrill-edge", "\"Trade Date\",\"Description 1 \",\"Description 2\",\"Symbol/CUSIP #\",\"Quantity\",\"Price ($)\"\n" +
+		"\"02/04/2025\",\"Option Purchase\",\"CALL TSLA 00425.000 EXP 02/13/26\",\"TSLA#B13X6C425000\",\"2\",\"48.35\"\n" +
+		"\"02/05/2025\",\"Option Sale\",\"TESLA INC\",\"TSLA#B13X6C425000\",\"-2\",\"50\"\n" +
+		"\"02/05/2025\",\"Option Sale\",\"PUT TSLA 00425.000 EXP 02/13/26\",\"TSLA#B1326C425000\",\"-2\",\"50\"\n"},
+	{"fidelity", wrap(" Run Date,Action,Symbol,Description,Quantity,Price ($),Commission ($),Fees ($)\n" +
+		"03/03/2025,YOU BOUGHT,AMD,ADVANCED MICRO,10,118.00,,\n\"Brokerage services, member NYSE, SIPC\"\n")},
 }
 
 // FuzzParse holds the CSV-to-fills parser to its promises on any bytes:
@@ -92,14 +117,23 @@ func FuzzParse(f *testing.F) {
 			f.Fatal(err)
 		}
 		for i, p := range Presets() {
-			if p.Sample == e.Name() || multilegSamples[e.Name()] == p.ID {
+			if p.Sample == e.Name() || otherSamples[e.Name()] == p.ID {
 				f.Add(data, byte(i))
 			}
 		}
 	}
 	f.Add([]byte("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n"), byte(len(Presets())))
+	f.Add([]byte(wrap("2024-01-16 09:31:05,AAPL,buy,100,184.25,1\n2024-01-16 09:41:05,AAPL,sell,150,185,1\n")), byte(len(Presets())))
 	f.Add([]byte("d;t;s;q;p;e;x;k;r\n19.01.2024;09:31;SPY;2;1,5;O;19 JAN 24;470;C\n"), byte(len(Presets())+1))
 	f.Add([]byte("s,q,a,ap,b,bp,side,pnl\nAAPL,10,1/2/24,10,1/3/24,9,,-10\n"), byte(len(Presets())+2))
+	// The failures of real exports (exports_test.go), by preset.
+	for _, seed := range exportSeeds {
+		for i, p := range Presets() {
+			if p.ID == seed.preset {
+				f.Add([]byte(seed.file), byte(i))
+			}
+		}
+	}
 
 	f.Fuzz(func(t *testing.T, data []byte, choice byte) {
 		s := fuzzSpec(choice)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -162,8 +163,9 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 	}
 
 	// What the journal cannot hold, duplicates within the file, and fills
-	// the journal already has. A round trip is one unit: it is skipped as a
-	// duplicate only when the journal has both its fills.
+	// the journal already has. Round trips go by their units (the rows
+	// from flat to flat, joinTrips): a unit is skipped as a duplicate only
+	// when the journal has all its fills.
 	use := make([]int, 0, len(fills))
 	// A row repeats an earlier one of the same account of the file: the
 	// same fill in two of its accounts is a copy (a prop firm's copy
@@ -173,9 +175,13 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 		account string
 	}
 	firstRow := make(map[rowKey]int, len(fills))
-	tripDups := map[int]int{}
+	tripDups, tripFills := map[int]int{}, map[int]int{}
 	for i := range fills {
-		if fills[i].Trip != 0 && j.Has[fills[i].Key()] {
+		if fills[i].Trip == 0 {
+			continue
+		}
+		tripFills[fills[i].Trip]++
+		if j.Has[fills[i].Key()] {
 			tripDups[fills[i].Trip]++
 		}
 	}
@@ -189,7 +195,7 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 			firstRow[rowKey{k, f.Account}] = f.Row
 		}
 		if j.Has[k] {
-			if f.Trip != 0 && tripDups[f.Trip] < 2 {
+			if f.Trip != 0 && tripDups[f.Trip] < tripFills[f.Trip] {
 				warnAt(f, 0, "", CodeDuplicateInJournal, "the journal already has this fill (same account, symbol, time, side, price and quantity), but not the rest of its round trip; imported")
 				use = append(use, i)
 				continue
@@ -208,10 +214,19 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 
 	// Time order. A file listed newest first (most brokers' order history)
 	// keeps its same-instant fills in their true order by being read
-	// backwards.
+	// backwards. Round trips come in their order already (joinTrips): their
+	// same-instant fills keep it.
+	execs, paired := make([]int, 0, len(use)), []int{}
+	for _, i := range use {
+		if fills[i].Trip == 0 {
+			execs = append(execs, i)
+		} else {
+			paired = append(paired, i)
+		}
+	}
 	up, down := 0, 0
-	for k := 1; k < len(use); k++ {
-		switch fills[use[k]].FilledAt.Compare(fills[use[k-1]].FilledAt) {
+	for k := 1; k < len(execs); k++ {
+		switch fills[execs[k]].FilledAt.Compare(fills[execs[k-1]].FilledAt) {
 		case 1:
 			up++
 		case -1:
@@ -219,13 +234,13 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 		}
 	}
 	if down > up {
-		slices.Reverse(use)
+		slices.Reverse(execs)
 	}
+	use = append(execs, paired...)
 	slices.SortStableFunc(use, func(a, b int) int { return fills[a].FilledAt.Compare(fills[b].FilledAt) })
 
-	// Round trips: each row is its own position.
-	trips := map[int]int{} // trip -> position index
-	// Executions: a running quantity per (symbol, asset type).
+	// A running quantity per (symbol, asset type) for executions, per unit
+	// for round trips.
 	runs := map[string]*run{}
 	seedsOf := map[string][]*seedState{}
 	for _, s := range j.Seeds {
@@ -265,27 +280,13 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 
 	for _, i := range use {
 		f := &fills[i]
-		if f.Trip != 0 {
-			pi, ok := trips[f.Trip]
-			if !ok {
-				// The entry buys for a long; the exit sells.
-				side := journal.SideLong
-				if (f.Side == Sell) == (f.Effect == EffectOpen) {
-					side = journal.SideShort
-				}
-				plan.Positions = append(plan.Positions, Position{Symbol: f.Symbol, AssetType: f.AssetType, Side: side, Multiplier: f.Multiplier})
-				pi = len(plan.Positions) - 1
-				trips[f.Trip] = pi
-			}
-			typ := journal.FillExit
-			if f.Effect == EffectOpen {
-				typ = journal.FillEntry
-			}
-			add(&plan.Positions[pi], i, typ)
-			continue
-		}
-
 		key := f.Symbol + "\x00" + f.AssetType
+		if f.Trip != 0 {
+			// A round trip's fills (a unit of paired rows from flat to
+			// flat, joinTrips) run on their own, never continuing a
+			// position open in the journal.
+			key = "\x01" + strconv.Itoa(f.Trip)
+		}
 		r := runs[key]
 		if r == nil {
 			r = &run{pos: -1, seeds: len(seedsOf[key])}

@@ -46,8 +46,13 @@ var synonymGroups = [][]string{
 	{"Call/Put", "Put/Call", "Right", "Option Type", "C/P", "P/C"},
 	{"Status", "Order Status", "State"},
 	{"Account", "Account Number", "Account Name", "Account ID", "Acct", "AccountId"},
-	{"Entry Date", "Open Date", "Entry Datetime", "Open Datetime", "Entry Time", "Opened", "Open Time"},
-	{"Exit Date", "Close Date", "Exit Datetime", "Close Datetime", "Exit Time", "Closed", "Close Time"},
+	// A round trip given as its buy and its sell (buySellColumns): the
+	// buy's columns hold the entry's fields, the sell's the exit's. A date
+	// name before a time name, so that a file of both binds each.
+	{"Entry Date", "Open Date", "Entry Datetime", "Open Datetime", "Entry Time", "Opened", "Open Time",
+		"Buy Date", "Buy Datetime", "Bought Date", "Bought Timestamp", "Buy Time"},
+	{"Exit Date", "Close Date", "Exit Datetime", "Close Datetime", "Exit Time", "Closed", "Close Time",
+		"Sell Date", "Sell Datetime", "Sold Date", "Sold Timestamp", "Sell Time"},
 	{"Entry Price", "Open Price", "Buy Price", "EntryPrice"},
 	{"Exit Price", "Close Price", "Sell Price", "ExitPrice"},
 	{"P&L", "PnL", "Profit", "Gross P&L", "Realized P&L", "Profit/Loss"},

@@ -3,6 +3,7 @@ package brokerfile
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -83,10 +84,12 @@ func futureForm(s string) (string, bool) {
 }
 
 // exchangePrefix splits TradingView's "EXCHANGE:SYMBOL" ("NASDAQ:AAPL",
-// "CME_MINI:MESH2025").
+// "CME_MINI:MESH2025"). A symbol with a colon after the prefix's is not
+// one ("A:A:0" stays whole, so that its canonical form reads back the
+// same).
 func exchangePrefix(s string) (exchange, rest string, ok bool) {
 	ex, rest, found := strings.Cut(s, ":")
-	if !found || ex == "" || rest == "" || len(ex) > 16 {
+	if !found || ex == "" || rest == "" || len(ex) > 16 || strings.Contains(rest, ":") {
 		return "", s, false
 	}
 	for i := 0; i < len(ex); i++ {
@@ -139,6 +142,46 @@ func parseCompactOption(s string) (Instrument, bool) {
 		return Instrument{}, false
 	}
 	inst, msg := optionFrom(m[1], d, m[3], k)
+	return inst, msg == ""
+}
+
+// merrillOption is Merrill's option code ("TSLA#B1326C425000"): the root,
+// "#", a letter for the expiry's month and the right (A-L: the calls of
+// January to December, M-X: the puts), the expiry's day and two-digit
+// year, a letter for the strike's implied decimal places (A: 1, B: 2, C:
+// 3, D: 4, ...) and the strike's digits. TSLA#B1326C425000 is the TSLA
+// call expiring 2026-02-13 at 425.000; SOFI#V1725D260000 the SOFI put
+// expiring 2025-10-17 at 26.0000.
+var merrillOption = regexp.MustCompile(`^([A-Z][A-Z0-9]{0,5})#([A-X])([0-9]{2})([0-9]{2})([A-H])([0-9]{1,12})$`)
+
+// merrillForm is what a message says of merrillOption.
+const merrillForm = "Merrill's option code: the root, #, a month letter (A-L calls, M-X puts, January to December), the day, " +
+	"the year, the strike's decimal places as a letter (A 1, B 2, C 3, D 4) and the strike's digits, as TSLA#B1326C425000"
+
+// merrillCode reports a symbol in the shape of a Merrill option code: a
+// "#" with something before and after it (a trailing "#" is a MetaTrader
+// broker's suffix: "EURUSD#").
+func merrillCode(s string) bool {
+	i := strings.IndexByte(s, '#')
+	return i > 0 && i < len(s)-1
+}
+
+// parseMerrillOption reads a Merrill option code (upper case).
+func parseMerrillOption(s string) (Instrument, bool) {
+	m := merrillOption.FindStringSubmatch(s)
+	if m == nil {
+		return Instrument{}, false
+	}
+	month, right := int(m[2][0]-'A')+1, "C"
+	if month > 12 {
+		month, right = month-12, "P"
+	}
+	d, ok := makeDate(2000+atoi(m[4]), time.Month(month), atoi(m[3]), true)
+	k, err := decimal.NewFromString(m[6])
+	if !ok || err != nil {
+		return Instrument{}, false
+	}
+	inst, msg := optionFrom(m[1], d, right, k.Shift(-int32(m[5][0]-'A'+1)))
 	return inst, msg == ""
 }
 

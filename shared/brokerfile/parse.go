@@ -102,6 +102,12 @@ type parser struct {
 	pairNumber string
 	pairQty    decimal.Decimal
 	orderRow   int // the line of the current order's first row (InheritTime)
+	// wrapped: the file's rows are each one quoted cell holding the whole
+	// row (its header was), and are unwrapped (unwrap).
+	wrapped bool
+	// Round trips given as their buy and their sell (buySellColumns): the
+	// times (and then the prices too), or the prices alone.
+	buyTimes, buyPrices bool
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -161,8 +167,26 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if err != nil {
 			return nil, err // the source's own error: the upload limit
 		}
-		p.rec = rec
 		p.line, _ = cr.FieldPos(0)
+		if first && !s.HasHeader && !p.wrapped {
+			_, p.wrapped, _ = unwrap(rec, s.Delimiter)
+		}
+		if p.wrapped {
+			inner, ok, err := unwrap(rec, s.Delimiter)
+			if err != nil {
+				p.out.Rows++
+				if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
+					return nil, TooManyRows(s.MaxRows)
+				}
+				p.out.Errors = append(p.out.Errors, Problem{Row: p.line, Code: CodeMalformedRow,
+					Message: fmt.Sprintf("the row is one quoted cell holding a row that is not valid CSV: %v", err)})
+				continue
+			}
+			if ok {
+				rec = inner
+			}
+		}
+		p.rec = rec
 		if blank(rec) {
 			continue
 		}
@@ -207,6 +231,9 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 			return nil, ErrHeaderOnly
 		}
 		return nil, ErrEmpty
+	}
+	if s.Shape == ShapeRoundTrip {
+		p.out.Fills = joinTrips(p.out.Fills)
 	}
 	oldestFirst(p.out.Fills)
 	if s.accountMap != nil {
@@ -274,6 +301,7 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 	}
 	seen := false
 	var first []string // a preset's first record, when it is not a header
+	firstWrapped := false
 	looked := 0
 	for {
 		rec, err := cr.Read()
@@ -302,6 +330,10 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		if blank(rec) {
 			continue
 		}
+		wrapped := false
+		if inner, ok, _ := unwrap(rec, p.s.Delimiter); ok {
+			rec, wrapped = inner, true
+		}
 		seen = true
 		if section != "" && p.s.preset.SectionColumn {
 			if len(rec) < 2 || headKey(rec[0]) != headKey(section) || headKey(rec[1]) != "header" {
@@ -328,25 +360,55 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 					break
 				}
 			}
+			wrapped = false
+			if inner, ok, _ := unwrap(rec, p.s.Delimiter); ok {
+				rec, wrapped = inner, true
+			}
 		}
 		// A preset's export may start with lines about the account (E*TRADE's
 		// "For Account:"): the header is the first of the first
 		// headerSearch records that has the preset's required columns.
 		if section == "" && p.s.preset != nil && !p.s.preset.headerOK(rec) {
 			if first == nil {
-				first = slices.Clone(rec)
+				first, firstWrapped = slices.Clone(rec), wrapped
 			}
 			if looked++; looked < p.s.preset.headerLines() {
 				continue
 			}
-			rec = first
+			rec, wrapped = first, firstWrapped
 		}
+		p.wrapped = wrapped
 		p.out.Header = slices.Clone(rec)
 		for i := range p.out.Header {
 			p.out.Header[i] = strings.TrimSpace(strings.TrimPrefix(p.out.Header[i], "\ufeff"))
 		}
 		return p.bindHeader()
 	}
+}
+
+// unwrap reads a record that is one cell holding a whole delimited row
+// ("Date,Symbol,Side,Qty,Price" in quotes, as some exports and spreadsheet
+// re-saves write every line) as that row. ok is false for any other record
+// (several cells, or one without the delimiter, a note); err is the cell's
+// own CSV error.
+func unwrap(rec []string, delim rune) (inner []string, ok bool, err error) {
+	if len(rec) != 1 || !strings.ContainsRune(rec[0], delim) {
+		return nil, false, nil
+	}
+	cr := csv.NewReader(strings.NewReader(rec[0]))
+	cr.Comma, cr.FieldsPerRecord = delim, -1
+	inner, err = cr.Read()
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, false, err
+	}
+	if _, more := cr.Read(); !errors.Is(more, io.EOF) || len(inner) < 2 {
+		return nil, false, nil // a cell of several lines: a note, not a row
+	}
+	return inner, true, nil
 }
 
 // headerSearch bounds the records a preset's header is looked for in.
@@ -434,6 +496,7 @@ func (p *parser) bindHeader() error {
 			}
 		}
 	}
+	p.bindZone(index)
 	required := requiredOf[p.s.Shape]
 	if p.s.preset != nil {
 		required = p.s.preset.Required
@@ -477,7 +540,34 @@ func (p *parser) bindHeader() error {
 	for _, f := range p.s.extraFees {
 		p.out.HasFees = p.out.HasFees || p.has(f)
 	}
+	p.buyTimes, p.buyPrices = p.buySellColumns()
 	return nil
+}
+
+// Words that start the names of a round trip's buy and sell columns
+// ("Buy Price", "boughtTimestamp", "Sold At", "Sale Price").
+var (
+	buyWords  = []string{"buy", "bought", "purchase"}
+	sellWords = []string{"sell", "sold", "sale"}
+)
+
+// buySellColumns reports a round trip given as its buy and its sell
+// rather than its entry and its exit: the preset says so (BuySell), or the
+// header names the entry date column as the buy's and the exit date
+// column as the sell's (times: the earlier of the two opened the trade,
+// so a sell before the buy is a short), or so names the price columns
+// alone (prices: a short's entry is the sell's price).
+func (p *parser) buySellColumns() (times, prices bool) {
+	if p.s.preset != nil && p.s.preset.BuySell {
+		return true, true
+	}
+	named := func(field string, words []string) bool {
+		k := headKey(p.columnName(p.column(field)))
+		return slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(k, w) })
+	}
+	times = named(FieldEntryDate, buyWords) && named(FieldExitDate, sellWords)
+	prices = times || named(FieldEntryPrice, buyWords) && named(FieldExitPrice, sellWords)
+	return times, prices
 }
 
 // bindIndexes binds a headerless file's fields to their column numbers.
@@ -641,12 +731,17 @@ func (p *parser) when(dateField, timeField string) (time.Time, bool) {
 	var c clock
 	if clockText != "" {
 		if c, ok = parseClock(clockText); !ok {
-			p.problem(false, clockField, clockCol, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512 (optionally with a zone: Z, -05:00, EST)", clip(clockText)))
+			p.problem(false, clockField, clockCol, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512 (optionally with a zone: Z, -05:00, EST, UTC+02)", clip(clockText)))
 			return time.Time{}, false
 		}
 	} else if p.s.DateFormat == DateISODateTime {
 		p.problem(false, dateField, col, CodeInvalidDate, fmt.Sprintf("%q has no time; the iso-datetime format is YYYY-MM-DDTHH:MM:SS", clip(v)))
 		return time.Time{}, false
+	}
+	if c.loc == nil {
+		if c.loc, ok = p.rowZone(); !ok {
+			return time.Time{}, false
+		}
 	}
 	t := at(d, c, p.s.Location)
 	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
@@ -669,6 +764,11 @@ func (p *parser) onTradeDate(tv string, col int) (time.Time, bool) {
 		p.problem(false, FieldTime, col, CodeInvalidTime, fmt.Sprintf("%q is not a time of day like 09:35:12, 9:35 AM or 093512", clip(tv)))
 		return time.Time{}, false
 	}
+	if c.loc == nil {
+		if c.loc, ok = p.rowZone(); !ok {
+			return time.Time{}, false
+		}
+	}
 	d := p.s.tradeDate
 	t := at(ymd{d.Year(), d.Month(), d.Day()}, c, p.s.Location)
 	if t.Before(journal.Earliest) || t.After(p.s.Now.Add(24*time.Hour)) {
@@ -677,6 +777,60 @@ func (p *parser) onTradeDate(tv string, col int) (time.Time, bool) {
 	}
 	p.last = &t
 	return t, true
+}
+
+// fieldZone is the column of the zone of a row's times, when the file
+// writes it apart from them.
+const fieldZone = "zone"
+
+// zoneHeaders are the header names of a column holding the zone of the
+// row's times ("GMT-04", "UTC+02", "EST").
+var zoneHeaders = []string{"Time Zone", "Timezone", "TZ", "Zone", "UTC Offset", "GMT Offset"}
+
+// bindZone binds the zone column, when the header has one that no field
+// took.
+func (p *parser) bindZone(index map[string]int) {
+	if p.has(fieldZone) {
+		return
+	}
+	for _, name := range zoneHeaders {
+		if i, ok := index[headKey(name)]; ok && !p.bound(i) {
+			p.bind[fieldZone] = i
+			return
+		}
+	}
+}
+
+// rowZone reads the zone of the current row's times when the file writes
+// it in a cell of its own: its zone column, or else a value after the
+// header's last column ("..., GMT-04"; any other value there is not the
+// importer's). nil: the file's zone. ok is false after a located problem (a
+// zone column's value that is not a zone).
+func (p *parser) rowZone() (*time.Location, bool) {
+	if v, col := p.cell(fieldZone); col > 0 {
+		if v == "" {
+			return nil, true
+		}
+		loc, ok := parseZone(strings.ToUpper(v))
+		if !ok || len(v) > 40 {
+			p.problem(false, fieldZone, col, CodeInvalidTime, fmt.Sprintf("%q is not a time zone (UTC+02, GMT-04, -05:00, EST, ...)", clip(v)))
+			return nil, false
+		}
+		return loc, true
+	}
+	if h := len(p.out.Header); h > 0 {
+		for i := len(p.rec) - 1; i >= h; i-- {
+			v := strings.TrimSpace(p.rec[i])
+			if v == "" {
+				continue
+			}
+			if loc, ok := parseZone(strings.ToUpper(v)); ok && len(v) <= 40 {
+				return loc, true
+			}
+			break
+		}
+	}
+	return nil, true
 }
 
 func clip(s string) string {
@@ -897,12 +1051,44 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		}
 		return inst, true
 	}
+	if merrillCode(strings.ToUpper(sym)) && (asset == "" || asset == AssetOption) {
+		return p.merrillOption(sym, col)
+	}
 	inst, code, msg := parseSymbol(sym, asset, traded, p.s.defaults.multiplier)
 	if msg != "" {
 		p.problem(false, FieldSymbol, col, code, msg)
 		return Instrument{}, false
 	}
 	return inst, true
+}
+
+// merrillOption reads an option in Merrill's code (TSLA#B1326C425000),
+// which Merrill writes with the contract spelled out in the description
+// ("CALL TSLA 00425.000 EXP 02/13/26"): the code, or the description when
+// the code does not read; a description of the same root that writes
+// another option is a problem, as is a row that neither places.
+func (p *parser) merrillOption(sym string, col int) (Instrument, bool) {
+	code, coded := parseMerrillOption(strings.ToUpper(sym))
+	root, _, _ := strings.Cut(strings.ToUpper(sym), "#")
+	desc, descCol := p.cell(FieldDescription)
+	written, ok := parseOptionText(desc)
+	ok = ok && strings.TrimSpace(written.Symbol[:6]) == root
+	switch {
+	case coded && ok && written.Symbol != code.Symbol:
+		p.problem(false, FieldSymbol, col, CodeInvalidSymbol, fmt.Sprintf("the option code %q is %s, but the description %q writes %s",
+			clip(sym), code.Symbol, clip(desc), written.Symbol))
+		return Instrument{}, false
+	case coded:
+		return code, true
+	case ok:
+		return written, true
+	}
+	msg := fmt.Sprintf("%q is not an option in %s", clip(sym), merrillForm)
+	if descCol > 0 {
+		msg += fmt.Sprintf("; nor does the description %q write out one of %s (like \"CALL TSLA 00425.000 EXP 02/13/26\")", clip(desc), clip(root))
+	}
+	p.problem(false, FieldSymbol, col, CodeInvalidSymbol, msg)
+	return Instrument{}, false
 }
 
 // futureOption reads a futures option: the whole contract in the symbol
@@ -1194,10 +1380,16 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 	exit, fine := p.when(FieldExitDate, FieldExitTime)
 	ok = ok && fine
-	// A buy and a sell: the earlier opened the position.
-	buySell, short := p.s.preset != nil && p.s.preset.BuySell, false
-	if buySell && ok && exit.Before(entry) {
-		entry, exit, short = exit, entry, true
+	// A buy and a sell: the earlier opened the position, so a sell before
+	// the buy is a short.
+	timed := ""
+	if p.buyTimes && ok {
+		switch {
+		case exit.Before(entry):
+			entry, exit, timed = exit, entry, journal.SideShort
+		case entry.Before(exit):
+			timed = journal.SideLong
+		}
 	}
 	if ok && exit.Before(entry) {
 		_, col := p.cell(FieldExitDate)
@@ -1217,19 +1409,17 @@ func (p *parser) roundTrip() {
 	pnl, pnlGiven, fine := p.number(FieldPnL, false)
 	ok = ok && fine
 
-	direction := ""
-	if buySell {
-		direction = journal.SideLong
-		if short {
-			direction = journal.SideShort
-			entryPrice, exitPrice = exitPrice, entryPrice
-		}
-	}
+	direction := timed
 	sideText, sideCol := p.cell(FieldSide)
 	if sideText != "" {
 		d, known := p.direction(sideText)
-		if !known {
+		switch {
+		case !known:
 			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q is not a direction (long, short, L, S, buy, sell)", clip(sideText)))
+			ok = false
+		case timed != "" && d != timed:
+			p.problem(false, FieldSide, sideCol, CodeInvalidSide, fmt.Sprintf("%q contradicts the row's times: the %s came first, so it is %s",
+				clip(sideText), map[string]string{journal.SideLong: "buy", journal.SideShort: "sell"}[timed], timed))
 			ok = false
 		}
 		direction = d
@@ -1240,7 +1430,9 @@ func (p *parser) roundTrip() {
 	if direction == "" {
 		direction = journal.SideLong
 		why := "the file has no side: taken as long"
-		if pnlGiven && !pnl.IsZero() && !exitPrice.Equal(entryPrice) {
+		// A buy price and a sell price give the same P&L either way: their
+		// P&L does not tell the direction.
+		if pnlGiven && !pnl.IsZero() && !exitPrice.Equal(entryPrice) && !p.buyPrices {
 			if pnl.IsNegative() == exitPrice.GreaterThan(entryPrice) {
 				direction = journal.SideShort
 			}
@@ -1251,6 +1443,13 @@ func (p *parser) roundTrip() {
 		}
 		_, col := p.cell(FieldSide)
 		p.problem(true, FieldSide, col, CodeDirectionInferred, why)
+	}
+	entryFill, _ := p.cell(fieldEntryFill)
+	exitFill, _ := p.cell(fieldExitFill)
+	if p.buyPrices && direction == journal.SideShort {
+		// A short opens with its sell.
+		entryPrice, exitPrice = exitPrice, entryPrice
+		entryFill, exitFill = exitFill, entryFill
 	}
 	qty = p.quantity(qty.Abs(), inst, qtyCol)
 	if qty.IsZero() {
@@ -1268,9 +1467,24 @@ func (p *parser) roundTrip() {
 		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
 		Account: p.account}
 	e, x := base, base
-	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees = in, EffectOpen, entryPrice, entry, half
-	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees = out, EffectClose, exitPrice, exit, fees.Sub(half)
+	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees, e.fillID = in, EffectOpen, entryPrice, entry, half, fillID(entryFill)
+	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees, x.fillID = out, EffectClose, exitPrice, exit, fees.Sub(half), fillID(exitFill)
 	p.out.Fills = append(p.out.Fills, e, x)
+}
+
+// The columns of the broker's ids of the fills a round-trip row pairs.
+const (
+	fieldEntryFill = "entryFillId"
+	fieldExitFill  = "exitFillId"
+)
+
+// fillID is a fill id cell, or "" when it cannot be one (it only joins
+// the rows that share a fill; without it they join by time and price).
+func fillID(v string) string {
+	if !validOrderID(v) || strings.Trim(v, "0") == "" {
+		return ""
+	}
+	return v
 }
 
 // oldestFirst puts the rows of a file listed newest first (its first fill

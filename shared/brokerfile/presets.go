@@ -362,9 +362,11 @@ var presets = []Preset{
 	{
 		ID:   "tradovate-performance",
 		Name: "Tradovate: Performance (closed trades)",
-		Description: "Tradovate's Performance export: one row per matched buy and sell (qty, buyPrice, sellPrice, " +
-			"boughtTimestamp, soldTimestamp). The earlier of the two opened the trade, so a sell before the buy is a short. " +
-			"No fees in the export: they are estimated from the account's fee schedule.",
+		Description: "Tradovate's Performance export: one row per matched buy and sell fill (buyFillId, sellFillId, qty, " +
+			"buyPrice, sellPrice, boughtTimestamp, soldTimestamp). The earlier of the two opened the trade, so a sell before the " +
+			"buy is a short. The rows of one scaled trade (holdings that overlap) are one position, and a fill several rows " +
+			"share is one fill, as the Orders report gives them. No fees in the export: they are estimated from the account's " +
+			"fee schedule.",
 		HowToExport: "Tradovate: Account > Reports > Performance, choose the dates, then Download Report (CSV).",
 		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
 		Columns: map[string][]string{
@@ -375,6 +377,10 @@ var presets = []Preset{
 			FieldEntryDate:  {"boughtTimestamp"},
 			FieldExitDate:   {"soldTimestamp"},
 			FieldPnL:        {"pnl"},
+			// The fills a row pairs: rows that share one (a scale-in or
+			// scale-out) name it alike.
+			fieldEntryFill: {"buyFillId"},
+			fieldExitFill:  {"sellFillId"},
 		},
 		Required:         []string{FieldSymbol, FieldQuantity, FieldEntryPrice, FieldExitPrice, FieldEntryDate, FieldExitDate},
 		BuySell:          true,
@@ -722,6 +728,35 @@ var presets = []Preset{
 		PairedRows:  true,
 		HeaderLines: 300,
 		Sample:      "tradestation_trades_list.csv",
+	},
+	{
+		ID:   "merrill-edge",
+		Name: "Merrill Edge: account activity",
+		Description: "Merrill's activity download: Trade Date, Account #, Description 1 (Purchase, Sale, Option Purchase, Option " +
+			"Sale; dividends, interest, transfers, expirations and assignments are skipped and counted), Description 2, " +
+			"Symbol/CUSIP # (options in Merrill's code, TSLA#B1326C425000: the root, #, a month letter, A-L calls and M-X puts, " +
+			"the day, the year, the strike's decimal places as a letter and its digits; read from Description 2, \"CALL TSLA " +
+			"00425.000 EXP 02/13/26\", when the code does not read), Quantity (negative on sales), Price ($). Dates without " +
+			"times; no fee column: fees are estimated from the account's fee schedule. A download of several accounts can go " +
+			"to several journal accounts.",
+		HowToExport: "Merrill Edge: Accounts > the account's Activity (History), then Download: data type Activity, activity type " +
+			"Security transactions (or All), the settlement dates, format CSV, the accounts; then download the file.",
+		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateUS, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:        {"Trade Date"},
+			FieldAccount:     {"Account #", "Account Number"},
+			FieldSide:        {"Description 1"},
+			FieldDescription: {"Description 2"},
+			FieldSymbol:      {"Symbol/CUSIP #", "Symbol/CUSIP"},
+			FieldQuantity:    {"Quantity"},
+			FieldPrice:       {"Price ($)", "Price"},
+		},
+		Required: []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, FieldPrice},
+		Vocabulary: Vocabulary{Sides: map[string]string{"Purchase": "buy", "Sale": "sell",
+			"Option Purchase": "buy", "Option Sale": "sell"}},
+		SkipNonTrades: true,
+		SkipNotes:     true,
+		Sample:        "merrill_edge_activity.csv",
 	},
 }
 

@@ -226,6 +226,15 @@ func TestPresetSamples(t *testing.T) {
 			{"AAPL", "long", "closed", 2, "98"},
 			{"AAPL", "short", "closed", 2, "23"},
 		}, net: "121"},
+		// Newest first, dates only: NVDA 2.70 x 50; the TSLA calls of Merrill's
+		// code TSLA#B1326C425000 3.45 x 2 x 100; the SOFI puts (SOFI#O2125D140000,
+		// 14 strike, 4 places) -0.30 x 3 x 100; the interest, the expiry and the
+		// transfer skipped.
+		{preset: "merrill-edge", rows: 9, skipped: 3, positions: []wantPosition{
+			{"NVDA", "long", "closed", 2, "135"},
+			{"TSLA  260213C00425000", "long", "closed", 2, "690"},
+			{"SOFI  250321P00014000", "long", "closed", 2, "-90"},
+		}, net: "735", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
 		// AAPL 1.75 x 20; NVDA short 1.20 x 15; the EUR/USD position skipped.
 		{preset: "avatrade", rows: 3, skipped: 1, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "35"},

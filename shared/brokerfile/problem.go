@@ -77,8 +77,9 @@ type Fill struct {
 	FeesGiven    bool            // the row gave a fee (else EstimateFees may)
 	FeeEstimated bool            // set from the account's fee schedule
 	FilledAt     time.Time       // UTC, microseconds
-	// Trip groups the two fills of a round-trip row (its row number); 0
-	// for execution rows.
+	// Trip groups the fills of round-trip rows that Build reads apart
+	// from everything else: the rows of one unit from flat to flat
+	// (joinTrips), named by its first row; 0 for execution rows.
 	Trip int
 	// The 1-based columns of the quantity, symbol and side cells, for
 	// locating grouping errors; 0 when the file has none.
@@ -105,6 +106,12 @@ type Fill struct {
 	// account's (a crypto fee in the base, the quote or BNB): the journal
 	// converts it when it writes the fill (journalstore's convert).
 	FeeAsset string
+
+	// fillID is the broker's id of the fill a round-trip row's entry or
+	// exit is, when the file names it (Tradovate's buyFillId and
+	// sellFillId): rows that share a fill name it alike (joinTrips). Not
+	// staged.
+	fillID string
 }
 
 // Key identifies a fill for duplicate detection: same symbol and asset

@@ -71,6 +71,12 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 		if inst, ok := parseCompactOption(s); ok {
 			return inst, "", ""
 		}
+		if merrillCode(s) {
+			if inst, ok := parseMerrillOption(s); ok {
+				return inst, "", ""
+			}
+			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not an option in %s", clip(sym), merrillForm)
+		}
 		if strings.Contains(s, " ") {
 			if inst, ok := parseOptionText(s); ok {
 				return inst, "", ""

@@ -327,16 +327,17 @@ func parseClock(s string) (clock, bool) {
 		return clock{}, false
 	}
 	var c clock
-	// The digits part ends at a space, a zone sign or a letter.
+	// The digits part ends at a space, a comma ("09:30:00, GMT-04"), a
+	// zone sign or a letter.
 	end := len(s)
 	for i := 0; i < len(s); i++ {
 		ch := s[i]
-		if ch == ' ' || ch == '+' || ch == '-' || ch == 'Z' || ch >= 'A' && ch <= 'Y' || ch >= 'a' && ch <= 'z' {
+		if ch == ' ' || ch == ',' || ch == '+' || ch == '-' || ch == 'Z' || ch >= 'A' && ch <= 'Y' || ch >= 'a' && ch <= 'z' {
 			end = i
 			break
 		}
 	}
-	digits, rest := s[:end], strings.TrimSpace(s[end:])
+	digits, rest := s[:end], strings.TrimSpace(strings.TrimLeft(s[end:], " ,"))
 	if len(digits) == 6 && isDigits(digits) {
 		c.h, c.m, c.s = atoi(digits[:2]), atoi(digits[2:4]), atoi(digits[4:])
 	} else {
@@ -397,8 +398,14 @@ func parseClock(s string) (clock, bool) {
 	return c, true
 }
 
-// parseZone reads a zone word or offset.
+// parseZone reads a zone word or offset (upper case): a zone word (UTC,
+// EST, ET, ...), an offset (+01:00, -0500, -05), or an offset written after
+// UTC or GMT ("UTC+02", "GMT-4", "UTC+5:30", "GMT +01:00"), as some exports
+// write it after a time or in a column of its own.
 func parseZone(z string) (*time.Location, bool) {
+	if z == "" {
+		return nil, false
+	}
 	if loc, ok := zones[z]; ok {
 		return loc, true
 	}
@@ -406,25 +413,43 @@ func parseZone(z string) (*time.Location, bool) {
 		loc, err := time.LoadLocation(name)
 		return loc, err == nil
 	}
+	compact := strings.ReplaceAll(z, " ", "")
+	for _, base := range []string{"UTC", "GMT"} {
+		if rest, ok := strings.CutPrefix(compact, base); ok && rest != "" && (rest[0] == '+' || rest[0] == '-') {
+			return offsetZone(compact, rest, true)
+		}
+	}
 	if z[0] != '+' && z[0] != '-' {
 		return nil, false
 	}
-	digits := strings.ReplaceAll(z[1:], ":", "")
-	if !isDigits(digits) || len(digits) != 2 && len(digits) != 4 {
+	return offsetZone(z, z, false)
+}
+
+// offsetZone reads a signed offset from UTC: HH, HHMM or HH:MM, and after
+// UTC or GMT (short) also H and H:MM. name names the zone.
+func offsetZone(name, s string, short bool) (*time.Location, bool) {
+	hours, minutes, colon := strings.Cut(s[1:], ":")
+	switch {
+	case colon && isDigits(minutes) && len(minutes) == 2:
+	case colon:
+		return nil, false
+	case len(hours) == 4:
+		hours, minutes = hours[:2], hours[2:]
+	default:
+		minutes = "00"
+	}
+	if !isDigits(hours) || !isDigits(minutes) || len(hours) != 2 && !(short && len(hours) == 1) {
 		return nil, false
 	}
-	h, m := atoi(digits[:2]), 0
-	if len(digits) == 4 {
-		m = atoi(digits[2:])
-	}
+	h, m := atoi(hours), atoi(minutes)
 	if h > 14 || m > 59 {
 		return nil, false
 	}
 	off := h*3600 + m*60
-	if z[0] == '-' {
+	if s[0] == '-' {
 		off = -off
 	}
-	return time.FixedZone(z, off), true
+	return time.FixedZone(name, off), true
 }
 
 // at builds the instant of a date and a clock; the clock's zone wins over

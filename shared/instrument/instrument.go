@@ -53,7 +53,11 @@ const MaxSymbol = 32
 // OptionMultiplier is the number of shares one option contract controls.
 const OptionMultiplier = 100
 
-var stockSymbol = regexp.MustCompile(`^[A-Z0-9^][A-Z0-9.\-/^=:_]{0,31}$`)
+// stockSymbol is a ticker: letters, digits and . - / ^ = : _, starting
+// with a letter, a digit or ^ (an index), or with one dot before one of
+// those (".FTG", as some brokers write tickers). A leading "./" is a
+// futures option's, never a ticker's. MaxSymbol bounds its length.
+var stockSymbol = regexp.MustCompile(`^\.?[A-Z0-9^][A-Z0-9.\-/^=:_]*$`)
 
 // Instrument is a position's symbol as validated for its asset type.
 type Instrument struct {
@@ -85,12 +89,12 @@ func (in Instrument) Contract() *Future {
 }
 
 // Parse checks a symbol for an asset type (AssetTypes): a ticker of 1 to
-// 32 characters (letters, digits and . - / ^ = : _), for an option a
-// parseable OCC symbol stored in its canonical padded form, for a future a
-// contract symbol (ParseFuture, ref the trade's time) stored as root, month
-// code and two-digit year, for a futures option any form ParseFutureOption
-// reads without a separate expiry, stored canonical. Its error names the
-// field at fault (assetType or symbol).
+// 32 characters (letters, digits and . - / ^ = : _, one leading dot
+// allowed), for an option a parseable OCC symbol stored in its canonical
+// padded form, for a future a contract symbol (ParseFuture, ref the trade's
+// time) stored as root, month code and two-digit year, for a futures option
+// any form ParseFutureOption reads without a separate expiry, stored
+// canonical. Its error names the field at fault (assetType or symbol).
 func Parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 	in, err := parse(assetType, symbol, ref)
 	in.AssetType = assetType
@@ -138,7 +142,7 @@ func parse(assetType, symbol string, ref time.Time) (Instrument, error) {
 		return Instrument{Symbol: p.Symbol(), Multiplier: decimal.NewFromInt(1), Pair: &p, Quote: p.Quote}, nil
 	}
 	s := strings.ToUpper(strings.TrimSpace(symbol))
-	if !stockSymbol.MatchString(s) {
+	if len(s) > MaxSymbol || !stockSymbol.MatchString(s) {
 		return Instrument{}, apperr.Invalid("symbol", "must be a ticker of 1 to 32 letters, digits and . - / ^ = : _")
 	}
 	return Instrument{Symbol: s, Multiplier: decimal.NewFromInt(1)}, nil
