@@ -5015,7 +5015,7 @@ export interface components {
              */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future" | "future_option";
+            assetType: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             /** @description The OCC root of an option, or the root of a future or of a futures option's future (ES); null for stock. */
             underlying: string | null;
             /**
@@ -5101,6 +5101,25 @@ export interface components {
              *     expiry, which the job leaves to the trader.
              */
             awaitingExpiry: boolean;
+            /** @description A forex or crypto pair's base ("EUR" of EUR/USD, "BTC" of BTC/USDT); null else. */
+            baseCurrency?: string | null;
+            /**
+             * @description The currency a forex, crypto or CFD position's prices and quoteGrossPnl are in: a pair's quote, a
+             *     CFD's own currency (null for a CFD in the account's currency and for every other asset type).
+             *     grossPnl, fees and netPnl are in the account's currency, each exit converted at its fill's rate.
+             */
+            quoteCurrency?: string | null;
+            /** @description A forex, crypto or CFD position's realised P&L in its quote currency (4 places); null else. */
+            quoteGrossPnl?: string | null;
+            /**
+             * @description True when an exit of a forex, crypto or CFD position has no rate of the quote currency into the
+             *     account's: grossPnl and netPnl leave that exit out and the statistics leave the position out until
+             *     the trader stores an exchange rate of rateNeeded (POST /api/exchange-rates converts the waiting
+             *     positions) or gives the fill a rate.
+             */
+            awaitingRate?: boolean;
+            /** @description The pair a waiting position needs, "GBP/USD" (1 GBP in USD); null when none is. */
+            rateNeeded?: string | null;
         };
         /** @description A position in full. */
         Position: components["schemas"]["PositionSummary"] & {
@@ -5462,8 +5481,20 @@ export interface components {
             feeEstimated: boolean;
             /** Format: date-time */
             filledAt: string;
-            /** @description For an exit, the P&L it realised (4 places); null for an entry. The exits' values add up to grossPnl. */
+            /**
+             * @description For an exit, the P&L it realised (4 places, in the account's currency); null for an entry, and for a
+             *     forex, crypto or CFD exit without a rate. The exits' values add up to grossPnl.
+             */
             realizedPnl: string | null;
+            /**
+             * @description A forex, crypto or CFD fill's rate: 1 unit of the quote currency in the account's currency. Found by
+             *     the journal (1 when the quote is the account's currency, 1/price when the account's currency is the
+             *     pair's base, else the stored exchange rate of the fill's UTC day) unless the trader or the broker's
+             *     file gave it (rateGiven). Null when none is known, and for other asset types.
+             */
+            rate?: string | null;
+            /** @description The rate was given by the trader or the broker's file, not found by the journal. */
+            rateGiven?: boolean;
             /**
              * @description On a part of a reversal's fill: closing (the quantity that was open,
              *     in the position it closed) or opening (the remainder, in the
@@ -5493,6 +5524,12 @@ export interface components {
              * @description RFC 3339 with a zone, between 1970 and one day from now.
              */
             filledAt: string;
+            /**
+             * @description Forex, crypto and CFDs only (400 on the fill's rate otherwise): 1 unit of the quote currency in the
+             *     account's currency at this fill (greater than 0, at most 1000000000, 12 places). Blank lets the
+             *     journal find it; on a fill update, null or "" lets it find the rate again.
+             */
+            rate?: components["schemas"]["DecimalInput"];
         };
         /** @description Body of `PATCH .../fills/{fillId}`; every field optional, rules as FillInput. `fees` null re-estimates. */
         FillPatch: {
@@ -5518,18 +5555,28 @@ export interface components {
              *     equity index future's quarterly option, expiring the third Friday of the contract month), ./EW4X24C5900
              *     (a CME series code: ES, MES and NQ weeklies and end-of-month options) or /ESZ24 /EW4X24 5900 CALL
              *     (thinkorswim). A futures option whose expiry none of these gives (./CLF25C70) is a 400 on symbol
-             *     asking for the expiry written in (./CLF25 241216C70).
+             *     asking for the expiry written in (./CLF25 241216C70). Forex: a currency pair (EUR/USD, EURUSD,
+             *     EUR_USD, EUR.USD, MetaTrader suffixes such as EURUSD.m; metals XAUUSD), stored EUR/USD; the quantity
+             *     is in units of the base (a standard lot is 100,000). Crypto: BTC/USDT, BTC-USD, BTCUSDT, XXBTZUSD,
+             *     perpetuals BTC/USDT:PERP, BTC-PERP, BTCUSDT.P, dated futures BTC/USDT:241227; quantities and prices
+             *     to 18 places. CFD: a ticker as for a stock (US500, GER40).
              */
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future" | "future_option";
+            assetType: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             /**
-             * @description Futures and futures options only: the contract's point value (greater than 0, at most
+             * @description Futures and futures options: the contract's point value (greater than 0, at most
              *     1000000000, 8 places; a futures option's is its future's). Required for a root without a built-in
-             *     point value; given for a known root, it replaces the table's.
-             *     400 on `multiplier` for a stock or an option.
+             *     point value; given for a known root, it replaces the table's. CFDs and crypto contracts: the
+             *     value of one point for one contract in the quote currency (default 1).
+             *     400 on `multiplier` for a stock, an option or forex.
              */
             multiplier?: components["schemas"]["DecimalInput"];
+            /**
+             * @description CFDs only: the ISO 4217 currency the CFD is priced in when it is not the account's ("EUR" for a DAX
+             *     CFD in a dollar account); 400 on quoteCurrency for other asset types (a pair's quote is in its symbol).
+             */
+            quoteCurrency?: string;
             /** @enum {string} */
             side: "long" | "short";
             /** @description The planned stop (greater than 0, at most 99999999, 8 places); sets initialRisk and the R multiple. */
@@ -5546,14 +5593,16 @@ export interface components {
             accountId?: string;
             symbol?: string;
             /** @enum {string} */
-            assetType?: "stock" | "option" | "future" | "future_option";
+            assetType?: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             /**
-             * @description Futures only, as on create. Absent, a future keeps its
+             * @description Futures, CFDs and crypto contracts, as on create. Absent, a future keeps its
              *     multiplier while its root stays (a roll from ESZ24 to ESH25),
              *     and otherwise takes the new root's built-in point value (400 on
              *     `multiplier` for a root without one).
              */
             multiplier?: components["schemas"]["DecimalInput"];
+            /** @description CFDs only, as on create; absent, a CFD keeps its currency. */
+            quoteCurrency?: string;
             /** @enum {string} */
             side?: "long" | "short";
             stopLoss?: components["schemas"]["DecimalInput"] | null;
@@ -5873,7 +5922,7 @@ export interface components {
             /** @description One entry per asset type. */
             byAssetType: ({
                 /** @enum {string} */
-                assetType: "stock" | "option" | "future" | "future_option";
+                assetType: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             } & components["schemas"]["PerformanceBreakdown"])[];
             /** @description One entry per playbook followed by a position of the filter, and one (`playbookId` null, `name` empty) for the positions that follow none; best net P&L first. */
             byPlaybook: ({
@@ -6212,7 +6261,7 @@ export interface components {
              * @description The asset type of rows the file does not type (no asset type column, or an empty cell).
              * @enum {string}
              */
-            defaultAssetType?: "stock" | "option" | "future" | "future_option";
+            defaultAssetType?: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             /**
              * @description With defaultAssetType future, the point value of contracts whose root has no built-in one.
              * @example 50
@@ -6311,7 +6360,7 @@ export interface components {
             reversalOf: number | null;
             symbol: string;
             /** @enum {string} */
-            assetType: "stock" | "option" | "future" | "future_option";
+            assetType: "stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd";
             /** @description 1 for stock, 100 for options, a future's point value (as on the positions API). */
             multiplier: number;
             /** @enum {string} */
@@ -10291,7 +10340,7 @@ export interface operations {
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
-                assetType?: ("stock" | "option" | "future" | "future_option")[];
+                assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
@@ -11943,7 +11992,7 @@ export interface operations {
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
-                assetType?: ("stock" | "option" | "future" | "future_option")[];
+                assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
@@ -12023,7 +12072,7 @@ export interface operations {
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
                 /** @description These asset types only. */
-                assetType?: ("stock" | "option" | "future" | "future_option")[];
+                assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
