@@ -96,7 +96,8 @@ func (h handler) positionsCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	const q = `SELECT a.name, f.filled_at, p.symbol, p.asset_type,
 			CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'Buy' ELSE 'Sell' END,
-			trim_scale(f.quantity + coalesce(o.quantity, 0))::text, trim_scale(f.price)::text, (f.fees + coalesce(o.fees, 0))::text
+			trim_scale(f.quantity + coalesce(o.quantity, 0))::text, trim_scale(f.price)::text,
+			round((f.fees + coalesce(o.fees, 0)) * CASE WHEN f.fee_asset IS NULL THEN 1 ELSE coalesce(f.fee_rate, 0) END, 4)::text
 		FROM positions p JOIN accounts a ON a.id = p.account_id JOIN fills f ON f.position_id = p.id
 			LEFT JOIN fills o ON o.split_of = f.id
 		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.account_id = $2) AND f.split_of IS NULL

@@ -171,9 +171,9 @@ func (ex exporter) positions(ctx context.Context) error {
 			p.notes, p.reversal_of::text, p.created_at,
 			coalesce((SELECT array_agg(pt.tag_id::text ORDER BY pt.tag_id) FROM position_tags pt WHERE pt.position_id = p.id), '{}'),
 			coalesce((SELECT json_agg(json_build_object('id', f.id, 'type', f.type, 'price', f.price::text,
-				'quantity', f.quantity::text, 'fees', f.fees::text, 'feeEstimated', f.fee_estimated,
+				'quantity', f.quantity::text, 'fees', CASE WHEN f.fee_asset IS NULL THEN round(f.fees, 4) ELSE trim_scale(f.fees) END::text, 'feeEstimated', f.fee_estimated,
 				'filledAt', f.filled_at, 'splitOf', f.split_of,
-				'rate', CASE WHEN f.rate_given THEN f.rate::text END) ORDER BY f.filled_at, f.id)
+				'rate', CASE WHEN f.rate_given THEN f.rate::text END, 'feeAsset', f.fee_asset) ORDER BY f.filled_at, f.id)
 				FROM fills f WHERE f.position_id = p.id), '[]'),
 			p.mae_price, p.mfe_price, CASE WHEN p.asset_type = 'cfd' THEN coalesce(p.quote_currency, '') ELSE '' END
 		FROM positions p WHERE p.user_id = $1 ORDER BY p.created_at, p.id`

@@ -431,7 +431,7 @@ func (rs *restorer) position(p backup.Position) (journalstore.RestoredPosition, 
 	}
 	for _, f := range p.Fills {
 		rf := journalstore.RestoredFill{ID: f.ID, Type: f.Type, Price: f.Price, Quantity: f.Quantity, Fees: f.Fees,
-			FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate}
+			FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate, FeeAsset: f.FeeAsset}
 		if f.SplitOf != nil {
 			rf.SplitOf = *f.SplitOf
 		}

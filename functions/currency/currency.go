@@ -23,6 +23,7 @@ import (
 	"tradejournal/shared/fx"
 	"tradejournal/shared/fx/fxdb"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/listquery"
@@ -74,7 +75,9 @@ var (
 )
 
 // ParseCurrency upper-cases code and checks it is an ISO 4217 currency
-// (money.ValidCurrency). It returns what is wrong, or "".
+// or a coin a crypto trade converts from
+// (instrument.RateCode: BNB for a fee, BTC for an ETH/BTC pair). It
+// returns what is wrong, or "".
 func ParseCurrency(code string) (string, string) {
 	c := strings.ToUpper(code)
 	switch {
@@ -82,8 +85,8 @@ func ParseCurrency(code string) (string, string) {
 		return "", "is required"
 	case len(code) != 3:
 		return "", "must be exactly 3 letters, an ISO 4217 currency code such as USD"
-	case !money.ValidCurrency(c):
-		return "", "must be an ISO 4217 currency code such as USD"
+	case !instrument.RateCode(c):
+		return "", "must be an ISO 4217 currency code such as USD (or a coin such as BTC or BNB)"
 	}
 	return c, ""
 }

@@ -103,9 +103,28 @@ func TestForexCryptoCFDPositions(t *testing.T) {
 		fill("entry", "18000", "2", "0", "2024-03-08T08:00:00Z"), exit)
 	check("GER40", dax, map[string]any{"quoteCurrency": "EUR", "baseCurrency": nil, "grossPnl": "324.0000", "quoteGrossPnl": "300.0000"})
 
+	// BTC/USD (the quote is the account's currency), the entry's fee in
+	// the base: 0.00001 BTC x 60,000 = 0.60 USD; the exit's in BNB, whose
+	// USD rate is not stored: the position waits for BNB/USD, then takes
+	// 580 from the rate stored (0.0005 x 580 = 0.29). 0.1 x 1,000 = 100.
+	entry := fill("entry", "60000", "0.1", "0.00001", "2024-03-09T08:00:00Z")
+	entry["feeAsset"] = "btc"
+	exitBNB := fill("exit", "61000", "0.1", "0.0005", "2024-03-09T12:00:00Z")
+	exitBNB["feeAsset"] = "BNB"
+	kr := create("crypto", "XBT/USD", "long", nil, entry, exitBNB)
+	check("BTC/USD waiting for BNB", kr, map[string]any{"symbol": "BTC/USD", "awaitingRate": true, "rateNeeded": "BNB/USD",
+		"grossPnl": "100.0000", "fees": "0.6000", "netPnl": "99.4000"})
+	if fl := kr["fills"].([]any)[1].(map[string]any); fl["feeAsset"] != "BNB" || fl["fees"] != "0.0005" {
+		t.Errorf("BNB fee fill %v", fl)
+	}
+	apitest.Must(t, f.a.Do("POST", "/api/exchange-rates", map[string]any{"baseCurrency": "BNB", "quoteCurrency": "USD",
+		"effectiveDate": "2024-03-01", "rate": "580"}), 201)
+	kr = apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+kr["id"].(string), nil), 200), "position")
+	check("BTC/USD converted", kr, map[string]any{"awaitingRate": false, "fees": "0.8900", "netPnl": "99.1100"})
+
 	checkLedger(t, f.srv)
-	// 10,000 + 493 + 662.2517 + 1,270 + 123.4321 + 324.
-	if b := balance(t, f.a, f.account); b != "12872.6838" {
+	// 10,000 + 493 + 662.2517 + 1,270 + 123.4321 + 324 + 99.11.
+	if b := balance(t, f.a, f.account); b != "12971.7938" {
 		t.Errorf("balance %s", b)
 	}
 
@@ -125,6 +144,8 @@ func TestForexCryptoCFDPositions(t *testing.T) {
 			fill("entry", "10", "0.123456789", "0", "2024-03-08T08:00:00Z")}}, "fills[0].quantity"},
 		{"CryptoQuantity19Places", map[string]any{"assetType": "crypto", "symbol": "ETH/USDT", "fills": []any{
 			fill("entry", "3000", "0.1234567890123456789", "0", "2024-03-08T08:00:00Z")}}, "fills[0].quantity"},
+		{"FeeAssetOnForex", map[string]any{"assetType": "forex", "symbol": "EURUSD", "fills": []any{
+			map[string]any{"type": "entry", "price": "1.1", "quantity": "1000", "fees": "1", "feeAsset": "EUR", "filledAt": "2024-03-08T08:00:00Z"}}}, "fills[0].feeAsset"},
 		{"ZeroRate", map[string]any{"assetType": "forex", "symbol": "EURUSD", "fills": []any{
 			map[string]any{"type": "entry", "price": "1.1", "quantity": "1000", "filledAt": "2024-03-08T08:00:00Z", "rate": "0"}}}, "fills[0].rate"},
 	}

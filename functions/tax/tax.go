@@ -314,7 +314,8 @@ func readTrades(ctx context.Context, tx pgx.Tx, accountIDs []string, end time.Ti
 		return nil, nil
 	}
 	rows, err := tx.Query(ctx, `SELECT f.id::text, p.account_id::text, p.symbol, coalesce(p.underlying, p.symbol), p.asset_type,
-			(p.side = 'long') = (f.type = 'entry'), f.quantity, p.multiplier, f.price, f.fees, f.filled_at, a.currency::text
+			(p.side = 'long') = (f.type = 'entry'), f.quantity, p.multiplier, f.price,
+			CASE WHEN f.fee_asset IS NULL THEN f.fees ELSE round(f.fees * coalesce(f.fee_rate, 0), 4) END, f.filled_at, a.currency::text
 		FROM fills f JOIN positions p ON p.id = f.position_id JOIN accounts a ON a.id = p.account_id
 		WHERE p.account_id = ANY($1::uuid[]) AND f.filled_at < $2
 		ORDER BY f.filled_at, f.id`, accountIDs, end)

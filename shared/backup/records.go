@@ -143,6 +143,9 @@ type Fill struct {
 	// the account's, when the trader or the file gave it (RateGiven); a
 	// rate the journal found is found again on restore.
 	Rate *decimal.Decimal `json:"rate,omitempty"`
+	// FeeAsset is the coin or currency a crypto fill's fees are in when not
+	// the account's.
+	FeeAsset string `json:"feeAsset,omitempty"`
 }
 
 // Image is an image's record; its bytes are the entry ImageDir + ID.

@@ -240,3 +240,16 @@ func assetCode(c string) bool {
 // ValidAsset reports whether c is a currency or crypto asset code a
 // position's quote or a fee's asset may be (assetCode).
 func ValidAsset(c string) bool { return assetCode(c) }
+
+// rateCoins are the crypto assets of three letters a trader may store an
+// exchange rate of (an exchange rate's codes are exactly three letters):
+// the coins fees are charged in and pairs are quoted in most.
+var rateCoins = []string{"BTC", "ETH", "BNB", "SOL", "XRP", "ADA", "DOT", "LTC", "TRX", "XLM", "ETC", "BCH", "UNI",
+	"DAI", "TON", "SUI", "OKB", "CRO", "KCS", "HTX", "GMX", "ARB", "APT", "FIL", "ICP", "AVA", "OMG", "ZEC", "XMR"}
+
+// RateCode reports whether c may be a side of a stored exchange rate: an
+// ISO 4217 currency or a coin of rateCoins. Metals are not money (a gold
+// pair's P&L is in its quote currency, which needs no rate of gold).
+func RateCode(c string) bool {
+	return money.ValidCurrency(c) || slices.Contains(rateCoins, c)
+}

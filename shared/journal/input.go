@@ -272,6 +272,10 @@ type FillInput struct {
 	// Rate is a forex, crypto or CFD fill's rate of its quote currency in
 	// the account's (journal.Fill.Rate); blank lets the journal find it.
 	Rate Field `json:"rate,omitzero"`
+	// FeeAsset is the coin or currency a crypto fill's fees are in when
+	// not the account's ("BNB", the base or the quote); blank for the
+	// account's.
+	FeeAsset *string `json:"feeAsset"`
 }
 
 // FillValues is a validated FillInput. FeesGiven is false when the fee is
@@ -284,6 +288,7 @@ type FillValues struct {
 	FeesGiven bool
 	FilledAt  time.Time
 	Rate      *decimal.Decimal // given; nil to be found
+	FeeAsset  string           // "" for the account's currency
 }
 
 // ValidateFill checks a complete fill (every field but fees and rate
@@ -301,25 +306,39 @@ func ValidateFill(p *Problems, prefix string, in FillInput, assetType string, no
 	default:
 		p.Add(prefix+"type", "must be entry or exit")
 	}
-	priceRule, quantityRule := PriceRule, QuantityRule
+	priceRule, quantityRule, feeRule := PriceRule, QuantityRule, FeeRule
 	if v.Type == FillExit {
 		priceRule = ExitPriceRule
 	}
 	if assetType == instrument.AssetCrypto {
-		priceRule.Places, quantityRule.Places = CryptoPlaces, CryptoPlaces
+		priceRule.Places, quantityRule.Places, feeRule.Places = CryptoPlaces, CryptoPlaces, CryptoPlaces
 	}
 	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, priceRule)
 	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, quantityRule)
 	if instrument.Contracts(assetType) && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {
 		p.Add(prefix+"quantity", "must be a whole number of contracts")
 	}
-	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, FeeRule)
+	v.Fees, v.FeesGiven = p.Decimal(prefix+"fees", in.Fees, feeRule)
+	if a := in.FeeAsset; a != nil && strings.TrimSpace(*a) != "" {
+		code := strings.ToUpper(strings.TrimSpace(*a))
+		switch {
+		case assetType != instrument.AssetCrypto:
+			p.Add(prefix+"feeAsset", "applies only to crypto (other fees are in the account's currency)")
+		case !instrument.ValidAsset(code):
+			p.Add(prefix+"feeAsset", "must be a coin or currency code of 2 to 10 letters or digits, such as BNB or USDT")
+		default:
+			v.FeeAsset = code
+		}
+	}
 	if r, ok := p.Decimal(prefix+"rate", in.Rate, FillRateRule); ok {
 		if instrument.QuotedApart(assetType) {
 			v.Rate = &r
 		} else {
 			p.Add(prefix+"rate", "applies only to forex, crypto and CFDs (what 1 unit of the quote currency is worth in the account's)")
 		}
+	}
+	if !v.FeesGiven {
+		v.FeeAsset = "" // an estimated fee is in the account's currency
 	}
 	if in.FilledAt == nil {
 		p.Add(prefix+"filledAt", "is required")

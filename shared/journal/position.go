@@ -45,6 +45,12 @@ type Fill struct {
 	// when the trade is in the account's currency (Trade.Quoted false) or,
 	// for a quoted trade, when no rate is known yet.
 	Rate *decimal.Decimal
+	// FeeAsset is the coin or currency Fees is in when it is not the
+	// account's (a crypto fee in the base, the quote or BNB), and FeeRate 1
+	// unit of it in the account's currency (nil while unknown: the trade
+	// then awaits a rate). "" for a fee in the account's currency.
+	FeeAsset string
+	FeeRate  *decimal.Decimal
 }
 
 // Trade is what a position's figures are computed from.
@@ -79,7 +85,7 @@ type Figures struct {
 	OpenCost *decimal.Decimal
 
 	GrossPnL decimal.Decimal // realised, 4 places (x multiplier), in the account's currency
-	Fees     decimal.Decimal // every fill's fees
+	Fees     decimal.Decimal // every fill's fees, in the account's currency
 	NetPnL   decimal.Decimal // GrossPnL - Fees
 
 	// QuoteGross is a quoted trade's realised P&L in its quote currency, 4
@@ -104,6 +110,10 @@ type Figures struct {
 	// values add up to GrossPnL exactly, so the ledger's realised rows of a
 	// position sum to its gross P&L.
 	Realized []decimal.Decimal
+	// FillFees holds each fill's fee in the account's currency (a fee in
+	// another asset converted at its FeeRate, 4 places; 0 while it has
+	// none), at the fill's index: they add up to Fees.
+	FillFees []decimal.Decimal
 }
 
 // FillError says why a position's fills do not make a position: an exit
@@ -174,6 +184,7 @@ func Compute(t Trade) (Figures, error) {
 	f := Figures{
 		Status:   StatusDraft,
 		Realized: make([]decimal.Decimal, len(t.Fills)),
+		FillFees: make([]decimal.Decimal, len(t.Fills)),
 	}
 	var (
 		open, basis           decimal.Decimal // open quantity and its cost
@@ -204,7 +215,17 @@ func Compute(t Trade) (Figures, error) {
 			firstRate = fill.Rate
 		}
 		value := fill.Price.Mul(fill.Quantity)
-		f.Fees = f.Fees.Add(fill.Fees)
+		fee := fill.Fees
+		switch {
+		case fill.FeeAsset == "":
+			fee = fee.Round(4) // the API takes 4 places; the column keeps a coin's 18
+		case fill.FeeRate == nil:
+			f.AwaitingRate, fee = true, decimal.Zero
+		default:
+			fee = fee.Mul(*fill.FeeRate).Round(4)
+		}
+		f.FillFees[i] = fee
+		f.Fees = f.Fees.Add(fee)
 
 		if fill.Type == FillEntry {
 			closed, f.ClosedAt = false, nil // an entry after the close reopens

@@ -15,6 +15,15 @@ func rated(typ, price, qty, fees, rate string, minutes int) Fill {
 	return f
 }
 
+// withFee gives a fill a fee in asset at rate ("" for unknown).
+func withFee(f Fill, asset, rate string) Fill {
+	f.FeeAsset = asset
+	if rate != "" {
+		f.FeeRate = dp(rate)
+	}
+	return f
+}
+
 // TestComputeQuoted: forex and crypto P&L in the quote currency, converted
 // into the account's at each exit's rate. Worked by hand:
 func TestComputeQuoted(t *testing.T) {
@@ -79,6 +88,22 @@ func TestComputeQuoted(t *testing.T) {
 			rated(FillEntry, "60000", "0.123456789012345678", "0", "0.9998", 0),
 			rated(FillExit, "61000", "0.123456789012345678", "0", "0.9998", 60)}},
 		gross: "123.4321", quote: "123.4568", net: "123.4321", realized: []string{"0", "123.4321"},
+	}, {
+		// BTC/USD in a dollar account, the entry's fee in the base (0.00001
+		// BTC at 60,000 = 0.60 USD: rate price x 1) and the exit's in BNB
+		// at 580 USD (0.0005 x 580 = 0.29): fees 0.89, net 100 - 0.89.
+		name: "fees in the base and in BNB",
+		trade: Trade{Side: SideLong, Multiplier: d("1"), Quoted: true, Fills: []Fill{
+			withFee(rated(FillEntry, "60000", "0.1", "0.00001", "1", 0), "BTC", "60000"),
+			withFee(rated(FillExit, "61000", "0.1", "0.0005", "1", 60), "BNB", "580")}},
+		gross: "100.0000", quote: "100.0000", net: "99.1100", realized: []string{"0", "100.0000"},
+	}, {
+		// The BNB fee without a rate: left out, the trade awaits one.
+		name: "a fee without a rate",
+		trade: Trade{Side: SideLong, Multiplier: d("1"), Quoted: true, Fills: []Fill{
+			withFee(rated(FillEntry, "60000", "0.1", "0.00001", "1", 0), "BTC", "60000"),
+			withFee(rated(FillExit, "61000", "0.1", "0.0005", "1", 60), "BNB", "")}},
+		gross: "100.0000", quote: "100.0000", net: "99.4000", realized: []string{"0", "100.0000"}, awaiting: true,
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

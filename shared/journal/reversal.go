@@ -19,6 +19,7 @@ type Execution struct {
 	FeeEstimated bool
 	FilledAt     time.Time
 	Rate         *decimal.Decimal // Fill.Rate
+	FeeAsset     string           // Fill.FeeAsset
 	// ID names the execution in messages (a fill id; may be empty).
 	ID string
 	// Ref is the caller's handle on the execution (an index); Derive copies
@@ -108,7 +109,7 @@ func Derive(side string, execs []Execution) ([]Segment, error) {
 		open decimal.Decimal
 	)
 	leg := func(e *Execution, typ string, qty, fees decimal.Decimal, part Part) Leg {
-		f := Fill{ID: e.ID, Type: typ, Price: e.Price, Quantity: qty, Fees: fees, FilledAt: e.FilledAt, Rate: e.Rate}
+		f := Fill{ID: e.ID, Type: typ, Price: e.Price, Quantity: qty, Fees: fees, FilledAt: e.FilledAt, Rate: e.Rate, FeeAsset: e.FeeAsset}
 		return Leg{Fill: f, FeeEstimated: e.FeeEstimated, Ref: e.Ref, Part: part}
 	}
 	for _, i := range order {
@@ -144,9 +145,13 @@ func Derive(side string, execs []Execution) ([]Segment, error) {
 
 // SplitFees divides the fees of a reversal's fill between its two parts
 // by quantity: the closing part pays fees x closed / quantity, rounded half
-// away from zero to 4 places (the fee column's precision), and the opening
+// away from zero to 4 places (a coin's fee: to its own places), and the opening
 // part the rest, so the two add up to the fill's fees exactly.
 func SplitFees(fees, closed, quantity decimal.Decimal) (closing, opening decimal.Decimal) {
-	closing = fees.Mul(closed).DivRound(quantity, 8).Round(4)
+	places := int32(4) // a coin's fee keeps its places, up to 18
+	for places < 18 && !fees.Equal(fees.Truncate(places)) {
+		places++
+	}
+	closing = fees.Mul(closed).DivRound(quantity, places+4).Round(places)
 	return closing, fees.Sub(closing)
 }

@@ -2,13 +2,11 @@ package journalstore
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 	"tradejournal/shared/fx"
 	"tradejournal/shared/journal"
@@ -31,11 +29,10 @@ const ratePlaces = 12
 //   - none: the position awaits a rate (journal.Figures.AwaitingRate).
 //
 // A fee charged in another coin or currency (a crypto fill's fee in the
-// base, the quote or BNB) becomes the account's currency here, once: in
-// the base at the fill's price and rate, in the quote at its rate,
-// otherwise at the stored rate of that asset into the account's currency
-// on the fill's day; without one the write is refused, naming the pair,
-// rather than guessing a fee.
+// base, the quote or BNB) gets its rate the same way, found again on every
+// write: in the quote at the fill's rate, in the base at price x rate,
+// otherwise the stored rate of that asset into the account's currency on
+// the fill's day; without one the position awaits a rate, as for an exit.
 //
 // Runs that are not quoted lose any rate a former asset type left.
 func (w *writeTx) convert(ctx context.Context, runs []*run) error {
@@ -71,13 +68,7 @@ func (w *writeTx) convert(ctx context.Context, runs []*run) error {
 				if !p.rateGiven[i] {
 					l.Rate = fillRate(in, account, rates, l.Price, l.FilledAt)
 				}
-				if asset := ru.execs[l.Ref].feeAsset; asset != "" && asset != account {
-					fee, err := feeInAccount(in, account, rates, asset, l)
-					if err != nil {
-						return err
-					}
-					l.Fees = fee
-				}
+				l.FeeRate = feeRate(in, account, rates, l)
 				trade.Fills[i] = l.Fill
 			}
 			fig, err := journal.Compute(trade)
@@ -113,27 +104,29 @@ func fillRate(in runInstrument, account string, rates []fx.Rate, price decimal.D
 	return nil
 }
 
-// feeInAccount is a leg's fee, charged in asset, in the account's
-// currency (convert), to the fee column's 4 places.
-func feeInAccount(in runInstrument, account string, rates []fx.Rate, asset string, l *journal.Leg) (decimal.Decimal, error) {
-	var factor *decimal.Decimal
-	switch {
+// feeRate is the rate of a leg's fee asset into the account's currency
+// (convert): nil for a fee in the account's currency and while unknown.
+func feeRate(in runInstrument, account string, rates []fx.Rate, l *journal.Leg) *decimal.Decimal {
+	one := decimal.NewFromInt(1)
+	switch asset := l.FeeAsset; {
+	case asset == "":
+		return nil
+	case asset == account:
+		return &one
 	case asset == in.quote && l.Rate != nil:
-		factor = l.Rate
+		return l.Rate
 	case asset == in.base && l.Rate != nil:
-		f := l.Price.Mul(*l.Rate)
-		factor = &f
-	default:
-		day := time.Date(l.FilledAt.Year(), l.FilledAt.Month(), l.FilledAt.Day(), 0, 0, 0, 0, time.UTC)
-		if f, ok := fx.Spot(rates, asset, account, day); ok {
-			factor = &f
+		if r := l.Price.Mul(*l.Rate).Round(ratePlaces); r.IsPositive() {
+			return &r
 		}
 	}
-	if factor == nil {
-		return decimal.Zero, apperr.Invalid("fees", fmt.Sprintf("the fee of the fill at %s is in %s, and there is no rate of %s: store an exchange rate of 1 %s in %s",
-			l.FilledAt.UTC().Format(time.RFC3339), asset, fx.Pair(asset, account), asset, account))
+	day := time.Date(l.FilledAt.Year(), l.FilledAt.Month(), l.FilledAt.Day(), 0, 0, 0, 0, time.UTC)
+	if r, ok := fx.Spot(rates, l.FeeAsset, account, day); ok {
+		if r = r.Round(ratePlaces); r.IsPositive() {
+			return &r
+		}
 	}
-	return l.Fees.Mul(*factor).Round(4), nil
+	return nil
 }
 
 // readRates reads the currencies of the runs' accounts and the user's
@@ -146,8 +139,8 @@ func (w *writeTx) readRates(ctx context.Context, runs []*run) (map[string]string
 			quotes = append(quotes, ru.inst.quote)
 		}
 		for _, e := range ru.execs {
-			if e.feeAsset != "" {
-				quotes = append(quotes, e.feeAsset)
+			if e.FeeAsset != "" {
+				quotes = append(quotes, e.FeeAsset)
 			}
 		}
 	}

@@ -38,7 +38,7 @@ func (s *Store) AddFill(ctx context.Context, userID, positionID string, in journ
 			return apperr.Invalid("fills", "a position holds at most "+strconv.Itoa(journal.MaxFills)+" fills")
 		}
 		e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(ru.members[me].side, v.Type), Price: v.Price,
-			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt, Rate: v.Rate}, member: me, rank: typeRank(v.Type), req: -1,
+			Quantity: v.Quantity, Fees: v.Fees, FilledAt: v.FilledAt, Rate: v.Rate, FeeAsset: v.FeeAsset}, member: me, rank: typeRank(v.Type), req: -1,
 			estimate: !v.FeesGiven, rateGiven: v.Rate != nil}
 		if err := estimateFees(ctx, w, ru.inst.accountID, ru.inst.assetType, []*execution{e}); err != nil {
 			return err
@@ -146,6 +146,9 @@ func (s *Store) UpdateFill(ctx context.Context, userID, positionID, fillID strin
 		e.Buy = journal.IsBuy(ru.members[me].side, v.Type)
 		e.Price, e.FilledAt, e.Quantity, e.Fees, e.FeeEstimated = v.Price, v.FilledAt, qty, fees, estimated
 		e.member, e.rank = me, typeRank(v.Type)
+		if in.Fees.Set { // a fee typed in is in its asset, else the account's currency
+			e.FeeAsset = v.FeeAsset
+		}
 		if in.Rate.Set { // null or "" lets the journal find it again
 			e.Rate, e.rateGiven = v.Rate, v.Rate != nil
 		}

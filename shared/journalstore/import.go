@@ -211,8 +211,8 @@ func importRuns(ctx context.Context, w *writeTx, accountID string, fills []broke
 			f := &fills[i]
 			out.Fills++
 			ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: f.Side == brokerfile.Buy, Price: f.Price,
-				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate},
-				member: member, rank: typeRank(p.Types[n]), req: -1, rateGiven: f.Rate != nil, feeAsset: f.FeeAsset})
+				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.FeeEstimated, FilledAt: f.FilledAt, Rate: f.Rate, FeeAsset: f.FeeAsset},
+				member: member, rank: typeRank(p.Types[n]), req: -1, rateGiven: f.Rate != nil})
 		}
 	}
 	for _, ru := range runs {

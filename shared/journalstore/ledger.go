@@ -40,9 +40,9 @@ func addLedger(rows *[]ledgerRow, accountID, positionID string, t journal.Trade,
 			*rows = append(*rows, ledgerRow{accountID, "realized_pnl", positionID, fill.ID, fig.Realized[i], fill.FilledAt})
 			added = added.Add(fig.Realized[i])
 		}
-		if fill.Fees.IsPositive() {
-			*rows = append(*rows, ledgerRow{accountID, "fee", positionID, fill.ID, fill.Fees.Neg(), fill.FilledAt})
-			added = added.Sub(fill.Fees)
+		if fee := fig.FillFees[i]; fee.IsPositive() {
+			*rows = append(*rows, ledgerRow{accountID, "fee", positionID, fill.ID, fee.Neg(), fill.FilledAt})
+			added = added.Sub(fee)
 		}
 	}
 	return added

@@ -177,7 +177,7 @@ func (s *Store) newRun(userID string, in NewPosition) (*run, error) {
 	ru := &run{side: side, first: &fields, inst: newRunInstrument(userID, accountID, inst)}
 	for i, f := range fills {
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, f.Type), Price: f.Price,
-			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt, Rate: f.Rate}, rank: typeRank(f.Type), req: i,
+			Quantity: f.Quantity, Fees: f.Fees, FilledAt: f.FilledAt, Rate: f.Rate, FeeAsset: f.FeeAsset}, rank: typeRank(f.Type), req: i,
 			estimate: !f.FeesGiven, rateGiven: f.Rate != nil})
 	}
 	if err := ru.derive(""); err != nil {

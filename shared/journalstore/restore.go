@@ -50,6 +50,7 @@ type RestoredFill struct {
 	FilledAt     time.Time
 	SplitOf      string
 	Rate         *decimal.Decimal // given by the trader or the file
+	FeeAsset     string           // a crypto fee's coin; "" for the account's currency
 }
 
 // Restorer writes a backup's journal: positions with their fills and
@@ -176,7 +177,7 @@ func (s *Store) restoredRun(userID string, r RestoredRun) (*run, error) {
 				continue
 			}
 			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(side, v.Type), Price: v.Price,
-				Quantity: v.Quantity, Fees: v.Fees, FeeEstimated: f.FeeEstimated, FilledAt: v.FilledAt, Rate: v.Rate},
+				Quantity: v.Quantity, Fees: v.Fees, FeeEstimated: f.FeeEstimated, FilledAt: v.FilledAt, Rate: v.Rate, FeeAsset: v.FeeAsset},
 				member: mi, rank: typeRank(v.Type), req: -1, rateGiven: v.Rate != nil}
 			closing[f.ID] = e
 			ru.execs = append(ru.execs, e)
@@ -220,6 +221,9 @@ func fillInput(f RestoredFill) journal.FillInput {
 	in := journal.FillInput{Type: &typ, Price: field(f.Price), Quantity: field(f.Quantity), Fees: field(f.Fees), FilledAt: &at}
 	if f.Rate != nil {
 		in.Rate = field(*f.Rate)
+	}
+	if f.FeeAsset != "" {
+		in.FeeAsset = &f.FeeAsset
 	}
 	return in
 }

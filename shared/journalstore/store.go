@@ -160,9 +160,6 @@ type execution struct {
 	// rateGiven says Rate came from the trader or the broker's file: kept,
 	// where a rate the store found is found again (convert).
 	rateGiven bool
-	// feeAsset is the coin or currency Fees is in until convert turns it
-	// into the account's ("" once it is, and for every stored fill).
-	feeAsset string
 }
 
 // run is one run of positions, locked, and what a write makes of it.
@@ -283,7 +280,7 @@ func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 			strategy_id::text, coalesce(base_currency, ''), coalesce(quote_currency, '')
 		FROM positions WHERE id = ANY($1::uuid[])`
 	const fillsQ = `SELECT id::text, position_id::text, type, price, quantity, fees, fee_estimated, filled_at,
-			coalesce(split_of::text, ''), rate, rate_given
+			coalesce(split_of::text, ''), rate, rate_given, coalesce(fee_asset, '')
 		FROM fills WHERE position_id = ANY($1::uuid[]) ORDER BY position_id, filled_at, id`
 	b := &pgx.Batch{}
 	b.Queue(posQ, ids)
@@ -320,7 +317,7 @@ func readRun(ctx context.Context, w *writeTx, ids []string) (*run, error) {
 		pid string
 	)
 	_, err = pgx.ForEachRow(rows, []any{&f.ID, &pid, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.estimated, &f.FilledAt, &f.splitOf,
-		&f.Rate, &f.rateGiven}, func() error {
+		&f.Rate, &f.rateGiven, &f.FeeAsset}, func() error {
 		if p := byID[pid]; p != nil {
 			p.m.fills = append(p.m.fills, f)
 		}
@@ -356,8 +353,8 @@ func (ru *run) executions() {
 				continue
 			}
 			e := &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
-				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate},
-				ids: [2]string{f.ID, ""}, member: mi, rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven}
+				Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate,
+				FeeAsset: f.FeeAsset}, ids: [2]string{f.ID, ""}, member: mi, rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven}
 			byFill[f.ID] = e
 			ru.execs = append(ru.execs, e)
 		}
@@ -373,8 +370,8 @@ func (ru *run) executions() {
 		// Its closing part is outside the run: a whole fill of its own.
 		m := ru.members[openingOf[k]]
 		ru.execs = append(ru.execs, &execution{Execution: journal.Execution{Buy: journal.IsBuy(m.side, f.Type), Price: f.Price,
-			Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate},
-			ids: [2]string{f.ID, ""}, member: openingOf[k], rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven})
+			Quantity: f.Quantity, Fees: f.Fees, FeeEstimated: f.estimated, FilledAt: f.FilledAt, ID: f.ID, Rate: f.Rate,
+			FeeAsset: f.FeeAsset}, ids: [2]string{f.ID, ""}, member: openingOf[k], rank: typeRank(f.Type), req: -1, rateGiven: f.rateGiven})
 	}
 }
 
@@ -614,7 +611,8 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 					fillRows = append(fillRows, newFill{p, i})
 				case holder[l.ID] != p.id || old.Type != l.Type || !old.Price.Equal(l.Price) || !old.Quantity.Equal(l.Quantity) ||
 					!old.Fees.Equal(l.Fees) || old.estimated != l.FeeEstimated || !old.FilledAt.Equal(l.FilledAt) || old.splitOf != p.splitOf[i] ||
-					!sameRate(old.Rate, l.Rate) || old.rateGiven != p.rateGiven[i]:
+					!sameRate(old.Rate, l.Rate) || old.rateGiven != p.rateGiven[i] || !sameRate(old.FeeRate, l.FeeRate) ||
+					old.FeeAsset != l.FeeAsset:
 					upd.add(l.ID, p.id, l, split, p.rateGiven[i])
 				}
 			}
@@ -641,13 +639,13 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 	if len(upd.id) > 0 {
 		const q = `UPDATE fills f SET position_id = u.position_id, type = u.type, price = u.price, quantity = u.quantity,
 				fees = u.fees, fee_estimated = u.fee_estimated, filled_at = u.filled_at, split_of = u.split_of,
-				rate = u.rate, rate_given = u.rate_given
+				rate = u.rate, rate_given = u.rate_given, fee_asset = u.fee_asset, fee_rate = u.fee_rate
 			FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::numeric[], $5::numeric[], $6::numeric[], $7::boolean[],
-				$8::timestamptz[], $9::uuid[], $10::numeric[], $11::boolean[])
-				AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of, rate, rate_given)
+				$8::timestamptz[], $9::uuid[], $10::numeric[], $11::boolean[], $12::text[], $13::numeric[])
+				AS u(id, position_id, type, price, quantity, fees, fee_estimated, filled_at, split_of, rate, rate_given, fee_asset, fee_rate)
 			WHERE f.id = u.id`
 		b.b.Queue(q, upd.id, upd.position, upd.typ, upd.price, upd.qty, upd.fees, upd.estimated, upd.at, upd.splitOf,
-			upd.rate, upd.rateGiven)
+			upd.rate, upd.rateGiven, upd.feeAsset, upd.feeRate)
 	}
 	if len(dropFills) > 0 {
 		b.b.Queue(`DELETE FROM fills WHERE id = ANY($1::uuid[])`, dropFills)
@@ -747,7 +745,7 @@ func (n newPosition) row(dst []any) []any {
 
 // fillColumnNames are the columns of a new fill's row (newFill.row).
 var fillColumnNames = []string{"id", "position_id", "type", "price", "quantity", "fees", "fee_estimated", "filled_at", "split_of",
-	"rate", "rate_given"}
+	"rate", "rate_given", "fee_asset", "fee_rate"}
 
 // newFill is a fill write copies in: leg i of p.
 type newFill struct {
@@ -762,7 +760,7 @@ func (n newFill) row(dst []any) []any {
 		split = &n.p.splitOf[n.i]
 	}
 	return append(dst, copyUUID(l.ID), copyUUID(n.p.id), l.Type, l.Price, l.Quantity, l.Fees, l.FeeEstimated, l.FilledAt, copyUUIDPtr(split),
-		l.Rate, n.p.rateGiven[n.i])
+		l.Rate, n.p.rateGiven[n.i], nullable(l.FeeAsset), l.FeeRate)
 }
 
 // copyRows is a COPY source that makes each row as it is sent, in one
@@ -811,8 +809,8 @@ type fillColumns struct {
 	price, qty, fees     []decimal.Decimal
 	estimated, rateGiven []bool
 	at                   []time.Time
-	splitOf              []*string
-	rate                 []*decimal.Decimal
+	splitOf, feeAsset    []*string
+	rate, feeRate        []*decimal.Decimal
 }
 
 func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string, rateGiven bool) {
@@ -820,6 +818,7 @@ func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string, r
 	c.price, c.qty, c.fees = append(c.price, l.Price), append(c.qty, l.Quantity), append(c.fees, l.Fees)
 	c.estimated, c.at, c.splitOf = append(c.estimated, l.FeeEstimated), append(c.at, l.FilledAt), append(c.splitOf, splitOf)
 	c.rate, c.rateGiven = append(c.rate, l.Rate), append(c.rateGiven, rateGiven)
+	c.feeAsset, c.feeRate = append(c.feeAsset, nullable(l.FeeAsset)), append(c.feeRate, l.FeeRate)
 }
 
 // figureColumns are positions' sides, links and Figures as column arrays

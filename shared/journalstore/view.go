@@ -198,6 +198,9 @@ type Fill struct {
 	// the journal finding it (1, 1/price, or a stored exchange rate).
 	Rate      *string `json:"rate"`
 	RateGiven bool    `json:"rateGiven"`
+	// FeeAsset is the coin or currency fees is in when it is not the
+	// account's (a crypto fee in BNB), fees then exact in it; null else.
+	FeeAsset *string `json:"feeAsset"`
 	// Reversal says which part of a reversal's fill this is: "closing" (the
 	// quantity that was open) or "opening" (the remainder, which opened the
 	// next position); null for a whole fill.
@@ -242,7 +245,10 @@ const SummaryColumns = `p.id::text, p.account_id::text, p.symbol, p.asset_type, 
 	p.gross_pnl::text, p.fees::text, p.net_pnl::text, p.initial_risk::text, p.r_multiple::text,
 	p.reversal_of::text, p.strategy_id::text, p.created_at, p.updated_at,
 	p.base_currency, p.quote_currency, p.quote_gross_pnl::text, p.awaiting_rate,
-	CASE WHEN p.awaiting_rate THEN p.quote_currency || '/' || (SELECT a.currency FROM accounts a WHERE a.id = p.account_id) END,
+	CASE WHEN p.awaiting_rate THEN coalesce(
+			(SELECT p.quote_currency FROM fills rf WHERE rf.position_id = p.id AND rf.type = 'exit' AND rf.rate IS NULL LIMIT 1),
+			(SELECT rf.fee_asset FROM fills rf WHERE rf.position_id = p.id AND rf.fee_asset IS NOT NULL AND rf.fee_rate IS NULL LIMIT 1),
+			p.quote_currency) || '/' || (SELECT a.currency FROM accounts a WHERE a.id = p.account_id) END,
 	CASE WHEN p.status = 'open' AND p.asset_type IN ('option', 'future_option')
 		THEN (SELECT max(lf.filled_at) FROM fills lf WHERE lf.position_id = p.id) END`
 
@@ -285,7 +291,9 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 	// user's are never answered, since the position's read finds nothing.
 	const fillsQ = `SELECT f.id::text, f.type, f.price, f.quantity, f.fees, f.fee_estimated, f.filled_at,
 			CASE WHEN f.split_of IS NOT NULL THEN 'opening' WHEN o.id IS NOT NULL THEN 'closing' END,
-			trim_scale(f.quantity + o.quantity)::text, (f.fees + o.fees)::text, f.rate, f.rate_given
+			trim_scale(f.quantity + o.quantity)::text,
+			CASE WHEN f.fee_asset IS NULL THEN round(f.fees + o.fees, 4) ELSE trim_scale(f.fees + o.fees) END::text, f.rate, f.rate_given,
+			coalesce(f.fee_asset, ''), f.fee_rate
 		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
 		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
 	var trade journal.Trade
@@ -316,11 +324,11 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 			parts     []Fill
 		)
 		_, err := pgx.ForEachRow(rows, []any{&f.ID, &f.Type, &f.Price, &f.Quantity, &f.Fees, &estimated, &f.FilledAt,
-			&part.Reversal, &part.TradeQuantity, &part.TradeFees, &f.Rate, &part.RateGiven}, func() error {
+			&part.Reversal, &part.TradeQuantity, &part.TradeFees, &f.Rate, &part.RateGiven, &f.FeeAsset, &f.FeeRate}, func() error {
 			trade.Fills = append(trade.Fills, f)
 			est = append(est, estimated)
 			parts = append(parts, part)
-			f.Rate = nil
+			f.Rate, f.FeeRate = nil, nil
 			return nil
 		})
 		if err != nil {
@@ -338,6 +346,9 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 			if f.Rate != nil {
 				r := f.Rate.String()
 				p.Fills[i].Rate = &r
+			}
+			if f.FeeAsset != "" {
+				p.Fills[i].Fees, p.Fills[i].FeeAsset = f.Fees.String(), &trade.Fills[i].FeeAsset
 			}
 			if f.Type == journal.FillExit && figErr == nil && (!trade.Quoted || f.Rate != nil) {
 				p.Fills[i].RealizedPnl = amount(&fig.Realized[i])
