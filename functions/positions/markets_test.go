@@ -122,9 +122,16 @@ func TestForexCryptoCFDPositions(t *testing.T) {
 	kr = apitest.Object(t, apitest.Must(t, f.a.Do("GET", "/api/positions/"+kr["id"].(string), nil), 200), "position")
 	check("BTC/USD converted", kr, map[string]any{"awaitingRate": false, "fees": "0.8900", "netPnl": "99.1100"})
 
+	// A swap credited overnight is a negative fee: EUR/USD held a night,
+	// 20 pips of 0.1 lot = 20 USD, 0.70 commission, 1.35 swap credited:
+	// net 20 - 0.70 + 1.35 = 20.65.
+	swap := create("forex", "EURUSD", "long", nil, fill("entry", "1.0800", "10000", "0.70", "2024-03-10T20:00:00Z"),
+		fill("exit", "1.0820", "10000", "-1.35", "2024-03-11T08:00:00Z"))
+	check("EUR/USD swap credited", swap, map[string]any{"grossPnl": "20.0000", "fees": "-0.6500", "netPnl": "20.6500"})
+
 	checkLedger(t, f.srv)
-	// 10,000 + 493 + 662.2517 + 1,270 + 123.4321 + 324 + 99.11.
-	if b := balance(t, f.a, f.account); b != "12971.7938" {
+	// 10,000 + 493 + 662.2517 + 1,270 + 123.4321 + 324 + 99.11 + 20.65.
+	if b := balance(t, f.a, f.account); b != "12992.4438" {
 		t.Errorf("balance %s", b)
 	}
 
@@ -146,6 +153,8 @@ func TestForexCryptoCFDPositions(t *testing.T) {
 			fill("entry", "3000", "0.1234567890123456789", "0", "2024-03-08T08:00:00Z")}}, "fills[0].quantity"},
 		{"FeeAssetOnForex", map[string]any{"assetType": "forex", "symbol": "EURUSD", "fills": []any{
 			map[string]any{"type": "entry", "price": "1.1", "quantity": "1000", "fees": "1", "feeAsset": "EUR", "filledAt": "2024-03-08T08:00:00Z"}}}, "fills[0].feeAsset"},
+		{"NegativeStockFee", map[string]any{"assetType": "stock", "symbol": "AAPL", "fills": []any{
+			fill("entry", "10", "1", "-1", "2024-03-08T08:00:00Z")}}, "fills[0].fees"},
 		{"ZeroRate", map[string]any{"assetType": "forex", "symbol": "EURUSD", "fills": []any{
 			map[string]any{"type": "entry", "price": "1.1", "quantity": "1000", "filledAt": "2024-03-08T08:00:00Z", "rate": "0"}}}, "fills[0].rate"},
 	}

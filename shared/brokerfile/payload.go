@@ -248,7 +248,7 @@ func decodeLines(rest []byte) ([]Fill, error) {
 		switch {
 		case f.Symbol == "", !instrument.ValidAssetType(f.AssetType),
 			f.Side != Buy && f.Side != Sell, f.Effect != "" && f.Effect != EffectOpen && f.Effect != EffectClose,
-			!f.Multiplier.IsPositive(), f.Price.IsNegative(), !f.Quantity.IsPositive(), f.Fees.IsNegative():
+			!f.Multiplier.IsPositive(), f.Price.IsNegative(), !f.Quantity.IsPositive(), f.Fees.IsNegative() && !instrument.QuotedApart(f.AssetType):
 			return nil, ErrPayload
 		}
 		fills = append(fills, f)

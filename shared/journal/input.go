@@ -313,6 +313,10 @@ func ValidateFill(p *Problems, prefix string, in FillInput, assetType string, no
 	if assetType == instrument.AssetCrypto {
 		priceRule.Places, quantityRule.Places, feeRule.Places = CryptoPlaces, CryptoPlaces, CryptoPlaces
 	}
+	if instrument.QuotedApart(assetType) {
+		// A swap credited, funding received or a maker rebate is a negative fee.
+		feeRule.AllowSign, feeRule.Message = true, "must be between -9999999.99 and 9999999.99 (negative for a swap or funding credited)"
+	}
 	v.Price, _ = p.RequiredDecimal(prefix+"price", in.Price, priceRule)
 	v.Quantity, _ = p.RequiredDecimal(prefix+"quantity", in.Quantity, quantityRule)
 	if instrument.Contracts(assetType) && v.Quantity.IsPositive() && !v.Quantity.Equal(v.Quantity.Truncate(0)) {

@@ -61,8 +61,8 @@ type Trade struct {
 	Fills      []Fill // any order: Compute orders them by time
 	// Quoted says the instrument's prices (and so its P&L) are in a quote
 	// currency apart from the account's (forex, crypto, CFDs): each exit's
-	// P&L is converted at its fill's Rate. Fees are in the account's
-	// currency either way.
+	// P&L is converted at its fill's Rate. Its fees may be negative (a swap
+	// credited, funding received, a maker rebate).
 	Quoted bool
 }
 
@@ -206,7 +206,7 @@ func Compute(t Trade) (Figures, error) {
 			return Figures{}, bad("price", "an entry's price must be greater than 0, an exit's at least 0")
 		case !fill.Quantity.IsPositive():
 			return Figures{}, bad("quantity", "quantity must be greater than 0")
-		case fill.Fees.IsNegative():
+		case fill.Fees.IsNegative() && !t.Quoted:
 			return Figures{}, bad("fees", "fees must not be negative")
 		}
 		if f.OpenedAt == nil {

@@ -40,7 +40,7 @@ func addLedger(rows *[]ledgerRow, accountID, positionID string, t journal.Trade,
 			*rows = append(*rows, ledgerRow{accountID, "realized_pnl", positionID, fill.ID, fig.Realized[i], fill.FilledAt})
 			added = added.Add(fig.Realized[i])
 		}
-		if fee := fig.FillFees[i]; fee.IsPositive() {
+		if fee := fig.FillFees[i]; !fee.IsZero() { // a credit (negative) adds
 			*rows = append(*rows, ledgerRow{accountID, "fee", positionID, fill.ID, fee.Neg(), fill.FilledAt})
 			added = added.Sub(fee)
 		}
