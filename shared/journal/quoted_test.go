@@ -98,6 +98,19 @@ func TestComputeQuoted(t *testing.T) {
 			withFee(rated(FillExit, "61000", "0.1", "0.0005", "1", 60), "BNB", "580")}},
 		gross: "100.0000", quote: "100.0000", net: "99.1100", realized: []string{"0", "100.0000"},
 	}, {
+		// A BTC/USDT perpetual short of 0.5 BTC in a dollar account, USDT
+		// at 0.9995 given by the file: 64,000 down to 63,200 = 400 USDT.
+		// Fees in USDT (the quote, at the fill's rate): 12.80 taker in,
+		// then funding over two days folded into the exit's fee: paid
+		// 1.60, received 4.10, taker 12.64 out: 12.64 + 1.60 - 4.10 =
+		// 10.14. Gross 400 x 0.9995 = 399.80; fees (12.80 + 10.14) x
+		// 0.9995 = 12.7936 + 10.1349 = 22.9285; net 376.8715.
+		name: "perpetual with funding",
+		trade: Trade{Side: SideShort, Multiplier: d("1"), Quoted: true, Fills: []Fill{
+			withFee(rated(FillEntry, "64000", "0.5", "12.80", "0.9995", 0), "USDT", "0.9995"),
+			withFee(rated(FillExit, "63200", "0.5", "10.14", "0.9995", 2880), "USDT", "0.9995")}},
+		gross: "399.8000", quote: "400.0000", net: "376.8715", realized: []string{"0", "399.8000"},
+	}, {
 		// The BNB fee without a rate: left out, the trade awaits one.
 		name: "a fee without a rate",
 		trade: Trade{Side: SideLong, Multiplier: d("1"), Quoted: true, Fills: []Fill{
