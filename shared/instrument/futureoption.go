@@ -124,7 +124,7 @@ func ParseFutureOption(s string, ref time.Time, expiry *time.Time) (FutureOption
 	}
 	var written time.Time
 	if date != "" {
-		if written, err = time.Parse("060102", date); err != nil {
+		if written, err = time.Parse("20060102", "20"+date); err != nil {
 			return FutureOption{}, ErrFutureOption
 		}
 		ref = written // a one-digit year is the first from the expiry's on

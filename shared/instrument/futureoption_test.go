@@ -196,3 +196,17 @@ func FuzzParseFutureOption(f *testing.F) {
 		}
 	})
 }
+
+// TestFutureOptionCenturyRoundTrip: a two-digit expiry year is 20YY both
+// when read and when written back (".EXX70C1" once read back as 1970).
+func TestFutureOptionCenturyRoundTrip(t *testing.T) {
+	ref := time.Date(2024, 11, 1, 0, 0, 0, 0, time.UTC)
+	o, err := ParseFutureOption(".EXX70C1", ref, nil)
+	if err != nil {
+		t.Skipf("not a futures option: %v", err)
+	}
+	back, err := ParseFutureOption(o.Symbol(), ref, nil)
+	if err != nil || !back.Expiry.Equal(o.Expiry) || o.Expiry.Year() < 2000 {
+		t.Fatalf("%q -> %q -> %v (%v), expiry %v", ".EXX70C1", o.Symbol(), back.Expiry, err, o.Expiry)
+	}
+}

@@ -198,7 +198,7 @@ func (p *Pair) contract(c string) error {
 	case c == "PERP" || c == "P":
 		p.Kind = KindPerpetual
 	case len(c) == 6 && allDigits(c):
-		d, err := time.Parse("060102", c)
+		d, err := time.Parse("20060102", "20"+c)
 		if err != nil {
 			return ErrCryptoPair
 		}
