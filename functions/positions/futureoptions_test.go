@@ -109,3 +109,34 @@ func TestFutureOptionBadInput(t *testing.T) {
 		t.Fatalf("%d positions written", n)
 	}
 }
+
+// TestFutureOptionExercise: a long ES call exercised goes into one long
+// ES future at the strike; selling the future 100 points higher makes
+// 100 x 50 = 5,000 on it, the call's premium (60 x 50 = 3,000) staying the
+// call's loss.
+func TestFutureOptionExercise(t *testing.T) {
+	f := setup(t, map[string]any{"name": "Futures", "currency": "USD", "startingBalance": "50000"})
+	call := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions", map[string]any{
+		"accountId": f.account, "symbol": "./ESZ24 241220C5000", "assetType": "future_option", "side": "long",
+		"fills": []any{fill("entry", "60", "1", "0", "2024-11-04T15:00:00Z")},
+	}), 201), "position")
+	got := apitest.Must(t, f.a.Do("POST", "/api/positions/"+call["id"].(string)+"/assignment",
+		map[string]any{"filledAt": "2024-12-20T21:00:00Z"}), 200)
+	opt, fut := apitest.Object(t, got, "position"), apitest.Object(t, got, "underlying")
+	if opt["status"] != "closed" || opt["netPnl"] != "-3000.0000" {
+		t.Errorf("call after exercise: %v %v", opt["status"], opt["netPnl"])
+	}
+	if fut["symbol"] != "ESZ24" || fut["assetType"] != "future" || fut["side"] != "long" || fut["openQuantity"] != "1" ||
+		fut["avgEntryPrice"] != "5000" || fut["multiplier"] != 50.0 {
+		t.Fatalf("the future %v", fut)
+	}
+	closed := apitest.Object(t, apitest.Must(t, f.a.Do("POST", "/api/positions/"+fut["id"].(string)+"/fills",
+		fill("exit", "5100", "1", "0", "2024-12-20T22:00:00Z")), 201), "position")
+	if closed["netPnl"] != "5000.0000" {
+		t.Errorf("the future closed: %v", closed["netPnl"])
+	}
+	checkLedger(t, f.srv)
+	if b := balance(t, f.a, f.account); b != "52000.0000" {
+		t.Errorf("balance %s", b)
+	}
+}

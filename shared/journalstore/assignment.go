@@ -3,6 +3,7 @@ package journalstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -37,14 +38,17 @@ type Assigned struct {
 // bought or a call sold delivers them), all in one transaction through the
 // import's planning, so the shares continue, close or reverse what the
 // account holds in the underlying like any trade (a covered call's shares
-// are called away). The option's premium stays in the option's P&L. No fee
-// is charged: a broker's assignment fee is added to a fill by hand.
+// are called away). A futures option goes into its future the same way:
+// one contract of the future a contract, at the strike, in the account's
+// position of that contract month. The option's premium stays in the
+// option's P&L. No fee is charged: a broker's assignment fee is added to a
+// fill by hand.
 func (s *Store) Assign(ctx context.Context, userID, positionID string, in AssignmentInput) (Assigned, error) {
 	opt, err := s.Position(ctx, userID, positionID)
 	if err != nil {
 		return Assigned{}, err
 	}
-	if opt.AssetType != instrument.AssetOption || opt.OptionStrike == nil || opt.OptionExpiry == nil || opt.Underlying == nil {
+	if !instrument.Expires(opt.AssetType) || opt.OptionStrike == nil || opt.OptionExpiry == nil || opt.Underlying == nil {
 		return Assigned{}, apperr.New(apperr.Conflict, "only an option is exercised or assigned; this position is a %s", opt.AssetType)
 	}
 	expired, err := s.expiryExit(ctx, userID, opt)
@@ -107,11 +111,21 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 	if takesShares {
 		shareSide = brokerfile.Buy
 	}
+	// The underlying: shares, multiplier per contract; or a futures
+	// option's future, one a contract at the future's point value.
+	under := brokerfile.Fill{Row: 2, Symbol: *opt.Underlying, AssetType: instrument.AssetStock, Multiplier: decimal.NewFromInt(1),
+		Side: shareSide, Price: decimal.RequireFromString(*opt.OptionStrike), Quantity: qty.Mul(mult), FeesGiven: true, FilledAt: at}
+	if opt.AssetType == instrument.AssetFutureOption {
+		fut, err := underlyingFuture(opt)
+		if err != nil {
+			return Assigned{}, err
+		}
+		under.Symbol, under.AssetType, under.Multiplier, under.Quantity = fut, instrument.AssetFuture, mult, qty
+	}
 	fills := []brokerfile.Fill{
-		{Row: 1, Symbol: opt.Symbol, AssetType: instrument.AssetOption, Multiplier: mult, Side: closeSide, Effect: brokerfile.EffectClose,
+		{Row: 1, Symbol: opt.Symbol, AssetType: opt.AssetType, Multiplier: mult, Side: closeSide, Effect: brokerfile.EffectClose,
 			Price: decimal.Zero, Quantity: qty, FeesGiven: true, FilledAt: at},
-		{Row: 2, Symbol: *opt.Underlying, AssetType: instrument.AssetStock, Multiplier: decimal.NewFromInt(1), Side: shareSide,
-			Price: decimal.RequireFromString(*opt.OptionStrike), Quantity: qty.Mul(mult), FeesGiven: true, FilledAt: at},
+		under,
 	}
 	before := decimal.RequireFromString(opt.ExitQuantity)
 	// The option's own exit must land on this position (not open a new one
@@ -129,7 +143,7 @@ func (s *Store) Assign(ctx context.Context, userID, positionID string, in Assign
 	done, err := s.Import(ctx, userID, opt.AccountID, fills, brokerfile.BuildOptions{ConfirmDuplicates: true}, landed)
 	var planErr *PlanError
 	if errors.As(err, &planErr) {
-		msg := "the shares do not fit the account's position in " + *opt.Underlying
+		msg := "the shares do not fit the account's position in " + under.Symbol
 		if len(planErr.Problems) > 0 {
 			msg += ": " + planErr.Problems[0].Message
 		}
@@ -165,12 +179,33 @@ func (s *Store) expiryExit(ctx context.Context, userID string, p Position) (stri
 		!decimal.RequireFromString(last.Price).IsZero() || !decimal.RequireFromString(last.Fees).IsZero() {
 		return "", nil
 	}
+	symbol, asset := *p.Underlying, instrument.AssetStock
+	if p.AssetType == instrument.AssetFutureOption {
+		if symbol, err = underlyingFuture(p); err != nil {
+			return "", err
+		}
+		asset = instrument.AssetFuture
+	}
 	var assigned bool
 	err = s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM fills f JOIN positions p ON p.id = f.position_id
-		WHERE p.user_id = $1 AND p.account_id = $2 AND p.symbol = $3 AND p.asset_type = 'stock' AND f.filled_at = $4)`,
-		userID, p.AccountID, *p.Underlying, last.FilledAt).Scan(&assigned)
+		WHERE p.user_id = $1 AND p.account_id = $2 AND p.symbol = $3 AND p.asset_type = $5 AND f.filled_at = $4)`,
+		userID, p.AccountID, symbol, last.FilledAt, asset).Scan(&assigned)
 	if err != nil || assigned {
 		return "", classify(err)
 	}
 	return last.ID, nil
+}
+
+// underlyingFuture is a futures option position's future, as its contract
+// symbol ("ESZ24").
+func underlyingFuture(p Position) (string, error) {
+	at := p.CreatedAt
+	if p.OpenedAt != nil {
+		at = *p.OpenedAt
+	}
+	in, err := instrument.Parse(instrument.AssetFutureOption, p.Symbol, at)
+	if err != nil || in.Contract() == nil {
+		return "", fmt.Errorf("journalstore: stored futures option %q: %w", p.Symbol, err)
+	}
+	return in.Contract().Symbol(), nil
 }

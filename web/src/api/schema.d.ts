@@ -2434,8 +2434,10 @@ export interface paths {
          *     transaction. `filledAt` defaults to 16:00 New York time on the expiry
          *     date (or now, before it). An option the journal closed at 0 after its
          *     expiry (it expired worthless, by default) can still be marked
-         *     assigned: that exit is replaced. No fee is charged. 409 when the
-         *     position is not an open option or the shares do not fit the account.
+         *     assigned: that exit is replaced. No fee is charged. A futures option
+         *     goes into its future the same way: one contract of the future a
+         *     contract, at the strike. 409 when the position is not an open option
+         *     (or futures option) or the shares do not fit the account.
          */
         post: operations["assignOption"];
         delete?: never;
