@@ -19,7 +19,7 @@ import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
 import { contractText, plainNumber, takesPointValue } from './futures';
-import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnlText, rateLabel, type FillMarket } from './markets';
+import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnl, rateLabel, type FillMarket } from './markets';
 import { currencyCode } from '../calculator/stepped';
 import { sameValue, useDraft } from './draft';
 
@@ -57,7 +57,7 @@ function useSetPosition(id: string) {
 }
 
 function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
-  const quoted = quotePnlText(p, currency);
+  const quoted = quotePnl(p, currency);
   return (
     <div className="tiles">
       <div className="tile">
@@ -65,7 +65,7 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
         <div className={`value ${pnlClass(p.netPnl)}`} data-testid="net-pnl">
           {formatMoney(p.netPnl, currency)}
         </div>
-        {p.awaitingRate && <div className="muted">without the exit awaiting a rate</div>}
+        {p.awaitingRate && <div className="muted tile-note">without the exit awaiting a rate</div>}
       </div>
       <div className="tile">
         <div className="label">R multiple</div>
@@ -75,7 +75,8 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
         <div className="label">Gross P&amp;L</div>
         {quoted ? (
           <div className={`value ${pnlClass(p.quoteGrossPnl)}`} data-testid="quote-pnl" title={`In ${p.quoteCurrency ?? ''}, the currency of its prices, and in ${currency ?? ''} at each exit's rate`}>
-            {quoted}
+            {/* Each currency's figure on one line: a narrow tile breaks between them, never inside one. */}
+            <span className="nowrap">{quoted[0]}</span> · <span className="nowrap">{quoted[1]}</span>
           </div>
         ) : (
           <div className={`value ${pnlClass(p.grossPnl)}`}>{formatMoney(p.grossPnl, currency)}</div>

@@ -197,14 +197,18 @@ export function CfdFields({
 type Figures = Pick<Schemas['PositionSummary'], 'quoteCurrency' | 'quoteGrossPnl' | 'grossPnl' | 'awaitingRate'>;
 
 /**
- * quotePnlText is a position's P&L in its quote currency beside the account's: "+100,000 JPY · +662.25 USD", the
- * account's side "awaiting a rate" while an exit has none. null when there is nothing apart to show: not forex,
+ * quotePnl is a position's P&L in its quote currency and in the account's: ["+100,000 JPY", "+662.25 USD"], the
+ * account's side "USD awaiting a rate" while an exit has none. null when there is nothing apart to show: not forex,
  * crypto or a CFD, or priced in the account's currency.
  */
-export function quotePnlText(p: Figures, account: string | undefined): string | null {
+export function quotePnl(p: Figures, account: string | undefined): [string, string] | null {
   if (!p.quoteCurrency || p.quoteGrossPnl == null || !account || p.quoteCurrency === account) return null;
-  const quote = formatAmount(p.quoteGrossPnl, p.quoteCurrency);
-  return p.awaitingRate ? `${quote} · ${account} awaiting a rate` : `${quote} · ${formatAmount(p.grossPnl, account)}`;
+  return [formatAmount(p.quoteGrossPnl, p.quoteCurrency), p.awaitingRate ? `${account} awaiting a rate` : formatAmount(p.grossPnl, account)];
+}
+
+/** quotePnlText is quotePnl in one line: "+100,000 JPY · +662.25 USD". */
+export function quotePnlText(p: Figures, account: string | undefined): string | null {
+  return quotePnl(p, account)?.join(' · ') ?? null;
 }
 
 /** marketText describes a forex, crypto or CFD position's prices: "Forex · prices in JPY, quantities in units of USD"; "" for other asset types. */
