@@ -132,6 +132,8 @@ describe('forex, crypto and CFD helpers', () => {
     expect(rateHint(formMarket('forex', 'EUR/USD', '', 'USD'))).toMatch(/the rate is 1/);
     expect(rateHint(formMarket('forex', 'EUR/GBP', '', 'USD'))).toMatch(/your GBP\/USD exchange rate of the fill's day/);
     expect(rateLabel(formMarket('forex', '', '', 'USD'))).toBe('Rate');
+    expect(rateHint(formMarket('crypto', 'BTCUSDT', '', 'USD'))).toMatch(/^Give it from your broker: exchange rates take three-letter codes, so the journal finds no USDT rate/);
+    expect(rateHint(formMarket('crypto', 'ETH/BTC', '', 'USD'))).toMatch(/your BTC\/USD exchange rate of the fill's day/);
   });
 
   it('writes the P&L in the quote currency beside the account’s, only when they differ', () => {
@@ -312,6 +314,26 @@ describe('PositionPage with forex', () => {
     expect(screen.getByTestId('quote-pnl')).toHaveTextContent('+500.00 GBP · USD awaiting a rate');
     const exitRow = within(screen.getByRole('table')).getAllByRole('row')[2] as HTMLElement;
     expect(within(exitRow).getByText('awaiting rate')).toBeInTheDocument();
+  });
+
+  it('asks for the rate on the fill when no exchange rate can hold it (USDT), and for a fee coin’s rate', async () => {
+    const usdt = { ...eurgbp, id: 'p3', symbol: 'BTC/USDT', assetType: 'crypto', baseCurrency: 'BTC', quoteCurrency: 'USDT', quoteGrossPnl: '100.0000', rateNeeded: 'USDT/USD' };
+    page(usdt);
+    const first = renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p3' });
+    const note = await screen.findByTestId('awaiting-rate');
+    expect(note).toHaveTextContent("This trade's P&L is in USDT; there is no USDT → USD rate for Feb 13, 2025 yet, so it is left out of your totals.");
+    expect(note).toHaveTextContent('edit the exit fill below and give its rate (the value of 1 USDT in USD): exchange rates take three-letter codes only.');
+    expect(within(note).queryByRole('link')).toBeNull();
+    first.unmount();
+    vi.unstubAllGlobals();
+
+    // Every exit has its rate; an exit fee charged in BNB waits for BNB's.
+    const bnb = { ...usdjpy, id: 'p4', symbol: 'BTC/USD', assetType: 'crypto', baseCurrency: 'BTC', quoteCurrency: 'USD', quoteGrossPnl: '100.0000', awaitingRate: true, rateNeeded: 'BNB/USD' };
+    page(bnb);
+    renderScreen(<PositionPage />, { path: '/positions/:positionId', at: '/positions/p4' });
+    const fee = await screen.findByTestId('awaiting-rate');
+    expect(fee).toHaveTextContent('A fee of this trade is in BNB; there is no BNB → USD rate yet, so it is left out of your totals.');
+    expect(within(fee).getByRole('link', { name: 'add a BNB/USD rate' })).toHaveAttribute('href', '/exchange-rates?base=BNB&quote=USD');
   });
 
   it('edits a fill in units with its rate: blank lets the journal find it again', async () => {

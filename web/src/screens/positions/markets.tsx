@@ -149,6 +149,9 @@ export function rateLabel(m: FillMarket): string {
 export function rateHint(m: FillMarket): string {
   if (m.quote && m.account && m.quote === m.account) return `Leave blank: the prices are in ${m.account}, the account's currency, so the rate is 1.`;
   if (m.assetType === 'forex' && m.base && m.base === m.account) return `Leave blank: the account is in ${m.account}, the pair's base, so the journal takes 1 ÷ the fill's price.`;
+  if (m.quote && m.account && !/^[A-Z]{3}$/.test(m.quote)) {
+    return `Give it from your broker: exchange rates take three-letter codes, so the journal finds no ${m.quote} rate, and a trade without one waits for it.`;
+  }
   if (m.quote && m.account) return `Optional. Blank: the journal takes your ${m.quote}/${m.account} exchange rate of the fill's day. Give it to use your broker's.`;
   return "Optional: what 1 unit of the quote currency was worth in the account's currency. Blank: the journal finds it.";
 }
@@ -234,26 +237,37 @@ function waitingDays(p: Pick<Schemas['Position'], 'fills'>): string[] {
 }
 
 /**
- * AwaitingRateNote says what a position waiting for an exchange rate lacks (the rate of its quote currency into the
- * account's, on the days of its exits) and what to do: store the rate on the Exchange rates screen, or give it on
- * the exit fill.
+ * AwaitingRateNote says what a position waiting for an exchange rate lacks and what to do. Its P&L waits when an exit
+ * has no rate of the quote currency into the account's: the rate of the exits' days is stored on the Exchange rates
+ * screen, or given on the exit fill. A crypto fee charged in another coin (rateNeeded "BNB/USD") waits for that coin's
+ * rate. An exchange rate's codes are three letters: a USDT-quoted trade takes its rate on the fill only.
  */
 export function AwaitingRateNote({ p, account }: { p: Pick<Schemas['Position'], 'quoteCurrency' | 'rateNeeded' | 'fills'>; account: string | undefined }) {
   const [needFrom, needTo] = (p.rateNeeded ?? '').split('/');
   const from = needFrom || p.quoteCurrency || 'the quote currency';
   const to = needTo || account || "the account's currency";
   const pair = p.rateNeeded ?? `${from}/${to}`;
-  const days = waitingDays(p);
+  const fee = Boolean(p.quoteCurrency && needFrom && needFrom !== p.quoteCurrency);
+  const days = fee ? [] : waitingDays(p);
+  const storable = /^[A-Z]{3}\/[A-Z]{3}$/.test(pair);
+  const rateLinkText = <Link to={rateLink(pair, days[0])}>add a {pair} rate</Link>;
   return (
     <div className="note note-warn" role="status" data-testid="awaiting-rate">
       <p>
-        This trade&apos;s P&amp;L is in {from}; there is no {from} → {to} rate{days.length ? ` for ${listed(days.map(formatDay))}` : ''} yet, so it is left out of your
-        totals.
+        {fee ? `A fee of this trade is in ${from}` : `This trade's P&L is in ${from}`}; there is no {from} → {to} rate
+        {days.length ? ` for ${listed(days.map(formatDay))}` : ''} yet, so it is left out of your totals.
       </p>
-      <p>
-        To count it, <Link to={rateLink(pair, days[0])}>add a {pair} rate</Link> on the Exchange rates screen, or edit the exit fill below and give its rate
-        (the value of 1 {from} in {to}).
-      </p>
+      {fee ? (
+        <p>To count it, {rateLinkText} of the fee&apos;s day on the Exchange rates screen.</p>
+      ) : storable ? (
+        <p>
+          To count it, {rateLinkText} on the Exchange rates screen, or edit the exit fill below and give its rate (the value of 1 {from} in {to}).
+        </p>
+      ) : (
+        <p>
+          To count it, edit the exit fill below and give its rate (the value of 1 {from} in {to}): exchange rates take three-letter codes only.
+        </p>
+      )}
     </div>
   );
 }
