@@ -868,6 +868,48 @@ step('records a futures option: the future\'s point value, its label and P&L', a
   assert.deepEqual(items.map((p) => [p.symbol, p.optionExpiry, p.multiplier]), [['./ESZ26 261218C6000', '2026-12-18', 50]]);
 });
 
+step('records a USD/JPY trade through the form: 1 standard lot, its P&L in yen beside the dollars', async () => {
+  await page.goto('/positions/new');
+  await page.getByRole('heading', { name: 'New position' }).waitFor();
+  await page.getByLabel('Account').selectOption({ label: 'Swing (USD)' });
+  await page.getByLabel('Symbol', { exact: true }).fill('USDJPY');
+  await page.getByLabel('Asset type').selectOption('forex');
+  await page.getByText(/Currency pair, e\.g\. EUR\/USD/).waitFor();
+  await page.getByLabel('Entry price').fill('150.00');
+  // Lots, turned into units of the base as the API takes them.
+  assert.equal(await page.getByLabel('Quantity in', { exact: true }).inputValue(), 'standard');
+  await page.getByLabel('Quantity', { exact: true }).fill('1');
+  await page.getByText('= 100,000 units of USD.').first().waitFor();
+  await page.getByLabel('Fees', { exact: true }).fill('0');
+  await page.getByLabel('Filled at', { exact: true }).fill('2026-11-10T10:00');
+  // The rate, in words, is left to the journal: the account is in the pair's base, so 1 / the exit price.
+  assert.equal(await page.getByLabel('Value of 1 JPY in USD', { exact: true }).inputValue(), '');
+  await page.getByRole('button', { name: 'Add exit' }).click();
+  await page.getByLabel('Exit price (fill 2)').fill('151.00');
+  await page.getByLabel('Quantity (fill 2)').fill('1');
+  await page.getByLabel('Fees (fill 2)').fill('0');
+  await page.getByLabel('Filled at (fill 2)').fill('2026-11-10T11:00');
+  await screenshot('position-new-forex');
+  await page.getByRole('button', { name: 'Save position' }).click();
+  await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+  await page.getByRole('heading', { name: /USD\/JPY/ }).waitFor();
+  // (151.00 - 150.00) x 100,000 = 100,000 JPY, at 1/151 USD a yen: 662.25 USD.
+  assert.equal((await page.getByTestId('quote-pnl').innerText()).trim(), '+100,000 JPY · +662.25 USD');
+  assert.equal((await page.getByTestId('net-pnl').innerText()).trim(), '$662.25');
+  assert.equal(await page.getByTestId('awaiting-rate').count(), 0);
+  await screenshot('position-forex');
+
+  await nav('Positions');
+  const row = page.getByRole('row', { name: /USD\/JPY/ });
+  await row.waitFor();
+  assert.match(await row.innerText(), /\$662\.25\s+\+100,000 JPY/);
+  const { items } = await api('/api/positions?assetType=forex');
+  assert.deepEqual(
+    items.map((p) => [p.symbol, p.entryQuantity, p.quoteCurrency, p.quoteGrossPnl, p.netPnl, p.awaitingRate]),
+    [['USD/JPY', '100000', 'JPY', '100000.0000', '662.2517', false]],
+  );
+});
+
 /**
  * fakeProvider is an OpenAI-compatible chat-completions server on loopback
  * that streams the first piece of its answer, then holds the rest until

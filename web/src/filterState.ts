@@ -4,6 +4,7 @@
 // string passes straight through to GET /api/performance and /api/positions.
 import type { Schemas } from './api/client';
 import type { paths } from './api/schema';
+import type { AssetType } from './assetTypes';
 
 /** Filters that take several values: any of them matches (written comma-separated). */
 export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'assetType', 'weekday', 'hour'] as const;
@@ -107,7 +108,7 @@ export type ApiQuery = {
   excludeTagId?: string[];
   playbookId?: string[];
   strategy?: Array<Schemas['StrategyKind'] | 'none'>;
-  assetType?: Array<'stock' | 'option' | 'future' | 'future_option'>;
+  assetType?: AssetType[];
   weekday?: number[];
   hour?: number[];
   side?: 'long' | 'short';

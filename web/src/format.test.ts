@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { counted, formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { counted, formatAmount, formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -23,6 +23,22 @@ describe('formatMoney', () => {
   it('shows a dash for null and non-decimals', () => {
     expect(formatMoney(null, 'USD')).toBe('—');
     expect(formatMoney('abc', 'USD')).toBe('—');
+  });
+});
+
+describe('formatAmount', () => {
+  it('signs an amount and writes its currency code after it, in the currency minor units', () => {
+    expect(formatAmount('100000.0000', 'JPY')).toBe('+100,000 JPY');
+    expect(formatAmount('662.2517', 'USD')).toBe('+662.25 USD');
+    expect(formatAmount('-12.5000', 'EUR')).toMatch(/^[-−]12\.50 EUR$/);
+    expect(formatAmount('0.0000', 'USD')).toBe('0.00 USD');
+  });
+  it('keeps up to 8 places of a code Intl does not know (a crypto asset)', () => {
+    expect(formatAmount('0.00123400', 'USDT')).toBe('+0.001234 USDT');
+    expect(formatAmount('25.5', 'USDT')).toBe('+25.50 USDT');
+  });
+  it('shows a dash for null', () => {
+    expect(formatAmount(null, 'USD')).toBe('—');
   });
 });
 

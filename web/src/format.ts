@@ -48,6 +48,26 @@ export function formatMoney(value: string | null | undefined, currency: string |
   return f.known ? text : `${text} ${currency}`;
 }
 
+const amountFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * formatAmount writes a signed amount with its currency's code after it, in the user's number format: "+100,000 JPY",
+ * "+662.25 USD", "-12.50 EUR" (a P&L shown in two currencies side by side, where a symbol would not tell ¥ from ¥).
+ * A currency Intl knows keeps its minor units; any other code (a crypto asset, USDT) up to 8 places. "—" for null.
+ */
+export function formatAmount(value: string | null | undefined, currency: string): string {
+  if (value == null || value === '' || !isDecimal(value)) return '—';
+  const known = currencyFormatter(currency).known;
+  const key = known ? currency : '';
+  let f = amountFormatters.get(key);
+  if (!f) {
+    const digits = known ? minorUnits(currency) : 2;
+    f = new Intl.NumberFormat(undefined, { minimumFractionDigits: digits, maximumFractionDigits: known ? digits : 8, signDisplay: 'exceptZero' });
+    amountFormatters.set(key, f);
+  }
+  return `${f.format(value as Intl.StringNumericLiteral)} ${currency}`;
+}
+
 const compactFormatters = new Map<string, Intl.NumberFormat>();
 
 /** formatMoneyShort is an amount in at most a few characters ("$1.2K", "-$350"), for a phone's calendar cell; formatMoney in full elsewhere. */

@@ -59,6 +59,23 @@ describe('detailSentence', () => {
       { field: 'multiplier', message: 'is required for a future of root XYZ, which has no built-in point value (the amount one point of price moves one contract)' },
       'Enter the point value: futures of root XYZ have no built-in point value (the amount one point of price moves one contract).',
     ],
+    // Forex, crypto and CFDs in the position form.
+    [
+      { field: 'fills[0].rate', message: "applies only to forex, crypto and CFDs (what 1 unit of the quote currency is worth in the account's)" },
+      "Leave the rate of fill 1 empty: only forex, crypto and CFDs take one (what 1 unit of the quote currency is worth in the account's).",
+    ],
+    [{ field: 'fills[1].rate', message: 'must be greater than 0 and at most 1000000000' }, 'The rate of fill 2 must be more than 0 and at most 1,000,000,000.'],
+    [{ field: 'fills[0].rate', message: 'must have at most 12 decimal places' }, 'The rate of fill 1 can have at most 12 digits after the decimal point.'],
+    [
+      { field: 'multiplier', message: 'applies only to futures, futures options, CFDs and crypto contracts (stocks and forex have 1, options 100)' },
+      'Leave the point value empty: only futures, futures options, CFDs and crypto contracts take one (stocks and forex have 1, options 100).',
+    ],
+    [
+      { field: 'symbol', message: 'must be a crypto pair such as "BTC/USDT", "BTC-USD", "BTCUSDT" or Kraken\'s "XXBTZUSD"; a perpetual as "BTC/USDT:PERP"' },
+      'Enter the symbol as a crypto pair, like BTC/USDT, BTCUSDT or BTC-USD (a perpetual like BTC/USDT:PERP).',
+    ],
+    // A rule for some asset types only that names one thing keeps its own words.
+    [{ field: 'legs[0].strike', message: 'applies only to an option leg' }, 'The strike of leg 1: applies only to an option leg.'],
   ])('%j reads %s', (detail, want) => {
     expect(detailSentence(detail, ny)).toBe(want);
   });
@@ -84,6 +101,20 @@ describe('detailSentence', () => {
   it('falls back to a sentence naming the field, never its path', () => {
     const text = detailSentence({ field: 'fills[0].fees', message: 'must be below targetPrice somehow' }, ny);
     expect(text).toBe('The fees of fill 1: must be below target price somehow.');
+  });
+});
+
+describe('the position form’s own names', () => {
+  const labels = { quoteCurrency: 'currency the CFD is priced in', multiplier: 'value per point' };
+  it.each([
+    [{ field: 'quoteCurrency', message: 'must be a three-letter ISO 4217 currency code such as USD or EUR' }, 'Enter the currency the CFD is priced in as a three-letter code, such as USD or EUR.'],
+    [
+      { field: 'quoteCurrency', message: "applies only to CFDs (a pair's quote currency is in its symbol)" },
+      "Leave the currency the CFD is priced in empty: only CFDs take one (a pair's quote currency is in its symbol).",
+    ],
+    [{ field: 'multiplier', message: 'must be greater than 0 and at most 1000000000' }, 'The value per point must be more than 0 and at most 1,000,000,000.'],
+  ])('%j reads %s', (detail, want) => {
+    expect(detailSentence(detail, { ...ny, labels })).toBe(want);
   });
 });
 

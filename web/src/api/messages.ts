@@ -212,6 +212,7 @@ const rules: Rule[] = [
   [/^is required \((.+)\)$/, (m, l) => `Enter ${the(l)}: ${m[1]}`],
   [/^must be left out: (.+)$/, (m, l, o) => `Leave ${the(l)} empty: ${humanize(m[1] ?? '', o)}`],
   [/^must be a currency pair such as /, (_m, l) => `Enter ${the(l)} as two currency codes, like EUR/USD or EURUSD (a metal first for gold or silver, like XAU/USD)`],
+  [/^must be a crypto pair such as /, (_m, l) => `Enter ${the(l)} as a crypto pair, like BTC/USDT, BTCUSDT or BTC-USD (a perpetual like BTC/USDT:PERP)`],
   [/^must be a category id from /, () => 'Choose a category from the list'],
   [/^is not a built-in category or one of yours: "(.*)"$/, (m) => `There is no category “${m[1]}”: use a built-in one (data, platform, education, hardware, subscriptions, other) or one of yours, created on the Expenses page first`],
   [/^is not one of your accounts: "(.*)"$/, (m) => `You have no account named “${m[1]}”: use the name of one of your accounts, or leave it empty`],
@@ -225,6 +226,8 @@ const rules: Rule[] = [
   [/^must differ from (\w+)$/, (m, l, o) => `${cap(the(l))} must differ from ${the(leafLabel(m[1] ?? '', o).label)}`],
   [/^must be (below|above) (?:the )?(.+?) for a (long|short)$/, (m, l, o) => `For a ${m[3]} position, ${the(l)} must be ${m[1]} ${the(leafLabel(m[2] ?? '', o).label)}`],
   [/^must be ([a-z_-]+(?:, [a-z_-]+)*) or ([a-z_-]+)$/, (m, l) => `Choose ${the(l)}: ${(m[1] ?? '').replace(/_/g, ' ')} or ${(m[2] ?? '').replace(/_/g, ' ')}`],
+  // A field of some asset types only: a fill's rate (forex, crypto and CFDs), a CFD's currency, a point value.
+  [/^applies only to (?!an? )(.+?)(?: \((.+)\))?$/, (m, l, o) => `Leave ${the(l)} empty: only ${m[1]} take one${m[2] ? ` (${humanize(m[2], o)})` : ''}`],
 ];
 
 function the(label: string): string {

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import type { Schemas } from '../api/client';
 import { usePlaybooks } from '../api/queries';
 import { activeCount, emptyFilters, parseFilters, withFilter, writeFilters, type FilterName, type Filters, type ListFilterName } from '../filterState';
+import { assetTypeNames, assetTypes } from '../assetTypes';
 import { strategyKindNames } from '../strategyKinds';
 import { Field, SelectField } from './ui';
 
@@ -17,8 +18,6 @@ export function useUrlFilters(): [Filters, (next: Filters) => void] {
 }
 
 export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-/** assetTypeNames are the asset types as the filters and breakdowns call them. */
-export const assetTypeNames: Record<string, string> = { stock: 'Stocks', option: 'Options', future: 'Futures', future_option: 'Futures options' };
 const categoryNames: Record<string, string> = { setup: 'Setups', mistake: 'Mistakes', emotion: 'Emotions', general: 'General' };
 
 /** hourLabel is "09:00–10:00" for 9: the hour of the entry in the account's zone. */
@@ -181,7 +180,7 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
           <option value="long">Long</option>
           <option value="short">Short</option>
         </SelectField>
-        <MultiChoice label="Asset types" any="All types" choices={Object.entries(assetTypeNames).map(([value, label]) => ({ value, label }))} {...list('assetType')} />
+        <MultiChoice label="Asset types" any="All types" choices={assetTypes.map((value) => ({ value, label: assetTypeNames[value] }))} {...list('assetType')} />
         {scope === 'list' && (
           <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set('status', e.target.value)}>
             <option value="">Any status</option>

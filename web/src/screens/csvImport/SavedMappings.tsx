@@ -4,7 +4,8 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { ErrorNote, Field, SelectField } from '../../components/ui';
-import { loadSaved, savedBody, type ImportForm, type MappingRules } from './logic';
+import { assetTypeName } from '../../assetTypes';
+import { importedAssetTypes, loadSaved, savedBody, type ImportForm, type MappingRules } from './logic';
 
 export function MappingRulesFields({ rules, onChange }: { rules: MappingRules; onChange: (r: MappingRules) => void }) {
   const statusSkip = rules.filters?.find((f) => f.column === 'Status')?.skip?.join(', ') ?? '';
@@ -18,10 +19,11 @@ export function MappingRulesFields({ rules, onChange }: { rules: MappingRules; o
           onChange={(e) => onChange({ ...rules, defaultAssetType: (e.target.value || undefined) as MappingRules['defaultAssetType'] })}
         >
           <option value="">From the symbol</option>
-          <option value="stock">Stock</option>
-          <option value="option">Option</option>
-          <option value="future">Future</option>
-          <option value="future_option">Futures option</option>
+          {importedAssetTypes.map((t) => (
+            <option key={t} value={t}>
+              {assetTypeName[t]}
+            </option>
+          ))}
         </SelectField>
         {(rules.defaultAssetType === 'future' || rules.defaultAssetType === 'future_option') && (
           <Field

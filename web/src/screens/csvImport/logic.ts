@@ -1,5 +1,6 @@
 // The CSV import wizard's request: the options part, built from the form.
 import type { Schemas } from '../../api/client';
+import { assetTypeName, type AssetType } from '../../assetTypes';
 
 export type Options = Schemas['CsvImportOptions'];
 type Mapping = Schemas['CsvImportMapping'];
@@ -7,6 +8,12 @@ type SavedMapping = Schemas['CsvImportSavedMapping'];
 /** MappingRules are a mapping's parts beyond its columns (filters, vocabularies, defaults). */
 export type MappingRules = Omit<Mapping, 'columns' | 'hasHeader' | 'delimiter'>;
 type RowShape = 'execution' | 'round-trip';
+
+/**
+ * importedAssetTypes are the asset types the broker files are read as, and so a mapping's default asset type may
+ * be: forex, crypto and CFD rows are reported as not supported yet (the importer refuses them as a default too).
+ */
+export const importedAssetTypes: readonly AssetType[] = ['stock', 'option', 'future', 'future_option'];
 
 export interface ImportForm {
   accountId: string;
@@ -148,7 +155,7 @@ export function savedBody(f: ImportForm, name: string) {
 
 /** The words for a mapping's fields whose API names do not read as words. */
 const fieldWords: Record<string, string> = {
-  assetType: 'asset type (stock, option, future, futures option)',
+  assetType: `asset type (${importedAssetTypes.map((t) => assetTypeName[t].toLowerCase()).join(', ')})`,
   right: 'call or put',
   side: 'buy or sell',
   openClose: 'open or close',

@@ -3,7 +3,8 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../../api/client';
 import { SortableTable, type SortColumn } from '../../components/SortableTable';
-import { assetTypeNames, hourLabel, weekdayNames } from '../../components/filters';
+import { groupName } from '../../assetTypes';
+import { hourLabel, weekdayNames } from '../../components/filters';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../../format';
 import { strategyKindNames } from '../../strategyKinds';
 import { monthLabel } from './calendar';
@@ -96,7 +97,7 @@ export function breakdownTables(b: Block): Array<{ title: string; column: string
     { title: 'By hour of entry', column: 'Hour', rows: b.byHour.map((e) => row(e, String(e.hour), hourLabel(e.hour), e.hour)) },
     { title: 'By hold time', column: 'Held', rows: b.byHoldTime.map((e) => row(e, e.bucket, holdTimeLabels[e.bucket] ?? e.bucket, holdTimeOrder.indexOf(e.bucket))) },
     { title: 'By side', column: 'Side', rows: b.bySide.map((e) => row(e, e.side, sideLabels[e.side] ?? e.side, e.side)) },
-    { title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, assetTypeNames[e.assetType] ?? e.assetType, e.assetType)) },
+    { title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, groupName(e.assetType), e.assetType)) },
     { title: 'By underlying', column: 'Underlying', rows: b.byUnderlying.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
     { title: 'By tag', column: 'Tag', rows: b.byTag.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
     {

@@ -9,7 +9,7 @@ import { QueryView } from '../../components/QueryView';
 import { SortableTable, type SortColumn } from '../../components/SortableTable';
 import { SelectField } from '../../components/ui';
 import { MissingRates } from '../../components/MissingRates';
-import { assetTypeNames } from '../../components/filters';
+import { groupName } from '../../assetTypes';
 import { counted, formatDay, formatMoney, formatPercent, pnlClass } from '../../format';
 import type { ApiQuery } from '../../filterState';
 import { Absent, weekLabel } from './Breakdowns';
@@ -84,7 +84,7 @@ export function feeTables(b: FeeBlock, period: FeePeriod): Array<{ title: string
       column: 'Broker',
       rows: b.byBroker.map((x) => ({ ...x, key: x.brokerageId ?? 'none', label: x.name ?? 'No broker fee schedule', order: x.name ?? '~' })),
     },
-    { title: 'Fees by asset type', column: 'Asset type', rows: b.byAssetType.map((x) => ({ ...x, key: x.assetType, label: assetTypeNames[x.assetType] ?? x.assetType, order: x.assetType })) },
+    { title: 'Fees by asset type', column: 'Asset type', rows: b.byAssetType.map((x) => ({ ...x, key: x.assetType, label: groupName(x.assetType), order: x.assetType })) },
   ];
 }
 

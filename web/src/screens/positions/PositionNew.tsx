@@ -7,10 +7,26 @@ import { ErrorNote, Field, PageTitle, SelectField, TextAreaField } from '../../c
 import { fromLocalInput, toLocalInput } from '../../datetime';
 import { emptyToUndefined } from '../../lists';
 import { normalizeDecimal } from '../../numbers';
+import { currencyCode } from '../calculator/stepped';
 import { QuoteButton } from './QuoteButton';
 import { SymbolInput } from './SymbolInput';
 import { TagPicker } from './TagPicker';
 import { AssetTypeOptions, futureHint, futureOptionHint, MultiplierField, takesPointValue, type AssetType } from './futures';
+import {
+  CfdFields,
+  cfdHint,
+  cryptoHint,
+  forexHint,
+  forexQuantityHint,
+  formMarket,
+  LotSizeOptions,
+  quotedApart,
+  rateHint,
+  rateLabel,
+  unitsOf,
+  type FillMarket,
+  type LotSize,
+} from './markets';
 
 /** How an option is named: the OCC symbol the journal parses into underlying, expiry, right and strike. */
 export const optionHint = 'OCC symbol, e.g. AAPL  240119C00190000 (quantities are contracts of 100).';
@@ -19,29 +35,61 @@ export interface FillDraft {
   type: 'entry' | 'exit';
   price: string;
   quantity: string;
+  /** What a forex quantity is typed in (lots or units); the API always gets units. Other asset types ignore it. */
+  unit: LotSize;
   fees: string;
   filledAt: string;
+  /** A forex, crypto or CFD fill's rate of the quote currency in the account's; blank lets the journal find it. */
+  rate: string;
 }
 
-export const newFill = (type: FillDraft['type'] = 'entry'): FillDraft => ({ type, price: '', quantity: '', fees: '', filledAt: toLocalInput(new Date()) });
+/** newFill is an empty fill row; a forex quantity is typed in standard lots unless the trader picks another size. */
+export const newFill = (type: FillDraft['type'] = 'entry'): FillDraft => ({ type, price: '', quantity: '', unit: 'standard', fees: '', filledAt: toLocalInput(new Date()), rate: '' });
 
-/** fillInput turns a fill row into the API body; blank fees are left to the brokerage estimate. */
-export function fillInput(f: FillDraft): Schemas['FillInput'] {
+/** fillQuantity is a fill's quantity as the API takes it: a forex quantity typed in lots becomes units of the pair's base. */
+export function fillQuantity(f: FillDraft, market?: FillMarket): string {
+  return market?.assetType === 'forex' ? unitsOf(f.quantity, f.unit, market.base) : normalizeDecimal(f.quantity);
+}
+
+/**
+ * fillInput turns a fill row into the API body: blank fees are left to the brokerage estimate, a forex quantity is
+ * sent in units, and a forex, crypto or CFD fill's rate only when one was typed (blank: the journal finds it).
+ */
+export function fillInput(f: FillDraft, market?: FillMarket): Schemas['FillInput'] {
   const body: Schemas['FillInput'] = {
     type: f.type,
     price: normalizeDecimal(f.price),
-    quantity: normalizeDecimal(f.quantity),
+    quantity: fillQuantity(f, market),
     filledAt: fromLocalInput(f.filledAt) ?? '',
   };
   const fees = emptyToUndefined(f.fees);
   if (fees !== undefined) body.fees = fees;
+  const rate = normalizeDecimal(f.rate);
+  if (market && quotedApart(market.assetType) && rate) body.rate = rate;
   return body;
 }
 
-/** FillFields is one fill's inputs, labelled for screen readers and the end-to-end tests. */
-export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft; onChange: (f: FillDraft) => void; index?: number; errorOf?: (field: string) => string | undefined }) {
+/**
+ * FillFields is one fill's inputs, labelled for screen readers and the end-to-end tests. With a forex market the
+ * quantity is typed in lots or units; with a forex, crypto or CFD market the fill takes an optional rate, named in
+ * words ("Value of 1 JPY in USD").
+ */
+export function FillFields({
+  fill,
+  onChange,
+  index,
+  errorOf,
+  market,
+}: {
+  fill: FillDraft;
+  onChange: (f: FillDraft) => void;
+  index?: number;
+  errorOf?: (field: string) => string | undefined;
+  market?: FillMarket | undefined;
+}) {
   const p = index === undefined ? '' : `fills[${index}].`;
   const suffix = index === undefined || index === 0 ? '' : ` (fill ${index + 1})`;
+  const forex = market?.assetType === 'forex' ? market : undefined;
   return (
     <div className="grid">
       <SelectField label={`Fill type${suffix}`} value={fill.type} onChange={(e) => onChange({ ...fill, type: e.target.value as FillDraft['type'] })}>
@@ -56,7 +104,20 @@ export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft
         onChange={(e) => onChange({ ...fill, price: e.target.value })}
         error={errorOf?.(`${p}price`)}
       />
-      <Field label={`Quantity${suffix}`} inputMode="decimal" required value={fill.quantity} onChange={(e) => onChange({ ...fill, quantity: e.target.value })} error={errorOf?.(`${p}quantity`)} />
+      {forex && (
+        <SelectField label={`Quantity in${suffix}`} value={fill.unit} onChange={(e) => onChange({ ...fill, unit: e.target.value as LotSize })}>
+          <LotSizeOptions base={forex.base} />
+        </SelectField>
+      )}
+      <Field
+        label={`Quantity${suffix}`}
+        inputMode="decimal"
+        required
+        value={fill.quantity}
+        onChange={(e) => onChange({ ...fill, quantity: e.target.value })}
+        error={errorOf?.(`${p}quantity`)}
+        hint={forex ? forexQuantityHint(fill.quantity, fill.unit, forex.base) : undefined}
+      />
       <Field
         label={`Fees${suffix}`}
         inputMode="decimal"
@@ -75,6 +136,18 @@ export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft
         onChange={(e) => onChange({ ...fill, filledAt: e.target.value })}
         error={errorOf?.(`${p}filledAt`)}
       />
+      {market && quotedApart(market.assetType) && (
+        <Field
+          label={`${rateLabel(market)}${suffix}`}
+          className="wide"
+          inputMode="decimal"
+          placeholder="found by the journal"
+          value={fill.rate}
+          onChange={(e) => onChange({ ...fill, rate: e.target.value })}
+          error={errorOf?.(`${p}rate`)}
+          hint={rateHint(market)}
+        />
+      )}
     </div>
   );
 }
@@ -83,27 +156,60 @@ export function FillFields({ fill, onChange, index, errorOf }: { fill: FillDraft
 export interface DetailDraft {
   symbol: string;
   assetType: AssetType;
+  /** A future's point value, a CFD's value per point. */
   multiplier: string;
+  /** A CFD's currency when it is not the account's; blank else. */
+  quoteCurrency: string;
   side: 'long' | 'short';
   stopLoss: string;
   targetPrice: string;
 }
 
-/** DetailFields is a position's symbol, asset type, point value (futures), side, stop loss and target price. */
-export function DetailFields({ draft, onChange, errorOf }: { draft: DetailDraft; onChange: (d: DetailDraft) => void; errorOf: (field: string) => string | undefined }) {
+/** How each asset type's symbol is written, under the symbol field. */
+const symbolHints: Record<AssetType, string | undefined> = {
+  stock: undefined,
+  option: optionHint,
+  future: futureHint,
+  future_option: futureOptionHint,
+  forex: forexHint,
+  crypto: cryptoHint,
+  cfd: cfdHint,
+};
+
+/**
+ * positionLabels name the position form's fields in the API's messages as the form labels them: a CFD's currency
+ * is what it is "priced in", its multiplier its value per point.
+ */
+export function positionLabels(assetType: AssetType): Record<string, string> {
+  return assetType === 'cfd' ? { quoteCurrency: 'currency the CFD is priced in', multiplier: 'value per point' } : { quoteCurrency: 'currency the CFD is priced in' };
+}
+
+/**
+ * DetailFields is a position's symbol, asset type, point value (futures), currency and value per point (CFDs), side,
+ * stop loss and target price. account is the account's currency, the CFD's when it names none of its own.
+ */
+export function DetailFields({
+  draft,
+  onChange,
+  errorOf,
+  account = null,
+}: {
+  draft: DetailDraft;
+  onChange: (d: DetailDraft) => void;
+  errorOf: (field: string) => string | undefined;
+  account?: string | null;
+}) {
   const set = <K extends keyof DetailDraft>(key: K, value: DetailDraft[K]) => onChange({ ...draft, [key]: value });
   return (
     <>
-      <SymbolInput
-        value={draft.symbol}
-        onChange={(v) => set('symbol', v)}
-        error={errorOf('symbol')}
-        hint={{ option: optionHint, future: futureHint, future_option: futureOptionHint, stock: undefined }[draft.assetType]}
-      />
+      <SymbolInput value={draft.symbol} onChange={(v) => set('symbol', v)} error={errorOf('symbol')} hint={symbolHints[draft.assetType]} />
       <SelectField label="Asset type" value={draft.assetType} onChange={(e) => set('assetType', e.target.value as AssetType)}>
         <AssetTypeOptions />
       </SelectField>
       {takesPointValue(draft.assetType) && <MultiplierField value={draft.multiplier} onChange={(v) => set('multiplier', v)} error={errorOf('multiplier')} />}
+      {draft.assetType === 'cfd' && (
+        <CfdFields quoteCurrency={draft.quoteCurrency} multiplier={draft.multiplier} account={account} onChange={(c) => onChange({ ...draft, ...c })} errorOf={errorOf} />
+      )}
       <SelectField label="Side" value={draft.side} onChange={(e) => set('side', e.target.value as DetailDraft['side'])} error={errorOf('side')}>
         <option value="long">Long</option>
         <option value="short">Short</option>
@@ -121,22 +227,27 @@ export default function PositionNew() {
   const queryClient = useQueryClient();
   const active = accounts.data?.filter((a) => !a.archived) ?? [];
   const [accountId, setAccountId] = useState(params.get('accountId') ?? '');
-  const [details, setDetails] = useState<DetailDraft>({ symbol: '', assetType: 'stock', multiplier: '', side: 'long', stopLoss: '', targetPrice: '' });
-  const { symbol, assetType, multiplier, side, stopLoss, targetPrice } = details;
+  const [details, setDetails] = useState<DetailDraft>({ symbol: '', assetType: 'stock', multiplier: '', quoteCurrency: '', side: 'long', stopLoss: '', targetPrice: '' });
+  const { symbol, assetType, multiplier, quoteCurrency, side, stopLoss, targetPrice } = details;
   const [notes, setNotes] = useState('');
   const [tagIds, setTagIds] = useState<string[]>([]);
   const [fills, setFills] = useState<FillDraft[]>([newFill()]);
   const account = accountId || active[0]?.id || '';
+  const currency = active.find((a) => a.id === account)?.currency ?? null;
+  const market = formMarket(assetType, symbol, quoteCurrency, currency);
+  const labels = positionLabels(assetType);
 
   const create = useMutation({
     mutationFn: () => {
-      const body: Schemas['PositionCreate'] = { accountId: account, symbol: symbol.trim(), assetType, side, fills: fills.map(fillInput), tagIds };
+      const body: Schemas['PositionCreate'] = { accountId: account, symbol: symbol.trim(), assetType, side, fills: fills.map((f) => fillInput(f, market)), tagIds };
       const stop = emptyToUndefined(stopLoss);
       if (stop) body.stopLoss = stop;
       const target = emptyToUndefined(targetPrice);
       if (target) body.targetPrice = target;
       const pointValue = emptyToUndefined(multiplier);
-      if (takesPointValue(assetType) && pointValue) body.multiplier = pointValue;
+      if ((takesPointValue(assetType) || assetType === 'cfd') && pointValue) body.multiplier = pointValue;
+      const priced = currencyCode(quoteCurrency);
+      if (assetType === 'cfd' && priced) body.quoteCurrency = priced;
       if (notes.trim()) body.notes = notes;
       return unwrap(client.POST('/api/positions', { body }));
     },
@@ -174,7 +285,7 @@ export default function PositionNew() {
               </option>
             ))}
           </SelectField>
-          <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field)} />
+          <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field, { labels })} account={currency} />
         </div>
         <QuoteButton
           symbol={symbol}
@@ -187,7 +298,7 @@ export default function PositionNew() {
         {fills.map((f, i) => (
           <fieldset key={i}>
             <legend>Fill {i + 1}</legend>
-            <FillFields fill={f} index={i} onChange={(nf) => setFills(fills.map((x, j) => (j === i ? nf : x)))} errorOf={(field) => err?.fieldError(field)} />
+            <FillFields fill={f} index={i} market={market} onChange={(nf) => setFills(fills.map((x, j) => (j === i ? nf : x)))} errorOf={(field) => err?.fieldError(field, { labels })} />
             {fills.length > 1 && (
               <button type="button" className="ghost" onClick={() => setFills(fills.filter((_, j) => j !== i))}>
                 Remove fill {i + 1}
@@ -207,7 +318,7 @@ export default function PositionNew() {
         <TagPicker selected={tagIds} onChange={setTagIds} />
         {err && err.details.length > 0 && (
           <ul className="note note-error" role="alert">
-            {err.sentences().map((s) => (
+            {err.sentences({ labels }).map((s) => (
               <li key={s}>{s}</li>
             ))}
           </ul>

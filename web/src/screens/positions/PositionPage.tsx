@@ -14,11 +14,13 @@ import { Assignment } from './Assignment';
 import { AwaitingExpiryNote } from './expiry';
 import { Images } from './Images';
 import { Review } from './Review';
-import { DetailFields, FillFields, fillInput, newFill, type DetailDraft, type FillDraft } from './PositionNew';
+import { DetailFields, FillFields, fillInput, fillQuantity, newFill, positionLabels, type DetailDraft, type FillDraft } from './PositionNew';
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
 import { contractText, plainNumber, takesPointValue } from './futures';
+import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnl, rateLabel, type FillMarket } from './markets';
+import { currencyCode } from '../calculator/stepped';
 import { sameValue, useDraft } from './draft';
 
 type Position = Schemas['Position'];
@@ -55,6 +57,7 @@ function useSetPosition(id: string) {
 }
 
 function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
+  const quoted = quotePnl(p, currency);
   return (
     <div className="tiles">
       <div className="tile">
@@ -62,6 +65,7 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
         <div className={`value ${pnlClass(p.netPnl)}`} data-testid="net-pnl">
           {formatMoney(p.netPnl, currency)}
         </div>
+        {p.awaitingRate && <div className="muted tile-note">without the exit awaiting a rate</div>}
       </div>
       <div className="tile">
         <div className="label">R multiple</div>
@@ -69,7 +73,14 @@ function Facts({ p, currency }: { p: Position; currency: string | undefined }) {
       </div>
       <div className="tile">
         <div className="label">Gross P&amp;L</div>
-        <div className={`value ${pnlClass(p.grossPnl)}`}>{formatMoney(p.grossPnl, currency)}</div>
+        {quoted ? (
+          <div className={`value ${pnlClass(p.quoteGrossPnl)}`} data-testid="quote-pnl" title={`In ${p.quoteCurrency ?? ''}, the currency of its prices, and in ${currency ?? ''} at each exit's rate`}>
+            {/* Each currency's figure on one line: a narrow tile breaks between them, never inside one. */}
+            <span className="nowrap">{quoted[0]}</span> · <span className="nowrap">{quoted[1]}</span>
+          </div>
+        ) : (
+          <div className={`value ${pnlClass(p.grossPnl)}`}>{formatMoney(p.grossPnl, currency)}</div>
+        )}
       </div>
       <div className="tile">
         <div className="label">Fees</div>
@@ -92,6 +103,7 @@ const detailNames: Record<keyof DetailDraft, string> = {
   symbol: 'symbol',
   assetType: 'asset type',
   multiplier: 'point value',
+  quoteCurrency: 'currency it is priced in',
   side: 'side',
   stopLoss: 'stop loss',
   targetPrice: 'target price',
@@ -103,7 +115,8 @@ function detailsOf(p: Position): DetailDraft {
     symbol: p.symbol,
     assetType: p.assetType,
     // A future's point value, sent only when typed: absent, the API keeps it across a roll of the same root.
-    multiplier: takesPointValue(p.assetType) ? plainNumber(p.multiplier) : '',
+    multiplier: takesPointValue(p.assetType) || p.assetType === 'cfd' ? plainNumber(p.multiplier) : '',
+    quoteCurrency: p.assetType === 'cfd' ? (p.quoteCurrency ?? '') : '',
     side: p.side,
     stopLoss: p.stopLoss ?? '',
     targetPrice: p.targetPrice ?? '',
@@ -115,7 +128,7 @@ function detailsOf(p: Position): DetailDraft {
  * kept until Save details (a save elsewhere on the page does not wipe it),
  * the page asks before it is left unsaved, and the form says it is unsaved.
  */
-function DetailsForm({ p }: { p: Position }) {
+function DetailsForm({ p, currency }: { p: Position; currency: string | undefined }) {
   const setPosition = useSetPosition(p.id);
   const saved = detailsOf(p);
   const { draft: details, setDraft: setDetails, dirty } = useDraft(saved);
@@ -124,7 +137,9 @@ function DetailsForm({ p }: { p: Position }) {
   const save = useMutation({
     mutationFn: (sent: DetailDraft) => {
       const pointValue = normalizeDecimal(sent.multiplier);
-      const sendMultiplier = takesPointValue(sent.assetType) && pointValue !== '' && pointValue !== saved.multiplier;
+      // A CFD's value per point and currency are sent each time: absent, the API takes 1 and the account's currency.
+      const cfd = sent.assetType === 'cfd';
+      const sendMultiplier = pointValue !== '' && (cfd || (takesPointValue(sent.assetType) && pointValue !== saved.multiplier));
       return unwrap(
         client.PATCH('/api/positions/{positionId}', {
           params: { path: { positionId: p.id } },
@@ -135,6 +150,7 @@ function DetailsForm({ p }: { p: Position }) {
             stopLoss: normalizeDecimal(sent.stopLoss) || null,
             targetPrice: normalizeDecimal(sent.targetPrice) || null,
             ...(sendMultiplier ? { multiplier: pointValue } : {}),
+            ...(cfd ? { quoteCurrency: currencyCode(sent.quoteCurrency) } : {}),
           },
         }),
       );
@@ -146,6 +162,7 @@ function DetailsForm({ p }: { p: Position }) {
     },
   });
   const err = save.error instanceof ApiError ? save.error : undefined;
+  const labels = positionLabels(details.assetType);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate(details);
@@ -154,7 +171,7 @@ function DetailsForm({ p }: { p: Position }) {
     <form className="card" onSubmit={submit} aria-label="Position details">
       <h2>Details</h2>
       <div className="grid">
-        <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field)} />
+        <DetailFields draft={details} onChange={setDetails} errorOf={(field) => err?.fieldError(field, { labels })} account={currency ?? null} />
       </div>
       <QuoteButton symbol={details.symbol} />
       {err && err.details.length === 0 && <ErrorNote error={err} />}
@@ -173,16 +190,26 @@ function DetailsForm({ p }: { p: Position }) {
 
 /** fillVersion changes when a fill's own figures do, and only then (a row in edit keeps its draft through other saves). */
 function fillVersion(f: Fill): string {
-  return [f.id, f.type, f.price, f.quantity, f.fees, f.feeEstimated, f.filledAt, f.reversal, f.tradeQuantity, f.tradeFees].join('|');
+  return [f.id, f.type, f.price, f.quantity, f.fees, f.feeEstimated, f.filledAt, f.reversal, f.tradeQuantity, f.tradeFees, f.rate, f.rateGiven].join('|');
 }
 
-function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: string | undefined }) {
+function FillRow({ p, fill, currency, market }: { p: Position; fill: Fill; currency: string | undefined; market: FillMarket }) {
   const setPosition = useSetPosition(p.id);
   const [editing, setEditing] = useState(false);
   // A part of a reversal is edited as the whole trade: its quantity and fees are both parts'.
   const quantity = fill.tradeQuantity ?? fill.quantity;
   const fees = fill.tradeFees ?? fill.fees;
-  const [initial] = useState<FillDraft>(() => ({ type: fill.type, price: fill.price, quantity, fees: fill.feeEstimated ? '' : fees, filledAt: toLocalInput(fill.filledAt) }));
+  // A forex quantity is edited in units, as saved; a rate the journal found is left blank (found again on save).
+  const [initial] = useState<FillDraft>(() => ({
+    type: fill.type,
+    price: fill.price,
+    quantity,
+    unit: 'units',
+    fees: fill.feeEstimated ? '' : fees,
+    filledAt: toLocalInput(fill.filledAt),
+    rate: fill.rateGiven ? (fill.rate ?? '') : '',
+  }));
+  const quoted = quotedApart(p.assetType);
   const [draft, setDraft] = useState<FillDraft>(initial);
   useUnsaved(`the ${fill.type} fill of ${formatDateTime(fill.filledAt)}`, editing && !sameValue(draft, initial));
   const path = { positionId: p.id, fillId: fill.id };
@@ -191,7 +218,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
       unwrap(
         client.PATCH('/api/positions/{positionId}/fills/{fillId}', {
           params: { path },
-          body: { type: draft.type, price: normalizeDecimal(draft.price), quantity: normalizeDecimal(draft.quantity), fees: normalizeDecimal(draft.fees) || null, filledAt: fromLocalInput(draft.filledAt) ?? '' },
+          body: fillPatch(draft, market),
         }),
       ),
     onSuccess: (d) => {
@@ -207,7 +234,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
   if (editing) {
     return (
       <tr>
-        <td colSpan={7}>
+        <td colSpan={quoted ? 8 : 7}>
           <form
             onSubmit={(e) => {
               e.preventDefault();
@@ -221,7 +248,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
                 splits it again.
               </p>
             )}
-            <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
+            <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} market={market} />
             {err && err.details.length === 0 && <ErrorNote error={err} />}
             <FormActions submit="Save fill" busy={save.isPending} onCancel={() => setEditing(false)} />
           </form>
@@ -251,6 +278,7 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
         {formatMoney(fill.fees, currency)}
         {fill.feeEstimated && <span className="muted" title="Estimated from the account's fee schedule"> (est.)</span>}
       </td>
+      {quoted && <RateCell fill={fill} market={market} />}
       <td className={`num ${pnlClass(fill.realizedPnl)}`}>{fill.realizedPnl ? formatMoney(fill.realizedPnl, currency) : '—'}</td>
       <td>
         <div className="row">
@@ -267,13 +295,43 @@ function FillRow({ p, fill, currency }: { p: Position; fill: Fill; currency: str
   );
 }
 
-function AddFill({ p }: { p: Position }) {
+/** RateCell is a forex, crypto or CFD fill's rate, and whether the trader gave it or the journal found it. */
+function RateCell({ fill, market }: { fill: Fill; market: FillMarket }) {
+  const { rate, how } = fillRateText(fill);
+  const waiting = fill.type === 'exit' && fill.rate == null;
+  return (
+    <td className="num" title={rateLabel(market)}>
+      {rate}
+      {how && <span className="muted"> ({how})</span>}
+      {waiting && <span className="chip chip-warn">awaiting rate</span>}
+    </td>
+  );
+}
+
+/**
+ * fillPatch is the body of a fill's edit: a forex quantity in units, and a forex, crypto or CFD fill's rate as typed
+ * (null when blank: the journal finds it again).
+ */
+function fillPatch(draft: FillDraft, market: FillMarket): Schemas['FillPatch'] & { rate?: string | null } {
+  const body: Schemas['FillPatch'] & { rate?: string | null } = {
+    type: draft.type,
+    price: normalizeDecimal(draft.price),
+    quantity: fillQuantity(draft, market),
+    fees: normalizeDecimal(draft.fees) || null,
+    filledAt: fromLocalInput(draft.filledAt) ?? '',
+  };
+  // The API takes a fill's rate on an edit as on a new fill; the OpenAPI document's FillPatch does not list it yet.
+  if (quotedApart(market.assetType)) body.rate = normalizeDecimal(draft.rate) || null;
+  return body;
+}
+
+function AddFill({ p, market }: { p: Position; market: FillMarket }) {
   const setPosition = useSetPosition(p.id);
   const [initial, setInitial] = useState<FillDraft>(() => newFill(p.status === 'open' ? 'exit' : 'entry'));
   const [draft, setDraft] = useState<FillDraft>(initial);
   useUnsaved('the new fill', !sameValue(draft, initial));
   const add = useMutation({
-    mutationFn: () => unwrap(client.POST('/api/positions/{positionId}/fills', { params: { path: { positionId: p.id } }, body: fillInput(draft) })),
+    mutationFn: () => unwrap(client.POST('/api/positions/{positionId}/fills', { params: { path: { positionId: p.id } }, body: fillInput(draft, market) })),
     onSuccess: (d) => {
       const fresh = newFill('exit');
       setInitial(fresh);
@@ -292,7 +350,7 @@ function AddFill({ p }: { p: Position }) {
       }}
     >
       <h3>Add fill</h3>
-      <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} />
+      <FillFields fill={draft} onChange={setDraft} errorOf={(f) => err?.fieldError(f)} market={market} />
       {err && err.details.length === 0 && <ErrorNote error={err} />}
       <button type="submit" disabled={add.isPending}>
         Add fill
@@ -436,6 +494,8 @@ function PositionScreen() {
   }
   const p = position.data;
   const account = accounts.data?.find((a) => a.id === p.accountId);
+  const market = positionMarket(p, account?.currency ?? null);
+  const quoted = quotedApart(p.assetType);
   return (
     <ReportWrite.Provider value={report}>
       <PageTitle
@@ -452,6 +512,7 @@ function PositionScreen() {
         {p.closedAt ? ` · closed ${formatDateTime(p.closedAt)}` : ''}
         {p.assetType === 'option' && p.underlying ? ` · ${p.underlying} ${p.optionExpiry ?? ''} ${p.optionRight ?? ''} ${p.optionStrike ?? ''}` : ''}
         {takesPointValue(p.assetType) && ` · ${contractText(p)}`}
+        {quoted && ` · ${marketText(p, account?.currency)}`}
         {p.reversalOf && (
           <>
             {' · '}
@@ -472,6 +533,7 @@ function PositionScreen() {
         )}
       </p>
       {p.status === 'open' && p.awaitingExpiry && <AwaitingExpiryNote />}
+      {p.awaitingRate && <AwaitingRateNote p={p} account={account?.currency} />}
       {last && last.on === p.id && <ChangesNote changes={last.changes} current={p.id} />}
       <ErrorNote error={remove.error} />
       <Images positionId={p.id} />
@@ -490,18 +552,20 @@ function PositionScreen() {
           </dd>
         </dl>
         {p.fills.length > 0 && (
-          <DataTable columns={['Type', 'Time', numeric('Quantity'), numeric('Price'), numeric('Fees'), numeric('Realised'), 'Actions']}>
+          <DataTable
+            columns={['Type', 'Time', numeric('Quantity'), numeric('Price'), numeric('Fees'), ...(quoted ? [numeric('Rate')] : []), numeric('Realised'), 'Actions']}
+          >
             {p.fills.map((f) => (
-              <FillRow key={fillVersion(f)} p={p} fill={f} currency={account?.currency} />
+              <FillRow key={fillVersion(f)} p={p} fill={f} currency={account?.currency} market={market} />
             ))}
           </DataTable>
         )}
-        <AddFill key={p.fills.length} p={p} />
+        <AddFill key={p.fills.length} p={p} market={market} />
       </section>
       {p.assetType === 'option' && (p.status === 'open' || p.fills.some((f) => f.type === 'exit' && Number(f.price) === 0)) && (
         <Assignment p={p} onDone={(option) => queryClient.setQueryData(usePositionKey(p.id), option)} />
       )}
-      <DetailsForm key={`d-${p.id}`} p={p} />
+      <DetailsForm key={`d-${p.id}`} p={p} currency={account?.currency} />
       <Notes key={`n-${p.id}`} p={p} />
       <Tags key={`t-${p.id}-${tagsVersion(p)}`} p={p} />
       <PositionPlaybook positionId={p.id} />

@@ -6,9 +6,10 @@ import { DataTable, numeric, opt, optional, QueryList, sortable } from '../../co
 import { FilterBar, useUrlFilters } from '../../components/filters';
 import { LoadMore, PageTitle } from '../../components/ui';
 import { apiQuery, carriedSearch, positionSort, positionSortParam, writeFilters, writePositionSort } from '../../filterState';
-import { formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
+import { formatAmount, formatDateTime, formatDay, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { AwaitingExpiryBadge } from './expiry';
 import { contractText, takesPointValue } from './futures';
+import { AwaitingRateBadge } from './markets';
 
 /**
  * PositionsList is the journal's positions, filtered and sorted by the
@@ -96,13 +97,26 @@ export default function PositionsList() {
                           <AwaitingExpiryBadge />
                         </>
                       )}
+                      {p.awaitingRate && (
+                        <>
+                          {' '}
+                          <AwaitingRateBadge pair={p.rateNeeded} />
+                        </>
+                      )}
                     </td>
                     <td className={`when ${opt}`}>{formatDateTime(p.openedAt)}</td>
                     <td className={`when ${opt}`}>{formatDateTime(p.closedAt)}</td>
                     <td className={`num ${opt}`}>{p.entryQuantity}</td>
                     <td className={`num ${opt}`}>{formatDecimal(p.avgEntryPrice, 2, 4)}</td>
                     <td className={`num ${opt}`}>{formatDecimal(p.avgExitPrice, 2, 4)}</td>
-                    <td className={`num ${pnlClass(p.netPnl)}`}>{formatMoney(p.netPnl, currency)}</td>
+                    <td className={`num ${pnlClass(p.netPnl)}`}>
+                      {formatMoney(p.netPnl, currency)}
+                      {p.quoteCurrency && p.quoteGrossPnl != null && p.quoteCurrency !== currency && (
+                        <div className="muted" title={`Gross P&L in ${p.quoteCurrency}, the currency of its prices`}>
+                          {formatAmount(p.quoteGrossPnl, p.quoteCurrency)}
+                        </div>
+                      )}
+                    </td>
                     <td className={`num ${pnlClass(p.rMultiple)}`}>{p.rMultiple ? `${formatDecimal(p.rMultiple, 2)}R` : '—'}</td>
                     <td className={opt}>
                       {p.tags.map((t) => (

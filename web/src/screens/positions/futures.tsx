@@ -2,9 +2,10 @@
 // choices, the optional multiplier (point value) input, and how a contract
 // is shown.
 import type { Schemas } from '../../api/client';
+import { assetTypeName, assetTypes, type AssetType } from '../../assetTypes';
 import { Field } from '../../components/ui';
 
-export type AssetType = Schemas['Position']['assetType'];
+export type { AssetType };
 
 /** How a future is named: the contract symbol the journal parses into root and month. */
 export const futureHint = 'Contract symbol, e.g. ESZ24, ESZ4 or /ESZ24 (quantities are contracts).';
@@ -18,14 +19,19 @@ export function takesPointValue(assetType: AssetType): boolean {
   return assetType === 'future' || assetType === 'future_option';
 }
 
-/** AssetTypeOptions are the choices of an asset-type select. */
+/** What the position form adds to an asset type's name: what its symbol is. */
+const symbolForms: Partial<Record<AssetType, string>> = { option: 'OCC symbol', future: 'contract', forex: 'currency pair' };
+
+/** AssetTypeOptions are the choices of the position form's asset-type select: "Option (OCC symbol)", "CFD". */
 export function AssetTypeOptions() {
   return (
     <>
-      <option value="stock">Stock</option>
-      <option value="option">Option (OCC symbol)</option>
-      <option value="future">Future (contract)</option>
-      <option value="future_option">Futures option</option>
+      {assetTypes.map((t) => (
+        <option key={t} value={t}>
+          {assetTypeName[t]}
+          {symbolForms[t] ? ` (${symbolForms[t]})` : ''}
+        </option>
+      ))}
     </>
   );
 }

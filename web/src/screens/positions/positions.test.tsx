@@ -105,13 +105,13 @@ describe('PositionsList filters', () => {
 describe('PositionNew', () => {
   it('turns fill rows into the API body, leaving blank fees to the fee schedule', () => {
     const local = '2024-01-02T10:00:00';
-    expect(fillInput({ type: 'entry', price: ' 100 ', quantity: '10', fees: '', filledAt: local })).toEqual({
+    expect(fillInput({ type: 'entry', price: ' 100 ', quantity: '10', fees: '', filledAt: local, unit: 'standard', rate: '' })).toEqual({
       type: 'entry',
       price: '100',
       quantity: '10',
       filledAt: new Date(local).toISOString(),
     });
-    expect(fillInput({ type: 'exit', price: '110', quantity: '10', fees: '1', filledAt: local }).fees).toBe('1');
+    expect(fillInput({ type: 'exit', price: '110', quantity: '10', fees: '1', filledAt: local, unit: 'standard', rate: '' }).fees).toBe('1');
   });
 
   it('suggests symbols as the user types and shows the delayed quote when configured', async () => {
