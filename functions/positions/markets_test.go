@@ -102,6 +102,14 @@ func TestForexCryptoCFDPositions(t *testing.T) {
 	dax := create("cfd", "GER40", "long", map[string]any{"quoteCurrency": "eur"},
 		fill("entry", "18000", "2", "0", "2024-03-08T08:00:00Z"), exit)
 	check("GER40", dax, map[string]any{"quoteCurrency": "EUR", "baseCurrency": nil, "grossPnl": "324.0000", "quoteGrossPnl": "300.0000"})
+	// A notes edit keeps a CFD's value per point and currency.
+	us := create("cfd", "US500", "long", map[string]any{"multiplier": "10"}, fill("entry", "5000", "1", "0", "2024-03-08T08:00:00Z"))
+	us = apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+us["id"].(string), map[string]any{"notes": "held"}), 200), "position")
+	dax2 := apitest.Object(t, apitest.Must(t, f.a.Do("PATCH", "/api/positions/"+dax["id"].(string), map[string]any{"notes": "held"}), 200), "position")
+	if us["multiplier"] != 10.0 || dax2["quoteCurrency"] != "EUR" || dax2["grossPnl"] != "324.0000" {
+		t.Errorf("after a notes edit: US500 multiplier %v, GER40 %v %v", us["multiplier"], dax2["quoteCurrency"], dax2["grossPnl"])
+	}
+	apitest.Must(t, f.a.Do("DELETE", "/api/positions/"+us["id"].(string), nil), 204)
 
 	// BTC/USD (the quote is the account's currency), the entry's fee in
 	// the base: 0.00001 BTC x 60,000 = 0.60 USD; the exit's in BNB, whose

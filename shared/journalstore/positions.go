@@ -320,6 +320,10 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 			cur.columns.Underlying != nil && *cur.columns.Underlying == f.Root {
 			given = &cur.multiplier
 		}
+		// A CFD or a crypto contract keeps its value per point while it stays one.
+		if given == nil && cur.assetType == assetType && (assetType == instrument.AssetCFD || assetType == instrument.AssetCrypto) {
+			given = &cur.multiplier
+		}
 		if err := inst.SettleMultiplier(given); err != nil {
 			return err
 		}

@@ -5498,6 +5498,12 @@ export interface components {
             /** @description The rate was given by the trader or the broker's file, not found by the journal. */
             rateGiven?: boolean;
             /**
+             * @description The coin or currency a crypto fill's `fees` are in when not the account's (exact, up to 18 places),
+             *     converted into the account's currency at the fill's rate (the quote), price x rate (the base) or a
+             *     stored exchange rate (a third coin such as BNB); null for a fee in the account's currency.
+             */
+            feeAsset?: string | null;
+            /**
              * @description On a part of a reversal's fill: closing (the quantity that was open,
              *     in the position it closed) or opening (the remainder, in the
              *     position it opened); null for a whole fill.
@@ -5532,6 +5538,12 @@ export interface components {
              *     journal find it; on a fill update, null or "" lets it find the rate again.
              */
             rate?: components["schemas"]["DecimalInput"];
+            /**
+             * @description Crypto only (400 on the fill's feeAsset otherwise): the coin or currency `fees` is in when it is not
+             *     the account's (the base, the quote, or BNB), with up to 18 places; the journal converts it (see
+             *     Fill.feeAsset). Ignored without `fees`.
+             */
+            feeAsset?: string | null;
         };
         /** @description Body of `PATCH .../fills/{fillId}`; every field optional, rules as FillInput. `fees` null re-estimates. */
         FillPatch: {
@@ -5542,6 +5554,10 @@ export interface components {
             fees?: components["schemas"]["DecimalInput"] | null;
             /** Format: date-time */
             filledAt?: string;
+            /** @description As FillInput's; null or "" lets the journal find the rate again. */
+            rate?: components["schemas"]["DecimalInput"] | null;
+            /** @description As FillInput's, with fees; a fee given without it is in the account's currency. */
+            feeAsset?: string | null;
         };
         PositionCreate: {
             /**
