@@ -259,7 +259,9 @@ func TestBootstrapsOnTheRuntimeAPI(t *testing.T) {
 	fmt.Fprintf(w, "function\tbinary (%s)\tinit to first answer\tfirst invocation\t\n", runtime.GOARCH)
 	for _, f := range figures {
 		fmt.Fprintf(w, "%s\t%.1f MB\t%d ms\t%s\t\n", f.name, float64(f.size)/1e6, f.initTime.Milliseconds(), f.first)
-		if f.initTime > 2*time.Second {
+		// A hang guard, not a speed target: the figures are the table's (a
+		// loaded two-core machine took 2.8 s to apply 44 migrations).
+		if f.initTime > 30*time.Second {
 			t.Errorf("%s took %s from process start to its first answer", f.name, f.initTime)
 		}
 	}
