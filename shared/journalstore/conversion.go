@@ -12,9 +12,6 @@ import (
 	"tradejournal/shared/journal"
 )
 
-// ratePlaces is the places of a fill's rate (its column, numeric(30,12)).
-const ratePlaces = 12
-
 // convert gives every fill of the quoted runs (forex, crypto, CFDs) the
 // rate that turns its quote currency into its account's, unless the
 // trader or the broker's file gave one, and computes their positions'
@@ -82,51 +79,17 @@ func (w *writeTx) convert(ctx context.Context, runs []*run) error {
 }
 
 // fillRate is the rate of a fill of in at price on day in an account of
-// currency account (convert), or nil.
+// currency account (convert), or nil: fx.FillRate's rule, which the
+// import's preview applies too.
 func fillRate(in runInstrument, account string, rates []fx.Rate, price decimal.Decimal, at time.Time) *decimal.Decimal {
-	one := decimal.NewFromInt(1)
-	switch {
-	case in.quote == "" || in.quote == account:
-		return &one
-	case in.base == account && price.IsPositive():
-		r := one.DivRound(price, ratePlaces)
-		if r.IsPositive() {
-			return &r
-		}
-	}
-	day := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
-	if r, ok := fx.Spot(rates, in.quote, account, day.UTC()); ok {
-		r = r.Round(ratePlaces)
-		if r.IsPositive() {
-			return &r
-		}
-	}
-	return nil
+	return fx.FillRate(rates, in.base, in.quote, account, price, at)
 }
 
 // feeRate is the rate of a leg's fee asset into the account's currency
-// (convert): nil for a fee in the account's currency and while unknown.
+// (convert): nil for a fee in the account's currency and while unknown
+// (fx.FeeRate's rule, which the import's preview applies too).
 func feeRate(in runInstrument, account string, rates []fx.Rate, l *journal.Leg) *decimal.Decimal {
-	one := decimal.NewFromInt(1)
-	switch asset := l.FeeAsset; {
-	case asset == "":
-		return nil
-	case asset == account:
-		return &one
-	case asset == in.quote && l.Rate != nil:
-		return l.Rate
-	case asset == in.base && l.Rate != nil:
-		if r := l.Price.Mul(*l.Rate).Round(ratePlaces); r.IsPositive() {
-			return &r
-		}
-	}
-	day := time.Date(l.FilledAt.Year(), l.FilledAt.Month(), l.FilledAt.Day(), 0, 0, 0, 0, time.UTC)
-	if r, ok := fx.Spot(rates, l.FeeAsset, account, day); ok {
-		if r = r.Round(ratePlaces); r.IsPositive() {
-			return &r
-		}
-	}
-	return nil
+	return fx.FeeRate(rates, l.FeeAsset, in.base, in.quote, account, l.Rate, l.Price, l.FilledAt)
 }
 
 // readRates reads the currencies of the runs' accounts and the user's
