@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // parseText resolves opts and parses file, failing the test on a
@@ -181,9 +183,44 @@ func TestInstrumentForms(t *testing.T) {
 			t.Errorf("%q: %+v %s %s, want %s %s x%s", c.in, inst, code, msg, c.symbol, c.kind, c.mult)
 		}
 	}
-	for _, in := range []string{"EURUSD", "EURUSD.m", "GBP/JPY", "XAUUSD", "US30", "NAS100"} {
-		if _, code, _ := ParseSymbol(in, "", traded); code != CodeUnsupportedAsset {
-			t.Errorf("%q: code %s, want %s", in, code, CodeUnsupportedAsset)
+	// Currency pairs, coins and index CFDs by the names the platforms
+	// write, read with shared/instrument's pair parsers.
+	markets := []struct{ in, asset, symbol, kind, base, quote string }{
+		{"EURUSD", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"EURUSD.m", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"eurusd", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"GBP/JPY", "", "GBP/JPY", AssetForex, "GBP", "JPY"},
+		{"EUR_USD", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"EUR.USD", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"XAUUSD", "", "XAU/USD", AssetForex, "XAU", "USD"},
+		{"FX:EURUSD", "", "EUR/USD", AssetForex, "EUR", "USD"},
+		{"BTCUSD", "", "BTC/USD", AssetCrypto, "BTC", "USD"},
+		{"BTC-USD", "", "BTC/USD", AssetCrypto, "BTC", "USD"},
+		{"XXBTZUSD", AssetCrypto, "BTC/USD", AssetCrypto, "BTC", "USD"},
+		{"SOLBUSD", AssetCrypto, "SOL/BUSD", AssetCrypto, "SOL", "BUSD"},
+		{"BTCUSDT.P", "", "BTC/USDT:PERP", AssetCrypto, "BTC", "USDT"},
+		{"US30", "", "US30", AssetCFD, "", ""},
+		{"NAS100", "", "NAS100", AssetCFD, "", ""},
+		{"GER40.cash", "", "GER40", AssetCFD, "", ""},
+		{"DE30_EUR", "", "DE30", AssetCFD, "", "EUR"},
+		{"AAPL", AssetCFD, "AAPL", AssetCFD, "", ""},
+	}
+	for _, c := range markets {
+		inst, code, msg := ParseSymbol(c.in, c.asset, traded)
+		if msg != "" || inst.Symbol != c.symbol || inst.AssetType != c.kind || inst.Base != c.base || inst.Quote != c.quote || !inst.Multiplier.Equal(decimal.NewFromInt(1)) {
+			t.Errorf("%q (%s): %+v %s %s, want %s %s", c.in, c.asset, inst, code, msg, c.symbol, c.kind)
+		}
+	}
+	// A symbol typed forex or crypto that is no pair is named with the
+	// forms read; tickers stay stocks (BTCS, ETHE are shares).
+	for _, c := range []struct{ in, asset string }{{"EURXYZ", AssetForex}, {"BTC", AssetCrypto}, {"ABC DEF", AssetCFD}} {
+		if _, code, msg := ParseSymbol(c.in, c.asset, traded); code != CodeInvalidSymbol || !strings.Contains(msg, "such as") && c.asset != AssetCFD {
+			t.Errorf("%q as %s: %s %s", c.in, c.asset, code, msg)
+		}
+	}
+	for _, in := range []string{"BTCS", "ETHE", "COIN", "ALLY", "WTI", "LINK", "SOL"} {
+		if inst, _, msg := ParseSymbol(in, "", traded); msg != "" || inst.AssetType != AssetStock {
+			t.Errorf("%q: %+v %s, want a stock", in, inst, msg)
 		}
 	}
 	for _, in := range []string{"MNQ FOO25", "ES 13-25", "F.US.", "/"} {
@@ -290,7 +327,7 @@ func TestPairedRows(t *testing.T) {
 	}
 	for _, opts := range []Options{
 		{PresetID: "tradestation-trades"},
-		{PresetID: "tradestation-trades", Symbol: "EURUSD"},
+		{PresetID: "tradestation-trades", Symbol: "EUR/XYZ!"},
 		{PresetID: "generic-execution", Symbol: "AAPL"},
 	} {
 		if _, err := Resolve(opts, "UTC", now, 10); err == nil || !strings.Contains(err.Error(), "symbol") {

@@ -144,8 +144,8 @@ func signature(p *Preset, header []string) (int, bool) {
 // each; the generic presets take a synonym as well).
 func columnsOf(p *Preset, header []string) (matched int, missing []string) {
 	index := map[string]bool{}
-	for _, h := range header {
-		index[headKey(h)] = true
+	for k := range headerIndex(header) {
+		index[k] = true
 	}
 	has := func(names []string, synonymsToo bool) bool {
 		for _, n := range names {

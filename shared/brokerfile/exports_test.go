@@ -438,8 +438,9 @@ func TestMerrillOptionCodes(t *testing.T) {
 			t.Errorf("%q as an option: %+v %s", in, again, msg)
 		}
 	}
-	if _, code, _ := ParseSymbol("EURUSD#", "", traded); code != CodeUnsupportedAsset {
-		t.Errorf("EURUSD#: %s, want %s", code, CodeUnsupportedAsset)
+	// A trailing # is a MetaTrader server's suffix: the pair.
+	if inst, _, msg := ParseSymbol("EURUSD#", "", traded); msg != "" || inst.Symbol != "EUR/USD" || inst.AssetType != AssetForex {
+		t.Errorf("EURUSD#: %+v %s, want the EUR/USD pair", inst, msg)
 	}
 	for _, in := range []string{"TSLA#Y1326C425000", "TSLA#B3026C425000", "TSLA#B1326C", "TSLA#B1326Z425000", "TSLA#B1326C4250000000000",
 		"TSLA#B1326C0"} {

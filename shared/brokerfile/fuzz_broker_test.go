@@ -20,16 +20,20 @@ func FuzzSymbol(f *testing.F) {
 		"-NVDA260710P195", "NVDA Jul 10 2026 195.00 Put", "PUT NVDA 07/10/26 195", "AAPL  240119C00190000", "BRK B", "EURUSD.m",
 		"CALL (SPY) SPDR JAN 19 24 $480 (100 SHS)", "NQ 2025-12", "", " ", "((", "C P 1/1/1 1",
 		"./ESZ24C5000", "/ESZ4 C5000", "./ESZ4 EW4X4 241122C5900", ".ESZ24C5000", "./CLF25C70", ".FTG", "..FTG",
-		"TSLA#B1326C425000", "SOFI#V1725D260000", "TSLA#Y1326C425000", "F#X1925A125", "TSLA#B1326H9"} {
+		"TSLA#B1326C425000", "SOFI#V1725D260000", "TSLA#Y1326C425000", "F#X1925A125", "TSLA#B1326H9",
+		"EUR_USD", "USD.JPY", "xauusd", "BTCUSDT", "XXBTZUSD", "BTC-PERP", "DE30_EUR", "US500.cash", "GER40m", "SOLBUSD"} {
 		f.Add(s, "")
 		f.Add(s, AssetFuture)
 		f.Add(s, AssetOption)
 		f.Add(s, AssetFutureOption)
+		f.Add(s, AssetForex)
+		f.Add(s, AssetCrypto)
+		f.Add(s, AssetCFD)
 	}
 	traded := time.Date(2025, 2, 3, 15, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, sym, asset string) {
 		switch asset {
-		case "", AssetStock, AssetOption, AssetFuture, AssetFutureOption:
+		case "", AssetStock, AssetOption, AssetFuture, AssetFutureOption, AssetForex, AssetCrypto, AssetCFD:
 		default:
 			asset = ""
 		}
@@ -64,6 +68,14 @@ func FuzzSymbol(f *testing.F) {
 		case AssetStock:
 			if !inst.Multiplier.Equal(decimal.NewFromInt(1)) {
 				t.Fatalf("%q: stock %+v", sym, inst)
+			}
+		case AssetForex, AssetCrypto, AssetCFD:
+			// The journal's instrument of the same symbol: what the
+			// commit parses again.
+			in, err := instrument.Parse(inst.AssetType, inst.Symbol, traded)
+			if err != nil || in.Symbol != inst.Symbol || !inst.Multiplier.Equal(decimal.NewFromInt(1)) ||
+				in.Pair != nil && (in.Pair.Base != inst.Base || in.Pair.Quote != inst.Quote) {
+				t.Fatalf("%q: %s %+v / %+v %v", sym, inst.AssetType, inst, in, err)
 			}
 		}
 	})

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/shopspring/decimal"
+
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
@@ -163,12 +165,16 @@ func FuzzParse(f *testing.F) {
 			switch {
 			case fl.Row < 1, fl.Symbol == "", fl.Side != Buy && fl.Side != Sell:
 				t.Fatalf("fill %+v", fl)
-			case fl.Price.IsNegative() || fl.Price.GreaterThan(maxPrice) || fl.Price.Exponent() < -8:
+			case fl.Price.IsNegative() || fl.Price.GreaterThan(maxPrice) || fl.Price.Exponent() < -places(fl.AssetType):
 				t.Fatalf("price %s", fl.Price)
-			case !fl.Quantity.IsPositive() || fl.Quantity.GreaterThan(maxQuantity) || fl.Quantity.Exponent() < -8:
+			case !fl.Quantity.IsPositive() || fl.Quantity.GreaterThan(maxQuantity) || fl.Quantity.Exponent() < -places(fl.AssetType):
 				t.Fatalf("quantity %s", fl.Quantity)
-			case fl.Fees.IsNegative() || fl.Fees.GreaterThan(maxFee) || fl.Fees.Exponent() < -4:
+			case fl.Fees.IsNegative() && !quoted(fl.AssetType) || fl.Fees.Abs().GreaterThan(maxFee) || fl.Fees.Exponent() < -feePlaces(fl.FeeAsset):
 				t.Fatalf("fees %s", fl.Fees)
+			case fl.FeeAsset != "" && (!quoted(fl.AssetType) || !instrument.ValidAsset(fl.FeeAsset) || fl.Fees.IsZero()):
+				t.Fatalf("fee asset %q of %+v", fl.FeeAsset, fl)
+			case fl.Rate != nil && (!quoted(fl.AssetType) || !fl.Rate.IsPositive() || fl.Rate.Exponent() < -12):
+				t.Fatalf("rate %s of %+v", fl.Rate, fl)
 			case fl.FilledAt.Before(journal.Earliest) || fl.FilledAt.After(now.Add(24*60*60*1e9)):
 				t.Fatalf("time %s", fl.FilledAt)
 			}
@@ -176,6 +182,12 @@ func FuzzParse(f *testing.F) {
 			case AssetOption:
 				if _, err := instrument.ParseOCC(fl.Symbol); err != nil {
 					t.Fatalf("option symbol %q: %v", fl.Symbol, err)
+				}
+			case AssetForex, AssetCrypto, AssetCFD:
+				// The canonical pair (or CFD) the commit parses again.
+				in, err := instrument.Parse(fl.AssetType, fl.Symbol, fl.FilledAt)
+				if err != nil || in.Symbol != fl.Symbol || !fl.Multiplier.Equal(decimal.NewFromInt(1)) {
+					t.Fatalf("%s %q x %s: %+v %v", fl.AssetType, fl.Symbol, fl.Multiplier, in, err)
 				}
 			case AssetFuture:
 				// The canonical contract the commit parses again, and its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/fx"
 	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/sizing"
@@ -33,6 +34,13 @@ type Journal struct {
 	// Has holds the keys of the fills already in the account in the file's
 	// time range.
 	Has map[Key]bool
+	// Currency is the account's currency and Rates the user's exchange
+	// rates: a forex, crypto or CFD fill's rate and a fee charged in a
+	// coin are worked out as the journal's write will (fx.FillRate,
+	// fx.FeeFactor), so the preview's figures are the commit's. Without a
+	// currency those positions' figures stay in their quote currency.
+	Currency string
+	Rates    []fx.Rate
 }
 
 // Position is a position the import creates, or an open one it continues.
@@ -100,7 +108,9 @@ func EstimateFees(fills []Fill, hasFeesColumn bool, s *sizing.FeeSchedule) []Pro
 	missing := 0
 	for i := range fills {
 		f := &fills[i]
-		if f.FeesGiven {
+		// A forex, crypto or CFD fill without a fee has none: a fee
+		// schedule's per-share commission is not a currency's.
+		if f.FeesGiven || instrument.QuotedApart(f.AssetType) {
 			continue
 		}
 		missing++
@@ -379,7 +389,11 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 			r.pos = -1
 		}
 	}
-	plan.figures(fills, seedsOf)
+	// Forex, crypto and CFD fills: the rates of their quote and of their
+	// fee's asset, as the commit will find them.
+	conv := convertFills(fills, j)
+	plan.figures(fills, seedsOf, conv)
+	plan.awaiting(fills, conv)
 	return plan
 }
 
@@ -391,11 +405,11 @@ func verb(side string) string {
 }
 
 // figures runs journal.Compute over each position and fills the summary.
-func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState) {
+func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState, conv conversion) {
 	sum := &p.Summary
 	for k := range p.Positions {
 		pos := &p.Positions[k]
-		trade := journal.Trade{Side: pos.Side, Multiplier: pos.Multiplier}
+		trade := journal.Trade{Side: pos.Side, Multiplier: pos.Multiplier, Quoted: instrument.QuotedApart(pos.AssetType)}
 		var seed *seedState
 		if pos.ExistingID != "" {
 			for _, s := range seedsOf[pos.Symbol+"\x00"+pos.AssetType] {
@@ -413,7 +427,14 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState) {
 		existing := len(trade.Fills)
 		for n, i := range pos.Fills {
 			f := &fills[i]
-			trade.Fills = append(trade.Fills, journal.Fill{Type: pos.Types[n], Price: f.Price, Quantity: pos.Quantities[n], Fees: pos.Fees[n], FilledAt: f.FilledAt})
+			jf := journal.Fill{Type: pos.Types[n], Price: f.Price, Quantity: pos.Quantities[n], Fees: pos.Fees[n], FilledAt: f.FilledAt}
+			if trade.Quoted {
+				jf.Rate, jf.FeeRate = conv.rates[i], conv.feeRates[i]
+				if conv.account != "" {
+					jf.FeeAsset = f.FeeAsset
+				}
+			}
+			trade.Fills = append(trade.Fills, jf)
 		}
 		fig, err := journal.Compute(trade)
 		if err != nil {

@@ -1,6 +1,7 @@
 package brokerfile
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -24,6 +25,29 @@ func headKey(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// headerIndex maps each header key to its column (0-based): the first
+// column of that key, and a repeated key's later columns as "key#2",
+// "key#3" (MetaTrader 4's statement has two Price columns, the open and
+// the close: a preset names the second "Price#2").
+func headerIndex(header []string) map[string]int {
+	index := make(map[string]int, len(header))
+	seen := map[string]int{}
+	for i, h := range header {
+		k := headKey(h)
+		if k == "" {
+			continue
+		}
+		seen[k]++
+		if n := seen[k]; n > 1 {
+			k += "#" + strconv.Itoa(n)
+		}
+		if _, dup := index[k]; !dup {
+			index[k] = i
+		}
+	}
+	return index
 }
 
 // synonymGroups are header names that mean the same thing in the files

@@ -305,36 +305,3 @@ func isNumberWord(w string) bool {
 	}
 	return w != "" && w != "."
 }
-
-// currencies are ISO codes of the currencies forex pairs are made of.
-var currencies = map[string]bool{"USD": true, "EUR": true, "GBP": true, "JPY": true, "CHF": true, "CAD": true, "AUD": true,
-	"NZD": true, "SEK": true, "NOK": true, "DKK": true, "SGD": true, "HKD": true, "MXN": true, "ZAR": true, "TRY": true,
-	"PLN": true, "CNH": true, "XAU": true, "XAG": true, "XPT": true, "XPD": true, "BTC": true, "ETH": true}
-
-// cfdNames are the index and commodity CFD names of MetaTrader and CFD
-// brokers.
-var cfdNames = map[string]bool{"US30": true, "US500": true, "US100": true, "NAS100": true, "SPX500": true, "USTEC": true,
-	"GER40": true, "GER30": true, "DE40": true, "UK100": true, "FRA40": true, "JP225": true, "AUS200": true, "HK50": true,
-	"EU50": true, "ESP35": true, "USOIL": true, "UKOIL": true, "WTI": true, "BRENT": true, "XTIUSD": true, "XBRUSD": true,
-	"NGAS": true, "VIX": false}
-
-// unsupportedSymbol names what a symbol is when the journal does not
-// record it: "a forex pair", "a CFD", or "".
-func unsupportedSymbol(s string) string {
-	s = strings.ToUpper(strings.TrimSpace(s))
-	// MetaTrader brokers add a suffix: EURUSD.m, EURUSD#, EURUSDm.
-	base := strings.TrimRight(strings.SplitN(s, ".", 2)[0], "#!+-_")
-	if p := strings.IndexAny(base, "/"); p == 3 && len(base) == 7 {
-		base = base[:3] + base[4:]
-	}
-	if len(base) == 7 && base[6] >= 'A' && base[6] <= 'Z' && currencies[base[:3]] && currencies[base[3:6]] {
-		base = base[:6]
-	}
-	switch {
-	case len(base) == 6 && currencies[base[:3]] && currencies[base[3:]]:
-		return "a forex pair"
-	case cfdNames[base]:
-		return "a CFD"
-	}
-	return ""
-}

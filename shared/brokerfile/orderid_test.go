@@ -62,8 +62,8 @@ func TestOrderIDs(t *testing.T) {
 			ids: []string{"row 9", "row 10", "row 11", "row 12"}},
 		// The older Flex sample has no IBOrderID column; the Activity
 		// Statement's and Schwab's layouts have no order id at all.
-		{preset: "ibkr-flex-trades", file: "ibkr_flex_trades.csv", ids: []string{"", "", "", "", "", ""}},
-		{preset: "ibkr-activity-statement", file: "ibkr_activity_statement.csv", ids: []string{"", "", "", "", "", ""}},
+		{preset: "ibkr-flex-trades", file: "ibkr_flex_trades.csv", ids: []string{"", "", "", "", "", "", "", ""}},
+		{preset: "ibkr-activity-statement", file: "ibkr_activity_statement.csv", ids: []string{"", "", "", "", "", "", "", "", "", ""}},
 		{preset: "schwab-transactions", file: "schwab_transactions.csv", ids: []string{"", "", "", ""}},
 	}
 	for _, tc := range cases {

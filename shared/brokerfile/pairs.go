@@ -123,6 +123,7 @@ func joinTrips(fills []Fill) []Fill {
 			continue // not one fill after all, or too large for one: kept apart
 		}
 		g.Quantity, g.Fees, g.FeesGiven = qty, fees, g.FeesGiven || f.FeesGiven
+		g.profit = addProfit(g.profit, f.profit)
 		if g.Effect != f.Effect {
 			g.Effect = "" // closes one position and opens the opposite one
 		}

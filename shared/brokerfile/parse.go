@@ -18,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -108,6 +109,11 @@ type parser struct {
 	// Round trips given as their buy and their sell (buySellColumns): the
 	// times (and then the prices too), or the prices alone.
 	buyTimes, buyPrices bool
+	// The current row's instrument and its quantity cell's unit word
+	// ("LOTS", "BTC"), and the funding rows read (markets.go).
+	cur     Instrument
+	unit    string
+	funding []fundingRow
 }
 
 // Parse reads the file from src by spec s, row by row. It returns an error
@@ -217,7 +223,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		if s.MaxRows > 0 && p.out.Rows > s.MaxRows {
 			return nil, TooManyRows(s.MaxRows)
 		}
-		if p.otherAccount() || p.filtered() {
+		if p.otherAccount() || p.fundingRow() || p.filtered() {
 			continue
 		}
 		if s.Shape == ShapeRoundTrip {
@@ -236,6 +242,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 		p.out.Fills = joinTrips(p.out.Fills)
 	}
 	oldestFirst(p.out.Fills)
+	p.settleMarkets()
 	if s.accountMap != nil {
 		var unmapped []string
 		for a := range p.out.Accounts {
@@ -457,13 +464,7 @@ func (p *parser) bindHeader() error {
 	if err := p.checkDelimiter(p.out.Header); err != nil {
 		return err
 	}
-	index := map[string]int{}
-	for i, h := range p.out.Header {
-		k := headKey(h)
-		if _, dup := index[k]; !dup && k != "" {
-			index[k] = i
-		}
-	}
+	index := headerIndex(p.out.Header)
 	var problems []apperr.FieldError
 	fields := make([]string, 0, len(p.s.columns))
 	for f := range p.s.columns {
@@ -669,8 +670,8 @@ func (p *parser) problem(warn bool, field string, col int, code, msg string) {
 		p.out.Warnings = append(p.out.Warnings, pr)
 	} else {
 		if sym, _ := p.cell(FieldSymbol); sym != "" {
-			if inst, _, m := parseSymbol(sym, p.s.defaults.asset, p.s.Now, p.s.defaults.multiplier); m == "" {
-				pr.Symbol = inst.Symbol
+			if inst, _, m := parseSymbol(p.withQuote(sym), p.s.defaults.asset, p.s.Now, p.s.defaults.multiplier); m == "" {
+				pr.Symbol = p.contract(inst).Symbol
 			}
 		}
 		p.out.Errors = append(p.out.Errors, pr)
@@ -897,7 +898,7 @@ func (p *parser) price(field string) (decimal.Decimal, bool) {
 	if d.Sign() < 0 {
 		d = d.Neg() // a sell written as a negative price
 	}
-	d = p.fit(field, d, 8)
+	d = p.fit(field, d, places(p.cur.AssetType))
 	if d.GreaterThan(maxPrice) {
 		p.problem(false, field, col, CodeOutOfRange, fmt.Sprintf("%s must be at most 99999999", field))
 		return d, false
@@ -977,9 +978,11 @@ func (p *parser) fees() (total decimal.Decimal, given, ok bool) {
 	return total, given, true
 }
 
-// instrument reads the symbol (and the option fields) of the current row.
-func (p *parser) instrument(traded time.Time) (Instrument, bool) {
+// rowInstrument reads the symbol (and the option fields) of the current
+// row (instrument, markets.go, settles a pair's contract).
+func (p *parser) rowInstrument(traded time.Time) (Instrument, bool) {
 	sym, col := p.cell(FieldSymbol)
+	sym = p.withQuote(sym)
 	if col == 0 && p.s.symbol != "" {
 		sym = p.s.symbol // a file that names no symbol: the options' (checked by Resolve)
 	}
@@ -997,9 +1000,9 @@ func (p *parser) instrument(traded time.Time) (Instrument, bool) {
 		asset, right, ok = parseAssetType(assetText)
 		if !ok {
 			if other := unsupportedWord(assetText); other {
-				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks, options, futures and futures options)", clip(assetText)))
+				p.problem(false, FieldAssetType, assetCol, CodeUnsupportedAsset, fmt.Sprintf("%q is not an asset the journal records (stocks, options, futures, futures options, forex, crypto and CFDs)", clip(assetText)))
 			} else {
-				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future, future option)", clip(assetText)))
+				p.problem(false, FieldAssetType, assetCol, CodeInvalidValue, fmt.Sprintf("%q is not an asset type (stock, option, call, put, future, future option, forex, crypto, cfd)", clip(assetText)))
 			}
 			return Instrument{}, false
 		}
@@ -1158,8 +1161,7 @@ func (p *parser) described(sym string) (Instrument, bool) {
 // record.
 func unsupportedWord(s string) bool {
 	switch normWords(s) {
-	case "cash", "forex", "fx", "currency", "crypto", "cryptocurrency", "bond", "bonds", "cfd", "fund",
-		"mutual fund", "warrant", "index", "cmdty", "bill", "note":
+	case "bond", "bonds", "fund", "funds", "mutual fund", "warrant", "warrants", "index", "cmdty", "bill", "note":
 		return true
 	}
 	return false
@@ -1230,20 +1232,27 @@ func (p *parser) nonTrade(known func(string) bool) bool {
 }
 
 // unsupported skips the current row when it trades an asset the journal
-// does not record yet and the preset says to skip those (SkipUnsupported).
+// does not record (bonds, funds; a coin-margined crypto contract) and the
+// preset says to skip those (SkipUnsupported); a coin-margined contract is
+// refused otherwise (an unsupported asset-type word is refused by
+// instrument).
 func (p *parser) unsupported() bool {
-	if p.s.preset == nil || !p.s.preset.SkipUnsupported {
-		return false
-	}
 	sym, _ := p.cell(FieldSymbol)
-	what := unsupportedSymbol(sym)
+	what, col := p.inverse(sym)
 	if a, _ := p.cell(FieldAssetType); what == "" && a != "" && unsupportedWord(a) {
 		what = strings.ToLower(a)
 	}
 	if what == "" {
 		return false
 	}
-	p.skipRow(fmt.Sprintf("%s (%s, not supported yet)", clip(strings.ToUpper(sym)), what))
+	if p.s.preset == nil || !p.s.preset.SkipUnsupported {
+		if col > 0 {
+			p.problem(false, fieldSettle, col, CodeUnsupportedAsset, fmt.Sprintf("%q is %s: the journal records linear contracts, whose P&L is in the quote", clip(strings.ToUpper(sym)), what))
+			return true
+		}
+		return false
+	}
+	p.skipRow(fmt.Sprintf("%s (%s, not supported)", clip(strings.ToUpper(sym)), what))
 	return true
 }
 
@@ -1303,7 +1312,9 @@ func (p *parser) execution() {
 			ok = ok && fine
 		}
 	}
-	fees, given, fine := p.fees()
+	fees, feeAsset, given, fine := p.rowFees(inst)
+	ok = ok && fine
+	profit, fine := p.profit(inst)
 	ok = ok && fine
 
 	if !ok {
@@ -1317,7 +1328,7 @@ func (p *parser) execution() {
 		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
 		Side: side, Effect: effect, Price: price, Quantity: qty, Fees: fees, FeesGiven: given,
 		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol, Account: p.account,
-		OrderID: order,
+		OrderID: order, FeeAsset: feeAsset, profit: profit, Quote: cfdQuote(inst),
 	})
 }
 
@@ -1358,12 +1369,15 @@ func validOrderID(v string) bool {
 // whole contracts for options; it returns 0 (with an error) when it does
 // not fit.
 func (p *parser) quantity(q decimal.Decimal, inst Instrument, col int) decimal.Decimal {
-	q = p.fit(FieldQuantity, q, 8)
+	if lotWord(p.unit) || p.unit == "" && p.s.markets.lots {
+		q = q.Mul(lotUnits(inst)) // lots of a forex pair: units of its base
+	}
+	q = p.fit(FieldQuantity, q, places(inst.AssetType))
 	switch {
 	case !q.IsPositive() || q.GreaterThan(maxQuantity):
 		p.problem(false, FieldQuantity, col, CodeOutOfRange, "quantity must be greater than 0 and at most 1000000000")
 		return decimal.Zero
-	case inst.AssetType != AssetStock && !q.Equal(q.Truncate(0)):
+	case instrument.Contracts(inst.AssetType) && !q.Equal(q.Truncate(0)):
 		p.problem(false, FieldQuantity, col, CodeOutOfRange, fmt.Sprintf("%s is not a whole number of contracts", q.String()))
 		return decimal.Zero
 	}
@@ -1404,7 +1418,7 @@ func (p *parser) roundTrip() {
 	ok = ok && fine
 	exitPrice, fine := p.price(FieldExitPrice)
 	ok = ok && fine
-	fees, given, fine := p.fees()
+	fees, feeAsset, given, fine := p.rowFees(inst)
 	ok = ok && fine
 	pnl, pnlGiven, fine := p.number(FieldPnL, false)
 	ok = ok && fine
@@ -1462,13 +1476,16 @@ func (p *parser) roundTrip() {
 	// The row's fees are split between its two fills (half on the entry,
 	// rounded to 4 places, the rest on the exit), so the ledger books them
 	// when they were paid.
-	half := fees.Div(decimal.NewFromInt(2)).Round(4)
+	half := fees.Div(decimal.NewFromInt(2)).Round(feePlaces(feeAsset))
 	base := Fill{Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
 		Quantity: qty, FeesGiven: given, Trip: p.line, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol,
-		Account: p.account}
+		Account: p.account, FeeAsset: feeAsset, Quote: cfdQuote(inst)}
 	e, x := base, base
 	e.Side, e.Effect, e.Price, e.FilledAt, e.Fees, e.fillID = in, EffectOpen, entryPrice, entry, half, fillID(entryFill)
 	x.Side, x.Effect, x.Price, x.FilledAt, x.Fees, x.fillID = out, EffectClose, exitPrice, exit, fees.Sub(half), fillID(exitFill)
+	if pnlGiven {
+		x.profit = p.tripProfit(inst, pnl)
+	}
 	p.out.Fills = append(p.out.Fills, e, x)
 }
 
@@ -1551,7 +1568,8 @@ func (p *parser) rowQuantity() (decimal.Decimal, int, bool) {
 // nonZeroQuantity reads the row's quantity, which may be signed but not 0,
 // and its column.
 func (p *parser) nonZeroQuantity() (decimal.Decimal, int, bool) {
-	qty, fine, _ := p.number(FieldQuantity, true)
+	qty, fine, unit := p.quantityCell()
+	p.unit = unit
 	_, col := p.cell(FieldQuantity)
 	if fine && qty.IsZero() {
 		p.problem(false, FieldQuantity, col, CodeOutOfRange, "quantity must not be 0")

@@ -73,6 +73,31 @@ type Preset struct {
 	// numbered, or the same number), whose quantity cell holds the trade's
 	// profit: the exit takes the entry's quantity.
 	PairedRows bool `json:"pairedRows,omitempty"`
+	// Lots: the quantity column holds lots (MetaTrader, cTrader): a forex
+	// pair's quantity is lots x the pair's lot (instrument.Pair.LotUnits:
+	// 100,000 of a currency, 100 ounces of gold); a CFD's or a coin's lot
+	// is one contract. A cell that names its unit ("0.10 Lots", "10000
+	// EUR") says it itself.
+	Lots bool `json:"lots,omitempty"`
+	// ProfitInAccount: the P&L column ("pnl" of a round trip, "profit" of
+	// an execution) is in the account's currency, so a forex, crypto or
+	// CFD exit's rate is that P&L over its P&L in the quote currency (at
+	// the position's average entry, as the journal computes it).
+	ProfitInAccount bool `json:"profitInAccount,omitempty"`
+	// FeeInQuote: a crypto row's fee is in the pair's quote (Kraken,
+	// Coinbase) when the row does not name its coin.
+	FeeInQuote bool `json:"feeInQuote,omitempty"`
+	// Perpetual: the file's crypto symbols are perpetual contracts
+	// (Bybit's BTCUSDT is BTC/USDT:PERP).
+	Perpetual bool `json:"perpetual,omitempty"`
+	// Funding are the values of the record type column ("type") whose
+	// rows are funding or financing payments of a contract: each is folded
+	// into the fees of the contract's next fill in the file (else its last
+	// one), not imported as a fill.
+	Funding []string `json:"funding,omitempty"`
+	// Timezone is the zone of the file's times when the options name none
+	// (an exchange that writes UTC); "" means the account's.
+	Timezone string `json:"timezone,omitempty"`
 	// HeaderLines is how many lines may come before the header (a report's
 	// summary above its list); 0 means a few (headerSearch).
 	HeaderLines int `json:"-"`
@@ -161,9 +186,9 @@ var presets = []Preset{
 		Name: "Interactive Brokers: Flex Query trades",
 		Description: "A Flex Query of the Trades section in CSV (one row per execution). Quantity is signed, IBCommission " +
 			"negative, DateTime yyyyMMdd;HHmmss (or TradeDate and TradeTime) in the time zone set in the query (default: the " +
-			"account's). Options come as OCC symbols. Order and closed-lot summary rows and currency conversions (AssetClass " +
-			"CASH) are skipped. IBOrderID (or OrderID) ties the legs of a combo order into one strategy. ClientAccountID: " +
-			"a query over several accounts can go to several journal accounts.",
+			"account's). Options come as OCC symbols; forex trades (AssetClass CASH, EUR.USD, Quantity in units of the base) " +
+			"as forex positions. Order and closed-lot summary rows are skipped. IBOrderID (or OrderID) ties the legs of a " +
+			"combo order into one strategy. ClientAccountID: a query over several accounts can go to several journal accounts.",
 		HowToExport: "Client Portal: Performance & Reports > Flex Queries > Activity Flex Query: section Trades " +
 			"(Executions), format CSV, include column headers, no section header and trailer records; run it and download.",
 		RowShape: ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
@@ -186,7 +211,6 @@ var presets = []Preset{
 		},
 		Required: []string{FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
 		Keep:     map[string][]string{"levelOfDetail": {"EXECUTION"}},
-		Skip:     map[string][]string{FieldAssetType: {"CASH"}},
 		Sample:   "ibkr_flex_trades.csv",
 	},
 	{
@@ -324,8 +348,9 @@ var presets = []Preset{
 		ID:   "ibkr-activity-statement",
 		Name: "Interactive Brokers: Activity Statement",
 		Description: "IB's default Activity Statement in CSV: the Trades table is read (every line starts with the table's " +
-			"name), order rows only; subtotals and other tables are ignored. Stocks, options (SPY 21MAR25 600 C) and " +
-			"futures (MESH5); forex rows are skipped as not supported yet. Comm/Fee is negative: a charge.",
+			"name), order rows only; subtotals and other tables are ignored. Stocks, options (SPY 21MAR25 600 C), " +
+			"futures (MESH5) and forex (EUR.USD, Quantity in units of the base); bonds, funds and warrants are skipped " +
+			"and counted. Comm/Fee (Comm in USD) is negative: a charge.",
 		HowToExport: "Client Portal: Performance & Reports > Statements > Activity, period Daily (or a custom range), format CSV, Run, then Download.",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
 		Section: "Trades", SectionColumn: true,
@@ -565,8 +590,12 @@ var presets = []Preset{
 		ID:   "metatrader5",
 		Name: "MetaTrader 5: history report deals",
 		Description: "The Deals table of an MT5 history report saved as CSV: Time (2025.02.24 16:30:05, server time: set the " +
-			"file's time zone), Symbol, Type (buy/sell), Direction (in/out), Volume, Price, Commission, Fee. Balance rows " +
-			"are skipped; forex pairs and CFDs (EURUSD, XAUUSD, US30) are skipped and counted as not supported yet.",
+			"file's time zone), Symbol, Type (buy/sell), Direction (in, out, in/out), Volume in lots, Price, Commission, Fee, " +
+			"Swap and Profit in the account's currency. Forex pairs (EURUSD, EURUSD.m, XAUUSD) are lots x 100,000 units (gold " +
+			"100 oz); index and commodity CFDs (US500, GER40, USOIL) and coins (BTCUSD) are lots as contracts; other symbols " +
+			"are shares. An exit's rate into the account's currency is its Profit over its P&L in the quote; a swap charged " +
+			"is a fee, a swap credited comes off the deal's charges (a pair's or a CFD's fees may go below 0). Balance and " +
+			"other non-trade rows are skipped.",
 		HowToExport: "MetaTrader 5: Toolbox > History, right-click > Report > Open XML (or HTML), then open it in a spreadsheet and save as CSV.",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
 		Section: "Deals",
@@ -579,10 +608,14 @@ var presets = []Preset{
 			FieldPrice:      {"Price"},
 			FieldCommission: {"Commission"},
 			FieldFees:       {"Fee"},
+			fieldSwap:       {"Swap"},
+			fieldProfit:     {"Profit"},
 		},
 		Required:        []string{FieldDate, FieldSymbol, FieldSide, FieldQuantity, FieldPrice},
 		SkipNonTrades:   true,
-		SkipUnsupported: true,
+		Vocabulary:      Vocabulary{OpenClose: map[string]string{"in/out": "auto", "out by": "close"}},
+		Lots:            true,
+		ProfitInAccount: true,
 		Sample:          "mt5_deals.csv",
 	},
 	{
@@ -685,9 +718,10 @@ var presets = []Preset{
 		ID:   "avatrade",
 		Name: "AvaTrade: closed positions",
 		Description: "AvaTrade's closed positions report: one closed position per row with Ticket, Symbol, Buy/Sell, Amount, " +
-			"Open and Close (rates), Open Time and Close Time (DD/MM/YYYY), and Gross P/L in the account's currency. Share " +
-			"CFDs by ticker are journaled as shares; forex pairs and index or commodity CFDs are skipped and counted as not " +
-			"supported yet. No fee column: fees are estimated from the account's fee schedule.",
+			"Open and Close (rates), Open Time and Close Time (DD/MM/YYYY), Swap, and Gross P/L in the account's currency. " +
+			"Share CFDs by ticker are journaled as shares; forex pairs (EUR/USD, Amount in units) and index or commodity " +
+			"CFDs (US500, GER40) as forex and CFD positions, their rate into the account's currency from Gross P/L. No fee " +
+			"column: share fees are estimated from the account's fee schedule (a spread broker's pairs and CFDs have none).",
 		HowToExport: "AvaTrade WebTrader: Account > Closed Positions (or Reports > Account Statement), choose the dates, then Export (CSV).",
 		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateEU, NumberFormat: NumberUS,
 		Columns: map[string][]string{
@@ -699,10 +733,12 @@ var presets = []Preset{
 			FieldExitPrice:  {"Close", "Close Rate"},
 			FieldExitDate:   {"Close Time"},
 			FieldPnL:        {"Gross P/L"},
+			fieldSwap:       {"Swap"},
 			"ticket":        {"Ticket"},
 		},
 		Required:        []string{"ticket", FieldSymbol, FieldSide, FieldQuantity, FieldEntryPrice, FieldEntryDate, FieldExitPrice, FieldExitDate},
 		SkipUnsupported: true,
+		ProfitInAccount: true,
 		Sample:          "avatrade_closed_positions.csv",
 	},
 	{
@@ -758,6 +794,241 @@ var presets = []Preset{
 		SkipNotes:     true,
 		Sample:        "merrill_edge_activity.csv",
 	},
+	{
+		ID:   "metatrader4",
+		Name: "MetaTrader 4: account history statement",
+		Description: "The Closed Transactions table of an MT4 statement (Account History, Save as Report or Detailed Report) " +
+			"saved as CSV: one closed position per row with Ticket, Open Time, Type (buy/sell), Size in lots, Item, Price, " +
+			"S / L, T / P, Close Time, Price (the close), Commission, Taxes, Swap and Profit in the account's currency; times " +
+			"2025.02.24 16:30:05 in the server's time (set the file's time zone). Forex pairs are lots x 100,000 units (gold " +
+			"100 oz), CFDs and coins lots as contracts, other items shares. The exit's rate into the account's currency is " +
+			"Profit over the P&L in the quote; a swap charged is a fee, a swap credited comes off the row's charges. Rows " +
+			"whose holdings overlap make one position (a scale-in of two tickets). Balance and credit rows, cancelled pending " +
+			"orders (buy limit, sell stop, ...) and the totals are skipped.",
+		HowToExport: "MetaTrader 4: Terminal > Account History, right-click > All History (or a period), then right-click > Save as Report; open the report in a spreadsheet and save it as CSV.",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Section: "Closed Transactions:",
+		Columns: map[string][]string{
+			"ticket":        {"Ticket", "Order"},
+			FieldEntryDate:  {"Open Time"},
+			FieldSide:       {"Type"},
+			FieldQuantity:   {"Size", "Lots", "Volume"},
+			FieldSymbol:     {"Item", "Symbol"},
+			FieldEntryPrice: {"Price", "Open Price"},
+			FieldExitDate:   {"Close Time"},
+			FieldExitPrice:  {"Price#2", "Close Price"},
+			FieldCommission: {"Commission"},
+			fieldSwap:       {"Swap"},
+			FieldPnL:        {"Profit"},
+		},
+		FeeColumns:      []string{"Taxes"},
+		Required:        []string{"ticket", FieldEntryDate, FieldSide, FieldQuantity, FieldSymbol, FieldEntryPrice, FieldExitDate, FieldExitPrice},
+		Skip:            map[string][]string{FieldSide: {"buy limit", "sell limit", "buy stop", "sell stop", "buy stop limit", "sell stop limit"}},
+		SkipNonTrades:   true,
+		Lots:            true,
+		ProfitInAccount: true,
+		Sample:          "mt4_statement.csv",
+	},
+	{
+		ID:   "ctrader",
+		Name: "cTrader: history",
+		Description: "cTrader's History tab exported to CSV: one closing deal per row with Symbol, Opening Direction (Buy/Sell), " +
+			"Opening Time and Closing Time (DD/MM/YYYY HH:MM:SS.fff, the platform's time zone), Entry Price, Closing Price, " +
+			"Closing Quantity in lots (or with its unit: 0.10 Lots, 10000 EUR), Commissions, Swap and Gross in the account's " +
+			"currency (Gross USD, Gross EUR, ...). Forex pairs are lots x 100,000 units, CFDs and coins lots as contracts. " +
+			"The exit's rate into the account's currency is Gross over the P&L in the quote; a swap charged is a fee, a swap " +
+			"credited comes off the commissions. A position closed in parts is a row a part; the rows whose holdings " +
+			"overlap make one journal position.",
+		HowToExport: "cTrader (desktop or web): the History tab of TradeWatch, choose the period, then right-click the table (or the export button) > Export to CSV.",
+		RowShape:    ShapeRoundTrip, Delimiter: ",", DateFormat: DateEU, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			"ticket":        {"ID", "Deal ID", "Position ID"},
+			FieldSymbol:     {"Symbol"},
+			FieldSide:       {"Opening Direction", "Direction"},
+			FieldEntryDate:  {"Opening Time", "Open Time"},
+			FieldExitDate:   {"Closing Time", "Close Time"},
+			FieldEntryPrice: {"Entry Price"},
+			FieldExitPrice:  {"Closing Price", "Close Price"},
+			FieldQuantity:   {"Closing Quantity", "Quantity", "Volume (Lots)"},
+			FieldCommission: {"Commissions", "Commission"},
+			fieldSwap:       {"Swap"},
+			FieldPnL:        grossColumns(),
+		},
+		Required:        []string{FieldSymbol, FieldSide, FieldEntryDate, FieldExitDate, FieldEntryPrice, FieldExitPrice, FieldQuantity},
+		Lots:            true,
+		ProfitInAccount: true,
+		Sample:          "ctrader_history.csv",
+	},
+	{
+		ID:   "oanda",
+		Name: "OANDA: transaction history",
+		Description: "OANDA's (v20) transaction history as CSV: Order Fill rows are fills, with Instrument (EUR_USD, XAU_USD, " +
+			"CFDs as DE30_EUR in their currency), signed Units (negative a sell), Price, PL in the account's currency (the " +
+			"exit's rate is it over the P&L in the quote), Financing (negative paid) and Commission, Time in UTC. Daily " +
+			"financing rows are folded into the fees of the instrument's next fill; orders, transfers and other rows are " +
+			"skipped and counted.",
+		HowToExport: "OANDA Hub (or fxTrade): Account > Transaction history (Statements), choose the account and the period, then Download (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			fieldType:       {"Type", "Transaction Type"},
+			FieldDate:       {"Time", "Date", "Time (UTC)", "Date/Time"},
+			FieldSymbol:     {"Instrument"},
+			FieldQuantity:   {"Units"},
+			FieldPrice:      {"Price"},
+			fieldProfit:     {"PL", "P/L", "Profit/Loss", "Realized PL"},
+			fieldSwap:       {"Financing"},
+			FieldCommission: {"Commission"},
+			FieldAccount:    {"Account ID", "Account"},
+		},
+		Required:        []string{fieldType, FieldDate, FieldSymbol, FieldQuantity, FieldPrice},
+		Keep:            map[string][]string{fieldType: {"ORDER_FILL", "Order Fill", "Order Filled"}},
+		Funding:         []string{"DAILY_FINANCING", "Daily Financing"},
+		ProfitInAccount: true,
+		Timezone:        "UTC",
+		Sample:          "oanda_transactions.csv",
+	},
+	{
+		ID:   "binance",
+		Name: "Binance: spot trade history",
+		Description: "Binance's Spot trade history export: Date(UTC), Pair (BTCUSDT), Side (BUY/SELL), Price, Executed (0.5BTC) " +
+			"and Fee with its coin (0.00075BNB); the older layout's Market, Type, Amount, Total, Fee and Fee Coin read too. " +
+			"A fee in the base, the quote or another coin (BNB) is kept in its coin, turned into the account's currency at " +
+			"the fill's rate or a stored exchange rate; without one the position waits for it (AWAITING_RATE).",
+		HowToExport: "Binance: Orders > Spot Order > Trade History, choose the period, then Export (CSV); unzip the download.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:     {"Date(UTC)", "Date (UTC)", "Time"},
+			FieldSymbol:   {"Pair", "Market", "Symbol"},
+			FieldSide:     {"Side", "Type"},
+			FieldPrice:    {"Price"},
+			FieldQuantity: {"Executed", "Amount", "Quantity"},
+			FieldFees:     {"Fee"},
+			fieldFeeAsset: {"Fee Coin", "Fee Asset"},
+		},
+		Required:         []string{FieldDate, FieldSymbol, FieldSide, FieldPrice, FieldQuantity},
+		DefaultAssetType: AssetCrypto,
+		Timezone:         "UTC",
+		Sample:           "binance_trades.csv",
+	},
+	{
+		ID:   "coinbase",
+		Name: "Coinbase: transaction report",
+		Description: "The Coinbase app's transaction report: Timestamp (UTC), Transaction Type (Buy, Sell, Advanced Trade Buy, " +
+			"Advanced Trade Sell), Asset, Quantity Transacted, Price Currency (or Spot Price Currency), Price at Transaction " +
+			"and Fees and/or Spread in that currency. Send, Receive, Convert, staking and reward rows are skipped and " +
+			"counted, and so are the lines above the header.",
+		HowToExport: "Coinbase: Profile > Statements (Reports), Generate a transaction history report (CSV) for the period, then download it.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:     {"Timestamp"},
+			FieldSide:     {"Transaction Type"},
+			FieldSymbol:   {"Asset"},
+			FieldQuantity: {"Quantity Transacted"},
+			fieldQuote:    {"Price Currency", "Spot Price Currency"},
+			FieldPrice:    {"Price at Transaction", "Spot Price at Transaction"},
+			FieldFees:     {"Fees and/or Spread", "Fees"},
+		},
+		Required:         []string{FieldDate, FieldSide, FieldSymbol, FieldQuantity, fieldQuote, FieldPrice},
+		SkipNonTrades:    true,
+		Vocabulary:       Vocabulary{Sides: map[string]string{"Advanced Trade Buy": "buy", "Advanced Trade Sell": "sell"}},
+		DefaultAssetType: AssetCrypto,
+		FeeInQuote:       true,
+		Timezone:         "UTC",
+		Sample:           "coinbase_transactions.csv",
+	},
+	{
+		ID:   "coinbase-fills",
+		Name: "Coinbase Advanced Trade: fills",
+		Description: "Coinbase Advanced Trade's (formerly Coinbase Pro) fills export: portfolio, trade id, product (BTC-USD), " +
+			"side (BUY/SELL), created at (UTC), size in the base, price, fee and the price/fee/total unit (the quote).",
+		HowToExport: "Coinbase Advanced: Portfolio (or Orders) > Statements, Generate a Fills report (CSV) for the account and period, then download it.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldAccount:  {"portfolio"},
+			"tradeId":     {"trade id"},
+			FieldSymbol:   {"product"},
+			FieldSide:     {"side"},
+			FieldDate:     {"created at"},
+			FieldQuantity: {"size"},
+			FieldPrice:    {"price"},
+			FieldFees:     {"fee"},
+			fieldFeeAsset: {"price/fee/total unit"},
+		},
+		Required:         []string{"tradeId", FieldSymbol, FieldSide, FieldDate, FieldQuantity, FieldPrice},
+		DefaultAssetType: AssetCrypto,
+		FeeInQuote:       true,
+		Timezone:         "UTC",
+		Sample:           "coinbase_fills.csv",
+	},
+	{
+		ID:   "kraken",
+		Name: "Kraken: trades",
+		Description: "Kraken's trades.csv export: txid, ordertxid (one order's fills), pair (XXBTZUSD, XETHZEUR, SOLUSD, " +
+			"XBT/USD), time (UTC), type (buy/sell), ordertype, price, cost, fee (in the quote), vol (the base), margin, misc, " +
+			"ledgers.",
+		HowToExport: "Kraken: Documents (History) > Export, choose Trades, the period and all fields, Submit, then download and unzip trades.csv.",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			"txid":        {"txid"},
+			fieldOrderID:  {"ordertxid"},
+			FieldSymbol:   {"pair"},
+			FieldDate:     {"time"},
+			FieldSide:     {"type"},
+			FieldPrice:    {"price"},
+			FieldFees:     {"fee"},
+			FieldQuantity: {"vol"},
+		},
+		Required:         []string{"txid", FieldSymbol, FieldDate, FieldSide, FieldPrice, FieldQuantity},
+		DefaultAssetType: AssetCrypto,
+		FeeInQuote:       true,
+		Timezone:         "UTC",
+		Sample:           "kraken_trades.csv",
+	},
+	{
+		ID:   "bybit",
+		Name: "Bybit: derivatives transaction log",
+		Description: "Bybit's USDT perpetual transaction log: Time (UTC), Currency (the settlement coin), Contract (BTCUSDT, " +
+			"a perpetual: BTC/USDT:PERP), Type (trade and liquidation rows are fills), Direction (Open Long, Close Short, ...), " +
+			"Quantity, Filled Price, Fee Paid (negative a rebate) and Funding. Funding rows (positive paid, negative " +
+			"received) are folded into the fees of the contract's next fill; transfers are skipped; a coin-margined " +
+			"(inverse) contract, which settles in its base, is skipped and counted. Fees and funding are in the settlement " +
+			"coin (USDT): without a rate of it into the account's currency the positions wait for one (AWAITING_RATE).",
+		HowToExport: "Bybit: Assets > Unified Trading Account (or Derivatives) > Transaction Log, choose the period and USDT Perpetual, then Export (CSV).",
+		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISO, NumberFormat: NumberUS,
+		Columns: map[string][]string{
+			FieldDate:     {"Time", "Time(UTC)", "Transaction Time"},
+			fieldSettle:   {"Currency"},
+			fieldFeeAsset: {"Currency"},
+			FieldSymbol:   {"Contract", "Symbol"},
+			fieldType:     {"Type"},
+			FieldSide:     {"Direction", "Side"},
+			FieldQuantity: {"Quantity", "Qty"},
+			FieldPrice:    {"Filled Price", "Trade Price"},
+			fieldCharge:   {"Fee Paid"},
+			fieldFunding:  {"Funding"},
+			fieldOrderID:  {"Order ID"},
+		},
+		Required: []string{FieldDate, FieldSymbol, fieldType, FieldSide, FieldQuantity, FieldPrice},
+		Keep:     map[string][]string{fieldType: {"trade", "liquidation"}},
+		Funding:  []string{"funding", "settlement"},
+		Vocabulary: Vocabulary{Sides: map[string]string{"Open Long": "buy to open", "Open Short": "sell to open",
+			"Close Long": "sell to close", "Close Short": "buy to close"}},
+		DefaultAssetType: AssetCrypto,
+		Perpetual:        true,
+		SkipUnsupported:  true,
+		Timezone:         "UTC",
+		Sample:           "bybit_transaction_log.csv",
+	},
+}
+
+// grossColumns are cTrader's gross P&L column, named for the account's
+// currency ("Gross USD").
+func grossColumns() []string {
+	out := []string{"Gross"}
+	for _, c := range []string{"USD", "EUR", "GBP", "AUD", "CAD", "CHF", "JPY", "NZD", "SGD", "HKD", "ZAR", "PLN", "SEK", "NOK", "CZK", "HUF", "MXN", "AED"} {
+		out = append(out, "Gross "+c)
+	}
+	return out
 }
 
 // thinkorswimColumns are the columns of a thinkorswim statement's trade

@@ -17,8 +17,14 @@ import (
 var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // load parses a testdata file with a preset and builds the plan against
-// an empty journal.
+// an empty journal of a dollar account.
 func load(t testing.TB, presetID, file string, opts Options) (*Parsed, *Plan) {
+	return loadIn(t, presetID, file, opts, "USD")
+}
+
+// loadIn is load into an account of currency ("" leaves forex, crypto and
+// CFD figures in their quote currency).
+func loadIn(t testing.TB, presetID, file string, opts Options, currency string) (*Parsed, *Plan) {
 	t.Helper()
 	opts.PresetID = presetID
 	s, err := Resolve(opts, "America/New_York", now, 10000)
@@ -35,7 +41,7 @@ func load(t testing.TB, presetID, file string, opts Options) (*Parsed, *Plan) {
 		t.Fatalf("parse: %v", err)
 	}
 	parsed.Warnings = append(parsed.Warnings, EstimateFees(parsed.Fills, parsed.HasFees, nil)...)
-	return parsed, Build(parsed.Fills, Journal{}, BuildOptions{Header: parsed.Header})
+	return parsed, Build(parsed.Fills, Journal{Currency: currency}, BuildOptions{Header: parsed.Header})
 }
 
 type wantPosition struct {
@@ -61,6 +67,7 @@ func TestPresetSamples(t *testing.T) {
 	cases := []struct {
 		preset        string
 		opts          Options
+		currency      string // the account's: USD unless "-" (none: quote-currency figures)
 		rows, skipped int
 		positions     []wantPosition
 		net           string
@@ -88,12 +95,14 @@ func TestPresetSamples(t *testing.T) {
 			{"MSFT", "long", "closed", 2, "99"},
 			{"MSFT", "short", "open", 1, "-0.5"},
 		}, net: "599.82", warnings: []string{CodeDirectionInferred, CodeReversal}},
-		{preset: "ibkr-flex-trades", rows: 7, skipped: 1, positions: []wantPosition{
-			// IB's commissions are negative amounts: charges.
+		// IB's commissions are negative amounts: charges. The forex trade
+		// (AssetClass CASH): 0.0019 x 1,000 EUR = 1.90 USD less 4.00.
+		{preset: "ibkr-flex-trades", rows: 8, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "90.9977"},
 			{"SPY   240126C00485000", "long", "closed", 2, "266.1"},
+			{"EUR/USD", "long", "closed", 2, "-2.1"},
 			{"MSFT", "short", "closed", 2, "133"},
-		}, net: "490.0977", warnings: []string{CodeRowsSkipped}},
+		}, net: "487.9977"},
 		{preset: "thinkorswim", rows: 10, positions: []wantPosition{
 			// Newest first in the file; spread legs inherit their time.
 			{"AAPL", "long", "closed", 2, "93"},
@@ -128,14 +137,18 @@ func TestPresetSamples(t *testing.T) {
 			{"ESH24", "long", "closed", 2, "225"},
 			{"MNQH24", "short", "closed", 2, "77"},
 		}, net: "302", warnings: []string{CodeDirectionInferred, CodeNoFeesColumn, CodeRowsSkipped}},
-		// IB's Activity Statement: the Trades table's order rows; the forex
-		// row skipped as not supported yet. AAPL 1.25 x 100 less 2.0123;
-		// SPY calls 1.25 x 2 x 100 less 2.60; MES 10.75 x 5 less 1.24.
-		{preset: "ibkr-activity-statement", rows: 7, skipped: 1, positions: []wantPosition{
+		// IB's Activity Statement: the Trades table's order rows. AAPL 1.25
+		// x 100 less 2.0123; SPY calls 1.25 x 2 x 100 less 2.60; MES 10.75 x
+		// 5 less 1.24. Forex: EUR.USD 0.0028 x 10,000 = 28 USD less 4;
+		// USD.JPY short 0.30 x 5,000 = 1,500 JPY at the cover's 1/150.90
+		// (0.006626905235) = 9.9404 USD, less 4.
+		{preset: "ibkr-activity-statement", rows: 10, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "122.9877"},
 			{"SPY   250321C00600000", "long", "closed", 2, "247.4"},
 			{"MESH25", "long", "closed", 2, "52.51"},
-		}, net: "422.8977", warnings: []string{CodeRowsSkipped}},
+			{"EUR/USD", "long", "closed", 2, "24"},
+			{"USD/JPY", "short", "closed", 2, "5.9404"},
+		}, net: "452.8381", warnings: []string{CodeDirectionInferred}},
 		// AMD 2.15 x 100; QQQ calls 0.95 x 3 x 100; newest first in the file.
 		{preset: "thinkorswim-filled-orders", rows: 4, positions: []wantPosition{
 			{"AMD", "long", "closed", 2, "215"},
@@ -191,11 +204,22 @@ func TestPresetSamples(t *testing.T) {
 			{"MNQH25", "long", "closed", 2, "47.52"},
 			{"MESH25", "short", "closed", 2, "-16.99"},
 		}, net: "30.53"},
-		// AAPL 1.60 x 10 less 1.00; the balance, the EURUSD deals and the
-		// totals line skipped.
-		{preset: "metatrader5", rows: 6, skipped: 4, positions: []wantPosition{
+		// AAPL 1.60 x 10 less 1.00. EURUSD 0.1 lot = 10,000 units x 0.0005
+		// = 5 USD. USDJPY short 0.2 lot: 0.45 x 20,000 = 9,000 JPY, Profit
+		// 60.08 USD (rate 60.08/9,000 = 0.006675555556), less 1.40 + 1.40
+		// + the 0.85 swap: 56.43. GER40 (a CFD, 1 lot) 29.5 points, Profit
+		// 30.98 USD, less 0.50 and 0.50 less the 0.20 swap credit: 30.18.
+		// XAUUSD 0.05 lot = 5 oz x 5.75 = 28.75, less 0.70 and the 1.20
+		// swap: 26.85. BTCUSD 0.1 lot = 0.1 BTC x 500 = 50. The balance
+		// and totals lines skipped.
+		{preset: "metatrader5", rows: 14, skipped: 2, positions: []wantPosition{
 			{"AAPL", "long", "closed", 2, "15"},
-		}, net: "15", warnings: []string{CodeRowsSkipped}},
+			{"EUR/USD", "long", "closed", 2, "5"},
+			{"USD/JPY", "short", "closed", 2, "56.43"},
+			{"GER40", "long", "closed", 2, "30.18"},
+			{"XAU/USD", "long", "closed", 2, "26.85"},
+			{"BTC/USD", "long", "closed", 2, "50"},
+		}, net: "183.46", warnings: []string{CodeRowsSkipped}},
 		// Average Price is per contract: divided by the multiplier. SPY
 		// 3.10 x 10 less 0.02; TSLA calls 3.15 x 100 less 1.28; MES 11.25 x
 		// 5 less 2.24; the money movement skipped.
@@ -235,18 +259,101 @@ func TestPresetSamples(t *testing.T) {
 			{"TSLA  260213C00425000", "long", "closed", 2, "690"},
 			{"SOFI  250321P00014000", "long", "closed", 2, "-90"},
 		}, net: "735", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
-		// AAPL 1.75 x 20; NVDA short 1.20 x 15; the EUR/USD position skipped.
-		{preset: "avatrade", rows: 3, skipped: 1, positions: []wantPosition{
+		// AAPL 1.75 x 20; EUR/USD short 0.0019 x 10,000 = 19 USD (Gross
+		// P/L 19.00: rate 1); NVDA short 1.20 x 15; US500 (a CFD) 21.5 x 2
+		// = 43 less the 0.35 swap.
+		{preset: "avatrade", rows: 4, positions: []wantPosition{
+			{"EUR/USD", "short", "closed", 2, "19"},
 			{"AAPL", "long", "closed", 2, "35"},
 			{"NVDA", "short", "closed", 2, "18"},
-		}, net: "53", warnings: []string{CodeNoFeesColumn, CodeRowsSkipped}},
+			{"US500", "long", "closed", 2, "42.65"},
+		}, net: "114.65", warnings: []string{CodeNoFeesColumn}},
+		// EURUSD 0.5 lot = 50,000 x 0.00255 = 127.50 less 3.50. GBPJPY short
+		// 0.3 lot: 0.55 x 30,000 = 16,500 JPY, Profit 110.28 USD (rate
+		// 0.006683636364), less 2.10 and the 1.35 swap: 106.83. US500 short
+		// 1 lot x 28.5. XAUUSD 0.1 lot = 10 oz x -6.50 = -65, less 0.70 less
+		// the 0.45 swap credit. The balance, the cancelled buy limit, the
+		// totals and Closed P/L lines skipped.
+		{preset: "metatrader4", rows: 8, skipped: 4, positions: []wantPosition{
+			{"EUR/USD", "long", "closed", 2, "124"},
+			{"GBP/JPY", "short", "closed", 2, "106.83"},
+			{"US500", "short", "closed", 2, "28.5"},
+			{"XAU/USD", "long", "closed", 2, "-65.25"},
+		}, net: "194.08", warnings: []string{CodeRowsSkipped}},
+		// EURUSD 0.50 Lots = 50,000 x 0.00245 = 122.50 less 3.50. USDCHF
+		// short 1 lot: 0.0024 x 100,000 = 240 CHF, Gross 268.43 USD (rate
+		// 1.118458333333), less 7.00 and the 2.40 swap. US30 2 lots x -55.5.
+		// BTCUSD short 0.05 BTC x 800 = 40, less 2.00 and 0.60.
+		{preset: "ctrader", rows: 4, positions: []wantPosition{
+			{"EUR/USD", "long", "closed", 2, "119"},
+			{"USD/CHF", "short", "closed", 2, "259.03"},
+			{"US30", "long", "closed", 2, "-111"},
+			{"BTC/USD", "short", "closed", 2, "37.4"},
+		}, net: "304.43"},
+		// EUR_USD 20,000 x 0.0025 = 50 USD (PL 50: rate 1). GBP_JPY short
+		// 15,000 x 0.55 = 8,250 JPY, PL 55.1471 USD (rate 0.006684496970),
+		// less the close's 0.1520 financing and the day's 0.8123 folded
+		// into it. DE30_EUR (a CFD in euros) 3 x -30 = -90 EUR, PL -94.14
+		// USD (rate 1.046). The transfer, the orders and the financing row
+		// skipped.
+		{preset: "oanda", rows: 10, skipped: 4, positions: []wantPosition{
+			{"EUR/USD", "long", "closed", 2, "50"},
+			{"GBP/JPY", "short", "closed", 2, "54.1828"},
+			{"DE30", "long", "closed", 2, "-94.14"},
+		}, net: "10.0428", warnings: []string{CodeDirectionInferred, CodeRowsSkipped}},
+		// In a euro account. BTCEUR 0.015 x 1,261.50 = 18.9225 EUR less the
+		// buy's 0.000015 BTC fee at its price (1.2323 EUR) and the sell's
+		// 1.2512 EUR. ETHEUR 0.5 x -7.20 = -3.60 less 0.0005 ETH (1.0527
+		// EUR) and 1.0491 EUR.
+		{preset: "binance", currency: "EUR", rows: 4, positions: []wantPosition{
+			{"BTC/EUR", "long", "closed", 2, "16.439"},
+			{"ETH/EUR", "long", "closed", 2, "-5.7018"},
+		}, net: "10.7372"},
+		// BTC 0.0042 x 2,750 = 11.55 less 5.39 and 5.56; SOL 2.5 x -1.30 =
+		// -3.25 less 0.70 and 0.69. The deposit, staking income and send
+		// skipped, and the lines above the header.
+		{preset: "coinbase", rows: 7, skipped: 3, positions: []wantPosition{
+			{"BTC/USD", "long", "closed", 2, "0.6"},
+			{"SOL/USD", "long", "closed", 2, "-4.64"},
+		}, net: "-4.04", warnings: []string{CodeRowsSkipped}},
+		// ETH 0.75 x 34.55 = 25.9125 less 0.9812 and 0.9968 (the fees to the
+		// cent's 4 places); BTC 0.002 x -300 = -0.60 less 0.3448 and 0.3436.
+		{preset: "coinbase-fills", rows: 4, positions: []wantPosition{
+			{"ETH/USD", "long", "closed", 2, "23.9345"},
+			{"BTC/USD", "long", "closed", 2, "-1.2884"},
+		}, net: "22.6461"},
+		// XXBTZUSD 0.005 x 1,200 = 6 less 1.092 and 1.704; SOLUSD 3 bought
+		// for 424.55, sold for 429.30: 4.75 less 0.4528, 0.2265 and 0.6869.
+		{preset: "kraken", rows: 5, positions: []wantPosition{
+			{"BTC/USD", "long", "closed", 2, "3.204"},
+			{"SOL/USD", "long", "closed", 3, "3.3838"},
+		}, net: "6.5878"},
+		// Bybit's fees and funding are in USDT, which no exchange rate
+		// turns into dollars: the figures in USDT, each fill's fee to 4
+		// places. BTCUSDT long 0.01 x 1,100 = 11 less 0.473, and on the
+		// close 0.47905 + the 0.08625 funding paid - the 0.043125 received
+		// (0.5222); ETHUSDT short 0.5 x 20 = 10 less 0.61875 (0.6188) and
+		// 0.1125 (funding) + 0.61325 (0.7258).
+		// The transfer, the three funding rows and the inverse BTCUSD
+		// contract skipped.
+		{preset: "bybit", currency: "-", rows: 9, skipped: 5, positions: []wantPosition{
+			{"BTC/USDT:PERP", "long", "closed", 2, "10.0048"},
+			{"ETH/USDT:PERP", "short", "closed", 2, "8.6554"},
+		}, net: "18.6602", warnings: []string{CodeRowsSkipped}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range cases {
 		seen[tc.preset] = true
 		t.Run(tc.preset, func(t *testing.T) {
 			p := PresetByID(tc.preset)
-			parsed, plan := load(t, tc.preset, p.Sample, tc.opts)
+			currency := tc.currency
+			switch currency {
+			case "":
+				currency = "USD"
+			case "-":
+				currency = ""
+			}
+			parsed, plan := loadIn(t, tc.preset, p.Sample, tc.opts, currency)
 			if len(parsed.Errors) > 0 {
 				t.Fatalf("parse errors: %+v", parsed.Errors)
 			}

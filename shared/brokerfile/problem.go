@@ -59,6 +59,14 @@ const (
 	CodeRounded            = "ROUNDED"              // more decimal places than the journal keeps
 	CodeRowsSkipped        = "ROWS_SKIPPED"         // rows that are not fills (cancelled orders, summaries)
 	CodeContinuesPosition  = "CONTINUES_POSITION"   // fills added to a position open in the journal
+	// An amount of the row the journal does not book: a credit larger than
+	// the charges of a fill whose fees are never below 0 (a stock's), or a
+	// funding payment without a fill of its contract in the file.
+	CodeNotBooked = "NOT_BOOKED"
+	// A forex, crypto or CFD position with an exit whose P&L, or a fee
+	// whose coin, has no rate into the account's currency: its figures
+	// wait for one (the journal's awaitingRate).
+	CodeAwaitingRate = "AWAITING_RATE"
 )
 
 // Fill is one fill read from the file.
@@ -112,6 +120,10 @@ type Fill struct {
 	// sellFillId): rows that share a fill name it alike (joinTrips). Not
 	// staged.
 	fillID string
+
+	// profit is the file's P&L of the fill in the account's currency
+	// (ProfitInAccount), from which Parse works out Rate; not staged.
+	profit *decimal.Decimal
 }
 
 // Key identifies a fill for duplicate detection: same symbol and asset

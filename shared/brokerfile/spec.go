@@ -72,10 +72,12 @@ const (
 // fieldsOf lists the fields of each shape, in the order errors name them.
 var fieldsOf = map[string][]string{
 	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
-		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription, FieldAccount},
+		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription, FieldAccount,
+		fieldSwap, fieldFunding, fieldCharge, fieldProfit, fieldQuote, fieldFeeAsset, fieldSettle, fieldType},
 	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
 		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
-		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription, FieldAccount},
+		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription, FieldAccount,
+		fieldSwap, fieldFunding, fieldCharge, fieldQuote, fieldFeeAsset, fieldSettle},
 }
 
 // requiredOf lists the fields a file of each shape must have.
@@ -101,7 +103,8 @@ type Options struct {
 	// RowShape is execution or round-trip; default the preset's, or execution.
 	RowShape string `json:"rowShape,omitempty"`
 	// Timezone is the IANA zone of the file's times without a zone of their
-	// own; default the account's trading-day zone.
+	// own; default the preset's (UTC for an exchange that writes it), else
+	// the account's trading-day zone.
 	Timezone string `json:"timezone,omitempty"`
 	// DateFormat is iso, us, eu or iso-datetime; default the preset's, or iso.
 	DateFormat string `json:"dateFormat,omitempty"`
@@ -150,6 +153,17 @@ type Mapping struct {
 	// has no built-in one.
 	DefaultAssetType string `json:"defaultAssetType,omitempty"`
 	Multiplier       string `json:"multiplier,omitempty"`
+	// Forex, crypto and CFD files, as a preset says them: the quantity
+	// is in lots (Preset.Lots), the P&L column (pnl, profit) is in the
+	// account's currency (ProfitInAccount), a crypto fee is in the quote
+	// when the row does not name its coin (FeeInQuote), the crypto symbols
+	// are perpetuals (Perpetual), and the values of the type column whose
+	// rows are funding payments (Funding).
+	Lots            bool     `json:"lots,omitempty"`
+	ProfitInAccount bool     `json:"profitInAccount,omitempty"`
+	FeeInQuote      bool     `json:"feeInQuote,omitempty"`
+	Perpetual       bool     `json:"perpetual,omitempty"`
+	Funding         []string `json:"funding,omitempty"`
 }
 
 // Column is a column of the file: by header text or by 1-based number.
@@ -218,6 +232,7 @@ type Spec struct {
 	skipNonTrades bool
 	vocab         vocab
 	defaults      defaults
+	markets       marketRules
 }
 
 // AccountMap returns the checked accountMap (the file's accounts to
@@ -254,6 +269,7 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 		s.filters, s.skipNonTrades = presetFilters(p), p.SkipNonTrades
 		s.vocab = compileVocabulary(p.Vocabulary, "presetId", bad)
 		s.defaults = defaults{asset: p.DefaultAssetType}
+		s.markets = compileMarkets(p.Lots, p.ProfitInAccount, p.FeeInQuote, p.Perpetual, p.Funding, "presetId.", bad)
 		s.columns = map[string][]Column{}
 		for field, names := range p.Columns {
 			for _, n := range names {
@@ -281,6 +297,7 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 		s.skipNonTrades = m.SkipNonTrades
 		s.vocab = compileVocabulary(m.Vocabulary, "mapping", bad)
 		s.defaults = compileDefaults(m.DefaultAssetType, m.Multiplier, "mapping.", bad)
+		s.markets = compileMarkets(m.Lots, m.ProfitInAccount, m.FeeInQuote, m.Perpetual, m.Funding, "mapping.", bad)
 	default:
 		bad("presetId", "give presetId (a built-in preset) or mapping (the file's columns)")
 	}
@@ -318,6 +335,8 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 	s.symbol = resolveSymbol(opts, s.preset, now, bad)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
+	} else if s.preset != nil && s.preset.Timezone != "" {
+		zone = s.preset.Timezone // an exchange's file of UTC times
 	}
 	if msg := auth.CheckTimezone(zone); msg != "" {
 		bad("timezone", msg)
@@ -350,6 +369,9 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 			default:
 				s.columns[f] = []Column{c}
 			}
+		}
+		if _, typed := opts.Mapping.Columns[fieldType]; len(opts.Mapping.Funding) > 0 && !typed {
+			bad("mapping.funding", "needs the column of the rows' type (mapping.columns.type) the funding values are of")
 		}
 		for _, f := range requiredOf[s.Shape] {
 			if f == FieldDate && s.tradeDate != nil {

@@ -17,6 +17,8 @@ type Instrument struct {
 	Symbol     string          // canonical
 	AssetType  string          // one of instrument.AssetTypes
 	Multiplier decimal.Decimal // 1, instrument.OptionMultiplier, a future's (or a futures option's future's) point value
+	// Base and Quote are a forex or crypto pair's assets ("" otherwise).
+	Base, Quote string
 }
 
 var optionMultiplier = decimal.NewFromInt(instrument.OptionMultiplier)
@@ -34,8 +36,12 @@ var stockWithSpace = regexp.MustCompile(`^([A-Z]{1,6}) ([A-Z])$`)
 // a futures contract in
 // any common form (futureForm, then instrument.ParseFuture; a one-digit year
 // is read from traded, the fill's time, and the multiplier is the root's
-// built-in point value), or a ticker. Forex pairs and CFDs are refused by
-// name. It returns the problem's code and message on failure.
+// built-in point value), a currency pair (instrument.ParseForex: EURUSD,
+// EUR/USD, EURUSD.m, XAUUSD), a crypto pair of a well-known coin
+// (instrument.ParseCrypto: BTCUSD, BTC-USDT), an index or commodity CFD by
+// its platform name (US500, GER40.cash, USOIL), or a ticker; with asset
+// forex, crypto or cfd the symbol must be one of those. It returns the
+// problem's code and message on failure.
 func ParseSymbol(sym, asset string, traded time.Time) (Instrument, string, string) {
 	return parseSymbol(sym, asset, traded, nil)
 }
@@ -86,10 +92,13 @@ func parseSymbol(sym, asset string, traded time.Time, multiplier *decimal.Decima
 			return Instrument{}, CodeInvalidSymbol, fmt.Sprintf("%q is not an option symbol (OCC like \"AAPL  240119C00190000\", like -AAPL240119C190, a description like \"AAPL Jan 19 2024 190 Call\", or give expiry, strike and right columns)", clip(sym))
 		}
 	}
-	if asset == "" {
-		if what := unsupportedSymbol(s); what != "" {
-			return Instrument{}, CodeUnsupportedAsset, fmt.Sprintf("%q is %s: the journal records stocks, options and futures; forex and CFDs are not supported yet", clip(sym), what)
+	switch asset {
+	case "":
+		if inst, ok := marketSymbol(s); ok {
+			return inst, "", ""
 		}
+	case instrument.AssetForex, instrument.AssetCrypto, instrument.AssetCFD:
+		return marketInstrument(sym, asset)
 	}
 	if asset == AssetFuture || asset == "" && looksFuture {
 		f, err := instrument.ParseFuture(form, traded)

@@ -590,10 +590,16 @@ var assetWords = map[string][2]string{
 	"future option": {AssetFutureOption, ""}, "futures option": {AssetFutureOption, ""}, "fop": {AssetFutureOption, ""},
 	"future options": {AssetFutureOption, ""}, "futures options": {AssetFutureOption, ""},
 	"option on future": {AssetFutureOption, ""}, "options on futures": {AssetFutureOption, ""},
+	// IB's Flex AssetClass CASH and its statement's Forex are currency
+	// pairs.
+	"forex": {instrument.AssetForex, ""}, "fx": {instrument.AssetForex, ""}, "cash": {instrument.AssetForex, ""},
+	"currency": {instrument.AssetForex, ""}, "currencies": {instrument.AssetForex, ""}, "spot fx": {instrument.AssetForex, ""},
+	"crypto": {instrument.AssetCrypto, ""}, "cryptocurrency": {instrument.AssetCrypto, ""}, "cryptocurrencies": {instrument.AssetCrypto, ""},
+	"cfd": {instrument.AssetCFD, ""}, "cfds": {instrument.AssetCFD, ""}, "contract for difference": {instrument.AssetCFD, ""},
 }
 
-// parseAssetType reads an asset-type cell. other reports a known word of
-// something the journal cannot hold (forex, crypto, bonds, ...).
+// parseAssetType reads an asset-type cell (unsupportedWord names the
+// words of what the journal cannot hold: bonds, funds, ...).
 func parseAssetType(s string) (asset, right string, ok bool) {
 	a, ok := assetWords[normWords(s)]
 	return a[0], a[1], ok

@@ -14,6 +14,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
+	"tradejournal/shared/fx"
 	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
@@ -268,7 +269,7 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 	}
 
 	const seedsQ = `SELECT p.id::text, p.symbol, p.asset_type, p.side, p.multiplier, p.stop_loss,
-			f.type, f.price, f.quantity, f.fees, f.filled_at
+			f.type, f.price, f.quantity, f.fees, f.filled_at, f.rate, coalesce(f.fee_asset, ''), f.fee_rate
 		FROM positions p JOIN fills f ON f.position_id = p.id
 		WHERE p.account_id = $1 AND p.user_id = $2 AND p.status = 'open' AND p.symbol = ANY($3::text[])
 		ORDER BY p.id, f.filled_at, f.id`
@@ -282,16 +283,23 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 		stop                    *decimal.Decimal
 		f                       journal.Fill
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &symbol, &asset, &side, &mult, &stop, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &symbol, &asset, &side, &mult, &stop, &f.Type, &f.Price, &f.Quantity, &f.Fees, &f.FilledAt, &f.Rate,
+		&f.FeeAsset, &f.FeeRate}, func() error {
 		if n := len(j.Seeds); n == 0 || j.Seeds[n-1].PositionID != id {
 			j.Seeds = append(j.Seeds, brokerfile.Seed{PositionID: id, Symbol: symbol, AssetType: asset, Side: side, Multiplier: mult, StopLoss: stop})
 		}
 		s := &j.Seeds[len(j.Seeds)-1]
 		s.Fills = append(s.Fills, f)
+		f.Rate, f.FeeRate = nil, nil // scanned afresh into the next fill
 		return nil
 	})
 	if err != nil {
 		return j, db.Classify(err)
+	}
+	if slices.ContainsFunc(fills, func(f brokerfile.Fill) bool { return instrument.QuotedApart(f.AssetType) }) {
+		if j.Currency, j.Rates, err = accountRates(ctx, q, userID, accountID); err != nil {
+			return j, err
+		}
 	}
 
 	// Fills of the account in the file's time range: its positions that
@@ -325,6 +333,36 @@ func ReadJournal(ctx context.Context, q db.Querier, userID, accountID string, fi
 		return nil
 	})
 	return j, db.Classify(err)
+}
+
+// accountRates reads an account's currency and its user's exchange rates:
+// what a forex, crypto or CFD fill's rate and a coin fee's conversion are
+// worked out from (brokerfile.Journal.Currency).
+func accountRates(ctx context.Context, q db.Querier, userID, accountID string) (string, []fx.Rate, error) {
+	const rq = `SELECT a.currency::text, NULL::text, NULL::date, NULL::numeric FROM accounts a WHERE a.id = $2 AND a.user_id = $1
+		UNION ALL
+		SELECT base_currency::text, quote_currency::text, effective_date, rate FROM exchange_rates WHERE user_id = $1`
+	rows, err := q.Query(ctx, rq, userID, accountID)
+	if err != nil {
+		return "", nil, db.Classify(err)
+	}
+	var (
+		currency string
+		rates    []fx.Rate
+		a        string
+		b        *string
+		date     *time.Time
+		value    decimal.NullDecimal
+	)
+	_, err = pgx.ForEachRow(rows, []any{&a, &b, &date, &value}, func() error {
+		if b == nil {
+			currency = a
+			return nil
+		}
+		rates = append(rates, fx.Rate{Base: a, Quote: *b, Date: *date, Value: value.Decimal})
+		return nil
+	})
+	return currency, rates, db.Classify(err)
 }
 
 // groupImported makes strategies of an import's new positions opened
