@@ -3150,9 +3150,14 @@ export interface paths {
          *     the root's built-in point value as multiplier, as on POST
          *     /api/positions; a root without one is a located
          *     `UNKNOWN_POINT_VALUE` error, since a file has no multiplier column:
-         *     record such a contract through POST /api/positions). Other assets
-         *     (forex, crypto, bonds, ...) are refused row by row
-         *     (`UNSUPPORTED_ASSET`).
+         *     record such a contract through POST /api/positions), and forex,
+         *     crypto and CFD positions (`EURUSD`, `XAUUSD`, `BTCUSDT`, `US500`; lots
+         *     become units, an exit's rate comes from the file's P&L in the
+         *     account's currency where it has one, a fee in a coin keeps its coin
+         *     for the journal to convert; docs/broker-files.md). Other
+         *     assets (bonds, funds, coin-margined crypto contracts) are refused
+         *     row by row (`UNSUPPORTED_ASSET`), or skipped and counted by the
+         *     presets of statements that hold them.
          *
          *     A file that can be read answers 200 whether or not its rows are
          *     good: bad values are `errors` located by row (the line the record
@@ -6143,6 +6148,18 @@ export interface components {
             skipNonTrades?: boolean;
             sides?: components["schemas"]["CsvImportSideWords"];
             openClose?: components["schemas"]["CsvImportOpenCloseWords"];
+            /** @description The quantity column holds lots (MetaTrader, cTrader) - a forex pair's lots times its lot (100,000 of a currency, 100 ounces of gold), a CFD's or a coin's lot one contract. */
+            lots?: boolean;
+            /** @description The file's P&L column is in the account's currency, so a forex, crypto or CFD exit's rate is that P&L over its P&L in the quote. */
+            profitInAccount?: boolean;
+            /** @description A crypto row's fee is in the pair's quote when the row does not name its coin. */
+            feeInQuote?: boolean;
+            /** @description The file's crypto symbols are perpetual contracts (BTCUSDT is BTC/USDT:PERP). */
+            perpetual?: boolean;
+            /** @description Values of the record-type column whose rows are funding or financing payments, folded into the fees of the contract's next fill. */
+            funding?: string[];
+            /** @description The zone of the file's times when the options name none (UTC for an exchange that writes it). */
+            timezone?: string;
         };
         /** @description The preview's two parts, options first. */
         CsvImportUpload: {
@@ -6244,11 +6261,19 @@ export interface components {
              *     Round-trip rows need symbol, quantity, entryDate, entryPrice,
              *     exitDate and exitPrice, and may name side, entryTime, exitTime,
              *     fees, commission, assetType, expiry, strike, right, pnl, status
-             *     and description. Symbols may be tickers, OCC or compact option
+             *     and description. Both may name the columns of forex, crypto and
+             *     CFD files: swap (negative a charge, positive a credit), funding
+             *     and charge (positive paid, negative received), quote (the quote
+             *     currency of a symbol that names only the asset), feeAsset (the
+             *     fee's coin), settle (a contract's settlement coin: one that
+             *     settles in its base is refused), and for execution rows profit
+             *     (the row's P&L) and type (the record type the funding values are
+             *     of). Symbols may be tickers, OCC or compact option
              *     symbols (-NVDA260710P195, AAPL 240119C190), options written out,
-             *     or futures in any common form (ESH4, /ESH24:XCME, MNQ MAR25,
-             *     MES 09-26, F.US.MESM26); forex pairs and CFDs are refused
-             *     (UNSUPPORTED_ASSET).
+             *     futures in any common form (ESH4, /ESH24:XCME, MNQ MAR25,
+             *     MES 09-26, F.US.MESM26), currency pairs (EURUSD, EUR/USD,
+             *     EUR_USD, XAUUSD), crypto pairs (BTCUSDT, BTC-USD, XXBTZUSD) or
+             *     CFDs (US500, DE30_EUR).
              * @example {
              *       "date": "Trade Date",
              *       "time": "Time",
@@ -6285,6 +6310,16 @@ export interface components {
              * @example 50
              */
             multiplier?: string;
+            /** @description The quantity column holds lots - a forex pair's lots times its lot (100,000 of a currency, 100 ounces of gold), a CFD's or a coin's lot one contract. */
+            lots?: boolean;
+            /** @description The P&L column (pnl, profit) is in the account's currency, so a forex, crypto or CFD exit's rate is that P&L over its P&L in the quote. */
+            profitInAccount?: boolean;
+            /** @description A crypto row's fee is in the pair's quote when the row does not name its coin. */
+            feeInQuote?: boolean;
+            /** @description The crypto symbols are perpetual contracts (BTCUSDT is BTC/USDT:PERP). */
+            perpetual?: boolean;
+            /** @description Values of the type column whose rows are funding or financing payments (their swap or funding column), folded into the fees of the contract's next fill. */
+            funding?: string[];
         };
         CsvImportFilter: {
             /** @description The header text or the 1-based column number. */
@@ -6327,9 +6362,13 @@ export interface components {
              *     INVALID_DATE, INVALID_TIME, INVALID_SIDE, INVALID_VALUE,
              *     INVALID_SYMBOL, OUT_OF_RANGE, UNSUPPORTED_ASSET,
              *     UNKNOWN_POINT_VALUE, EXIT_WITHOUT_ENTRY, EFFECT_MISMATCH,
-             *     TOO_MANY_FILLS, MULTIPLE_ACCOUNTS. Warnings: DUPLICATE_IN_JOURNAL,
-             *     DUPLICATE_IN_FILE, NO_FEES_COLUMN, FEES_ESTIMATED,
-             *     DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED, CONTINUES_POSITION, REVERSAL.
+             *     TOO_MANY_FILLS, MULTIPLE_ACCOUNTS. Warnings:
+             *     DUPLICATE_IN_JOURNAL, DUPLICATE_IN_FILE, NO_FEES_COLUMN,
+             *     FEES_ESTIMATED, DIRECTION_INFERRED, ROUNDED, ROWS_SKIPPED,
+             *     CONTINUES_POSITION, REVERSAL, NOT_BOOKED (a credit larger than a
+             *     stock row's charges, or a funding payment without a fill of its
+             *     contract), AWAITING_RATE (a forex, crypto or CFD exit's P&L, or a
+             *     fee in a coin, waits for an exchange rate).
              */
             code: string;
             message: string;

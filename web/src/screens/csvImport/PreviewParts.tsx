@@ -51,6 +51,8 @@ const problemTitles: Record<string, string> = {
   ROWS_SKIPPED: 'Rows that are not fills, skipped',
   CONTINUES_POSITION: 'Continues a position open in the journal',
   REVERSAL: 'Closes a position and opens the opposite one',
+  NOT_BOOKED: 'A credit or funding payment not booked',
+  AWAITING_RATE: 'Waiting for an exchange rate',
 };
 
 /** problemTitle is a problem's code in words (a code this app does not know yet, as it is). */

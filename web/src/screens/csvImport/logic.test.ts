@@ -101,7 +101,8 @@ describe('saved mappings', () => {
 describe('fieldText', () => {
   it('writes a mapping field in words', () => {
     expect(fieldText('entryPrice')).toBe('entry price');
-    expect(fieldText('assetType')).toBe('asset type (stock, option, future, futures option)');
+    expect(fieldText('assetType')).toBe('asset type (stock, option, future, futures option, forex, crypto, cfd)');
+    expect(fieldText('feeAsset')).toBe('fee coin');
     expect(fieldText('openClose')).toBe('open or close');
     expect(fieldText('date')).toBe('date');
   });

@@ -1,6 +1,6 @@
 // The CSV import wizard's request: the options part, built from the form.
 import type { Schemas } from '../../api/client';
-import { assetTypeName, type AssetType } from '../../assetTypes';
+import { assetTypeName, assetTypes, type AssetType } from '../../assetTypes';
 
 export type Options = Schemas['CsvImportOptions'];
 type Mapping = Schemas['CsvImportMapping'];
@@ -11,9 +11,9 @@ type RowShape = 'execution' | 'round-trip';
 
 /**
  * importedAssetTypes are the asset types the broker files are read as, and so a mapping's default asset type may
- * be: forex, crypto and CFD rows are reported as not supported yet (the importer refuses them as a default too).
+ * be: every one (forex, crypto and CFD rows too).
  */
-export const importedAssetTypes: readonly AssetType[] = ['stock', 'option', 'future', 'future_option'];
+export const importedAssetTypes: readonly AssetType[] = assetTypes;
 
 export interface ImportForm {
   accountId: string;
@@ -163,6 +163,14 @@ const fieldWords: Record<string, string> = {
   orderId: 'order number',
   expiry: 'option expiry',
   strike: 'option strike',
+  swap: 'swap or financing (negative a charge)',
+  funding: 'funding (positive paid)',
+  charge: 'fee (positive paid, negative a rebate)',
+  profit: 'P&L in the account currency',
+  quote: 'quote currency',
+  feeAsset: 'fee coin',
+  settle: 'settlement coin',
+  type: 'record type',
 };
 
 /** fieldText is a mapping field in words: "entryPrice" reads "entry price". */
