@@ -475,14 +475,6 @@ func (p *parser) fundingRow() bool {
 		return false
 	}
 	p.skipRow(p.columnName(p.column(fieldType)) + " " + v + " (folded into the fees)")
-	t, ok := p.when(FieldDate, FieldTime)
-	if !ok {
-		return true
-	}
-	inst, ok := p.instrument(t)
-	if !ok {
-		return true
-	}
 	field := fieldFunding
 	if !p.has(fieldFunding) {
 		field = fieldSwap
@@ -495,6 +487,20 @@ func (p *parser) fundingRow() bool {
 		d = d.Neg()
 	}
 	_, col := p.cell(field)
+	if sym, _ := p.cell(FieldSymbol); sym == "" {
+		// An account's financing of the day without its instrument
+		// (OANDA's total): no position to book it with.
+		p.problem(true, field, col, CodeNotBooked, fmt.Sprintf("a funding payment of %s that names no instrument: not booked", d.String()))
+		return true
+	}
+	t, ok := p.when(FieldDate, FieldTime)
+	if !ok {
+		return true
+	}
+	inst, ok := p.instrument(t)
+	if !ok {
+		return true
+	}
 	coin, _ := p.cell(fieldSettle)
 	if a, _ := p.cell(fieldFeeAsset); a != "" {
 		coin = a

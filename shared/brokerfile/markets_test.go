@@ -146,9 +146,10 @@ func TestFunding(t *testing.T) {
 		"2025-03-04 09:00:00,USDT,SOLUSDT,trade,Close Short,10,0,138.00,0,0.10,20,,,,t2,o2\n" +
 		"2025-03-04 16:00:00,USDT,SOLUSDT,funding,,,0,138.00,0.05,0,0,,,,,\n" +
 		"2025-03-04 16:00:00,USDT,XRPUSDT,funding,,,100,2.50,0.02,0,0,,,,,\n" +
+		"2025-03-04 16:00:00,USDT,,funding,,,,,0.03,0,0,,,,,\n" +
 		"2025-03-05 09:00:00,BTC,BTCUSD,trade,Open Long,100,100,87000,0,0.0000001,0,,,,t3,o3\n"
 	p := parseText(t, Options{PresetID: "bybit"}, file)
-	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 4 {
+	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Skipped != 5 {
 		t.Fatalf("errors %+v fills %+v skipped %d", p.Errors, p.Fills, p.Skipped)
 	}
 	// The 1.00 received comes off the close's 0.10 (a crypto fill's fees
@@ -157,8 +158,9 @@ func TestFunding(t *testing.T) {
 	if f := p.Fills[1]; f.Fees.String() != "-0.85" || f.FeeAsset != "USDT" || f.Symbol != "SOL/USDT:PERP" {
 		t.Errorf("close %+v", f)
 	}
+	// The XRP payment has no fill; the last names no contract.
 	w := problemCodes(p.Warnings)
-	if w[CodeNotBooked] != 1 {
+	if w[CodeNotBooked] != 2 {
 		t.Errorf("warnings %+v", p.Warnings)
 	}
 	for _, x := range p.Warnings {
