@@ -516,6 +516,35 @@ func (p *parser) fundingRow() bool {
 func (p *parser) settleMarkets() {
 	settleRates(p.out.Fills)
 	p.foldFunding()
+	applyQuoteRates(p.out.Fills, p.s.quoteRates)
+}
+
+// applyQuoteRates gives the trader's rate of a fill's quote currency
+// (Options.QuoteRates) to each forex, crypto or CFD fill the file gave
+// none.
+func applyQuoteRates(fills []Fill, rates map[string]decimal.Decimal) {
+	if len(rates) == 0 {
+		return
+	}
+	for i := range fills {
+		f := &fills[i]
+		if f.Rate != nil || !instrument.QuotedApart(f.AssetType) {
+			continue
+		}
+		quote := f.Quote
+		if f.AssetType == AssetForex {
+			if pair, err := instrument.ParseForex(f.Symbol); err == nil {
+				quote = pair.Quote
+			}
+		} else if f.AssetType == AssetCrypto {
+			if pair, err := instrument.ParseCrypto(f.Symbol); err == nil {
+				quote = pair.Quote
+			}
+		}
+		if r, ok := rates[quote]; ok {
+			f.Rate = &r
+		}
+	}
 }
 
 // settleRates gives each closing fill with a P&L in the account's currency

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/fx"
+	"tradejournal/shared/instrument"
 )
 
 // build plans parsed fills against an empty journal of an account of
@@ -243,5 +244,35 @@ func TestMarketMappingRules(t *testing.T) {
 	p = parseText(t, Options{Mapping: m}, file)
 	if len(p.Errors) != 0 || len(p.Fills) != 2 || p.Fills[0].Symbol != "ETH/USDC:PERP" || p.Fills[0].FeeAsset != "USDC" {
 		t.Fatalf("errors %+v fills %+v", p.Errors, p.Fills)
+	}
+}
+
+// TestQuoteRates: the trader's rate of a quote the file gives none of
+// (USDT in a dollar account) is given to every fill quoted in it; other
+// quotes keep theirs; a bad rate or code is refused by field.
+func TestQuoteRates(t *testing.T) {
+	parsed, _ := load(t, "bybit", "bybit_transaction_log.csv", Options{QuoteRates: map[string]string{"usdt": "0.9998"}})
+	n := 0
+	for _, f := range parsed.Fills {
+		pair, err := instrument.ParseCrypto(f.Symbol)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Symbol, err)
+		}
+		switch {
+		case pair.Quote == "USDT" && (f.Rate == nil || f.Rate.String() != "0.9998"):
+			t.Errorf("row %d %s: rate %v, want 0.9998", f.Row, f.Symbol, f.Rate)
+		case pair.Quote == "USDT":
+			n++
+		case f.Rate != nil && f.Rate.String() == "0.9998":
+			t.Errorf("row %d %s: took USDT's rate", f.Row, f.Symbol)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the fixture has no USDT fills")
+	}
+	for _, bad := range []map[string]string{{"USDT": "0"}, {"USDT": "x"}, {"US DT": "1"}, {"USDT": "1.0000000000001"}} {
+		if _, err := Resolve(Options{PresetID: "binance", QuoteRates: bad}, "UTC", now, 100); err == nil {
+			t.Errorf("quoteRates %v accepted", bad)
+		}
 	}
 }

@@ -13,6 +13,10 @@ import (
 
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/instrument"
+	"tradejournal/shared/money"
+
+	"github.com/shopspring/decimal"
 )
 
 // Row shapes: one fill per row, or one closed trade per row.
@@ -127,6 +131,12 @@ type Options struct {
 	// Symbol is the instrument of a file that names none, for a preset
 	// that needs it (TradeStation's trades list of one chart).
 	Symbol string `json:"symbol,omitempty"`
+	// QuoteRates are the trader's own rates of quote currencies or coins
+	// in the account's currency for this file's forex, crypto and CFD
+	// fills that the file gives none ({"USDT": "0.9998"}: a USDT-quoted
+	// pair in a dollar account, which no stored exchange rate can name);
+	// they count as given on each fill. At most 20.
+	QuoteRates map[string]string `json:"quoteRates,omitempty"`
 }
 
 // Mapping describes a file no preset knows.
@@ -233,6 +243,7 @@ type Spec struct {
 	vocab         vocab
 	defaults      defaults
 	markets       marketRules
+	quoteRates    map[string]decimal.Decimal // Options.QuoteRates, checked
 }
 
 // AccountMap returns the checked accountMap (the file's accounts to
@@ -333,6 +344,7 @@ func Resolve(opts Options, zone string, now time.Time, maxRows int) (*Spec, erro
 	s.accountMap = compileAccountMap(opts, bad)
 	s.tradeDate = resolveTradeDate(opts, s.preset, bad)
 	s.symbol = resolveSymbol(opts, s.preset, now, bad)
+	s.quoteRates = compileQuoteRates(opts.QuoteRates, bad)
 	if opts.Timezone != "" {
 		zone = opts.Timezone
 	} else if s.preset != nil && s.preset.Timezone != "" {
@@ -486,4 +498,35 @@ func parseDelimiter(s string) (rune, string) {
 		return ',', `must be one character such as "," ";" "|" or "tab"`
 	}
 	return r, ""
+}
+
+// maxQuoteRates bounds Options.QuoteRates.
+const maxQuoteRates = 20
+
+// compileQuoteRates checks Options.QuoteRates: coin or currency codes
+// (upper-cased) to rates greater than 0 with at most 12 places.
+func compileQuoteRates(in map[string]string, bad func(field, msg string)) map[string]decimal.Decimal {
+	if len(in) == 0 {
+		return nil
+	}
+	if len(in) > maxQuoteRates {
+		bad("quoteRates", "must name at most "+strconv.Itoa(maxQuoteRates)+" currencies")
+		return nil
+	}
+	out := make(map[string]decimal.Decimal, len(in))
+	for code, v := range in {
+		c := strings.ToUpper(strings.TrimSpace(code))
+		field := "quoteRates." + clip(code)
+		if !instrument.ValidAsset(c) {
+			bad(field, "must be keyed by a coin or currency code of 2 to 10 letters or digits, such as USDT")
+			continue
+		}
+		r, err := money.Parse(strings.TrimSpace(v))
+		if err != nil || !r.IsPositive() || r.Exponent() < -12 || r.GreaterThan(decimal.NewFromInt(1_000_000_000)) {
+			bad(field, "must be a rate greater than 0 and at most 1000000000 with at most 12 decimal places: what 1 "+c+" is worth in the account's currency")
+			continue
+		}
+		out[c] = r
+	}
+	return out
 }

@@ -6224,6 +6224,16 @@ export interface components {
              * @enum {string}
              */
             numberFormat?: "us" | "eu";
+            /**
+             * @description The trader's rates of quote currencies or coins in the account's currency ({"USDT": "0.9998"}) for
+             *     the file's forex, crypto and CFD fills the file gives no rate: a USDT-quoted pair in a dollar
+             *     account, which no stored exchange rate can name (their codes are three letters). They count as
+             *     given on each fill. Keys are codes of 2 to 10 letters or digits; values greater than 0 with at most
+             *     12 places (400 on quoteRates.<code> otherwise).
+             */
+            quoteRates?: {
+                [key: string]: string;
+            };
         };
         CsvImportSavedMapping: {
             /** Format: uuid */
