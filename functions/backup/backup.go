@@ -70,7 +70,8 @@ var errNoStorage = apperr.New(apperr.ServiceUnavailable, "an image is in object 
 
 // csvHeader is the export's header: the columns of brokerfile's
 // "tradejournal-export" preset, so the import detects and reads it.
-var csvHeader = []string{"Account", "Filled At", "Symbol", "Asset Type", "Side", "Quantity", "Price", "Fees"}
+var csvHeader = []string{"Account", "Filled At", "Symbol", "Asset Type", "Side", "Quantity", "Price", "Fees", "Fee Asset", "Rate",
+	"Multiplier"}
 
 // positionsCSV streams the user's fills, one execution a row, oldest
 // first, in the layout the CSV import reads back: importing it into an
@@ -94,10 +95,17 @@ func (h handler) positionsCSV(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	const q = `SELECT a.name, f.filled_at, p.symbol, p.asset_type,
-			CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'Buy' ELSE 'Sell' END,
+	// A CFD in a currency of its own is written as OANDA writes one
+	// (GER40_EUR); a fee in a coin as charged, with its coin; a rate only
+	// when given (the import finds the others again); the multiplier of
+	// the instruments whose multiplier is the trader's.
+	const q = `SELECT a.name, f.filled_at,
+			CASE WHEN p.asset_type = 'cfd' AND p.quote_currency IS NOT NULL THEN p.symbol || '_' || p.quote_currency ELSE p.symbol END,
+			p.asset_type, CASE WHEN (p.side = 'long') = (f.type = 'entry') THEN 'Buy' ELSE 'Sell' END,
 			trim_scale(f.quantity + coalesce(o.quantity, 0))::text, trim_scale(f.price)::text,
-			round((f.fees + coalesce(o.fees, 0)) * CASE WHEN f.fee_asset IS NULL THEN 1 ELSE coalesce(f.fee_rate, 0) END, 4)::text
+			CASE WHEN f.fee_asset IS NULL THEN round(f.fees + coalesce(o.fees, 0), 4) ELSE trim_scale(f.fees + coalesce(o.fees, 0)) END::text,
+			coalesce(f.fee_asset, ''), CASE WHEN f.rate_given THEN trim_scale(f.rate)::text ELSE '' END,
+			CASE WHEN p.asset_type IN ('future', 'future_option', 'cfd', 'crypto') THEN trim_scale(p.multiplier)::text ELSE '' END
 		FROM positions p JOIN accounts a ON a.id = p.account_id JOIN fills f ON f.position_id = p.id
 			LEFT JOIN fills o ON o.split_of = f.id
 		WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.account_id = $2) AND f.split_of IS NULL
@@ -126,10 +134,10 @@ func (h handler) positionsCSV(w http.ResponseWriter, r *http.Request) {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(csvHeader)
 	var (
-		rec [8]string
+		rec [11]string
 		at  time.Time
 	)
-	_, err = pgx.ForEachRow(rows, []any{&rec[0], &at, &rec[2], &rec[3], &rec[4], &rec[5], &rec[6], &rec[7]}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&rec[0], &at, &rec[2], &rec[3], &rec[4], &rec[5], &rec[6], &rec[7], &rec[8], &rec[9], &rec[10]}, func() error {
 		rec[1] = at.UTC().Format(time.RFC3339Nano)
 		return cw.Write(rec[:])
 	})

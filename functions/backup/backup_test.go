@@ -434,18 +434,23 @@ func TestCSVRoundTrip(t *testing.T) {
 	f := setup(t)
 	a, aID := f.user(t, "a@example.com")
 	main := journal(t, a)
+	marketsJournal(t, a, main)
 	r := apitest.Must(t, a.Do("GET", "/api/backup/positions.csv?accountId="+main, nil), 200)
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv") {
 		t.Fatalf("content type %s", r.Header.Get("Content-Type"))
 	}
 	csv := r.Body
-	if !strings.HasPrefix(string(csv), "Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees\n") {
+	if !strings.HasPrefix(string(csv), "Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees,Fee Asset,Rate,Multiplier\n") {
 		t.Fatalf("header: %s", csv)
 	}
 
 	c, cID := f.user(t, "c@example.com")
 	account := id(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD",
 		"startingBalance": "10000", "timezone": "America/Chicago"}), 201), "account")
+	// The rates are the backup's, not the file's: the DAX CFD converts at
+	// the EUR/USD rate the new journal has too.
+	apitest.Must(t, c.Do("POST", "/api/exchange-rates", map[string]any{"baseCurrency": "EUR", "quoteCurrency": "USD",
+		"effectiveDate": "2025-01-01", "rate": "1.0832"}), 201)
 	p := previewCSV(t, c, account, csv)
 	if p.JSON["presetId"] != "tradejournal-export" {
 		t.Fatalf("preset %v (detected %v)", p.JSON["presetId"], p.JSON["detectedPresetId"])
@@ -463,8 +468,9 @@ func TestCSVRoundTrip(t *testing.T) {
 				if fields[9] == "draft" || !strings.HasPrefix(fields[1], "Main|") {
 					continue
 				}
-				// Drop stop, target, notes, initial risk, R and tags.
-				keep := append(append(slices.Clone(fields[:10]), fields[13:22]...), fields[24])
+				// Drop stop, target, notes, initial risk, R, tags and the
+				// excursions; keep the quote figures.
+				keep := append(append(append(slices.Clone(fields[:10]), fields[13:22]...), fields[24]), fields[len(fields)-4:]...)
 				out = append(out, strings.Join(keep, " | "))
 			case "fill":
 				if strings.HasPrefix(fields[1], "Main|") {

@@ -52,6 +52,12 @@ const (
 	fieldSettle = "settle"
 	// fieldType is a row's record type (the funding rows' mark).
 	fieldType = "type"
+	// fieldRate is the row's rate of its quote currency in the account's
+	// (journal.Fill.Rate; this app's own export writes the given ones).
+	fieldRate = "rate"
+	// fieldMultiplier is the row's multiplier: a future's or a CFD's value
+	// per point when it is not the built-in one (this app's export).
+	fieldMultiplier = "multiplier"
 )
 
 // marketRules are what a preset or a mapping says of a forex, crypto or
@@ -403,6 +409,45 @@ func (p *parser) rowFees(inst Instrument) (fees decimal.Decimal, asset string, g
 // profit reads an execution row's P&L in the account's currency
 // (fieldProfit, ProfitInAccount) for a forex, crypto or CFD fill; nil when
 // there is none to work a rate out from.
+// rowRate reads the row's rate (fieldRate) of a forex, crypto or CFD
+// row: nil when blank; a problem when it is not a positive number of at
+// most 12 places, or the row is of another asset type.
+func (p *parser) rowRate(inst Instrument) (*decimal.Decimal, bool) {
+	d, present, fine := p.number(fieldRate, false)
+	switch {
+	case !present || !fine:
+		return nil, fine
+	case !quoted(inst.AssetType):
+		p.problem(false, fieldRate, p.column(fieldRate), CodeInvalidValue, "a rate applies only to forex, crypto and CFD rows")
+		return nil, false
+	case !d.IsPositive() || d.Exponent() < -12 || d.GreaterThan(decimal.NewFromInt(1_000_000_000)):
+		p.problem(false, fieldRate, p.column(fieldRate), CodeInvalidValue, fmt.Sprintf("%s is not a rate: greater than 0, at most 1000000000, 12 places", d))
+		return nil, false
+	}
+	return &d, true
+}
+
+// rowMultiplier reads the row's multiplier (fieldMultiplier) of a future,
+// futures option, CFD or crypto row, else inst's own; a problem when it is
+// not a positive number of at most 8 places, or the row is a stock's, an
+// option's or a pair's whose multiplier is fixed and differs.
+func (p *parser) rowMultiplier(inst Instrument) (decimal.Decimal, bool) {
+	d, present, fine := p.number(fieldMultiplier, false)
+	switch {
+	case !present || !fine:
+		return inst.Multiplier, fine
+	case !d.IsPositive() || d.Exponent() < -8 || d.GreaterThan(decimal.NewFromInt(1_000_000_000)):
+		p.problem(false, fieldMultiplier, p.column(fieldMultiplier), CodeInvalidValue, fmt.Sprintf("%s is not a multiplier: greater than 0, at most 1000000000, 8 places", d))
+		return inst.Multiplier, false
+	case inst.AssetType == AssetFuture || inst.AssetType == AssetFutureOption || inst.AssetType == AssetCFD || inst.AssetType == AssetCrypto:
+		return d, true
+	case !d.Equal(inst.Multiplier):
+		p.problem(false, fieldMultiplier, p.column(fieldMultiplier), CodeInvalidValue, fmt.Sprintf("%s: a %s's multiplier is %s", d, inst.AssetType, inst.Multiplier))
+		return inst.Multiplier, false
+	}
+	return inst.Multiplier, true
+}
+
 func (p *parser) profit(inst Instrument) (*decimal.Decimal, bool) {
 	if !p.s.markets.profitInAccount || !quoted(inst.AssetType) {
 		return nil, true

@@ -276,3 +276,45 @@ func TestQuoteRates(t *testing.T) {
 		}
 	}
 }
+
+// TestExportColumns: this app's export's Fee Asset, Rate and Multiplier
+// columns are read; a rate on a stock row, a stock's multiplier other than
+// 1 or a bad number is a row error naming the column.
+func TestExportColumns(t *testing.T) {
+	const head = "Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees,Fee Asset,Rate,Multiplier\n"
+	parse := func(rows string) *Parsed {
+		t.Helper()
+		s, err := Resolve(Options{PresetID: "tradejournal-export"}, "UTC", now, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Parse(strings.NewReader(head+rows), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	good := parse("Main,2025-02-14T08:00:00Z,GER40_EUR,cfd,Buy,0.5,22000.5,0,,1.0832,25\n" +
+		"Main,2025-02-14T09:00:00Z,BTC/USD,crypto,Buy,0.1,60000,0.00001,BTC,,\n" +
+		"Main,2025-02-14T10:00:00Z,AAPL,stock,Buy,1,180,0,,,\n")
+	if len(good.Errors) > 0 || len(good.Fills) != 3 {
+		t.Fatalf("%+v", good.Errors)
+	}
+	cfd, coin := good.Fills[0], good.Fills[1]
+	if cfd.Symbol != "GER40" || cfd.Quote != "EUR" || cfd.Multiplier.String() != "25" || cfd.Rate == nil || cfd.Rate.String() != "1.0832" {
+		t.Errorf("CFD %+v", cfd)
+	}
+	if coin.FeeAsset != "BTC" || coin.Fees.String() != "0.00001" || coin.Rate != nil {
+		t.Errorf("crypto %+v", coin)
+	}
+	for _, row := range []string{
+		"Main,2025-02-14T10:00:00Z,AAPL,stock,Buy,1,180,0,,1.1,\n",
+		"Main,2025-02-14T10:00:00Z,AAPL,stock,Buy,1,180,0,,,100\n",
+		"Main,2025-02-14T10:00:00Z,EUR/USD,forex,Buy,1000,1.1,0,,0,\n",
+		"Main,2025-02-14T10:00:00Z,ESH25,future,Buy,1,6000,0,,,-5\n",
+	} {
+		if out := parse(row); len(out.Errors) == 0 || len(out.Fills) != 0 {
+			t.Errorf("%q: %+v %+v", row, out.Fills, out.Errors)
+		}
+	}
+}

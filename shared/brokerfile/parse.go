@@ -1316,6 +1316,10 @@ func (p *parser) execution() {
 	ok = ok && fine
 	profit, fine := p.profit(inst)
 	ok = ok && fine
+	rate, fine := p.rowRate(inst)
+	ok = ok && fine
+	mult, fine := p.rowMultiplier(inst)
+	ok = ok && fine
 
 	if !ok {
 		return
@@ -1325,10 +1329,10 @@ func (p *parser) execution() {
 		return
 	}
 	p.out.Fills = append(p.out.Fills, Fill{
-		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: inst.Multiplier,
+		Row: p.line, Symbol: inst.Symbol, AssetType: inst.AssetType, Multiplier: mult,
 		Side: side, Effect: effect, Price: price, Quantity: qty, Fees: fees, FeesGiven: given,
 		FilledAt: t, QtyColumn: qtyCol, SymbolColumn: p.column(FieldSymbol), SideColumn: sideCol, Account: p.account,
-		OrderID: order, FeeAsset: feeAsset, profit: profit, Quote: cfdQuote(inst),
+		OrderID: order, FeeAsset: feeAsset, profit: profit, Quote: cfdQuote(inst), Rate: rate,
 	})
 }
 

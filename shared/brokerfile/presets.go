@@ -163,20 +163,25 @@ var presets = []Preset{
 		ID:   "tradejournal-export",
 		Name: "Trade Journal: positions export",
 		Description: "The positions CSV this app exports (Settings > Your data): one fill per row with Filled At in UTC, " +
-			"Symbol (OCC for options, the contract for futures), Asset Type, Side, Quantity, Price and Fees. Importing it " +
+			"Symbol (OCC for options, the contract for futures, a pair, a CFD in a currency of its own as GER40_EUR), Asset " +
+			"Type, Side, Quantity, Price, Fees, and for forex, crypto and CFDs Fee Asset (a crypto fee's coin), Rate (a " +
+			"rate given) and Multiplier (a future's, CFD's or crypto contract's value per point). Importing it " +
 			"into an empty account gives back the same positions, fills and figures; a file of several accounts asks which " +
 			"account's rows to read.",
 		HowToExport: "Trade Journal: Settings > Your data > Export positions (CSV).",
 		RowShape:    ShapeExecution, Delimiter: ",", DateFormat: DateISODateTime, NumberFormat: NumberUS,
 		Columns: map[string][]string{
-			FieldAccount:   {"Account"},
-			FieldDate:      {"Filled At"},
-			FieldSymbol:    {"Symbol"},
-			FieldAssetType: {"Asset Type"},
-			FieldSide:      {"Side"},
-			FieldQuantity:  {"Quantity"},
-			FieldPrice:     {"Price"},
-			FieldFees:      {"Fees"},
+			FieldAccount:    {"Account"},
+			FieldDate:       {"Filled At"},
+			FieldSymbol:     {"Symbol"},
+			FieldAssetType:  {"Asset Type"},
+			FieldSide:       {"Side"},
+			FieldQuantity:   {"Quantity"},
+			FieldPrice:      {"Price"},
+			FieldFees:       {"Fees"},
+			fieldFeeAsset:   {"Fee Asset"},
+			fieldRate:       {"Rate"},
+			fieldMultiplier: {"Multiplier"},
 		},
 		Required: []string{FieldAccount, FieldDate, FieldSymbol, FieldAssetType, FieldSide, FieldQuantity, FieldPrice, FieldFees},
 		Sample:   "tradejournal_export.csv",

@@ -77,7 +77,7 @@ const (
 var fieldsOf = map[string][]string{
 	ShapeExecution: {FieldDate, FieldTime, FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight,
 		FieldSide, FieldEffect, FieldQuantity, FieldPrice, FieldFees, FieldCommission, FieldStatus, FieldDescription, FieldAccount,
-		fieldSwap, fieldFunding, fieldCharge, fieldProfit, fieldQuote, fieldFeeAsset, fieldSettle, fieldType},
+		fieldSwap, fieldFunding, fieldCharge, fieldProfit, fieldQuote, fieldFeeAsset, fieldSettle, fieldType, fieldRate, fieldMultiplier},
 	ShapeRoundTrip: {FieldSymbol, FieldAssetType, FieldExpiry, FieldStrike, FieldRight, FieldSide, FieldQuantity,
 		FieldEntryDate, FieldEntryTime, FieldEntryPrice, FieldExitDate, FieldExitTime, FieldExitPrice,
 		FieldFees, FieldCommission, FieldPnL, FieldStatus, FieldDescription, FieldAccount,
