@@ -718,6 +718,12 @@ step('changes the password in Settings → Security, which signs out the other b
     await nav('Settings');
     await page.getByRole('link', { name: 'Security: password, email address and signed-in devices' }).click();
     await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
+    // The wrong password of an earlier step is told after the next sign-in, until dismissed.
+    const notice = page.getByRole('alert').filter({ hasText: /failed sign-in attempts? since your last sign-in/ });
+    await notice.waitFor();
+    await screenshot('settings-security-failed-sign-ins');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await notice.waitFor({ state: 'detached' });
     const rows = page.getByRole('table', { name: 'Signed-in devices, most recently active first' }).locator('tbody tr');
     await page.getByRole('rowheader', { name: 'Safari on iPhone' }).waitFor();
     assert.equal(await rows.count(), 3);
@@ -738,9 +744,19 @@ step('changes the password in Settings → Security, which signs out the other b
     await form.getByLabel('New password').fill('a new correct horse battery');
     await form.getByRole('button', { name: 'Change password' }).click();
     await form.getByText('This is not your current password: check it and try again.').waitFor();
+    // A token made for a script goes with the change when the form is asked to.
+    const made = await page.request.post('/api/auth/tokens', { data: { name: 'script', scopes: ['read'] } });
+    assert.equal(made.status(), 201, await made.text());
+    const { secret } = await made.json();
+    const script = await playwrightRequest.newContext({ baseURL: stack.url, extraHTTPHeaders: { Authorization: `Bearer ${secret}` } });
+    const withToken = async () => (await script.get('/api/accounts')).status();
+    assert.equal(await withToken(), 200);
     await form.getByLabel('Current password').fill(password);
+    await form.getByRole('checkbox', { name: 'Also revoke my API tokens' }).check();
     await form.getByRole('button', { name: 'Change password' }).click();
-    await form.getByRole('status').filter({ hasText: 'Your password is changed. Your other signed-in device was signed out.' }).waitFor();
+    await form.getByRole('status').filter({ hasText: 'Your password is changed. Your other signed-in device was signed out. 1 API token revoked.' }).waitFor();
+    assert.equal(await withToken(), 401, 'the API token still works after the change revoked it');
+    await script.dispose();
     password = 'a new correct horse battery';
     assert.equal(await signedIn('phone'), false, 'the phone is still signed in');
     await page.getByRole('rowheader', { name: 'Safari on iPhone' }).waitFor({ state: 'detached' });
@@ -1823,6 +1839,43 @@ step('fits the Expenses page on a phone: no sideways scroll of the page', async 
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }
+});
+
+step('reconciles an account with the broker and deletes a deposit and the adjustment: both stay in the ledger with their reversals; duplicates a built-in fee schedule', async () => {
+  const balanceOf = async () => (await api('/api/accounts')).items.find((a) => a.name === 'Swing').balance;
+  const before = await balanceOf();
+  await nav('Accounts');
+  await page.getByRole('button', { name: 'Ledger of Swing' }).click();
+  const ledger = page.getByRole('region', { name: 'Ledger of Swing' });
+  const entry = ledger.getByRole('form', { name: 'Deposit or withdrawal' });
+  await entry.getByLabel('Amount').fill('500');
+  await entry.getByRole('button', { name: 'Record deposit' }).click();
+  await ledger.getByRole('button', { name: /^Delete deposit of / }).first().click();
+  await ledger.getByRole('row').filter({ hasText: 'Reverses the deposit of' }).filter({ hasText: 'Reversal' }).waitFor();
+  await ledger.getByRole('row').filter({ hasText: 'Reversed' }).first().waitFor();
+  assert.equal(await balanceOf(), before, 'a deleted deposit left the balance moved');
+
+  const broker = (Number(before) + 12.34).toFixed(2);
+  const reconcile = ledger.getByRole('form', { name: 'Reconcile with the broker' });
+  await reconcile.getByLabel("Broker's balance").fill(broker);
+  await reconcile.getByRole('button', { name: 'Reconcile' }).click();
+  await reconcile.getByRole('status').filter({ hasText: /Recorded an adjustment of \$12\.34/ }).waitFor();
+  assert.equal(Number(await balanceOf()).toFixed(2), broker);
+  await screenshot('ledger-reconciled');
+  await ledger.getByRole('button', { name: /^Delete adjustment of / }).click();
+  await ledger.getByRole('row').filter({ hasText: 'Reverses the adjustment of' }).waitFor();
+  assert.equal(await balanceOf(), before, 'a deleted adjustment left the balance moved');
+  await ledger.getByRole('button', { name: 'Close ledger' }).click();
+
+  await page.goto('/brokerages');
+  await page.getByRole('button', { name: 'Duplicate Interactive Brokers (fixed)', exact: true }).click();
+  await page.getByRole('heading', { name: 'Edit Interactive Brokers (fixed) (copy)' }).waitFor();
+  const copy = page.getByRole('row', { name: /Interactive Brokers \(fixed\) \(copy\)/ });
+  await copy.waitFor();
+  assert.doesNotMatch(await copy.innerText(), /built-in/);
+  await page.getByRole('button', { name: 'Delete Interactive Brokers (fixed) (copy)' }).click();
+  await answer(page, true);
+  await copy.waitFor({ state: 'detached' });
 });
 
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
