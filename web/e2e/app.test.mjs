@@ -1014,7 +1014,7 @@ step('takes the journal out as CSV and as a backup, restores the backup into a n
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export positions (CSV)' }).click()]);
   const csvPath = path.join(artifacts, 'positions.csv');
   await csv.saveAs(csvPath);
-  assert.match(fs.readFileSync(csvPath, 'utf8'), /^Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees\n/);
+  assert.match(fs.readFileSync(csvPath, 'utf8'), /^Account,Filled At,Symbol,Asset Type,Side,Quantity,Price,Fees,Fee Asset,Rate,Multiplier\n/);
   const [backup] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download backup' }).click()]);
   const backupPath = path.join(artifacts, 'backup.zip');
   await backup.saveAs(backupPath);
