@@ -237,7 +237,7 @@ func (h *handler) checkoutCompleted(ctx context.Context, tx pgx.Tx, ev stripe.Ev
 	now := h.app.Now()
 	const purchase = `INSERT INTO billing_purchases (checkout_session_id, user_id, pack_id, credits, amount_minor, currency, event_id, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (checkout_session_id) DO NOTHING`
-	tag, err := tx.Exec(ctx, purchase, s.ID, userID, pack.ID, pack.Credits, s.AmountTotal, nullable(strings.ToUpper(s.Currency)), ev.ID, now)
+	tag, err := tx.Exec(ctx, purchase, s.ID, userID, pack.ID, pack.Credits, s.AmountTotal, db.NullIfEmpty(strings.ToUpper(s.Currency)), ev.ID, now)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +282,7 @@ func (h *handler) subscriptionChanged(ctx context.Context, tx pgx.Tx, ev stripe.
 			cancel_at_period_end = EXCLUDED.cancel_at_period_end, last_event_at = EXCLUDED.last_event_at,
 			updated_at = EXCLUDED.updated_at
 		WHERE s.last_event_at <= EXCLUDED.last_event_at AND s.status NOT IN ('canceled', 'incomplete_expired')`
-	tag, err := tx.Exec(ctx, upsert, s.ID, userID, nullable(string(s.Customer)), status, nullable(s.priceID()),
+	tag, err := tx.Exec(ctx, upsert, s.ID, userID, db.NullIfEmpty(string(s.Customer)), status, db.NullIfEmpty(s.priceID()),
 		s.periodEnd(), s.CancelAtPeriodEnd, eventTime(ev), h.app.Now())
 	if err != nil {
 		return err
@@ -319,7 +319,7 @@ func (h *handler) invoicePaid(ctx context.Context, tx pgx.Tx, ev stripe.Event, i
 			last_event_at = GREATEST(s.last_event_at, EXCLUDED.last_event_at),
 			updated_at = EXCLUDED.updated_at
 		WHERE s.status NOT IN ('canceled', 'incomplete_expired')`
-	_, err = tx.Exec(ctx, upsert, subID, userID, nullable(string(inv.Customer)), nullable(inv.priceID()),
+	_, err = tx.Exec(ctx, upsert, subID, userID, db.NullIfEmpty(string(inv.Customer)), db.NullIfEmpty(inv.priceID()),
 		inv.periodEnd(), eventTime(ev), h.app.Now())
 	return err
 }
@@ -365,13 +365,6 @@ func resolveUser(ctx context.Context, tx pgx.Tx, customerID, metaUser string, no
 		}
 	}
 	return metaUser, nil
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // ref is an expandable reference in an event object: the id as a string, or

@@ -268,13 +268,6 @@ func grouped(ps []brokerfile.Problem) []ProblemGroup {
 	return out
 }
 
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // checkOptions refuses options that are wrong whatever the file holds
 // before the file is read; a missing layout waits for detection.
 func checkOptions(opts brokerfile.Options, zone string, now time.Time, maxRows int) error {
@@ -366,7 +359,7 @@ func (h handler) preview(w http.ResponseWriter, r *http.Request) {
 
 	out := Preview{
 		AccountID:    acct.ID,
-		PresetID:     optional(opts.PresetID),
+		PresetID:     db.NullIfEmpty(opts.PresetID),
 		FileAccounts: fileAccounts(parsed.Accounts),
 		AccountMap:   spec.AccountMap(),
 	}

@@ -70,3 +70,11 @@ func InSnapshot(ctx context.Context, pool TxBeginner, fn func(pgx.Tx) error) err
 	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // read-only: nothing to undo
 	return fn(tx)
 }
+
+// NullIfEmpty is s as a nullable text parameter: nil (SQL NULL) for "".
+func NullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -63,9 +63,9 @@ func (w *writeTx) convert(ctx context.Context, runs []*run) error {
 			for i := range p.legs {
 				l := &p.legs[i]
 				if !p.rateGiven[i] {
-					l.Rate = fillRate(in, account, rates, l.Price, l.FilledAt)
+					l.Rate = fx.FillRate(rates, in.base, in.quote, account, l.Price, l.FilledAt)
 				}
-				l.FeeRate = feeRate(in, account, rates, l)
+				l.FeeRate = fx.FeeRate(rates, l.FeeAsset, in.base, in.quote, account, l.Rate, l.Price, l.FilledAt)
 				trade.Fills[i] = l.Fill
 			}
 			fig, err := journal.Compute(trade)
@@ -76,20 +76,6 @@ func (w *writeTx) convert(ctx context.Context, runs []*run) error {
 		}
 	}
 	return nil
-}
-
-// fillRate is the rate of a fill of in at price on day in an account of
-// currency account (convert), or nil: fx.FillRate's rule, which the
-// import's preview applies too.
-func fillRate(in runInstrument, account string, rates []fx.Rate, price decimal.Decimal, at time.Time) *decimal.Decimal {
-	return fx.FillRate(rates, in.base, in.quote, account, price, at)
-}
-
-// feeRate is the rate of a leg's fee asset into the account's currency
-// (convert): nil for a fee in the account's currency and while unknown
-// (fx.FeeRate's rule, which the import's preview applies too).
-func feeRate(in runInstrument, account string, rates []fx.Rate, l *journal.Leg) *decimal.Decimal {
-	return fx.FeeRate(rates, l.FeeAsset, in.base, in.quote, account, l.Rate, l.Price, l.FilledAt)
 }
 
 // readRates reads the currencies of the runs' accounts and the user's

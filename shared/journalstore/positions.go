@@ -368,7 +368,7 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 				base_currency = $11, quote_currency = $12, updated_at = now()
 			WHERE id = ANY($1::uuid[])`
 		if _, err := w.Exec(ctx, shared, ru.ids(), accountID, inst.Symbol, assetType, c.Underlying, c.Expiry, c.Right,
-			c.Strike, c.ContractMonth, inst.Multiplier, nullable(ru.inst.base), nullable(ru.inst.quote)); err != nil {
+			c.Strike, c.ContractMonth, inst.Multiplier, db.NullIfEmpty(ru.inst.base), db.NullIfEmpty(ru.inst.quote)); err != nil {
 			return classify(err)
 		}
 		const own = `UPDATE positions SET stop_loss = CASE WHEN $2 THEN $3 ELSE stop_loss END,

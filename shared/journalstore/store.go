@@ -107,14 +107,6 @@ func newRunInstrument(userID, accountID string, inst instrument.Instrument) runI
 // into the account's (instrument.QuotedApart).
 func (in runInstrument) quoted() bool { return instrument.QuotedApart(in.assetType) }
 
-// nullable is s, or nil for "".
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 // underlying is the instrument's underlying, or its symbol when it has
 // none (a stock).
 func (in runInstrument) underlying() string {
@@ -739,7 +731,7 @@ func (n newPosition) row(dst []any) []any {
 	return append(dst, copyUUID(p.id), copyUUID(in.userID), copyUUID(in.accountID), in.symbol, in.assetType, in.columns.Underlying,
 		in.columns.Expiry, in.columns.Right, in.columns.Strike, in.columns.ContractMonth, in.multiplier, p.side, copyUUIDPtr(p.reversalOf),
 		p.stop, target, notes, f.Status, f.OpenedAt, f.ClosedAt, f.EntryQuantity, f.ExitQuantity, f.OpenQuantity, f.AvgEntryPrice,
-		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple, nullable(in.base), nullable(in.quote),
+		f.AvgExitPrice, f.GrossPnL, f.Fees, f.NetPnL, f.InitialRisk, f.RMultiple, db.NullIfEmpty(in.base), db.NullIfEmpty(in.quote),
 		f.QuoteGross, f.AwaitingRate)
 }
 
@@ -760,7 +752,7 @@ func (n newFill) row(dst []any) []any {
 		split = &n.p.splitOf[n.i]
 	}
 	return append(dst, copyUUID(l.ID), copyUUID(n.p.id), l.Type, l.Price, l.Quantity, l.Fees, l.FeeEstimated, l.FilledAt, copyUUIDPtr(split),
-		l.Rate, n.p.rateGiven[n.i], nullable(l.FeeAsset), l.FeeRate)
+		l.Rate, n.p.rateGiven[n.i], db.NullIfEmpty(l.FeeAsset), l.FeeRate)
 }
 
 // copyRows is a COPY source that makes each row as it is sent, in one
@@ -818,7 +810,7 @@ func (c *fillColumns) add(id, position string, l journal.Leg, splitOf *string, r
 	c.price, c.qty, c.fees = append(c.price, l.Price), append(c.qty, l.Quantity), append(c.fees, l.Fees)
 	c.estimated, c.at, c.splitOf = append(c.estimated, l.FeeEstimated), append(c.at, l.FilledAt), append(c.splitOf, splitOf)
 	c.rate, c.rateGiven = append(c.rate, l.Rate), append(c.rateGiven, rateGiven)
-	c.feeAsset, c.feeRate = append(c.feeAsset, nullable(l.FeeAsset)), append(c.feeRate, l.FeeRate)
+	c.feeAsset, c.feeRate = append(c.feeAsset, db.NullIfEmpty(l.FeeAsset)), append(c.feeRate, l.FeeRate)
 }
 
 // figureColumns are positions' sides, links and Figures as column arrays
