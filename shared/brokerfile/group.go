@@ -62,7 +62,8 @@ type Position struct {
 	// this one; 0 when it opened on its own.
 	ReversalOf int
 	// Figures are the position's figures after the import (journal.Compute
-	// over its earlier fills and the new ones).
+	// over its earlier fills and the new ones); zero when Build ran with
+	// SummaryOnly.
 	Figures journal.Figures
 	// Before are a continued position's figures before the import.
 	Before *journal.Figures
@@ -135,6 +136,12 @@ type BuildOptions struct {
 	ConfirmDuplicates bool
 	// Header names columns in problems (nil: numbers only).
 	Header []string
+	// SummaryOnly keeps each position's figures in the summary only, not
+	// on the position (nor the rate warnings they imply): the commit derives
+	// every position again as it writes it, and a 10,000-row commit holding
+	// both sets of figures came within 5 MiB of its heap target
+	// (TestImportHeap).
+	SummaryOnly bool
 }
 
 // run is the state of one (symbol, asset type) while grouping.
@@ -392,8 +399,10 @@ func Build(fills []Fill, j Journal, opt BuildOptions) *Plan {
 	// Forex, crypto and CFD fills: the rates of their quote and of their
 	// fee's asset, as the commit will find them.
 	conv := convertFills(fills, j)
-	plan.figures(fills, seedsOf, conv)
-	plan.awaiting(fills, conv)
+	plan.figures(fills, seedsOf, conv, !opt.SummaryOnly)
+	if !opt.SummaryOnly {
+		plan.awaiting(fills, conv)
+	}
 	return plan
 }
 
@@ -404,13 +413,15 @@ func verb(side string) string {
 	return "sells"
 }
 
-// figures runs journal.Compute over each position and fills the summary.
-func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState, conv conversion) {
+// figures runs journal.Compute over each position and fills the summary,
+// keeping each position's figures on it when keep is set.
+func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState, conv conversion, keep bool) {
 	sum := &p.Summary
 	for k := range p.Positions {
 		pos := &p.Positions[k]
 		trade := journal.Trade{Side: pos.Side, Multiplier: pos.Multiplier, Quoted: instrument.QuotedApart(pos.AssetType)}
 		var seed *seedState
+		var before *journal.Figures
 		if pos.ExistingID != "" {
 			for _, s := range seedsOf[pos.Symbol+"\x00"+pos.AssetType] {
 				if s.PositionID == pos.ExistingID {
@@ -419,9 +430,8 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState, conv conve
 			}
 			trade.StopLoss = seed.StopLoss
 			trade.Fills = slices.Clone(seed.Fills)
-			before, err := journal.Compute(trade)
-			if err == nil {
-				pos.Before = &before
+			if fig, err := journal.Compute(trade); err == nil {
+				before = &fig
 			}
 		}
 		existing := len(trade.Fills)
@@ -446,17 +456,19 @@ func (p *Plan) figures(fills []Fill, seedsOf map[string][]*seedState, conv conve
 			p.Errors = append(p.Errors, Problem{Row: row, Code: CodeOutOfRange, Message: err.Error()})
 			continue
 		}
-		pos.Figures = fig
+		if keep {
+			pos.Figures, pos.Before = fig, before
+		}
 		sum.ImportFills += len(pos.Fills)
 		if pos.ReversalOf > 0 {
 			sum.ImportFills-- // a reversal's fill is the previous position's too: the file's one row
 		}
 		if pos.ExistingID != "" {
 			sum.ContinuedPositions++
-			if pos.Before != nil {
-				sum.GrossPnL = sum.GrossPnL.Add(fig.GrossPnL.Sub(pos.Before.GrossPnL))
-				sum.Fees = sum.Fees.Add(fig.Fees.Sub(pos.Before.Fees))
-				sum.NetPnL = sum.NetPnL.Add(fig.NetPnL.Sub(pos.Before.NetPnL))
+			if before != nil {
+				sum.GrossPnL = sum.GrossPnL.Add(fig.GrossPnL.Sub(before.GrossPnL))
+				sum.Fees = sum.Fees.Add(fig.Fees.Sub(before.Fees))
+				sum.NetPnL = sum.NetPnL.Add(fig.NetPnL.Sub(before.NetPnL))
 			}
 		} else {
 			sum.NewPositions++

@@ -93,6 +93,7 @@ func (s *Store) ImportAccounts(ctx context.Context, userID string, parts []Impor
 		}
 	}
 	out := make([]Imported, len(parts))
+	opt.SummaryOnly = true // each run is derived again below
 	err := s.write(ctx, userID, func(w *writeTx) error {
 		for _, i := range order {
 			if err := w.lockAccount(ctx, parts[i].AccountID); err != nil {
