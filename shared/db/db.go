@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/big"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,12 +108,13 @@ func (p decimalScan) Scan(src []byte, target any) error {
 	return p.next.Scan(src, (*pgxdecimal.Decimal)(target.(*decimal.Decimal)))
 }
 
-// binaryDecimalScan reads a binary numeric of up to 16 digits (every price,
-// quantity and amount of a journal) straight into an int64 coefficient,
-// with the exponent pgx gives it (the column's scale; an integer without
-// its trailing zeros), and leaves the rest to pgx. pgx builds each one in
-// big.Int steps: half the Go CPU of reading a year's trades for the
-// rules' compliance (BenchmarkCompliance).
+// binaryDecimalScan reads a binary numeric of up to 36 digits (every
+// price, quantity and amount of a journal, at the 18 places a crypto
+// column keeps) in 128-bit integer steps, with the exponent pgx gives it
+// (the column's scale; an integer without its trailing zeros), and leaves
+// the rest to pgx. pgx builds each one in big.Int steps: 4.0 us against
+// 0.3 (BenchmarkNumeric), half the Go CPU of reading a year's trades for
+// the rules' compliance.
 type binaryDecimalScan struct{ decimalScan }
 
 func (p binaryDecimalScan) Scan(src []byte, target any) error {
@@ -123,50 +126,88 @@ func (p binaryDecimalScan) Scan(src []byte, target any) error {
 }
 
 // smallNumeric decodes PostgreSQL's binary numeric (ndigits, weight, sign,
-// dscale, then base-10,000 digits) when it fits an int64; ok is false for
-// anything else (NaN, infinities, longer numbers, a short buffer).
+// dscale, then base-10,000 digits) when its coefficient fits 128 bits; ok
+// is false for anything else (NaN, infinities, longer numbers, a short
+// buffer, a 32-bit platform).
 func smallNumeric(src []byte) (decimal.Decimal, bool) {
-	if len(src) < 8 {
+	if len(src) < 8 || bits.UintSize != 64 {
 		return decimal.Decimal{}, false
 	}
 	ndigits := int(binary.BigEndian.Uint16(src))
 	weight := int(int16(binary.BigEndian.Uint16(src[2:])))
 	sign := binary.BigEndian.Uint16(src[4:])
 	dscale := int(int16(binary.BigEndian.Uint16(src[6:])))
-	if ndigits > 4 || len(src) != 8+2*ndigits || sign != 0 && sign != 0x4000 || dscale < 0 {
+	if ndigits > 9 || len(src) != 8+2*ndigits || sign != 0 && sign != 0x4000 || dscale < 0 {
 		return decimal.Decimal{}, false
 	}
-	var coef int64
+	var coef u128
+	ok := true
 	for i := range ndigits {
-		d := int64(binary.BigEndian.Uint16(src[8+2*i:]))
+		d := uint64(binary.BigEndian.Uint16(src[8+2*i:]))
 		if d >= 10000 {
 			return decimal.Decimal{}, false
 		}
-		coef = coef*10000 + d
+		if coef, ok = coef.mulAdd(10000, d); !ok {
+			return decimal.Decimal{}, false
+		}
 	}
 	exp := (weight - ndigits + 1) * 4
 	if frac := (ndigits - weight - 1) * 4; dscale > 0 && ndigits > 0 {
 		for ; frac < dscale; frac++ {
-			if coef > math.MaxInt64/10 {
+			if coef, ok = coef.mulAdd(10, 0); !ok {
 				return decimal.Decimal{}, false
 			}
-			coef, exp = coef*10, exp-1
+			exp--
 		}
 		for ; frac > dscale; frac-- {
-			coef, exp = coef/10, exp+1
+			coef, _ = coef.divMod10()
+			exp++
 		}
 	}
 	if ndigits == 0 {
 		exp = 0
 	}
-	for exp >= 0 && coef != 0 && coef%10 == 0 {
-		coef, exp = coef/10, exp+1
+	for exp >= 0 && !coef.isZero() {
+		q, r := coef.divMod10()
+		if r != 0 {
+			break
+		}
+		coef, exp = q, exp+1
 	}
+	if coef.hi == 0 && coef.lo <= math.MaxInt64 {
+		v := int64(coef.lo)
+		if sign != 0 {
+			v = -v
+		}
+		return decimal.New(v, int32(exp)), true
+	}
+	b := new(big.Int).SetBits([]big.Word{big.Word(coef.lo), big.Word(coef.hi)})
 	if sign != 0 {
-		coef = -coef
+		b.Neg(b)
 	}
-	return decimal.New(coef, int32(exp)), true
+	return decimal.NewFromBigInt(b, int32(exp)), true
 }
+
+// u128 is an unsigned 128-bit integer, for smallNumeric.
+type u128 struct{ hi, lo uint64 }
+
+// mulAdd is u*m + a; ok is false when that overflows 128 bits.
+func (u u128) mulAdd(m, a uint64) (u128, bool) {
+	carry, lo := bits.Mul64(u.lo, m)
+	over, hi := bits.Mul64(u.hi, m)
+	hi, c1 := bits.Add64(hi, carry, 0)
+	lo, c2 := bits.Add64(lo, a, 0)
+	hi, c3 := bits.Add64(hi, 0, c2)
+	return u128{hi, lo}, over == 0 && c1 == 0 && c3 == 0
+}
+
+func (u u128) divMod10() (u128, uint64) {
+	hi, r := bits.Div64(0, u.hi, 10)
+	lo, r := bits.Div64(r, u.lo, 10)
+	return u128{hi, lo}, r
+}
+
+func (u u128) isZero() bool { return u.hi == 0 && u.lo == 0 }
 
 // migrateLockKey is the advisory lock that lets one process at a time migrate.
 const migrateLockKey = 7240814
