@@ -243,41 +243,43 @@ func positionRecord(r *recordRow) stats.Record {
 }
 
 // strategyRecord is the record of a strategy whose legs (one account and
-// underlying) are all closed; ok is false while one is open. The strategy
-// is one trade: its legs' sums, its first opening and last close, short
-// when it opened for a credit, asset type option (future_option for options
-// on a future) on its underlying, any
-// leg's tags, the first leg's playbook (in opening order) and the
-// criteria of it any leg following it met, the strategy engine's kind and
-// R as the last write analysed them.
+// underlying) make a closed trade (journal.TotalsOf: its status, first
+// opening, last close and sums); ok is false while it is not. Its draft
+// legs have no part in it; of the others: short when it opened for a
+// credit, asset type option (future_option for options on a future) on
+// its underlying, any leg's tags, the first leg's playbook (in opening
+// order) and the criteria of it any leg following it met, the strategy
+// engine's kind and R as the last write analysed them.
 func strategyRecord(legs []recordRow) (stats.Record, bool) {
-	if slices.ContainsFunc(legs, func(l recordRow) bool { return l.status != journal.StatusClosed }) {
+	legs = slices.DeleteFunc(legs, func(l recordRow) bool { return l.status == journal.StatusDraft })
+	totals := make([]journal.LegTotals, len(legs))
+	for i := range legs {
+		l := &legs[i]
+		opened := l.opened()
+		totals[i] = journal.LegTotals{Status: l.status, OpenedAt: &opened, ClosedAt: l.closedAt, Gross: l.gross, Fees: l.fees, Net: l.net}
+	}
+	t := journal.TotalsOf(totals)
+	if t.Status != journal.StatusClosed {
 		return stats.Record{}, false
 	}
 	slices.SortFunc(legs, func(a, b recordRow) int {
 		return cmp.Or(a.opened().Compare(b.opened()), bytes.Compare(a.id[:], b.id[:]))
 	})
 	first := &legs[0]
-	out := stats.Record{ClosedAt: *first.closedAt, OpenedAt: first.opened(), Short: !first.openedLong,
-		AssetType: instrument.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR}
+	out := stats.Record{ClosedAt: *t.ClosedAt, OpenedAt: *t.OpenedAt, Short: !first.openedLong,
+		AssetType: instrument.AssetOption, Symbol: first.und(), Strategy: first.kind, R: first.strategyR,
+		Net: t.Net, Gross: t.Gross, Fees: t.Fees}
 	if slices.ContainsFunc(legs, func(l recordRow) bool { return l.asset == instrument.AssetFutureOption }) {
 		out.AssetType = instrument.AssetFutureOption
 	}
 	var quantity, notional decimal.Decimal
 	for i := range legs {
 		l := &legs[i]
-		if l.closedAt.After(out.ClosedAt) {
-			out.ClosedAt = *l.closedAt
-		}
-		if l.opened().Before(out.OpenedAt) {
-			out.OpenedAt = l.opened()
-		}
 		out.Symbol = min(out.Symbol, l.und())
 		out.Tags = append(out.Tags, l.tags...)
 		if out.Playbook == nil && l.playbook != nil {
 			out.Playbook = l.playbook
 		}
-		out.Net, out.Gross, out.Fees = out.Net.Add(l.net), out.Gross.Add(l.gross), out.Fees.Add(l.fees)
 		quantity, notional = quantity.Add(l.quantity), notional.Add(l.notional())
 	}
 	out.Underlying = out.Symbol

@@ -437,10 +437,10 @@ func (st *Strategy) figures() {
 
 // strategyPosition is a leg as journal.OutcomeOf reads it.
 func strategyPosition(l Summary) journal.StrategyPosition {
-	p := journal.StrategyPosition{Status: l.Status, Side: l.Side, OpenedAt: l.OpenedAt, ClosedAt: l.ClosedAt,
-		EntryQuantity: decimal.RequireFromString(l.EntryQuantity), OpenQuantity: decimal.RequireFromString(l.OpenQuantity),
-		Multiplier: decimal.RequireFromString(l.Multiplier.String()),
-		Gross:      decimal.RequireFromString(l.GrossPnl), Fees: decimal.RequireFromString(l.Fees), Net: decimal.RequireFromString(l.NetPnl)}
+	p := journal.StrategyPosition{Side: l.Side, EntryQuantity: decimal.RequireFromString(l.EntryQuantity),
+		OpenQuantity: decimal.RequireFromString(l.OpenQuantity), Multiplier: decimal.RequireFromString(l.Multiplier.String()),
+		LegTotals: journal.LegTotals{Status: l.Status, OpenedAt: l.OpenedAt, ClosedAt: l.ClosedAt,
+			Gross: decimal.RequireFromString(l.GrossPnl), Fees: decimal.RequireFromString(l.Fees), Net: decimal.RequireFromString(l.NetPnl)}}
 	if l.AvgEntryPrice != nil {
 		v := decimal.RequireFromString(*l.AvgEntryPrice)
 		p.AvgEntryPrice = &v

@@ -13,15 +13,16 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/journal"
 	"tradejournal/shared/rules"
 )
 
 // The trading rules (shared/rules) judge trades, read here: a position in
 // no strategy, or a strategy as one trade of all its legs, its money in
-// its account's currency. A strategy opens at its legs' first entry and
-// closes once no leg is open, at the last close; its net P&L is the legs'
-// sum, its risk and max profit those the store's settle analysed (the
-// statistics' record of it is strategyRecord's).
+// its account's currency. A strategy's entries are its legs', its close
+// and net P&L journal.TotalsOf's (as the statistics' record of it,
+// strategyRecord's), its risk and max profit those the store's settle
+// analysed.
 
 // ruleWindow picks the positions p opened or closed in [$2, $3) in the
 // accounts $4 (NULL: every account); ruleStrategies is the strategies of
@@ -39,13 +40,14 @@ const (
 // in binary (db's numeric codec): parsing their text was a third of the
 // reading's Go CPU (BenchmarkCompliance).
 const ruleTradesSQL = `SELECT p.id, p.id::text, NULL::text[], p.account_id, p.symbol, NULL::text, p.multiplier,
-	p.stop_loss, p.target_price, p.initial_risk, NULL::numeric, p.closed_at, p.net_pnl
+	p.stop_loss, p.target_price, p.initial_risk, NULL::numeric, p.closed_at, p.net_pnl,
+	NULL::text[], NULL::timestamptz[], NULL::timestamptz[], NULL::numeric[]
 FROM positions p WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
 UNION ALL
 SELECT s.id, s.id::text, array_agg(l.id::text ORDER BY l.opened_at NULLS LAST, l.id), s.account_id,
 	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1], coalesce(s.label, ''), NULL,
-	NULL, NULL, s.risk, s.max_profit,
-	CASE WHEN NOT bool_or(l.status = 'open') THEN max(l.closed_at) END, sum(l.net_pnl)
+	NULL, NULL, s.risk, s.max_profit, NULL, NULL,
+	array_agg(l.status), array_agg(l.opened_at), array_agg(l.closed_at), array_agg(l.net_pnl)
 FROM strategies s JOIN positions l ON l.strategy_id = s.id
 WHERE s.id IN ` + ruleStrategies + `
 GROUP BY s.id`
@@ -231,10 +233,14 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		p                             rules.Position
 		label                         *string
 		mult, stop, target, risk, rwd *decimal.Decimal
-		net                           decimal.Decimal
+		net                           *decimal.Decimal
+		// A strategy's legs: status, opening, close and net P&L.
+		statuses       []string
+		opened, closed []*time.Time
+		nets           []decimal.Decimal
 	)
 	_, err = pgx.ForEachRow(rows, []any{&key, &p.ID, &p.Legs, &account, &p.Symbol, &label, &mult,
-		&stop, &target, &risk, &rwd, &p.ClosedAt, &net}, func() error {
+		&stop, &target, &risk, &rwd, &p.ClosedAt, &net, &statuses, &opened, &closed, &nets}, func() error {
 		n, ok := index[key]
 		if !ok {
 			return nil // a draft
@@ -249,7 +255,16 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		if mult != nil {
 			t.Multiplier = *mult
 		}
-		t.Net = net
+		if p.Legs != nil {
+			legs := make([]journal.LegTotals, len(statuses))
+			for i := range legs {
+				legs[i] = journal.LegTotals{Status: statuses[i], OpenedAt: opened[i], ClosedAt: closed[i], Net: nets[i]}
+			}
+			totals := journal.TotalsOf(legs)
+			t.ClosedAt, t.Net = totals.ClosedAt, totals.Net
+		} else {
+			t.Net = *net
+		}
 		t.Stop, t.Target, t.InitialRisk, t.Reward = nullable(stop), nullable(target), nullable(risk), nullable(rwd)
 		return nil
 	})
