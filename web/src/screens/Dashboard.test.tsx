@@ -59,7 +59,17 @@ const block = (currency: string) => ({
   winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
   equityCurve: [],
 });
-const lists = [route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })), route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } }))];
+// The server's default layout (shared/personal.DefaultLayout): every widget.
+const defaultIds = ['total-balance', 'net-pnl', 'win-rate', 'profit-factor', 'expectancy', 'average-r', 'sqn', 'trades', 'average-win', 'average-loss',
+  'largest-win', 'largest-loss', 'win-streak', 'loss-streak', 'max-drawdown', 'fees', 'calendar', 'equity-curve', 'drawdown', 'r-distribution',
+  'winners-losers', 'by-weekday', 'by-hour', 'by-hold-time', 'by-side', 'by-asset-type', 'by-underlying', 'by-tag', 'by-playbook', 'by-strategy',
+  'by-month', 'by-week', 'by-year', 'by-criterion', 'rule-compliance', 'fee-rollup'];
+const defaultLayout = { custom: false, widgets: defaultIds.map((id) => ({ id, size: 'half' })) };
+const lists = [
+  route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })),
+  route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+  route('GET', '/api/users/me/dashboard-layout', () => ({ body: defaultLayout })),
+];
 
 describe('Dashboard', () => {
   it('links each missing pair to the rate form', () => {
@@ -324,6 +334,7 @@ describe('Dashboard figures', () => {
         },
       })),
       route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/users/me/dashboard-layout', () => ({ body: defaultLayout })),
       route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: null, missingPairs: ['EUR/USD'] } })),
       route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: ['EUR/USD'], byCurrency: [fullBlock('EUR', 1), fullBlock('USD', 90)], total: null } })),
     );
