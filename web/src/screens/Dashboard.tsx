@@ -298,6 +298,7 @@ export default function Dashboard() {
           onReset={() => reset.mutate()}
           resetting={reset.isPending}
           error={save.error ?? reset.error}
+          sent={save.variables}
           onDone={() => setEditing(false)}
         />
       )}

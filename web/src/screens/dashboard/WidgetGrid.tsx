@@ -4,9 +4,9 @@
 // the same dashboard is on every device.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { client, unwrap, type Schemas } from '../../api/client';
-import { ConfirmButton, ErrorNote, SelectField } from '../../components/ui';
-import { added, hiddenWidgets, moved, removed, resized, sizeNames, widgetTitles, type Widget, type WidgetId, type WidgetSize } from './layout';
+import { client, errorText, unwrap, type Schemas } from '../../api/client';
+import { ConfirmButton, SelectField } from '../../components/ui';
+import { added, hiddenWidgets, layoutLabels, moved, removed, resized, sizeNames, widgetTitles, type Widget, type WidgetId, type WidgetSize } from './layout';
 
 const layoutKey = ['dashboard-layout'] as const;
 
@@ -94,14 +94,19 @@ export function WidgetGrid({ widgets, editing, onChange, render, label }: { widg
   );
 }
 
-/** LayoutEditor is the bar above the widgets while the dashboard is being arranged: add a widget, reset, done. */
-export function LayoutEditor({ widgets, custom, onChange, onReset, resetting, error, onDone }: {
+/**
+ * LayoutEditor is the bar above the widgets while the dashboard is being
+ * arranged: add a widget, reset, done. A refused change is told with the
+ * widgets' names (sent is the layout that was refused).
+ */
+export function LayoutEditor({ widgets, custom, onChange, onReset, resetting, error, sent, onDone }: {
   widgets: Widget[];
   custom: boolean;
   onChange: (next: Widget[]) => void;
   onReset: () => void;
   resetting: boolean;
   error: unknown;
+  sent?: Widget[] | undefined;
   onDone: () => void;
 }) {
   const hidden = hiddenWidgets(widgets);
@@ -136,7 +141,11 @@ export function LayoutEditor({ widgets, custom, onChange, onReset, resetting, er
           Done
         </button>
       </div>
-      <ErrorNote error={error} />
+      {error ? (
+        <p className="note note-error" role="alert">
+          Not saved: {errorText(error, { labels: layoutLabels(sent) })}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -79,3 +79,14 @@ export function hiddenWidgets(widgets: Widget[]): WidgetId[] {
   const shown = new Set(widgets.map((w) => w.id));
   return (Object.keys(widgetTitles) as WidgetId[]).filter((id) => !shown.has(id));
 }
+
+/** layoutLabels names a sent layout's fields for an error message: widgets[2].size is "the width of By tag". */
+export function layoutLabels(widgets: Widget[] | undefined): Record<string, string> {
+  const labels: Record<string, string> = {};
+  (widgets ?? []).forEach((w, i) => {
+    const title = widgetTitles[w.id] ?? 'a widget';
+    labels[`widgets[${i}].size`] = `the width of ${title}`;
+    labels[`widgets[${i}].id`] = title;
+  });
+  return labels;
+}
