@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { client, unwrap, type Schemas } from '../api/client';
 import { ErrorNote } from './ui';
+import { hasSession } from '../session';
 
 type Onboarding = Schemas['Onboarding'];
 type StepId = Schemas['OnboardingStepId'];
@@ -15,7 +16,7 @@ const onboardingKey = ['onboarding'] as const;
 
 /** useOnboarding is the checklist and the coach marks seen; asked for again whenever a screen showing it opens, as the journal may have changed. */
 export function useOnboarding() {
-  return useQuery({ queryKey: onboardingKey, queryFn: () => unwrap(client.GET('/api/users/me/onboarding')), staleTime: 0 });
+  return useQuery({ queryKey: onboardingKey, queryFn: () => unwrap(client.GET('/api/users/me/onboarding')), staleTime: 0, enabled: hasSession() });
 }
 
 /** steps says, for each step, what it is and where it is done. */

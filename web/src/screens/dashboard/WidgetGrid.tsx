@@ -16,17 +16,19 @@ export function useDashboardLayout() {
   const layout = useQuery({ queryKey: layoutKey, queryFn: () => unwrap(client.GET('/api/users/me/dashboard-layout')), staleTime: 60_000 });
   const save = useMutation({
     mutationFn: (widgets: Widget[]) => unwrap(client.PUT('/api/users/me/dashboard-layout', { body: { widgets } })),
-    // The change shows at once; a refused one is put back.
+    // One save at a time, in the order made: two quick moves arrive in order.
+    scope: { id: 'dashboard-layout' },
+    // The change shows at once (the answer is the layout sent); a refused one is put back.
     onMutate: (widgets) => {
       const before = qc.getQueryData<Schemas['DashboardLayout']>(layoutKey);
       qc.setQueryData(layoutKey, { widgets, custom: true });
       return { before };
     },
     onError: (_err, _widgets, ctx) => qc.setQueryData(layoutKey, ctx?.before),
-    onSuccess: (data) => qc.setQueryData(layoutKey, data),
   });
   const reset = useMutation({
     mutationFn: () => unwrap(client.DELETE('/api/users/me/dashboard-layout')),
+    scope: { id: 'dashboard-layout' },
     onSuccess: (data) => qc.setQueryData(layoutKey, data),
   });
   return { layout, save, reset };
