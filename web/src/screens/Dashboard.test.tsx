@@ -182,6 +182,36 @@ describe('Dashboard tiles', () => {
   });
 });
 
+describe('Dashboard layout', () => {
+  it('shows only the widgets of the user\'s layout, in its order and widths, and arranges them on request', async () => {
+    const { calls } = mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/users/me/dashboard-layout', () => ({
+        body: { custom: true, widgets: [{ id: 'win-rate', size: 'third' }, { id: 'net-pnl', size: 'full' }, { id: 'by-tag', size: 'half' }] },
+      })),
+      route('PUT', '/api/users/me/dashboard-layout', (c) => ({ body: { ...(c.body as object), custom: true } })),
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: block('USD') } })),
+    );
+    renderScreen(<Dashboard />);
+    const grid = await screen.findByRole('region', { name: 'Statistics' });
+    await within(grid).findByText('75.00%');
+    const shown = [...grid.querySelectorAll('[data-widget]')].map((e) => `${e.getAttribute('data-widget')}:${e.className}`);
+    expect(shown).toEqual(['win-rate:widget w-third', 'net-pnl:widget w-full', 'by-tag:widget w-half']);
+    expect(screen.queryByTestId('dashboard-total')).toBeNull();
+    expect(within(grid).queryByText('Expectancy')).toBeNull();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Customize dashboard' }));
+    expect(screen.getByRole('button', { name: 'Customize dashboard' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'Remove Win rate' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ widgets: [{ id: 'net-pnl', size: 'full' }, { id: 'by-tag', size: 'half' }] }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('region', { name: 'Customize dashboard' })).toBeNull();
+  });
+});
+
 describe('Dashboard breakdowns', () => {
   it('show a strategy as one trade by its kind, only for a journal with strategies', async () => {
     const figures = (trades: number, netPnl: string) => ({ trades, wins: trades, losses: 0, winRate: '100.00', netPnl, averageR: null, rTrades: 0, profitFactor: null });
