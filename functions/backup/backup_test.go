@@ -11,6 +11,7 @@ import (
 	"maps"
 	"mime/multipart"
 	"net/textproto"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,7 +87,7 @@ func TestBackupRestore(t *testing.T) {
 		if n["positions"] != float64(10) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
 			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) ||
 			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) ||
-			n["taxMarks"] != float64(1) {
+			n["taxMarks"] != float64(1) || n["savedViews"] != float64(1) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -103,6 +104,17 @@ func TestBackupRestore(t *testing.T) {
 				t.Fatalf("%s differs:\n got %s\nwant %s", path, got, want)
 			}
 		}
+	})
+	t.Run("SavedViewNamesRestoredRecords", func(t *testing.T) {
+		views := apitest.Items(t, apitest.Must(t, c.Do("GET", "/api/users/me/saved-views", nil), 200))
+		q, _ := url.ParseQuery(views[0].(map[string]any)["query"].(string))
+		var owned bool
+		const own = `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $2 AND user_id = $1) AND EXISTS (SELECT 1 FROM playbooks WHERE id = $3 AND user_id = $1)
+			AND (SELECT count(*) FROM tags WHERE id = ANY(string_to_array($4, ',')::uuid[]) AND user_id = $1) = 2`
+		if err := f.srv.App.DB.QueryRow(t.Context(), own, cID, q.Get("accountId"), q.Get("playbookId"), q.Get("tagId")).Scan(&owned); err != nil || !owned {
+			t.Fatalf("the restored view's filter %v does not name the restored records (%v)", q, err)
+		}
+		apitest.Must(t, c.Do("GET", "/api/performance?"+q.Encode(), nil), 200)
 	})
 	t.Run("NewIDs", func(t *testing.T) {
 		var shared int
@@ -326,6 +338,14 @@ func TestRestoreRefusals(t *testing.T) {
 			backup.EntryPlaybooks: `{"id":"b1","name":"One","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
 				`{"id":"b2","name":"ONE","description":"","archived":false,"criteria":[],"createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
 			400, "INVALID_BACKUP"},
+		{"LayoutWidgetTwice", build(map[string]string{backup.EntryDashboardLayout: `{"widgets":[{"id":"calendar","size":"full"},{"id":"calendar","size":"half"}]}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
+		{"LayoutUnknownSize", build(map[string]string{backup.EntryDashboardLayout: `{"widgets":[{"id":"calendar","size":"huge"}]}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
+		{"SavedViewBadFilter", build(map[string]string{backup.EntrySavedViews: `{"name":"x","query":"from=yesterday","createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1),
+			400, "INVALID_BACKUP"},
+		{"SavedViewNameTwice", build(map[string]string{backup.EntrySavedViews: `{"name":"x","query":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n" +
+			`{"name":"X","query":"","createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1), 400, "INVALID_BACKUP"},
 		{"TaxJurisdictionUnknown", build(map[string]string{backup.EntrySettings: `{"timezone":"UTC","displayCurrency":null,"taxJurisdiction":"fr"}` + "\n"}, 1),
 			400, "INVALID_BACKUP"},
 		{"TaxMarkTwice", build(map[string]string{backup.EntryTaxMarks: `{"year":2024,"instrument":"ESZ4","price":"1"}` + "\n" +

@@ -187,6 +187,12 @@ func journal(t *testing.T, c *apitest.Client) string {
 		map[string]any{"accountId": euro, "jurisdiction": "other", "basisReporting": "none"}}}), 200)
 	apitest.Must(t, c.Do("PUT", "/api/tax/marks", map[string]any{"year": 2024, "marks": []any{
 		map[string]any{"instrument": "ESH25", "price": "6050.25"}}}), 200)
+	// The dashboard: a layout of the user's own and a saved view whose
+	// filter names an account, a tag and a playbook.
+	apitest.Must(t, c.Do("PUT", "/api/users/me/dashboard-layout", map[string]any{"widgets": []any{
+		map[string]any{"id": "calendar", "size": "full"}, map[string]any{"id": "net-pnl", "size": "half"}}}), 200)
+	apitest.Must(t, c.Do("POST", "/api/users/me/saved-views", map[string]any{"name": "Main breakouts",
+		"query": "accountId=" + main + "&tagId=" + breakout + "," + fomo + "&playbookId=" + book["id"].(string) + "&from=2025-01-01"}), 201)
 	return main
 }
 
@@ -271,6 +277,11 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'tax', tax_jurisdiction FROM users WHERE id = $1`,
 		`SELECT 'account tax', name, tax_jurisdiction, tax_basis_reporting FROM accounts WHERE user_id = $1`,
 		`SELECT 'tax mark', year, instrument, price FROM tax_year_end_marks WHERE user_id = $1`,
+		`SELECT 'layout', widgets::text FROM dashboard_layouts WHERE user_id = $1`,
+		// A view's filter names records by id: compared by their names.
+		`SELECT 'view', v.name, (SELECT string_agg(coalesce(a.name, t.name, b.name, x), ',' ORDER BY coalesce(a.name, t.name, b.name, x))
+			FROM regexp_split_to_table(v.query, '[=&,]|%2C') x LEFT JOIN accounts a ON a.id::text = x LEFT JOIN tags t ON t.id::text = x
+				LEFT JOIN playbooks b ON b.id::text = x) FROM saved_views v WHERE v.user_id = $1`,
 		`SELECT 'expense', coalesce(k.name, e.category), coalesce(a.name, ''), e.amount, e.currency, e.note, e.start_on, e.recurrence,
 			e.end_on, e.next_charge_on, e.created_at,
 			(SELECT string_agg(c.charge_on || ' ' || c.amount || ' ' || c.currency, ',' ORDER BY c.charge_on) FROM expense_charges c

@@ -54,6 +54,9 @@ type Restored struct {
 	ExpenseCharges    int `json:"expenseCharges"`
 	// TaxMarks are the tax report's year-end marks.
 	TaxMarks int `json:"taxMarks"`
+	// SavedViews are the dashboard's saved views (its layout is a setting,
+	// restored with them, not counted).
+	SavedViews int `json:"savedViews"`
 }
 
 type restoredEnvelope struct {
@@ -133,8 +136,9 @@ func firstErr(errs ...error) error {
 
 // journalEmpty reports whether the user has no accounts, tags, fee
 // schedules, exchange rates, saved CSV mappings, playbooks, journal day
-// entries, trading rules, expenses or expense categories of their own:
-// what a restore brings.
+// entries, trading rules, expenses, expense categories or saved views of
+// their own: what a restore brings (a dashboard layout, like the time
+// zone, is a setting the archive's replaces).
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM tags WHERE user_id = $1)
@@ -145,7 +149,8 @@ func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error
 		AND NOT EXISTS (SELECT 1 FROM journal_days WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM expenses WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM expense_categories WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM expense_categories WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM saved_views WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -197,7 +202,8 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	// The rates come before the positions: a forex, crypto or CFD fill
 	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks} {
+		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks,
+		rs.dashboardLayout, rs.savedViews} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

@@ -97,6 +97,9 @@ func TestDeleteAccount(t *testing.T) {
 		uploadImage(t, c, p)
 		apitest.Must(t, c.Do("POST", "/api/exchange-rates", map[string]any{"baseCurrency": "EUR", "quoteCurrency": "USD",
 			"effectiveDate": "2025-01-01", "rate": "1.1"}), 201)
+		apitest.Must(t, c.Do("PUT", "/api/users/me/dashboard-layout", map[string]any{"widgets": []any{map[string]any{"id": "calendar", "size": "full"}}}), 200)
+		apitest.Must(t, c.Do("POST", "/api/users/me/saved-views", map[string]any{"name": "Mine", "query": "accountId=" + account}), 201)
+		apitest.Must(t, c.Do("PUT", "/api/users/me/coach-marks/dashboard", nil), 204)
 		if c == a {
 			positions = append(positions, p)
 		}
@@ -120,7 +123,8 @@ func TestDeleteAccount(t *testing.T) {
 	}
 	before := userRows(t, srv, aID, positions)
 	if before["accounts"] != 1 || before["position_images"] != 1 || before["sessions"] != 2 || before["wallet_transactions"] != 1 ||
-		before["fills"] != 2 || before["ledger_entries"] != 3 {
+		before["fills"] != 2 || before["ledger_entries"] != 3 || before["dashboard_layouts"] != 1 || before["saved_views"] != 1 ||
+		before["coach_marks_seen"] != 1 {
 		t.Fatalf("the fixture lacks rows: %v", before)
 	}
 	bBefore := total(userRows(t, srv, bID, nil))

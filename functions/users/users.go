@@ -1,6 +1,7 @@
 // Package users is the route group for the signed-in user's own settings
 // and credentials: time zone, display currency, password, email address and
-// signed-in devices.
+// signed-in devices; and their dashboard's layout and saved views, the
+// onboarding checklist and the coach marks they have seen (shared/personal).
 package users
 
 import (
@@ -33,6 +34,16 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "DELETE /api/users/me/sessions/{sessionId}", Handler: a.Sessions.Require(h.revokeSession)},
 			{Pattern: "DELETE /api/users/me/failed-sign-ins", Handler: a.Sessions.Require(h.dismissFailedSignIns)},
 			{Pattern: "DELETE /api/users/me", Handler: a.Sessions.Require(h.deleteMe)},
+			{Pattern: "GET /api/users/me/dashboard-layout", Handler: a.Sessions.Require(h.getLayout)},
+			{Pattern: "PUT /api/users/me/dashboard-layout", Handler: a.Sessions.Require(h.putLayout)},
+			{Pattern: "DELETE /api/users/me/dashboard-layout", Handler: a.Sessions.Require(h.resetLayout)},
+			{Pattern: "GET /api/users/me/saved-views", Handler: a.Sessions.Require(h.listViews)},
+			{Pattern: "POST /api/users/me/saved-views", Handler: a.Sessions.Require(h.createView)},
+			{Pattern: "PATCH /api/users/me/saved-views/{viewId}", Handler: a.Sessions.Require(h.updateView)},
+			{Pattern: "DELETE /api/users/me/saved-views/{viewId}", Handler: a.Sessions.Require(h.deleteView)},
+			{Pattern: "GET /api/users/me/onboarding", Handler: a.Sessions.Require(h.getOnboarding)},
+			{Pattern: "POST /api/users/me/onboarding/dismiss", Handler: a.Sessions.Require(h.dismissOnboarding)},
+			{Pattern: "PUT /api/users/me/coach-marks/{mark}", Handler: a.Sessions.Require(h.seeCoachMark)},
 		},
 	}
 }

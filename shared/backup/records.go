@@ -308,3 +308,31 @@ type TaxMark struct {
 	Instrument string          `json:"instrument"`
 	Price      decimal.Decimal `json:"price"`
 }
+
+// The dashboard (shared/personal): its layout, an entry of one line that
+// is absent while the user keeps the default, and the saved views.
+// Archives made before them lack both, which then restore nothing.
+const (
+	EntryDashboardLayout = "dashboard_layout.json"
+	EntrySavedViews      = "saved_views.jsonl"
+	MaxSavedViews        = 50 // the app's cap for one user (personal.MaxViews)
+)
+
+// DashboardLayout is the dashboard's widgets in their order.
+type DashboardLayout struct {
+	Widgets []DashboardWidget `json:"widgets"`
+}
+
+// DashboardWidget is one widget and its width.
+type DashboardWidget struct {
+	ID   string `json:"id"`
+	Size string `json:"size"`
+}
+
+// SavedView is a named filter of the dashboard: the statistics' query
+// string, whose account, tag and playbook ids are the archive's.
+type SavedView struct {
+	Name      string    `json:"name"`
+	Query     string    `json:"query"`
+	CreatedAt time.Time `json:"createdAt"`
+}

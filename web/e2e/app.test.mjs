@@ -385,6 +385,36 @@ step('the theme follows the system until the toggle picks one', async () => {
   assert.equal(await background(), light);
 });
 
+step('a new user finds the onboarding checklist on the dashboard, and a screen\'s coach mark once', async () => {
+  await nav('Dashboard');
+  // The demo journal came and went: it did none of the steps.
+  const checklist = page.getByRole('region', { name: 'Get started' });
+  await checklist.getByText('0 of 5 steps done').waitFor();
+  assert.equal(await checklist.getByRole('link', { name: 'Add a trading account' }).getAttribute('href'), '/accounts');
+  assert.equal(await checklist.getByRole('link', { name: 'Write a day plan' }).getAttribute('href'), '/journal');
+  // The dashboard's tip, dismissed from the keyboard, stays dismissed: stored on the server, not in this browser.
+  const tip = page.getByRole('complementary', { name: 'Tip' });
+  await tip.filter({ hasText: 'Customize dashboard' }).waitFor();
+  await tip.getByRole('button', { name: 'Got it, hide this tip' }).focus();
+  await page.keyboard.press('Enter');
+  await tip.waitFor({ state: 'detached' });
+  await page.reload();
+  await checklist.getByText('0 of 5 steps done').waitFor();
+  assert.equal(await tip.count(), 0);
+  assert.deepEqual((await api('/api/users/me/onboarding')).coachMarksSeen, ['dashboard']);
+  // Each screen has its own, inside the window on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto('/rules');
+    await tip.filter({ hasText: 'Set the rules you trade by' }).waitFor();
+    const box = await tip.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `the tip is outside a phone's window: ${JSON.stringify(box)}`);
+    await screenshot('coach-mark-phone');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
 step('creates an account', async () => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
   const form = page.getByRole('form', { name: 'New account' });
@@ -445,6 +475,24 @@ step('adds a position with an entry and an exit fill, and sees its P&L', async (
   assert.equal(items[0].symbol, 'AAPL');
 });
 
+step('the onboarding checklist advances with the account and the trade, and goes for good when dismissed', async () => {
+  await nav('Dashboard');
+  const checklist = page.getByRole('region', { name: 'Get started' });
+  await checklist.getByText('2 of 5 steps done').waitFor();
+  assert.equal(await checklist.getByRole('link', { name: 'Add a trading account' }).count(), 0);
+  assert.equal(await checklist.getByRole('link', { name: 'Record or import a trade' }).count(), 0);
+  await checklist.getByRole('link', { name: 'Tag and review a trade' }).waitFor();
+  await screenshot('onboarding');
+  await checklist.getByRole('button', { name: 'Dismiss the checklist' }).click();
+  await checklist.waitFor({ state: 'detached' });
+  await page.reload();
+  await page.getByTestId('dashboard-total').waitFor();
+  assert.equal(await checklist.count(), 0);
+  const onboarding = await api('/api/users/me/onboarding');
+  assert.equal(onboarding.dismissed, true);
+  assert.equal(onboarding.done, 2);
+});
+
 step('sees the trade on the dashboard: total, tiles, calendar and equity curve', async () => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
@@ -464,6 +512,80 @@ step('sees the trade on the dashboard: total, tiles, calendar and equity curve',
   await page.getByRole('radiogroup', { name: 'Draw the equity curve by' }).getByLabel('By date').check();
   await page.getByRole('region', { name: 'By underlying' }).getByRole('row', { name: /AAPL/ }).waitFor();
   await screenshot('dashboard');
+});
+
+/** until polls fn until it returns true (a save that is on its way). */
+async function until(fn, what) {
+  for (let i = 0; i < 50; i++) {
+    if (await fn()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+step('arranges the dashboard: removes a widget, moves two, resizes one, finds them kept after a reload, and resets it', async () => {
+  await nav('Dashboard');
+  const grid = page.getByRole('region', { name: 'Statistics', exact: true });
+  await grid.getByText('$98.00').first().waitFor();
+  const order = () => grid.locator('[data-widget]').evaluateAll((els) => els.map((e) => e.getAttribute('data-widget')));
+  const stored = async () => (await api('/api/users/me/dashboard-layout')).widgets.map((w) => `${w.id}:${w.size}`);
+  await page.getByRole('button', { name: 'Customize dashboard' }).click();
+  await page.getByRole('region', { name: 'Customize dashboard' }).waitFor();
+  await page.getByRole('button', { name: 'Remove SQN' }).click();
+  await grid.locator('[data-widget="sqn"]').waitFor({ state: 'detached' });
+  // Net P&L one place later, with the keyboard twice over: the focus stays on its button.
+  await page.getByRole('button', { name: 'Move Net P&L later' }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  assert.deepEqual((await order()).slice(0, 4), ['total-balance', 'win-rate', 'profit-factor', 'net-pnl']);
+  await page.getByRole('button', { name: 'Move P&L calendar earlier' }).click();
+  await page.getByRole('combobox', { name: 'Width of Equity curve' }).selectOption('full');
+  await grid.locator('[data-widget="equity-curve"].w-full').waitFor();
+  await until(async () => {
+    const w = await stored();
+    return !w.some((x) => x.startsWith('sqn:')) && w.includes('equity-curve:full') && w.indexOf('net-pnl:quarter') === 3 && w.indexOf('calendar:full') === 14;
+  }, 'the layout saved');
+  await screenshot('dashboard-customize');
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+  await page.getByRole('region', { name: 'Customize dashboard' }).waitFor({ state: 'detached' });
+
+  // Kept on the server: a reload (any device) shows the same.
+  const before = await order();
+  await page.reload();
+  await grid.getByText('$98.00').first().waitFor();
+  assert.deepEqual(await order(), before);
+  assert.equal(await grid.locator('[data-widget="sqn"]').count(), 0);
+  await grid.locator('[data-widget="equity-curve"].w-full').waitFor();
+  await page.getByRole('img', { name: /^Equity curve of 1 points/ }).locator('canvas').first().waitFor();
+
+  // Reset: every widget in its place again.
+  await page.getByRole('button', { name: 'Customize dashboard' }).click();
+  await page.getByRole('button', { name: 'Reset to default' }).click();
+  await answer(page, true);
+  await grid.locator('[data-widget="sqn"]').waitFor();
+  assert.deepEqual((await order()).slice(0, 3), ['total-balance', 'net-pnl', 'win-rate']);
+  assert.equal((await api('/api/users/me/dashboard-layout')).custom, false);
+  await page.getByRole('button', { name: 'Done', exact: true }).click();
+});
+
+step('saves the dashboard\'s filter as a view and applies it in one click', async () => {
+  await nav('Dashboard');
+  const filters = page.getByRole('search', { name: 'Filter statistics' });
+  await filters.getByLabel('Side').selectOption('long');
+  await page.waitForURL(/[?&]side=long/);
+  const views = page.getByRole('region', { name: 'Saved views' });
+  await views.getByLabel('Name for these filters').fill('Longs');
+  await views.getByRole('button', { name: 'Save view' }).click();
+  const apply = views.getByRole('group', { name: 'Apply a saved view' });
+  await apply.getByRole('button', { name: 'Longs' }).waitFor();
+  assert.equal(await apply.getByRole('button', { name: 'Longs' }).getAttribute('aria-pressed'), 'true');
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+  await apply.getByRole('button', { name: 'Longs' }).click();
+  await page.waitForURL(/[?&]side=long/);
+  await page.getByRole('region', { name: 'By side' }).getByRole('row', { name: /Long/ }).waitFor();
+  await filters.getByRole('button', { name: 'Clear filters' }).click();
+  await page.waitForURL((url) => url.pathname === '/' && url.search === '');
 });
 
 /** nav follows a link of the main navigation. */

@@ -2676,7 +2676,7 @@ export interface paths {
          *     it. Every row of the user goes in one transaction (sessions, accounts,
          *     ledger, positions, fills, tags, images, exchange rates, settings, the
          *     wallet and its history, assistant conversations, saved CSV mappings,
-         *     queued mail); the images' objects are deleted from the bucket. Each
+         *     the dashboard's layout and saved views, queued mail); the images' objects are deleted from the bucket. Each
          *     credit-pack purchase is kept without the user (no id, no email) as a
          *     payment record (docs/deployment.md). Answers 204 and clears the
          *     session cookie. A wrong password or email is a 400 naming the field;
@@ -2685,6 +2685,169 @@ export interface paths {
          *     Ten tries per 15 minutes per user.
          */
         delete: operations["deleteMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/dashboard-layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My dashboard's layout
+         * @description The dashboard's widgets in their order, each with its width on a wide
+         *     screen. Without a layout of the user's own (`custom: false`), the
+         *     default: every widget, in the order the dashboard has always shown
+         *     them. The same on every device.
+         */
+        get: operations["getDashboardLayout"];
+        /**
+         * Arrange my dashboard
+         * @description Stores the layout whole: the widgets shown, in order, with their
+         *     widths. Each `id` must be a dashboard widget listed once, each `size`
+         *     one of `quarter`, `third`, `half`, `full`; at most one of each widget
+         *     (36). An empty list is an empty dashboard. A 400 names the element
+         *     (`widgets[2].size`) and stores nothing.
+         */
+        put: operations["setDashboardLayout"];
+        post?: never;
+        /**
+         * Reset my dashboard
+         * @description Forgets the user's layout; the default is shown again (and answered).
+         */
+        delete: operations["resetDashboardLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/saved-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My saved views
+         * @description The user's saved views (named dashboard filters), by name; at most 50, so unpaged.
+         */
+        get: operations["listSavedViews"];
+        put?: never;
+        /**
+         * Save a view
+         * @description Saves the dashboard's filter under a name. `name`: 1 to 80
+         *     characters, unique among the user's views whatever its case (a taken
+         *     name is a 400 on `name`). `query`: the statistics' filter as a query
+         *     string (`symbol=AAPL&from=2025-01-01`; `""` is the unfiltered
+         *     dashboard): only `accountId`, `symbol`, `tagId`, `excludeTagId`,
+         *     `playbookId`, `strategy`, `assetType`, `weekday`, `hour`, `side`,
+         *     `from` and `to`, each as `GET /api/performance` takes it; a 400 names
+         *     the parameter (`query.from`). Stored with its parameters sorted. A
+         *     user has at most 50 views: one more is a 409 `CONFLICT`.
+         */
+        post: operations["createSavedView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/saved-views/{viewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a view */
+        delete: operations["deleteSavedView"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a view or change its filter
+         * @description Absent fields are kept; each given field is checked as on create.
+         */
+        patch: operations["updateSavedView"];
+        trace?: never;
+    };
+    "/api/users/me/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My onboarding checklist
+         * @description The first-run checklist, each step done or not as the user's own
+         *     journal shows it (the demo journal does not count; nothing is
+         *     recorded per step, so the list cannot drift from the data):
+         *     `account` (an account), `trade` (a position, entered or imported),
+         *     `review` (a position with a tag and a review: notes, an excursion or a
+         *     playbook), `dayPlan` (a day journal entry with a plan), `rule` (a
+         *     trading rule). With whether the user dismissed it and the coach marks
+         *     they have dismissed.
+         */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/onboarding/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss the onboarding checklist
+         * @description Hides the checklist on every device (again is harmless); answers the checklist.
+         */
+        post: operations["dismissOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/coach-marks/{mark}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The screen whose hint was dismissed. */
+                mark: components["schemas"]["CoachMark"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Dismiss a coach mark
+         * @description Records that the user dismissed a screen's first-visit hint, so it
+         *     does not come back on any device (again is harmless). A mark that is
+         *     not one of the screens' is a 400 on `mark`.
+         */
+        put: operations["dismissCoachMark"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2738,7 +2901,9 @@ export interface paths {
          *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
-         *     (the tax report's Section 1256 year-end marks), and
+         *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
+         *     (the dashboard's widgets, only when the user arranged them) and
+         *     `saved_views.jsonl` (named dashboard filters), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -2783,10 +2948,14 @@ export interface paths {
          *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
          *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
          *     `expenses.jsonl` (whose charges are recorded again up to today, as a
-         *     new expense's are) and `tax_year_end_marks.jsonl`. The answer counts
-         *     what was written. Only into a journal without accounts, tags, fee
-         *     schedules, exchange rates, saved CSV mappings, journal day entries,
-         *     trading rules, expenses or expense categories: otherwise 409
+         *     new expense's are), `tax_year_end_marks.jsonl`,
+         *     `dashboard_layout.json` (replaces the user's layout, as the time zone
+         *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
+         *     filters' account, tag and playbook ids mapped to the restored ones).
+         *     The answer counts what was written. Only into a journal without
+         *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
+         *     journal day entries, trading rules, expenses, expense categories or
+         *     saved views: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3653,6 +3822,72 @@ export interface components {
             /** @description The account's email, typed again (any case). */
             confirmEmail: string;
         };
+        /**
+         * @description A widget of the dashboard (a tile, chart, table or card).
+         * @enum {string}
+         */
+        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
+        /**
+         * @description The widget's width on a wide screen (a phone shows wider widgets full width).
+         * @enum {string}
+         */
+        DashboardWidgetSize: "quarter" | "third" | "half" | "full";
+        DashboardWidget: {
+            id: components["schemas"]["DashboardWidgetId"];
+            size: components["schemas"]["DashboardWidgetSize"];
+        };
+        DashboardLayoutRequest: {
+            widgets: components["schemas"]["DashboardWidget"][];
+        };
+        DashboardLayout: {
+            widgets: components["schemas"]["DashboardWidget"][];
+            /** @description False for the default layout (none of the user's own). */
+            custom: boolean;
+        };
+        SavedView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The filter as the statistics' query string, parameters sorted (`from=2025-05-01&side=long`). */
+            query: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SavedViewEnvelope: {
+            view: components["schemas"]["SavedView"];
+        };
+        SavedViewList: {
+            items: components["schemas"]["SavedView"][];
+        };
+        SavedViewRequest: {
+            name: string;
+            query: string;
+        };
+        SavedViewPatch: {
+            name?: string;
+            query?: string;
+        };
+        /** @enum {string} */
+        OnboardingStepId: "account" | "trade" | "review" | "dayPlan" | "rule";
+        /**
+         * @description A screen with a hint on its first opening.
+         * @enum {string}
+         */
+        CoachMark: "dashboard" | "positions" | "import" | "journal" | "rules";
+        Onboarding: {
+            /** @description The checklist in order. */
+            steps: {
+                id: components["schemas"]["OnboardingStepId"];
+                done: boolean;
+            }[];
+            /** @description How many steps are done. */
+            done: number;
+            dismissed: boolean;
+            /** @description The coach marks the user has dismissed. */
+            coachMarksSeen: components["schemas"]["CoachMark"][];
+        };
         RestoredEnvelope: {
             restored: {
                 accounts: number;
@@ -3675,6 +3910,8 @@ export interface components {
                 expenseCharges: number;
                 /** @description Year-end marks of Section 1256 contracts (the tax report). */
                 taxMarks: number;
+                /** @description The dashboard's saved views (its layout */
+                savedViews: number;
             };
         };
         FieldError: {
@@ -11693,6 +11930,278 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardLayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The default layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSavedViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user has 50 saved views already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist, dismissed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissCoachMark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The screen whose hint was dismissed. */
+                mark: components["schemas"]["CoachMark"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -13,6 +13,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
 import { usePageViews } from '../analytics';
 import { preloadAppScreens, preloadScreen } from '../screenChunks';
+import { CoachMark } from './Onboarding';
 
 /** The views that share the journal filter: moving between them keeps it (filterState.ts). */
 const filteredViews = new Set(['/', '/positions']);
@@ -175,6 +176,7 @@ export function AppLayout() {
         </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
+        <CoachMark />
         {/* The Suspense boundary outlives a move between screens (only the
             error boundary starts afresh on each): a screen whose chunk is
             still on its way leaves the last one up instead of a fresh

@@ -59,7 +59,17 @@ const block = (currency: string) => ({
   winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
   equityCurve: [],
 });
-const lists = [route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })), route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } }))];
+// The server's default layout (shared/personal.DefaultLayout): every widget.
+const defaultIds = ['total-balance', 'net-pnl', 'win-rate', 'profit-factor', 'expectancy', 'average-r', 'sqn', 'trades', 'average-win', 'average-loss',
+  'largest-win', 'largest-loss', 'win-streak', 'loss-streak', 'max-drawdown', 'fees', 'calendar', 'equity-curve', 'drawdown', 'r-distribution',
+  'winners-losers', 'by-weekday', 'by-hour', 'by-hold-time', 'by-side', 'by-asset-type', 'by-underlying', 'by-tag', 'by-playbook', 'by-strategy',
+  'by-month', 'by-week', 'by-year', 'by-criterion', 'rule-compliance', 'fee-rollup'];
+const defaultLayout = { custom: false, widgets: defaultIds.map((id) => ({ id, size: 'half' })) };
+const lists = [
+  route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })),
+  route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+  route('GET', '/api/users/me/dashboard-layout', () => ({ body: defaultLayout })),
+];
 
 describe('Dashboard', () => {
   it('links each missing pair to the rate form', () => {
@@ -169,6 +179,36 @@ describe('Dashboard tiles', () => {
     expect(tiles).toHaveTextContent('Largest loss—No losing trade');
     expect(tiles).toHaveTextContent('Average R—No trade has a planned stop');
     expect(tiles).toHaveTextContent('SQN—No trade has a planned stop');
+  });
+});
+
+describe('Dashboard layout', () => {
+  it('shows only the widgets of the user\'s layout, in its order and widths, and arranges them on request', async () => {
+    const { calls } = mockApi(
+      route('GET', '/api/accounts', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/users/me/dashboard-layout', () => ({
+        body: { custom: true, widgets: [{ id: 'win-rate', size: 'third' }, { id: 'net-pnl', size: 'full' }, { id: 'by-tag', size: 'half' }] },
+      })),
+      route('PUT', '/api/users/me/dashboard-layout', (c) => ({ body: { ...(c.body as object), custom: true } })),
+      route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: '1.0000', missingPairs: [] } })),
+      route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: block('USD') } })),
+    );
+    renderScreen(<Dashboard />);
+    const grid = await screen.findByRole('region', { name: 'Statistics' });
+    await within(grid).findByText('75.00%');
+    const shown = [...grid.querySelectorAll('[data-widget]')].map((e) => `${e.getAttribute('data-widget')}:${e.className}`);
+    expect(shown).toEqual(['win-rate:widget w-third', 'net-pnl:widget w-full', 'by-tag:widget w-half']);
+    expect(screen.queryByTestId('dashboard-total')).toBeNull();
+    expect(within(grid).queryByText('Expectancy')).toBeNull();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Customize dashboard' }));
+    expect(screen.getByRole('button', { name: 'Customize dashboard' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'Remove Win rate' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ widgets: [{ id: 'net-pnl', size: 'full' }, { id: 'by-tag', size: 'half' }] }));
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('region', { name: 'Customize dashboard' })).toBeNull();
   });
 });
 
@@ -324,6 +364,7 @@ describe('Dashboard figures', () => {
         },
       })),
       route('GET', '/api/tags', () => ({ body: { items: [], nextCursor: null } })),
+      route('GET', '/api/users/me/dashboard-layout', () => ({ body: defaultLayout })),
       route('GET', '/api/dashboard/totals', () => ({ body: { displayCurrency: 'USD', total: null, missingPairs: ['EUR/USD'] } })),
       route('GET', '/api/performance', () => ({ body: { displayCurrency: 'USD', missingPairs: ['EUR/USD'], byCurrency: [fullBlock('EUR', 1), fullBlock('USD', 90)], total: null } })),
     );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
@@ -6,8 +6,8 @@ import { useAccounts, useTags } from '../api/queries';
 import { DemoJournal } from './DemoJournal';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
 import { FilterBar, useUrlFilters } from '../components/filters';
-import { Loading, PageTitle, SelectField } from '../components/ui';
-import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters, type Filters } from '../filterState';
+import { ErrorNote, Loading, PageTitle, SelectField } from '../components/ui';
+import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters, type ApiQuery, type Filters } from '../filterState';
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass, tradesText } from '../format';
 import { PnlCalendar } from './dashboard/Calendar';
@@ -18,6 +18,10 @@ import { NetOfExpenses, NetSwitch } from './dashboard/NetOfExpenses';
 import { RuleMarker } from './rules/RuleMarker';
 import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
 import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
+import { LayoutEditor, useDashboardLayout, WidgetGrid } from './dashboard/WidgetGrid';
+import type { WidgetId } from './dashboard/layout';
+import { SavedViews } from './dashboard/SavedViews';
+import { OnboardingChecklist } from '../components/Onboarding';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
 const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
@@ -52,48 +56,86 @@ function money(value: string | null, currency: string): string | null {
   return value === null ? null : formatMoney(value, currency);
 }
 
-function Performance({ block, onOpenDay }: { block: Block; onOpenDay: (date: string) => void }) {
+/** WidgetData is what the widgets are drawn from. */
+interface WidgetData {
+  /** The figures shown: absent without closed positions (or while they load). */
+  block: Block | undefined;
+  filters: Filters;
+  query: ApiQuery;
+  totalBalance: ReactNode;
+  onOpenDay: (date: string) => void;
+}
+
+/** widgetContent is one widget of the dashboard (layout.ts names them), or null when it has nothing to show. */
+function widgetContent(id: WidgetId, d: WidgetData): ReactNode {
+  switch (id) {
+    case 'total-balance':
+      return d.totalBalance;
+    case 'rule-compliance':
+      return d.block ? <ComplianceBreakdown from={d.filters.from} to={d.filters.to} /> : null;
+    case 'fee-rollup':
+      return <FeeRollup query={d.query} />;
+  }
+  if (!d.block) return null;
+  const block = d.block;
   const s = block.summary;
   const c = block.currency;
   const noR = s.rTrades === 0 ? 'No trade has a planned stop' : 'Needs 2 trades with a planned stop';
-  return (
-    <>
-      <div className="tiles" aria-label="Statistics">
-        <Tile label="Net P&L" value={formatMoney(s.netPnl, c)} className={pnlClass(s.netPnl)} />
-        <Tile label="Win rate" value={s.winRate && formatPercent(s.winRate)} why="No trades" />
-        <Tile label="Profit factor" value={s.profitFactor && formatDecimal(s.profitFactor, 2)} why={s.trades === 0 ? 'No trades' : 'No losing trade'} />
-        <Tile label="Expectancy" value={money(s.expectancy, c)} className={pnlClass(s.expectancy)} why="No trades" />
-        <Tile label="Average R" value={s.averageR && rText(s.averageR)} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} why="No trade has a planned stop" />
-        <Tile label="SQN" value={s.sqn && formatDecimal(s.sqn, 2)} note={rCoverage(s.rTrades, s.trades)} why={noR} />
-        <Tile label="Trades" value={tradesText(s)} note="W won, L lost, BE broke even" />
-        <Tile label="Average win" value={money(s.averageWin, c)} why="No winning trade" />
-        <Tile label="Average loss" value={money(s.averageLoss, c)} why="No losing trade" />
-        <Tile label="Largest win" value={money(s.largestWin, c)} className={pnlClass(s.largestWin)} why="No winning trade" />
-        <Tile label="Largest loss" value={money(s.largestLoss, c)} className={pnlClass(s.largestLoss)} why="No losing trade" />
-        <Tile label="Longest win streak" value={`${s.longestWinStreak} trade${s.longestWinStreak === 1 ? '' : 's'}`} />
-        <Tile label="Longest loss streak" value={`${s.longestLossStreak} trade${s.longestLossStreak === 1 ? '' : 's'}`} />
-        <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={drawdownNote(s)} />
-        <Tile label="Fees" value={formatMoney(s.fees, c)} />
-      </div>
-      <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={onOpenDay} dayMark={(date) => <RuleMarker date={date} />} />
-      <div className="grid-2">
+  const streak = (n: number) => `${n} trade${n === 1 ? '' : 's'}`;
+  switch (id) {
+    case 'net-pnl':
+      return <Tile label="Net P&L" value={formatMoney(s.netPnl, c)} className={pnlClass(s.netPnl)} />;
+    case 'win-rate':
+      return <Tile label="Win rate" value={s.winRate && formatPercent(s.winRate)} why="No trades" />;
+    case 'profit-factor':
+      return <Tile label="Profit factor" value={s.profitFactor && formatDecimal(s.profitFactor, 2)} why={s.trades === 0 ? 'No trades' : 'No losing trade'} />;
+    case 'expectancy':
+      return <Tile label="Expectancy" value={money(s.expectancy, c)} className={pnlClass(s.expectancy)} why="No trades" />;
+    case 'average-r':
+      return <Tile label="Average R" value={s.averageR && rText(s.averageR)} className={pnlClass(s.averageR)} note={rCoverage(s.rTrades, s.trades)} why="No trade has a planned stop" />;
+    case 'sqn':
+      return <Tile label="SQN" value={s.sqn && formatDecimal(s.sqn, 2)} note={rCoverage(s.rTrades, s.trades)} why={noR} />;
+    case 'trades':
+      return <Tile label="Trades" value={tradesText(s)} note="W won, L lost, BE broke even" />;
+    case 'average-win':
+      return <Tile label="Average win" value={money(s.averageWin, c)} why="No winning trade" />;
+    case 'average-loss':
+      return <Tile label="Average loss" value={money(s.averageLoss, c)} why="No losing trade" />;
+    case 'largest-win':
+      return <Tile label="Largest win" value={money(s.largestWin, c)} className={pnlClass(s.largestWin)} why="No winning trade" />;
+    case 'largest-loss':
+      return <Tile label="Largest loss" value={money(s.largestLoss, c)} className={pnlClass(s.largestLoss)} why="No losing trade" />;
+    case 'win-streak':
+      return <Tile label="Longest win streak" value={streak(s.longestWinStreak)} />;
+    case 'loss-streak':
+      return <Tile label="Longest loss streak" value={streak(s.longestLossStreak)} />;
+    case 'max-drawdown':
+      return <Tile label="Max drawdown" value={formatMoney(s.maxDrawdown, c)} note={drawdownNote(s)} />;
+    case 'fees':
+      return <Tile label="Fees" value={formatMoney(s.fees, c)} />;
+    case 'calendar':
+      return <PnlCalendar key={c} days={block.byDay} currency={c} onOpenDay={d.onOpenDay} dayMark={(date) => <RuleMarker date={date} />} />;
+    case 'equity-curve':
+      return (
         <Suspense fallback={<Loading label="Loading chart…" />}>
           <EquityChart points={block.equityCurve} currency={c} />
+        </Suspense>
+      );
+    case 'drawdown':
+      return (
+        <Suspense fallback={<Loading label="Loading chart…" />}>
           <DrawdownChart points={block.equityCurve} currency={c} maxDrawdown={s.maxDrawdown} />
         </Suspense>
-      </div>
-      <div className="grid-2">
-        <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />
-        <WinnersLosers data={block.winnersLosers} currency={c} />
-      </div>
-      <div className="breakdowns">
-        {breakdownTables(block).map((t) => (
-          <Breakdown key={t.title} title={t.title} column={t.column} rows={t.rows} currency={c} />
-        ))}
-      </div>
-      <CriterionBreakdown rows={block.byCriterion} currency={c} />
-    </>
-  );
+      );
+    case 'r-distribution':
+      return <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />;
+    case 'winners-losers':
+      return <WinnersLosers data={block.winnersLosers} currency={c} />;
+    case 'by-criterion':
+      return <CriterionBreakdown rows={block.byCriterion} currency={c} />;
+  }
+  const table = breakdownTables(block).find((t) => t.id === id);
+  return table ? <Breakdown title={table.title} column={table.column} rows={table.rows} currency={c} /> : null;
 }
 
 /** CurrencyTotals lists each currency's own figures when no rate joins them into one total. */
@@ -152,40 +194,59 @@ export default function Dashboard() {
   const fallback = [...blocks].sort((a, b) => b.block.summary.trades - a.block.summary.trades)[0];
   const shown = blocks.find((b) => b.id === chosen) ?? blocks.find((b) => b.id === 'total') ?? fallback;
   const openDay = (date: string) => navigate(`/journal/${date}`);
+  const { layout, save, reset } = useDashboardLayout();
+  const [editing, setEditing] = useState(false);
+  const widgets = layout.data?.widgets;
+  const totalBalance = (
+    <section className="card" aria-labelledby="total-title">
+      <h2 id="total-title">Total balance</h2>
+      <QueryView query={totals}>
+        {(total) =>
+          total.displayCurrency === null ? (
+            <p className="muted">
+              No display currency yet: <Link to="/accounts">create an account</Link> or choose one in <Link to="/settings">Settings</Link>.
+            </p>
+          ) : total.total !== null ? (
+            <p className="big-number" data-testid="dashboard-total">
+              {formatMoney(total.total, total.displayCurrency)}
+            </p>
+          ) : (
+            <>
+              <MissingRates subject="total balance" pairs={total.missingPairs} currency={total.displayCurrency} />
+              {accounts.data && accounts.data.length > 0 && (
+                <ul className="balances" aria-label="Balance per currency">
+                  {balancesByCurrency(accounts.data).map((b) => (
+                    <li key={b.currency}>
+                      <span className="muted">{b.currency} accounts: </span>
+                      <strong>{formatMoney(b.balance, b.currency)}</strong>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )
+        }
+      </QueryView>
+    </section>
+  );
   return (
     <>
-      <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
+      <PageTitle
+        actions={
+          <>
+            <button type="button" className="ghost" aria-pressed={editing} onClick={() => setEditing(!editing)}>
+              Customize dashboard
+            </button>
+            <Link className="button" to="/positions/new">
+              New position
+            </Link>
+          </>
+        }
+      >
+        Dashboard
+      </PageTitle>
       <DemoJournal accounts={accounts.data} />
-      <section className="card" aria-labelledby="total-title">
-        <h2 id="total-title">Total balance</h2>
-        <QueryView query={totals}>
-          {(total) =>
-            total.displayCurrency === null ? (
-              <p className="muted">
-                No display currency yet: <Link to="/accounts">create an account</Link> or choose one in <Link to="/settings">Settings</Link>.
-              </p>
-            ) : total.total !== null ? (
-              <p className="big-number" data-testid="dashboard-total">
-                {formatMoney(total.total, total.displayCurrency)}
-              </p>
-            ) : (
-              <>
-                <MissingRates subject="total balance" pairs={total.missingPairs} currency={total.displayCurrency} />
-                {accounts.data && accounts.data.length > 0 && (
-                  <ul className="balances" aria-label="Balance per currency">
-                    {balancesByCurrency(accounts.data).map((b) => (
-                      <li key={b.currency}>
-                        <span className="muted">{b.currency} accounts: </span>
-                        <strong>{formatMoney(b.balance, b.currency)}</strong>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </>
-            )
-          }
-        </QueryView>
-      </section>
+      <OnboardingChecklist />
       <FilterBar filters={filters} onChange={setFilters} accounts={accounts.data} tags={tags.data} scope="statistics" label="Filter statistics">
         {blocks.length > 1 && (
           <SelectField label="Figures in" value={shown?.id ?? ''} onChange={(e) => setChosen(e.target.value)}>
@@ -197,6 +258,7 @@ export default function Dashboard() {
           </SelectField>
         )}
       </FilterBar>
+      <SavedViews filters={filters} onApply={setFilters} />
       <NetSwitch on={netOfExpenses} onChange={setNetOfExpenses} />
       <QueryView query={perf}>
         {(performance) => (
@@ -218,8 +280,6 @@ export default function Dashboard() {
                 <p>
                   <Link to={`/positions?${positionsSearch(filters)}`}>List the closed positions of this filter</Link>
                 </p>
-                <Performance block={shown.block} onOpenDay={openDay} />
-                <ComplianceBreakdown from={filters.from} to={filters.to} />
               </>
             ) : (
               <p className="muted">
@@ -230,7 +290,31 @@ export default function Dashboard() {
           </>
         )}
       </QueryView>
-      <FeeRollup query={query} />
+      {editing && widgets && (
+        <LayoutEditor
+          widgets={widgets}
+          custom={layout.data?.custom ?? false}
+          onChange={(next) => save.mutate(next)}
+          onReset={() => reset.mutate()}
+          resetting={reset.isPending}
+          error={save.error ?? reset.error}
+          sent={save.variables}
+          onDone={() => setEditing(false)}
+        />
+      )}
+      {widgets ? (
+        <WidgetGrid
+          label="Statistics"
+          widgets={widgets}
+          editing={editing}
+          onChange={(next) => save.mutate(next)}
+          render={(id) => widgetContent(id, { block: shown?.block, filters, query, totalBalance, onOpenDay: openDay })}
+        />
+      ) : layout.isError ? (
+        <ErrorNote error={layout.error} />
+      ) : (
+        <Loading label="Loading your dashboard…" />
+      )}
     </>
   );
 }

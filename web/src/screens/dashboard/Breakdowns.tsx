@@ -8,6 +8,7 @@ import { hourLabel, weekdayNames } from '../../components/filters';
 import { formatDecimal, formatMoney, formatPercent, pnlClass } from '../../format';
 import { strategyKindNames } from '../../strategyKinds';
 import { monthLabel } from './calendar';
+import type { WidgetId } from './layout';
 
 type Block = Schemas['PerformanceBlock'];
 
@@ -91,16 +92,17 @@ function row<T extends Figures>(entry: T, key: string, label: string, order: num
 }
 
 /** breakdownTables are the block's breakdowns in the order the dashboard shows them (newest first for periods). */
-export function breakdownTables(b: Block): Array<{ title: string; column: string; rows: BreakdownRow[] }> {
+export function breakdownTables(b: Block): Array<{ id: WidgetId; title: string; column: string; rows: BreakdownRow[] }> {
   return [
-    { title: 'By weekday of entry', column: 'Weekday', rows: b.byWeekday.map((e) => row(e, String(e.weekday), weekdayNames[e.weekday - 1] ?? String(e.weekday), e.weekday)) },
-    { title: 'By hour of entry', column: 'Hour', rows: b.byHour.map((e) => row(e, String(e.hour), hourLabel(e.hour), e.hour)) },
-    { title: 'By hold time', column: 'Held', rows: b.byHoldTime.map((e) => row(e, e.bucket, holdTimeLabels[e.bucket] ?? e.bucket, holdTimeOrder.indexOf(e.bucket))) },
-    { title: 'By side', column: 'Side', rows: b.bySide.map((e) => row(e, e.side, sideLabels[e.side] ?? e.side, e.side)) },
-    { title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, groupName(e.assetType), e.assetType)) },
-    { title: 'By underlying', column: 'Underlying', rows: b.byUnderlying.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
-    { title: 'By tag', column: 'Tag', rows: b.byTag.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
+    { id: 'by-weekday', title: 'By weekday of entry', column: 'Weekday', rows: b.byWeekday.map((e) => row(e, String(e.weekday), weekdayNames[e.weekday - 1] ?? String(e.weekday), e.weekday)) },
+    { id: 'by-hour', title: 'By hour of entry', column: 'Hour', rows: b.byHour.map((e) => row(e, String(e.hour), hourLabel(e.hour), e.hour)) },
+    { id: 'by-hold-time', title: 'By hold time', column: 'Held', rows: b.byHoldTime.map((e) => row(e, e.bucket, holdTimeLabels[e.bucket] ?? e.bucket, holdTimeOrder.indexOf(e.bucket))) },
+    { id: 'by-side', title: 'By side', column: 'Side', rows: b.bySide.map((e) => row(e, e.side, sideLabels[e.side] ?? e.side, e.side)) },
+    { id: 'by-asset-type', title: 'By asset type', column: 'Asset type', rows: b.byAssetType.map((e) => row(e, e.assetType, groupName(e.assetType), e.assetType)) },
+    { id: 'by-underlying', title: 'By underlying', column: 'Underlying', rows: b.byUnderlying.map((e) => row(e, e.symbol, e.symbol, e.symbol)) },
+    { id: 'by-tag', title: 'By tag', column: 'Tag', rows: b.byTag.map((e) => row(e, e.tagId, `${e.name} (${e.category})`, `${e.category} ${e.name}`)) },
     {
+      id: 'by-playbook',
       title: 'By playbook',
       column: 'Playbook',
       // "No playbook" sorts after every named one.
@@ -110,15 +112,16 @@ export function breakdownTables(b: Block): Array<{ title: string; column: string
     ...(b.byStrategy.some((e) => e.strategy)
       ? [
           {
+            id: 'by-strategy' as const,
             title: 'By strategy',
             column: 'Strategy',
             rows: b.byStrategy.map((e) => row(e, e.strategy ?? 'none', e.strategy ? strategyKindNames[e.strategy] : 'Not in a strategy', e.strategy ? `0 ${strategyKindNames[e.strategy]}` : '1')),
           },
         ]
       : []),
-    { title: 'By month', column: 'Month', rows: b.byMonth.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
-    { title: 'By week', column: 'Week', rows: b.byWeek.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
-    { title: 'By year', column: 'Year', rows: b.byYear.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },
+    { id: 'by-month', title: 'By month', column: 'Month', rows: b.byMonth.slice().reverse().map((e) => row(e, e.month, monthLabel(e.month), e.month)) },
+    { id: 'by-week', title: 'By week', column: 'Week', rows: b.byWeek.slice().reverse().map((e) => row(e, e.week, weekLabel(e.week), e.week)) },
+    { id: 'by-year', title: 'By year', column: 'Year', rows: b.byYear.slice().reverse().map((e) => row(e, e.year, e.year, e.year)) },
   ];
 }
 
