@@ -33,6 +33,7 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "DELETE /api/users/me/sessions/{sessionId}", Handler: a.Sessions.Require(h.revokeSession)},
 			{Pattern: "DELETE /api/users/me/failed-sign-ins", Handler: a.Sessions.Require(h.dismissFailedSignIns)},
 			{Pattern: "DELETE /api/users/me", Handler: a.Sessions.Require(h.deleteMe)},
+			{Pattern: "GET /api/users/me/plan", Handler: a.Sessions.Require(h.getPlan)},
 		},
 	}
 }
