@@ -125,7 +125,11 @@ func (h handler) readDetail(r *http.Request, userID string) (UserDetail, error) 
 	)
 	b := &pgx.Batch{}
 	b.Queue(`SELECT `+itemColumns+` FROM users u WHERE u.id = $1`, userID).
-		QueryRow(func(row pgx.Row) error { var err error; d.User, err = scanItem(row); return err })
+		QueryRow(func(row pgx.Row) error {
+			u, err := scanItem(row)
+			d.User = u
+			return err
+		})
 	const usage = `SELECT
 			(SELECT count(*) FROM accounts WHERE user_id = $1 AND NOT archived),
 			(SELECT count(*) FROM accounts WHERE user_id = $1 AND archived),
