@@ -27,6 +27,7 @@ import (
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/money"
+	"tradejournal/shared/plans"
 )
 
 // Caps on how many of each record one user may have: lists of accounts,
@@ -318,6 +319,11 @@ func (h handler) createAccount(w http.ResponseWriter, r *http.Request) {
 		if err := lockUser(ctx, tx, userID, "accounts", MaxAccounts); err != nil {
 			return err
 		}
+		if !archived {
+			if err := plans.New(h.app.Config, h.app.Now).Check(ctx, tx, userID, plans.Accounts, 1); err != nil {
+				return err
+			}
+		}
 		if err := checkBrokerage(ctx, tx, userID, v.brokerageID); err != nil {
 			return err
 		}
@@ -422,6 +428,11 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 		if err := checkBrokerage(ctx, tx, userID, v.brokerageID); err != nil {
 			return err
 		}
+		if v.archived != nil && !*v.archived {
+			if err := h.checkUnarchive(ctx, tx, userID, id); err != nil {
+				return err
+			}
+		}
 		const upd = `UPDATE accounts SET
 				name = coalesce($3, name),
 				currency = coalesce($4, currency),
@@ -443,6 +454,18 @@ func (h handler) updateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.JSON(w, http.StatusOK, accountEnvelope{acc})
+}
+
+// checkUnarchive holds the free plan's limit of active accounts when an
+// archived account is taken out of the archive (not when an active one is
+// saved again with archived false).
+func (h handler) checkUnarchive(ctx context.Context, tx pgx.Tx, userID, id string) error {
+	var archived bool
+	err := tx.QueryRow(ctx, `SELECT archived FROM accounts WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID).Scan(&archived)
+	if err != nil || !archived {
+		return db.Classify(err)
+	}
+	return plans.New(h.app.Config, h.app.Now).Check(ctx, tx, userID, plans.Accounts, 1)
 }
 
 // deleteAccount deletes an account with everything in it (positions, fills,

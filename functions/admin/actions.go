@@ -134,6 +134,8 @@ type Usage struct {
 	Images  int64 `json:"images"`
 	// StorageBytes is the size of every stored image, inline or in object storage.
 	StorageBytes int64 `json:"storageBytes"`
+	// Period is the activity over the period asked for (from, to).
+	Period PeriodUsage `json:"period"`
 }
 
 func (h handler) usage(w http.ResponseWriter, r *http.Request) {
@@ -142,8 +144,17 @@ func (h handler) usage(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	p, err := parsePeriod(r.URL.Query(), h.app.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	u, err := ReadUsage(ctx, h.app.DB, h.app.Now())
 	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if u.Period, err = ReadPeriod(ctx, h.app.DB, p); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

@@ -1,6 +1,6 @@
-// Package admin is the administrators' route group: the user list, the
-// actions on a user (promote, demote, disable, enable) and the instance's
-// usage figures.
+// Package admin is the administrators' route group: the user list, a
+// user's detail, the actions on a user (promote, demote, disable, enable)
+// and the instance's usage figures over a period.
 package admin
 
 import (
@@ -47,6 +47,8 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "POST /api/admin/users/{userId}/disable", Handler: h.action(disable)},
 			{Pattern: "POST /api/admin/users/{userId}/enable", Handler: h.action(enable)},
 			{Pattern: "GET /api/admin/usage", Handler: h.usage},
+			{Pattern: "GET /api/admin/usage/top-users", Handler: h.topUsers},
+			{Pattern: "GET /api/admin/users/{userId}", Handler: h.userDetail},
 		},
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/packs"
+	"tradejournal/shared/plans"
 	"tradejournal/shared/ratelimit"
 	"tradejournal/shared/wallet"
 )
@@ -408,7 +409,7 @@ type Subscription struct {
 // trialing and its paid period has not ended. A past-due subscription does
 // not (the processor has already moved its period on, unpaid).
 func (s Subscription) Pro(now time.Time) bool {
-	return (s.Status == "active" || s.Status == "trialing") && s.CurrentPeriodEnd != nil && s.CurrentPeriodEnd.After(now)
+	return plans.GrantsPro(s.Status, s.CurrentPeriodEnd, now)
 }
 
 // CurrentSubscription returns the user's most relevant subscription (one
@@ -416,8 +417,7 @@ func (s Subscription) Pro(now time.Time) bool {
 // never subscribed.
 func CurrentSubscription(ctx context.Context, q db.Querier, userID string) (*Subscription, error) {
 	const sql = `SELECT status, price_id, current_period_end, cancel_at_period_end FROM billing_subscriptions
-		WHERE user_id = $1
-		ORDER BY status IN ('active', 'trialing') DESC, current_period_end DESC NULLS LAST LIMIT 1`
+		WHERE user_id = $1 ` + plans.SubscriptionOrder + ` LIMIT 1`
 	var s Subscription
 	err := q.QueryRow(ctx, sql, userID).Scan(&s.Status, &s.PriceID, &s.CurrentPeriodEnd, &s.CancelAtPeriodEnd)
 	if err = db.Classify(err); err == apperr.ErrNotFound {

@@ -319,8 +319,14 @@ func (h *handler) invoicePaid(ctx context.Context, tx pgx.Tx, ev stripe.Event, i
 			last_event_at = GREATEST(s.last_event_at, EXCLUDED.last_event_at),
 			updated_at = EXCLUDED.updated_at
 		WHERE s.status NOT IN ('canceled', 'incomplete_expired')`
-	_, err = tx.Exec(ctx, upsert, subID, userID, db.NullIfEmpty(string(inv.Customer)), db.NullIfEmpty(inv.priceID()),
-		inv.periodEnd(), eventTime(ev), h.app.Now())
+	if _, err = tx.Exec(ctx, upsert, subID, userID, db.NullIfEmpty(string(inv.Customer)), db.NullIfEmpty(inv.priceID()),
+		inv.periodEnd(), eventTime(ev), h.app.Now()); err != nil {
+		return err
+	}
+	// The payment record the admin usage figures sum as revenue.
+	const payment = `INSERT INTO billing_invoice_payments (invoice_id, user_id, subscription_id, amount_minor, currency, event_id, paid_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (invoice_id) DO NOTHING`
+	_, err = tx.Exec(ctx, payment, inv.ID, userID, subID, max(inv.AmountPaid, 0), strings.ToUpper(inv.Currency), ev.ID, eventTime(ev))
 	return err
 }
 
@@ -452,6 +458,8 @@ func (s subscriptionObject) priceID() string {
 // line.price or line.pricing.price_details.price.
 type invoiceObject struct {
 	ID                  string `json:"id"`
+	AmountPaid          int64  `json:"amount_paid"`
+	Currency            string `json:"currency"`
 	Customer            ref    `json:"customer"`
 	Subscription        ref    `json:"subscription"`
 	SubscriptionDetails *struct {

@@ -44,6 +44,7 @@ import (
 	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/money"
+	"tradejournal/shared/plans"
 	"tradejournal/shared/staging"
 )
 
@@ -54,7 +55,7 @@ type handler struct {
 
 // Group returns the CSV import route group.
 func Group(a *app.App) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now)}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now).Limit(plans.New(a.Config, a.Now).CheckPositions)}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "csvimport",
@@ -693,8 +694,12 @@ func (h handler) write(ctx context.Context, userID string, hash []byte, staged c
 				// longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS. Roll back.
 				return apperr.New(apperr.Conflict, "the commit took longer than CSV_IMPORT_CLAIM_TIMEOUT_SECONDS and was abandoned; nothing was written")
 			}
-			// Counted for the admin usage panel (functions/admin).
-			_, err = tx.Exec(ctx, `INSERT INTO csv_imports (user_id) VALUES ($1)`, userID)
+			if err := plans.New(h.app.Config, h.app.Now).Check(ctx, tx, userID, plans.ImportsPerDay, 1); err != nil {
+				return err
+			}
+			// Counted for the admin usage panel (functions/admin) and the
+			// free plan's imports a day (shared/plans).
+			_, err = tx.Exec(ctx, `INSERT INTO csv_imports (user_id, committed_at) VALUES ($1, $2)`, userID, h.app.Now())
 			return db.Classify(err)
 		})
 	var planErr *journalstore.PlanError

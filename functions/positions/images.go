@@ -22,6 +22,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/objectstore"
+	"tradejournal/shared/plans"
 )
 
 // Limits of position images.
@@ -268,6 +269,9 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		if err := checkImageCap(ctx, tx, id); err != nil {
+			return err
+		}
+		if err := plans.New(h.app.Config, h.app.Now).Check(ctx, tx, userID, plans.StorageBytes, int64(len(u.data))); err != nil {
 			return err
 		}
 		const ins = `INSERT INTO position_images (user_id, position_id, content_type, size_bytes, data, storage_key, caption)

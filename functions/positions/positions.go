@@ -21,6 +21,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/market"
+	"tradejournal/shared/plans"
 )
 
 type handler struct {
@@ -38,7 +39,7 @@ func Group(a *app.App) httpx.Group {
 // NewGroup is Group with a given quote client, for tests that tune its
 // timings.
 func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now), quotes: quotes}
+	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now).Limit(plans.New(a.Config, a.Now).CheckPositions), quotes: quotes}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "positions",

@@ -44,6 +44,7 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/users/me/onboarding", Handler: a.Sessions.Require(h.getOnboarding)},
 			{Pattern: "POST /api/users/me/onboarding/dismiss", Handler: a.Sessions.Require(h.dismissOnboarding)},
 			{Pattern: "PUT /api/users/me/coach-marks/{mark}", Handler: a.Sessions.Require(h.seeCoachMark)},
+			{Pattern: "GET /api/users/me/plan", Handler: a.Sessions.Require(h.getPlan)},
 		},
 	}
 }

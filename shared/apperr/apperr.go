@@ -56,6 +56,9 @@ const (
 	// SubscriptionActive: an account with a running Pro subscription is not
 	// deleted (the processor would keep charging for it).
 	SubscriptionActive Code = "SUBSCRIPTION_ACTIVE"
+	// PlanLimitReached: a write beyond one of the free plan's limits
+	// (shared/plans); Pro, or archiving or deleting something, makes room.
+	PlanLimitReached Code = "PLAN_LIMIT_REACHED"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

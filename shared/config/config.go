@@ -28,6 +28,7 @@ type Config struct {
 	Metrics    Metrics
 	CSVImport  CSVImport
 	Billing    Billing
+	Plans      Plans
 	Assistant  Assistant
 	Market     Market
 	Email      Email
@@ -108,6 +109,16 @@ func (b Billing) WebhookEnabled() bool { return b.Configured() && b.WebhookSecre
 
 // ProPlanEnabled reports whether the Pro plan can be sold.
 func (b Billing) ProPlanEnabled() bool { return b.WebhookEnabled() && b.ProPriceID != "" }
+
+// Plans are the free plan's limits; Pro (an active subscription) lifts
+// them all. Each is off at 0 (its variable unset), so a self-hosted
+// journal is unlimited unless its operator sets one.
+type Plans struct {
+	Accounts      int64 // FREE_MAX_ACCOUNTS: accounts not archived
+	Positions     int64 // FREE_MAX_POSITIONS: positions in total
+	StorageBytes  int64 // FREE_MAX_STORAGE_BYTES: the bytes of the user's position images
+	ImportsPerDay int64 // FREE_MAX_IMPORTS_PER_DAY: CSV imports committed in the last 24 hours
+}
 
 // Assistant is the trade-review assistant's model provider: one
 // OpenAI-compatible chat-completions endpoint for the whole instance. It is

@@ -74,6 +74,7 @@ const (
 	groupMetrics    = "Metrics"
 	groupCSV        = "CSV import"
 	groupBilling    = "Billing"
+	groupPlans      = "Free plan limits"
 	groupAssistant  = "Trade-review assistant"
 	groupMarket     = "Market data"
 	groupEmail      = "Email"
@@ -151,6 +152,12 @@ var variableDocs = []Variable{
 	{Name: "MIN_RESERVATION_CREDITS", Group: groupBilling, Doc: "Credits that must be available for a streamed turn to start."},
 	{Name: "RESERVATION_TTL_MS", Group: groupBilling, Doc: "How long a turn's credit hold lasts; must exceed the 480000 ms turn budget."},
 	{Name: "PRICING_MARKUP", Group: groupBilling, Doc: "Plain decimal: a turn costs raw provider cost times this (1.2 is 20% over cost)."},
+
+	{Name: "FREE_MAX_ACCOUNTS", Group: groupPlans,
+		Doc: "Accounts (not archived) a user without Pro may have. Unset or 0: no limit, the default, so a self-hosted journal is unlimited. Every FREE_MAX_* limit is lifted by an active Pro subscription; a journal over a limit (a subscription that ended) stays readable and exportable, and only new records beyond it are refused (403 `PLAN_LIMIT_REACHED`)."},
+	{Name: "FREE_MAX_POSITIONS", Group: groupPlans, Doc: "Positions in total a user without Pro may have (manual entry, reversals and imports). Unset or 0: no limit."},
+	{Name: "FREE_MAX_STORAGE_BYTES", Group: groupPlans, Doc: "Bytes of position images a user without Pro may store. Unset or 0: no limit."},
+	{Name: "FREE_MAX_IMPORTS_PER_DAY", Group: groupPlans, Doc: "CSV imports a user without Pro may commit in any 24 hours. Unset or 0: no limit."},
 
 	{Name: "ASSISTANT_API_KEY", Group: groupAssistant, Secret: true,
 		Doc: "Key of the OpenAI-compatible chat-completions provider. With ASSISTANT_MODEL it turns the trade-review assistant on (one without the other stops the start); unset, the assistant's routes answer 404 and `GET /api/config` reports `assistant: false`."},

@@ -65,6 +65,11 @@ type raw struct {
 	ReservationTTLMillis  int64  `env:"RESERVATION_TTL_MS" envDefault:"600000"`
 	PricingMarkup         string `env:"PRICING_MARKUP" envDefault:"1.2"`
 
+	FreeMaxAccounts      int64 `env:"FREE_MAX_ACCOUNTS"`
+	FreeMaxPositions     int64 `env:"FREE_MAX_POSITIONS"`
+	FreeMaxStorageBytes  int64 `env:"FREE_MAX_STORAGE_BYTES"`
+	FreeMaxImportsPerDay int64 `env:"FREE_MAX_IMPORTS_PER_DAY"`
+
 	AssistantBaseURL     string `env:"ASSISTANT_BASE_URL" envDefault:"https://api.openai.com/v1"`
 	AssistantAPIKey      string `env:"ASSISTANT_API_KEY"`
 	AssistantModel       string `env:"ASSISTANT_MODEL"`
@@ -260,6 +265,12 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 			CreditPacks:           r.CreditPacks,
 			MinReservationCredits: r.MinReservationCredits,
 		},
+		Plans: Plans{
+			Accounts:      r.FreeMaxAccounts,
+			Positions:     r.FreeMaxPositions,
+			StorageBytes:  r.FreeMaxStorageBytes,
+			ImportsPerDay: r.FreeMaxImportsPerDay,
+		},
 		Market: Market{
 			QuoteAPIKey:   r.StockQuoteAPIKey,
 			QuoteBaseURL:  r.StockQuoteBaseURL,
@@ -304,6 +315,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkRange(p, "CSV_IMPORT_MAX_ROWS", int64(r.CSVMaxRows), 1, math.MaxInt64)
 	checkRange(p, "CSV_IMPORT_MAX_STAGED_BYTES", r.CSVMaxStagedBytes, 1, math.MaxInt64)
 	checkRange(p, "MIN_RESERVATION_CREDITS", r.MinReservationCredits, 0, math.MaxInt64)
+	checkRange(p, "FREE_MAX_ACCOUNTS", r.FreeMaxAccounts, 0, math.MaxInt64)
+	checkRange(p, "FREE_MAX_POSITIONS", r.FreeMaxPositions, 0, math.MaxInt64)
+	checkRange(p, "FREE_MAX_STORAGE_BYTES", r.FreeMaxStorageBytes, 0, math.MaxInt64)
+	checkRange(p, "FREE_MAX_IMPORTS_PER_DAY", r.FreeMaxImportsPerDay, 0, math.MaxInt64)
 	c.CSVImport.StagingTTL = duration(p, "CSV_IMPORT_STAGING_TTL_MINUTES", r.CSVStagingTTLMinutes, time.Minute, 1)
 	c.CSVImport.ClaimTimeout = duration(p, "CSV_IMPORT_CLAIM_TIMEOUT_SECONDS", r.CSVClaimTimeoutSeconds, time.Second, 1)
 	c.Billing.ReservationTTL = duration(p, "RESERVATION_TTL_MS", r.ReservationTTLMillis, time.Millisecond, turnBudgetMillis+1)

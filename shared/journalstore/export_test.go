@@ -14,7 +14,7 @@ func Rederive(ctx context.Context, tx pgx.Tx, positionIDs ...string) error {
 		if err := tx.QueryRow(ctx, `SELECT user_id::text FROM positions WHERE id = $1`, id).Scan(&user); err != nil {
 			return classify(err)
 		}
-		err := within(ctx, tx, user, func(w *writeTx) error {
+		err := within(ctx, tx, user, nil, func(w *writeTx) error {
 			ru, err := lockRun(ctx, w, user, id)
 			if err != nil {
 				return err

@@ -67,7 +67,7 @@ type Restorer struct {
 // analysis, the statistics' rows) are brought up to date from what it
 // wrote.
 func (s *Store) Restore(ctx context.Context, tx pgx.Tx, userID string, fn func(*Restorer) error) error {
-	return within(ctx, tx, userID, func(w *writeTx) error { return fn(&Restorer{s: s, w: w}) })
+	return within(ctx, tx, userID, nil, func(w *writeTx) error { return fn(&Restorer{s: s, w: w}) })
 }
 
 // Runs writes a backup's positions: each run's fills are derived and

@@ -45,6 +45,20 @@ type Store struct {
 	pool    *pgxpool.Pool
 	keyring *encrypt.Keyring
 	now     func() time.Time
+	growth  GrowthCheck
+}
+
+// GrowthCheck runs in a write that adds positions to the user's journal,
+// after its rows are written and before it settles: an error refuses the
+// whole write (the free plan's limit, shared/plans).
+type GrowthCheck func(ctx context.Context, tx pgx.Tx, userID string) error
+
+// Limit returns the store with check run in every write that adds
+// positions. A restore does not run it: it brings back what was there.
+func (s *Store) Limit(check GrowthCheck) *Store {
+	c := *s
+	c.growth = check
+	return &c
 }
 
 // New returns the store over pool; k seals notes (nil: plaintext), now is
@@ -621,6 +635,7 @@ func (w *writeTx) writeRuns(ctx context.Context, b *batchWriter, runs []*run) (C
 		}
 	}
 
+	w.added += len(newPos) - len(gone)
 	w.deleteLedger(b.b, oldPos)
 	if err := insertRows(ctx, b, "positions", positionColumns, newPos, newPosition.row); err != nil {
 		return c, err

@@ -43,6 +43,7 @@ type writeTx struct {
 	positions  map[string]*stateAfter     // touched positions: their state after, nil when read at settle
 	made       map[string]*recordRow      // records of closed positions the write created, in no strategy
 	strategies map[string]string          // strategies to analyse again, with their account
+	added      int                        // positions written less positions deleted (writeRuns)
 	after      []func(context.Context) error
 }
 
@@ -58,17 +59,23 @@ type stateAfter struct {
 // write runs fn as one write of the user's journal in a transaction of
 // its own, settled and committed.
 func (s *Store) write(ctx context.Context, userID string, fn func(w *writeTx) error) error {
-	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error { return within(ctx, tx, userID, fn) })
+	return db.InTx(ctx, s.pool, func(tx pgx.Tx) error { return within(ctx, tx, userID, s.growth, fn) })
 }
 
 // within runs fn as one write of the user's journal in tx, a caller's
 // transaction (a restore writes the rest of the user's data in it too),
-// settled before it returns.
-func within(ctx context.Context, tx pgx.Tx, userID string, fn func(w *writeTx) error) error {
+// settled before it returns. growth, when not nil, runs once fn has added
+// positions, before the settle.
+func within(ctx context.Context, tx pgx.Tx, userID string, growth GrowthCheck, fn func(w *writeTx) error) error {
 	w := &writeTx{Tx: tx, userID: userID, deltas: map[string]decimal.Decimal{}, keys: closedKeys{},
 		positions: map[string]*stateAfter{}, made: map[string]*recordRow{}, strategies: map[string]string{}}
 	if err := fn(w); err != nil {
 		return err
+	}
+	if growth != nil && w.added > 0 {
+		if err := growth(ctx, tx, userID); err != nil {
+			return err
+		}
 	}
 	if err := w.settle(ctx); err != nil {
 		return err

@@ -823,6 +823,66 @@ step('becomes the first admin at a restart with SEED_ADMIN_EMAIL, and pages thro
   assert.equal(await page.getByRole('button', { name: 'Load more users' }).count(), 0);
 });
 
+step('an admin opens a user detail page from the list, and reads the usage over a chosen period', async () => {
+  const { accounts } = await api('/api/users/me/plan').then((p) => ({ accounts: p.limits.find((l) => l.name === 'accounts').used }));
+  await page.getByRole('button', { name: `Details of ${email}` }).click();
+  await page.getByRole('heading', { name: email, level: 1 }).waitFor();
+  const usage = page.getByRole('region', { name: 'Usage and storage' });
+  await usage.getByText(`${accounts} active, 0 archived`).waitFor();
+  await usage.getByRole('table', { name: 'Free plan limits' }).getByRole('row', { name: /^Positions/ }).waitFor();
+  const signIns = page.getByRole('region', { name: 'Sign-ins' });
+  await signIns.getByRole('table', { name: 'Signed-in sessions' }).locator('tbody tr').first().waitFor();
+  assert.doesNotMatch(await page.locator('main').innerText(), /password hash|token/i);
+  await screenshot('admin-user-detail');
+  await page.getByRole('button', { name: '← All users' }).click();
+
+  const period = page.getByRole('region', { name: 'Usage' });
+  await period.getByLabel('From (UTC day)').fill('2020-01-01');
+  await period.getByLabel('To (UTC day, included)').fill('2019-12-31');
+  await period.getByRole('alert').filter({ hasText: 'Choose a first day on or before the last day.' }).waitFor();
+  await period.getByLabel('To (UTC day, included)').fill(new Date().toISOString().slice(0, 10));
+  // Everyone signed up in the period: the 30 older users and the trader.
+  await period.locator('dl[aria-label="Figures of the period"] dt:text-is("New users") + dd').filter({ hasText: /^31$/ }).waitFor();
+  const top = period.getByRole('table', { name: 'Top users by positions recorded in the period' });
+  await top.getByRole('button', { name: email }).waitFor();
+  await screenshot('admin-usage-period');
+  await top.getByRole('button', { name: email }).click();
+  await page.getByRole('heading', { name: email, level: 1 }).waitFor();
+  await page.getByRole('button', { name: '← All users' }).click();
+});
+
+step('a free user at the operator\'s account limit is told in words, and Settings shows the plan; nothing else changes', async () => {
+  const before = await api('/api/users/me/plan');
+  const accounts = before.limits.find((l) => l.name === 'accounts').used;
+  assert.equal(before.plan, 'free');
+  await stack.restartAPI({ FREE_MAX_ACCOUNTS: String(accounts) });
+  try {
+    await page.reload();
+    await nav('Accounts');
+    const form = page.getByRole('form', { name: 'New account' });
+    await form.getByLabel('Account name').fill('One too many');
+    await form.getByLabel('Currency').fill('USD');
+    await form.getByRole('button', { name: 'Create account' }).click();
+    await form
+      .getByRole('alert')
+      .filter({ hasText: `The free plan allows ${accounts} active accounts and you have ${accounts}. Archive or delete an account, or ask this journal's administrator for a higher limit, to add another.` })
+      .waitFor();
+    await screenshot('plan-limit-reached');
+    assert.equal(await page.getByRole('row', { name: /One too many/ }).count(), 0);
+    await form.getByLabel('Account name').fill('');
+
+    await nav('Settings');
+    const plan = page.getByRole('region', { name: 'Your plan' });
+    await plan.getByText('You are on the free plan.', { exact: true }).waitFor();
+    await plan.getByRole('row', { name: /^Active accounts/ }).filter({ hasText: new RegExp(`${accounts}\\s*${accounts}\\s*no limit`) }).waitFor();
+    await plan.getByRole('status').filter({ hasText: "You have reached the free plan's limit of active accounts." }).waitFor();
+    await screenshot('settings-plan');
+  } finally {
+    await stack.restartAPI({});
+    await page.reload();
+  }
+});
+
 step('changes the password in Settings → Security, which signs out the other browsers, after signing out one from the list', async () => {
   // Two more browsers signed in as the trader: a phone and a tablet.
   const devices = {

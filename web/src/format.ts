@@ -196,3 +196,16 @@ export function minorToDecimal(minor: number, digits: number): string {
   const frac = digits > 0 ? `.${s.slice(-digits)}` : '';
   return `${negative ? '-' : ''}${whole}${frac}`;
 }
+
+/** formatBytes writes a size the way a person reads it: "1.5 MB" (decimal units, as storage is sold). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}

@@ -299,6 +299,13 @@ function codeSentence(err: ErrorLike, o: MessageOptions): string | undefined {
       return 'You have run out of credits. Buy a credit pack to continue.';
     case 'JOURNAL_NOT_EMPTY':
       return 'Your journal already holds data, and a backup goes only into an empty journal. Nothing was restored.';
+    case 'PLAN_LIMIT_REACHED':
+      // The API says which limit and what makes room; Pro is bought on the Billing page.
+      return sentence(
+        humanize(err.message.replace('upgrade to Pro', 'upgrade to Pro on the Billing page'), o).replace(/(?<![\d.,])\d{4,}(?![\d,]|\.\d)/g, (n) =>
+          new Intl.NumberFormat(o.locale).format(Number(n)),
+        ),
+      );
     case 'SUBSCRIPTION_ACTIVE':
       return 'Your Pro subscription is still running. Cancel it on the Billing page first, then delete your account.';
     case 'TURN_IN_PROGRESS':

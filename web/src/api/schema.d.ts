@@ -499,6 +499,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's plan and usage
+         * @description The caller's plan, `free` or `pro` (an active or trialing Pro
+         *     subscription whose paid period has not ended), whether Pro is sold
+         *     on this instance, and each free-plan limit: `accounts` (accounts
+         *     not archived), `positions` (in total), `storageBytes` (position
+         *     images), `importsPerDay` (CSV imports committed in the last 24
+         *     hours), with what the caller uses of it. `freeLimit` is the free
+         *     plan's limit (FREE_MAX_*; null when the operator set none, the
+         *     default); `limit` is the one in force for the caller, null when
+         *     there is none. Pro has no limit at all. A write beyond a limit is
+         *     403 `PLAN_LIMIT_REACHED`; what exists stays readable, exportable and
+         *     editable when a journal is over a limit (a subscription that ended).
+         *     Writes nothing.
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me/sessions": {
         parameters: {
             query?: never;
@@ -678,6 +709,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One user's detail (admin)
+         * @description What an administrator sees of one user: the list item, their plan
+         *     (free or Pro, each free-plan limit with its usage), their most
+         *     relevant Pro subscription, what their journal holds (accounts,
+         *     archived accounts, positions, fills, images and their bytes,
+         *     committed imports), their sign-ins (the last one, wrong passwords
+         *     since it, and those before it not yet dismissed), their live
+         *     sessions and their latest imports (20 of each, newest first). A
+         *     successful sign-in is known by the session it started: one that has
+         *     ended leaves no record. Never a secret: no password hash, session
+         *     token or two-factor key, and nothing of the journal's content.
+         *     Checked as the usage figures are.
+         */
+        get: operations["getAdminUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{userId}/enable": {
         parameters: {
             query?: never;
@@ -714,11 +778,43 @@ export interface paths {
          *     last 7 and 30 days (their last recorded sign-in or session use),
          *     positions, committed CSV imports (counted from the version that
          *     added this figure on) and stored images with their total size in
-         *     bytes (inline and in object storage alike). Checked in this order:
+         *     bytes (inline and in object storage alike); and `period`, the
+         *     activity over the UTC days `from` to `to` (both included): active
+         *     users, new users, committed imports, revenue summed by currency from
+         *     the payment records (credit packs, those of deleted accounts, and Pro
+         *     invoices), and the first page (10) of the top users by image bytes
+         *     stored now and by positions recorded in the period
+         *     (`GET /api/admin/usage/top-users` pages on). Checked in this order:
          *     session (401), admin flag (403 `ADMIN_REQUIRED`), the rate limit of
-         *     the admin actions.
+         *     the admin actions, the query.
          */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage/top-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the usage figures' top users (admin)
+         * @description The users ranked by `by`: `storage`, the bytes of position images
+         *     they store now (the period does not apply); `activity`, the
+         *     positions they recorded in the period (by hand or by import). Ties
+         *     are ordered by id; users with nothing to rank are not listed.
+         *     Keyset-paginated: pass `nextCursor` as `cursor`; a cursor that is
+         *     not one of this list's is 400 `VALIDATION_ERROR` on `cursor`.
+         *     Checked as the usage figures are.
+         */
+        get: operations["listTopUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3809,7 +3905,7 @@ export interface components {
                  *     to shared/apperr and shared/httpx).
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "PLAN_LIMIT_REACHED" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -4145,6 +4241,105 @@ export interface components {
             images: number;
             /** @description Total size of the stored images. */
             storageBytes: number;
+            period: components["schemas"]["AdminPeriodUsage"];
+        };
+        AdminPeriodUsage: {
+            /** Format: date */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day
+             */
+            to: string;
+            /**
+             * @description Users who signed in or used a session in the period, from the
+             *     sessions that still exist and each user's last activity: a period
+             *     long past reads low, since ended sessions leave no record.
+             */
+            activeUsers: number;
+            newUsers: number;
+            imports: number;
+            /** @description By currency, in its minor units; payments recorded without an amount are left out. */
+            revenue: {
+                currency: string;
+                amountMinor: number;
+                payments: number;
+            }[];
+            topByStorage: components["schemas"]["AdminTopUserPage"];
+            topByActivity: components["schemas"]["AdminTopUserPage"];
+        };
+        AdminTopUserPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** @description Image bytes */
+                value: number;
+            }[];
+            nextCursor: string | null;
+        };
+        AdminUserDetailEnvelope: {
+            user: {
+                user: components["schemas"]["AdminUserListItem"];
+                plan: components["schemas"]["Plan"];
+                subscription: null | {
+                    status: string;
+                    /** Format: date-time */
+                    currentPeriodEnd: string | null;
+                    cancelAtPeriodEnd: boolean;
+                };
+                usage: {
+                    accounts: number;
+                    archivedAccounts: number;
+                    positions: number;
+                    fills: number;
+                    images: number;
+                    storageBytes: number;
+                    imports: number;
+                };
+                signIns: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the latest session that still exists.
+                     */
+                    lastSignInAt: string | null;
+                    failedSinceLastSignIn: number;
+                    /** Format: date-time */
+                    lastFailedAt: string | null;
+                    /** @description Wrong passwords before the latest sign-in that the user has not dismissed. */
+                    failedBeforeLastSignIn: number;
+                };
+                sessions: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    lastSeenAt: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                    userAgent: string;
+                }[];
+                imports: {
+                    /** Format: date-time */
+                    committedAt: string;
+                }[];
+            };
+        };
+        Plan: {
+            /** @enum {string} */
+            plan: "free" | "pro";
+            /** @description Whether Pro is sold on this instance. */
+            proPlanAvailable: boolean;
+            limits: {
+                /** @enum {string} */
+                name: "accounts" | "positions" | "storageBytes" | "importsPerDay";
+                used: number;
+                /** @description In force for the caller; null: none. */
+                limit: number | null;
+                /** @description The free plan's; null: the operator set none. */
+                freeLimit: number | null;
+            }[];
         };
         Health: {
             /**
@@ -7140,6 +7335,22 @@ export interface components {
             };
         };
         /**
+         * @description `PLAN_LIMIT_REACHED`: the write would take the caller past one of the
+         *     free plan's limits (`GET /api/users/me/plan`); the message says which
+         *     and what makes room (archive or delete something, or upgrade to
+         *     Pro). Nothing was written.
+         *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
+         *     allowed.
+         */
+        PlanLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description `ADMIN_REQUIRED`: the signed-in user is not an administrator.
          *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
          *     allowed.
@@ -7166,6 +7377,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+        UsageFrom: string;
+        /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+        UsageTo: string;
         /** @description The user's id. An unknown or malformed id is a 404 without a code. */
         AdminUserId: string;
         /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
@@ -7914,6 +8129,29 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSessions: {
         parameters: {
             query?: never;
@@ -8145,6 +8383,35 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's detail. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserDetailEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     enableUser: {
         parameters: {
             query?: never;
@@ -8168,7 +8435,12 @@ export interface operations {
     };
     getUsage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+                to?: components["parameters"]["UsageTo"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8182,6 +8454,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `from` or `to` is not a date, or `from` is after `to`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTopUsers: {
+        parameters: {
+            query: {
+                by: "storage" | "activity";
+                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+                to?: components["parameters"]["UsageTo"];
+                cursor?: string;
+                /** @description Page size, default 10, clamped to 1..100; not a whole number is 400 `VALIDATION_ERROR`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTopUserPage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `by`, `from`, `to`, `cursor` or `limit`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -9145,7 +9469,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             /** @description `CONFLICT`: the user already has 200 accounts. */
             409: {
                 headers: {
@@ -9269,7 +9593,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10761,7 +11085,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10847,7 +11171,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10889,7 +11213,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10964,7 +11288,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11627,7 +11951,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             /** @description `PAYLOAD_TOO_LARGE`: the image is larger than 5 MiB. */
             413: {
@@ -12907,7 +13231,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             /**
              * @description No such preview: never staged, another user's, already
              *     committed, or expired (previews last

@@ -6,6 +6,7 @@ import { DataTable, numeric } from '../components/QueryView';
 import { ErrorNote, Loading, PageTitle } from '../components/ui';
 import { safeHttpUrl } from '../config';
 import { formatDateTime, formatMoney, minorToDecimal, minorUnits } from '../format';
+import { PlanUsage } from './PlanUsage';
 
 /** goTo sends the browser to the payment processor's hosted page (http(s) only). */
 function goTo(url: string): void {
@@ -156,6 +157,7 @@ export default function Billing() {
       <Packs />
       <Wallet />
       <Pro />
+      <PlanUsage />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { Datalists } from '../components/Datalists';
 import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
+import { PlanUsage } from './PlanUsage';
 import { TagsManager } from './TagsManager';
 import { ApiTokensSection, TwoFactorSection } from './Security';
 import { YourData } from './YourData';
@@ -104,6 +105,7 @@ export default function Settings() {
       <Datalists />
       <TimezoneForm key={me.data.timezone} current={me.data.timezone} />
       <DisplayCurrencyForm key={me.data.displayCurrency ?? ''} current={me.data.displayCurrency} />
+      <PlanUsage />
       <TagsManager />
       <TwoFactorSection />
       <ApiTokensSection />

@@ -124,7 +124,9 @@ describe('SettingsSecurity', () => {
 
 describe('Admin', () => {
   const other = { id: 'u2', email: 'other@example.com', createdAt: '2024-01-02T00:00:00Z', isAdmin: false, emailVerified: false, lastActiveAt: null, disabledAt: null };
-  const usage = { users: 2, admins: 1, disabledUsers: 0, activeUsers7Days: 1, activeUsers30Days: 2, positions: 12, imports: 3, images: 4, storageBytes: 1_500_000 };
+  const emptyPage = { items: [], nextCursor: null };
+  const period = { from: '2024-02-01', to: '2024-03-01', activeUsers: 1, newUsers: 0, imports: 0, revenue: [], topByStorage: emptyPage, topByActivity: emptyPage };
+  const usage = { users: 2, admins: 1, disabledUsers: 0, activeUsers7Days: 1, activeUsers30Days: 2, positions: 12, imports: 3, images: 4, storageBytes: 1_500_000, period };
 
   it('formats sizes', () => {
     expect(formatBytes(0)).toBe('0 bytes');
