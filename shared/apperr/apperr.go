@@ -56,6 +56,9 @@ const (
 	// SubscriptionActive: an account with a running Pro subscription is not
 	// deleted (the processor would keep charging for it).
 	SubscriptionActive Code = "SUBSCRIPTION_ACTIVE"
+	// EncryptionRequired: broker credentials are never stored without
+	// ENCRYPTION_KEY to seal them.
+	EncryptionRequired Code = "ENCRYPTION_REQUIRED"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

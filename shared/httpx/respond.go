@@ -44,6 +44,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.BackupTooNew:         http.StatusBadRequest,
 	apperr.JournalNotEmpty:      http.StatusConflict,
 	apperr.SubscriptionActive:   http.StatusConflict,
+	apperr.EncryptionRequired:   http.StatusConflict,
 }
 
 // codeless are the codes whose body carries no code: the spec's 404s say
