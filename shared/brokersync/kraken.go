@@ -162,7 +162,8 @@ func (s *kraken) fetch(ctx context.Context, req request) ([]execution, error) {
 func krakenTime(s string) (string, bool) {
 	whole, frac, _ := strings.Cut(s, ".")
 	sec, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || sec < 0 || sec > 1<<40 || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
+	const year10000 = 253402300800
+	if err != nil || sec < 0 || sec >= year10000 || len(frac) > 9 || strings.Trim(frac, "0123456789") != "" {
 		return "", false
 	}
 	frac = (frac + "000000000")[:9]
