@@ -48,6 +48,20 @@ type Flex struct {
 	next     int
 }
 
+// Count is how many requests reached path.
+func (f *Flex) Count(path string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.Calls[path]
+}
+
+// Set changes the fake under its lock (a test's move between syncs).
+func (f *Flex) Set(change func(f *Flex)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	change(f)
+}
+
 var flexWords = map[string]string{
 	"1012": "Token has expired.",
 	"1014": "Query is invalid.",
@@ -142,7 +156,9 @@ type Alpaca struct {
 	// RateLimitAt, when positive, is the activities call (1-based) that
 	// answers 429 instead; RateLimitAt stays until cleared.
 	RateLimitAt int
-	Calls       int
+	// Clock tells the rate limit's reset time (nil: time.Now).
+	Clock func() time.Time
+	Calls int
 	// Queries are the activities calls' query strings.
 	Queries []url.Values
 }
@@ -163,6 +179,13 @@ type AlpacaFill struct {
 	OrderStatus     string `json:"order_status"`
 }
 
+// Set changes the fake under its lock.
+func (a *Alpaca) Set(change func(a *Alpaca)) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	change(a)
+}
+
 func (a *Alpaca) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -180,7 +203,11 @@ func (a *Alpaca) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		a.Queries = append(a.Queries, q)
 		if a.RateLimitAt > 0 && a.Calls >= a.RateLimitAt {
-			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(90*time.Second).Unix(), 10))
+			now := time.Now
+			if a.Clock != nil {
+				now = a.Clock
+			}
+			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(now().Add(90*time.Second).Unix(), 10))
 			w.WriteHeader(http.StatusTooManyRequests)
 			_, _ = io.WriteString(w, `{"code":42910000,"message":"rate limit exceeded"}`)
 			return
