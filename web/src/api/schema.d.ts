@@ -3494,6 +3494,160 @@ export interface paths {
         patch: operations["updateRule"];
         trace?: never;
     };
+    "/api/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's broker connections
+         * @description Every connection, oldest first, with its sync status: when it last
+         *     synced, how many fills that added, and the last failure in the
+         *     broker's words with a code (and, for a rate limit, the next try).
+         *     `needsAttention` is true once an active connection has failed for a
+         *     day: the dashboard's notice. Credentials are never answered.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        /**
+         * Connect a broker
+         * @description Stores a connection to a broker's read-only API that syncs into one
+         *     of the user's accounts: `ibkr` (Flex Web Service `token` and
+         *     `queryId`), `alpaca` (`keyId` and `secret`) or `kraken` (`keyId`,
+         *     the API key, and `secret`, its private key). The credentials are
+         *     sealed with ENCRYPTION_KEY and never answered, logged or exported;
+         *     without a key the server refuses to store them. Nothing is asked of
+         *     the broker yet: `POST .../test` checks the credentials.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        /** One broker connection */
+        get: operations["getConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a broker connection
+         * @description Deletes the connection and its credentials. The trades it synced stay in the journal.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a connection's credentials
+         * @description Asks the broker with the connection's credentials (IBKR: SendRequest;
+         *     Alpaca: the account; Kraken: one page of the trade history) without
+         *     syncing. `ok` false carries the broker's failure.
+         */
+        post: operations["testConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync now
+         * @description Fetches the broker's executions since the last sync and writes the
+         *     new ones through the journal's import path (paused or not), then
+         *     answers the connection: `lastAdded` is what this sync added, or
+         *     `error` why the broker's answer could not be synced (recorded as the
+         *     connection's status; nothing is half-written). Executions synced
+         *     before, or already in the journal from a CSV import, are skipped.
+         */
+        post: operations["syncConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause the scheduled sync
+         * @description The schedule skips a paused connection; `POST .../sync` still syncs it.
+         */
+        post: operations["pauseConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the scheduled sync */
+        post: operations["resumeConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3640,7 +3794,7 @@ export interface components {
                  *     to shared/apperr and shared/httpx).
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "ENCRYPTION_REQUIRED" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -4793,6 +4947,75 @@ export interface components {
              * @description Not before startDate
              */
             endDate?: string | null;
+        };
+        ConnectionInput: {
+            /** @enum {string} */
+            broker: "ibkr" | "alpaca" | "kraken";
+            /**
+             * Format: uuid
+             * @description The journal account the broker's trades go to.
+             */
+            accountId: string;
+            /** @description A name of the user's; default the broker's name. */
+            label?: string;
+            /** @description The broker's read-only credentials (which fields, per broker, in the operation's description). */
+            credentials: {
+                token?: string;
+                queryId?: string;
+                keyId?: string;
+                secret?: string;
+            };
+        };
+        SyncFailure: {
+            /** @enum {string} */
+            code: "TOKEN_EXPIRED" | "TOKEN_INVALID" | "QUERY_INVALID" | "CREDENTIALS_REJECTED" | "PERMISSION_DENIED" | "RATE_LIMITED" | "STATEMENT_NOT_READY" | "BROKER_UNAVAILABLE" | "ANSWER_UNREADABLE" | "STATEMENT_UNREADABLE" | "FILLS_DO_NOT_FIT" | "CREDENTIALS_UNREADABLE";
+            /** @description The broker's own words where it gave some (never a credential). */
+            message: string;
+            /**
+             * Format: date-time
+             * @description RATE_LIMITED only; the earliest next sync the broker allows.
+             */
+            retryAt?: string;
+        };
+        Connection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            broker: "ibkr" | "alpaca" | "kraken";
+            /** Format: uuid */
+            accountId: string;
+            label: string;
+            paused: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "never" | "ok" | "failing" | "running";
+            /**
+             * Format: date-time
+             * @description The newest execution synced.
+             */
+            syncedThrough: string | null;
+            /** Format: date-time */
+            lastSyncAt: string | null;
+            /** @description The fills the last sync added. */
+            lastAdded: number;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            error: components["schemas"]["SyncFailure"] | null;
+            /** @description Not paused and failing for a day or more. */
+            needsAttention: boolean;
+        };
+        ConnectionEnvelope: {
+            connection: components["schemas"]["Connection"];
+        };
+        ConnectionList: {
+            items: components["schemas"]["Connection"][];
+        };
+        ConnectionTest: {
+            ok: boolean;
+            error: components["schemas"]["SyncFailure"] | null;
         };
         ExpenseEnvelope: {
             expense: components["schemas"]["Expense"];
@@ -6931,6 +7154,8 @@ export interface components {
     parameters: {
         /** @description The user's id. An unknown or malformed id is a 404 without a code. */
         AdminUserId: string;
+        /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+        ConnectionId: string;
         /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         PositionId: string;
         /**
@@ -13038,6 +13263,242 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `ENCRYPTION_REQUIRED`: the server has no ENCRYPTION_KEY to seal the credentials with. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionTest"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection after the sync. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: another sync of the connection is running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -122,6 +122,7 @@ export function AppLayout() {
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
+    ['/connections', 'Connections'],
     ['/exchange-rates', 'Rates'],
     ['/tax', 'Tax'],
     ['/expenses', 'Expenses'],

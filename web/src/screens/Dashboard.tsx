@@ -1,3 +1,4 @@
+import { ConnectionNotice } from './connections/ConnectionNotice';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
@@ -156,6 +157,7 @@ export default function Dashboard() {
     <>
       <PageTitle actions={<Link className="button" to="/positions/new">New position</Link>}>Dashboard</PageTitle>
       <DemoJournal accounts={accounts.data} />
+      <ConnectionNotice />
       <section className="card" aria-labelledby="total-title">
         <h2 id="total-title">Total balance</h2>
         <QueryView query={totals}>
