@@ -81,7 +81,6 @@ const byPath: Record<string, Screen> = {
   '/accounts': Accounts,
   '/calculator': Calculator,
   '/import': CsvImport,
-  '/connections': Connections,
   '/exchange-rates': ExchangeRates,
   '/assistant': Assistant,
   '/billing': Billing,

@@ -122,7 +122,6 @@ export function AppLayout() {
     ['/accounts', 'Accounts'],
     ['/calculator', 'Calculator'],
     ['/import', 'Import'],
-    ['/connections', 'Connections'],
     ['/exchange-rates', 'Rates'],
     ['/tax', 'Tax'],
     ['/expenses', 'Expenses'],
