@@ -20,6 +20,7 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/brokerfake"
 	"tradejournal/shared/config"
+	"tradejournal/shared/encrypt"
 	"tradejournal/shared/jobs"
 )
 
@@ -553,4 +554,30 @@ func multipartWriter(buf *bytes.Buffer, opts map[string]any, file string) string
 	buf.WriteString(file)
 	buf.WriteString("\r\n--" + boundary + "--\r\n")
 	return "multipart/form-data; boundary=" + boundary
+}
+
+// TestKeyRotation: rotate-encryption-key re-seals the credentials; a
+// server left with only the old key says so in words instead of syncing.
+func TestKeyRotation(t *testing.T) {
+	f := setup(t)
+	id := f.connectIBKR(t)
+	ring, err := encrypt.New(bytes.Repeat([]byte{8}, 32), bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if n, err := encrypt.Rotate(ctx, f.srv.App.DB, ring, encrypt.Sealed, 10); err != nil || n != 1 {
+		t.Fatalf("rotated %d, %v; want the one connection", n, err)
+	}
+	var sealed string
+	if err := f.srv.App.DB.QueryRow(ctx, `SELECT credentials FROM broker_connections WHERE id = $1`, id).Scan(&sealed); err != nil {
+		t.Fatal(err)
+	}
+	if plain, err := ring.Open(encrypt.BrokerCredentials, sealed); err != nil || !strings.Contains(plain, flexToken) {
+		t.Fatalf("re-sealed credentials open to %q, %v", plain, err)
+	}
+	c := f.sync(t, id)
+	if e, _ := c["error"].(map[string]any); e["code"] != "CREDENTIALS_UNREADABLE" || f.flex.Count("/SendRequest") != 0 {
+		t.Errorf("sync with a key the server lacks: %v", c)
+	}
 }
