@@ -51,7 +51,6 @@ func (s *alpaca) check(ctx context.Context, c Credentials) error {
 }
 
 func (s *alpaca) fetch(ctx context.Context, req request) ([]execution, error) {
-	header := []string{"transaction_time", "symbol", "asset_type", "side", "qty", "price", "order_id"}
 	var (
 		rows [][]string
 		ids  []string
@@ -65,39 +64,61 @@ func (s *alpaca) fetch(ctx context.Context, req request) ([]execution, error) {
 		if err != nil {
 			return nil, err
 		}
-		var page []alpacaFill
-		if err := json.Unmarshal(body, &page); err != nil {
-			return nil, unreadable("Alpaca", "the activities are not a JSON list")
+		pageRows, pageIDs, n, last, err := readAlpacaPage(body)
+		if err != nil {
+			return nil, err
 		}
-		for _, a := range page {
-			if a.ActivityType != "" && a.ActivityType != "FILL" {
-				continue
-			}
-			asset := "stock"
-			switch {
-			case strings.Contains(a.Symbol, "/"):
-				asset = "crypto"
-			case alpacaOCC.MatchString(a.Symbol):
-				asset = "option"
-			}
-			rows = append(rows, []string{a.TransactionTime, a.Symbol, asset, a.Side, a.Qty, a.Price, a.OrderID})
-			ids = append(ids, a.ID)
-		}
-		if len(page) < alpacaPage {
+		rows, ids = append(rows, pageRows...), append(ids, pageIDs...)
+		if n < alpacaPage {
 			break
 		}
-		last := page[len(page)-1].ID
 		if last == "" || last == q.Get("page_token") {
 			return nil, unreadable("Alpaca", "a full page of activities without a new last id to page from")
 		}
 		q.Set("page_token", last)
 	}
-	opts := brokerfile.Options{Timezone: "UTC", Mapping: &brokerfile.Mapping{Columns: map[string]brokerfile.Column{
+	return readRows(alpacaOptions, alpacaHeader, rows, ids, req.Zone, req.Now, "Alpaca's activities")
+}
+
+// alpacaHeader and alpacaOptions are the CSV an activities page becomes
+// and the import mapping that reads it.
+var (
+	alpacaHeader  = []string{"transaction_time", "symbol", "asset_type", "side", "qty", "price"}
+	alpacaOptions = brokerfile.Options{Timezone: "UTC", Mapping: &brokerfile.Mapping{Columns: map[string]brokerfile.Column{
 		brokerfile.FieldDate: {Name: "transaction_time"}, brokerfile.FieldSymbol: {Name: "symbol"},
 		brokerfile.FieldAssetType: {Name: "asset_type"}, brokerfile.FieldSide: {Name: "side"},
 		brokerfile.FieldQuantity: {Name: "qty"}, brokerfile.FieldPrice: {Name: "price"},
 	}}}
-	return readRows(opts, header, rows, ids, req.Zone, req.Now, "Alpaca's activities")
+)
+
+// readAlpacaPage reads one page of activities: its FILL activities as
+// rows under alpacaHeader with their ids, how many activities the page
+// held, and the last one's id (the next page_token). The asset type is
+// told by the symbol: a pair is crypto, an OCC symbol an option, anything
+// else a stock.
+func readAlpacaPage(body []byte) (rows [][]string, ids []string, n int, last string, err error) {
+	var page []alpacaFill
+	if err := json.Unmarshal(body, &page); err != nil {
+		return nil, nil, 0, "", unreadable("Alpaca", "the activities are not a JSON list")
+	}
+	if len(page) > 0 {
+		last = page[len(page)-1].ID
+	}
+	for _, a := range page {
+		if a.ActivityType != "" && a.ActivityType != "FILL" {
+			continue
+		}
+		ids = append(ids, a.ID)
+		asset := "stock"
+		switch {
+		case strings.Contains(a.Symbol, "/"):
+			asset = "crypto"
+		case alpacaOCC.MatchString(a.Symbol):
+			asset = "option"
+		}
+		rows = append(rows, []string{a.TransactionTime, a.Symbol, asset, a.Side, a.Qty, a.Price})
+	}
+	return rows, ids, len(page), last, nil
 }
 
 // call GETs path with the key headers and answers the body, or the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tradejournal/shared/brokerfake"
+	"tradejournal/shared/brokerfile"
 )
 
 // The readers of the brokers' answers take any bytes: executions or a
@@ -52,4 +53,46 @@ func FuzzKrakenTime(f *testing.F) {
 			t.Fatalf("krakenTime(%q) = %q", s, out)
 		}
 	})
+}
+
+func FuzzAlpacaPage(f *testing.F) {
+	f.Add([]byte(`[{"id":"20240122093512000::a","activity_type":"FILL","transaction_time":"2024-01-22T14:35:12.123Z","type":"fill","price":"193.12","qty":"100","side":"buy","symbol":"AAPL"}]`))
+	f.Add([]byte(`[{"id":"x","activity_type":"FILL","transaction_time":"2024-01-22T14:35:12Z","price":"0.5","qty":"2","side":"sell_short","symbol":"AAPL240119C00150000"},{"id":"y","activity_type":"DIV"}]`))
+	f.Add([]byte(`{"code":40010000,"message":"bad"}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rows, ids, _, _, err := readAlpacaPage(body)
+		if err != nil {
+			return
+		}
+		checkRows(t, alpacaOptions, alpacaHeader, rows, ids)
+	})
+}
+
+func FuzzKrakenPage(f *testing.F) {
+	f.Add([]byte(`{"trades":{"TQ5WZK-7KD2M-4XA1B1":{"ordertxid":"O1","pair":"XXBTZUSD","time":1741000522.4512,"type":"buy","ordertype":"limit","price":"84000.0","cost":"420.0","fee":"1.092","vol":"0.005"}},"count":1}`))
+	f.Add([]byte(`{"trades":{"T":{"pair":"XETHZEUR","time":"1","type":"sell","price":"1","fee":"0","vol":"1"}},"count":9}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rows, ids, _, err := readKrakenPage(body)
+		if err != nil {
+			return
+		}
+		checkRows(t, brokerfile.Options{PresetID: "kraken"}, krakenHeader, rows, ids)
+	})
+}
+
+// checkRows reads rows as a sync does: executions with ids, or a *Failure.
+func checkRows(t *testing.T, opts brokerfile.Options, header []string, rows [][]string, ids []string) {
+	t.Helper()
+	execs, err := readRows(opts, header, rows, ids, "UTC", t0, "the page")
+	if err != nil {
+		if _, ok := errors.AsType[*Failure](err); !ok {
+			t.Fatalf("error %v is not a *Failure", err)
+		}
+		return
+	}
+	for _, e := range execs {
+		if e.ID == "" || e.Fill.Quantity.Sign() <= 0 {
+			t.Fatalf("execution %+v", e)
+		}
+	}
 }

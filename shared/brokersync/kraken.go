@@ -104,7 +104,6 @@ func (s *kraken) check(ctx context.Context, c Credentials) error {
 }
 
 func (s *kraken) fetch(ctx context.Context, req request) ([]execution, error) {
-	header := []string{"txid", "ordertxid", "pair", "time", "type", "ordertype", "price", "cost", "fee", "vol"}
 	var (
 		rows [][]string
 		ids  []string
@@ -115,10 +114,6 @@ func (s *kraken) fetch(ctx context.Context, req request) ([]execution, error) {
 	}
 	for ofs := 0; ; {
 		form.Set("ofs", strconv.Itoa(ofs))
-		var page struct {
-			Trades map[string]krakenTrade `json:"trades"`
-			Count  int                    `json:"count"`
-		}
 		raw, err := s.call(ctx, req.Credentials, form)
 		for retry := 0; err != nil && retry < krakenRetries && isRateLimited(err); retry++ {
 			if werr := s.wait(ctx, krakenPace); werr != nil {
@@ -129,32 +124,50 @@ func (s *kraken) fetch(ctx context.Context, req request) ([]execution, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := json.Unmarshal(raw, &page); err != nil {
-			return nil, unreadable("Kraken", "TradesHistory's result is not its documented object")
+		pageRows, pageIDs, count, err := readKrakenPage(raw)
+		if err != nil {
+			return nil, err
 		}
-		txids := make([]string, 0, len(page.Trades))
-		for id := range page.Trades {
-			txids = append(txids, id)
-		}
-		slices.Sort(txids)
-		for _, id := range txids {
-			t := page.Trades[id]
-			at, ok := krakenTime(string(t.Time))
-			if !ok {
-				return nil, unreadable("Kraken", "trade "+id+" has no readable time")
-			}
-			rows = append(rows, []string{id, t.OrderTxID, t.Pair, at, t.Type, t.OrderType, t.Price, t.Cost, t.Fee, t.Vol})
-			ids = append(ids, id)
-		}
-		ofs += len(page.Trades)
-		if len(page.Trades) == 0 || ofs >= page.Count {
+		rows, ids = append(rows, pageRows...), append(ids, pageIDs...)
+		ofs += len(pageIDs)
+		if len(pageIDs) == 0 || ofs >= count {
 			break
 		}
 		if err := s.wait(ctx, krakenPace); err != nil {
 			return nil, err
 		}
 	}
-	return readRows(brokerfile.Options{PresetID: "kraken"}, header, rows, ids, req.Zone, req.Now, "Kraken's trade history")
+	return readRows(brokerfile.Options{PresetID: "kraken"}, krakenHeader, rows, ids, req.Zone, req.Now, "Kraken's trade history")
+}
+
+// krakenHeader is the trades.csv export's columns the kraken preset reads.
+var krakenHeader = []string{"txid", "ordertxid", "pair", "time", "type", "ordertype", "price", "cost", "fee", "vol"}
+
+// readKrakenPage reads one TradesHistory result: its trades as rows under
+// krakenHeader (by txid, so a page reads alike every time), their ids, and
+// the count of trades over all pages.
+func readKrakenPage(raw json.RawMessage) (rows [][]string, ids []string, count int, err error) {
+	var page struct {
+		Trades map[string]krakenTrade `json:"trades"`
+		Count  int                    `json:"count"`
+	}
+	if err := json.Unmarshal(raw, &page); err != nil {
+		return nil, nil, 0, unreadable("Kraken", "TradesHistory's result is not its documented object")
+	}
+	ids = make([]string, 0, len(page.Trades))
+	for id := range page.Trades {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		t := page.Trades[id]
+		at, ok := krakenTime(string(t.Time))
+		if !ok {
+			return nil, nil, 0, unreadable("Kraken", "trade "+id+" has no readable time")
+		}
+		rows = append(rows, []string{id, t.OrderTxID, t.Pair, at, t.Type, t.OrderType, t.Price, t.Cost, t.Fee, t.Vol})
+	}
+	return rows, ids, page.Count, nil
 }
 
 // krakenTime turns Kraken's Unix seconds ("1741000522.4512") into the
