@@ -24,6 +24,9 @@ var NotOnFunctionPlatform = map[string]string{
 	"PAYMENT_API_BASE_URL": "test seam",
 	"STOCK_QUOTE_BASE_URL": "test seam",
 	"SEC_TICKERS_URL":      "test seam",
+	"IBKR_FLEX_BASE_URL":   "the brokers' public addresses serve every deployment; a test seam",
+	"ALPACA_API_BASE_URL":  "the brokers' public addresses serve every deployment; a test seam",
+	"KRAKEN_API_BASE_URL":  "the brokers' public addresses serve every deployment; a test seam",
 	"TRUSTED_PROXIES":      "API Gateway hands each function the caller's source address; no proxy sits in front",
 }
 

@@ -59,6 +59,9 @@ const (
 	// PlanLimitReached: a write beyond one of the free plan's limits
 	// (shared/plans); Pro, or archiving or deleting something, makes room.
 	PlanLimitReached Code = "PLAN_LIMIT_REACHED"
+	// EncryptionRequired: broker credentials are never stored without
+	// ENCRYPTION_KEY to seal them.
+	EncryptionRequired Code = "ENCRYPTION_REQUIRED"
 )
 
 // FieldError names one invalid field of a request and what is wrong with it.

@@ -38,6 +38,7 @@ type Config struct {
 	Encryption Encryption
 	CORS       CORS
 	Web        Web
+	BrokerSync BrokerSync
 }
 
 // DB is the PostgreSQL connection.
@@ -242,6 +243,15 @@ func (c CORS) SplitOrigin() bool { return len(c.AllowedOrigins) > 0 }
 // reads them too so every variable is declared and checked in one place.
 type Web struct {
 	NewsletterURL string // NEWSLETTER_URL
+}
+
+// BrokerSync holds the brokers' API addresses (shared/brokersync): their
+// public services by default; tests and self-hosters behind a proxy point
+// them elsewhere.
+type BrokerSync struct {
+	IBKRFlexURL string // IBKR_FLEX_BASE_URL: the Flex Web Service (SendRequest, GetStatement under it)
+	AlpacaURL   string // ALPACA_API_BASE_URL: the Trading API (paper: https://paper-api.alpaca.markets)
+	KrakenURL   string // KRAKEN_API_BASE_URL: the REST API
 }
 
 // Load reads the process environment.

@@ -77,6 +77,7 @@ const (
 	groupPlans      = "Free plan limits"
 	groupAssistant  = "Trade-review assistant"
 	groupMarket     = "Market data"
+	groupBrokerSync = "Broker sync"
 	groupEmail      = "Email"
 	groupStore      = "Shared rate-limit store"
 	groupStorage    = "Object storage for uploaded images"
@@ -176,6 +177,13 @@ var variableDocs = []Variable{
 	{Name: "SEC_USER_AGENT", Group: groupMarket,
 		Doc: "User-Agent of the SEC ticker-file download: set your name and contact email. A value pointing at a code-hosting site is refused (the symbol table stays empty)."},
 	{Name: "SEC_TICKERS_URL", Group: groupMarket, Doc: "Where the ticker file is fetched: a test seam."},
+
+	{Name: "IBKR_FLEX_BASE_URL", Group: groupBrokerSync,
+		Doc: "Interactive Brokers' Flex Web Service (SendRequest and GetStatement are under it), for broker sync (docs/broker-sync.md). Point it at a proxy or a local fake in tests."},
+	{Name: "ALPACA_API_BASE_URL", Group: groupBrokerSync,
+		Doc: "Alpaca's Trading API for broker sync; https://paper-api.alpaca.markets for a paper account. A test seam too."},
+	{Name: "KRAKEN_API_BASE_URL", Group: groupBrokerSync,
+		Doc: "Kraken's REST API for broker sync. A test seam too."},
 
 	{Name: "SMTP_HOST", Group: groupEmail,
 		Doc: "SMTP server. Email (verification, password reset) is on only when SMTP_HOST, EMAIL_FROM and WEB_BASE_URL are all set; a partial trio stops the start."},

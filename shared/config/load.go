@@ -109,6 +109,10 @@ type raw struct {
 	EncryptionKeyPrevious string `env:"ENCRYPTION_KEY_PREVIOUS"`
 	EncryptionFingerprint string `env:"ENCRYPTION_KEY_FINGERPRINT"`
 
+	IBKRFlexBaseURL  string `env:"IBKR_FLEX_BASE_URL" envDefault:"https://ndcdyn.interactivebrokers.com/AccountManagement/FlexWebService"`
+	AlpacaAPIBaseURL string `env:"ALPACA_API_BASE_URL" envDefault:"https://api.alpaca.markets"`
+	KrakenAPIBaseURL string `env:"KRAKEN_API_BASE_URL" envDefault:"https://api.kraken.com"`
+
 	CORSAllowedOrigins string `env:"CORS_ALLOWED_ORIGINS"`
 	NewsletterURL      string `env:"NEWSLETTER_URL"`
 }
@@ -302,7 +306,8 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 			Region:          r.StorageRegion,
 			ForcePathStyle:  r.StorageForcePathStyle,
 		},
-		Web: Web{NewsletterURL: r.NewsletterURL},
+		Web:        Web{NewsletterURL: r.NewsletterURL},
+		BrokerSync: BrokerSync{IBKRFlexURL: r.IBKRFlexBaseURL, AlpacaURL: r.AlpacaAPIBaseURL, KrakenURL: r.KrakenAPIBaseURL},
 	}
 
 	// 0 is allowed for the listener ports: tests ask the OS for a free one.
@@ -344,6 +349,9 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkHTTPURL(p, "ANALYTICS_HOST", r.AnalyticsHost)
 	checkHTTPURL(p, "OBJECT_STORAGE_ENDPOINT", r.StorageEndpoint)
 	checkHTTPURL(p, "NEWSLETTER_URL", r.NewsletterURL)
+	checkHTTPURL(p, "IBKR_FLEX_BASE_URL", r.IBKRFlexBaseURL)
+	checkHTTPURL(p, "ALPACA_API_BASE_URL", r.AlpacaAPIBaseURL)
+	checkHTTPURL(p, "KRAKEN_API_BASE_URL", r.KrakenAPIBaseURL)
 
 	c.Assistant = assistant(p, r)
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)

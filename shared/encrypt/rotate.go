@@ -24,8 +24,10 @@ var (
 	TOTPSecrets       = Column{Table: "user_totp", Name: "secret"}
 	// PlaybookDescriptions: a playbook's description (migration 0027).
 	PlaybookDescriptions = Column{Table: "playbooks", Name: "description"}
-	Sealed               = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
-		JournalDayPlans, JournalDayReviews, JournalDayNotes, PlaybookDescriptions}
+	// BrokerCredentials: a broker connection's credentials (migration 0048).
+	BrokerCredentials = Column{Table: "broker_connections", Name: "credentials"}
+	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
+		JournalDayPlans, JournalDayReviews, JournalDayNotes, PlaybookDescriptions, BrokerCredentials}
 )
 
 // The daily journal's texts (shared/dayjournal).

@@ -45,6 +45,7 @@ var statusOf = map[apperr.Code]int{
 	apperr.JournalNotEmpty:      http.StatusConflict,
 	apperr.SubscriptionActive:   http.StatusConflict,
 	apperr.PlanLimitReached:     http.StatusForbidden,
+	apperr.EncryptionRequired:   http.StatusConflict,
 }
 
 // codeless are the codes whose body carries no code: the spec's 404s say

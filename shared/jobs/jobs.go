@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"tradejournal/shared/app"
+	"tradejournal/shared/brokersync"
 	"tradejournal/shared/expenses"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
@@ -43,6 +44,7 @@ const (
 	ImageObjectPurge = "image-object-purge" // bucket objects of deleted images (object storage only)
 	OptionExpiry     = "option-expiry"      // options still open after their expiry day, closed at 0
 	ExpenseCharges   = "expense-charges"    // recurring expenses' charges that fell due since they were written
+	BrokerSync       = "broker-sync"        // broker connections due a sync (each knows when it is due)
 )
 
 // Job is one background job.
@@ -81,6 +83,9 @@ const (
 	// recurring expense's new charge waits before it counts: template.yaml's
 	// rate too.
 	chargesEvery = time.Hour
+	// brokerSyncEvery bounds how late a connection's sync starts once it
+	// is due (brokersync decides that): template.yaml's rate too.
+	brokerSyncEvery = 15 * time.Minute
 )
 
 // List returns every job of the deployment a describes, in the order Run
@@ -100,6 +105,7 @@ func List(a *app.App, client *http.Client) []Job {
 		}},
 		{Name: OptionExpiry, Every: expiryEvery, Run: journalstore.New(a.DB, a.Keyring, a.Now).ExpireDue},
 		{Name: ExpenseCharges, Every: chargesEvery, Run: expenses.New(a.DB, a.Now).MaterialiseDue},
+		{Name: BrokerSync, Every: brokerSyncEvery, Run: brokersync.New(a.DB, a.Keyring, a.Now, a.Config.BrokerSync, nil).SyncDue},
 	}
 	purge := Job{Name: ImageObjectPurge, Off: "object storage is not configured"}
 	if a.Objects != nil {

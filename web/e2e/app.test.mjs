@@ -2060,6 +2060,94 @@ step('reconciles an account with the broker and deletes a deposit and the adjust
   await copy.waitFor({ state: 'detached' });
 });
 
+/** fakeFlex is Interactive Brokers' Flex Web Service (v3) on loopback: SendRequest, then GetStatement answering 1019 once. */
+async function fakeFlex(token, queryId, statement) {
+  const requests = [];
+  const reference = '5551234567';
+  let generating = 1;
+  const fail = (status, code, words) =>
+    `<FlexStatementResponse timestamp="29 November, 2026 10:37 AM EST"><Status>${status}</Status><ErrorCode>${code}</ErrorCode><ErrorMessage>${words}</ErrorMessage></FlexStatementResponse>`;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://flex');
+    requests.push(url.pathname);
+    res.setHeader('Content-Type', 'text/xml');
+    const t = url.searchParams.get('t');
+    const q = url.searchParams.get('q');
+    if (url.searchParams.get('v') !== '3' || t !== token) return res.end(fail('Fail', '1015', 'Token is invalid.'));
+    if (url.pathname === '/AccountManagement/FlexWebService/SendRequest') {
+      if (q !== queryId) return res.end(fail('Fail', '1014', 'Query is invalid.'));
+      return res.end(
+        `<FlexStatementResponse timestamp="29 November, 2026 10:37 AM EST"><Status>Success</Status><ReferenceCode>${reference}</ReferenceCode><Url>https://gdcdyn.interactivebrokers.com/AccountManagement/FlexWebService/GetStatement</Url></FlexStatementResponse>`,
+      );
+    }
+    if (url.pathname === '/AccountManagement/FlexWebService/GetStatement') {
+      if (q !== reference) return res.end(fail('Fail', '1020', 'Invalid request or unable to validate request.'));
+      if (generating-- > 0) return res.end(fail('Warn', '1019', 'Statement generation in progress. Please try again shortly.'));
+      return res.end(statement);
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/AccountManagement/FlexWebService`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+step('connects Interactive Brokers through the Flex Web Service, syncs now, and sees the trades and the status in words', async () => {
+  const token = '884433221100998877665544';
+  const trade = (id, side, qty, time, price) =>
+    `<Trade accountId="U7654321" currency="USD" assetCategory="STK" symbol="NVDA" description="NVIDIA CORP" conid="4815747" multiplier="1" tradeID="${id}" ibExecID="0001f4e8.${id}.01.01" dateTime="20240213;${time}" tradeDate="20240213" quantity="${qty}" tradePrice="${price}" ibCommission="-1" taxes="0" openCloseIndicator="${side === 'BUY' ? 'O' : 'C'}" buySell="${side}" levelOfDetail="EXECUTION" ibOrderID="9${id}" />`;
+  const statement = `<FlexQueryResponse queryName="Journal" type="AF"><FlexStatements count="1"><FlexStatement accountId="U7654321" fromDate="20240201" toDate="20240229" period="LastMonth" whenGenerated="20240301;020000"><Trades>${[
+    trade('700001', 'BUY', '20', '100000', '721.50'),
+    trade('700002', 'BUY', '10', '103000', '723.10'),
+    trade('700003', 'SELL', '-30', '150500', '739.80'),
+  ].join('')}</Trades></FlexStatement></FlexStatements></FlexQueryResponse>`;
+  const flex = await fakeFlex(token, '918273', statement);
+  try {
+    await stack.restartAPI({ ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'), IBKR_FLEX_BASE_URL: flex.url });
+    await nav('Import');
+    await page.getByRole('link', { name: 'Sync from your broker instead' }).click();
+    await page.getByRole('heading', { name: 'Connections' }).waitFor();
+    await page.getByText('Under Flex Web Service Configuration, turn the service on and generate a token').waitFor();
+
+    // A mistyped query id: the status says so in words, and what to do.
+    await page.getByLabel('Flex Web Service token').fill(token);
+    await page.getByLabel('Flex Query id').fill('918270');
+    await page.getByLabel('Name').fill('IB typo');
+    await page.getByRole('button', { name: 'Connect Interactive Brokers' }).click();
+    const typo = page.getByRole('listitem', { name: 'IB typo' });
+    await typo.getByRole('button', { name: 'Sync now' }).click();
+    await typo.getByTestId('connection-status').filter({ hasText: 'Interactive Brokers does not know the query id' }).waitFor();
+    await typo.getByRole('button', { name: 'Delete' }).click();
+    await answer(page, true);
+    await typo.waitFor({ state: 'detached' });
+
+    await page.getByLabel('Flex Web Service token').fill(token);
+    await page.getByLabel('Flex Query id').fill('918273');
+    await page.getByRole('button', { name: 'Connect Interactive Brokers' }).click();
+    const ib = page.getByRole('listitem', { name: 'Interactive Brokers' });
+    await ib.getByTestId('connection-status').filter({ hasText: 'Not synced yet' }).waitFor();
+    await ib.getByRole('button', { name: 'Sync now' }).click();
+    await ib.getByTestId('connection-status').filter({ hasText: /^Last synced at .*: added 3 fills\.$/ }).waitFor({ timeout: 30_000 });
+    await screenshot('connections');
+    // Synced again: nothing is added twice.
+    await ib.getByRole('button', { name: 'Sync now' }).click();
+    await ib.getByTestId('connection-status').filter({ hasText: 'nothing new' }).waitFor({ timeout: 30_000 });
+    assert.ok(flex.requests.filter((p) => p.endsWith('/GetStatement')).length >= 3, `requests ${flex.requests}`);
+
+    const { items } = await api('/api/connections');
+    assert.equal(items.length, 1);
+    assert.ok(!JSON.stringify(items).includes(token), 'the token is in the connections answer');
+    await nav('Positions');
+    await page.getByRole('link', { name: 'NVDA' }).first().waitFor();
+  } finally {
+    await flex.close();
+  }
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
   await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');

@@ -66,6 +66,7 @@ export const JournalDay = screen(() => import('./screens/journal/DayPage'));
 export const Rules = screen(() => import('./screens/rules/RulesPage'));
 export const Tax = screen(() => import('./screens/tax/TaxPage'));
 export const Expenses = screen(() => import('./screens/expenses/ExpensesPage'));
+export const Connections = screen(() => import('./screens/connections/ConnectionsPage'));
 
 /** The signed-in screens by their menu path, for a link's preload. */
 const byPath: Record<string, Screen> = {

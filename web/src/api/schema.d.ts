@@ -499,37 +499,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/users/me/plan": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The caller's plan and usage
-         * @description The caller's plan, `free` or `pro` (an active or trialing Pro
-         *     subscription whose paid period has not ended), whether Pro is sold
-         *     on this instance, and each free-plan limit: `accounts` (accounts
-         *     not archived), `positions` (in total), `storageBytes` (position
-         *     images), `importsPerDay` (CSV imports committed in the last 24
-         *     hours), with what the caller uses of it. `freeLimit` is the free
-         *     plan's limit (FREE_MAX_*; null when the operator set none, the
-         *     default); `limit` is the one in force for the caller, null when
-         *     there is none. Pro has no limit at all. A write beyond a limit is
-         *     403 `PLAN_LIMIT_REACHED`; what exists stays readable, exportable and
-         *     editable when a journal is over a limit (a subscription that ended).
-         *     Writes nothing.
-         */
-        get: operations["getPlan"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/users/me/sessions": {
         parameters: {
             query?: never;
@@ -709,39 +678,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/users/{userId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
-                userId: components["parameters"]["AdminUserId"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One user's detail (admin)
-         * @description What an administrator sees of one user: the list item, their plan
-         *     (free or Pro, each free-plan limit with its usage), their most
-         *     relevant Pro subscription, what their journal holds (accounts,
-         *     archived accounts, positions, fills, images and their bytes,
-         *     committed imports), their sign-ins (the last one, wrong passwords
-         *     since it, and those before it not yet dismissed), their live
-         *     sessions and their latest imports (20 of each, newest first). A
-         *     successful sign-in is known by the session it started: one that has
-         *     ended leaves no record. Never a secret: no password hash, session
-         *     token or two-factor key, and nothing of the journal's content.
-         *     Checked as the usage figures are.
-         */
-        get: operations["getAdminUser"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/admin/users/{userId}/enable": {
         parameters: {
             query?: never;
@@ -778,43 +714,11 @@ export interface paths {
          *     last 7 and 30 days (their last recorded sign-in or session use),
          *     positions, committed CSV imports (counted from the version that
          *     added this figure on) and stored images with their total size in
-         *     bytes (inline and in object storage alike); and `period`, the
-         *     activity over the UTC days `from` to `to` (both included): active
-         *     users, new users, committed imports, revenue summed by currency from
-         *     the payment records (credit packs, those of deleted accounts, and Pro
-         *     invoices), and the first page (10) of the top users by image bytes
-         *     stored now and by positions recorded in the period
-         *     (`GET /api/admin/usage/top-users` pages on). Checked in this order:
+         *     bytes (inline and in object storage alike). Checked in this order:
          *     session (401), admin flag (403 `ADMIN_REQUIRED`), the rate limit of
-         *     the admin actions, the query.
+         *     the admin actions.
          */
         get: operations["getUsage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/usage/top-users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A page of the usage figures' top users (admin)
-         * @description The users ranked by `by`: `storage`, the bytes of position images
-         *     they store now (the period does not apply); `activity`, the
-         *     positions they recorded in the period (by hand or by import). Ties
-         *     are ordered by id; users with nothing to rank are not listed.
-         *     Keyset-paginated: pass `nextCursor` as `cursor`; a cursor that is
-         *     not one of this list's is 400 `VALIDATION_ERROR` on `cursor`.
-         *     Checked as the usage figures are.
-         */
-        get: operations["listTopUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2772,7 +2676,7 @@ export interface paths {
          *     it. Every row of the user goes in one transaction (sessions, accounts,
          *     ledger, positions, fills, tags, images, exchange rates, settings, the
          *     wallet and its history, assistant conversations, saved CSV mappings,
-         *     the dashboard's layout and saved views, queued mail); the images' objects are deleted from the bucket. Each
+         *     queued mail); the images' objects are deleted from the bucket. Each
          *     credit-pack purchase is kept without the user (no id, no email) as a
          *     payment record (docs/deployment.md). Answers 204 and clears the
          *     session cookie. A wrong password or email is a 400 naming the field;
@@ -2781,169 +2685,6 @@ export interface paths {
          *     Ten tries per 15 minutes per user.
          */
         delete: operations["deleteMyAccount"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/me/dashboard-layout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * My dashboard's layout
-         * @description The dashboard's widgets in their order, each with its width on a wide
-         *     screen. Without a layout of the user's own (`custom: false`), the
-         *     default: every widget, in the order the dashboard has always shown
-         *     them. The same on every device.
-         */
-        get: operations["getDashboardLayout"];
-        /**
-         * Arrange my dashboard
-         * @description Stores the layout whole: the widgets shown, in order, with their
-         *     widths. Each `id` must be a dashboard widget listed once, each `size`
-         *     one of `quarter`, `third`, `half`, `full`; at most one of each widget
-         *     (36). An empty list is an empty dashboard. A 400 names the element
-         *     (`widgets[2].size`) and stores nothing.
-         */
-        put: operations["setDashboardLayout"];
-        post?: never;
-        /**
-         * Reset my dashboard
-         * @description Forgets the user's layout; the default is shown again (and answered).
-         */
-        delete: operations["resetDashboardLayout"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/me/saved-views": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * My saved views
-         * @description The user's saved views (named dashboard filters), by name; at most 50, so unpaged.
-         */
-        get: operations["listSavedViews"];
-        put?: never;
-        /**
-         * Save a view
-         * @description Saves the dashboard's filter under a name. `name`: 1 to 80
-         *     characters, unique among the user's views whatever its case (a taken
-         *     name is a 400 on `name`). `query`: the statistics' filter as a query
-         *     string (`symbol=AAPL&from=2025-01-01`; `""` is the unfiltered
-         *     dashboard): only `accountId`, `symbol`, `tagId`, `excludeTagId`,
-         *     `playbookId`, `strategy`, `assetType`, `weekday`, `hour`, `side`,
-         *     `from` and `to`, each as `GET /api/performance` takes it; a 400 names
-         *     the parameter (`query.from`). Stored with its parameters sorted. A
-         *     user has at most 50 views: one more is a 409 `CONFLICT`.
-         */
-        post: operations["createSavedView"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/me/saved-views/{viewId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The view's id (a malformed id, or another user's view, is a 404). */
-                viewId: string;
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Delete a view */
-        delete: operations["deleteSavedView"];
-        options?: never;
-        head?: never;
-        /**
-         * Rename a view or change its filter
-         * @description Absent fields are kept; each given field is checked as on create.
-         */
-        patch: operations["updateSavedView"];
-        trace?: never;
-    };
-    "/api/users/me/onboarding": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * My onboarding checklist
-         * @description The first-run checklist, each step done or not as the user's own
-         *     journal shows it (the demo journal does not count; nothing is
-         *     recorded per step, so the list cannot drift from the data):
-         *     `account` (an account), `trade` (a position, entered or imported),
-         *     `review` (a position with a tag and a review: notes, an excursion or a
-         *     playbook), `dayPlan` (a day journal entry with a plan), `rule` (a
-         *     trading rule). With whether the user dismissed it and the coach marks
-         *     they have dismissed.
-         */
-        get: operations["getOnboarding"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/me/onboarding/dismiss": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Dismiss the onboarding checklist
-         * @description Hides the checklist on every device (again is harmless); answers the checklist.
-         */
-        post: operations["dismissOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/users/me/coach-marks/{mark}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The screen whose hint was dismissed. */
-                mark: components["schemas"]["CoachMark"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Dismiss a coach mark
-         * @description Records that the user dismissed a screen's first-visit hint, so it
-         *     does not come back on any device (again is harmless). A mark that is
-         *     not one of the screens' is a 400 on `mark`.
-         */
-        put: operations["dismissCoachMark"];
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2997,9 +2738,7 @@ export interface paths {
          *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
-         *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
-         *     (the dashboard's widgets, only when the user arranged them) and
-         *     `saved_views.jsonl` (named dashboard filters), and
+         *     (the tax report's Section 1256 year-end marks), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -3044,14 +2783,10 @@ export interface paths {
          *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
          *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
          *     `expenses.jsonl` (whose charges are recorded again up to today, as a
-         *     new expense's are), `tax_year_end_marks.jsonl`,
-         *     `dashboard_layout.json` (replaces the user's layout, as the time zone
-         *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
-         *     filters' account, tag and playbook ids mapped to the restored ones).
-         *     The answer counts what was written. Only into a journal without
-         *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
-         *     journal day entries, trading rules, expenses, expense categories or
-         *     saved views: otherwise 409
+         *     new expense's are) and `tax_year_end_marks.jsonl`. The answer counts
+         *     what was written. Only into a journal without accounts, tags, fee
+         *     schedules, exchange rates, saved CSV mappings, journal day entries,
+         *     trading rules, expenses or expense categories: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3759,6 +3494,160 @@ export interface paths {
         patch: operations["updateRule"];
         trace?: never;
     };
+    "/api/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The user's broker connections
+         * @description Every connection, oldest first, with its sync status: when it last
+         *     synced, how many fills that added, and the last failure in the
+         *     broker's words with a code (and, for a rate limit, the next try).
+         *     `needsAttention` is true once an active connection has failed for a
+         *     day: the dashboard's notice. Credentials are never answered.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        /**
+         * Connect a broker
+         * @description Stores a connection to a broker's read-only API that syncs into one
+         *     of the user's accounts: `ibkr` (Flex Web Service `token` and
+         *     `queryId`), `alpaca` (`keyId` and `secret`) or `kraken` (`keyId`,
+         *     the API key, and `secret`, its private key). The credentials are
+         *     sealed with ENCRYPTION_KEY and never answered, logged or exported;
+         *     without a key the server refuses to store them. Nothing is asked of
+         *     the broker yet: `POST .../test` checks the credentials.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        /** One broker connection */
+        get: operations["getConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a broker connection
+         * @description Deletes the connection and its credentials. The trades it synced stay in the journal.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a connection's credentials
+         * @description Asks the broker with the connection's credentials (IBKR: SendRequest;
+         *     Alpaca: the account; Kraken: one page of the trade history) without
+         *     syncing. `ok` false carries the broker's failure.
+         */
+        post: operations["testConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync now
+         * @description Fetches the broker's executions since the last sync and writes the
+         *     new ones through the journal's import path (paused or not), then
+         *     answers the connection: `lastAdded` is what this sync added, or
+         *     `error` why the broker's answer could not be synced (recorded as the
+         *     connection's status; nothing is half-written). Executions synced
+         *     before, or already in the journal from a CSV import, are skipped.
+         */
+        post: operations["syncConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause the scheduled sync
+         * @description The schedule skips a paused connection; `POST .../sync` still syncs it.
+         */
+        post: operations["pauseConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{connectionId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume the scheduled sync */
+        post: operations["resumeConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3905,7 +3794,7 @@ export interface components {
                  *     to shared/apperr and shared/httpx).
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "PLAN_LIMIT_REACHED" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "ENCRYPTION_REQUIRED" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -3917,72 +3806,6 @@ export interface components {
             password: string;
             /** @description The account's email, typed again (any case). */
             confirmEmail: string;
-        };
-        /**
-         * @description A widget of the dashboard (a tile, chart, table or card).
-         * @enum {string}
-         */
-        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
-        /**
-         * @description The widget's width on a wide screen (a phone shows wider widgets full width).
-         * @enum {string}
-         */
-        DashboardWidgetSize: "quarter" | "third" | "half" | "full";
-        DashboardWidget: {
-            id: components["schemas"]["DashboardWidgetId"];
-            size: components["schemas"]["DashboardWidgetSize"];
-        };
-        DashboardLayoutRequest: {
-            widgets: components["schemas"]["DashboardWidget"][];
-        };
-        DashboardLayout: {
-            widgets: components["schemas"]["DashboardWidget"][];
-            /** @description False for the default layout (none of the user's own). */
-            custom: boolean;
-        };
-        SavedView: {
-            /** Format: uuid */
-            id: string;
-            name: string;
-            /** @description The filter as the statistics' query string, parameters sorted (`from=2025-05-01&side=long`). */
-            query: string;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
-        SavedViewEnvelope: {
-            view: components["schemas"]["SavedView"];
-        };
-        SavedViewList: {
-            items: components["schemas"]["SavedView"][];
-        };
-        SavedViewRequest: {
-            name: string;
-            query: string;
-        };
-        SavedViewPatch: {
-            name?: string;
-            query?: string;
-        };
-        /** @enum {string} */
-        OnboardingStepId: "account" | "trade" | "review" | "dayPlan" | "rule";
-        /**
-         * @description A screen with a hint on its first opening.
-         * @enum {string}
-         */
-        CoachMark: "dashboard" | "positions" | "import" | "journal" | "rules";
-        Onboarding: {
-            /** @description The checklist in order. */
-            steps: {
-                id: components["schemas"]["OnboardingStepId"];
-                done: boolean;
-            }[];
-            /** @description How many steps are done. */
-            done: number;
-            dismissed: boolean;
-            /** @description The coach marks the user has dismissed. */
-            coachMarksSeen: components["schemas"]["CoachMark"][];
         };
         RestoredEnvelope: {
             restored: {
@@ -4006,8 +3829,6 @@ export interface components {
                 expenseCharges: number;
                 /** @description Year-end marks of Section 1256 contracts (the tax report). */
                 taxMarks: number;
-                /** @description The dashboard's saved views (its layout */
-                savedViews: number;
             };
         };
         FieldError: {
@@ -4241,105 +4062,6 @@ export interface components {
             images: number;
             /** @description Total size of the stored images. */
             storageBytes: number;
-            period: components["schemas"]["AdminPeriodUsage"];
-        };
-        AdminPeriodUsage: {
-            /** Format: date */
-            from: string;
-            /**
-             * Format: date
-             * @description The last day
-             */
-            to: string;
-            /**
-             * @description Users who signed in or used a session in the period, from the
-             *     sessions that still exist and each user's last activity: a period
-             *     long past reads low, since ended sessions leave no record.
-             */
-            activeUsers: number;
-            newUsers: number;
-            imports: number;
-            /** @description By currency, in its minor units; payments recorded without an amount are left out. */
-            revenue: {
-                currency: string;
-                amountMinor: number;
-                payments: number;
-            }[];
-            topByStorage: components["schemas"]["AdminTopUserPage"];
-            topByActivity: components["schemas"]["AdminTopUserPage"];
-        };
-        AdminTopUserPage: {
-            items: {
-                /** Format: uuid */
-                id: string;
-                email: string;
-                /** @description Image bytes */
-                value: number;
-            }[];
-            nextCursor: string | null;
-        };
-        AdminUserDetailEnvelope: {
-            user: {
-                user: components["schemas"]["AdminUserListItem"];
-                plan: components["schemas"]["Plan"];
-                subscription: null | {
-                    status: string;
-                    /** Format: date-time */
-                    currentPeriodEnd: string | null;
-                    cancelAtPeriodEnd: boolean;
-                };
-                usage: {
-                    accounts: number;
-                    archivedAccounts: number;
-                    positions: number;
-                    fills: number;
-                    images: number;
-                    storageBytes: number;
-                    imports: number;
-                };
-                signIns: {
-                    /**
-                     * Format: date-time
-                     * @description The start of the latest session that still exists.
-                     */
-                    lastSignInAt: string | null;
-                    failedSinceLastSignIn: number;
-                    /** Format: date-time */
-                    lastFailedAt: string | null;
-                    /** @description Wrong passwords before the latest sign-in that the user has not dismissed. */
-                    failedBeforeLastSignIn: number;
-                };
-                sessions: {
-                    /** Format: uuid */
-                    id: string;
-                    /** Format: date-time */
-                    createdAt: string;
-                    /** Format: date-time */
-                    lastSeenAt: string;
-                    /** Format: date-time */
-                    expiresAt: string;
-                    userAgent: string;
-                }[];
-                imports: {
-                    /** Format: date-time */
-                    committedAt: string;
-                }[];
-            };
-        };
-        Plan: {
-            /** @enum {string} */
-            plan: "free" | "pro";
-            /** @description Whether Pro is sold on this instance. */
-            proPlanAvailable: boolean;
-            limits: {
-                /** @enum {string} */
-                name: "accounts" | "positions" | "storageBytes" | "importsPerDay";
-                used: number;
-                /** @description In force for the caller; null: none. */
-                limit: number | null;
-                /** @description The free plan's; null: the operator set none. */
-                freeLimit: number | null;
-            }[];
         };
         Health: {
             /**
@@ -5225,6 +4947,75 @@ export interface components {
              * @description Not before startDate
              */
             endDate?: string | null;
+        };
+        ConnectionInput: {
+            /** @enum {string} */
+            broker: "ibkr" | "alpaca" | "kraken";
+            /**
+             * Format: uuid
+             * @description The journal account the broker's trades go to.
+             */
+            accountId: string;
+            /** @description A name of the user's; default the broker's name. */
+            label?: string;
+            /** @description The broker's read-only credentials (which fields, per broker, in the operation's description). */
+            credentials: {
+                token?: string;
+                queryId?: string;
+                keyId?: string;
+                secret?: string;
+            };
+        };
+        SyncFailure: {
+            /** @enum {string} */
+            code: "TOKEN_EXPIRED" | "TOKEN_INVALID" | "QUERY_INVALID" | "CREDENTIALS_REJECTED" | "PERMISSION_DENIED" | "RATE_LIMITED" | "STATEMENT_NOT_READY" | "BROKER_UNAVAILABLE" | "ANSWER_UNREADABLE" | "STATEMENT_UNREADABLE" | "FILLS_DO_NOT_FIT" | "CREDENTIALS_UNREADABLE";
+            /** @description The broker's own words where it gave some (never a credential). */
+            message: string;
+            /**
+             * Format: date-time
+             * @description RATE_LIMITED only; the earliest next sync the broker allows.
+             */
+            retryAt?: string;
+        };
+        Connection: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            broker: "ibkr" | "alpaca" | "kraken";
+            /** Format: uuid */
+            accountId: string;
+            label: string;
+            paused: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @enum {string} */
+            status: "never" | "ok" | "failing" | "running";
+            /**
+             * Format: date-time
+             * @description The newest execution synced.
+             */
+            syncedThrough: string | null;
+            /** Format: date-time */
+            lastSyncAt: string | null;
+            /** @description The fills the last sync added. */
+            lastAdded: number;
+            /** Format: date-time */
+            lastSuccessAt: string | null;
+            /** Format: date-time */
+            failingSince: string | null;
+            error: components["schemas"]["SyncFailure"] | null;
+            /** @description Not paused and failing for a day or more. */
+            needsAttention: boolean;
+        };
+        ConnectionEnvelope: {
+            connection: components["schemas"]["Connection"];
+        };
+        ConnectionList: {
+            items: components["schemas"]["Connection"][];
+        };
+        ConnectionTest: {
+            ok: boolean;
+            error: components["schemas"]["SyncFailure"] | null;
         };
         ExpenseEnvelope: {
             expense: components["schemas"]["Expense"];
@@ -7335,22 +7126,6 @@ export interface components {
             };
         };
         /**
-         * @description `PLAN_LIMIT_REACHED`: the write would take the caller past one of the
-         *     free plan's limits (`GET /api/users/me/plan`); the message says which
-         *     and what makes room (archive or delete something, or upgrade to
-         *     Pro). Nothing was written.
-         *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
-         *     allowed.
-         */
-        PlanLimitReached: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /**
          * @description `ADMIN_REQUIRED`: the signed-in user is not an administrator.
          *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
          *     allowed.
@@ -7377,12 +7152,10 @@ export interface components {
         };
     };
     parameters: {
-        /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
-        UsageFrom: string;
-        /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
-        UsageTo: string;
         /** @description The user's id. An unknown or malformed id is a 404 without a code. */
         AdminUserId: string;
+        /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+        ConnectionId: string;
         /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
         PositionId: string;
         /**
@@ -8129,29 +7902,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getPlan: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The plan. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Plan"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listSessions: {
         parameters: {
             query?: never;
@@ -8383,35 +8133,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getAdminUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
-                userId: components["parameters"]["AdminUserId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The user's detail. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminUserDetailEnvelope"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["AdminForbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     enableUser: {
         parameters: {
             query?: never;
@@ -8435,12 +8156,7 @@ export interface operations {
     };
     getUsage: {
         parameters: {
-            query?: {
-                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
-                from?: components["parameters"]["UsageFrom"];
-                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
-                to?: components["parameters"]["UsageTo"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -8454,58 +8170,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminUsage"];
-                };
-            };
-            /** @description `VALIDATION_ERROR`: `from` or `to` is not a date, or `from` is after `to`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["AdminForbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listTopUsers: {
-        parameters: {
-            query: {
-                by: "storage" | "activity";
-                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
-                from?: components["parameters"]["UsageFrom"];
-                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
-                to?: components["parameters"]["UsageTo"];
-                cursor?: string;
-                /** @description Page size, default 10, clamped to 1..100; not a whole number is 400 `VALIDATION_ERROR`. */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the list. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminTopUserPage"];
-                };
-            };
-            /** @description `VALIDATION_ERROR`: `by`, `from`, `to`, `cursor` or `limit`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -9469,7 +9133,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             /** @description `CONFLICT`: the user already has 200 accounts. */
             409: {
                 headers: {
@@ -9593,7 +9257,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11085,7 +10749,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11171,7 +10835,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11213,7 +10877,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11288,7 +10952,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11951,7 +11615,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             /** @description `PAYLOAD_TOO_LARGE`: the image is larger than 5 MiB. */
             413: {
@@ -12254,278 +11918,6 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getDashboardLayout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The layout. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardLayout"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    setDashboardLayout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DashboardLayoutRequest"];
-            };
-        };
-        responses: {
-            /** @description The stored layout. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardLayout"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            413: components["responses"]["PayloadTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    resetDashboardLayout: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The default layout. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardLayout"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listSavedViews: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The views. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SavedViewList"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createSavedView: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SavedViewRequest"];
-            };
-        };
-        responses: {
-            /** @description The view. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SavedViewEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            /** @description `CONFLICT`: the user has 50 saved views already. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    deleteSavedView: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The view's id (a malformed id, or another user's view, is a 404). */
-                viewId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            404: components["responses"]["NotFound"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateSavedView: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The view's id (a malformed id, or another user's view, is a 404). */
-                viewId: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SavedViewPatch"];
-            };
-        };
-        responses: {
-            /** @description The changed view. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SavedViewEnvelope"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getOnboarding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The checklist. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Onboarding"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    dismissOnboarding: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The checklist, dismissed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Onboarding"];
-                };
-            };
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    dismissCoachMark: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The screen whose hint was dismissed. */
-                mark: components["schemas"]["CoachMark"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Recorded. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -13231,7 +12623,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["CsrfRejected"];
             /**
              * @description No such preview: never staged, another user's, already
              *     committed, or expired (previews last
@@ -13871,6 +13263,242 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionInput"];
+            };
+        };
+        responses: {
+            /** @description The connection. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `ENCRYPTION_REQUIRED`: the server has no ENCRYPTION_KEY to seal the credentials with. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionTest"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection after the sync. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: another sync of the connection is running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                connectionId: components["parameters"]["ConnectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

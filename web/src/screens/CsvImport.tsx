@@ -238,7 +238,7 @@ export default function CsvImport() {
   }
   return (
     <>
-      <PageTitle>Import a CSV</PageTitle>
+      <PageTitle actions={<Link to="/connections">Sync from your broker instead</Link>}>Import a CSV</PageTitle>
       <Datalists />
       <form className="card" onSubmit={submit} aria-label="Import options">
         <h2>1. File and account</h2>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { ConnectionNotice } from './connections/ConnectionNotice';
 import { Link, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap, type Schemas } from '../api/client';
@@ -246,6 +247,7 @@ export default function Dashboard() {
         Dashboard
       </PageTitle>
       <DemoJournal accounts={accounts.data} />
+      <ConnectionNotice />
       <OnboardingChecklist />
       <FilterBar filters={filters} onChange={setFilters} accounts={accounts.data} tags={tags.data} scope="statistics" label="Filter statistics">
         {blocks.length > 1 && (
