@@ -10406,6 +10406,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
@@ -12058,6 +12060,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
@@ -12138,6 +12142,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
