@@ -2659,6 +2659,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me/theme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the colour theme
+         * @description Stores the colour theme (light, dark or system) and sends it as the
+         *     `tj_theme` cookie (see the `Theme` schema), so every browser of the
+         *     user paints in it from the first frame. Any other value is a 400
+         *     naming `theme`.
+         */
+        put: operations["setTheme"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me": {
         parameters: {
             query?: never;
@@ -3707,8 +3730,24 @@ export interface components {
              * @example USD
              */
             displayCurrency: string | null;
+            theme: components["schemas"]["Theme"];
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * @description The colour theme the user picked; `system` (the default) follows the
+         *     device's light or dark setting. Sign-in, registration, `GET
+         *     /api/auth/me` and `PUT /api/users/me/theme` send it as the `tj_theme`
+         *     cookie (`Path=/`, `SameSite=Lax`, 400 days, readable by the page's
+         *     script: it holds only this word), which the web app's `/theme.js`
+         *     applies before its scripts run, so the first paint has it, also on
+         *     the sign-in page after signing out. Registration takes the theme of
+         *     that cookie when it has one.
+         * @enum {string}
+         */
+        Theme: "light" | "dark" | "system";
+        ThemeRequest: {
+            theme: components["schemas"]["Theme"];
         };
         UserEnvelope: {
             user: components["schemas"]["User"];
@@ -11642,6 +11681,36 @@ export interface operations {
         };
         responses: {
             /** @description The updated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setTheme: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThemeRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated user; `Set-Cookie` carries `tj_theme`. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@ import { useAppConfig, useMe } from '../api/queries';
 import { setMessageDefaults } from '../api/messages';
 import { setDisplayZone } from '../format';
 import { forgetSession, hasSession } from '../session';
-import { currentTheme, saveTheme, type Theme } from '../theme';
+import { ThemeToggle } from './ThemeControls';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
@@ -16,24 +16,6 @@ import { preloadAppScreens, preloadScreen } from '../screenChunks';
 
 /** The views that share the journal filter: moving between them keeps it (filterState.ts). */
 const filteredViews = new Set(['/', '/positions']);
-
-function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(currentTheme);
-  const next: Theme = theme === 'dark' ? 'light' : 'dark';
-  return (
-    <button
-      type="button"
-      className="ghost"
-      aria-label={`Switch to ${next} theme`}
-      onClick={() => {
-        saveTheme(next);
-        setTheme(next);
-      }}
-    >
-      {theme === 'dark' ? '☀' : '☾'}
-    </button>
-  );
-}
 
 function ScreenFallback() {
   return <Loading />;
@@ -48,7 +30,7 @@ export function PublicLayout() {
         <Link to="/welcome" className="brand">
           Trade Journal
         </Link>
-        <ThemeToggle />
+        <ThemeToggle signedIn={false} />
       </header>
       <main id="main" className="public-main">
         <ErrorBoundary>
@@ -168,7 +150,7 @@ export function AppLayout() {
           <span className="user-email" title={user?.email}>
             {user?.email}
           </span>
-          <ThemeToggle />
+          <ThemeToggle signedIn saved={user?.theme} />
           <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>
