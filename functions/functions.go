@@ -12,6 +12,7 @@ import (
 	"tradejournal/functions/backup"
 	"tradejournal/functions/billing"
 	"tradejournal/functions/calculator"
+	"tradejournal/functions/changelog"
 	"tradejournal/functions/csvimport"
 	"tradejournal/functions/currency"
 	"tradejournal/functions/expenses"
@@ -35,5 +36,6 @@ func All(a *app.App) []httpx.Group {
 	return []httpx.Group{health.Group(a), auth.Group(a), users.Group(a), admin.Group(a), calculator.Group(a),
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
-		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a), options.Group(a)}
+		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a), options.Group(a),
+		changelog.Group(a)}
 }

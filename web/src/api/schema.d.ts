@@ -984,6 +984,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What's new, and how much of it is unread
+         * @description Every version of the app's changelog (written for traders, part of
+         *     the release), newest first, and `unread`: how many of the first
+         *     entries are newer than the version the user last opened (all of
+         *     them before the first opening).
+         */
+        get: operations["getChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changelog/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the changelog read
+         * @description Records the newest version as read by the user, so `unread` is 0
+         *     until a newer version ships. No body; repeating it changes nothing.
+         */
+        post: operations["markChangelogRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -3746,6 +3790,22 @@ export interface components {
          * @enum {string}
          */
         Theme: "light" | "dark" | "system";
+        Changelog: {
+            entries: components["schemas"]["ChangelogEntry"][];
+            /** @description How many of the first entries the user has not opened yet. */
+            unread: number;
+        };
+        ChangelogEntry: {
+            /** @example 0.5.0 */
+            version: string;
+            /**
+             * Format: date
+             * @description The day the version shipped.
+             */
+            date: string;
+            /** @description One sentence per change, in the words of a trader. */
+            changes: string[];
+        };
         ThemeRequest: {
             theme: components["schemas"]["Theme"];
         };
@@ -8412,6 +8472,53 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getChangelog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changelog"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markChangelogRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog, with `unread` 0. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changelog"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
