@@ -8,6 +8,7 @@ import { setMessageDefaults } from '../api/messages';
 import { setDisplayZone } from '../format';
 import { forgetSession, hasSession } from '../session';
 import { ThemeToggle } from './ThemeControls';
+import { WhatsNew } from './WhatsNew';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
@@ -150,6 +151,7 @@ export function AppLayout() {
           <span className="user-email" title={user?.email}>
             {user?.email}
           </span>
+          <WhatsNew />
           <ThemeToggle signedIn saved={user?.theme} />
           <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
