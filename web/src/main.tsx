@@ -11,3 +11,13 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// The installed app's service worker (public/sw.js): the shell offline.
+// Only in a build: the dev server's modules are not a shell to keep. A
+// browser that refuses it (private mode, http on another host) runs the
+// app as before.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+  });
+}

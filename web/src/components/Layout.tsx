@@ -9,6 +9,7 @@ import { setDisplayZone } from '../format';
 import { forgetSession, hasSession } from '../session';
 import { ThemeToggle } from './ThemeControls';
 import { WhatsNew } from './WhatsNew';
+import { OfflineNote, offlineStartText, useOnline } from './OfflineNote';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
@@ -34,6 +35,7 @@ export function PublicLayout() {
         <ThemeToggle signedIn={false} />
       </header>
       <main id="main" className="public-main">
+        <OfflineNote />
         <ErrorBoundary>
           <Suspense fallback={<ScreenFallback />}>
             <Outlet />
@@ -53,6 +55,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
+  const online = useOnline();
   const signedIn = !!me.data;
   // Once the signed-in app is up, the other screens' chunks load while the browser is idle.
   useEffect(() => (signedIn ? preloadAppScreens() : undefined), [signedIn]);
@@ -85,7 +88,7 @@ export function AppLayout() {
   if (me.isError) {
     return (
       <main className="public-main">
-        <p role="alert">The server could not be reached. Reload to try again.</p>
+        <p role="alert">{online ? 'The server could not be reached. Reload to try again.' : offlineStartText}</p>
       </main>
     );
   }
@@ -159,6 +162,7 @@ export function AppLayout() {
         </div>
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
+        <OfflineNote />
         {/* The Suspense boundary outlives a move between screens (only the
             error boundary starts afresh on each): a screen whose chunk is
             still on its way leaves the last one up instead of a fresh
