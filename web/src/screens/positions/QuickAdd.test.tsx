@@ -24,7 +24,7 @@ describe('QuickAdd', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/positions/p1'));
     const post = calls.find((c) => c.method === 'POST');
     expect(post?.body).toMatchObject({ accountId: 'a2', symbol: 'aapl', assetType: 'stock', side: 'short', fills: [{ type: 'entry', price: '190.5', quantity: '10' }] });
-    expect((post?.body as { fills: Array<{ filledAt: string }> }).fills[0].filledAt).toMatch(/Z$/);
+    expect((post?.body as { fills: Array<{ filledAt: string }> }).fills[0]?.filledAt).toMatch(/Z$/);
   });
 
   it("names the form's own fields in the API's errors", async () => {
