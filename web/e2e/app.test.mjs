@@ -670,7 +670,7 @@ step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s posi
 });
 
 step('filters the dashboard by result: winners keep every trade, losers none, and the positions list follows', async () => {
-  await nav('Dashboard');
+  await page.goto('/'); // the menu would carry the last step's filter
   const tiles = page.getByLabel('Statistics', { exact: true });
   await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
   const filters = page.getByRole('search', { name: 'Filter statistics' });
