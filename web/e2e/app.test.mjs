@@ -675,11 +675,11 @@ step('filters the dashboard by result: winners keep every trade, losers none, an
   await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
   const filters = page.getByRole('search', { name: 'Filter statistics' });
   await filters.getByText('Wins, losses and breakevens').click();
-  await filters.getByRole('checkbox', { name: 'Winners' }).check();
+  await filters.getByRole('checkbox', { name: 'Winners' }).click(); // the address, then the box, follows
   await page.waitForURL(/[?&]result=win(&|$)/);
   await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
-  await filters.getByRole('checkbox', { name: 'Winners' }).uncheck();
-  await filters.getByRole('checkbox', { name: 'Losers' }).check();
+  await filters.getByRole('checkbox', { name: 'Winners' }).click();
+  await filters.getByRole('checkbox', { name: 'Losers' }).click();
   await page.waitForURL(/[?&]result=loss(&|$)/);
   await page.getByRole('gridcell', { name: '2026-11-05: no trades' }).waitFor();
   assert.equal(await tiles.getByText('3 (3W / 0L / 0BE)').count(), 0);
