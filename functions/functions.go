@@ -12,6 +12,7 @@ import (
 	"tradejournal/functions/backup"
 	"tradejournal/functions/billing"
 	"tradejournal/functions/calculator"
+	"tradejournal/functions/changelog"
 	"tradejournal/functions/connections"
 	"tradejournal/functions/csvimport"
 	"tradejournal/functions/currency"
@@ -37,5 +38,5 @@ func All(a *app.App) []httpx.Group {
 		symbols.Group(a), appconfig.Group(a), currency.Group(a), performance.Group(a),
 		accounts.Group(a), positions.Group(a), billing.Group(a), csvimport.Group(a), assistant.Group(a), backup.Group(a),
 		strategies.Group(a), journaldays.Group(a), playbooks.Group(a), rules.Group(a), tax.Group(a), expenses.Group(a), options.Group(a),
-		connections.Group(a)}
+		connections.Group(a), changelog.Group(a)}
 }

@@ -140,6 +140,9 @@ func (s *spa) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "404 page not found", http.StatusNotFound)
 		return
 	}
+	if name == "manifest.webmanifest" { // Go's table of types lacks it
+		h.Set("Content-Type", "application/manifest+json")
+	}
 	if name != "" && name != "index.html" && s.serveFile(w, r, name, "no-cache") {
 		return
 	}

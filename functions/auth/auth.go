@@ -140,6 +140,12 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		if user, err = auth.CreateUser(ctx, tx, email, hash, timezone); err != nil {
 			return err
 		}
+		// The theme picked on the signed-out pages becomes the account's.
+		if theme := auth.ThemeOfRequest(r); theme != user.Theme {
+			if user, err = auth.SetTheme(ctx, tx, user.ID, theme); err != nil {
+				return err
+			}
+		}
 		if h.app.Outbox != nil {
 			if err := h.queueMail(ctx, tx, user, auth.PurposeVerify); err != nil {
 				return err
@@ -156,6 +162,7 @@ func (h handler) register(w http.ResponseWriter, r *http.Request) {
 		h.app.Outbox.Nudge()
 	}
 	h.app.Analytics.Capture(user.ID, analytics.EventSignedUp, analytics.Props{"emailVerificationSent": h.app.Outbox != nil})
+	auth.SetThemeCookie(w, user.Theme)
 	httpx.JSON(w, http.StatusCreated, userEnvelope{User: user})
 }
 
@@ -214,6 +221,7 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	auth.SetThemeCookie(w, user.Theme)
 	httpx.JSON(w, http.StatusOK, userEnvelope{User: user})
 }
 
@@ -291,6 +299,10 @@ func (h handler) logout(w http.ResponseWriter, r *http.Request) {
 	httpx.NoContent(w)
 }
 
+// me answers the signed-in user, and refreshes the theme cookie: a theme
+// picked on another device reaches this browser's next first paint.
 func (h handler) me(w http.ResponseWriter, r *http.Request) {
-	httpx.JSON(w, http.StatusOK, userEnvelope{User: auth.CurrentUser(r.Context())})
+	u := auth.CurrentUser(r.Context())
+	auth.SetThemeCookie(w, u.Theme)
+	httpx.JSON(w, http.StatusOK, userEnvelope{User: u})
 }

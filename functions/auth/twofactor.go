@@ -221,5 +221,6 @@ func (h handler) loginCode(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	auth.SetThemeCookie(w, user.Theme)
 	httpx.JSON(w, http.StatusOK, userEnvelope{User: user})
 }

@@ -279,11 +279,24 @@ func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
 		anyOf("playbookId", func(v string) bool { return v == p.playbook }) &&
 		anyOf("strategy", func(v string) bool { return v == p.strategy || v == "none" && p.strategy == "" }) &&
 		anyOf("side", func(v string) bool { return v == p.side }) &&
+		anyOf("result", func(v string) bool { return p.status == "closed" && v == oracleResult(p.net) }) &&
 		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
 		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
 		anyOf("hour", func(v string) bool { return v == fmt.Sprint(entry.Hour()) }) &&
 		(q.Get("status") == "" || q.Get("status") == p.status) &&
 		(q.Get("from") == "" || day >= q.Get("from")) && (q.Get("to") == "" || day <= q.Get("to"))
+}
+
+// oracleResult is a closed trade's result by its net P&L: above zero a
+// win, below a loss, exactly zero breakeven.
+func oracleResult(net decimal.Decimal) string {
+	switch {
+	case net.IsPositive():
+		return "win"
+	case net.IsNegative():
+		return "loss"
+	}
+	return "breakeven"
 }
 
 var zones sync.Map // zone name to *time.Location

@@ -430,6 +430,8 @@ func TestPerformance(t *testing.T) {
 		{Name: "ToBeforeFrom", Method: "GET", Path: "/api/performance?from=2024-03-02&to=2024-03-01", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BadStatus", Method: "GET", Path: "/api/performance?status=won", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "LongSymbol", Method: "GET", Path: "/api/performance?symbol=ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJ", Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "BadResult", Method: "GET", Path: "/api/performance?result=win,draw", Status: 400, Code: "VALIDATION_ERROR", Field: "result"},
+		{Name: "BadFeesResult", Method: "GET", Path: "/api/performance/fees?result=won", Status: 400, Code: "VALIDATION_ERROR", Field: "result"},
 		{Name: "PostIsNotARoute", Method: "POST", Path: "/api/performance", Body: map[string]any{}, Status: 404},
 	})
 	apitest.Run(t, srv.Client(t), []apitest.Case{

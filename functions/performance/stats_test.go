@@ -185,6 +185,9 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				"?playbookId=" + bookIDs[2], "?playbookId=" + newID(),
 				"?strategy=custom", "?strategy=none", "?strategy=custom,none&side=long", "?strategy=iron-condor",
 				"?strategy=custom&from=2024-02-01&to=2024-02-29&tagId=" + tags[0],
+				// Results: each alone (breakevens are one in twelve), two, with a strategy's merged net, and with other filters.
+				"?result=win", "?result=loss", "?result=breakeven", "?result=win,breakeven", "?result=loss&strategy=custom",
+				"?result=breakeven&status=open", "?result=win&accountId=" + accounts[1] + "&side=long&tagId=" + tags[0],
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

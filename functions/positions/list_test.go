@@ -138,6 +138,32 @@ func TestPositionsList(t *testing.T) {
 	if fs := detailFields(t, r); !slices.Equal(fs, []string{"status", "limit", "cursor"}) {
 		t.Fatalf("details %v", fs)
 	}
+
+	// Results: the net P&L's sign of closed positions (fees count); open
+	// and draft positions have none.
+	t.Run("Result", func(t *testing.T) {
+		loss := create(f.account, "LOSS", nil, fill("entry", "10", "1", "0", "2024-02-01T15:00:00Z"), fill("exit", "9", "1", "0", "2024-02-01T16:00:00Z"))
+		even := create(f.account, "EVEN", nil, fill("entry", "10", "1", "0.5", "2024-02-02T15:00:00Z"), fill("exit", "11", "1", "0.5", "2024-02-02T16:00:00Z"))
+		for q, want := range map[string][]string{
+			"result=win":                {closed},
+			"result=loss":               {loss},
+			"result=breakeven":          {even},
+			"result=win,breakeven":      {even, closed},
+			"result=loss&result=win":    {loss, closed},
+			"result=win&status=open":    nil,
+			"result=loss&symbol=MSFT":   nil,
+			"result=win,loss,breakeven": {even, loss, closed},
+			"result=breakeven&dateBy=closed&from=2024-02-02&to=2024-02-02": {even},
+		} {
+			if got := ids(q); !slices.Equal(got, want) {
+				t.Errorf("%s gave %v, want %v", q, got, want)
+			}
+		}
+		apitest.Run(t, a, []apitest.Case{
+			{Name: "BadResult", Method: "GET", Path: "/api/positions?result=won", Status: 400, Code: "VALIDATION_ERROR", Field: "result"},
+			{Name: "ResultWithBadSide", Method: "GET", Path: "/api/positions?result=win,tie&side=up", Status: 400, Code: "VALIDATION_ERROR", Field: "result"},
+		})
+	})
 }
 
 // TestPositionsListSorted walks every sort page by page: the pages must give

@@ -78,7 +78,7 @@ type RuleGroup struct {
 // complianceFilters are the statistics' filters a compliance request
 // refuses: a rule judges every trade of a day, so narrowing the trades to
 // some symbols, tags or hours would judge a day that never was.
-var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "assetType", "weekday", "hour", "dateBy"}
+var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "result", "assetType", "weekday", "hour", "dateBy"}
 
 // query is a compliance request: the range (From and To set) and
 // accounts, and whether the days are answered.

@@ -1,7 +1,8 @@
 // Package users is the route group for the signed-in user's own settings
-// and credentials: time zone, display currency, password, email address and
-// signed-in devices; and their dashboard's layout and saved views, the
-// onboarding checklist and the coach marks they have seen (shared/personal).
+// and credentials: time zone, display currency, theme, password, email
+// address and signed-in devices; and their dashboard's layout and saved
+// views, the onboarding checklist and the coach marks they have seen
+// (shared/personal).
 package users
 
 import (
@@ -26,6 +27,7 @@ func Group(a *app.App) httpx.Group {
 		Routes: []httpx.Route{
 			{Pattern: "PUT /api/users/me/timezone", Handler: a.Sessions.Require(h.setTimezone)},
 			{Pattern: "PUT /api/users/me/display-currency", Handler: a.Sessions.Require(h.setDisplayCurrency)},
+			{Pattern: "PUT /api/users/me/theme", Handler: a.Sessions.Require(h.setTheme)},
 			{Pattern: "PUT /api/users/me/password", Handler: a.Sessions.Require(h.changePassword)},
 			{Pattern: "PUT /api/users/me/email", Handler: a.Sessions.Require(h.changeEmail)},
 			{Pattern: "POST /api/users/email-change/confirm", Handler: h.confirmEmailChange},
@@ -94,6 +96,31 @@ func (h handler) setDisplayCurrency(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	httpx.JSON(w, http.StatusOK, userEnvelope{u})
+}
+
+type themeRequest struct {
+	Theme string `json:"theme"`
+}
+
+// setTheme stores the colour theme and sends it as the cookie the next
+// first paint reads (auth.SetThemeCookie).
+func (h handler) setTheme(w http.ResponseWriter, r *http.Request) {
+	var req themeRequest
+	if err := httpx.Decode(w, r, &req); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if !auth.ValidTheme(req.Theme) {
+		httpx.Error(w, r, apperr.Invalid("theme", "must be light, dark or system"))
+		return
+	}
+	u, err := auth.SetTheme(r.Context(), h.app.DB, auth.CurrentUser(r.Context()).ID, req.Theme)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	auth.SetThemeCookie(w, u.Theme)
 	httpx.JSON(w, http.StatusOK, userEnvelope{u})
 }
 

@@ -30,16 +30,18 @@ type User struct {
 	Timezone      string `json:"timezone"`
 	// DisplayCurrency is the ISO 4217 code the dashboard converts into;
 	// nil until chosen (or set from the first account's currency).
-	DisplayCurrency *string   `json:"displayCurrency"`
-	CreatedAt       time.Time `json:"createdAt"`
+	DisplayCurrency *string `json:"displayCurrency"`
+	// Theme is light, dark or system (theme.go).
+	Theme     string    `json:"theme"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // userColumns is selected wherever a User is scanned, in scanUser's order.
-const userColumns = "u.id::text, u.email, u.email_verified, u.is_admin, u.timezone, u.display_currency::text, u.created_at"
+const userColumns = "u.id::text, u.email, u.email_verified, u.is_admin, u.timezone, u.display_currency::text, u.theme, u.created_at"
 
 func scanUser(row pgx.Row, extra ...any) (User, error) {
 	var u User
-	err := row.Scan(append([]any{&u.ID, &u.Email, &u.EmailVerified, &u.IsAdmin, &u.Timezone, &u.DisplayCurrency, &u.CreatedAt}, extra...)...)
+	err := row.Scan(append([]any{&u.ID, &u.Email, &u.EmailVerified, &u.IsAdmin, &u.Timezone, &u.DisplayCurrency, &u.Theme, &u.CreatedAt}, extra...)...)
 	return u, err
 }
 

@@ -34,6 +34,9 @@ type Filter struct {
 	// positions in no strategy): a strategy's legs match its kind.
 	Strategies []string
 	Side       string
+	// Results are journal.ResultWin, ResultLoss and ResultBreakeven: closed
+	// positions whose net P&L has that sign (open and draft ones have none).
+	Results    []string
 	AssetTypes []string
 	Weekdays   []int      // ISO: 1 Monday to 7 Sunday
 	Hours      []int      // 0 to 23
@@ -52,7 +55,7 @@ const NoStrategy = "none"
 const maxFilterValues = 50
 
 // ParseFilter reads accountId, symbol, status, tagId, excludeTagId, playbookId, strategy,
-// side, assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
+// side, result, assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
 // query string.
 // A list is given by repeating the parameter or separating its values with
 // commas (tagId=a,b).
@@ -117,6 +120,13 @@ func ParseFilter(q url.Values) (Filter, error) {
 			break
 		}
 		f.Strategies = append(f.Strategies, v)
+	}
+	for _, v := range list("result") {
+		if _, ok := journal.ResultSign(v); !ok {
+			bad("result", "must be win, loss or breakeven")
+			break
+		}
+		f.Results = append(f.Results, v)
 	}
 	for _, v := range list("assetType") {
 		if !instrument.ValidAssetType(v) {
@@ -224,6 +234,14 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 	if f.Side != "" {
 		conds = append(conds, "p.side = "+arg(f.Side))
 	}
+	if len(f.Results) > 0 {
+		var signs []int
+		for _, v := range f.Results {
+			sign, _ := journal.ResultSign(v)
+			signs = append(signs, sign)
+		}
+		conds = append(conds, "(p.status = 'closed' AND sign(p.net_pnl)::int = ANY("+arg(signs)+"::int[]))")
+	}
 	if len(f.AssetTypes) > 0 {
 		conds = append(conds, "p.asset_type = ANY("+arg(f.AssetTypes)+"::text[])")
 	}
@@ -248,8 +266,9 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 // Candidate is a trade as Match reads it: its account, status and
 // trading day (the day the caller dates it by), what it follows and is
 // tagged with as the small integers Compile's lookups give, its side,
-// asset type and strategy kind (NoStrategy for a position in none), the
-// weekday (ISO) and hour of its entry in its account's zone. Its symbol
+// asset type and strategy kind (NoStrategy for a position in none), its
+// result (journal.ResultOf; "" when not closed), the weekday (ISO) and
+// hour of its entry in its account's zone. Its symbol
 // is matched apart (TakesSymbol), once per distinct symbol.
 type Candidate struct {
 	Account   int32
@@ -260,6 +279,7 @@ type Candidate struct {
 	Long      bool
 	AssetType string
 	Strategy  string
+	Result    string
 	Weekday   int // 1 Monday .. 7 Sunday
 	Hour      int
 }
@@ -278,6 +298,7 @@ type Match struct {
 	playbooks map[int32]bool  // nil: any
 	kinds     map[string]bool // nil: any
 	side      string          // "": any
+	results   map[string]bool // nil: any
 	assets    map[string]bool // nil: any
 	weekdays  [8]bool
 	hours     [24]bool
@@ -333,7 +354,7 @@ func (f Filter) Compile(account, tag, playbook Index) Match {
 		}
 	}
 	m.noTags = known(f.ExcludeTagIDs, tag)
-	m.symbols, m.kinds, m.assets = strs(f.Symbols), strs(f.Strategies), strs(f.AssetTypes)
+	m.symbols, m.kinds, m.assets, m.results = strs(f.Symbols), strs(f.Strategies), strs(f.AssetTypes), strs(f.Results)
 	if f.From != nil {
 		m.first = f.From.Unix() / 86400
 	}
@@ -356,6 +377,10 @@ func (m *Match) HasSymbols() bool { return m.symbols != nil }
 // underlying: either taken takes the trade).
 func (m *Match) TakesSymbol(s string) bool { return m.symbols == nil || m.symbols[s] }
 
+// HasResults reports whether m narrows by result: a record's figures
+// are read before Takes.
+func (m *Match) HasResults() bool { return m.results != nil }
+
 // Days are the trading days m narrows to (math.MinInt64 and MaxInt64:
 // none), days since 1970-01-01.
 func (m *Match) Days() (first, last int64) { return m.first, m.last }
@@ -371,6 +396,7 @@ func (m *Match) Takes(c *Candidate) bool {
 		m.side != "" && (c.Long != (m.side == journal.SideLong)),
 		m.kinds != nil && !m.kinds[c.Strategy],
 		m.assets != nil && !m.assets[c.AssetType],
+		m.results != nil && !m.results[c.Result],
 		m.byWeekday && !m.weekdays[c.Weekday],
 		m.byHour && !m.hours[c.Hour],
 		m.anyTags != nil && !containsAny(c.Tags, m.anyTags):

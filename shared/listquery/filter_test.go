@@ -56,6 +56,17 @@ func TestParseFilter(t *testing.T) {
 			t.Fatalf("%q %v", got, args)
 		}
 	})
+	t.Run("Result", func(t *testing.T) {
+		f, err := ParseFilter(url.Values{"result": {"win,breakeven"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []any
+		got := f.SQL(&args, "p.closed_at")
+		if got != "(p.status = 'closed' AND sign(p.net_pnl)::int = ANY($1::int[]))" || !slices.Equal(args[0].([]int), []int{1, 0}) {
+			t.Fatalf("%q %v", got, args)
+		}
+	})
 	for name, q := range map[string]url.Values{
 		"BadPlaybook":   {"playbookId": {id + ",x"}},
 		"BadAccount":    {"accountId": {"1 OR 1=1"}},
@@ -68,6 +79,8 @@ func TestParseFilter(t *testing.T) {
 		"NULInSymbol":   {"symbol": {"AA\x00PL"}},
 		"BadUTF8":       {"symbol": {"\xff\xfe"}},
 		"BadSide":       {"side": {"flat"}},
+		"BadResult":     {"result": {"win,lost"}},
+		"ResultCase":    {"result": {"Win"}},
 		"BadAsset":      {"assetType": {"stock,bond"}},
 		"FuturesOption": {"assetType": {"futures_option"}},
 		"Weekday0":      {"weekday": {"0"}},
@@ -93,7 +106,7 @@ func TestFilterFieldsInBoth(t *testing.T) {
 	// A candidate every empty filter takes; each row's filter refuses the
 	// candidate after its change.
 	base := Candidate{Account: 7, Status: journal.StatusClosed, Day: day("2026-03-04").Unix() / 86400, Tags: []int32{7}, Playbook: 7,
-		Long: true, AssetType: instrument.AssetStock, Strategy: NoStrategy, Weekday: 3, Hour: 15}
+		Long: true, AssetType: instrument.AssetStock, Strategy: NoStrategy, Result: journal.ResultWin, Weekday: 3, Hour: 15}
 	rows := map[string]struct {
 		set    func(*Filter)
 		refuse func(*Candidate)
@@ -107,6 +120,7 @@ func TestFilterFieldsInBoth(t *testing.T) {
 		"Strategies":    {func(f *Filter) { f.Strategies = []string{"vertical"} }, func(c *Candidate) {}},
 		"Side":          {func(f *Filter) { f.Side = journal.SideShort }, func(c *Candidate) {}},
 		"AssetTypes":    {func(f *Filter) { f.AssetTypes = []string{instrument.AssetOption} }, func(c *Candidate) {}},
+		"Results":       {func(f *Filter) { f.Results = []string{journal.ResultWin} }, func(c *Candidate) { c.Result = journal.ResultLoss }},
 		"Weekdays":      {func(f *Filter) { f.Weekdays = []int{1} }, func(c *Candidate) {}},
 		"Hours":         {func(f *Filter) { f.Hours = []int{9} }, func(c *Candidate) {}},
 		"From":          {func(f *Filter) { f.From = day("2026-03-05") }, func(c *Candidate) {}},

@@ -23,7 +23,7 @@ var t0 = time.Date(2024, 1, 19, 14, 30, 0, 0, time.UTC)
 func FuzzParseFilter(f *testing.F) {
 	for _, s := range []string{"", "from=2024-01-01&to=2024-12-31", "from=0000-01-01", "to=0000-12-31", "from=9999-12-31&to=10000-01-01",
 		"accountId=00000000-0000-4000-8000-000000000000&status=open&symbol=aapl", "tagId=x&status=y", "symbol=%00", "from=2024-02-30",
-		"weekday=1,7&hour=0&hour=23&side=short&assetType=option,future", "weekday=8", "hour=-1", "symbol=aapl,,msft&excludeTagId=,",
+		"weekday=1,7&hour=0&hour=23&side=short&assetType=option,future", "weekday=8", "hour=-1", "result=win,loss&result=breakeven", "result=draw", "symbol=aapl,,msft&excludeTagId=,",
 		"tagId=00000000-0000-4000-8000-000000000000,00000000-0000-4000-8000-000000000001&excludeTagId=00000000-0000-4000-8000-000000000002"} {
 		f.Add(s)
 	}
@@ -52,6 +52,11 @@ func FuzzParseFilter(f *testing.F) {
 		for _, s := range flt.Symbols {
 			if len(s) > 32 || !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
 				t.Fatalf("accepted symbol %q", s)
+			}
+		}
+		for _, v := range flt.Results {
+			if _, ok := journal.ResultSign(v); !ok {
+				t.Fatalf("accepted result %q", v)
 			}
 		}
 		for _, d := range flt.Weekdays {

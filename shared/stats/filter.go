@@ -29,14 +29,15 @@ func compile(f listquery.Filter, j journalRows) listquery.Match {
 }
 
 // candidate is c as the filter's match reads it (its symbol and
-// underlying matched apart, by the decoder).
+// underlying matched apart, by the decoder; its result only once its
+// figures are read).
 func (fd *fold) candidate(c *closed) listquery.Candidate {
 	kind := listquery.NoStrategy
 	if c.strategy > 0 {
 		kind = fd.strings[c.strategy-1]
 	}
 	return listquery.Candidate{Account: c.account, Status: journal.StatusClosed, Day: c.day, Tags: c.tags, Playbook: c.playbook,
-		Long: c.long, AssetType: fd.strings[c.assetType], Strategy: kind, Weekday: c.weekday, Hour: c.hour}
+		Long: c.long, AssetType: fd.strings[c.assetType], Strategy: kind, Result: journal.ResultOf(c.net.sign()), Weekday: c.weekday, Hour: c.hour}
 }
 
 // isoWeekday is the ISO weekday (1 Monday .. 7 Sunday) of local seconds.

@@ -345,12 +345,21 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32) error {
 		c.day = a.day.of(c.at)
 		entry := a.entry.local(c.opened)
 		c.weekday, c.hour = isoWeekday(entry), hourOf(entry)
+		// A filter by result reads the figures first: the result is the net's sign.
+		early := fd.filter.HasResults()
+		if early {
+			r.figures(c)
+		}
 		cand := fd.candidate(c)
-		if !symbolOK || !fd.filter.Takes(&cand) { // the figures unread
-			r.skipFigures(c.hasR)
+		if !symbolOK || !fd.filter.Takes(&cand) {
+			if !early { // the figures unread
+				r.skipFigures(c.hasR)
+			}
 			continue
 		}
-		r.figures(c)
+		if !early {
+			r.figures(c)
+		}
 		if r.err != nil {
 			return r.err
 		}

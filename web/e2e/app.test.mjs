@@ -354,8 +354,8 @@ step('removes the demo journal in one click, with its playbook, rule, strategy a
   assert.equal((await api('/api/journal/days')).items.filter((d) => d.hasEntry).length, 0);
 });
 
-step('the theme follows the system until the toggle picks one', async () => {
-  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+step('the theme follows the system until the toggle picks one, which the server keeps: the first paint has it before any script runs, and the sign-in page after signing out', async () => {
+  const background = (p = page) => p.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const light = 'rgb(247, 248, 250)';
   const dark = 'rgb(15, 18, 23)';
   await page.emulateMedia({ colorScheme: 'light' });
@@ -368,21 +368,64 @@ step('the theme follows the system until the toggle picks one', async () => {
   assert.equal(accent, '#6d9cff');
 
   // A choice outlasts the system's: dark picked under a light system, then
-  // light picked under a dark one.
+  // light picked under a dark one, each stored on the server.
+  const pick = async (name) => {
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/users/me/theme') && r.request().method() === 'PUT');
+    await page.getByRole('button', { name }).click();
+    assert.equal((await saved).status(), 200);
+  };
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await pick('Switch to dark theme');
   assert.equal(await background(), dark);
   await page.emulateMedia({ colorScheme: 'dark' });
   assert.equal(await background(), dark);
-  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await pick('Switch to light theme');
   assert.equal(await background(), light);
-
-  await page.evaluate(() => {
-    localStorage.removeItem('tj-theme');
-    delete document.documentElement.dataset.theme;
-  });
   await page.emulateMedia({ colorScheme: 'light' });
+  await pick('Switch to dark theme');
+  assert.equal((await api('/api/auth/me')).user.theme, 'dark');
+
+  // The first paint: in a browser with this one's cookies whose app
+  // scripts never arrive, the page is dark already (the system is light).
+  const cookies = await page.context().cookies();
+  assert.ok(cookies.some((c) => c.name === 'tj_theme' && c.value === 'dark' && !c.httpOnly && c.sameSite === 'Lax'), 'no readable tj_theme cookie');
+  const bare = await browser.newContext({ baseURL: stack.url, serviceWorkers: 'block', colorScheme: 'light' });
+  try {
+    await bare.addCookies(cookies);
+    const p = await bare.newPage();
+    await p.route('**/assets/*.js', (route) => route.abort());
+    await p.goto('/positions');
+    assert.equal(await p.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.equal(await background(p), dark);
+    assert.equal(await p.locator('#root').innerHTML(), '', 'the bundle ran');
+  } finally {
+    await bare.close();
+  }
+
+  // Signed out, the sign-in page keeps the last user's theme, also when loaded afresh.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL('**/signin');
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(await background(), dark);
+  await page.reload();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  assert.equal(await background(), dark);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+
+  // Back to the system's in Settings.
+  await nav('Settings');
+  const form = page.getByRole('form', { name: 'Theme' });
+  await form.getByRole('combobox', { name: 'Theme' }).selectOption('system');
+  await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
   assert.equal(await background(), light);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.equal(await background(), dark);
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal((await api('/api/auth/me')).user.theme, 'system');
 });
 
 step('a new user finds the onboarding checklist on the dashboard, and a screen\'s coach mark once', async () => {
@@ -746,6 +789,28 @@ step('filters the dashboard, sorts a breakdown, and opens a calendar day\'s posi
   await page.getByRole('row', { name: /MSFT/ }).waitFor();
   assert.equal(await page.getByRole('row', { name: /AAPL|TSLA/ }).count(), 0);
   await screenshot('positions-closed-day');
+});
+
+step('filters the dashboard by result: winners keep every trade, losers none, and the positions list follows', async () => {
+  await page.goto('/'); // the menu would carry the last step's filter
+  const tiles = page.getByLabel('Statistics', { exact: true });
+  await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
+  const filters = page.getByRole('search', { name: 'Filter statistics' });
+  await filters.getByText('Wins, losses and breakevens').click();
+  await filters.getByRole('checkbox', { name: 'Winners' }).click(); // the address, then the box, follows
+  await page.waitForURL(/[?&]result=win(&|$)/);
+  await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
+  await filters.getByRole('checkbox', { name: 'Winners' }).click();
+  await filters.getByRole('checkbox', { name: 'Losers' }).click();
+  await page.waitForURL(/[?&]result=loss(&|$)/);
+  await page.getByRole('gridcell', { name: '2026-11-05: no trades' }).waitFor();
+  assert.equal(await tiles.getByText('3 (3W / 0L / 0BE)').count(), 0);
+  await screenshot('dashboard-losers');
+  await nav('Positions');
+  await page.waitForURL(/\/positions\?result=loss$/);
+  await page.getByText('No positions match.').waitFor();
+  await page.goto('/');
+  await tiles.getByText('3 (3W / 0L / 0BE)').waitFor();
 });
 
 step('adds a EUR account, and previews and confirms exchange-rate changes', async () => {
@@ -2148,10 +2213,100 @@ step('connects Interactive Brokers through the Flex Web Service, syncs now, and 
   }
 });
 
+step('installs as an app: the manifest, its icons and the service worker; offline, the shell says so', async () => {
+  const manifestHref = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = await api(manifestHref);
+  assert.equal(manifest.display, 'standalone');
+  assert.equal(manifest.start_url, '/');
+  assert.ok(manifest.name && manifest.theme_color && manifest.background_color);
+  for (const size of ['192x192', '512x512']) {
+    const icon = manifest.icons.find((i) => i.sizes === size && i.type === 'image/png');
+    assert.ok(icon, `no ${size} PNG icon`);
+    const res = await page.request.get(icon.src);
+    assert.equal(res.status(), 200);
+    assert.equal(res.headers()['content-type'], 'image/png');
+  }
+  assert.ok(manifest.icons.some((i) => i.purpose === 'maskable'), 'no maskable icon');
+  const script = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+  assert.equal(new URL(script).pathname, '/sw.js');
+
+  await page.goto('/positions');
+  await page.getByRole('heading', { name: 'Positions' }).waitFor();
+  assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'the page is not under the service worker');
+  await page.context().setOffline(true);
+  try {
+    await page.getByText(/^You are offline\./).first().waitFor();
+    await page.reload();
+    await page.getByText(/^You are offline\./).first().waitFor();
+    await screenshot('offline');
+  } finally {
+    await page.context().setOffline(false);
+  }
+  // Online again, a page is the server's own (network first), not the copy.
+  const fresh = page.waitForResponse((r) => new URL(r.url()).pathname === '/positions' && r.request().resourceType() === 'document');
+  await page.reload();
+  assert.equal((await fresh).status(), 200);
+  await page.getByRole('heading', { name: 'Positions' }).waitFor();
+  assert.equal(await page.getByText(/^You are offline\./).count(), 0);
+});
+
+step('quick-adds a trade on a 390 px phone: one screen, no sideways scroll, then net P&L and R in the list', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto('/positions');
+    await page.getByRole('link', { name: 'Quick add' }).click();
+    await page.getByRole('heading', { name: 'Quick add' }).waitFor();
+    const form = page.getByRole('form', { name: 'Quick add a trade' });
+    await form.getByLabel('Symbol').fill('QQQ');
+    await form.getByLabel('Short (sell)').check();
+    await form.getByLabel('Quantity').fill('5');
+    await form.getByLabel('Price').fill('0');
+    await form.getByLabel('Time').fill('2026-11-20T15:30');
+    const save = form.getByRole('button', { name: 'Save trade' });
+    const box = await save.boundingBox();
+    assert.ok(box && box.y + box.height <= 844, `Save trade is below the first screen (${box?.y} px)`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'quick add scrolls sideways');
+    await screenshot('quick-add-phone');
+    // A bad price is named as the form names it.
+    await save.click();
+    await form.locator('.field-error').filter({ hasText: /price/i }).waitFor();
+    await form.getByLabel('Price').fill('480.25');
+    await save.click();
+    await page.waitForURL(/\/positions\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: /QQQ/ }).waitFor();
+    await page.goto('/positions');
+    await page.getByRole('row', { name: /QQQ/ }).waitFor();
+    const r = await page.getByRole('columnheader', { name: 'R', exact: true }).boundingBox();
+    assert.ok(r && r.x + r.width <= 390, `the R column is at ${r?.x} px on a 390 px phone`);
+    const net = await page.getByRole('columnheader', { name: 'Net P&L' }).boundingBox();
+    assert.ok(net && net.x + net.width <= 390, `the Net P&L column is at ${net?.x} px`);
+    assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, 'the positions list scrolls sideways');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+});
+
+step("reads what's new: the unread marker goes once the changelog is opened, also after a reload", async () => {
+  await page.goto('/');
+  const unread = page.getByRole('button', { name: /^What's new, \d+ versions? unread$/ });
+  await unread.waitFor();
+  await page.getByTestId('whats-new-unread').waitFor();
+  await unread.click();
+  const panel = page.getByRole('dialog', { name: "What's new" });
+  await panel.getByRole('heading', { name: /^Version 0\.5\.0/ }).waitFor();
+  await panel.getByText(/winners, losers or breakeven/).waitFor();
+  await screenshot('whats-new');
+  await page.getByTestId('whats-new-unread').waitFor({ state: 'detached' });
+  await panel.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await page.getByRole('button', { name: "What's new", exact: true }).waitFor();
+  assert.equal(await page.getByTestId('whats-new-unread').count(), 0);
+  assert.equal((await api('/api/changelog')).unread, 0);
+});
+
 step('every text on every screen reads at WCAG AA contrast, in the light and the dark theme', async () => {
-  await page.evaluate(() => localStorage.removeItem('tj-theme'));
   const { items } = await api('/api/positions');
-  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks', `/tax?year=${taxYear}`, `/expenses${expensesRange}`];
+  const screens = ['/', '/positions', `/positions/${items[0].id}`, '/positions/new', '/positions/quick', '/accounts', '/brokerages', '/calculator', '/calculator/strategy', '/strategies', '/import', '/exchange-rates', '/rules', '/settings', '/settings/security', '/admin', '/journal', '/journal/2026-11-05', '/playbooks', `/tax?year=${taxYear}`, `/expenses${expensesRange}`];
   const found = await themeWalk(page, screens, async (p) => {
     await p.getByRole('heading', { level: 1 }).first().waitFor();
     await p.waitForLoadState('networkidle');

@@ -7,7 +7,7 @@ import type { paths } from './api/schema';
 import type { AssetType } from './assetTypes';
 
 /** Filters that take several values: any of them matches (written comma-separated). */
-export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'assetType', 'weekday', 'hour'] as const;
+export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'result', 'assetType', 'weekday', 'hour'] as const;
 /** Filters that take one value. status and dateBy belong to the positions list only. */
 export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy'] as const;
 
@@ -33,7 +33,7 @@ function isListName(name: FilterName): name is ListFilterName {
 
 /** emptyFilters is the filter that matches everything. */
 export function emptyFilters(): Filters {
-  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], strategy: [], assetType: [], weekday: [], hour: [] };
+  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], strategy: [], result: [], assetType: [], weekday: [], hour: [] };
 }
 
 /**
@@ -108,6 +108,7 @@ export type ApiQuery = {
   excludeTagId?: string[];
   playbookId?: string[];
   strategy?: Array<Schemas['StrategyKind'] | 'none'>;
+  result?: Array<'win' | 'loss' | 'breakeven'>;
   assetType?: AssetType[];
   weekday?: number[];
   hour?: number[];

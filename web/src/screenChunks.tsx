@@ -47,6 +47,7 @@ export const Dashboard = screen(() => import('./screens/Dashboard'));
 export const Positions = screen(() => import('./screens/positions/PositionsList'));
 export const PositionPage = screen(() => import('./screens/positions/PositionPage'));
 export const PositionNew = screen(() => import('./screens/positions/PositionNew'));
+export const QuickAdd = screen(() => import('./screens/positions/QuickAdd'));
 export const Accounts = screen(() => import('./screens/Accounts'));
 export const Brokerages = screen(() => import('./screens/Brokerages'));
 export const ExchangeRates = screen(() => import('./screens/ExchangeRates'));
@@ -94,7 +95,7 @@ export function preloadScreen(pathname: string): void {
 }
 
 /** Every signed-in screen, the pages a list opens among them. */
-const appScreens = [...Object.values(byPath), PositionPage, PositionNew, StrategyPage, JournalDay, Brokerages, CalculatorStrategy, SettingsSecurity];
+const appScreens = [...Object.values(byPath), PositionPage, PositionNew, QuickAdd, StrategyPage, JournalDay, Brokerages, CalculatorStrategy, SettingsSecurity];
 
 /**
  * preloadAppScreens fetches every signed-in screen's chunk when the browser

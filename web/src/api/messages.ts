@@ -77,6 +77,7 @@ const fieldLabels: Record<string, Label> = {
   quantity: { label: 'quantity' },
   quoteCurrency: { label: 'quote currency' },
   recurrence: { label: 'repeat', choose: true },
+  result: { label: 'result', choose: true },
   rate: { label: 'rate' },
   riskAmount: { label: 'risk amount' },
   riskPercent: { label: 'risk percent' },

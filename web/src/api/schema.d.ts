@@ -499,6 +499,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's plan and usage
+         * @description The caller's plan, `free` or `pro` (an active or trialing Pro
+         *     subscription whose paid period has not ended), whether Pro is sold
+         *     on this instance, and each free-plan limit: `accounts` (accounts
+         *     not archived), `positions` (in total), `storageBytes` (position
+         *     images), `importsPerDay` (CSV imports committed in the last 24
+         *     hours), with what the caller uses of it. `freeLimit` is the free
+         *     plan's limit (FREE_MAX_*; null when the operator set none, the
+         *     default); `limit` is the one in force for the caller, null when
+         *     there is none. Pro has no limit at all. A write beyond a limit is
+         *     403 `PLAN_LIMIT_REACHED`; what exists stays readable, exportable and
+         *     editable when a journal is over a limit (a subscription that ended).
+         *     Writes nothing.
+         */
+        get: operations["getPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me/sessions": {
         parameters: {
             query?: never;
@@ -678,6 +709,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One user's detail (admin)
+         * @description What an administrator sees of one user: the list item, their plan
+         *     (free or Pro, each free-plan limit with its usage), their most
+         *     relevant Pro subscription, what their journal holds (accounts,
+         *     archived accounts, positions, fills, images and their bytes,
+         *     committed imports), their sign-ins (the last one, wrong passwords
+         *     since it, and those before it not yet dismissed), their live
+         *     sessions and their latest imports (20 of each, newest first). A
+         *     successful sign-in is known by the session it started: one that has
+         *     ended leaves no record. Never a secret: no password hash, session
+         *     token or two-factor key, and nothing of the journal's content.
+         *     Checked as the usage figures are.
+         */
+        get: operations["getAdminUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{userId}/enable": {
         parameters: {
             query?: never;
@@ -714,11 +778,43 @@ export interface paths {
          *     last 7 and 30 days (their last recorded sign-in or session use),
          *     positions, committed CSV imports (counted from the version that
          *     added this figure on) and stored images with their total size in
-         *     bytes (inline and in object storage alike). Checked in this order:
+         *     bytes (inline and in object storage alike); and `period`, the
+         *     activity over the UTC days `from` to `to` (both included): active
+         *     users, new users, committed imports, revenue summed by currency from
+         *     the payment records (credit packs, those of deleted accounts, and Pro
+         *     invoices), and the first page (10) of the top users by image bytes
+         *     stored now and by positions recorded in the period
+         *     (`GET /api/admin/usage/top-users` pages on). Checked in this order:
          *     session (401), admin flag (403 `ADMIN_REQUIRED`), the rate limit of
-         *     the admin actions.
+         *     the admin actions, the query.
          */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/usage/top-users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the usage figures' top users (admin)
+         * @description The users ranked by `by`: `storage`, the bytes of position images
+         *     they store now (the period does not apply); `activity`, the
+         *     positions they recorded in the period (by hand or by import). Ties
+         *     are ordered by id; users with nothing to rank are not listed.
+         *     Keyset-paginated: pass `nextCursor` as `cursor`; a cursor that is
+         *     not one of this list's is 400 `VALIDATION_ERROR` on `cursor`.
+         *     Checked as the usage figures are.
+         */
+        get: operations["listTopUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -978,6 +1074,50 @@ export interface paths {
          *     `VALIDATION_ERROR` names every bad field.
          */
         post: operations["blackScholes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changelog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What's new, and how much of it is unread
+         * @description Every version of the app's changelog (written for traders, part of
+         *     the release), newest first, and `unread`: how many of the first
+         *     entries are newer than the version the user last opened (all of
+         *     them before the first opening).
+         */
+        get: operations["getChangelog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/changelog/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark the changelog read
+         * @description Records the newest version as read by the user, so `unread` is 0
+         *     until a newer version ships. No body; repeating it changes nothing.
+         */
+        post: operations["markChangelogRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2659,6 +2799,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/me/theme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the colour theme
+         * @description Stores the colour theme (light, dark or system) and sends it as the
+         *     `tj_theme` cookie (see the `Theme` schema), so every browser of the
+         *     user paints in it from the first frame. Any other value is a 400
+         *     naming `theme`.
+         */
+        put: operations["setTheme"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/me": {
         parameters: {
             query?: never;
@@ -2676,7 +2839,7 @@ export interface paths {
          *     it. Every row of the user goes in one transaction (sessions, accounts,
          *     ledger, positions, fills, tags, images, exchange rates, settings, the
          *     wallet and its history, assistant conversations, saved CSV mappings,
-         *     queued mail); the images' objects are deleted from the bucket. Each
+         *     the dashboard's layout and saved views, queued mail); the images' objects are deleted from the bucket. Each
          *     credit-pack purchase is kept without the user (no id, no email) as a
          *     payment record (docs/deployment.md). Answers 204 and clears the
          *     session cookie. A wrong password or email is a 400 naming the field;
@@ -2685,6 +2848,169 @@ export interface paths {
          *     Ten tries per 15 minutes per user.
          */
         delete: operations["deleteMyAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/dashboard-layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My dashboard's layout
+         * @description The dashboard's widgets in their order, each with its width on a wide
+         *     screen. Without a layout of the user's own (`custom: false`), the
+         *     default: every widget, in the order the dashboard has always shown
+         *     them. The same on every device.
+         */
+        get: operations["getDashboardLayout"];
+        /**
+         * Arrange my dashboard
+         * @description Stores the layout whole: the widgets shown, in order, with their
+         *     widths. Each `id` must be a dashboard widget listed once, each `size`
+         *     one of `quarter`, `third`, `half`, `full`; at most one of each widget
+         *     (36). An empty list is an empty dashboard. A 400 names the element
+         *     (`widgets[2].size`) and stores nothing.
+         */
+        put: operations["setDashboardLayout"];
+        post?: never;
+        /**
+         * Reset my dashboard
+         * @description Forgets the user's layout; the default is shown again (and answered).
+         */
+        delete: operations["resetDashboardLayout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/saved-views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My saved views
+         * @description The user's saved views (named dashboard filters), by name; at most 50, so unpaged.
+         */
+        get: operations["listSavedViews"];
+        put?: never;
+        /**
+         * Save a view
+         * @description Saves the dashboard's filter under a name. `name`: 1 to 80
+         *     characters, unique among the user's views whatever its case (a taken
+         *     name is a 400 on `name`). `query`: the statistics' filter as a query
+         *     string (`symbol=AAPL&from=2025-01-01`; `""` is the unfiltered
+         *     dashboard): only `accountId`, `symbol`, `tagId`, `excludeTagId`,
+         *     `playbookId`, `strategy`, `assetType`, `weekday`, `hour`, `side`,
+         *     `from` and `to`, each as `GET /api/performance` takes it; a 400 names
+         *     the parameter (`query.from`). Stored with its parameters sorted. A
+         *     user has at most 50 views: one more is a 409 `CONFLICT`.
+         */
+        post: operations["createSavedView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/saved-views/{viewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a view */
+        delete: operations["deleteSavedView"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a view or change its filter
+         * @description Absent fields are kept; each given field is checked as on create.
+         */
+        patch: operations["updateSavedView"];
+        trace?: never;
+    };
+    "/api/users/me/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My onboarding checklist
+         * @description The first-run checklist, each step done or not as the user's own
+         *     journal shows it (the demo journal does not count; nothing is
+         *     recorded per step, so the list cannot drift from the data):
+         *     `account` (an account), `trade` (a position, entered or imported),
+         *     `review` (a position with a tag and a review: notes, an excursion or a
+         *     playbook), `dayPlan` (a day journal entry with a plan), `rule` (a
+         *     trading rule). With whether the user dismissed it and the coach marks
+         *     they have dismissed.
+         */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/onboarding/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dismiss the onboarding checklist
+         * @description Hides the checklist on every device (again is harmless); answers the checklist.
+         */
+        post: operations["dismissOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/coach-marks/{mark}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The screen whose hint was dismissed. */
+                mark: components["schemas"]["CoachMark"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Dismiss a coach mark
+         * @description Records that the user dismissed a screen's first-visit hint, so it
+         *     does not come back on any device (again is harmless). A mark that is
+         *     not one of the screens' is a 400 on `mark`.
+         */
+        put: operations["dismissCoachMark"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2738,7 +3064,9 @@ export interface paths {
          *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
-         *     (the tax report's Section 1256 year-end marks), and
+         *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
+         *     (the dashboard's widgets, only when the user arranged them) and
+         *     `saved_views.jsonl` (named dashboard filters), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -2783,10 +3111,14 @@ export interface paths {
          *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
          *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
          *     `expenses.jsonl` (whose charges are recorded again up to today, as a
-         *     new expense's are) and `tax_year_end_marks.jsonl`. The answer counts
-         *     what was written. Only into a journal without accounts, tags, fee
-         *     schedules, exchange rates, saved CSV mappings, journal day entries,
-         *     trading rules, expenses or expense categories: otherwise 409
+         *     new expense's are), `tax_year_end_marks.jsonl`,
+         *     `dashboard_layout.json` (replaces the user's layout, as the time zone
+         *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
+         *     filters' account, tag and playbook ids mapped to the restored ones).
+         *     The answer counts what was written. Only into a journal without
+         *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
+         *     journal day entries, trading rules, expenses, expense categories or
+         *     saved views: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3794,7 +4126,7 @@ export interface components {
                  *     to shared/apperr and shared/httpx).
                  * @enum {string}
                  */
-                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "ENCRYPTION_REQUIRED" | "INTERNAL";
+                code?: "VALIDATION_ERROR" | "INVALID_JSON" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "REGISTRATION_DISABLED" | "ADMIN_REQUIRED" | "ACCOUNT_DISABLED" | "CSRF_REJECTED" | "INSUFFICIENT_SCOPE" | "EMAIL_TAKEN" | "CONFLICT" | "BILLING_NOT_AVAILABLE" | "UNKNOWN_PACK" | "INSUFFICIENT_CREDITS" | "TURN_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "REQUEST_TIMEOUT" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "SERVICE_UNAVAILABLE" | "INVALID_BACKUP" | "BACKUP_TOO_NEW" | "JOURNAL_NOT_EMPTY" | "SUBSCRIPTION_ACTIVE" | "PLAN_LIMIT_REACHED" | "ENCRYPTION_REQUIRED" | "INTERNAL";
                 /** @description A short human-readable message, safe to show. */
                 message: string;
                 /** @description Only on `VALIDATION_ERROR`, one entry per problem. */
@@ -3806,6 +4138,72 @@ export interface components {
             password: string;
             /** @description The account's email, typed again (any case). */
             confirmEmail: string;
+        };
+        /**
+         * @description A widget of the dashboard (a tile, chart, table or card).
+         * @enum {string}
+         */
+        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
+        /**
+         * @description The widget's width on a wide screen (a phone shows wider widgets full width).
+         * @enum {string}
+         */
+        DashboardWidgetSize: "quarter" | "third" | "half" | "full";
+        DashboardWidget: {
+            id: components["schemas"]["DashboardWidgetId"];
+            size: components["schemas"]["DashboardWidgetSize"];
+        };
+        DashboardLayoutRequest: {
+            widgets: components["schemas"]["DashboardWidget"][];
+        };
+        DashboardLayout: {
+            widgets: components["schemas"]["DashboardWidget"][];
+            /** @description False for the default layout (none of the user's own). */
+            custom: boolean;
+        };
+        SavedView: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The filter as the statistics' query string, parameters sorted (`from=2025-05-01&side=long`). */
+            query: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SavedViewEnvelope: {
+            view: components["schemas"]["SavedView"];
+        };
+        SavedViewList: {
+            items: components["schemas"]["SavedView"][];
+        };
+        SavedViewRequest: {
+            name: string;
+            query: string;
+        };
+        SavedViewPatch: {
+            name?: string;
+            query?: string;
+        };
+        /** @enum {string} */
+        OnboardingStepId: "account" | "trade" | "review" | "dayPlan" | "rule";
+        /**
+         * @description A screen with a hint on its first opening.
+         * @enum {string}
+         */
+        CoachMark: "dashboard" | "positions" | "import" | "journal" | "rules";
+        Onboarding: {
+            /** @description The checklist in order. */
+            steps: {
+                id: components["schemas"]["OnboardingStepId"];
+                done: boolean;
+            }[];
+            /** @description How many steps are done. */
+            done: number;
+            dismissed: boolean;
+            /** @description The coach marks the user has dismissed. */
+            coachMarksSeen: components["schemas"]["CoachMark"][];
         };
         RestoredEnvelope: {
             restored: {
@@ -3829,6 +4227,8 @@ export interface components {
                 expenseCharges: number;
                 /** @description Year-end marks of Section 1256 contracts (the tax report). */
                 taxMarks: number;
+                /** @description The dashboard's saved views (its layout */
+                savedViews: number;
             };
         };
         FieldError: {
@@ -3861,8 +4261,40 @@ export interface components {
              * @example USD
              */
             displayCurrency: string | null;
+            theme: components["schemas"]["Theme"];
             /** Format: date-time */
             createdAt: string;
+        };
+        /**
+         * @description The colour theme the user picked; `system` (the default) follows the
+         *     device's light or dark setting. Sign-in, registration, `GET
+         *     /api/auth/me` and `PUT /api/users/me/theme` send it as the `tj_theme`
+         *     cookie (`Path=/`, `SameSite=Lax`, 400 days, readable by the page's
+         *     script: it holds only this word), which the web app's `/theme.js`
+         *     applies before its scripts run, so the first paint has it, also on
+         *     the sign-in page after signing out. Registration takes the theme of
+         *     that cookie when it has one.
+         * @enum {string}
+         */
+        Theme: "light" | "dark" | "system";
+        Changelog: {
+            entries: components["schemas"]["ChangelogEntry"][];
+            /** @description How many of the first entries the user has not opened yet. */
+            unread: number;
+        };
+        ChangelogEntry: {
+            /** @example 0.5.0 */
+            version: string;
+            /**
+             * Format: date
+             * @description The day the version shipped.
+             */
+            date: string;
+            /** @description One sentence per change, in the words of a trader. */
+            changes: string[];
+        };
+        ThemeRequest: {
+            theme: components["schemas"]["Theme"];
         };
         UserEnvelope: {
             user: components["schemas"]["User"];
@@ -4062,6 +4494,105 @@ export interface components {
             images: number;
             /** @description Total size of the stored images. */
             storageBytes: number;
+            period: components["schemas"]["AdminPeriodUsage"];
+        };
+        AdminPeriodUsage: {
+            /** Format: date */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day
+             */
+            to: string;
+            /**
+             * @description Users who signed in or used a session in the period, from the
+             *     sessions that still exist and each user's last activity: a period
+             *     long past reads low, since ended sessions leave no record.
+             */
+            activeUsers: number;
+            newUsers: number;
+            imports: number;
+            /** @description By currency, in its minor units; payments recorded without an amount are left out. */
+            revenue: {
+                currency: string;
+                amountMinor: number;
+                payments: number;
+            }[];
+            topByStorage: components["schemas"]["AdminTopUserPage"];
+            topByActivity: components["schemas"]["AdminTopUserPage"];
+        };
+        AdminTopUserPage: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** @description Image bytes */
+                value: number;
+            }[];
+            nextCursor: string | null;
+        };
+        AdminUserDetailEnvelope: {
+            user: {
+                user: components["schemas"]["AdminUserListItem"];
+                plan: components["schemas"]["Plan"];
+                subscription: null | {
+                    status: string;
+                    /** Format: date-time */
+                    currentPeriodEnd: string | null;
+                    cancelAtPeriodEnd: boolean;
+                };
+                usage: {
+                    accounts: number;
+                    archivedAccounts: number;
+                    positions: number;
+                    fills: number;
+                    images: number;
+                    storageBytes: number;
+                    imports: number;
+                };
+                signIns: {
+                    /**
+                     * Format: date-time
+                     * @description The start of the latest session that still exists.
+                     */
+                    lastSignInAt: string | null;
+                    failedSinceLastSignIn: number;
+                    /** Format: date-time */
+                    lastFailedAt: string | null;
+                    /** @description Wrong passwords before the latest sign-in that the user has not dismissed. */
+                    failedBeforeLastSignIn: number;
+                };
+                sessions: {
+                    /** Format: uuid */
+                    id: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    lastSeenAt: string;
+                    /** Format: date-time */
+                    expiresAt: string;
+                    userAgent: string;
+                }[];
+                imports: {
+                    /** Format: date-time */
+                    committedAt: string;
+                }[];
+            };
+        };
+        Plan: {
+            /** @enum {string} */
+            plan: "free" | "pro";
+            /** @description Whether Pro is sold on this instance. */
+            proPlanAvailable: boolean;
+            limits: {
+                /** @enum {string} */
+                name: "accounts" | "positions" | "storageBytes" | "importsPerDay";
+                used: number;
+                /** @description In force for the caller; null: none. */
+                limit: number | null;
+                /** @description The free plan's; null: the operator set none. */
+                freeLimit: number | null;
+            }[];
         };
         Health: {
             /**
@@ -7126,6 +7657,22 @@ export interface components {
             };
         };
         /**
+         * @description `PLAN_LIMIT_REACHED`: the write would take the caller past one of the
+         *     free plan's limits (`GET /api/users/me/plan`); the message says which
+         *     and what makes room (archive or delete something, or upgrade to
+         *     Pro). Nothing was written.
+         *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
+         *     allowed.
+         */
+        PlanLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description `ADMIN_REQUIRED`: the signed-in user is not an administrator.
          *     `CSRF_REJECTED`: split-origin mode only, a request from an origin not
          *     allowed.
@@ -7152,6 +7699,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+        UsageFrom: string;
+        /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+        UsageTo: string;
         /** @description The user's id. An unknown or malformed id is a 404 without a code. */
         AdminUserId: string;
         /** @description The connection's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
@@ -7902,6 +8453,29 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSessions: {
         parameters: {
             query?: never;
@@ -8133,6 +8707,35 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. An unknown or malformed id is a 404 without a code. */
+                userId: components["parameters"]["AdminUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's detail. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserDetailEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     enableUser: {
         parameters: {
             query?: never;
@@ -8156,7 +8759,12 @@ export interface operations {
     };
     getUsage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+                to?: components["parameters"]["UsageTo"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8170,6 +8778,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `from` or `to` is not a date, or `from` is after `to`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["AdminForbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTopUsers: {
+        parameters: {
+            query: {
+                by: "storage" | "activity";
+                /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
+                to?: components["parameters"]["UsageTo"];
+                cursor?: string;
+                /** @description Page size, default 10, clamped to 1..100; not a whole number is 400 `VALIDATION_ERROR`. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminTopUserPage"];
+                };
+            };
+            /** @description `VALIDATION_ERROR`: `by`, `from`, `to`, `cursor` or `limit`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -8598,6 +9258,53 @@ export interface operations {
             403: components["responses"]["CsrfRejected"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getChangelog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changelog"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markChangelogRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changelog, with `unread` 0. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changelog"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHealth: {
@@ -9133,7 +9840,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             /** @description `CONFLICT`: the user already has 200 accounts. */
             409: {
                 headers: {
@@ -9257,7 +9964,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10631,6 +11338,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
@@ -10749,7 +11458,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10835,7 +11544,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10877,7 +11586,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -10952,7 +11661,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
@@ -11615,7 +12324,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             404: components["responses"]["NotFound"];
             /** @description `PAYLOAD_TOO_LARGE`: the image is larger than 5 MiB. */
             413: {
@@ -11881,6 +12590,36 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    setTheme: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThemeRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated user; `Set-Cookie` carries `tj_theme`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteMyAccount: {
         parameters: {
             query?: never;
@@ -11918,6 +12657,278 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DashboardLayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resetDashboardLayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The default layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardLayout"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSavedViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            /** @description `CONFLICT`: the user has 50 saved views already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSavedView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The view's id (a malformed id, or another user's view, is a 404). */
+                viewId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checklist, dismissed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    dismissCoachMark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The screen whose hint was dismissed. */
+                mark: components["schemas"]["CoachMark"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recorded. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -12283,6 +13294,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
@@ -12363,6 +13376,8 @@ export interface operations {
                 strategy?: (components["schemas"]["StrategyKind"] | "none")[];
                 /** @description Long or short positions only. */
                 side?: "long" | "short";
+                /** @description Closed positions with these results only (a list, comma-separated or repeated): win (net P&L above zero in the account's currency), loss (below zero) or breakeven (exactly zero). Open and draft positions have no result and are left out when it is set. Any other value is a 400 whose details name result. */
+                result?: ("win" | "loss" | "breakeven")[];
                 /** @description These asset types only. */
                 assetType?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
                 /** @description ISO weekdays of the entry (1 Monday to 7 Sunday) in the account's time zone. */
@@ -12623,7 +13638,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["CsrfRejected"];
+            403: components["responses"]["PlanLimitReached"];
             /**
              * @description No such preview: never staged, another user's, already
              *     committed, or expired (previews last

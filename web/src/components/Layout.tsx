@@ -7,7 +7,9 @@ import { useAppConfig, useMe } from '../api/queries';
 import { setMessageDefaults } from '../api/messages';
 import { setDisplayZone } from '../format';
 import { forgetSession, hasSession } from '../session';
-import { currentTheme, saveTheme, type Theme } from '../theme';
+import { ThemeToggle } from './ThemeControls';
+import { WhatsNew } from './WhatsNew';
+import { OfflineNote, offlineStartText, useOnline } from './OfflineNote';
 import { Loading } from './ui';
 import { ErrorBoundary } from './ErrorBoundary';
 import { FeedbackTab } from './FeedbackTab';
@@ -17,24 +19,6 @@ import { CoachMark } from './Onboarding';
 
 /** The views that share the journal filter: moving between them keeps it (filterState.ts). */
 const filteredViews = new Set(['/', '/positions']);
-
-function ThemeToggle() {
-  const [theme, setTheme] = useState<Theme>(currentTheme);
-  const next: Theme = theme === 'dark' ? 'light' : 'dark';
-  return (
-    <button
-      type="button"
-      className="ghost"
-      aria-label={`Switch to ${next} theme`}
-      onClick={() => {
-        saveTheme(next);
-        setTheme(next);
-      }}
-    >
-      {theme === 'dark' ? '☀' : '☾'}
-    </button>
-  );
-}
 
 function ScreenFallback() {
   return <Loading />;
@@ -49,9 +33,10 @@ export function PublicLayout() {
         <Link to="/welcome" className="brand">
           Trade Journal
         </Link>
-        <ThemeToggle />
+        <ThemeToggle signedIn={false} />
       </header>
       <main id="main" className="public-main">
+        <OfflineNote />
         <ErrorBoundary>
           <Suspense fallback={<ScreenFallback />}>
             <Outlet />
@@ -71,6 +56,7 @@ export function AppLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [menuOpen, setMenuOpen] = useState(false);
+  const online = useOnline();
   const signedIn = !!me.data;
   // Once the signed-in app is up, the other screens' chunks load while the browser is idle.
   useEffect(() => (signedIn ? preloadAppScreens() : undefined), [signedIn]);
@@ -103,7 +89,7 @@ export function AppLayout() {
   if (me.isError) {
     return (
       <main className="public-main">
-        <p role="alert">The server could not be reached. Reload to try again.</p>
+        <p role="alert">{online ? 'The server could not be reached. Reload to try again.' : offlineStartText}</p>
       </main>
     );
   }
@@ -169,7 +155,8 @@ export function AppLayout() {
           <span className="user-email" title={user?.email}>
             {user?.email}
           </span>
-          <ThemeToggle />
+          <WhatsNew />
+          <ThemeToggle signedIn saved={user?.theme} />
           <button type="button" className="ghost" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>
@@ -177,6 +164,7 @@ export function AppLayout() {
       </header>
       <main id="main" className="app-main" tabIndex={-1}>
         <CoachMark />
+        <OfflineNote />
         {/* The Suspense boundary outlives a move between screens (only the
             error boundary starts afresh on each): a screen whose chunk is
             still on its way leaves the last one up instead of a fresh

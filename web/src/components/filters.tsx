@@ -18,6 +18,12 @@ export function useUrlFilters(): [Filters, (next: Filters) => void] {
 }
 
 export const weekdayNames = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+/** The result filter's choices: a closed trade's net P&L above, below or at zero (open ones have none). */
+const resultChoices: Choice[] = [
+  { value: 'win', label: 'Winners' },
+  { value: 'loss', label: 'Losers' },
+  { value: 'breakeven', label: 'Breakeven' },
+];
 const categoryNames: Record<string, string> = { setup: 'Setups', mistake: 'Mistakes', emotion: 'Emotions', general: 'General' };
 
 /** hourLabel is "09:00–10:00" for 9: the hour of the entry in the account's zone. */
@@ -180,6 +186,7 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
           <option value="long">Long</option>
           <option value="short">Short</option>
         </SelectField>
+        <MultiChoice label="Result" any="Wins, losses and breakevens" choices={resultChoices} {...list('result')} />
         <MultiChoice label="Asset types" any="All types" choices={assetTypes.map((value) => ({ value, label: assetTypeNames[value] }))} {...list('assetType')} />
         {scope === 'list' && (
           <SelectField label="Status" value={filters.status ?? ''} onChange={(e) => set('status', e.target.value)}>

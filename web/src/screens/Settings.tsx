@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, unwrap } from '../api/client';
 import { keys, useAppConfig, useMe } from '../api/queries';
 import { Datalists } from '../components/Datalists';
+import { ThemeForm } from '../components/ThemeControls';
 import { ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { publicConfig } from '../config';
 import { browserTimeZone } from './auth/SignUp';
@@ -106,6 +107,7 @@ export default function Settings() {
       <TimezoneForm key={me.data.timezone} current={me.data.timezone} />
       <DisplayCurrencyForm key={me.data.displayCurrency ?? ''} current={me.data.displayCurrency} />
       <PlanUsage />
+      <ThemeForm saved={me.data.theme} />
       <TagsManager />
       <TwoFactorSection />
       <ApiTokensSection />

@@ -44,9 +44,14 @@ export default function PositionsList() {
     <>
       <PageTitle
         actions={
-          <Link className="button" to={`/positions/new${filters.accountId.length === 1 ? `?accountId=${filters.accountId[0]}` : ''}`}>
-            New position
-          </Link>
+          <>
+            <Link className="button ghost" to="/positions/quick">
+              Quick add
+            </Link>
+            <Link className="button" to={`/positions/new${filters.accountId.length === 1 ? `?accountId=${filters.accountId[0]}` : ''}`}>
+              New position
+            </Link>
+          </>
         }
       >
         Positions
