@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { client, unwrap } from '../../api/client';
 import { useDebounced } from '../../hooks';
@@ -16,6 +16,10 @@ export function SymbolInput({ value, onChange, error, label = 'Symbol', hint }: 
   const id = useId();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
+  // The list closes a moment after the field loses focus; a form that goes
+  // away meanwhile takes the timer with it.
+  const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(closing.current), []);
   const q = useDebounced(value.trim(), 200);
   const search = useQuery({
     queryKey: ['symbols', q],
@@ -67,7 +71,9 @@ export function SymbolInput({ value, onChange, error, label = 'Symbol', hint }: 
           setActive(-1);
         }}
         onKeyDown={onKey}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={() => {
+          closing.current = setTimeout(() => setOpen(false), 150);
+        }}
       />
       <ul id={listId} role="listbox" className="suggestions" hidden={items.length === 0} aria-label="Symbol suggestions">
         {items.map((s, i) => (
