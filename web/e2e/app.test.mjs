@@ -580,7 +580,7 @@ step('arranges the dashboard: removes a widget, moves two, resizes one, finds th
   await page.getByRole('button', { name: 'Move Net P&L later' }).focus();
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
-  assert.deepEqual((await order()).slice(0, 4), ['total-balance', 'win-rate', 'profit-factor', 'net-pnl']);
+  await until(async () => (await order()).slice(0, 4).join() === 'total-balance,win-rate,profit-factor,net-pnl', 'Net P&L two places later');
   await page.getByRole('button', { name: 'Move P&L calendar earlier' }).click();
   await page.getByRole('combobox', { name: 'Width of Equity curve' }).selectOption('full');
   await grid.locator('[data-widget="equity-curve"].w-full').waitFor();

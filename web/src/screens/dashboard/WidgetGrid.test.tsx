@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LayoutEditor, useDashboardLayout, WidgetGrid } from './WidgetGrid';
 import { mockApi, renderScreen, route } from '../../test/render';
@@ -49,6 +49,19 @@ function server(initial: Widget[]) {
 const order = () => screen.getAllByText(/^content of /).map((e) => e.textContent?.replace('content of ', ''));
 
 describe('the dashboard layout', () => {
+  it('builds a second quick move on the first, before the first has rendered', async () => {
+    const sent: WidgetId[][] = [];
+    // The parent never re-renders: each change must start from the last one made.
+    render(<WidgetGrid label="Statistics" widgets={start} editing onChange={(w) => sent.push(w.map((x) => x.id))} render={(id) => <div>{id}</div>} />);
+    const later = screen.getByRole('button', { name: 'Move Net P&L later' });
+    await userEvent.click(later);
+    await userEvent.click(later);
+    expect(sent).toEqual([
+      ['calendar', 'net-pnl', 'by-tag'],
+      ['calendar', 'by-tag', 'net-pnl'],
+    ]);
+  });
+
   it('moves, resizes, removes and adds widgets, saving each change, and keeps the focus on the moved widget’s button', async () => {
     const api = server(start);
     renderScreen(<Board />);

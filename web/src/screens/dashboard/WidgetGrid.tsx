@@ -51,9 +51,19 @@ export function WidgetGrid({ widgets, editing, onChange, render, label }: { widg
     grid.current?.querySelector<HTMLElement>(`[data-focus-key="${refocus.current}"]`)?.focus();
     refocus.current = null;
   });
-  const move = (i: number, delta: number, key: string) => {
+  // The layout as last changed here: a second quick change (Enter pressed
+  // twice) builds on the first before the first has rendered.
+  const latest = useRef(widgets);
+  useEffect(() => {
+    latest.current = widgets;
+  }, [widgets]);
+  const change = (make: (current: Widget[]) => Widget[]) => {
+    latest.current = make(latest.current);
+    onChange(latest.current);
+  };
+  const move = (id: WidgetId, delta: number, key: string) => {
     refocus.current = key;
-    onChange(moved(widgets, i, delta));
+    change((current) => moved(current, current.findIndex((w) => w.id === id), delta));
   };
   return (
     <div ref={grid} className={`widget-grid${editing ? ' editing' : ''}`} aria-label={label} role="region">
@@ -71,20 +81,20 @@ export function WidgetGrid({ widgets, editing, onChange, render, label }: { widg
             )}
             {editing && (
               <div className="widget-controls" role="group" aria-label={`Arrange ${title}`}>
-                <button type="button" className="ghost" data-focus-key={`${w.id}:up`} disabled={i === 0} aria-label={`Move ${title} earlier`} onClick={() => move(i, -1, `${w.id}:up`)}>
+                <button type="button" className="ghost" data-focus-key={`${w.id}:up`} disabled={i === 0} aria-label={`Move ${title} earlier`} onClick={() => move(w.id, -1, `${w.id}:up`)}>
                   ↑
                 </button>
-                <button type="button" className="ghost" data-focus-key={`${w.id}:down`} disabled={i === widgets.length - 1} aria-label={`Move ${title} later`} onClick={() => move(i, 1, `${w.id}:down`)}>
+                <button type="button" className="ghost" data-focus-key={`${w.id}:down`} disabled={i === widgets.length - 1} aria-label={`Move ${title} later`} onClick={() => move(w.id, 1, `${w.id}:down`)}>
                   ↓
                 </button>
-                <select aria-label={`Width of ${title}`} value={w.size} onChange={(e) => onChange(resized(widgets, w.id, e.target.value as WidgetSize))}>
+                <select aria-label={`Width of ${title}`} value={w.size} onChange={(e) => change((current) => resized(current, w.id, e.target.value as WidgetSize))}>
                   {sizes.map((s) => (
                     <option key={s} value={s}>
                       {sizeNames[s]}
                     </option>
                   ))}
                 </select>
-                <button type="button" className="ghost" aria-label={`Remove ${title}`} onClick={() => onChange(removed(widgets, w.id))}>
+                <button type="button" className="ghost" aria-label={`Remove ${title}`} onClick={() => change((current) => removed(current, w.id))}>
                   Remove
                 </button>
               </div>
