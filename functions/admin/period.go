@@ -10,12 +10,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apperr"
-	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/listquery"
-	"tradejournal/shared/ratelimit"
 )
 
 // defaultPeriodDays is the period of the usage figures when the request
@@ -205,10 +203,6 @@ func ReadPeriod(ctx context.Context, q db.Querier, p Period) (PeriodUsage, error
 // top list of the usage figures.
 func (h handler) topUsers(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if err := ratelimit.Check(ctx, h.app.Limiter, actionLimit, auth.CurrentUser(ctx).ID); err != nil {
-		httpx.Error(w, r, err)
-		return
-	}
 	q := r.URL.Query()
 	by := q.Get("by")
 	if _, ok := topLists[by]; !ok {
