@@ -479,12 +479,14 @@ func checkStatistics(t *testing.T, pool *pgxpool.Pool, user, at string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A strategy is one trade, at its last leg's close, once every leg is closed.
+	// A strategy is one trade, at its last leg's close, once every leg with
+	// a fill is closed (a draft leg has no part in it).
 	rows, err := pool.Query(ctx, `SELECT net FROM (
 			SELECT closed_at, id, net_pnl AS net FROM positions WHERE user_id = $1 AND status = 'closed' AND strategy_id IS NULL
 			UNION ALL
-			SELECT max(closed_at), strategy_id, sum(net_pnl) FROM positions WHERE user_id = $1 AND strategy_id IS NOT NULL
-			GROUP BY strategy_id HAVING bool_and(status = 'closed')) x
+			SELECT max(closed_at), strategy_id, sum(net_pnl) FILTER (WHERE status = 'closed') FROM positions
+			WHERE user_id = $1 AND strategy_id IS NOT NULL
+			GROUP BY strategy_id HAVING bool_and(status <> 'open') AND bool_or(status = 'closed')) x
 		ORDER BY closed_at, id`, user)
 	if err != nil {
 		t.Fatal(err)
