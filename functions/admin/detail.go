@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/plans"
@@ -54,10 +55,10 @@ type UserUsage struct {
 	Imports int64 `json:"imports"`
 }
 
-// SignIns is the user's sign-in record: successful sign-ins are the
-// sessions they started (a session ended, by sign-out or expiry, leaves
-// no record); failed ones are the wrong passwords counted since the last
-// sign-in, and those before it the user has not yet dismissed.
+// SignIns is the user's sign-in record: the latest session that still
+// exists, the wrong passwords counted since the last sign-in and those
+// before it the user has not yet dismissed, and the history of both
+// (sign_in_events, the latest auth.KeptSignInEvents).
 type SignIns struct {
 	LastSignInAt *time.Time `json:"lastSignInAt"`
 	// FailedSinceLastSignIn counts wrong passwords since the last sign-in.
@@ -66,6 +67,8 @@ type SignIns struct {
 	// FailedBeforeLastSignIn is the notice the user is shown and has not
 	// dismissed: wrong passwords before their latest sign-in.
 	FailedBeforeLastSignIn int `json:"failedBeforeLastSignIn"`
+	// Recent are the latest sign-ins and wrong passwords, newest first.
+	Recent []auth.SignInEvent `json:"recent"`
 }
 
 // Session is one live session: when it began and was last used, and the
@@ -176,6 +179,11 @@ func (h handler) readDetail(r *http.Request, userID string) (UserDetail, error) 
 	if hasSub {
 		d.Subscription = &sub
 	}
+	recent, err := auth.SignInHistory(ctx, h.app.DB, userID, detailListSize)
+	if err != nil {
+		return UserDetail{}, err
+	}
+	d.SignIns.Recent = recent
 	plan, err := plans.New(h.app.Config, h.app.Now).Read(ctx, h.app.DB, userID)
 	if err != nil {
 		return UserDetail{}, err

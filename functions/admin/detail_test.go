@@ -83,6 +83,10 @@ func TestUserDetail(t *testing.T) {
 	if si["failedSinceLastSignIn"] != float64(3) || si["failedBeforeLastSignIn"] != float64(2) || si["lastSignInAt"] == nil {
 		t.Errorf("sign-ins %v", si)
 	}
+	// Each of the two sessions was a sign-in of the history.
+	if recent := si["recent"].([]any); len(recent) != 2 || recent[0].(map[string]any)["succeeded"] != true {
+		t.Errorf("sign-in history %v", recent)
+	}
 	if n := len(d["sessions"].([]any)); n != 2 {
 		t.Errorf("%d sessions", n)
 	}

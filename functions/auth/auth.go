@@ -200,7 +200,7 @@ func (h handler) login(w http.ResponseWriter, r *http.Request) {
 	ok, verr := auth.VerifyPassword(req.Password, hashOrDummy(hash))
 	if err == apperr.ErrNotFound || verr != nil || !ok {
 		if err == nil {
-			if err := h.recordFailure(ctx, user); err != nil {
+			if err := h.recordFailure(r, user); err != nil {
 				httpx.Error(w, r, err)
 				return
 			}
@@ -248,9 +248,10 @@ func (h handler) checkLoginLimits(r *http.Request, email, client, userID string)
 // since their last sign-in reaches the threshold (and email is
 // configured), mails them, at most once a day. The mail names no address
 // and no time of day beyond the latest try's: it is a warning, not a log.
-func (h handler) recordFailure(ctx context.Context, user auth.User) error {
+func (h handler) recordFailure(r *http.Request, user auth.User) error {
+	ctx := r.Context()
 	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
-		failed, due, err := auth.RecordFailedSignIn(ctx, tx, user.ID, h.app.Now())
+		failed, due, err := auth.RecordFailedSignIn(r, tx, user.ID, h.app.Now())
 		if err != nil || !due || h.app.Outbox == nil {
 			return err
 		}

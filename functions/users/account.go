@@ -199,10 +199,13 @@ type devicesEnvelope struct {
 	// FailedSignIns are the wrong passwords given for the account before
 	// the latest sign-in, until dismissed; null when there are none.
 	FailedSignIns *auth.FailedSignIns `json:"failedSignIns"`
+	// RecentSignIns are the latest sign-ins and wrong passwords, newest first.
+	RecentSignIns []auth.SignInEvent `json:"recentSignIns"`
 }
 
 // listSessions lists the caller's signed-in devices, with the notice of
-// failed sign-in attempts the security settings show above them.
+// failed sign-in attempts the security settings show above them and the
+// sign-in history below.
 func (h handler) listSessions(w http.ResponseWriter, r *http.Request) {
 	userID := auth.CurrentUser(r.Context()).ID
 	list, err := h.app.Sessions.Devices(r, userID)
@@ -215,7 +218,12 @@ func (h handler) listSessions(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list, FailedSignIns: failed})
+	recent, err := auth.SignInHistory(r.Context(), h.app.DB, userID, auth.KeptSignInEvents)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, devicesEnvelope{Items: list, FailedSignIns: failed, RecentSignIns: recent})
 }
 
 // dismissFailedSignIns clears the notice of failed sign-in attempts.

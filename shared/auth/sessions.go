@@ -65,7 +65,8 @@ var ErrAccountDisabled = apperr.New(apperr.AccountDisabled, "this account is dis
 // recording the browser that signed in (devices.go), and sets its cookie on
 // w with a new device cookie (devicecookie.go): the browser is trusted for
 // this user's sign-ins from now on. The wrong passwords given since the
-// user's last sign-in become their notice (signinfailures.go). A disabled user gets ErrAccountDisabled
+// user's last sign-in become their notice (signinfailures.go), and the
+// sign-in joins their history (signinhistory.go). A disabled user gets ErrAccountDisabled
 // and no session.
 func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, userID string) error {
 	var raw [32]byte
@@ -86,6 +87,9 @@ func (s *Sessions) Start(w http.ResponseWriter, r *http.Request, q db.Querier, u
 		return ErrAccountDisabled
 	}
 	if err := settleFailedSignIns(r.Context(), q, userID); err != nil {
+		return err
+	}
+	if err := recordSignInEvent(r.Context(), q, r, userID, now, true); err != nil {
 		return err
 	}
 	device, err := s.deviceCookie(r, q, userID)

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"tradejournal/shared/apperr"
@@ -28,10 +29,15 @@ type FailedSignIns struct {
 }
 
 // RecordFailedSignIn counts a wrong password for the user, inside q (the
-// caller's transaction, with the mail). It returns the count since the
+// caller's transaction, with the mail), and adds it to their sign-in
+// history with the browser that sent it (signinhistory.go). It returns the count since the
 // user's last sign-in and whether an alert mail is due now, marking it sent
 // when it is.
-func RecordFailedSignIn(ctx context.Context, q db.Querier, userID string, now time.Time) (FailedSignIns, bool, error) {
+func RecordFailedSignIn(r *http.Request, q db.Querier, userID string, now time.Time) (FailedSignIns, bool, error) {
+	ctx := r.Context()
+	if err := recordSignInEvent(ctx, q, r, userID, now, false); err != nil {
+		return FailedSignIns{}, false, err
+	}
 	const upsert = `INSERT INTO sign_in_failures AS f (user_id, failed, last_failed_at) VALUES ($1, 1, $2)
 		ON CONFLICT (user_id) DO UPDATE SET failed = f.failed + 1, last_failed_at = $2
 		RETURNING failed, mailed_at`

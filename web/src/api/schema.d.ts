@@ -546,6 +546,9 @@ export interface paths {
          *     given for the account before its latest sign-in ("N failed sign-in
          *     attempts since your last sign-in"), kept until dismissed with
          *     `DELETE /api/users/me/failed-sign-ins`; null when there is none.
+         *     `recentSignIns` is the sign-in history, newest first: each session
+         *     started and each wrong password, with the browser, the latest 50
+         *     kept.
          */
         get: operations["listSessions"];
         put?: never;
@@ -4438,6 +4441,7 @@ export interface components {
         };
         SessionList: {
             items: components["schemas"]["Session"][];
+            recentSignIns: components["schemas"]["SignInEvent"][];
             /** @description Wrong passwords given for the account before its latest sign-in, until dismissed. */
             failedSignIns: null | {
                 count: number;
@@ -4447,6 +4451,15 @@ export interface components {
                  */
                 lastFailedAt: string;
             };
+        };
+        /** @description One sign-in (a session started) or one wrong password. */
+        SignInEvent: {
+            /** Format: date-time */
+            at: string;
+            /** @description False for a wrong password. */
+            succeeded: boolean;
+            /** @description The browser's User-Agent (first 200 characters; empty if none). */
+            userAgent: string;
         };
         /** @description One user of the admin list. No secret field. */
         AdminUserListItem: {
@@ -4551,6 +4564,8 @@ export interface components {
                     imports: number;
                 };
                 signIns: {
+                    /** @description The latest sign-ins and wrong passwords, newest first. */
+                    recent: components["schemas"]["SignInEvent"][];
                     /**
                      * Format: date-time
                      * @description The start of the latest session that still exists.

@@ -7,6 +7,7 @@ import { DataTable, QueryView } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Loading, LoadMore, PageTitle } from '../components/ui';
 import { formatBytes, formatDateTime } from '../format';
 import { amount, limitNames } from './PlanUsage';
+import { SignInHistory } from '../components/SignInHistory';
 
 export { formatBytes };
 
@@ -214,6 +215,8 @@ function UserDetail({ userId, back }: { userId: string; back: () => void }) {
                 <dt>Wrong passwords before it, not yet seen by the user</dt>
                 <dd>{count(d.signIns.failedBeforeLastSignIn)}</dd>
               </dl>
+              <h3>Recent sign-ins</h3>
+              <SignInHistory events={d.signIns.recent} />
               <h3>Signed-in sessions</h3>
               {d.sessions.length === 0 ? (
                 <p className="muted">None.</p>

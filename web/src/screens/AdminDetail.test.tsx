@@ -16,7 +16,7 @@ const detail = {
   plan: { plan: 'free', proPlanAvailable: true, limits: [{ name: 'positions', used: 40, limit: 50, freeLimit: 50 }] },
   subscription: { status: 'canceled', currentPeriodEnd: '2024-02-01T00:00:00Z', cancelAtPeriodEnd: false },
   usage: { accounts: 2, archivedAccounts: 1, positions: 40, fills: 85, images: 3, storageBytes: 2_500_000, imports: 6 },
-  signIns: { lastSignInAt: '2024-03-01T09:00:00Z', failedSinceLastSignIn: 2, lastFailedAt: '2024-03-02T09:00:00Z', failedBeforeLastSignIn: 0 },
+  signIns: { lastSignInAt: '2024-03-01T09:00:00Z', failedSinceLastSignIn: 2, lastFailedAt: '2024-03-02T09:00:00Z', failedBeforeLastSignIn: 0, recent: [{ at: '2024-03-02T09:00:00Z', succeeded: false, userAgent: 'curl/8.5.0' }] },
   sessions: [{ id: 's1', createdAt: '2024-03-01T09:00:00Z', lastSeenAt: '2024-03-01T10:00:00Z', expiresAt: '2024-03-31T09:00:00Z', userAgent: 'Firefox' }],
   imports: [{ committedAt: '2024-02-20T08:00:00Z' }],
 };

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import SettingsSecurity, { deviceName } from './SettingsSecurity';
+import SettingsSecurity from './SettingsSecurity';
+import { deviceName } from '../components/SignInHistory';
 import Admin, { formatBytes } from './Admin';
 import ConfirmEmail from './auth/ConfirmEmail';
 import { mockApi, renderScreen, route } from '../test/render';
@@ -15,13 +16,17 @@ const sessions = [
   { id: 's1', createdAt: '2024-03-01T10:00:00Z', lastSeenAt: '2024-03-02T10:00:00Z', userAgent: firefox, current: true },
   { id: 's2', createdAt: '2024-02-01T10:00:00Z', lastSeenAt: '2024-02-02T10:00:00Z', userAgent: iphone, current: false },
 ];
+const recentSignIns = [
+  { at: '2024-03-01T10:00:00Z', succeeded: true, userAgent: firefox },
+  { at: '2024-03-01T09:59:00Z', succeeded: false, userAgent: 'curl/8.5.0' },
+];
 
 function api(...extra: Parameters<typeof mockApi>) {
   return mockApi(
     ...extra,
     route('GET', '/api/auth/me', () => ({ body: { user } })),
     route('GET', '/api/config', () => ({ body: { email: true } })),
-    route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: null } })),
+    route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: null, recentSignIns } })),
   );
 }
 
@@ -35,6 +40,14 @@ describe('deviceName', () => {
 });
 
 describe('SettingsSecurity', () => {
+  it('lists the recent sign-ins and wrong passwords with their devices', async () => {
+    api();
+    renderScreen(<SettingsSecurity />);
+    const table = await screen.findByRole('table', { name: /Sign-ins and wrong passwords/ });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([expect.stringMatching(/Signed in.*Firefox on Linux/), expect.stringMatching(/Wrong password.*curl\/8\.5\.0/)]);
+  });
+
   it('changes the password and says how many devices were signed out', async () => {
     const { calls } = api(route('PUT', '/api/users/me/password', () => ({ body: { endedSessions: 1, revokedTokens: 0 } })));
     renderScreen(<SettingsSecurity />);
@@ -69,7 +82,7 @@ describe('SettingsSecurity', () => {
       }),
       route('GET', '/api/auth/me', () => ({ body: { user } })),
       route('GET', '/api/config', () => ({ body: { email: true } })),
-      route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: notice } })),
+      route('GET', '/api/users/me/sessions', () => ({ body: { items: sessions, failedSignIns: notice, recentSignIns } })),
     );
     renderScreen(<SettingsSecurity />);
     expect(await screen.findByText(/100 failed sign-in attempts since your last sign-in/)).toBeInTheDocument();
@@ -111,8 +124,9 @@ describe('SettingsSecurity', () => {
     const { calls } = api(route('DELETE', '/api/users/me/sessions/s2', () => ({ status: 204 })));
     renderScreen(<SettingsSecurity />);
     const u = userEvent.setup();
-    expect(await screen.findByText('Firefox on Linux')).toBeInTheDocument();
-    expect(screen.getByText('this device')).toBeInTheDocument();
+    const devices = await screen.findByRole('table', { name: 'Signed-in devices, most recently active first' });
+    expect(within(devices).getByText('Firefox on Linux')).toBeInTheDocument();
+    expect(within(devices).getByText('this device')).toBeInTheDocument();
     await u.click(screen.getByRole('button', { name: /^Sign out Safari on iPhone/ }));
     const ask = screen.getByRole('alertdialog', { name: /^Sign out Safari on iPhone, signed in .*\?$/ });
     expect(ask).toHaveAccessibleDescription(/^Sign out Safari on iPhone, signed in .*\?$/);

@@ -8,6 +8,7 @@ import { DataTable, QueryView } from '../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, Loading, PageTitle } from '../components/ui';
 import { counted, formatDateTime } from '../format';
 import { forgetSession } from '../session';
+import { deviceName, SignInHistory } from '../components/SignInHistory';
 
 const sessionsKey = ['sessions'] as const;
 
@@ -113,30 +114,6 @@ function EmailForm({ email }: { email: string }) {
   );
 }
 
-/** deviceName describes a browser's user agent the way a person names their device: "Firefox on Linux". */
-export function deviceName(userAgent: string): string {
-  const browsers: [RegExp, string][] = [
-    [/Edg\//, 'Edge'],
-    [/OPR\/|Opera/, 'Opera'],
-    [/Firefox\//, 'Firefox'],
-    [/Chrom(e|ium)\//, 'Chrome'],
-    [/Safari\//, 'Safari'],
-  ];
-  const systems: [RegExp, string][] = [
-    [/iPhone/, 'iPhone'],
-    [/iPad/, 'iPad'],
-    [/Android/, 'Android'],
-    [/Windows/, 'Windows'],
-    [/Mac OS X|Macintosh/, 'macOS'],
-    [/CrOS/, 'ChromeOS'],
-    [/Linux/, 'Linux'],
-  ];
-  const browser = browsers.find(([re]) => re.test(userAgent))?.[1];
-  const system = systems.find(([re]) => re.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  if (browser ?? system) return (browser ?? system) as string;
-  return userAgent.trim() === '' ? 'Unknown device' : userAgent;
-}
 
 /** FailedSignIns tells the owner of the wrong passwords given for their account before this sign-in, until dismissed. */
 function FailedSignIns({ notice, onDismissed }: { notice: Schemas['SessionList']['failedSignIns']; onDismissed: () => void }) {
@@ -224,6 +201,9 @@ function Sessions() {
                 </ConfirmButton>
               </div>
             )}
+            <h3>Recent sign-ins</h3>
+            <p className="hint">Each sign-in and each wrong password given for your account, newest first. A wrong password you did not type means someone is guessing: keep your password long and turn on two-factor sign-in.</p>
+            <SignInHistory events={data.recentSignIns} />
           </>
         )}
       </QueryView>
