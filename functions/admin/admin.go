@@ -41,27 +41,15 @@ func Group(a *app.App) httpx.Group {
 		Mounts: []string{"/api/admin/"},
 		Guard:  a.Sessions.RequireAdmin,
 		Routes: []httpx.Route{
-			{Pattern: "GET /api/admin/users", Handler: h.limited(listLimit, h.listUsers)},
-			{Pattern: "POST /api/admin/users/{userId}/promote", Handler: h.limited(actionLimit, h.action(promote))},
-			{Pattern: "POST /api/admin/users/{userId}/demote", Handler: h.limited(actionLimit, h.action(demote))},
-			{Pattern: "POST /api/admin/users/{userId}/disable", Handler: h.limited(actionLimit, h.action(disable))},
-			{Pattern: "POST /api/admin/users/{userId}/enable", Handler: h.limited(actionLimit, h.action(enable))},
-			{Pattern: "GET /api/admin/usage", Handler: h.limited(actionLimit, h.usage)},
-			{Pattern: "GET /api/admin/usage/top-users", Handler: h.limited(actionLimit, h.topUsers)},
-			{Pattern: "GET /api/admin/users/{userId}", Handler: h.limited(actionLimit, h.userDetail)},
+			{Pattern: "GET /api/admin/users", Handler: auth.LimitPerUser(h.app.Limiter, listLimit, h.listUsers)},
+			{Pattern: "POST /api/admin/users/{userId}/promote", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.action(promote))},
+			{Pattern: "POST /api/admin/users/{userId}/demote", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.action(demote))},
+			{Pattern: "POST /api/admin/users/{userId}/disable", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.action(disable))},
+			{Pattern: "POST /api/admin/users/{userId}/enable", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.action(enable))},
+			{Pattern: "GET /api/admin/usage", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.usage)},
+			{Pattern: "GET /api/admin/usage/top-users", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.topUsers)},
+			{Pattern: "GET /api/admin/users/{userId}", Handler: auth.LimitPerUser(h.app.Limiter, actionLimit, h.userDetail)},
 		},
-	}
-}
-
-// limited answers 429 once the administrator has spent the limit's
-// requests, before the route reads anything.
-func (h handler) limited(l ratelimit.Limit, next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := ratelimit.Check(r.Context(), h.app.Limiter, l, auth.CurrentUser(r.Context()).ID); err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
-		next(w, r)
 	}
 }
 

@@ -46,19 +46,9 @@ func Group(a *app.App) httpx.Group {
 		Streaming: true,
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/backup/positions.csv", Handler: req(h.positionsCSV)},
-			{Pattern: "GET /api/backup/archive", Handler: req(h.limited(archiveLimit, h.archive))},
-			{Pattern: "POST /api/backup/restore", Handler: req(h.limited(restoreLimit, h.restore))},
+			{Pattern: "GET /api/backup/archive", Handler: req(auth.LimitPerUser(h.app.Limiter, archiveLimit, h.archive))},
+			{Pattern: "POST /api/backup/restore", Handler: req(auth.LimitPerUser(h.app.Limiter, restoreLimit, h.restore))},
 		},
-	}
-}
-
-func (h handler) limited(l ratelimit.Limit, next http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := ratelimit.Check(r.Context(), h.app.Limiter, l, auth.CurrentUser(r.Context()).ID); err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
-		next(w, r)
 	}
 }
 

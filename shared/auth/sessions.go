@@ -171,6 +171,18 @@ func CurrentUser(ctx context.Context) User {
 	return u
 }
 
+// LimitPerUser answers 429 once the signed-in user (Require runs first)
+// has spent the limit's requests, before next reads anything.
+func LimitPerUser(l ratelimit.Limiter, lim ratelimit.Limit, next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := ratelimit.Check(r.Context(), l, lim, CurrentUser(r.Context()).ID); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		next(w, r)
+	}
+}
+
 // Require answers 401 unless the request carries a live session, and hands
 // the user to next through the context.
 func (s *Sessions) Require(next http.HandlerFunc) http.HandlerFunc {
