@@ -74,12 +74,12 @@ type TradeBlock struct {
 // and its compliance with the enabled rules.
 type TradeCompliance struct {
 	// ID is the position's, or the strategy's.
-	ID          string  `json:"id"`
+	ID          string   `json:"id"`
 	PositionIDs []string `json:"positionIds"`
-	StrategyID  *string `json:"strategyId"`
-	Symbol      string  `json:"symbol"`
-	AccountID   string  `json:"accountId"`
-	Currency    string  `json:"currency"`
+	StrategyID  *string  `json:"strategyId"`
+	Symbol      string   `json:"symbol"`
+	AccountID   string   `json:"accountId"`
+	Currency    string   `json:"currency"`
 	// NetPnl is the closed trade's, in its account's currency; null while open.
 	NetPnl *string `json:"netPnl"`
 	rules.Trade

@@ -57,7 +57,7 @@ type Rule struct {
 	// TagID limits the rule to the positions with that tag; null: all.
 	TagID     *string   `json:"tagId"`
 	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time    `json:"updatedAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 type envelope struct {

@@ -790,7 +790,10 @@ func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
 			continue
 		}
 		t := Trade{Date: dateOf(p.Entries[0].At, p.Zone).String(), Rules: []TradeRule{}}
-		day := byDate[t.Date]
+		var dayRules []Result // none when its opening day was not judged
+		if day := byDate[t.Date]; day != nil {
+			dayRules = day.Rules
+		}
 		kept, judged := 0, 0
 		for j := range rules {
 			r := &rules[j]
@@ -802,8 +805,8 @@ func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
 				res.Status, res.Message = Broken, msg
 				t.Broken++
 				judged += r.weight()
-			} else if k := slices.IndexFunc(day.Rules, func(x Result) bool { return x.RuleID == r.ID }); k >= 0 && day.Rules[k].Status == Skipped {
-				res.Status, res.Message = Skipped, day.Rules[k].Reason
+			} else if k := slices.IndexFunc(dayRules, func(x Result) bool { return x.RuleID == r.ID }); k >= 0 && dayRules[k].Status == Skipped {
+				res.Status, res.Message = Skipped, dayRules[k].Reason
 			} else {
 				t.Kept++
 				kept += r.weight()

@@ -132,6 +132,14 @@ var weightNames = map[Weight]string{NiceToHave: "niceToHave", Important: "import
 // String is the weight as the API writes it.
 func (w Weight) String() string { return weightNames[w] }
 
+// MarshalText writes the weight's API name.
+func (w Weight) MarshalText() ([]byte, error) {
+	if _, ok := weightNames[w]; !ok {
+		return nil, fmt.Errorf("rules: weight %d", int(w))
+	}
+	return []byte(w.String()), nil
+}
+
 // ParseWeight reads a weight's API name.
 func ParseWeight(s string) (Weight, bool) {
 	for w, n := range weightNames {
