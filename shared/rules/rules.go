@@ -140,6 +140,16 @@ func (w Weight) MarshalText() ([]byte, error) {
 	return []byte(w.String()), nil
 }
 
+// UnmarshalText reads a weight's API name.
+func (w *Weight) UnmarshalText(b []byte) error {
+	v, ok := ParseWeight(string(b))
+	if !ok {
+		return fmt.Errorf("rules: weight %q is not critical, important or niceToHave", b)
+	}
+	*w = v
+	return nil
+}
+
 // ParseWeight reads a weight's API name.
 func ParseWeight(s string) (Weight, bool) {
 	for w, n := range weightNames {
