@@ -170,6 +170,8 @@ func journal(t *testing.T, c *apitest.Client) string {
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxTradesPerDay", "params": map[string]any{"count": 3}}), 201)
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "250.5"},
 		"accountId": euro, "enabled": false}), 201)
+	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "cooldownAfterLoss", "params": map[string]any{"minutes": 15},
+		"weight": "critical", "tagId": fomo}), 201)
 	// Expenses: a category of the user's own on a monthly expense of the
 	// Euro account from a month's end, a one-off, and a yearly one ended.
 	coaching := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/expense-categories", map[string]any{"name": "Coaching"}), 201), "category")["id"]
@@ -271,8 +273,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'follows', ` + strings.ReplaceAll(pos, "%s", "p.id") + `, b.name, (SELECT string_agg(c.text, ',' ORDER BY c.text)
 			FROM position_criteria pc JOIN playbook_criteria c ON c.id = pc.criterion_id WHERE pc.position_id = p.id)
 			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
-		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.created_at FROM trading_rules r
-			LEFT JOIN accounts a ON a.id = r.account_id WHERE r.user_id = $1`,
+		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.weight, coalesce(t.name, ''), r.created_at FROM trading_rules r
+			LEFT JOIN accounts a ON a.id = r.account_id LEFT JOIN tags t ON t.id = r.tag_id WHERE r.user_id = $1`,
 		`SELECT 'expense category', name, created_at FROM expense_categories WHERE user_id = $1`,
 		`SELECT 'tax', tax_jurisdiction FROM users WHERE id = $1`,
 		`SELECT 'account tax', name, tax_jurisdiction, tax_basis_reporting FROM accounts WHERE user_id = $1`,

@@ -37,6 +37,7 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/rules", Handler: req(h.list)},
 			{Pattern: "POST /api/rules", Handler: req(h.create)},
 			{Pattern: "GET /api/rules/compliance", Handler: req(h.compliance)},
+			{Pattern: "GET /api/rules/compliance/positions/{positionId}", Handler: req(h.positionCompliance)},
 			{Pattern: "GET /api/rules/{ruleId}", Handler: req(h.get)},
 			{Pattern: "PATCH /api/rules/{ruleId}", Handler: req(h.update)},
 			{Pattern: "DELETE /api/rules/{ruleId}", Handler: req(h.delete)},
@@ -51,8 +52,12 @@ type Rule struct {
 	Params    rules.Params `json:"params"`
 	Enabled   bool         `json:"enabled"`
 	AccountID *string      `json:"accountId"`
-	CreatedAt time.Time    `json:"createdAt"`
-	UpdatedAt time.Time    `json:"updatedAt"`
+	// Weight is critical, important (the default) or niceToHave.
+	Weight rules.Weight `json:"weight"`
+	// TagID limits the rule to the positions with that tag; null: all.
+	TagID     *string   `json:"tagId"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 type envelope struct {
@@ -60,15 +65,17 @@ type envelope struct {
 }
 
 // request is the body of POST and PATCH: absent keeps (PATCH), a null
-// accountId makes the rule every account's.
+// accountId makes the rule every account's, a null tagId every position's.
 type request struct {
 	Type      *string         `json:"type"`
 	Params    json.RawMessage `json:"params"`
 	Enabled   *bool           `json:"enabled"`
 	AccountID journal.Field   `json:"accountId"`
+	Weight    journal.Field   `json:"weight"`
+	TagID     journal.Field   `json:"tagId"`
 }
 
-const columns = `id::text, type, params, enabled, account_id::text, created_at, updated_at`
+const columns = `id::text, type, params, enabled, account_id::text, weight, tag_id::text, created_at, updated_at`
 
 // scan reads a stored rule; its params were validated when written, and
 // are read back through the same parser so a rule of a type this version
@@ -78,7 +85,7 @@ func scan(row pgx.Row) (Rule, error) {
 		r   Rule
 		raw []byte
 	)
-	if err := row.Scan(&r.ID, &r.Type, &raw, &r.Enabled, &r.AccountID, &r.CreatedAt, &r.UpdatedAt); err != nil {
+	if err := row.Scan(&r.ID, &r.Type, &raw, &r.Enabled, &r.AccountID, &r.Weight, &r.TagID, &r.CreatedAt, &r.UpdatedAt); err != nil {
 		return Rule{}, db.Classify(err)
 	}
 	p, err := rules.ParseParams(r.Type, raw)
@@ -122,6 +129,8 @@ type checked struct {
 	params    rules.Params
 	enabled   bool
 	accountID *string
+	weight    rules.Weight
+	tagID     *string
 }
 
 // validate merges in into the rule before (the zero value for a create)
@@ -159,6 +168,31 @@ func validate(ctx context.Context, q db.Querier, userID string, in request, befo
 			out.accountID = &id
 		}
 	}
+	if in.Weight.Set {
+		w, ok := rules.ParseWeight(in.Weight.Str)
+		if in.Weight.Null || in.Weight.NotString || !ok {
+			p.Add("weight", "must be critical, important or niceToHave")
+		}
+		out.weight = w
+	}
+	if in.TagID.Set {
+		switch {
+		case in.TagID.Null:
+			out.tagID = nil
+		case in.TagID.NotString || !db.ValidUUID(in.TagID.Str):
+			p.Add("tagId", "must be the id of one of your tags, or null for every position")
+		default:
+			var ok bool
+			if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM tags WHERE id = $1 AND user_id = $2)`, in.TagID.Str, userID).Scan(&ok); err != nil {
+				return checked{}, db.Classify(err)
+			}
+			if !ok {
+				p.Add("tagId", "must be the id of one of your tags, or null for every position")
+			}
+			id := in.TagID.Str
+			out.tagID = &id
+		}
+	}
 	if err := p.Err(); err != nil {
 		return checked{}, err
 	}
@@ -183,7 +217,7 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 	userID := auth.CurrentUser(ctx).ID
 	var out Rule
 	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
-		c, err := validate(ctx, tx, userID, in, checked{enabled: true}, true)
+		c, err := validate(ctx, tx, userID, in, checked{enabled: true, weight: rules.DefaultWeight}, true)
 		if err != nil {
 			return err
 		}
@@ -197,8 +231,8 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 		if n >= MaxRules {
 			return apperr.New(apperr.Conflict, "you have %d rules, the most one user may have; delete one first", n)
 		}
-		out, err = scan(tx.QueryRow(ctx, `INSERT INTO trading_rules (user_id, type, params, enabled, account_id) VALUES ($1, $2, $3, $4, $5) RETURNING `+columns,
-			userID, c.typ, c.params, c.enabled, c.accountID))
+		out, err = scan(tx.QueryRow(ctx, `INSERT INTO trading_rules (user_id, type, params, enabled, account_id, weight, tag_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+columns,
+			userID, c.typ, c.params, c.enabled, c.accountID, int(c.weight), c.tagID))
 		return err
 	})
 	if err != nil {
@@ -251,12 +285,12 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		c, err := validate(ctx, tx, userID, in, checked{typ: old.Type, params: old.Params, enabled: old.Enabled, accountID: old.AccountID}, false)
+		c, err := validate(ctx, tx, userID, in, checked{typ: old.Type, params: old.Params, enabled: old.Enabled, accountID: old.AccountID, weight: old.Weight, tagID: old.TagID}, false)
 		if err != nil {
 			return err
 		}
-		out, err = scan(tx.QueryRow(ctx, `UPDATE trading_rules SET type = $3, params = $4, enabled = $5, account_id = $6, updated_at = now()
-WHERE id = $1 AND user_id = $2 RETURNING `+columns, id, userID, c.typ, c.params, c.enabled, c.accountID))
+		out, err = scan(tx.QueryRow(ctx, `UPDATE trading_rules SET type = $3, params = $4, enabled = $5, account_id = $6, weight = $7, tag_id = $8, updated_at = now()
+WHERE id = $1 AND user_id = $2 RETURNING `+columns, id, userID, c.typ, c.params, c.enabled, c.accountID, int(c.weight), c.tagID))
 		return err
 	})
 	if err != nil {

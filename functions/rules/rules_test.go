@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -333,4 +334,165 @@ func TestRiskPercentOfBalanceThroughTheRange(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("%q, want %q", got, want)
 	}
+}
+
+// TestWeightsTagsAndTrades: a critical cooldown, a nice-to-have list of
+// required fields scoped to a tag and a direction rule, through the API:
+// the day's weighted score, each trade's, the position route (a leg's
+// trade is its strategy), the trades' kept against broken figures, the
+// fields' 400s, and a rule stored before weights existed.
+func TestWeightsTagsAndTrades(t *testing.T) {
+	srv := start(t)
+	a, b := srv.Client(t), srv.Client(t)
+	a.Register("a@example.com", "password1")
+	b.Register("b@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York")
+	tag := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/tags", map[string]any{"name": "scalp"}), 201), "tag")["id"].(string)
+	bTag := apitest.Object(t, apitest.Must(t, b.Do("POST", "/api/tags", map[string]any{"name": "scalp"}), 201), "tag")["id"].(string)
+
+	t.Run("Invalid", func(t *testing.T) {
+		for _, c := range []struct {
+			body  map[string]any
+			field string
+		}{
+			{map[string]any{"type": "stopRequired", "weight": "high"}, "weight"},
+			{map[string]any{"type": "stopRequired", "weight": 3}, "weight"},
+			{map[string]any{"type": "stopRequired", "tagId": bTag}, "tagId"},
+			{map[string]any{"type": "stopRequired", "tagId": "x"}, "tagId"},
+			{map[string]any{"type": "cooldownAfterLoss", "params": map[string]any{"minutes": 0}}, "params.minutes"},
+			{map[string]any{"type": "requiredFields", "params": map[string]any{"fields": []string{"mood"}}}, "params.fields"},
+			{map[string]any{"type": "allowedMarkets", "params": map[string]any{}}, "params.assetTypes"},
+			{map[string]any{"type": "allowedDirection", "params": map[string]any{"side": "sideways"}}, "params.side"},
+			{map[string]any{"type": "maxOpenExposure", "params": map[string]any{"risk": "-1"}}, "params.risk"},
+			{map[string]any{"type": "maxWeeklyLoss", "params": map[string]any{}}, "params.amount"},
+		} {
+			r := apitest.Must(t, a.Do("POST", "/api/rules", c.body), 400)
+			apitest.CheckErrorShape(t, r)
+			if d := r.JSON["error"].(map[string]any)["details"].([]any); d[0].(map[string]any)["field"] != c.field {
+				t.Errorf("%v: %s", c.body, r.Body)
+			}
+		}
+	})
+	t.Run("OldRuleHasTheDefaultWeight", func(t *testing.T) {
+		var uid string
+		if err := srv.App.DB.QueryRow(context.Background(), `SELECT id::text FROM users WHERE email = 'a@example.com'`).Scan(&uid); err != nil {
+			t.Fatal(err)
+		}
+		var id string
+		if err := srv.App.DB.QueryRow(context.Background(), `INSERT INTO trading_rules (user_id, type, params, enabled) VALUES ($1, 'stopRequired', '{}', false) RETURNING id::text`, uid).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		r := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/rules/"+id, nil), 200), "rule")
+		if r["weight"] != "important" || r["tagId"] != nil {
+			t.Fatalf("old rule %v", r)
+		}
+		apitest.Must(t, a.Do("DELETE", "/api/rules/"+id, nil), 204)
+	})
+
+	cool := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "cooldownAfterLoss", "params": map[string]any{"minutes": 15}, "weight": "critical"}), 201), "rule")
+	req := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "requiredFields", "params": map[string]any{"fields": []string{"notes", "tag", "screenshot"}}, "weight": "important", "tagId": tag}), 201), "rule")
+	dir := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "allowedDirection", "params": map[string]any{"side": "long"}}), 201), "rule")
+	if cool["weight"] != "critical" || req["tagId"] != tag || dir["weight"] != "important" {
+		t.Fatalf("rules %v %v %v", cool, req, dir)
+	}
+	req = apitest.Object(t, apitest.Must(t, a.Do("PATCH", "/api/rules/"+req["id"].(string), map[string]any{"weight": "niceToHave"}), 200), "rule")
+	if req["weight"] != "niceToHave" || req["tagId"] != tag {
+		t.Fatalf("patched %v", req)
+	}
+
+	// 2024-03-04 in New York (UTC-5): a tagged loss with notes and a
+	// screenshot closes at 10:30; MSFT enters 5 minutes later; a short at 11:30.
+	p1 := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": acc, "symbol": "AAPL", "assetType": "stock", "side": "long",
+		"notes": "the plan", "tagIds": []string{tag}, "fills": []any{
+			map[string]any{"type": "entry", "price": "100", "quantity": "10", "filledAt": "2024-03-04T15:00:00Z"},
+			map[string]any{"type": "exit", "price": "98", "quantity": "10", "filledAt": "2024-03-04T15:30:00Z"}}}), 201), "position")["id"].(string)
+	if _, err := srv.App.DB.Exec(context.Background(), `INSERT INTO position_images (user_id, position_id, content_type, size_bytes, data)
+		SELECT user_id, id, 'image/png', 1, '\x00' FROM positions WHERE id = $1`, p1); err != nil {
+		t.Fatal(err)
+	}
+	p2 := trade(t, a, acc, "MSFT", "99", "10", "2024-03-04T15:35:00Z", "2024-03-04T16:00:00Z", "101")
+	p3 := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": acc, "symbol": "NVDA", "assetType": "stock", "side": "short", "fills": []any{
+		map[string]any{"type": "entry", "price": "100", "quantity": "10", "filledAt": "2024-03-04T16:30:00Z"},
+		map[string]any{"type": "exit", "price": "99", "quantity": "10", "filledAt": "2024-03-04T17:00:00Z"}}}), 201), "position")["id"].(string)
+
+	t.Run("DayAndTrades", func(t *testing.T) {
+		r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04&trades=true", nil), 200)
+		d := r.JSON["days"].([]any)[0].(map[string]any)
+		// cooldown broken (3), required fields kept (1), direction broken (2): 1 of 6.
+		if d["score"] != 16.0 || d["kept"] != 1.0 || d["broken"] != 2.0 {
+			t.Fatalf("day %v", d)
+		}
+		var got []string
+		for _, tr := range r.JSON["trades"].([]any) {
+			tr := tr.(map[string]any)
+			line := fmt.Sprintf("%s %v %v:", tr["symbol"], tr["score"], tr["netPnl"])
+			for _, x := range tr["rules"].([]any) {
+				x := x.(map[string]any)
+				line += " " + x["type"].(string) + "=" + x["status"].(string)
+				if m, ok := x["message"]; ok {
+					line += "(" + m.(string) + ")"
+				}
+			}
+			got = append(got, line)
+		}
+		want := []string{
+			"AAPL 100 -20.0000: cooldownAfterLoss=kept requiredFields=kept allowedDirection=kept",
+			// 2 of 5
+			"MSFT 40 10.0000: cooldownAfterLoss=broken(MSFT: entry 5 minutes after a losing close of AAPL; your cooldown is 15 minutes) allowedDirection=kept",
+			// 3 of 5
+			"NVDA 60 10.0000: cooldownAfterLoss=kept allowedDirection=broken(NVDA: opened short; you trade long only)",
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("trades\n%q\nwant\n%q", got, want)
+		}
+		tb := r.JSON["tradeBreakdown"].(map[string]any)["byCurrency"].([]any)[0].(map[string]any)
+		kept, broken := tb["kept"].(map[string]any), tb["broken"].(map[string]any)
+		if tb["currency"] != "USD" || kept["trades"] != 1.0 || kept["netPnl"] != "-20.0000" || kept["winRate"] != "0.00" ||
+			broken["trades"] != 2.0 || broken["netPnl"] != "20.0000" || broken["winRate"] != "100.00" {
+			t.Fatalf("trade breakdown %v", tb)
+		}
+		// Without trades=true, no list.
+		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04", nil), 200)
+		if _, ok := r.JSON["trades"]; ok {
+			t.Fatalf("trades unasked: %s", r.Body)
+		}
+		apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04&trades=yes", nil), 400)
+	})
+	t.Run("PositionRoute", func(t *testing.T) {
+		tr := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/rules/compliance/positions/"+p2, nil), 200), "trade")
+		if tr["id"] != p2 || tr["score"] != 40.0 || tr["date"] != "2024-03-04" || tr["strategyId"] != nil {
+			t.Fatalf("trade %v", tr)
+		}
+		_ = p3
+		for _, id := range []string{missingID, "nope", p1} {
+			c := b
+			if id != p1 {
+				c = a
+			}
+			if r := c.Do("GET", "/api/rules/compliance/positions/"+id, nil); r.Status != 404 {
+				t.Errorf("%s: %d", id, r.Status)
+			}
+		}
+		// A leg's trade is its strategy.
+		leg := func(symbol, side, price string) map[string]any {
+			return map[string]any{"symbol": symbol, "assetType": "option", "side": side,
+				"fills": []any{map[string]any{"type": "entry", "price": price, "quantity": "1", "filledAt": "2024-03-05T15:00:00Z"}}}
+		}
+		s := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/strategies", map[string]any{"accountId": acc, "legs": []any{
+			leg("SPY   240621C00520000", "long", "2.00"), leg("SPY   240621C00530000", "short", "1.00")}}), 201), "strategy")
+		legID := s["legs"].([]any)[1].(map[string]any)["id"].(string)
+		tr = apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/rules/compliance/positions/"+legID, nil), 200), "trade")
+		if tr["id"] != s["id"] || tr["strategyId"] != s["id"] || len(tr["positionIds"].([]any)) != 2 || tr["score"] != 100.0 || tr["netPnl"] != nil {
+			t.Fatalf("strategy trade %v", tr)
+		}
+		// A draft has no trade.
+		draft := apitest.Object(t, apitest.Must(t, a.Do("POST", "/api/positions", map[string]any{"accountId": acc, "symbol": "AMD", "assetType": "stock", "side": "long"}), 201), "position")["id"].(string)
+		if r := apitest.Must(t, a.Do("GET", "/api/rules/compliance/positions/"+draft, nil), 200); r.JSON["trade"] != nil {
+			t.Fatalf("draft %s", r.Body)
+		}
+	})
+	t.Run("DeletingTheTagDeletesItsRule", func(t *testing.T) {
+		apitest.Must(t, a.Do("DELETE", "/api/tags/"+tag, nil), 204)
+		apitest.Must(t, a.Do("GET", "/api/rules/"+req["id"].(string), nil), 404)
+	})
 }

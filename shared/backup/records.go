@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/rules"
 )
 
 // The entries of format version 1. Ids inside an archive are the source
@@ -253,12 +255,17 @@ const EntryRules = "trading_rules.jsonl"
 const MaxRules = 100
 
 // TradingRule is one trading rule; a restore checks Params again with
-// shared/rules.ParseParams, and maps AccountID (null: every account).
+// shared/rules.ParseParams, and maps AccountID (null: every account) and
+// TagID (absent or null: every position). An archive made before weights
+// lacks Weight: the rule is important (rules.DefaultWeight), as the rules
+// stored then are.
 type TradingRule struct {
 	Type      string          `json:"type"`
 	Params    json.RawMessage `json:"params"`
 	Enabled   bool            `json:"enabled"`
 	AccountID *string         `json:"accountId"`
+	Weight    rules.Weight    `json:"weight,omitempty"`
+	TagID     *string         `json:"tagId,omitempty"`
 	CreatedAt time.Time       `json:"createdAt"`
 }
 

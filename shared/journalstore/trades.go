@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/rules"
 )
@@ -29,25 +30,39 @@ import (
 // those in one. Each statement below names the window in full: a CTE of
 // it, read twice, was estimated at 1% of its rows and joined to the fills
 // by one index scan a position (twice the time of a hash join).
+//
+// With $5 the window holds the positions open across its start too (the
+// open exposure rule counts them).
 const (
 	ruleWindow = `p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[]))
-	AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3))`
+	AND ((p.opened_at >= $2 AND p.opened_at < $3) OR (p.status = 'closed' AND p.closed_at >= $2 AND p.closed_at < $3)
+		OR ($5 AND p.opened_at < $2 AND (p.status = 'open' OR p.closed_at >= $3)))`
 	ruleStrategies = `(SELECT p.strategy_id FROM positions p WHERE ` + ruleWindow + ` AND p.strategy_id IS NOT NULL)`
 )
 
 // ruleTradesSQL is the window's trades: its positions in no strategy, and
 // every strategy with a leg there, its legs in opening order. Numbers come
 // in binary (db's numeric codec): parsing their text was a third of the
-// reading's Go CPU (BenchmarkCompliance).
+// reading's Go CPU (BenchmarkCompliance). A strategy's asset types are
+// its legs' joined by commas, its direction the statistics' (opened for a
+// debit is long). With $6, whether it has a tag and a screenshot, and its
+// tags (a strategy: any leg's); else NULL.
 const ruleTradesSQL = `SELECT p.id, p.id::text, NULL::text[], p.account_id, p.symbol, NULL::text, p.multiplier,
 	p.stop_loss, p.target_price, p.initial_risk, NULL::numeric, p.closed_at, p.net_pnl,
-	NULL::text[], NULL::timestamptz[], NULL::timestamptz[], NULL::numeric[]
+	NULL::text[], NULL::timestamptz[], NULL::timestamptz[], NULL::numeric[],
+	p.underlying, p.asset_type, p.side = 'short', p.notes <> '',
+	CASE WHEN $6 THEN EXISTS (SELECT 1 FROM position_images i WHERE i.position_id = p.id) END,
+	CASE WHEN $6 THEN ARRAY(SELECT t.tag_id::text FROM position_tags t WHERE t.position_id = p.id ORDER BY 1) END
 FROM positions p WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
 UNION ALL
 SELECT s.id, s.id::text, array_agg(l.id::text ORDER BY l.opened_at NULLS LAST, l.id), s.account_id,
 	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1], coalesce(s.label, ''), NULL,
 	NULL, NULL, s.risk, s.max_profit, NULL, NULL,
-	array_agg(l.status), array_agg(l.opened_at), array_agg(l.closed_at), array_agg(l.net_pnl)
+	array_agg(l.status), array_agg(l.opened_at), array_agg(l.closed_at), array_agg(l.net_pnl),
+	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1],
+	string_agg(DISTINCT l.asset_type, ','), NOT coalesce(s.opened_long, true), bool_or(l.notes <> ''),
+	CASE WHEN $6 THEN EXISTS (SELECT 1 FROM position_images i JOIN positions x ON x.id = i.position_id WHERE x.strategy_id = s.id) END,
+	CASE WHEN $6 THEN ARRAY(SELECT DISTINCT t.tag_id::text FROM position_tags t JOIN positions x ON x.id = t.position_id WHERE x.strategy_id = s.id ORDER BY 1) END
 FROM strategies s JOIN positions l ON l.strategy_id = s.id
 WHERE s.id IN ` + ruleStrategies + `
 GROUP BY s.id`
@@ -97,19 +112,30 @@ type ruleDay struct {
 	balance decimal.Decimal
 }
 
+// RuleNeeds are what a RuleTrades read adds for the rules that need it.
+type RuleNeeds struct {
+	// Balances: a trade opened in the window has the Balance its account
+	// had at the start of the trading day of its first entry: the balance
+	// less every ledger entry from that day's start on (deposits,
+	// withdrawals, realized P&L, fees).
+	Balances bool
+	// Open: the trades open across the window's start are read too.
+	Open bool
+	// Details: HasTag, HasScreenshot and TagIDs are read.
+	Details bool
+}
+
 // RuleTrades reads the user's trades with an opening or a close in [from,
 // to) in the accounts accountIDs (nil: every account), in no order, for
 // shared/rules: the entries of each in time order, a position without an
-// entry (a draft) no trade. With balances, a trade opened in the window
-// has the Balance its account had at the start of the trading day of its
-// first entry: the balance less every ledger entry from that day's start
-// on (deposits, withdrawals, realized P&L, fees).
+// entry (a draft) no trade; and what needs asks for.
 //
 // tx is a read-only repeatable-read transaction: the statements go in one
 // round trip and read one snapshot. JIT compilation is off for them: a
 // journal whose joins are estimated past jit_above_cost paid more to
 // compile them (1.9 s) than to run them.
-func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []string, from, to time.Time, balances bool) ([]rules.Position, error) {
+func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []string, from, to time.Time, needs RuleNeeds) ([]rules.Position, error) {
+	balances := needs.Balances
 	var accounts any // NULL: every account
 	if len(accountIDs) > 0 {
 		accounts = accountIDs
@@ -117,8 +143,8 @@ func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []str
 	b := &pgx.Batch{}
 	b.Queue(`SET LOCAL jit = off`)
 	b.Queue(ruleAccountsSQL, userID, to, balances)
-	b.Queue(ruleEntriesSQL, userID, from, to, accounts)
-	b.Queue(ruleTradesSQL, userID, from, to, accounts)
+	b.Queue(ruleEntriesSQL, userID, from, to, accounts, needs.Open)
+	b.Queue(ruleTradesSQL, userID, from, to, accounts, needs.Open, needs.Details)
 	if balances {
 		b.Queue(ruleLedgerSQL, userID, from, to, accounts)
 	}
@@ -238,9 +264,13 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		statuses       []string
 		opened, closed []*time.Time
 		nets           []decimal.Decimal
+		underlying     *string
+		assets         pgtype.DriverBytes
+		screenshot     *bool
 	)
 	_, err = pgx.ForEachRow(rows, []any{&key, &p.ID, &p.Legs, &account, &p.Symbol, &label, &mult,
-		&stop, &target, &risk, &rwd, &p.ClosedAt, &net, &statuses, &opened, &closed, &nets}, func() error {
+		&stop, &target, &risk, &rwd, &p.ClosedAt, &net, &statuses, &opened, &closed, &nets,
+		&underlying, &assets, &p.Short, &p.HasNotes, &screenshot, &p.TagIDs}, func() error {
 		n, ok := index[key]
 		if !ok {
 			return nil // a draft
@@ -249,6 +279,11 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		t := &out[n]
 		*t = p
 		t.AccountID, t.Currency, t.Zone = a.id, a.currency, a.zone
+		t.AssetTypes = assetTypes(assets)
+		t.HasScreenshot, t.HasTag = screenshot != nil && *screenshot, len(p.TagIDs) > 0
+		if underlying != nil {
+			t.Underlying = *underlying
+		}
 		if label != nil {
 			t.Symbol = strategyName(t.Symbol, *label)
 		}
@@ -287,6 +322,27 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		out[n].Entries = fills[start:len(fills):len(fills)]
 	}
 	return out, nil
+}
+
+// assetTypes are the asset types of a comma-separated list, each
+// instrument.AssetTypes' own string: one type (every position's) is a
+// slice of that list, no copy.
+func assetTypes(list []byte) []string {
+	var out []string
+	for len(list) > 0 {
+		name, rest, more := bytes.Cut(list, []byte(","))
+		for i, a := range instrument.AssetTypes {
+			if string(name) != a {
+				continue
+			}
+			if !more && out == nil {
+				return instrument.AssetTypes[i : i+1 : i+1]
+			}
+			out = append(out, a)
+		}
+		list = rest
+	}
+	return out
 }
 
 // strategyName is a strategy as a violation names it: its underlying and

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -20,6 +22,19 @@ type Rule struct {
 	Params Params
 	// AccountID limits the rule to one account; "" is every account.
 	AccountID string
+	// TagID limits the rule to the positions carrying that tag; "" is
+	// every position.
+	TagID string
+	// Weight counts the rule in the scores; zero is DefaultWeight.
+	Weight Weight
+}
+
+// weight is r's weight in a score.
+func (r *Rule) weight() int {
+	if r.Weight == 0 {
+		return int(DefaultWeight)
+	}
+	return int(r.Weight)
 }
 
 // Fill is one entry fill.
@@ -58,6 +73,35 @@ type Position struct {
 	// defined max profit; it has no stop or target of its own.
 	Legs   []string
 	Reward decimal.NullDecimal
+	// Underlying is an option's or a strategy's ("" for a position of a
+	// symbol of its own): the market AllowedMarkets names.
+	Underlying string
+	// AssetTypes are the position's asset type, or a strategy's legs'.
+	AssetTypes []string
+	// Short is the direction: a strategy opened for a credit is short.
+	Short bool
+	// What the position records (a strategy: any leg), and its tags; the
+	// tags and screenshots only when read (a rule needs them).
+	HasNotes, HasTag, HasScreenshot bool
+	TagIDs                          []string
+}
+
+// market is the symbol AllowedMarkets judges.
+func (p *Position) market() string {
+	if p.Underlying != "" {
+		return p.Underlying
+	}
+	return p.Symbol
+}
+
+// entryValue is one entry fill's value: price times quantity times its
+// multiplier (a strategy leg's, else p's).
+func (p *Position) entryValue(f Fill) decimal.Decimal {
+	m := f.Multiplier
+	if m.IsZero() {
+		m = p.Multiplier
+	}
+	return f.Price.Mul(f.Quantity).Mul(m)
 }
 
 // ids are the positions a violation of p concerns.
@@ -129,8 +173,8 @@ type Violation struct {
 // Day is the compliance of one trading day.
 type Day struct {
 	Date string `json:"date"`
-	// Score is the percent of the judged rules kept, rounded down; null
-	// when no rule applied.
+	// Score is the weighted percent of the judged rules kept, rounded
+	// down; null when no rule applied.
 	Score      *int        `json:"score"`
 	Kept       int         `json:"kept"`
 	Broken     int         `json:"broken"`
@@ -165,21 +209,22 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 			d.closed = append(d.closed, p)
 		}
 	}
+	w := newWorld(rules, positions)
 	out := make([]Day, 0, len(days))
 	for date, dp := range days {
 		slices.SortFunc(dp.opened, func(a, b *Position) int {
 			return cmp.Or(a.Entries[0].At.Compare(b.Entries[0].At), cmp.Compare(a.ID, b.ID))
 		})
-		slices.SortFunc(dp.closed, func(a, b *Position) int {
-			return cmp.Or(a.ClosedAt.Compare(*b.ClosedAt), cmp.Compare(a.ID, b.ID))
-		})
+		slices.SortFunc(dp.closed, byClose)
 		day := Day{Date: date.String(), Rules: []Result{}, Violations: []Violation{}}
-		for _, r := range rules {
+		kept, judged := 0, 0
+		for i := range rules {
+			r := &rules[i]
 			opened, closed := inScope(r, dp.opened), inScope(r, dp.closed)
 			if len(opened) == 0 && len(closed) == 0 {
 				continue
 			}
-			vs, reason := judge(r, opened, closed, m)
+			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m))
 			res := Result{RuleID: r.ID, Type: r.Type, Status: Kept}
 			switch {
 			case reason != "":
@@ -187,32 +232,167 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 			case len(vs) > 0:
 				res.Status = Broken
 				day.Broken++
+				judged += r.weight()
 				for _, v := range vs {
 					v.RuleID, v.Type = r.ID, r.Type
 					day.Violations = append(day.Violations, v)
 				}
 			default:
 				day.Kept++
+				kept += r.weight()
+				judged += r.weight()
 			}
 			day.Rules = append(day.Rules, res)
 		}
-		if n := day.Kept + day.Broken; n > 0 {
-			s := day.Kept * 100 / n
-			day.Score = &s
-		}
+		day.Score = score(kept, judged)
 		out = append(out, day)
 	}
 	slices.SortFunc(out, func(a, b Day) int { return cmp.Compare(a.Date, b.Date) })
 	return out
 }
 
-func inScope(r Rule, ps []*Position) []*Position {
-	if r.AccountID == "" {
+// score is kept of judged as a whole percent rounded down; nil when
+// nothing was judged.
+func score(kept, judged int) *int {
+	if judged == 0 {
+		return nil
+	}
+	s := kept * 100 / judged
+	return &s
+}
+
+func byClose(a, b *Position) int {
+	return cmp.Or(a.ClosedAt.Compare(*b.ClosedAt), cmp.Compare(a.ID, b.ID))
+}
+
+// world is what the rules judging more than a day need: every closed
+// trade in close order (the week's loss, the cooldown), and each exposure
+// rule's outcome over every trade, made when first asked for.
+type world struct {
+	rules     []Rule
+	positions []Position
+	closes    []*Position
+	exposure  map[int]*exposure
+}
+
+// exposure is one MaxOpenExposure rule's breaches, or why it cannot be
+// judged.
+type exposure struct {
+	broken map[*Position]string
+	reason string
+}
+
+func newWorld(rules []Rule, positions []Position) *world {
+	w := &world{rules: rules, positions: positions}
+	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == MaxWeeklyLoss || r.Type == CooldownAfterLoss }) {
+		return w
+	}
+	for i := range positions {
+		if positions[i].ClosedAt != nil {
+			w.closes = append(w.closes, &positions[i])
+		}
+	}
+	slices.SortFunc(w.closes, byClose)
+	return w
+}
+
+// exposureOf is rule i's exposure, judged once; nil for another type.
+func (w *world) exposureOf(i int, m Money) *exposure {
+	r := &w.rules[i]
+	if r.Type != MaxOpenExposure {
+		return nil
+	}
+	if w.exposure == nil {
+		w.exposure = map[int]*exposure{}
+	}
+	if w.exposure[i] == nil {
+		w.exposure[i] = w.judgeExposure(r, m)
+	}
+	return w.exposure[i]
+}
+
+// judgeExposure sweeps r's positions' entries and closes in time order (a
+// close before an entry of the same instant), summing what is open, and
+// names each position whose entry took a sum past its limit.
+func (w *world) judgeExposure(r *Rule, m Money) *exposure {
+	type event struct {
+		at          time.Time
+		close       bool
+		p           *Position
+		value, risk decimal.Decimal
+	}
+	var events []event
+	for i := range w.positions {
+		p := &w.positions[i]
+		if len(p.Entries) == 0 || !r.covers(p) {
+			continue
+		}
+		total := decimal.Zero
+		for j, f := range p.Entries {
+			v, _, reason := m.convert(*r, p, p.entryValue(f))
+			if reason != "" {
+				return &exposure{reason: reason}
+			}
+			e := event{at: f.At, p: p, value: v}
+			if j == 0 && p.InitialRisk.Valid {
+				e.risk, _, _ = m.convert(*r, p, p.InitialRisk.Decimal)
+			}
+			total = total.Add(v)
+			events = append(events, e)
+		}
+		if p.ClosedAt != nil {
+			e := event{at: *p.ClosedAt, close: true, p: p, value: total.Neg()}
+			if p.InitialRisk.Valid {
+				risk, _, _ := m.convert(*r, p, p.InitialRisk.Decimal)
+				e.risk = risk.Neg()
+			}
+			events = append(events, e)
+		}
+	}
+	slices.SortFunc(events, func(a, b event) int {
+		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.close), btoi(b.close)), cmp.Compare(a.p.ID, b.p.ID))
+	})
+	out := &exposure{broken: map[*Position]string{}}
+	var value, risk decimal.Decimal
+	cur := m.Display
+	for _, e := range events {
+		value, risk = value.Add(e.value), risk.Add(e.risk)
+		if e.close || out.broken[e.p] != "" {
+			continue
+		}
+		if r.AccountID != "" {
+			cur = e.p.Currency
+		}
+		pr := r.Params
+		switch {
+		case pr.Notional != nil && value.GreaterThan(*pr.Notional):
+			out.broken[e.p] = fmt.Sprintf("this entry took your open positions to %s; your limit is %s", amount(value, cur), amount(*pr.Notional, cur))
+		case pr.Risk != nil && risk.GreaterThan(*pr.Risk):
+			out.broken[e.p] = fmt.Sprintf("this entry took the risk of your open positions to %s; your limit is %s", amount(risk, cur), amount(*pr.Risk, cur))
+		}
+	}
+	return out
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// covers reports whether p is in r's scope: its account and its tag.
+func (r *Rule) covers(p *Position) bool {
+	return (r.AccountID == "" || p.AccountID == r.AccountID) && (r.TagID == "" || slices.Contains(p.TagIDs, r.TagID))
+}
+
+func inScope(r *Rule, ps []*Position) []*Position {
+	if r.AccountID == "" && r.TagID == "" {
 		return ps
 	}
 	var out []*Position
 	for _, p := range ps {
-		if p.AccountID == r.AccountID {
+		if r.covers(p) {
 			out = append(out, p)
 		}
 	}
@@ -220,7 +400,7 @@ func inScope(r Rule, ps []*Position) []*Position {
 }
 
 // judge returns the violations of r on a day, or why it cannot be judged.
-func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
+func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure) ([]Violation, string) {
 	pr := r.Params
 	var vs []Violation
 	add := func(p *Position, format string, args ...any) {
@@ -365,8 +545,130 @@ func judge(r Rule, opened, closed []*Position, m Money) ([]Violation, string) {
 				}
 			}
 		}
+	case MaxWeeklyLoss:
+		// The week's closes before the day, then the day's in order.
+		monday := day.time().AddDate(0, 0, 1-isoWeekday(day.time().Weekday()))
+		sum := decimal.Zero
+		first := sort.Search(len(w.closes), func(i int) bool { return !w.closes[i].ClosedAt.Before(monday.AddDate(0, 0, -2)) })
+		for _, c := range w.closes[first:] {
+			if c.ClosedAt.After(day.time().AddDate(0, 0, 2)) {
+				break
+			}
+			if d := dateOf(*c.ClosedAt, c.Zone).time(); d.Before(monday) || !d.Before(day.time()) || !r.covers(c) {
+				continue
+			}
+			v, _, reason := m.convert(r, c, c.Net)
+			if reason != "" {
+				return nil, reason
+			}
+			sum = sum.Add(v)
+		}
+		for _, p := range closed {
+			v, cur, reason := m.convert(r, p, p.Net)
+			if reason != "" {
+				return nil, reason
+			}
+			sum = sum.Add(v)
+			if sum.LessThan(pr.Amount.Neg()) {
+				add(p, "this close left the week's loss at %s; your limit is %s a week", amount(sum.Neg(), cur), amount(*pr.Amount, cur))
+				break
+			}
+		}
+	case MaxOpenExposure:
+		if e.reason != "" {
+			return nil, e.reason
+		}
+		for _, p := range opened {
+			if msg := e.broken[p]; msg != "" {
+				add(p, "%s", msg)
+			}
+		}
+	case RequiredFields:
+		for _, p := range opened {
+			var missing []string
+			for _, f := range pr.Fields {
+				if !p.records(f) {
+					missing = append(missing, fieldWords[f])
+				}
+			}
+			if len(missing) > 0 {
+				add(p, "opened without %s", strings.Join(missing, ", "))
+			}
+		}
+	case AllowedMarkets:
+		for _, p := range opened {
+			if len(pr.AssetTypes) > 0 {
+				if i := slices.IndexFunc(p.AssetTypes, func(a string) bool { return !slices.Contains(pr.AssetTypes, a) }); i >= 0 {
+					add(p, "a %s trade; you trade only %s", p.AssetTypes[i], strings.Join(pr.AssetTypes, ", "))
+					continue
+				}
+			}
+			if len(pr.Symbols) > 0 && !slices.Contains(pr.Symbols, strings.ToUpper(p.market())) {
+				add(p, "%s is not one of your markets (%s)", p.market(), strings.Join(pr.Symbols, ", "))
+			}
+		}
+	case AllowedDirection:
+		for _, p := range opened {
+			if p.Short != (pr.Side == "short") {
+				side := "long"
+				if p.Short {
+					side = "short"
+				}
+				add(p, "opened %s; you trade %s only", side, pr.Side)
+			}
+		}
+	case CooldownAfterLoss:
+		wait := time.Duration(pr.Minutes) * time.Minute
+		for _, p := range opened {
+			if c, f := w.lossBefore(&r, p, wait); c != nil {
+				add(p, "entry %s after a losing close of %s; your cooldown is %d minutes", minutes(f.Sub(*c.ClosedAt)), c.Symbol, pr.Minutes)
+			}
+		}
 	}
 	return vs, ""
+}
+
+// fieldWords are RequiredFieldNames in a violation's words.
+var fieldWords = map[string]string{"stop": "a stop loss", "target": "a target", "notes": "notes", "tag": "a tag", "screenshot": "a screenshot"}
+
+// records reports whether p records a RequiredFields field.
+func (p *Position) records(field string) bool {
+	switch field {
+	case "stop":
+		return p.Legs == nil && p.Stop.Valid || p.Legs != nil && p.InitialRisk.Valid
+	case "target":
+		return p.Legs == nil && p.Target.Valid || p.Legs != nil && p.Reward.Valid
+	case "notes":
+		return p.HasNotes
+	case "tag":
+		return p.HasTag
+	}
+	return p.HasScreenshot
+}
+
+// lossBefore is the last losing close in r's scope less than wait before
+// one of p's entries (at or before it, not p's own), and that entry.
+func (w *world) lossBefore(r *Rule, p *Position, wait time.Duration) (*Position, time.Time) {
+	for _, f := range p.Entries {
+		n := sort.Search(len(w.closes), func(i int) bool { return w.closes[i].ClosedAt.After(f.At) })
+		for i := n - 1; i >= 0 && f.At.Sub(*w.closes[i].ClosedAt) < wait; i-- {
+			if c := w.closes[i]; c != p && c.Net.IsNegative() && r.covers(c) {
+				return c, f.At
+			}
+		}
+	}
+	return nil, time.Time{}
+}
+
+// minutes is a wait in words: "4 minutes", "30 seconds".
+func minutes(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d seconds", int(d.Seconds()))
+	}
+	if n := int(d.Minutes()); n != 1 {
+		return fmt.Sprintf("%d minutes", n)
+	}
+	return "1 minute"
 }
 
 // convert turns an amount of p into the currency of r's limits: the
@@ -397,6 +699,9 @@ func dateOf(t time.Time, zone *time.Location) date {
 	return date{y, m, d}
 }
 
+// time is d's midnight in UTC: dates compare and step as times.
+func (d date) time() time.Time { return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC) }
+
 func (d date) String() string {
 	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 }
@@ -423,4 +728,94 @@ func ordinal(n int) string {
 		}
 	}
 	return strconv.Itoa(n) + suffix
+}
+
+// TradeRule is one rule's outcome for one trade: Message is the
+// violation (broken) or why the rule could not be judged (skipped).
+type TradeRule struct {
+	RuleID  string `json:"ruleId"`
+	Type    Type   `json:"type"`
+	Status  string `json:"status"`
+	Message string `json:"message,omitempty"`
+}
+
+// Trade is one trade's compliance: the rules in its scope, in the rules'
+// order, and its weighted score (null when none was judged).
+type Trade struct {
+	// Date is the trading day of its first entry; "" for a draft (no
+	// trade: the rest is empty).
+	Date   string      `json:"date"`
+	Score  *int        `json:"score"`
+	Kept   int         `json:"kept"`
+	Broken int         `json:"broken"`
+	Rules  []TradeRule `json:"rules"`
+}
+
+// TradeScores is the compliance of each of positions (in their order)
+// with rules, from days (Evaluate's of the same rules and positions): a
+// rule in a trade's scope is broken by it when a violation names it,
+// skipped when skipped on its opening day, else kept.
+func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
+	index := make(map[string]int, len(positions))
+	for i := range positions {
+		index[positions[i].ID] = i
+	}
+	broken := make(map[[2]int]string)
+	byDate := make(map[string]*Day, len(days))
+	ruleIndex := make(map[string]int, len(rules))
+	for i := range rules {
+		ruleIndex[rules[i].ID] = i
+	}
+	for d := range days {
+		byDate[days[d].Date] = &days[d]
+		for _, v := range days[d].Violations {
+			id := v.PositionIDs[0]
+			if v.StrategyID != nil {
+				id = *v.StrategyID
+			}
+			i, ok := index[id]
+			if !ok {
+				continue
+			}
+			key := [2]int{i, ruleIndex[v.RuleID]}
+			if _, ok := broken[key]; !ok {
+				broken[key] = v.Message
+			}
+		}
+	}
+	out := make([]Trade, len(positions))
+	for i := range positions {
+		p := &positions[i]
+		if len(p.Entries) == 0 {
+			continue
+		}
+		t := Trade{Date: dateOf(p.Entries[0].At, p.Zone).String(), Rules: []TradeRule{}}
+		var dayRules []Result // none when its opening day was not judged
+		if day := byDate[t.Date]; day != nil {
+			dayRules = day.Rules
+		}
+		kept, judged := 0, 0
+		for j := range rules {
+			r := &rules[j]
+			if !r.covers(p) {
+				continue
+			}
+			res := TradeRule{RuleID: r.ID, Type: r.Type, Status: Kept}
+			if msg, ok := broken[[2]int{i, j}]; ok {
+				res.Status, res.Message = Broken, msg
+				t.Broken++
+				judged += r.weight()
+			} else if k := slices.IndexFunc(dayRules, func(x Result) bool { return x.RuleID == r.ID }); k >= 0 && dayRules[k].Status == Skipped {
+				res.Status, res.Message = Skipped, dayRules[k].Reason
+			} else {
+				t.Kept++
+				kept += r.weight()
+				judged += r.weight()
+			}
+			t.Rules = append(t.Rules, res)
+		}
+		t.Score = score(kept, judged)
+		out[i] = t
+	}
+	return out
 }

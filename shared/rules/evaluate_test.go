@@ -2,6 +2,8 @@ package rules
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +38,7 @@ func pos(id, open string, qty string) Position {
 	}
 	return Position{ID: id, Symbol: "AAPL", AccountID: "a", Currency: "USD", Zone: newYork, Multiplier: dec("1"),
 		Entries: []Fill{{At: at, Price: dec("100"), Quantity: dec(qty)}}, Stop: null("99"), Target: null("103"),
-		InitialRisk: null("100"), Balance: null("10000")}
+		InitialRisk: null("100"), Balance: null("10000"), AssetTypes: []string{"stock"}}
 }
 
 // closed closes p at close (New York clock) with net P&L net.
@@ -127,6 +129,40 @@ func TestEveryRule(t *testing.T) {
 			[]Position{pos("p1", "2024-03-04 10:00", "1")},
 			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "1"); p.Target = null("102.5"); return p }()},
 			"AAPL: planned R:R 2.50; your minimum is 3", []string{"p1"}},
+		{"MaxOpenExposureRisk", MaxOpenExposure, `{"risk":"200"}`,
+			[]Position{closed(pos("p1", "2024-03-04 10:00", "1"), "2024-03-04 11:00", "5"), pos("p2", "2024-03-04 10:30", "1"), pos("p3", "2024-03-04 11:00", "1")},
+			[]Position{pos("p1", "2024-03-04 10:00", "1"), pos("p2", "2024-03-04 10:30", "1"), pos("p3", "2024-03-04 11:00", "1")},
+			"AAPL: this entry took the risk of your open positions to 300.00 USD; your limit is 200.00 USD", []string{"p3"}},
+		{"RequiredFields", RequiredFields, `{"fields":["target","notes","tag","screenshot"]}`,
+			[]Position{func() Position {
+				p := pos("p1", "2024-03-04 10:00", "1")
+				p.HasNotes, p.HasTag, p.HasScreenshot = true, true, true
+				return p
+			}()},
+			[]Position{noTarget},
+			"AAPL: opened without a target, notes, a tag, a screenshot", []string{"p2"}},
+		{"AllowedMarketsAssetType", AllowedMarkets, `{"assetTypes":["stock","option"]}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1")},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "1"); p.AssetTypes = []string{"future"}; return p }()},
+			"AAPL: a future trade; you trade only stock, option", []string{"p1"}},
+		{"AllowedMarketsSymbol", AllowedMarkets, `{"symbols":["aapl","SPY"]}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1"), func() Position {
+				p := pos("p2", "2024-03-04 10:00", "1")
+				p.Symbol, p.Underlying = "SPY   240621C00520000", "SPY"
+				return p
+			}()},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "1"); p.Symbol = "MSFT"; return p }()},
+			"MSFT: MSFT is not one of your markets (AAPL, SPY)", []string{"p1"}},
+		{"AllowedDirection", AllowedDirection, `{"side":"long"}`,
+			[]Position{pos("p1", "2024-03-04 10:00", "1")},
+			[]Position{func() Position { p := pos("p1", "2024-03-04 10:00", "1"); p.Short = true; return p }()},
+			"AAPL: opened short; you trade long only", []string{"p1"}},
+		// Exactly 15 minutes after the losing close keeps it; a win starts no cooldown.
+		{"CooldownAfterLoss", CooldownAfterLoss, `{"minutes":15}`,
+			[]Position{closed(pos("p1", "2024-03-04 09:40", "1"), "2024-03-04 10:00", "-1"), closed(pos("p2", "2024-03-04 09:30", "1"), "2024-03-04 10:20", "5"),
+				pos("p3", "2024-03-04 10:15", "1"), pos("p4", "2024-03-04 10:21", "1")},
+			[]Position{closed(pos("p1", "2024-03-04 09:40", "1"), "2024-03-04 10:00", "-1"), pos("p3", "2024-03-04 10:14", "1")},
+			"AAPL: entry 14 minutes after a losing close of AAPL; your cooldown is 15 minutes", []string{"p3"}},
 		{"MinPlannedRRWithoutTarget", MinPlannedRR, `{"ratio":"1"}`,
 			[]Position{pos("p1", "2024-03-04 10:00", "1")},
 			[]Position{noTarget},
@@ -280,6 +316,185 @@ func TestStrategyIsOneTrade(t *testing.T) {
 			t.Errorf("%s %s: %+v, want %q", tc.typ, tc.params, vs, tc.broken)
 		case tc.broken != "" && (vs[0].StrategyID == nil || len(vs[0].PositionIDs) < 1 || vs[0].PositionIDs[0][0] != 'l'):
 			t.Errorf("%s %s: the violation names %v and strategy %v", tc.typ, tc.params, vs[0].PositionIDs, vs[0].StrategyID)
+		}
+	}
+}
+
+// TestOpenExposure: positions count from each entry to their close, a
+// close before an entry of the same instant, one opened days before
+// still open; each entry that takes the sum past the limit breaks it.
+func TestOpenExposure(t *testing.T) {
+	old := pos("p0", "2024-03-01 10:00", "50") // 5,000, still open
+	p1 := closed(pos("p1", "2024-03-04 10:00", "100"), "2024-03-04 11:00", "5")
+	p2 := pos("p2", "2024-03-04 10:30", "100")
+	p2.Entries = append(p2.Entries, Fill{At: p2.Entries[0].At.Add(2 * time.Hour), Price: dec("100"), Quantity: dec("50")}) // 12:30: +5,000
+	p3 := pos("p3", "2024-03-04 11:00", "100")
+	all := []Position{old, p1, p2, p3}
+	// 10:30: 5,000 + 10,000 + 10,000; 11:00 (p1 closed first): the same;
+	// 12:30: 30,000.
+	for _, c := range []struct {
+		limit string
+		want  []string
+	}{
+		{"30000", nil},
+		{"29999.99", []string{"p2: AAPL: this entry took your open positions to 30000.00 USD; your limit is 29999.99 USD"}},
+		{"24999.99", []string{"p2: AAPL: this entry took your open positions to 25000.00 USD; your limit is 24999.99 USD",
+			"p3: AAPL: this entry took your open positions to 25000.00 USD; your limit is 24999.99 USD"}},
+	} {
+		days := Evaluate([]Rule{rule(t, MaxOpenExposure, `{"notional":"`+c.limit+`"}`)}, slices.Clone(all), usd)
+		var got []string
+		for _, d := range days {
+			for _, v := range d.Violations {
+				got = append(got, strings.Join(v.PositionIDs, ",")+": "+v.Message)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("limit %s: %q, want %q", c.limit, got, c.want)
+		}
+	}
+}
+
+// TestWeeklyLossWeeks: the week is the account zone's Monday to Sunday;
+// a close on the Monday after the spring change (00:30 New York, 04:30
+// UTC) starts a new week, and a day already past the limit breaks it again.
+func TestWeeklyLossWeeks(t *testing.T) {
+	r := rule(t, MaxWeeklyLoss, `{"amount":"500"}`)
+	ps := []Position{
+		closed(pos("p1", "2024-03-04 10:00", "1"), "2024-03-04 11:00", "-450"),
+		closed(pos("p2", "2024-03-10 10:00", "1"), "2024-03-10 23:30", "-100"), // the week: -550
+		closed(pos("p3", "2024-03-10 23:40", "1"), "2024-03-11 00:30", "-400"), // a new week: -400
+		closed(pos("p4", "2024-03-12 10:00", "1"), "2024-03-12 11:00", "200"),  // -200
+		closed(pos("p5", "2024-03-13 10:00", "1"), "2024-03-13 11:00", "-300.01"),
+	}
+	var got []string
+	for _, d := range Evaluate([]Rule{r}, ps, usd) {
+		for _, v := range d.Violations {
+			got = append(got, d.Date+" "+v.PositionIDs[0]+" "+v.Message)
+		}
+	}
+	want := []string{"2024-03-10 p2 AAPL: this close left the week's loss at 550.00 USD; your limit is 500.00 USD a week",
+		"2024-03-13 p5 AAPL: this close left the week's loss at 500.01 USD; your limit is 500.00 USD a week"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+// TestCooldownAcrossMidnight: a losing close at 23:55 cools down the next
+// day's 00:05 entry; a rule of another account's losses does not.
+func TestCooldownAcrossMidnight(t *testing.T) {
+	loss := closed(pos("p1", "2024-03-04 23:00", "1"), "2024-03-04 23:55", "-10")
+	next := pos("p2", "2024-03-05 00:05", "1")
+	r := rule(t, CooldownAfterLoss, `{"minutes":30}`)
+	d := Evaluate([]Rule{r}, []Position{loss, next}, usd)
+	if len(d) != 2 || d[1].Broken != 1 || d[1].Violations[0].Message != "AAPL: entry 10 minutes after a losing close of AAPL; your cooldown is 30 minutes" {
+		t.Fatalf("%+v", d)
+	}
+	loss.AccountID = "b"
+	r.AccountID = "a"
+	if d := Evaluate([]Rule{r}, []Position{loss, next}, usd); d[1].Broken != 0 {
+		t.Fatalf("another account's loss: %+v", d)
+	}
+}
+
+// TestWeightedScore: kept weights over judged weights, rounded down; a rule
+// without a weight counts as important (2), so rules of equal weight score
+// as before.
+func TestWeightedScore(t *testing.T) {
+	ps := []Position{pos("p1", "2024-03-04 10:00", "1"), pos("p2", "2024-03-04 11:00", "1")}
+	weighted := func(w Weight, typ Type, params string) Rule {
+		r := rule(t, typ, params)
+		r.ID, r.Weight = string(typ), w
+		return r
+	}
+	for _, c := range []struct {
+		rules []Rule
+		score int
+	}{
+		// critical kept 3, important kept 2, nice to have broken 1: 5 of 6.
+		{[]Rule{weighted(Critical, StopRequired, `{}`), weighted(Important, MinPlannedRR, `{"ratio":"1"}`), weighted(NiceToHave, MaxTradesPerDay, `{"count":1}`)}, 83},
+		// critical broken: 3 of 6 lost; two nice to have kept: 2 of 5.
+		{[]Rule{weighted(Critical, MaxTradesPerDay, `{"count":1}`), weighted(NiceToHave, StopRequired, `{}`), weighted(NiceToHave, MinPlannedRR, `{"ratio":"1"}`)}, 40},
+		// no weight (2) kept, critical broken: 2 of 5.
+		{[]Rule{weighted(0, StopRequired, `{}`), weighted(Critical, MaxTradesPerDay, `{"count":1}`)}, 40},
+		// equal weights: the plain share, 2 of 3 = 66.
+		{[]Rule{weighted(0, StopRequired, `{}`), weighted(0, MaxTradesPerDay, `{"count":1}`), weighted(0, MinPlannedRR, `{"ratio":"1"}`)}, 66},
+	} {
+		if d := Evaluate(c.rules, ps, usd); *d[0].Score != c.score {
+			t.Errorf("%+v: score %d, want %d", c.rules, *d[0].Score, c.score)
+		}
+	}
+}
+
+// TestTagScope: a rule with a tag judges only the positions carrying it.
+func TestTagScope(t *testing.T) {
+	r := rule(t, StopRequired, `{}`)
+	r.TagID = "t1"
+	p := pos("p1", "2024-03-04 10:00", "1")
+	p.Stop = decimal.NullDecimal{}
+	if d := Evaluate([]Rule{r}, []Position{p}, usd); d[0].Score != nil || len(d[0].Rules) != 0 {
+		t.Fatalf("untagged: %+v", d)
+	}
+	p.TagIDs = []string{"t0", "t1"}
+	if d := Evaluate([]Rule{r}, []Position{p}, usd); d[0].Broken != 1 {
+		t.Fatalf("tagged: %+v", d)
+	}
+}
+
+// TestTradeScores: each trade's rules in scope, kept, broken (with the
+// violation) or skipped, weighted; a strategy is one trade.
+func TestTradeScores(t *testing.T) {
+	at, _ := time.ParseInLocation("2006-01-02 15:04", "2024-03-04 10:00", newYork)
+	condor := Position{ID: "s1", Symbol: "SPY short iron condor", AccountID: "a", Currency: "USD", Zone: newYork,
+		Legs: []string{"l1", "l2"}, InitialRisk: null("300"), Reward: null("200"), AssetTypes: []string{"option"}}
+	condor.Entries = []Fill{{At: at, Price: dec("2"), Quantity: dec("1"), Multiplier: dec("100")}, {At: at, Price: dec("1"), Quantity: dec("1"), Multiplier: dec("100")}}
+	naked := pos("p1", "2024-03-04 11:00", "1")
+	naked.Stop, naked.InitialRisk = decimal.NullDecimal{}, decimal.NullDecimal{}
+	tagged := pos("p2", "2024-03-04 12:00", "1")
+	tagged.TagIDs = []string{"t1"}
+	eur := pos("p3", "2024-03-05 13:00", "1")
+	eur.Currency, eur.AccountID = "GBP", "g"
+	draft := pos("p4", "2024-03-04 13:00", "1")
+	draft.Entries = nil
+	trades := rule(t, MaxTradesPerDay, `{"count":1}`)
+	trades.ID, trades.Weight = "trades", Critical
+	stop := rule(t, StopRequired, `{}`)
+	stop.ID = "stop"
+	scoped := rule(t, MinPlannedRR, `{"ratio":"5"}`)
+	scoped.ID, scoped.TagID = "rr", "t1"
+	size := rule(t, MaxPositionSize, `{"notional":"1000000"}`)
+	size.ID, size.Weight = "size", NiceToHave
+	rs := []Rule{trades, stop, scoped, size}
+	ps := []Position{condor, naked, tagged, eur, draft}
+	got := TradeScores(rs, ps, Evaluate(rs, ps, usd))
+	line := func(tr Trade) string {
+		var b strings.Builder
+		if tr.Score != nil {
+			fmt.Fprintf(&b, "%s %d%%:", tr.Date, *tr.Score)
+		} else {
+			fmt.Fprintf(&b, "%q null:", tr.Date)
+		}
+		for _, r := range tr.Rules {
+			fmt.Fprintf(&b, " %s=%s", r.RuleID, r.Status)
+			if r.Message != "" {
+				fmt.Fprintf(&b, "(%s)", r.Message)
+			}
+		}
+		return b.String()
+	}
+	want := []string{
+		// kept trades 3, stop 2, size 1: 100.
+		"2024-03-04 100%: trades=kept stop=kept size=kept",
+		// broke trades (3) and stop (2), kept size (1): 1 of 6.
+		"2024-03-04 16%: trades=broken(AAPL: 2nd trade of the day; your limit is 1) stop=broken(AAPL: opened without a stop loss) size=kept",
+		// the tagged one: R:R 3 breaks rr (2): kept stop 2 and size 1 of 8.
+		"2024-03-04 37%: trades=broken(AAPL: 3rd trade of the day; your limit is 1) stop=kept rr=broken(AAPL: planned R:R 3.00; your minimum is 5) size=kept",
+		// GBP without a rate: size skipped on its day.
+		"2024-03-05 100%: trades=kept stop=kept size=skipped(no exchange rate GBP/USD to convert this day's positions)",
+		`"" null:`,
+	}
+	for i := range want {
+		if l := line(got[i]); l != want[i] {
+			t.Errorf("trade %s: %s\n want %s", ps[i].ID, l, want[i])
 		}
 	}
 }

@@ -19,9 +19,21 @@
 //     statistics' total (fx.Factors: the spot rates of today). Without a
 //     display currency, or without a rate, such a rule is skipped for the
 //     day, with the reason.
-//   - The day's score is the share of the rules that apply and could be
-//     judged that were kept, as a whole percent rounded down (100 only when
-//     every rule was kept); no such rule leaves it null.
+//   - A rule applies to a day with a position opened or closed in its
+//     scope: every account or its one account, and with a tag scope only
+//     the positions carrying the tag (a strategy carries its legs' tags).
+//   - Each rule has a weight: critical 3, important 2 (the default, and
+//     every rule's before weights existed), nice to have 1.
+//   - The day's score is the weighted share of the rules that apply and
+//     could be judged that were kept: the kept rules' weights over the
+//     judged rules' weights, as a whole percent rounded down (100 only
+//     when every rule was kept); no such rule leaves it null. With equal
+//     weights it is the plain share of rules kept.
+//   - A trade's score (TradeScores) is the same over the rules in its
+//     scope: a rule is broken by the trade when one of its violations
+//     names the trade (on any day), skipped when it could not be judged on
+//     the trade's opening day, and kept otherwise (a loss rule judges an
+//     open trade when it closes: kept so far).
 package rules
 
 import (
@@ -32,9 +44,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 )
 
@@ -69,11 +83,90 @@ const (
 	// MinPlannedRR: ratio, the least planned reward to risk: |target -
 	// entry| / |entry - stop| with the first entry fill's price.
 	MinPlannedRR Type = "minPlannedRR"
+	// MaxWeeklyLoss: amount, the most the closes of a trading week (Monday
+	// to Sunday on the account zone's calendar) may lose together; a day
+	// breaks it with the first of its closes that leaves the week's sum
+	// beyond the limit.
+	MaxWeeklyLoss Type = "maxWeeklyLoss"
+	// MaxOpenExposure: notional (entry value: price times quantity times
+	// multiplier of the entries made so far) and/or risk (the open
+	// positions' initial risk), the most the positions open at one moment
+	// may hold together; judged at each entry, a position counting from
+	// each entry until its close. A position's partial exits do not lower
+	// it until the close.
+	MaxOpenExposure Type = "maxOpenExposure"
+	// RequiredFields: fields, the list of what every position opened
+	// records: stop, target, notes, tag (at least one), screenshot. One
+	// rule with a list rather than a rule a field: one line on the rules
+	// screen, and a trade missing two fields breaks it once. A strategy's
+	// stop is its defined risk, its target its defined max profit, and its
+	// notes, tags and screenshots any leg's.
+	RequiredFields Type = "requiredFields"
+	// AllowedMarkets: assetTypes and/or symbols; every position opened is
+	// of a listed asset type and of a listed symbol (an option's or a
+	// strategy's underlying), each list narrowing.
+	AllowedMarkets Type = "allowedMarkets"
+	// AllowedDirection: side, long or short, the only direction of the
+	// positions opened (a strategy's: opened for a debit is long).
+	AllowedDirection Type = "allowedDirection"
+	// CooldownAfterLoss: minutes; no entry within that many minutes after
+	// a losing close (an entry exactly that many minutes after keeps it),
+	// the close on any day.
+	CooldownAfterLoss Type = "cooldownAfterLoss"
 )
+
+// Weight is a rule's importance in the scores.
+type Weight int
+
+// The weights, and the default of a rule stored without one.
+const (
+	NiceToHave    Weight = 1
+	Important     Weight = 2
+	Critical      Weight = 3
+	DefaultWeight        = Important
+)
+
+// weightNames are the weights as the API writes them.
+var weightNames = map[Weight]string{NiceToHave: "niceToHave", Important: "important", Critical: "critical"}
+
+// String is the weight as the API writes it.
+func (w Weight) String() string { return weightNames[w] }
+
+// MarshalText writes the weight's API name.
+func (w Weight) MarshalText() ([]byte, error) {
+	if _, ok := weightNames[w]; !ok {
+		return nil, fmt.Errorf("rules: weight %d", int(w))
+	}
+	return []byte(w.String()), nil
+}
+
+// UnmarshalText reads a weight's API name.
+func (w *Weight) UnmarshalText(b []byte) error {
+	v, ok := ParseWeight(string(b))
+	if !ok {
+		return fmt.Errorf("rules: weight %q is not critical, important or niceToHave", b)
+	}
+	*w = v
+	return nil
+}
+
+// ParseWeight reads a weight's API name.
+func ParseWeight(s string) (Weight, bool) {
+	for w, n := range weightNames {
+		if n == s {
+			return w, true
+		}
+	}
+	return 0, false
+}
+
+// RequiredFieldNames are the fields a RequiredFields rule may list.
+var RequiredFieldNames = []string{"stop", "target", "notes", "tag", "screenshot"}
 
 // Types lists every rule type, in the order the web app offers them.
 var Types = []Type{MaxTradesPerDay, MaxDailyLoss, MaxRiskPerTrade, StopRequired, MaxConsecutiveLosses,
-	AllowedHours, MaxPositionSize, NoTradingDays, MinPlannedRR}
+	AllowedHours, MaxPositionSize, NoTradingDays, MinPlannedRR, MaxWeeklyLoss, MaxOpenExposure, RequiredFields,
+	AllowedMarkets, AllowedDirection, CooldownAfterLoss}
 
 // Params are a rule's parameters; each type uses the fields its doc names
 // and no other. Money and ratios are decimals written as JSON strings.
@@ -87,6 +180,13 @@ type Params struct {
 	From     string           `json:"from,omitempty"`
 	To       string           `json:"to,omitempty"`
 	Weekdays []int            `json:"weekdays,omitempty"`
+	Risk     *decimal.Decimal `json:"risk,omitempty"`
+	Fields   []string         `json:"fields,omitempty"`
+	// AssetTypes are instrument.AssetTypes; Symbols upper case.
+	AssetTypes []string `json:"assetTypes,omitempty"`
+	Symbols    []string `json:"symbols,omitempty"`
+	Side       string   `json:"side,omitempty"`
+	Minutes    int      `json:"minutes,omitempty"`
 }
 
 // spec is what one type's parameters must hold: every field of required,
@@ -103,14 +203,26 @@ var specs = map[Type]spec{
 	MaxPositionSize:      {anyOf: []string{"quantity", "notional"}},
 	NoTradingDays:        {required: []string{"weekdays"}},
 	MinPlannedRR:         {required: []string{"ratio"}},
+	MaxWeeklyLoss:        {required: []string{"amount"}},
+	MaxOpenExposure:      {anyOf: []string{"notional", "risk"}},
+	RequiredFields:       {required: []string{"fields"}},
+	AllowedMarkets:       {anyOf: []string{"assetTypes", "symbols"}},
+	AllowedDirection:     {required: []string{"side"}},
+	CooldownAfterLoss:    {required: []string{"minutes"}},
 }
 
-// MaxCount bounds the count parameters.
-const MaxCount = 1000
+// MaxCount bounds the count parameters, MaxMinutes a cooldown (a day),
+// MaxSymbols a list of symbols.
+const (
+	MaxCount   = 1000
+	MaxMinutes = 1440
+	MaxSymbols = 100
+)
 
 var (
 	ratioRule = journal.DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1000), Places: 4, Message: "must be greater than 0 and at most 1000"}
 	clock     = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+	symbol    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9./:_ -]{0,31}$`)
 )
 
 // ValidType reports whether t is a rule type.
@@ -154,10 +266,35 @@ func ParseParams(t Type, raw json.RawMessage) (Params, error) {
 				continue
 			}
 			out.Count = n
-		case "amount", "notional":
+		case "amount", "notional", "risk":
 			if d, ok := decimalField(&p, field, v, journal.AmountRule); ok {
 				*pick(&out, name) = &d
 			}
+		case "minutes":
+			n, err := strconv.Atoi(string(bytes.TrimSpace(v)))
+			if err != nil || n < 1 || n > MaxMinutes {
+				p.Add(field, fmt.Sprintf("must be a whole number of minutes from 1 to %d", MaxMinutes))
+				continue
+			}
+			out.Minutes = n
+		case "side":
+			if json.Unmarshal(v, &out.Side) != nil || out.Side != "long" && out.Side != "short" {
+				p.Add(field, "must be long or short")
+			}
+		case "fields":
+			out.Fields = list(&p, field, v, len(RequiredFieldNames), func(s string) bool { return slices.Contains(RequiredFieldNames, s) },
+				"must list one or more of "+strings.Join(RequiredFieldNames, ", "))
+		case "assetTypes":
+			out.AssetTypes = list(&p, field, v, len(instrument.AssetTypes), instrument.ValidAssetType,
+				"must list one or more of "+instrument.AssetTypesText)
+		case "symbols":
+			out.Symbols = list(&p, field, v, MaxSymbols, symbol.MatchString,
+				fmt.Sprintf("must list 1 to %d symbols, like \"AAPL\"", MaxSymbols))
+			for i, s := range out.Symbols {
+				out.Symbols[i] = strings.ToUpper(s)
+			}
+			slices.Sort(out.Symbols)
+			out.Symbols = slices.Compact(out.Symbols)
 		case "percent":
 			if d, ok := decimalField(&p, field, v, journal.PercentRule); ok {
 				out.Percent = &d
@@ -215,10 +352,39 @@ func ParseParams(t Type, raw json.RawMessage) (Params, error) {
 }
 
 func pick(p *Params, name string) **decimal.Decimal {
-	if name == "amount" {
+	switch name {
+	case "amount":
 		return &p.Amount
+	case "risk":
+		return &p.Risk
 	}
 	return &p.Notional
+}
+
+// list reads a list of 1 to most strings, each one ok, without repeats
+// (in the order given); a problem is message.
+func list(p *journal.Problems, field string, v json.RawMessage, most int, ok func(string) bool, message string) []string {
+	var items []string
+	if json.Unmarshal(v, &items) != nil || len(items) == 0 || len(items) > most || !allOf(items, ok) {
+		p.Add(field, message)
+		return nil
+	}
+	out := make([]string, 0, len(items))
+	for _, s := range items {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func allOf(items []string, ok func(string) bool) bool {
+	for _, s := range items {
+		if !ok(s) {
+			return false
+		}
+	}
+	return true
 }
 
 func decimalField(p *journal.Problems, field string, v json.RawMessage, r journal.DecimalRule) (decimal.Decimal, bool) {

@@ -33,6 +33,22 @@ func TestParseParams(t *testing.T) {
 		{NoTradingDays, `{"weekdays":"6"}`, "params.weekdays"},
 		{MinPlannedRR, `{"ratio":"0"}`, "params.ratio"},
 		{StopRequired, `[1]`, "params"},
+		{MaxWeeklyLoss, `{}`, "params.amount"},
+		{MaxWeeklyLoss, `{"amount":"0"}`, "params.amount"},
+		{MaxOpenExposure, `{}`, "params.notional"},
+		{MaxOpenExposure, `{"risk":"x"}`, "params.risk"},
+		{RequiredFields, `{}`, "params.fields"},
+		{RequiredFields, `{"fields":[]}`, "params.fields"},
+		{RequiredFields, `{"fields":["stop","mood"]}`, "params.fields"},
+		{AllowedMarkets, `{}`, "params.assetTypes"},
+		{AllowedMarkets, `{"assetTypes":["bonds"]}`, "params.assetTypes"},
+		{AllowedMarkets, `{"symbols":["AAPL","$$"]}`, "params.symbols"},
+		{AllowedMarkets, `{"symbols":"AAPL"}`, "params.symbols"},
+		{AllowedDirection, `{"side":"up"}`, "params.side"},
+		{AllowedDirection, `{}`, "params.side"},
+		{CooldownAfterLoss, `{"minutes":0}`, "params.minutes"},
+		{CooldownAfterLoss, `{"minutes":1441}`, "params.minutes"},
+		{CooldownAfterLoss, `{"minutes":"5"}`, "params.minutes"},
 	}
 	for _, c := range bad {
 		_, err := ParseParams(c.typ, json.RawMessage(c.params))
@@ -52,6 +68,11 @@ func TestParseParams(t *testing.T) {
 		{MaxRiskPerTrade, `{"amount":"100","percent":null}`, `{"amount":"100"}`},
 		{NoTradingDays, `{"weekdays":[7,6,6]}`, `{"weekdays":[6,7]}`},
 		{AllowedHours, `{"from":"09:30","to":"16:00"}`, `{"from":"09:30","to":"16:00"}`},
+		{MaxOpenExposure, `{"risk":"500"}`, `{"risk":"500"}`},
+		{RequiredFields, `{"fields":["tag","stop","tag"]}`, `{"fields":["tag","stop"]}`},
+		{AllowedMarkets, `{"symbols":["spy","AAPL","SPY"],"assetTypes":["option"]}`, `{"assetTypes":["option"],"symbols":["AAPL","SPY"]}`},
+		{AllowedDirection, `{"side":"short"}`, `{"side":"short"}`},
+		{CooldownAfterLoss, `{"minutes":1440}`, `{"minutes":1440}`},
 	}
 	for _, c := range good {
 		p, err := ParseParams(c.typ, json.RawMessage(c.params))
@@ -68,7 +89,8 @@ func TestParseParams(t *testing.T) {
 // a validation error; never a panic.
 func FuzzParseParams(f *testing.F) {
 	for _, s := range []string{`{"count":3}`, `{"amount":"1.5","percent":"2"}`, `{"from":"09:30","to":"16:00"}`,
-		`{"weekdays":[1,7]}`, `{"ratio":"2"}`, `{"quantity":"1e3"}`, `null`, `[]`, `{"count":1e400}`} {
+		`{"weekdays":[1,7]}`, `{"ratio":"2"}`, `{"quantity":"1e3"}`, `null`, `[]`, `{"count":1e400}`,
+		`{"fields":["stop","notes"]}`, `{"symbols":["aapl"],"assetTypes":["stock"]}`, `{"side":"long"}`, `{"minutes":15}`, `{"risk":"100"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

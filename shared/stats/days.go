@@ -17,3 +17,21 @@ func SumDays(days []DayBucket) (Bucket, error) {
 	}
 	return sum.bucket(), nil
 }
+
+// SumNets adds up trades' net P&L into one Bucket with the report's own
+// arithmetic (a win above zero, a loss below): the compliance breakdown
+// of trades that kept the rules beside those that broke one.
+func SumNets(nets []decimal.Decimal) Bucket {
+	var sum bucketAgg
+	for _, n := range nets {
+		t := bucketAgg{trades: 1, net: n}
+		switch n.Sign() {
+		case 1:
+			t.wins = 1
+		case -1:
+			t.losses = 1
+		}
+		sum = sum.merge(t)
+	}
+	return sum.bucket()
+}

@@ -1685,6 +1685,69 @@ step('sets a rule of at most 1 trade a day, and sees a day of 2 trades marked as
   await screenshot('day-compliance');
 });
 
+step('adds a critical cooldown rule, and finds an entry 5 minutes after a loss broken: the day\'s weighted score, the position\'s breakdown, kept against broken trades', async () => {
+  await nav('Rules');
+  await page.getByRole('heading', { name: 'Trading rules' }).waitFor();
+  await page.getByRole('button', { name: 'Add a rule' }).click();
+  await page.getByLabel('Rule', { exact: true }).selectOption({ label: 'Pause after a losing trade' });
+  await page.getByLabel('Weight', { exact: true }).selectOption({ label: 'Critical (counts 3)' });
+  await page.getByLabel('Minutes to wait after a losing trade').fill('15');
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  const row = page.getByRole('row', { name: /Wait 15 minutes after a losing trade before the next entry/ });
+  await row.getByRole('cell', { name: 'Critical', exact: true }).waitFor();
+  const rule = (await api('/api/rules')).items.find((r) => r.type === 'cooldownAfterLoss');
+  assert.equal(rule.weight, 'critical');
+
+  // An INTC loss opened on Monday 23 November closes at 14:55 UTC on the 25th; AMD enters at 15:00 UTC, 5 minutes later.
+  const { items: accounts } = await api('/api/accounts');
+  const record = async (symbol, fills) => {
+    const res = await page.request.post('/api/positions', {
+      data: { accountId: accounts[0].id, symbol, assetType: 'stock', side: 'long', stopLoss: '1', fills },
+    });
+    assert.equal(res.status(), 201, await res.text());
+    return (await res.json()).position;
+  };
+  const loss = await record('INTC', [
+    { type: 'entry', price: '30', quantity: '10', filledAt: '2026-11-23T15:00:00Z' },
+    { type: 'exit', price: '29', quantity: '10', filledAt: '2026-11-25T14:55:00Z' },
+  ]);
+  const next = await record('AMD', [
+    { type: 'entry', price: '100', quantity: '5', filledAt: '2026-11-25T15:00:00Z' },
+    { type: 'exit', price: '101', quantity: '5', filledAt: '2026-11-25T18:00:00Z' },
+  ]);
+  const { trade } = await api(`/api/rules/compliance/positions/${next.id}`);
+  // AMD is the day's one trade (at most 1 a day, important: 2, kept) and broke the cooldown (critical: 3): 2 of 5.
+  assert.equal(trade.score, 40, JSON.stringify(trade));
+  await page.goto(`/journal/${trade.date}`);
+  const panel = page.getByRole('region', { name: /^Rules on / });
+  await panel.getByTestId('day-score').filter({ hasText: 'Score 40%: kept 1 of 2 rules.' }).waitFor();
+  await panel.getByText(/AMD: entry 5 minutes after a losing close of INTC; your cooldown is 15 minutes/).first().waitFor();
+
+  // The position page: its trade's score and the broken rule in words.
+  await page.goto(`/positions/${next.id}`);
+  const breakdown = page.getByRole('region', { name: 'Trading rules' });
+  await breakdown.getByTestId('trade-score').filter({ hasText: 'Score 40%' }).waitFor();
+  await breakdown.getByText(/^Broke: Wait 15 minutes after a losing trade before the next entry — AMD: entry 5 minutes after a losing close of INTC/).waitFor();
+  await breakdown.getByText(/^Kept: At most 1 trade a day/).waitFor();
+  await screenshot('position-rules');
+
+  // The rules screen: November's trades with their scores, the broken ones on their own, kept against broken.
+  await nav('Rules');
+  await page.getByLabel('Month', { exact: true }).fill('2026-11');
+  await page.getByRole('row', { name: /Trades that broke a rule/ }).waitFor();
+  await page.getByLabel('Show', { exact: true }).selectOption({ label: 'Trades that broke a rule' });
+  await page.getByTestId(`trade-score-${next.id}`).filter({ hasText: '40%' }).waitFor();
+  await screenshot('rules-trades');
+
+  // The journal as the later steps know it: the two trades and the rule go again.
+  for (const id of [next.id, loss.id]) {
+    const res = await page.request.delete(`/api/positions/${id}`);
+    assert.equal(res.status(), 204, await res.text());
+  }
+  const res = await page.request.delete(`/api/rules/${rule.id}`);
+  assert.equal(res.status(), 204, await res.text());
+});
+
 step('builds a call calendar in the options strategy builder, and reads the model\'s estimate at the first expiry', async () => {
   await nav('Calculator');
   await page.getByRole('navigation', { name: 'Calculators' }).getByRole('link', { name: 'Options strategy' }).click();

@@ -3785,12 +3785,39 @@ export interface paths {
          *     today's spot rates as the statistics' total; without a display
          *     currency or a rate the rule is `skipped` that day, with the reason.
          *     A rule applies to a day with a position opened or closed in its
-         *     scope; the score is the percent of the applying, judged rules kept,
-         *     rounded down (null when none). The breakdown groups the statistics'
-         *     `byDay` rows (`GET /api/performance` with the same accounts and
-         *     range), so only days with a close have figures.
+         *     scope (its account, and with a tag scope the positions carrying the
+         *     tag); the score is the weighted percent of the applying, judged
+         *     rules kept (TradingRuleWeight), rounded down (null when none). The
+         *     breakdown groups the statistics' `byDay` rows (`GET /api/performance`
+         *     with the same accounts and range), so only days with a close have
+         *     figures; `tradeBreakdown` sets the trades that kept every rule
+         *     beside those that broke one.
          */
         get: operations["getRuleCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rules/compliance/positions/{positionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One trade's compliance with my rules
+         * @description The position's trade (its strategy's, for a leg: a strategy is one
+         *     trade) with each enabled rule in its scope kept, broken or skipped,
+         *     and its weighted score, judged over the trading days from its first
+         *     entry to its close (today while open) in its account's zone, the
+         *     last 366 of them. A draft has no trade (null).
+         */
+        get: operations["getPositionRuleCompliance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7434,9 +7461,15 @@ export interface components {
          *     maxPositionSize (quantity and/or notional): the most entry quantity, or entry price x quantity x multiplier.
          *     noTradingDays (weekdays): no position opened on these ISO weekdays.
          *     minPlannedRR (ratio): the least planned reward to risk.
+         *     maxWeeklyLoss (amount): the most the closes of a trading week (Monday to Sunday, account zone) may lose; a day breaks it with the first close that leaves the week beyond the limit.
+         *     maxOpenExposure (notional and/or risk): the most the positions open at one moment may hold, judged at each entry: the entries' value made so far, or their initial risk, counted until the close (partial exits do not lower it).
+         *     requiredFields (fields): every position opened records each listed field (stop, target, notes, tag, screenshot); one rule with a list. A strategy's stop is its defined risk, its target its max profit, its notes, tags and screenshots any leg's.
+         *     allowedMarkets (assetTypes and/or symbols): every position opened is of a listed asset type and a listed symbol (an option's or strategy's underlying).
+         *     allowedDirection (side): long or short only (a strategy opened for a debit is long).
+         *     cooldownAfterLoss (minutes): no entry within minutes after a losing close, on any day; an entry exactly that many minutes after keeps it.
          * @enum {string}
          */
-        TradingRuleType: "maxTradesPerDay" | "maxDailyLoss" | "maxRiskPerTrade" | "stopRequired" | "maxConsecutiveLosses" | "allowedHours" | "maxPositionSize" | "noTradingDays" | "minPlannedRR";
+        TradingRuleType: "maxTradesPerDay" | "maxDailyLoss" | "maxRiskPerTrade" | "stopRequired" | "maxConsecutiveLosses" | "allowedHours" | "maxPositionSize" | "noTradingDays" | "minPlannedRR" | "maxWeeklyLoss" | "maxOpenExposure" | "requiredFields" | "allowedMarkets" | "allowedDirection" | "cooldownAfterLoss";
         /** @description Only the settings of the rule's type (others are a 400). Money is in the account's currency for a rule of one account, else the display currency. */
         TradingRuleParams: {
             count?: number;
@@ -7455,7 +7488,24 @@ export interface components {
             /** @description HH:MM, exclusive, after from. */
             to?: string;
             weekdays?: number[];
+            /** @description Money at risk in open positions, > 0. */
+            risk?: components["schemas"]["DecimalInput"];
+            fields?: ("stop" | "target" | "notes" | "tag" | "screenshot")[];
+            assetTypes?: ("stock" | "option" | "future" | "future_option" | "forex" | "crypto" | "cfd")[];
+            /** @description Symbols (an option's underlying), written upper case. */
+            symbols?: string[];
+            /** @enum {string} */
+            side?: "long" | "short";
+            minutes?: number;
         };
+        /**
+         * @description A rule's weight in the day's and the trade's score: critical 3,
+         *     important 2 (the default, and every rule's stored before weights),
+         *     nice to have 1. A score is the kept rules' weights over the judged
+         *     rules' weights, as a whole percent rounded down.
+         * @enum {string}
+         */
+        TradingRuleWeight: "critical" | "important" | "niceToHave";
         TradingRule: {
             /** Format: uuid */
             id: string;
@@ -7464,6 +7514,9 @@ export interface components {
             enabled: boolean;
             /** @description The one account it judges; null for every account. */
             accountId: string | null;
+            weight: components["schemas"]["TradingRuleWeight"];
+            /** @description The tag whose positions it judges (a strategy: any leg's); null for every position. Deleting the tag deletes the rule. */
+            tagId: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -7477,11 +7530,57 @@ export interface components {
             params?: components["schemas"]["TradingRuleParams"];
             enabled?: boolean;
             accountId?: string | null;
+            weight?: components["schemas"]["TradingRuleWeight"];
+            /** @description One of the caller's tags */
+            tagId?: string | null;
+        };
+        /** @description One trade (a position, or a strategy of its legs) and its compliance with the enabled rules in its scope. */
+        RuleTrade: {
+            /**
+             * Format: uuid
+             * @description The position's
+             */
+            id: string;
+            positionIds: string[];
+            strategyId: string | null;
+            symbol: string;
+            /** Format: uuid */
+            accountId: string;
+            currency: string;
+            /** @description The closed trade's net P&L in its account's currency; null while open. */
+            netPnl: string | null;
+            /**
+             * Format: date
+             * @description The trading day of its first entry.
+             */
+            date: string;
+            /** @description Weighted percent of its judged rules kept */
+            score: number | null;
+            kept: number;
+            broken: number;
+            /** @description Each enabled rule in its scope, in the rules' order. */
+            rules: {
+                /** Format: uuid */
+                ruleId: string;
+                type: components["schemas"]["TradingRuleType"];
+                /**
+                 * @description broken: a violation names the trade (any day); skipped: not judged on its opening day; kept otherwise (a loss rule keeps an open trade so far).
+                 * @enum {string}
+                 */
+                status: "kept" | "broken" | "skipped";
+                /** @description The violation */
+                message?: string;
+            }[];
+        };
+        RuleTradeBlock: {
+            currency: string;
+            kept: components["schemas"]["PerformanceBucket"];
+            broken: components["schemas"]["PerformanceBucket"];
         };
         RuleComplianceDay: {
             /** Format: date */
             date: string;
-            /** @description Percent of the judged rules kept */
+            /** @description Weighted percent of the judged rules kept (TradingRuleWeight) */
             score: number | null;
             kept: number;
             broken: number;
@@ -7535,6 +7634,13 @@ export interface components {
                 byCurrency: components["schemas"]["RuleComplianceBlock"][];
                 total: components["schemas"]["RuleComplianceBlock"] | null;
             };
+            /** @description The closed trades opened in the range that kept every rule in their scope beside those that broke one, per account currency, and in the display currency (today's spot rates) when every currency converts. */
+            tradeBreakdown: {
+                byCurrency: components["schemas"]["RuleTradeBlock"][];
+                total: components["schemas"]["RuleTradeBlock"] | null;
+            };
+            /** @description With `trades=true`, each trade opened in the range with its compliance, in opening order. */
+            trades?: components["schemas"]["RuleTrade"][];
         };
     };
     responses: {
@@ -14182,6 +14288,8 @@ export interface operations {
                 to: string;
                 /** @description `false` leaves `days` empty (their counts and the breakdown stay): a year of a busy journal's violations is megabytes. */
                 days?: "true" | "false";
+                /** @description `true` adds `trades`: each trade opened in the range with its compliance. */
+                trades?: "true" | "false";
                 /**
                  * @description These accounts' positions only (repeat or separate with commas).
                  *     The statistics' other filters are refused (400): a rule judges
@@ -14206,6 +14314,34 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPositionRuleCompliance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                positionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trade, or null for a draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        trade: components["schemas"]["RuleTrade"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

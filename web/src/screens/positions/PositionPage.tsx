@@ -18,6 +18,7 @@ import { DetailFields, FillFields, fillInput, fillQuantity, newFill, positionLab
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
+import { PositionCompliance } from '../rules/PositionCompliance';
 import { contractText, plainNumber, takesPointValue } from './futures';
 import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnl, rateLabel, type FillMarket } from './markets';
 import { currencyCode } from '../calculator/stepped';
@@ -539,6 +540,7 @@ function PositionScreen() {
       <Images positionId={p.id} />
       <Facts p={p} currency={account?.currency} />
       <Review key={`r-${p.id}-${p.maePrice ?? ''}-${p.mfePrice ?? ''}`} p={p} currency={account?.currency} />
+      <PositionCompliance key={`rules-${p.id}-${p.updatedAt}`} positionId={p.id} />
       <section aria-labelledby="fills-title">
         <h2 id="fills-title">Fills</h2>
         <dl className="facts card">

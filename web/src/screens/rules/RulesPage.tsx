@@ -1,30 +1,60 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
-import { useAccounts, useMe } from '../../api/queries';
+import { useAccounts, useMe, useTags } from '../../api/queries';
 import { DataTable, QueryList } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, FormActions, PageTitle, SelectField } from '../../components/ui';
-import { fieldLabel, ruleText, ruleTypes, typeOrder, weekdayNames, useRules, type ParamName, type Rule, type RuleParams, type RuleType } from './rules';
+import {
+  fieldLabel,
+  listChoices,
+  moneyParams,
+  ruleText,
+  ruleTypes,
+  scopeText,
+  typeOrder,
+  weekdayNames,
+  weights,
+  weightText,
+  useRules,
+  type ListParam,
+  type ParamName,
+  type Rule,
+  type RuleParams,
+  type RuleType,
+  type RuleWeight,
+} from './rules';
+import { TradeCompliance } from './TradeCompliance';
 
 type Account = Schemas['Account'];
+type TypedParam = Exclude<ParamName, ListParam>;
 
-/** Draft is a rule form's state: every parameter as the person types it. */
+/** Draft is a rule form's state: every parameter as the person types or ticks it. */
 interface Draft {
   type: RuleType;
   accountId: string; // '' is every account
+  tagId: string; // '' is every trade
+  weight: RuleWeight;
   enabled: boolean;
-  values: Partial<Record<Exclude<ParamName, 'weekdays'>, string>>;
+  values: Partial<Record<TypedParam, string>>;
   weekdays: number[];
+  lists: Partial<Record<Exclude<ListParam, 'weekdays'>, string[]>>;
 }
 
-const emptyDraft: Draft = { type: 'maxTradesPerDay', accountId: '', enabled: true, values: {}, weekdays: [] };
+const emptyDraft: Draft = { type: 'maxTradesPerDay', accountId: '', tagId: '', weight: 'important', enabled: true, values: {}, weekdays: [], lists: {} };
 
 function draftOf(rule: Rule): Draft {
-  const { weekdays, count, ...rest } = rule.params;
+  const { weekdays, count, minutes, symbols, fields, assetTypes, ...rest } = rule.params;
   const values: Draft['values'] = { ...(rest as Record<string, string>) };
   if (count !== undefined) values.count = String(count);
-  return { type: rule.type, accountId: rule.accountId ?? '', enabled: rule.enabled, values, weekdays: weekdays ?? [] };
+  if (minutes !== undefined) values.minutes = String(minutes);
+  if (symbols) values.symbols = symbols.join(', ');
+  const lists: Draft['lists'] = {};
+  if (fields) lists.fields = fields;
+  if (assetTypes) lists.assetTypes = assetTypes;
+  return { type: rule.type, accountId: rule.accountId ?? '', tagId: rule.tagId ?? '', weight: rule.weight, enabled: rule.enabled, values, weekdays: weekdays ?? [], lists };
 }
+
+const wholeNumber = (v: string) => (/^\d+$/.test(v) ? Number(v) : v);
 
 /** paramsOf is the API's params of a draft: only the type's fields, blanks left out. */
 export function paramsOf(d: Draft): RuleParams {
@@ -34,11 +64,48 @@ export function paramsOf(d: Draft): RuleParams {
       if (d.weekdays.length) out.weekdays = d.weekdays;
       continue;
     }
+    if (name === 'fields' || name === 'assetTypes') {
+      if (d.lists[name]?.length) out[name] = d.lists[name];
+      continue;
+    }
     const v = d.values[name]?.trim();
     if (!v) continue;
-    out[name] = name === 'count' ? (/^\d+$/.test(v) ? Number(v) : v) : v;
+    if (name === 'symbols') out.symbols = v.split(/[\s,]+/).filter(Boolean);
+    else out[name] = name === 'count' || name === 'minutes' ? wholeNumber(v) : v;
   }
   return out as RuleParams;
+}
+
+/** Checks is a list parameter as checkboxes, its problem under them. */
+function Checks({ legend, choices, checked, onChange, error }: {
+  legend: string;
+  choices: Array<{ value: string; label: string }>;
+  checked: string[];
+  onChange: (next: string[]) => void;
+  error: string | undefined;
+}) {
+  return (
+    <fieldset className="field">
+      <legend>{legend}</legend>
+      <div className="row">
+        {choices.map((c) => (
+          <label key={c.value}>
+            <input
+              type="checkbox"
+              checked={checked.includes(c.value)}
+              onChange={(e) => onChange(e.target.checked ? [...checked, c.value] : checked.filter((v) => v !== c.value))}
+            />{' '}
+            {c.label}
+          </label>
+        ))}
+      </div>
+      {error && (
+        <small className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </fieldset>
+  );
 }
 
 /** currencyOf is the currency a rule's money is in: its account's, else the display currency. */
@@ -50,11 +117,12 @@ function currencyOf(accountId: string, accounts: Account[] | undefined, display:
 function RuleForm({ rule, onDone }: { rule?: Rule; onDone: () => void }) {
   const queryClient = useQueryClient();
   const accounts = useAccounts();
+  const tags = useTags();
   const me = useMe();
   const [d, setD] = useState<Draft>(rule ? draftOf(rule) : emptyDraft);
   const save = useMutation({
     mutationFn: () => {
-      const body = { type: d.type, params: paramsOf(d), enabled: d.enabled, accountId: d.accountId || null };
+      const body = { type: d.type, params: paramsOf(d), enabled: d.enabled, accountId: d.accountId || null, weight: d.weight, tagId: d.tagId || null };
       return rule
         ? unwrap(client.PATCH('/api/rules/{ruleId}', { params: { path: { ruleId: rule.id } }, body }))
         : unwrap(client.POST('/api/rules', { body }));
@@ -67,14 +135,16 @@ function RuleForm({ rule, onDone }: { rule?: Rule; onDone: () => void }) {
   const err = save.error instanceof ApiError ? save.error : undefined;
   const info = ruleTypes[d.type];
   const currency = currencyOf(d.accountId, accounts.data, me.data?.displayCurrency);
-  const labels: Record<string, string> = { type: 'rule', accountId: 'account' };
+  const labels: Record<string, string> = { type: 'rule', accountId: 'account', weight: 'weight', tagId: 'tag' };
   for (const f of info.fields) labels[`params.${f}`] = fieldLabel(d.type, f).toLowerCase();
   const fieldErr = (name: string) => err?.fieldError(name, { labels });
   const submit = (e: FormEvent) => {
     e.preventDefault();
     save.mutate();
   };
-  const set = (name: Exclude<ParamName, 'weekdays'>, v: string) => setD({ ...d, values: { ...d.values, [name]: v } });
+  const set = (name: TypedParam, v: string) => setD({ ...d, values: { ...d.values, [name]: v } });
+  const hint = (f: ParamName) =>
+    info.anyOf ? 'Fill in one or both.' : moneyParams.includes(f) && !currency ? 'Set a display currency in Settings, or pick one account.' : undefined;
   return (
     <form onSubmit={submit} className="card" aria-label={rule ? 'Change the rule' : 'Add a rule'}>
       <h2>{rule ? 'Change the rule' : 'Add a rule'}</h2>
@@ -94,38 +164,56 @@ function RuleForm({ rule, onDone }: { rule?: Rule; onDone: () => void }) {
             </option>
           ))}
         </SelectField>
+        <SelectField label="Weight" value={d.weight} onChange={(e) => setD({ ...d, weight: e.target.value as RuleWeight })} error={fieldErr('weight')}>
+          {weights.map((w) => (
+            <option key={w.value} value={w.value}>
+              {w.label}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Only trades tagged" value={d.tagId} onChange={(e) => setD({ ...d, tagId: e.target.value })} error={fieldErr('tagId')}>
+          <option value="">Every trade</option>
+          {(tags.data ?? []).map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </SelectField>
         {info.fields.map((f) =>
           f === 'weekdays' ? (
-            <fieldset key={f} className="field">
-              <legend>{fieldLabel(d.type, f)}</legend>
-              <div className="row">
-                {weekdayNames.map((name, i) => (
-                  <label key={name}>
-                    <input
-                      type="checkbox"
-                      checked={d.weekdays.includes(i + 1)}
-                      onChange={(e) => setD({ ...d, weekdays: e.target.checked ? [...d.weekdays, i + 1] : d.weekdays.filter((w) => w !== i + 1) })}
-                    />{' '}
-                    {name}
-                  </label>
-                ))}
-              </div>
-              {fieldErr('params.weekdays') && (
-                <small className="field-error" role="alert">
-                  {fieldErr('params.weekdays')}
-                </small>
-              )}
-            </fieldset>
+            <Checks
+              key={f}
+              legend={fieldLabel(d.type, f)}
+              choices={weekdayNames.map((name, i) => ({ value: String(i + 1), label: name }))}
+              checked={d.weekdays.map(String)}
+              onChange={(next) => setD({ ...d, weekdays: next.map(Number) })}
+              error={fieldErr('params.weekdays')}
+            />
+          ) : f === 'fields' || f === 'assetTypes' ? (
+            <Checks
+              key={f}
+              legend={fieldLabel(d.type, f)}
+              choices={listChoices[f]}
+              checked={d.lists[f] ?? []}
+              onChange={(next) => setD({ ...d, lists: { ...d.lists, [f]: next } })}
+              error={fieldErr(`params.${f}`)}
+            />
+          ) : f === 'side' ? (
+            <SelectField key={f} label={fieldLabel(d.type, f)} value={d.values.side ?? ''} onChange={(e) => set('side', e.target.value)} error={fieldErr('params.side')}>
+              <option value="">Choose…</option>
+              <option value="long">Long only</option>
+              <option value="short">Short only</option>
+            </SelectField>
           ) : (
             <Field
               key={f}
-              label={fieldLabel(d.type, f) + ((f === 'amount' || f === 'notional') && currency ? ` (${currency})` : '')}
+              label={fieldLabel(d.type, f) + (moneyParams.includes(f) && currency ? ` (${currency})` : '')}
               type={f === 'from' || f === 'to' ? 'time' : 'text'}
-              inputMode={f === 'from' || f === 'to' ? undefined : f === 'count' ? 'numeric' : 'decimal'}
+              inputMode={f === 'from' || f === 'to' || f === 'symbols' ? undefined : f === 'count' || f === 'minutes' ? 'numeric' : 'decimal'}
               value={d.values[f] ?? ''}
               onChange={(e) => set(f, e.target.value)}
               error={fieldErr(`params.${f}`)}
-              hint={info.anyOf ? 'Fill in one or both.' : f === 'amount' && !currency ? 'Set a display currency in Settings, or pick one account.' : undefined}
+              hint={hint(f)}
             />
           ),
         )}
@@ -142,7 +230,7 @@ function RuleForm({ rule, onDone }: { rule?: Rule; onDone: () => void }) {
   );
 }
 
-function RuleRow({ rule, accounts, display }: { rule: Rule; accounts: Account[] | undefined; display: string | null | undefined }) {
+function RuleRow({ rule, accounts, tags, display }: { rule: Rule; accounts: Account[] | undefined; tags: Schemas['Tag'][] | undefined; display: string | null | undefined }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['rules'] });
@@ -155,11 +243,14 @@ function RuleRow({ rule, accounts, display }: { rule: Rule; accounts: Account[] 
     onSuccess: refresh,
   });
   const text = ruleText(rule, currencyOf(rule.accountId ?? '', accounts, display));
-  const account = rule.accountId ? (accounts?.find((a) => a.id === rule.accountId)?.name ?? 'one account') : 'Every account';
+  const account = scopeText(
+    rule.accountId ? (accounts?.find((a) => a.id === rule.accountId)?.name ?? 'one account') : 'Every account',
+    rule.tagId ? (tags?.find((t) => t.id === rule.tagId)?.name ?? 'a tag') : undefined,
+  );
   if (editing) {
     return (
       <tr>
-        <td colSpan={4}>
+        <td colSpan={5}>
           <RuleForm rule={rule} onDone={() => setEditing(false)} />
         </td>
       </tr>
@@ -169,6 +260,7 @@ function RuleRow({ rule, accounts, display }: { rule: Rule; accounts: Account[] 
     <tr>
       <td>{text}</td>
       <td>{account}</td>
+      <td>{weightText[rule.weight]}</td>
       <td>
         <label>
           <input type="checkbox" checked={rule.enabled} disabled={toggle.isPending} onChange={(e) => toggle.mutate(e.target.checked)} aria-label={`Check the rule: ${text}`} />{' '}
@@ -195,6 +287,7 @@ function RuleRow({ rule, accounts, display }: { rule: Rule; accounts: Account[] 
 export default function RulesPage() {
   const rules = useRules();
   const accounts = useAccounts();
+  const tags = useTags();
   const me = useMe();
   const [adding, setAdding] = useState(false);
   return (
@@ -211,22 +304,23 @@ export default function RulesPage() {
         Trading rules
       </PageTitle>
       <p className="muted">
-        Each trading day is checked against the rules that are on: the dashboard calendar marks the days that broke one. Times and weekdays are in each account&apos;s
-        time zone.
+        Each trading day is checked against the rules that are on: the dashboard calendar marks the days that broke one. Times, weekdays and weeks are in each
+        account&apos;s time zone. A day&apos;s or a trade&apos;s score is the share of its rules kept, a critical rule counting 3, an important one 2 and a nice to have 1.
       </p>
       {adding && <RuleForm onDone={() => setAdding(false)} />}
       <section className="card" aria-labelledby="rules-title">
         <h2 id="rules-title">Your rules</h2>
         <QueryList query={rules} items={rules.data} empty="No rules yet: add the first one.">
           {(list) => (
-            <DataTable columns={['Rule', 'Applies to', 'Checked', 'Actions']}>
+            <DataTable columns={['Rule', 'Applies to', 'Weight', 'Checked', 'Actions']}>
               {list.map((r) => (
-                <RuleRow key={`${r.id}-${r.updatedAt}`} rule={r} accounts={accounts.data} display={me.data?.displayCurrency} />
+                <RuleRow key={`${r.id}-${r.updatedAt}`} rule={r} accounts={accounts.data} tags={tags.data} display={me.data?.displayCurrency} />
               ))}
             </DataTable>
           )}
         </QueryList>
       </section>
+      {(rules.data?.length ?? 0) > 0 && <TradeCompliance />}
     </>
   );
 }

@@ -12,16 +12,30 @@ describe('rules in words', () => {
     expect(ruleText({ type: 'noTradingDays', params: { weekdays: [5, 7] } }, '')).toBe('No trading on Friday, Sunday');
     expect(ruleText({ type: 'allowedHours', params: { from: '09:30', to: '16:00' } }, '')).toBe('Enter trades only from 09:30 until 16:00');
     expect(ruleText({ type: 'maxConsecutiveLosses', params: { count: 2 } }, '')).toBe('Stop for the day after 2 losses in a row');
+    expect(ruleText({ type: 'maxWeeklyLoss', params: { amount: '1500' } }, 'USD')).toBe('Lose at most 1500 USD a week');
+    expect(ruleText({ type: 'maxOpenExposure', params: { notional: '50000', risk: '800' } }, 'USD')).toBe('Hold at most 50000 USD in open trades and 800 USD at risk at once');
+    expect(ruleText({ type: 'requiredFields', params: { fields: ['target', 'tag', 'screenshot'] } }, '')).toBe('Record on every trade: target, at least one tag, a screenshot');
+    expect(ruleText({ type: 'allowedMarkets', params: { assetTypes: ['stock', 'option'], symbols: ['AAPL', 'SPY'] } }, '')).toBe('Trade only stocks, options in AAPL, SPY');
+    expect(ruleText({ type: 'allowedMarkets', params: { symbols: ['ES'] } }, '')).toBe('Trade only ES');
+    expect(ruleText({ type: 'allowedDirection', params: { side: 'short' } }, '')).toBe('Trade short only');
+    expect(ruleText({ type: 'cooldownAfterLoss', params: { minutes: 15 } }, '')).toBe('Wait 15 minutes after a losing trade before the next entry');
   });
 });
 
+const base = { accountId: '', tagId: '', weight: 'important' as const, enabled: true, lists: {} };
+
 describe('paramsOf', () => {
   it('keeps only the type\'s fields, numbers for counts, blanks left out', () => {
-    expect(paramsOf({ type: 'maxTradesPerDay', accountId: '', enabled: true, values: { count: ' 3 ', amount: '5' }, weekdays: [1] })).toEqual({ count: 3 });
-    expect(paramsOf({ type: 'maxRiskPerTrade', accountId: '', enabled: true, values: { amount: '', percent: '1.5' }, weekdays: [] })).toEqual({ percent: '1.5' });
-    expect(paramsOf({ type: 'noTradingDays', accountId: '', enabled: true, values: {}, weekdays: [6, 7] })).toEqual({ weekdays: [6, 7] });
+    expect(paramsOf({ type: 'maxTradesPerDay', ...base, values: { count: ' 3 ', amount: '5' }, weekdays: [1] })).toEqual({ count: 3 });
+    expect(paramsOf({ type: 'maxRiskPerTrade', ...base, values: { amount: '', percent: '1.5' }, weekdays: [] })).toEqual({ percent: '1.5' });
+    expect(paramsOf({ type: 'noTradingDays', ...base, values: {}, weekdays: [6, 7] })).toEqual({ weekdays: [6, 7] });
     // A count that is no whole number goes as typed, for the server to explain.
-    expect(paramsOf({ type: 'maxTradesPerDay', accountId: '', enabled: true, values: { count: '1.5' }, weekdays: [] })).toEqual({ count: '1.5' });
+    expect(paramsOf({ type: 'maxTradesPerDay', ...base, values: { count: '1.5' }, weekdays: [] })).toEqual({ count: '1.5' });
+    // Lists ticked, symbols split on commas and spaces, minutes a number.
+    expect(paramsOf({ type: 'requiredFields', ...base, values: {}, weekdays: [], lists: { fields: ['notes', 'tag'], assetTypes: ['stock'] } })).toEqual({ fields: ['notes', 'tag'] });
+    expect(paramsOf({ type: 'allowedMarkets', ...base, values: { symbols: ' aapl, SPY  QQQ,' }, weekdays: [], lists: { assetTypes: [] } })).toEqual({ symbols: ['aapl', 'SPY', 'QQQ'] });
+    expect(paramsOf({ type: 'cooldownAfterLoss', ...base, values: { minutes: '15', side: 'long' }, weekdays: [] })).toEqual({ minutes: 15 });
+    expect(paramsOf({ type: 'maxOpenExposure', ...base, values: { risk: '500', amount: '9' }, weekdays: [] })).toEqual({ risk: '500' });
   });
 });
 

@@ -8,9 +8,32 @@ export type RuleType = Schemas['TradingRuleType'];
 export type RuleParams = Schemas['TradingRuleParams'];
 export type ComplianceDay = Schemas['RuleComplianceDay'];
 export type Compliance = Schemas['RuleCompliance'];
+export type RuleWeight = Schemas['TradingRuleWeight'];
+export type RuleTrade = Schemas['RuleTrade'];
 
 /** The parameter fields a form shows; money fields say which currency in the form. */
-export type ParamName = 'count' | 'amount' | 'percent' | 'quantity' | 'notional' | 'ratio' | 'from' | 'to' | 'weekdays';
+export type ParamName =
+  | 'count'
+  | 'amount'
+  | 'percent'
+  | 'quantity'
+  | 'notional'
+  | 'risk'
+  | 'ratio'
+  | 'from'
+  | 'to'
+  | 'weekdays'
+  | 'minutes'
+  | 'side'
+  | 'fields'
+  | 'assetTypes'
+  | 'symbols';
+
+/** The parameters chosen from a list (checkboxes), not typed. */
+export type ListParam = 'weekdays' | 'fields' | 'assetTypes';
+
+/** The money parameters: their label names the currency. */
+export const moneyParams: ParamName[] = ['amount', 'notional', 'risk'];
 
 interface TypeInfo {
   label: string;
@@ -29,7 +52,46 @@ export const ruleTypes: Record<RuleType, TypeInfo> = {
   maxPositionSize: { label: 'Maximum position size', fields: ['quantity', 'notional'], anyOf: true },
   noTradingDays: { label: 'No trading on these weekdays', fields: ['weekdays'] },
   minPlannedRR: { label: 'Minimum planned reward to risk', fields: ['ratio'] },
+  maxWeeklyLoss: { label: 'Maximum loss per week', fields: ['amount'] },
+  maxOpenExposure: { label: 'Maximum open exposure', fields: ['notional', 'risk'], anyOf: true },
+  requiredFields: { label: 'Record these on every trade', fields: ['fields'] },
+  allowedMarkets: { label: 'Trade only these markets', fields: ['assetTypes', 'symbols'], anyOf: true },
+  allowedDirection: { label: 'Trade only one direction', fields: ['side'] },
+  cooldownAfterLoss: { label: 'Pause after a losing trade', fields: ['minutes'] },
 };
+
+/** The weights in words, most important first; a score counts critical 3, important 2, nice to have 1. */
+export const weights: Array<{ value: RuleWeight; label: string }> = [
+  { value: 'critical', label: 'Critical (counts 3)' },
+  { value: 'important', label: 'Important (counts 2)' },
+  { value: 'niceToHave', label: 'Nice to have (counts 1)' },
+];
+
+export const weightText: Record<RuleWeight, string> = { critical: 'Critical', important: 'Important', niceToHave: 'Nice to have' };
+
+/** The choices of the list parameters, in the API's words and the person's. */
+export const listChoices: Record<Exclude<ListParam, 'weekdays'>, Array<{ value: string; label: string; words: string }>> = {
+  fields: [
+    { value: 'stop', label: 'Stop loss', words: 'stop loss' },
+    { value: 'target', label: 'Target', words: 'target' },
+    { value: 'notes', label: 'Notes', words: 'notes' },
+    { value: 'tag', label: 'At least one tag', words: 'at least one tag' },
+    { value: 'screenshot', label: 'A screenshot', words: 'a screenshot' },
+  ],
+  assetTypes: [
+    { value: 'stock', label: 'Stocks and ETFs', words: 'stocks' },
+    { value: 'option', label: 'Options', words: 'options' },
+    { value: 'future', label: 'Futures', words: 'futures' },
+    { value: 'future_option', label: 'Futures options', words: 'futures options' },
+    { value: 'forex', label: 'Forex', words: 'forex' },
+    { value: 'crypto', label: 'Crypto', words: 'crypto' },
+    { value: 'cfd', label: 'CFDs', words: 'CFDs' },
+  ],
+};
+
+function choiceLabels(name: Exclude<ListParam, 'weekdays'>, values: string[] | undefined): string {
+  return (values ?? []).map((v) => listChoices[name].find((c) => c.value === v)?.words ?? v).join(', ');
+}
 
 export const typeOrder = Object.keys(ruleTypes) as RuleType[];
 
@@ -39,13 +101,25 @@ export function fieldLabel(type: RuleType, name: ParamName): string {
     case 'count':
       return type === 'maxTradesPerDay' ? 'Most trades a day' : 'Losses in a row before you stop for the day';
     case 'amount':
-      return type === 'maxDailyLoss' ? 'Most you may lose in a day' : 'Most money at risk per trade';
+      return type === 'maxDailyLoss' ? 'Most you may lose in a day' : type === 'maxWeeklyLoss' ? 'Most you may lose in a week' : 'Most money at risk per trade';
+    case 'risk':
+      return 'Most money at risk in open trades at once';
+    case 'minutes':
+      return 'Minutes to wait after a losing trade';
+    case 'side':
+      return 'Direction';
+    case 'fields':
+      return 'What every trade records';
+    case 'assetTypes':
+      return 'Asset types';
+    case 'symbols':
+      return 'Symbols, separated by commas';
     case 'percent':
       return 'Most risk per trade, % of the account balance';
     case 'quantity':
       return 'Most shares or contracts';
     case 'notional':
-      return 'Most money in one position';
+      return type === 'maxOpenExposure' ? 'Most money in open trades at once' : 'Most money in one position';
     case 'ratio':
       return 'Least planned reward for each 1 of risk';
     case 'from':
@@ -82,7 +156,24 @@ export function ruleText(rule: Pick<Rule, 'type' | 'params'>, currency: string):
       return `No trading on ${(p.weekdays ?? []).map((d) => weekdayNames[d - 1] ?? '?').join(', ')}`;
     case 'minPlannedRR':
       return `Plan at least ${p.ratio ?? '?'} of reward for each 1 of risk`;
+    case 'maxWeeklyLoss':
+      return `Lose at most ${money(p.amount)} a week`;
+    case 'maxOpenExposure':
+      return `Hold at most ${[p.notional && `${money(p.notional)} in open trades`, p.risk && `${money(p.risk)} at risk`].filter(Boolean).join(' and ')} at once`;
+    case 'requiredFields':
+      return `Record on every trade: ${choiceLabels('fields', p.fields)}`;
+    case 'allowedMarkets':
+      return `Trade only ${[p.assetTypes && choiceLabels('assetTypes', p.assetTypes), p.symbols?.join(', ')].filter(Boolean).join(' in ')}`;
+    case 'allowedDirection':
+      return p.side === 'short' ? 'Trade short only' : 'Trade long only';
+    case 'cooldownAfterLoss':
+      return `Wait ${p.minutes ?? '?'} minute${p.minutes === 1 ? '' : 's'} after a losing trade before the next entry`;
   }
+}
+
+/** scopeText is who a rule judges, in words: "Every account", "Main, trades tagged Scalp". */
+export function scopeText(account: string, tag: string | undefined): string {
+  return tag ? `${account}, trades tagged ${tag}` : account;
 }
 
 export type Violation = ComplianceDay['violations'][number];
@@ -143,6 +234,26 @@ export function useCompliance(from: string, to: string, days = true) {
     queryKey: ruleKeys.compliance(from, to, days),
     enabled: (rules.data?.length ?? 0) > 0,
     queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: days ? { from, to } : { from, to, days: 'false' } } })),
+  });
+}
+
+/** useTradeCompliance is each trade opened from..to with its compliance (the days left out). */
+export function useTradeCompliance(from: string, to: string) {
+  const rules = useRules();
+  return useQuery({
+    queryKey: ['rules', 'trades', from, to] as const,
+    enabled: (rules.data?.length ?? 0) > 0,
+    queryFn: () => unwrap(client.GET('/api/rules/compliance', { params: { query: { from, to, days: 'false', trades: 'true' } } })),
+  });
+}
+
+/** usePositionCompliance is a position's trade (its strategy, for a leg) and how it kept each rule; nothing is asked of a user without rules. */
+export function usePositionCompliance(positionId: string) {
+  const rules = useRules();
+  return useQuery({
+    queryKey: ['rules', 'position', positionId] as const,
+    enabled: (rules.data?.length ?? 0) > 0,
+    queryFn: () => unwrap(client.GET('/api/rules/compliance/positions/{positionId}', { params: { path: { positionId } } })),
   });
 }
 
