@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
-import { createPortal } from 'react-dom';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -107,12 +106,12 @@ interface Marker {
  * quantity on hover and focus. Up to `upto` (a replay) only the bars so far
  * and their fills are drawn; the time axis keeps the whole span.
  */
-function Candles({ p, bars, levels, upto, zone, step }: { p: Position; bars: Bars; levels: Level[]; upto: Frame | null; zone: string | undefined; step: number }) {
+function Candles({ p, bars, levels, upto, zone, step, summary }: { p: Position; bars: Bars; levels: Level[]; upto: Frame | null; zone: string | undefined; step: number; summary: string }) {
+  const wrap = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
   const uptoRef = useRef(upto);
   uptoRef.current = upto;
-  const [over, setOver] = useState<HTMLElement | null>(null);
   const [markers, setMarkers] = useState<Marker[]>([]);
   const theme = useThemeChanges();
   const range = useMemo(() => priceRange(bars.bars, [...levels.map((l) => l.price), ...p.fills.map((f) => f.price)]), [bars, levels, p.fills]);
@@ -172,10 +171,15 @@ function Candles({ p, bars, levels, upto, zone, step }: { p: Position; bars: Bar
         ctx.fillText(`${l.name} ${price(l.price)}`, left + width - 4 * px, y - 4 * px);
       });
       ctx.restore();
+      // The markers' layer is the plot's sibling: where the plot area sits in the wrapper.
+      const area = u.over.getBoundingClientRect();
+      const outer = wrap.current?.getBoundingClientRect() ?? area;
       const end = uptoRef.current ? Date.parse(uptoRef.current.bar.time) + step * 1000 : Infinity;
-      const next = p.fills
-        .filter((f) => Date.parse(f.filledAt) < end)
-        .map((f) => ({ fill: f, left: u.valToPos(Date.parse(f.filledAt) / 1000, 'x'), top: u.valToPos(Number(f.price), 'y') }));
+      const next = p.fills.filter((f) => Date.parse(f.filledAt) < end).map((f) => ({
+        fill: f,
+        left: area.left - outer.left + u.valToPos(Date.parse(f.filledAt) / 1000, 'x'),
+        top: area.top - outer.top + u.valToPos(Number(f.price), 'y'),
+      }));
       setMarkers((old) => (JSON.stringify(old) === JSON.stringify(next) ? old : next));
     };
     const plot = new uPlot(
@@ -197,14 +201,13 @@ function Candles({ p, bars, levels, upto, zone, step }: { p: Position; bars: Bar
       el,
     );
     plotRef.current = plot;
-    setOver(plot.over);
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 280), height: 300 }));
     resize.observe(el);
     return () => {
       resize.disconnect();
       plot.destroy();
       plotRef.current = null;
-      setOver(null);
+      setMarkers([]);
     };
   }, [bars, levels, range, p.fills, step, zone, theme]);
 
@@ -214,25 +217,21 @@ function Candles({ p, bars, levels, upto, zone, step }: { p: Position; bars: Bar
   }, [upto]);
 
   return (
-    <>
-      <div ref={box} className="chart candles" aria-hidden="true" />
-      {over &&
-        createPortal(
-          markers.map(({ fill, left, top }) => {
-            const words = fillWords(fill, p.side);
-            const buys = (fill.type === 'entry') === (p.side === 'long');
-            return (
-              <button key={fill.id} type="button" className={`fill-marker ${fill.type}`} style={{ left, top }} aria-label={words} data-testid="fill-marker">
-                <span aria-hidden="true">{buys ? '▲' : '▼'}</span>
-                <span className="fill-tip" aria-hidden="true">
-                  {words}
-                </span>
-              </button>
-            );
-          }),
-          over,
-        )}
-    </>
+    <div ref={wrap} className="candles-wrap">
+      <div ref={box} className="chart candles" role="img" aria-label={summary} />
+      {markers.map(({ fill, left, top }) => {
+        const words = fillWords(fill, p.side);
+        const buys = (fill.type === 'entry') === (p.side === 'long');
+        return (
+          <button key={fill.id} type="button" className={`fill-marker ${fill.type}`} style={{ left, top }} aria-label={words}>
+            <span aria-hidden="true">{buys ? '▲' : '▼'}</span>
+            <span className="fill-tip" aria-hidden="true">
+              {words}
+            </span>
+          </button>
+        );
+      })}
+    </div>
   );
 }
 
@@ -308,9 +307,7 @@ function ChartBody({ p, bars, currency, session }: { p: Position; bars: Bars; cu
   };
   return (
     <>
-      <div className="candles-wrap" role="img" aria-label={summaryOf(p, bars, levels, res.name)}>
-        <Candles p={p} bars={bars} levels={levels} upto={frame} zone={zone} step={res.seconds} />
-      </div>
+      <Candles p={p} bars={bars} levels={levels} upto={frame} zone={zone} step={res.seconds} summary={summaryOf(p, bars, levels, res.name)} />
       <ul className="chart-key" aria-label="Lines on the chart">
         {levels.map((l) => (
           <li key={l.name}>
