@@ -1648,7 +1648,12 @@ step('sees the AAPL trade on its candles with the fills, stop and target, switch
       await page.emulateMedia({ colorScheme: scheme });
       await chart.getByText(/^Hourly candles, delayed/).waitFor();
       assert.deepEqual(await contrastProblems(page), [], `${scheme}: texts below WCAG AA contrast`);
-      assert.ok((await colourPixels('var(--pos)')) > 200, `${scheme}: the candles are not in the theme's colour`);
+      // The canvas is drawn again in the theme's colours when the scheme changes.
+      const deadline = Date.now() + 5000;
+      while ((await colourPixels('var(--pos)')) <= 200) {
+        assert.ok(Date.now() < deadline, `${scheme}: the candles are not in the theme's colour`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
     await page.setViewportSize({ width: 390, height: 844 });
     try {
