@@ -124,7 +124,7 @@ function Candles({ p, bars, levels, upto, zone, step, summary }: { p: Position; 
       grid: colour(el, 'var(--border)'),
       up: colour(el, 'var(--pos)'),
       down: colour(el, 'var(--neg)'),
-      volume: colour(el, 'var(--surface-2)'),
+      volume: colour(el, 'var(--border)'),
       levels: levels.map((l) => colour(el, l.css)),
     };
     const times = bars.bars.map((b) => Date.parse(b.time) / 1000);
