@@ -101,7 +101,8 @@ type barsResponse struct {
 }
 
 // bars answers the price bars around a stock position's holding period,
-// at a resolution chosen from the hold (market.WindowFor), and the MAE and
+// at a resolution chosen from the hold (market.WindowFor) or by the trader,
+// or over the whole days of the trade (barsWindow), and the MAE and
 // MFE they imply: for a long the lowest low and highest high of the bars
 // overlapping the hold and of its fills, for a short the other way round.
 func (h handler) bars(w http.ResponseWriter, r *http.Request) {
@@ -118,7 +119,11 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 	if p.Status == journal.StatusClosed && p.ClosedAt != nil {
 		heldTo = *p.ClosedAt
 	}
-	win := market.WindowFor(*p.OpenedAt, heldTo)
+	win, err := barsWindow(r, *p.OpenedAt, heldTo)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	bars, err := h.quotes.Bars(r.Context(), symbol, win)
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -141,6 +146,35 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	httpx.JSON(w, http.StatusOK, res)
+}
+
+// barsWindow reads the bars' query: window "hold" (the default, the hold
+// with a margin) or "session" (whole days: market.SessionWindow), and
+// resolution, one of market.Resolutions' codes (the window's own choice
+// without it), refused when it makes more bars than one answer holds.
+func barsWindow(r *http.Request, open, end time.Time) (market.Window, error) {
+	q := r.URL.Query()
+	var res *market.Resolution
+	if code := q.Get("resolution"); code != "" {
+		chosen, ok := market.ParseResolution(code)
+		if !ok {
+			return market.Window{}, apperr.Invalid("resolution", "must be one of 1, 5, 15, 30, 60, D or W")
+		}
+		res = &chosen
+	}
+	var win market.Window
+	switch q.Get("window") {
+	case "", "hold":
+		win = market.WindowFor(open, end)
+		if res != nil {
+			win = market.HoldWindow(open, end, *res)
+		}
+	case "session":
+		win = market.SessionWindow(open, end, res)
+	default:
+		return market.Window{}, apperr.Invalid("window", "must be hold or session")
+	}
+	return win, win.CheckSize()
 }
 
 // errNotOpen answers an unrealised P&L of a position with nothing open.

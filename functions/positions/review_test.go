@@ -294,6 +294,41 @@ func TestBarsAndUnrealized(t *testing.T) {
 		apitest.Must(t, a.Do("PATCH", "/api/positions/"+wide, map[string]any{"maePrice": got["maePrice"], "mfePrice": got["mfePrice"]}), 200)
 	})
 
+	t.Run("ResolutionAndWindow", func(t *testing.T) {
+		path := "/api/positions/" + long + "/bars"
+		// The trader's 5 minutes: 20 bars of margin on whole bars, 12:25 to 15:55.
+		got := body(t, apitest.Must(t, a.Do("GET", path+"?resolution=5", nil), 200))
+		if got["resolution"] != "5" || got["from"] != "2025-06-02T12:25:00Z" || got["to"] != "2025-06-02T15:55:00Z" {
+			t.Fatalf("5 minutes: %v %v %v", got["resolution"], got["from"], got["to"])
+		}
+		// The whole session: the trade's UTC day and the one before, at 15 minutes by default, or as asked.
+		got = body(t, apitest.Must(t, a.Do("GET", path+"?window=session", nil), 200))
+		if got["resolution"] != "15" || got["from"] != "2025-06-01T00:00:00Z" || got["to"] != "2025-06-03T00:00:00Z" || got["heldFrom"] != "2025-06-02T14:07:00Z" {
+			t.Fatalf("session: %v %v %v", got["resolution"], got["from"], got["to"])
+		}
+		got = body(t, apitest.Must(t, a.Do("GET", path+"?window=session&resolution=5", nil), 200))
+		if got["resolution"] != "5" || got["from"] != "2025-06-01T00:00:00Z" {
+			t.Fatalf("session at 5 minutes: %v %v", got["resolution"], got["from"])
+		}
+		calls := p.Calls()
+		for _, tc := range []struct{ query, field, message string }{
+			{"resolution=2", "resolution", "must be one of 1, 5, 15, 30, 60, D or W"},
+			{"resolution=d", "resolution", "must be one of 1, 5, 15, 30, 60, D or W"},
+			{"window=day", "window", "must be hold or session"},
+			// Two days of 1-minute bars are more than one answer holds.
+			{"window=session&resolution=1", "resolution", "is too fine for this span: 2880 bars, at most 2000; choose 5 or coarser"},
+		} {
+			r := a.Do("GET", path+"?"+tc.query, nil)
+			if r.Status != 400 || r.ErrorCode() != "VALIDATION_ERROR" || r.DetailMessage(tc.field) != tc.message {
+				t.Errorf("%s: %d %s", tc.query, r.Status, r.Body)
+			}
+			apitest.CheckErrorShape(t, r)
+		}
+		if p.Calls() != calls {
+			t.Error("a refused query reached the provider")
+		}
+	})
+
 	t.Run("NotFound", func(t *testing.T) {
 		draft := newPosition(t, a, account, "AAPL", "stock", "long", nil)
 		option := newPosition(t, a, account, "AAPL  250620C00200000", "option", "long", nil, fill("entry", "1.5", "1", "0", at(entryAt)))

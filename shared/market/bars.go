@@ -63,8 +63,7 @@ func WindowFor(open, end time.Time) Window {
 			break
 		}
 	}
-	pad := max(hold/2, 20*res.Step)
-	return Window{Resolution: res, From: open.Add(-pad).Truncate(res.Step), To: end.Add(pad + res.Step - 1).Truncate(res.Step)}
+	return HoldWindow(open, end, res)
 }
 
 // Bars returns the bars of symbol (valid by ValidSymbol) in w, oldest first,

@@ -1527,6 +1527,150 @@ step('reviews the AAPL trade: a captioned screenshot, the full-size viewer, a co
   await screenshot('position-review');
 });
 
+/**
+ * fakeCandles is the quote provider (Finnhub's /stock/candle) on loopback: for any symbol a bar every
+ * `resolution` from `from` to before `to`, each rising 0.25 an hour from 100 at 2026-11-02 09:00 UTC
+ * (the AAPL trade's entry), with wicks of 0.5 each side; the bars asked for are recorded.
+ */
+async function fakeCandles() {
+  const requests = [];
+  const entry = Date.UTC(2026, 10, 2, 9) / 1000;
+  const seconds = { 1: 60, 5: 300, 15: 900, 30: 1800, 60: 3600, D: 86400, W: 604800 };
+  const price = (t) => Math.max(1, 100 + ((t - entry) / 3600) * 0.25);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://finnhub');
+    res.setHeader('Content-Type', 'application/json');
+    if (req.headers['x-finnhub-token'] !== 'e2e-quote-key') {
+      res.statusCode = 401;
+      return res.end('{"error":"Invalid API key"}');
+    }
+    if (url.pathname !== '/stock/candle') {
+      res.statusCode = 404;
+      return res.end('{}');
+    }
+    const q = url.searchParams;
+    requests.push({ resolution: q.get('resolution'), from: Number(q.get('from')), to: Number(q.get('to')) });
+    const step = seconds[q.get('resolution')];
+    const out = { s: 'ok', t: [], o: [], h: [], l: [], c: [], v: [] };
+    for (let t = Number(q.get('from')); t < Number(q.get('to')); t += step) {
+      const o = price(t);
+      const c = price(t + step);
+      out.t.push(t);
+      out.o.push(Number(o.toFixed(4)));
+      out.c.push(Number(c.toFixed(4)));
+      out.h.push(Number((Math.max(o, c) + 0.5).toFixed(4)));
+      out.l.push(Number((Math.min(o, c) - 0.5).toFixed(4)));
+      out.v.push(1000 + (t % 7) * 100);
+    }
+    res.end(JSON.stringify(out));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** colourPixels counts the chart canvas's opaque pixels near the colour CSS paints `cssColour` in now. */
+async function colourPixels(cssColour) {
+  return page.evaluate((css) => {
+    const probe = document.createElement('span');
+    probe.style.color = css;
+    document.body.appendChild(probe);
+    const [r, g, b] = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+    probe.remove();
+    const canvas = document.querySelector('.candles canvas');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 200 && Math.abs(data[i] - r) < 40 && Math.abs(data[i + 1] - g) < 40 && Math.abs(data[i + 2] - b) < 40) n++;
+    }
+    return n;
+  }, cssColour);
+}
+
+step('sees the AAPL trade on its candles with the fills, stop and target, switches to hourly bars, and replays it bar by bar to the running P&L', async () => {
+  const { items } = await api('/api/positions?symbol=AAPL');
+  const trade = items.find((p) => p.stopLoss === '95' && p.targetPrice === '120');
+  const provider = await fakeCandles();
+  try {
+    await stack.restartAPI({ STOCK_QUOTE_API_KEY: 'e2e-quote-key', STOCK_QUOTE_BASE_URL: provider.url });
+    await page.goto(`/positions/${trade.id}`);
+    const chart = page.getByRole('figure', { name: 'Price around the trade' });
+    // Held 29.5 hours: the route picks 15-minute bars.
+    await chart.getByRole('option', { name: 'Fitting the trade (15-minute)' }).waitFor({ state: 'attached' });
+    await chart.getByText(/^15-minute candles, delayed/).waitFor();
+    const entry = chart.getByRole('button', { name: /^Entry: bought 10 at 100\.00, Nov 2, 2026, 10:00 AM (GMT\+1|CET)$/ });
+    const exit = chart.getByRole('button', { name: /^Exit: sold 10 at 110\.00, Nov 3, 2026, 3:30 PM (GMT\+1|CET)$/ });
+    await entry.waitFor();
+    await exit.waitFor();
+    // Hovering a fill names it; so does focusing one from the keyboard.
+    await entry.hover();
+    await entry.locator('.fill-tip').waitFor({ state: 'visible' });
+    await exit.focus();
+    await exit.locator('.fill-tip').waitFor({ state: 'visible' });
+    const key = chart.getByRole('list', { name: 'Lines on the chart' });
+    for (const line of ['Stop 95.00', 'Target 120.00', 'Average entry 100.00']) await key.getByText(line).waitFor();
+    assert.match(await chart.getByRole('img').getAttribute('aria-label'), /^\d+ 15-minute candles of AAPL from .* Lines: stop 95\.00, target 120\.00, average entry 100\.00\.$/);
+    // Every bar rises: the --pos pixels are the candles, the --neg ones can only be the stop's line.
+    assert.ok((await colourPixels('var(--pos)')) > 500, 'no candles drawn');
+    assert.ok((await colourPixels('var(--neg)')) > 50, 'no stop line drawn');
+    await screenshot('position-chart');
+
+    // Hourly bars: 20 bars of margin, the entry's bar is the 21st.
+    await chart.getByLabel('Bar length').selectOption('60');
+    await chart.getByText(/^Hourly candles, delayed/).waitFor();
+    assert.equal(provider.requests.at(-1).resolution, '60');
+    await chart.getByRole('button', { name: 'Replay the trade' }).click();
+    const frame = chart.getByTestId('replay-frame');
+    await frame.filter({ hasText: /^Bar 1 of 70, Nov 1, 2026, 2:00 PM (GMT\+1|CET): close 95\.25\. Not in the trade yet\.$/ }).waitFor();
+    assert.equal(await entry.count(), 0, 'the entry is shown before it happened');
+    const replay = chart.getByRole('group', { name: 'Replay' });
+    await replay.focus();
+    for (let i = 0; i < 19; i++) await page.keyboard.press('ArrowRight');
+    await frame.filter({ hasText: /^Bar 20 of 70, .*Not in the trade yet\.$/ }).waitFor();
+    await page.keyboard.press('ArrowRight');
+    // The entry's bar closes at 100.25: 10 x 0.25 = $2.50, less the $1.00 fee.
+    await frame.filter({ hasText: /^Bar 21 of 70, Nov 2, 2026, 10:00 AM (GMT\+1|CET): close 100\.25\. 1 fill so far, 10 held\. P&L \$2\.50 before fees, \$1\.50 after \$1\.00 in fees\.$/ }).waitFor();
+    await entry.waitFor();
+    assert.equal(await exit.count(), 0, 'the exit is shown before it happened');
+    await page.keyboard.press('ArrowLeft');
+    await frame.filter({ hasText: /^Bar 20 of 70/ }).waitFor();
+    await entry.waitFor({ state: 'detached' });
+    // Played at 10 bars a second to the end: out at 110, $100 before fees and the trade's $98.00 after them.
+    await replay.getByLabel('Speed').selectOption('10');
+    await replay.getByRole('button', { name: 'Play' }).click();
+    await replay.getByRole('button', { name: 'Pause' }).waitFor();
+    await frame.filter({ hasText: /^Bar 70 of 70, .*2 fills so far, 0 held\. P&L \$100\.00 before fees, \$98\.00 after \$2\.00 in fees\.$/ }).waitFor({ timeout: 20_000 });
+    await exit.waitFor();
+    await replay.getByRole('button', { name: 'Play' }).waitFor();
+    await screenshot('position-replay');
+
+    // Readable in both themes, and on a phone without sideways scroll.
+    for (const scheme of ['dark', 'light']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await chart.getByText(/^Hourly candles, delayed/).waitFor();
+      assert.deepEqual(await contrastProblems(page), [], `${scheme}: texts below WCAG AA contrast`);
+      // The canvas is drawn again in the theme's colours when the scheme changes.
+      const deadline = Date.now() + 5000;
+      while ((await colourPixels('var(--pos)')) <= 200) {
+        assert.ok(Date.now() < deadline, `${scheme}: the candles are not in the theme's colour`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await chart.getByRole('button', { name: 'Replay the trade' }).waitFor();
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 390, `the position page is ${width} px wide at a 390 px viewport`);
+      await screenshot('position-chart-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  } finally {
+    await stack.restartAPI({});
+    await provider.close();
+  }
+});
+
 step('creates a playbook with a checklist, follows it on a closed trade with a criterion ticked, and sees it on the dashboard', async () => {
   await nav('Playbooks');
   await page.getByRole('heading', { name: 'Playbooks', level: 1 }).waitFor();

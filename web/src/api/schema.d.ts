@@ -2739,7 +2739,7 @@ export interface paths {
          *     short the other way round (null without such bars). Answers are
          *     cached for 60 seconds. Checked in this order: session (401), provider
          *     configured (404 without `code`), position (404), a stock (404), the
-         *     rate limit, fills (404 for a draft), then the provider.
+         *     rate limit, fills (404 for a draft), the query (400), then the provider.
          */
         get: operations["getPositionBars"];
         put?: never;
@@ -12567,7 +12567,25 @@ export interface operations {
     };
     getPositionBars: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The bar length the trader chose instead of the window's own
+                 *     choice: 1, 5, 15, 30 or 60 minutes, D (a day) or W (a week).
+                 *     Anything else is 400 `VALIDATION_ERROR` on field `resolution`, and
+                 *     so is a resolution that makes the window more than 2000 bars (the
+                 *     message names the finest that fits).
+                 */
+                resolution?: "1" | "5" | "15" | "30" | "60" | "D" | "W";
+                /**
+                 * @description `hold` (the default): the hold with its margin, as above.
+                 *     `session`: the day's context, the whole UTC days of the hold and
+                 *     the day before it (the prior session's close when that day
+                 *     traded), at the finest resolution showing it in at most 480 bars
+                 *     unless `resolution` says. Anything else is 400 `VALIDATION_ERROR`
+                 *     on field `window`.
+                 */
+                window?: "hold" | "session";
+            };
             header?: never;
             path: {
                 /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
@@ -12586,6 +12604,7 @@ export interface operations {
                     "application/json": components["schemas"]["PositionBars"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /**
              * @description No quote provider is configured (no `code`, as for an absent

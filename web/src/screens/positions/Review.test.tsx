@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Schemas } from '../../api/client';
-import { Review, barsSeries, excursionErrors, formatHold } from './Review';
+import { Review, excursionErrors, formatHold } from './Review';
 import { mockApi, renderScreen, route } from '../../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -31,24 +31,6 @@ describe('formatHold', () => {
     expect(formatHold(45 * 60)).toBe('45 min');
     expect(formatHold(9000)).toBe('2 h 30 min');
     expect(formatHold(3 * 86400 + 4 * 3600 + 59)).toBe('3 d 4 h');
-  });
-});
-
-describe('barsSeries', () => {
-  it('merges bar and fill times, with nulls where a series has no value', () => {
-    const bars = [
-      { time: '2025-06-02T14:06:00Z', open: '10', high: '10.5', low: '9.9', close: '10.2', volume: '1' },
-      { time: '2025-06-02T14:08:00Z', open: '10', high: '11', low: '10', close: '10.8', volume: '1' },
-    ];
-    const t = Date.parse('2025-06-02T14:06:00Z') / 1000;
-    expect(barsSeries(bars, [fill('entry', '10', '2025-06-02T14:07:30Z'), fill('exit', '10.9', '2025-06-02T14:08:00Z')] as Schemas['Fill'][])).toEqual([
-      [t, t + 90, t + 120],
-      [10.5, null, 11],
-      [9.9, null, 10],
-      [10.2, null, 10.8],
-      [null, 10, null],
-      [null, null, 10.9],
-    ]);
   });
 });
 

@@ -1,16 +1,14 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import uPlot from 'uplot';
-import 'uplot/dist/uPlot.min.css';
 import { ApiError, client, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
 import { Field, ErrorNote } from '../../components/ui';
 import { useUnsaved } from '../../components/unsaved';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { normalizeDecimal } from '../../numbers';
+import { TradeChart, useBars } from './TradeChart';
 
 type Position = Schemas['Position'];
-type Bars = Schemas['PositionBars'];
 type Excursion = Schemas['Excursion'];
 
 /** formatHold writes a holding time in whole units: "45 min", "2 h 30 min", "3 d 4 h", "under a minute". */
@@ -24,100 +22,6 @@ export function formatHold(seconds: number | null | undefined): string {
   if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
   if (hours > 0) return mins > 0 ? `${hours} h ${mins} min` : `${hours} h`;
   return `${mins} min`;
-}
-
-/**
- * barsSeries turns the bars and the fills into uPlot's aligned columns: time (seconds), high, low,
- * close, entries and exits. Fills fall between bars, so the times are the union of both, with nulls
- * where a series has no value. The plot needs numbers; every label comes from the API's strings.
- */
-export function barsSeries(bars: Bars['bars'], fills: Position['fills']): Array<Array<number | null>> {
-  const rows = new Map<number, Array<number | null>>();
-  const row = (t: number) => {
-    let r = rows.get(t);
-    if (!r) {
-      r = [t, null, null, null, null, null];
-      rows.set(t, r);
-    }
-    return r;
-  };
-  for (const b of bars) {
-    const r = row(Date.parse(b.time) / 1000);
-    r[1] = Number(b.high);
-    r[2] = Number(b.low);
-    r[3] = Number(b.close);
-  }
-  for (const f of fills) {
-    row(Date.parse(f.filledAt) / 1000)[f.type === 'entry' ? 4 : 5] = Number(f.price);
-  }
-  const sorted = [...rows.values()].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0));
-  return [0, 1, 2, 3, 4, 5].map((i) => sorted.map((r) => r[i] ?? null));
-}
-
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return v || fallback;
-}
-
-const resolutionText: Record<string, string> = { '1': '1-minute', '5': '5-minute', '15': '15-minute', '30': '30-minute', '60': 'hourly', D: 'daily', W: 'weekly' };
-
-/** BarsChart draws the bars' high, low and close around the trade, with the entries and exits marked. */
-function BarsChart({ bars, p }: { bars: Bars; p: Position }) {
-  const box = useRef<HTMLDivElement>(null);
-  const data = useMemo(() => barsSeries(bars.bars, p.fills), [bars, p.fills]);
-  useEffect(() => {
-    const el = box.current;
-    if (!el || bars.bars.length === 0 || typeof ResizeObserver === 'undefined') return;
-    const text = cssVar('--muted', '#666');
-    const grid = cssVar('--border', '#ddd');
-    const accent = cssVar('--accent', '#1d4ed8');
-    const pos = cssVar('--pos', '#067647');
-    const neg = cssVar('--neg', '#b42318');
-    const plot = new uPlot(
-      {
-        width: Math.max(el.clientWidth, 280),
-        height: 240,
-        legend: { show: false },
-        cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true } },
-        axes: [
-          { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
-          { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 70 },
-        ],
-        series: [
-          {},
-          { label: 'High', stroke: grid, width: 1, spanGaps: true },
-          { label: 'Low', stroke: grid, width: 1, spanGaps: true },
-          { label: 'Close', stroke: accent, width: 2, spanGaps: true },
-          { label: 'Entries', stroke: pos, width: 0, paths: () => null, points: { show: true, size: 10, fill: pos, stroke: pos } },
-          { label: 'Exits', stroke: neg, width: 0, paths: () => null, points: { show: true, size: 10, fill: neg, stroke: neg } },
-        ],
-      },
-      data as uPlot.AlignedData,
-      el,
-    );
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(el.clientWidth, 280), height: 240 }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      plot.destroy();
-    };
-  }, [bars, data]);
-  const entries = p.fills.filter((f) => f.type === 'entry').length;
-  return (
-    <figure className="card" aria-labelledby="bars-title">
-      <h3 id="bars-title">Price around the trade</h3>
-      <div
-        ref={box}
-        className="chart"
-        role="img"
-        aria-label={`${resolutionText[bars.resolution] ?? bars.resolution} bars of ${bars.symbol} from ${formatDateTime(bars.from)} to ${formatDateTime(bars.to)}, with ${entries} entries (green) and ${p.fills.length - entries} exits (red) marked`}
-      />
-      <figcaption className="muted">
-        {resolutionText[bars.resolution] ?? bars.resolution} bars, delayed. Green dots are entries, red dots exits.
-      </figcaption>
-    </figure>
-  );
 }
 
 function ExcursionCells({ e, currency }: { e: Excursion | null | undefined; currency: string | undefined }) {
@@ -190,18 +94,13 @@ function useSaveExcursions(p: Position) {
  */
 export function Review({ p, currency }: { p: Position; currency: string | undefined }) {
   const config = useAppConfig();
-  const market = Boolean(config.data?.quoteLookup) && p.assetType === 'stock' && p.openedAt !== null;
-  const bars = useQuery({
-    queryKey: ['positions', p.id, 'bars', p.openedAt, p.closedAt],
-    queryFn: () => unwrap(client.GET('/api/positions/{positionId}/bars', { params: { path: { positionId: p.id } } })),
-    enabled: market,
-    staleTime: 60_000,
-    retry: false,
-  });
+  // The bars route answers any asset type its provider serves; the chart says so when it has none.
+  const market = Boolean(config.data?.quoteLookup) && p.openedAt !== null;
+  const bars = useBars(p, market);
   const unrealized = useQuery({
     queryKey: ['positions', p.id, 'unrealized', p.openQuantity],
     queryFn: () => unwrap(client.GET('/api/positions/{positionId}/unrealized', { params: { path: { positionId: p.id } } })),
-    enabled: market && p.status === 'open',
+    enabled: market && p.assetType === 'stock' && p.status === 'open',
     staleTime: 60_000,
     retry: false,
   });
@@ -272,10 +171,7 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
         </div>
         {err && err.details.length === 0 && <ErrorNote error={err} />}
       </form>
-      {market && bars.isPending && <p className="muted">Loading price bars…</p>}
-      {bars.isError && <p className="muted">Price bars are not available right now: the quote provider did not answer. Try again later.</p>}
-      {bars.data && bars.data.bars.length === 0 && <p className="muted">The quote provider has no price bars for this trade&apos;s time.</p>}
-      {bars.data && bars.data.bars.length > 0 && <BarsChart bars={bars.data} p={p} />}
+      {market && <TradeChart p={p} currency={currency} />}
       {computed && (
         <p>
           From the bars while the trade was held: MAE {formatDecimal(computed.mae, 2, 8)}, MFE {formatDecimal(computed.mfe, 2, 8)}.{' '}

@@ -1,0 +1,73 @@
+package market
+
+import (
+	"fmt"
+	"time"
+
+	"tradejournal/shared/apperr"
+)
+
+// ParseResolution returns the resolution whose code is code ("1" to "W").
+func ParseResolution(code string) (Resolution, bool) {
+	for _, r := range Resolutions {
+		if r.Code == code {
+			return r, true
+		}
+	}
+	return Resolution{}, false
+}
+
+// HoldWindow is the window of WindowFor at the resolution res the trader
+// chose: a margin of half the hold, at least 20 bars, on each side, the
+// ends on whole bars.
+func HoldWindow(open, end time.Time, res Resolution) Window {
+	pad := max(max(end.Sub(open), 0)/2, 20*res.Step)
+	return Window{Resolution: res, From: open.Add(-pad).Truncate(res.Step), To: end.Add(pad + res.Step - 1).Truncate(res.Step)}
+}
+
+// barsPerSession is how many bars at most a session window has at the
+// resolution chosen for it: two days and more of bars, so coarser than
+// the hold's.
+const barsPerSession = 4 * barsPerHold
+
+// SessionWindow is the day's context of a trade held from open to end: the
+// whole UTC days of the hold and the day before it (the prior session's
+// close, when that day traded), at res, or without res (nil) at the finest
+// resolution showing it in at most barsPerSession bars.
+func SessionWindow(open, end time.Time, res *Resolution) Window {
+	day := 24 * time.Hour
+	if end.Before(open) {
+		end = open
+	}
+	from, to := open.UTC().Truncate(day).Add(-day), end.UTC().Truncate(day).Add(day)
+	if res == nil {
+		res = &Resolutions[len(Resolutions)-1]
+		for i, r := range Resolutions {
+			if to.Sub(from)/r.Step <= barsPerSession {
+				res = &Resolutions[i]
+				break
+			}
+		}
+	}
+	return Window{Resolution: *res, From: from.Truncate(res.Step), To: to.Add(res.Step - 1).Truncate(res.Step)}
+}
+
+// Bars is the number of bars w spans.
+func (w Window) Bars() int64 { return int64(w.To.Sub(w.From) / w.Resolution.Step) }
+
+// CheckSize refuses a window of more bars than one answer holds (a
+// resolution the trader chose too fine for the span): a VALIDATION_ERROR
+// of the query's resolution naming the finest that fits.
+func (w Window) CheckSize() error {
+	if n := w.Bars(); n > maxBars {
+		finest := Resolutions[len(Resolutions)-1]
+		for _, r := range Resolutions {
+			if int64(w.To.Sub(w.From)/r.Step) <= maxBars {
+				finest = r
+				break
+			}
+		}
+		return apperr.Invalid("resolution", fmt.Sprintf("is too fine for this span: %d bars, at most %d; choose %s or coarser", n, maxBars, finest.Code))
+	}
+	return nil
+}
