@@ -3174,6 +3174,7 @@ export interface paths {
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
          *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`,
+         *     `prop_firm_plans.jsonl` (the accounts' prop-firm plans),
          *     `playbooks.jsonl` (each with its criteria), `position_playbooks.jsonl` (which
          *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
@@ -3222,7 +3223,8 @@ export interface paths {
          *     (into the bucket when object storage is on; removed again if the
          *     restore fails), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`
          *     (saved CSV mappings), `journal_days.jsonl` (the daily journal's
-         *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
+         *     entries), `trading_rules.jsonl`, `prop_firm_plans.jsonl` (each plan
+         *     checked again, on its restored account), `playbooks.jsonl`,
          *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
          *     `expenses.jsonl` (whose charges are recorded again up to today, as a
          *     new expense's are), `tax_year_end_marks.jsonl`,
