@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -54,7 +55,7 @@ func (h handler) getPropFirm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := planOf(ctx, h.app.DB, userID, r.PathValue("accountId"))
-	if err != nil && err != errNoPlan {
+	if err != nil && !errors.Is(err, errNoPlan) {
 		httpx.Error(w, r, err)
 		return
 	}
@@ -69,7 +70,7 @@ func planOf(ctx context.Context, q db.Querier, userID, accountID string) (*PropF
 	)
 	const sql = `SELECT plan, updated_at FROM prop_firm_plans WHERE account_id = $1 AND user_id = $2`
 	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&raw, &p.UpdatedAt)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errNoPlan
 	}
 	if err != nil {
@@ -105,7 +106,7 @@ func (h handler) putPropFirm(w http.ResponseWriter, r *http.Request) {
 		ON CONFLICT (account_id) DO UPDATE SET phase = EXCLUDED.phase, plan = EXCLUDED.plan, updated_at = now()
 		RETURNING updated_at`
 	err = h.app.DB.QueryRow(ctx, upsert, id, userID, plan.Phase, plan).Scan(&out.UpdatedAt)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		err = apperr.ErrNotFound
 	}
 	if err != nil {
