@@ -1,7 +1,8 @@
 // Package accounts is the route group of a trader's accounts and what hangs
 // off them: the brokerages (fee schedules) an account may point at, the
 // account ledger (deposits and withdrawals beside the realised P&L and fees
-// its fills book) and the tags positions carry.
+// its fills book), the prop-firm plan an account may carry (shared/propfirm)
+// and the tags positions carry.
 //
 // Every record is scoped to its owner: another user's id is the same
 // codeless 404 as a missing one, and so is a malformed id in a path.
@@ -55,7 +56,7 @@ func Group(a *app.App) httpx.Group {
 	return httpx.Group{
 		Name: "accounts",
 		Mounts: []string{"/api/accounts", "/api/accounts/", "/api/brokerages", "/api/brokerages/", "/api/tags", "/api/tags/",
-			"/api/demo-journal"},
+			"/api/demo-journal", "/api/prop-firm/"},
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/accounts", Handler: require(h.listAccounts)},
 			{Pattern: "POST /api/accounts", Handler: require(h.createAccount)},
@@ -67,6 +68,12 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "DELETE /api/accounts/{accountId}/ledger/{entryId}", Handler: require(h.deleteLedgerEntry)},
 			{Pattern: "POST /api/accounts/{accountId}/ledger/reconcile", Handler: require(h.reconcileLedger)},
 			{Pattern: "GET /api/accounts/position-counts", Handler: require(h.positionCounts)},
+			{Pattern: "GET /api/accounts/{accountId}/prop-firm", Handler: require(h.getPropFirm)},
+			{Pattern: "PUT /api/accounts/{accountId}/prop-firm", Handler: require(h.putPropFirm)},
+			{Pattern: "DELETE /api/accounts/{accountId}/prop-firm", Handler: require(h.deletePropFirm)},
+			{Pattern: "GET /api/accounts/{accountId}/prop-firm/status", Handler: require(h.propFirmStatus)},
+			{Pattern: "GET /api/prop-firm/status", Handler: require(h.allPropFirmStatuses)},
+			{Pattern: "GET /api/prop-firm/templates", Handler: require(h.propFirmTemplates)},
 
 			{Pattern: "GET /api/brokerages", Handler: require(h.listBrokerages)},
 			{Pattern: "POST /api/brokerages", Handler: require(h.createBrokerage)},

@@ -172,6 +172,10 @@ func journal(t *testing.T, c *apitest.Client) string {
 		"accountId": euro, "enabled": false}), 201)
 	apitest.Must(t, c.Do("POST", "/api/rules", map[string]any{"type": "cooldownAfterLoss", "params": map[string]any{"minutes": 15},
 		"weight": "critical", "tagId": fomo}), 201)
+	// A prop-firm plan on the Euro account.
+	apitest.Must(t, c.Do("PUT", "/api/accounts/"+euro+"/prop-firm", map[string]any{"phase": "evaluation", "startingBalance": "10000",
+		"profitTarget": "1000", "timezone": "Europe/Prague", "dayStart": "00:00", "dailyLoss": map[string]any{"amount": "500", "basis": "equity"},
+		"maxDrawdown": map[string]any{"amount": "1000", "kind": "trailingEndOfDay", "lockAt": "10000"}, "minTradingDays": 4, "warnAtPercent": 70}), 200)
 	// Expenses: a category of the user's own on a monthly expense of the
 	// Euro account from a month's end, a one-off, and a yearly one ended.
 	coaching := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/expense-categories", map[string]any{"name": "Coaching"}), 201), "category")["id"]
@@ -275,6 +279,7 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 			FROM positions p JOIN playbooks b ON b.id = p.playbook_id WHERE p.user_id = $1`,
 		`SELECT 'rule', r.type, r.params, r.enabled, coalesce(a.name, ''), r.weight, coalesce(t.name, ''), r.created_at FROM trading_rules r
 			LEFT JOIN accounts a ON a.id = r.account_id LEFT JOIN tags t ON t.id = r.tag_id WHERE r.user_id = $1`,
+		`SELECT 'prop firm', a.name, p.phase, p.plan, p.created_at FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`,
 		`SELECT 'expense category', name, created_at FROM expense_categories WHERE user_id = $1`,
 		`SELECT 'tax', tax_jurisdiction FROM users WHERE id = $1`,
 		`SELECT 'account tax', name, tax_jurisdiction, tax_basis_reporting FROM accounts WHERE user_id = $1`,

@@ -202,7 +202,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	// The rates come before the positions: a forex, crypto or CFD fill
 	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
-		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.expenses, rs.taxMarks,
+		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.propFirmPlans, rs.expenses, rs.taxMarks,
 		rs.dashboardLayout, rs.savedViews} {
 		if err := step(ctx, tx); err != nil {
 			return err

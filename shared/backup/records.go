@@ -269,6 +269,19 @@ type TradingRule struct {
 	CreatedAt time.Time       `json:"createdAt"`
 }
 
+// EntryPropFirm is the accounts' prop-firm plans (shared/propfirm), in an
+// entry of its own: an archive made before them restores none.
+const EntryPropFirm = "prop_firm_plans.jsonl"
+
+// PropFirmPlan is one account's plan; a restore checks Plan again with
+// shared/propfirm.Validate and maps AccountID. At most one an account, so
+// at most MaxAccounts.
+type PropFirmPlan struct {
+	AccountID string          `json:"accountId"`
+	Plan      json.RawMessage `json:"plan"`
+	CreatedAt time.Time       `json:"createdAt"`
+}
+
 // Expenses (shared/expenses): the user's own expense categories and the
 // expense definitions. Their charges are not carried: a restore records
 // them again up to today from the definitions. Archives made before them

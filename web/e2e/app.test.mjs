@@ -2546,3 +2546,47 @@ step('every text on every screen reads at WCAG AA contrast, in the light and the
   }
   assert.deepEqual(found, [], `texts below WCAG AA contrast:\n${found.join('\n')}`);
 });
+
+step('sets a prop-firm plan from an example, records a losing trade, and sees the room left shrink and the dashboard warn', async () => {
+  const created = await page.request.post('/api/accounts', { data: { name: 'Prop challenge', currency: 'USD', startingBalance: '10000' } });
+  assert.equal(created.status(), 201, await created.text());
+  const { account } = await created.json();
+  await page.goto('/accounts');
+  await page.getByRole('button', { name: 'Prop firm plan of Prop challenge' }).click();
+  const form = page.getByRole('form', { name: 'Prop firm plan of Prop challenge' });
+  // The examples are labelled as such, never as the firm's rules.
+  await form.getByText("check your firm's current rules").waitFor();
+  await form.getByLabel('Start from an example').selectOption({ label: 'Two-step challenge, phase 1 (FTMO-style): 10000' });
+  assert.equal(await form.getByLabel('Profit target').inputValue(), '1000');
+  assert.equal(await form.getByLabel('Daily loss limit').inputValue(), '500');
+  // A wrong value is explained with the form's words, and nothing is saved.
+  await form.getByLabel('Warn at (% of the daily limit)').fill('0');
+  await form.getByRole('button', { name: 'Save plan' }).click();
+  await form.getByRole('alert').filter({ hasText: 'warning share of the daily limit' }).first().waitFor();
+  await form.getByLabel('Warn at (% of the daily limit)').fill('80');
+  await form.getByRole('button', { name: 'Save plan' }).click();
+  const card = page.getByRole('region', { name: 'Prop firm status' });
+  await card.getByText('In progress').waitFor();
+  await card.getByText('$500.00 left (100.00% of $500.00)').waitFor();
+  await screenshot('prop-firm-plan');
+
+  // A loss of 445 today: 89% of the daily limit, past the 80% warning.
+  const now = Date.now();
+  const res = await page.request.post('/api/positions', {
+    data: { accountId: account.id, symbol: 'EURX', assetType: 'stock', side: 'long', fills: [
+      { type: 'entry', price: '100', quantity: '10', filledAt: new Date(now - 180_000).toISOString() },
+      { type: 'exit', price: '55.5', quantity: '10', filledAt: new Date(now - 120_000).toISOString() }] },
+  });
+  assert.equal(res.status(), 201, await res.text());
+  await page.reload();
+  await card.getByText('$55.00 left (11.00% of $500.00)').waitFor();
+  await card.getByText('$555.00 left (55.50% of $1,000.00)').waitFor();
+  await screenshot('prop-firm-status');
+
+  await nav('Dashboard');
+  const warning = page.getByRole('alert', { name: 'Prop firm warnings' });
+  await warning.getByText(/Prop challenge: today's loss \$445\.00 is 89\.00% of the \$500\.00 daily limit \(you warned at 80%\)/).waitFor();
+  await warning.getByRole('link', { name: 'See the plan' }).click();
+  await page.getByRole('region', { name: 'Prop firm status' }).waitFor();
+  await screenshot('dashboard-prop-firm-warning');
+});

@@ -1674,6 +1674,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/accounts/{accountId}/prop-firm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's prop-firm plan
+         * @description The plan the account carries, `propFirm` null without one.
+         */
+        get: operations["getPropFirmPlan"];
+        /**
+         * Set the account's prop-firm plan
+         * @description Sets (or replaces) the plan the account is judged by: the firm's
+         *     phase, starting balance, profit target, daily loss limit, maximum
+         *     drawdown, minimum trading days, consistency, most contracts open and
+         *     allowed hours (docs/prop-firms.md). A template's plan
+         *     (`GET /api/prop-firm/templates`) can be sent as it is. A bad field
+         *     is a `VALIDATION_ERROR` naming it (`dailyLoss.amount`,
+         *     `maxDrawdown.kind`, ...); nothing is written then.
+         */
+        put: operations["setPropFirmPlan"];
+        post?: never;
+        /**
+         * Remove the account's prop-firm plan
+         * @description The account and its trades stay. 204 also when it had no plan.
+         */
+        delete: operations["deletePropFirmPlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accounts/{accountId}/prop-firm/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The account's standing against its prop-firm plan
+         * @description The plan judged over every position of the account with an entry:
+         *     pass, fail or in progress with the day and the position that broke
+         *     a rule, the distance to each limit now in money and in percent of
+         *     the limit, the trading days, consistency, contracts, and each
+         *     trading day's balances and floors. The journal knows realized
+         *     closes and the MAE and MFE recorded on positions, not ticks: the
+         *     intraday high-water mark and equity lows are those. 404 when the
+         *     account has no plan.
+         */
+        get: operations["getPropFirmStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prop-firm/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The standing of every account with a prop-firm plan
+         * @description Every one of the user's accounts with a plan, in name order, each
+         *     with its status (as `GET /api/accounts/{accountId}/prop-firm/status`):
+         *     the dashboard warns from it when a day's loss reaches the plan's
+         *     `warnAtPercent` of the daily limit.
+         */
+        get: operations["listPropFirmStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/prop-firm/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Example prop-firm plans
+         * @description Example plans in the shape some firms publish (a two-step
+         *     challenge, a futures combine with an end-of-day trailing drawdown
+         *     locking at the starting balance, an intraday trailing threshold),
+         *     for each account size: starting points to edit, never a firm's
+         *     rules. `notice` says so; the web app shows it with them.
+         */
+        get: operations["listPropFirmTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brokerages/{brokerageId}/duplicate": {
         parameters: {
             query?: never;
@@ -3063,6 +3177,7 @@ export interface paths {
          *     `images.jsonl` with `images/<id>` (the bytes, from the database or
          *     the bucket), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`,
          *     `journal_days.jsonl` (the daily journal's entries, with tag ids), `trading_rules.jsonl`,
+         *     `prop_firm_plans.jsonl` (the accounts' prop-firm plans),
          *     `playbooks.jsonl` (each with its criteria), `position_playbooks.jsonl` (which
          *     playbook each position followed, with the criteria met),
          *     `expense_categories.jsonl` (the user's own) and `expenses.jsonl` (the definitions; their
@@ -3111,7 +3226,8 @@ export interface paths {
          *     (into the bucket when object storage is on; removed again if the
          *     restore fails), `exchange_rates.jsonl`, `csv_import_mappings.jsonl`
          *     (saved CSV mappings), `journal_days.jsonl` (the daily journal's
-         *     entries), `trading_rules.jsonl`, `playbooks.jsonl`,
+         *     entries), `trading_rules.jsonl`, `prop_firm_plans.jsonl` (each plan
+         *     checked again, on its restored account), `playbooks.jsonl`,
          *     `position_playbooks.jsonl`, `expense_categories.jsonl` and
          *     `expenses.jsonl` (whose charges are recorded again up to today, as a
          *     new expense's are), `tax_year_end_marks.jsonl`,
@@ -5252,6 +5368,182 @@ export interface components {
          * @example 100
          */
         PlainDecimal: string;
+        /** @description A prop-firm plan (docs/prop-firms.md). Money in the account's currency, decimals as strings. */
+        PropFirmPlan: {
+            /** @enum {string} */
+            phase: "evaluation" | "funded";
+            startingBalance: string;
+            /** @description The firm's time zone (IANA). */
+            timezone: string;
+            /** @description HH:MM on the firm's clock: the trading day starts (and the daily loss resets) then. */
+            dayStart: string;
+            /** @description Profit over the starting balance that passes an evaluation. */
+            profitTarget: string | null;
+            dailyLoss: components["schemas"]["PropFirmDailyLoss"] | null;
+            maxDrawdown: components["schemas"]["PropFirmDrawdown"] | null;
+            minTradingDays: number;
+            /** @description No day's profit more than this percent of the total profit. */
+            consistencyPercent: string | null;
+            /** @description Most contracts (lots */
+            maxContracts: string | null;
+            allowedHours: components["schemas"]["PropFirmHours"] | null;
+            noWeekendHolding: boolean;
+            /** @description Share of the daily loss limit at which the dashboard warns. */
+            warnAtPercent: number;
+        };
+        PropFirmDailyLoss: {
+            amount: string;
+            /**
+             * @description equity: recorded MAEs count too.
+             * @enum {string}
+             */
+            basis: "balance" | "equity";
+            /** @description A breach ends the day's trading but does not fail the account. */
+            pausesOnly: boolean;
+        };
+        PropFirmDrawdown: {
+            amount: string;
+            /** @enum {string} */
+            kind: "static" | "trailingEndOfDay" | "trailingIntraday";
+            /** @description The highest a trailing floor goes. */
+            lockAt: string | null;
+        };
+        PropFirmHours: {
+            /** @description HH:MM; after `to` is a window across midnight. */
+            from: string;
+            to: string;
+            /** @description ISO weekdays, 1 Monday; all when empty. */
+            weekdays: number[];
+        };
+        /**
+         * @description A plan to set. Required: `phase`, `startingBalance`, and
+         *     `profitTarget` for an evaluation. Defaults: `timezone`
+         *     America/New_York, `dayStart` 17:00, `dailyLoss.basis` balance,
+         *     `warnAtPercent` 80; absent or null limits are none.
+         */
+        PropFirmPlanInput: {
+            /** @enum {string} */
+            phase: "evaluation" | "funded";
+            startingBalance: components["schemas"]["DecimalInput"];
+            timezone?: string;
+            dayStart?: string;
+            profitTarget?: string | null;
+            dailyLoss?: {
+                amount?: string;
+                /** @enum {string} */
+                basis?: "balance" | "equity";
+                pausesOnly?: boolean;
+            } | null;
+            maxDrawdown?: {
+                amount?: string;
+                /** @enum {string} */
+                kind?: "static" | "trailingEndOfDay" | "trailingIntraday";
+                lockAt?: string | null;
+            } | null;
+            minTradingDays?: number;
+            consistencyPercent?: string | null;
+            maxContracts?: string | null;
+            allowedHours?: {
+                from?: string;
+                to?: string;
+                weekdays?: number[];
+            } | null;
+            noWeekendHolding?: boolean;
+            warnAtPercent?: number;
+        };
+        PropFirm: {
+            /** Format: uuid */
+            accountId: string;
+            plan: components["schemas"]["PropFirmPlan"];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The distance from the balance down to a loss limit's floor now, in money and in percent of the limit. */
+        PropFirmLimit: {
+            amount: string;
+            floor: string;
+            distance: string;
+            distancePercent: string;
+            used: string;
+            usedPercent: string;
+            /** @description A trailing floor reached its lock. */
+            locked: boolean;
+            /** @description Daily loss: the day's loss reached warnAtPercent of the limit. */
+            warn: boolean;
+        };
+        PropFirmViolation: {
+            /** @enum {string} */
+            rule: "dailyLoss" | "maxDrawdown" | "maxContracts" | "allowedHours" | "noWeekendHolding";
+            /**
+             * Format: date
+             * @description The firm's trading day.
+             */
+            date: string;
+            /** Format: uuid */
+            positionId: string;
+            fails: boolean;
+            message: string;
+        };
+        PropFirmStatus: {
+            /** Format: uuid */
+            accountId: string;
+            name: string;
+            currency: string;
+            plan: components["schemas"]["PropFirmPlan"];
+            status: {
+                /** @enum {string} */
+                result: "passed" | "failed" | "inProgress";
+                /** Format: date */
+                passedOn: string | null;
+                breach: components["schemas"]["PropFirmViolation"] | null;
+                violations: components["schemas"]["PropFirmViolation"][];
+                /** Format: date */
+                today: string;
+                startingBalance: string;
+                balance: string;
+                profit: string;
+                /** @description The highest equity the journal knows of (closes and recorded MFEs). */
+                highWaterMark: string;
+                profitTarget: {
+                    amount: string;
+                    balance: string;
+                    remaining: string;
+                    progressPercent: string;
+                    reached: boolean;
+                } | null;
+                dailyLoss: components["schemas"]["PropFirmLimit"] | null;
+                maxDrawdown: components["schemas"]["PropFirmLimit"] | null;
+                tradingDays: {
+                    count: number;
+                    minimum: number;
+                    met: boolean;
+                };
+                consistency: {
+                    limitPercent: string;
+                    /** Format: date */
+                    bestDay: string | null;
+                    bestDayProfit: string;
+                    percent: string | null;
+                    met: boolean;
+                } | null;
+                maxContracts: {
+                    limit: string;
+                    largest: string;
+                } | null;
+                days: {
+                    /** Format: date */
+                    date: string;
+                    startBalance: string;
+                    endBalance: string;
+                    pnl: string;
+                    low: string;
+                    drawdownFloor: string | null;
+                    dailyLossFloor: string | null;
+                    opened: number;
+                    closed: number;
+                }[];
+            };
+        };
         /** @description A trading account. Amounts in the account's currency. */
         Account: {
             /** Format: uuid */
@@ -10301,6 +10593,184 @@ export interface operations {
                             /** Format: uuid */
                             brokerageId: string | null;
                         } & components["schemas"]["PositionCount"])[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPropFirmPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plan, or null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        propFirm: components["schemas"]["PropFirm"] | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setPropFirmPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PropFirmPlanInput"];
+            };
+        };
+        responses: {
+            /** @description The plan as stored, defaults filled in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        propFirm: components["schemas"]["PropFirm"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePropFirmPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPropFirmStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id (another user's, a missing and a malformed id are a 404). */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropFirmStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPropFirmStatuses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statuses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["PropFirmStatus"][];
+                        notice: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPropFirmTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            sizes: {
+                                label: string;
+                                plan: components["schemas"]["PropFirmPlan"];
+                            }[];
+                        }[];
+                        notice: string;
                     };
                 };
             };

@@ -9,6 +9,7 @@ import { ErrorNote, Field, FormActions, PageTitle, SelectField } from '../compon
 import { formatMoney, formatPercent, pnlClass } from '../format';
 import { emptyToUndefined } from '../lists';
 import { AccountLedger } from './AccountLedger';
+import { PropFirmPanel } from './propfirm/PropFirmPanel';
 
 type Account = Schemas['Account'];
 
@@ -209,7 +210,9 @@ export default function Accounts() {
   const brokerages = useBrokerages();
   const [editing, setEditing] = useState<string | null>(null);
   const [ledgerOf, setLedgerOf] = useState<string | null>(null);
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
+  const propFirmOf = params.get('propFirm');
+  const setPropFirmOf = (id: string | null) => setParams(id ? { propFirm: id } : {}, { replace: true });
   const brokerName = (id: string | null) => (id ? (brokerages.data?.find((b) => b.id === id)?.name ?? '…') : '—');
   return (
     <>
@@ -243,6 +246,9 @@ export default function Accounts() {
                     <button type="button" className="ghost" onClick={() => setLedgerOf(a.id)} aria-label={`Ledger of ${a.name}`}>
                       Ledger
                     </button>
+                    <button type="button" className="ghost" onClick={() => setPropFirmOf(a.id)} aria-label={`Prop firm plan of ${a.name}`}>
+                      Prop firm
+                    </button>
                     <ArchiveToggle account={a} />
                     <DeleteAccount account={a} />
                   </div>
@@ -254,6 +260,9 @@ export default function Accounts() {
       </QueryList>
       {ledgerOf && accounts.data?.find((a) => a.id === ledgerOf) && (
         <AccountLedger key={ledgerOf} account={accounts.data.find((a) => a.id === ledgerOf) as Account} onClose={() => setLedgerOf(null)} />
+      )}
+      {propFirmOf && accounts.data?.find((a) => a.id === propFirmOf) && (
+        <PropFirmPanel key={propFirmOf} account={accounts.data.find((a) => a.id === propFirmOf) as Account} onClose={() => setPropFirmOf(null)} />
       )}
       {editing && accounts.data?.find((a) => a.id === editing) ? (
         <AccountForm key={editing} account={accounts.data.find((a) => a.id === editing)} onDone={() => setEditing(null)} />

@@ -23,6 +23,7 @@ import { LayoutEditor, useDashboardLayout, WidgetGrid } from './dashboard/Widget
 import type { WidgetId } from './dashboard/layout';
 import { SavedViews } from './dashboard/SavedViews';
 import { OnboardingChecklist } from '../components/Onboarding';
+import { PropFirmWarnings } from './propfirm/PropFirmWarnings';
 
 const EquityChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.EquityChart })));
 const DrawdownChart = lazy(() => import('./dashboard/EquityChart').then((m) => ({ default: m.DrawdownChart })));
@@ -248,6 +249,7 @@ export default function Dashboard() {
       </PageTitle>
       <DemoJournal accounts={accounts.data} />
       <ConnectionNotice />
+      <PropFirmWarnings />
       <OnboardingChecklist />
       <FilterBar filters={filters} onChange={setFilters} accounts={accounts.data} tags={tags.data} scope="statistics" label="Filter statistics">
         {blocks.length > 1 && (

@@ -1,0 +1,251 @@
+package accounts
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/db"
+	"tradejournal/shared/httpx"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/propfirm"
+)
+
+// PropFirm is an account's prop-firm plan as stored.
+type PropFirm struct {
+	AccountID string        `json:"accountId"`
+	Plan      propfirm.Plan `json:"plan"`
+	UpdatedAt time.Time     `json:"updatedAt"`
+}
+
+// PropFirmStatus is a plan's status now, with its account.
+type PropFirmStatus struct {
+	AccountID string          `json:"accountId"`
+	Name      string          `json:"name"`
+	Currency  string          `json:"currency"`
+	Plan      propfirm.Plan   `json:"plan"`
+	Status    propfirm.Status `json:"status"`
+}
+
+// errNoPlan answers the status of an account without a plan.
+var errNoPlan = &apperr.Error{Code: apperr.NotFound, Message: "this account has no prop-firm plan"}
+
+// readPlan parses a stored plan through the check that wrote it.
+func readPlan(raw []byte) (propfirm.Plan, error) {
+	var in propfirm.Input
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return propfirm.Plan{}, err
+	}
+	return propfirm.Validate(in)
+}
+
+// getPropFirm answers the account's plan, {"propFirm": null} without one.
+func (h handler) getPropFirm(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID := auth.CurrentUser(ctx).ID
+	if _, err := accountByID(ctx, h.app.DB, userID, r.PathValue("accountId"), false); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	p, err := planOf(ctx, h.app.DB, userID, r.PathValue("accountId"))
+	if err != nil && !errors.Is(err, errNoPlan) {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"propFirm": p})
+}
+
+// planOf reads the account's plan; errNoPlan without one.
+func planOf(ctx context.Context, q db.Querier, userID, accountID string) (*PropFirm, error) {
+	var (
+		p   = PropFirm{AccountID: accountID}
+		raw []byte
+	)
+	const sql = `SELECT plan, updated_at FROM prop_firm_plans WHERE account_id = $1 AND user_id = $2`
+	err := q.QueryRow(ctx, sql, accountID, userID).Scan(&raw, &p.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, errNoPlan
+	}
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	if p.Plan, err = readPlan(raw); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// putPropFirm sets the account's plan, replacing any.
+func (h handler) putPropFirm(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
+	if !db.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	var in propfirm.Input
+	if err := httpx.Decode(w, r, &in); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	plan, err := propfirm.Validate(in)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	out := PropFirm{AccountID: id, Plan: plan}
+	const upsert = `INSERT INTO prop_firm_plans (account_id, user_id, phase, plan)
+		SELECT a.id, a.user_id, $3, $4 FROM accounts a WHERE a.id = $1 AND a.user_id = $2
+		ON CONFLICT (account_id) DO UPDATE SET phase = EXCLUDED.phase, plan = EXCLUDED.plan, updated_at = now()
+		RETURNING updated_at`
+	err = h.app.DB.QueryRow(ctx, upsert, id, userID, plan.Phase, plan).Scan(&out.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = apperr.ErrNotFound
+	}
+	if err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"propFirm": out})
+}
+
+// deletePropFirm removes the account's plan (its trades stay): 204, also
+// when there was none.
+func (h handler) deletePropFirm(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	userID, id := auth.CurrentUser(ctx).ID, r.PathValue("accountId")
+	if _, err := accountByID(ctx, h.app.DB, userID, id, false); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	if _, err := h.app.DB.Exec(ctx, `DELETE FROM prop_firm_plans WHERE account_id = $1 AND user_id = $2`, id, userID); err != nil {
+		httpx.Error(w, r, db.Classify(err))
+		return
+	}
+	httpx.NoContent(w)
+}
+
+// propFirmStatus answers the status of the account's plan; 404 without one.
+func (h handler) propFirmStatus(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := r.PathValue("accountId")
+	if !db.ValidUUID(id) {
+		httpx.NotFound(w, r)
+		return
+	}
+	items, err := statuses(ctx, h.app.DB, auth.CurrentUser(ctx).ID, &id, h.app.Now())
+	if err == nil && len(items) == 0 {
+		err = errNoPlan
+	}
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, items[0])
+}
+
+// allPropFirmStatuses answers the status of every account with a plan
+// (the dashboard's warning), the accounts in name order.
+func (h handler) allPropFirmStatuses(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	items, err := statuses(ctx, h.app.DB, auth.CurrentUser(ctx).ID, nil, h.app.Now())
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"items": items, "notice": propfirm.Notice})
+}
+
+// propFirmTemplates answers the example plans.
+func (h handler) propFirmTemplates(w http.ResponseWriter, r *http.Request) {
+	httpx.JSON(w, http.StatusOK, map[string]any{"items": propfirm.Templates(), "notice": propfirm.Notice})
+}
+
+// statuses evaluates the plans of the user's accounts (only accountID's
+// when given) over their trades, read in one snapshot.
+func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID *string, now time.Time) ([]PropFirmStatus, error) {
+	out := []PropFirmStatus{}
+	err := db.InSnapshot(ctx, pool, func(tx pgx.Tx) error {
+		const plans = `SELECT a.id::text, a.name, a.currency::text, p.plan FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id
+			WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.account_id = $2) ORDER BY lower(a.name), a.id`
+		rows, err := tx.Query(ctx, plans, userID, accountID)
+		if err != nil {
+			return db.Classify(err)
+		}
+		var (
+			item PropFirmStatus
+			raw  []byte
+		)
+		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &raw}, func() error {
+			plan, err := readPlan(raw)
+			item.Plan = plan
+			out = append(out, item)
+			return err
+		})
+		if err != nil {
+			return db.Classify(err)
+		}
+		for i := range out {
+			trades, err := propFirmTrades(ctx, tx, out[i].AccountID)
+			if err != nil {
+				return err
+			}
+			if out[i].Status, err = propfirm.Evaluate(out[i].Plan, trades, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// propFirmTradesSQL is an account's positions with an entry: the entry
+// fills' times, the close, what the entries opened, the net P&L and what
+// the recorded excursions need (journal.Review prices them).
+const propFirmTradesSQL = `SELECT p.id::text, p.side, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
+	p.avg_entry_price, p.mae_price, p.mfe_price,
+	array(SELECT f.filled_at FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id)
+FROM positions p WHERE p.account_id = $1 AND p.status <> 'draft'`
+
+// propFirmTrades reads the account's trades for the plan. A closed
+// position's excursions are priced as the position page prices them
+// (journal.Review: price move x entry quantity x multiplier).
+func propFirmTrades(ctx context.Context, q db.Querier, accountID string) ([]propfirm.Trade, error) {
+	rows, err := q.Query(ctx, propFirmTradesSQL, accountID)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	var (
+		out             []propfirm.Trade
+		t               propfirm.Trade
+		side            string
+		mult, qty, net  decimal.Decimal
+		closedAt        *time.Time
+		entry, mae, mfe *decimal.Decimal
+		entries         []time.Time
+	)
+	_, err = pgx.ForEachRow(rows, []any{&t.PositionID, &side, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries}, func() error {
+		tr := propfirm.Trade{PositionID: t.PositionID, Entries: entries, ClosedAt: closedAt, Quantity: qty, Net: net}
+		if closedAt != nil {
+			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult},
+				journal.Figures{Status: journal.StatusClosed, ClosedAt: closedAt, EntryQuantity: qty, AvgEntryPrice: entry}, nil, mae, mfe, *closedAt)
+			if rev.MAE != nil {
+				tr.MAE = &rev.MAE.Amount
+			}
+			if rev.MFE != nil {
+				tr.MFE = &rev.MFE.Amount
+			}
+		}
+		out = append(out, tr)
+		entries, closedAt, entry, mae, mfe = nil, nil, nil, nil, nil
+		return nil
+	})
+	return out, db.Classify(err)
+}
