@@ -164,7 +164,8 @@ func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 	cfg := apitest.Config(t)
 	cfg.LogLevel = "debug"
 	cfg.Assistant = config.Assistant{BaseURL: p.URL + "/v1", APIKey: testKey, Model: testModel,
-		InputPrice: inputPrice, OutputPrice: outputPrice, TurnBudget: 30 * time.Second}
+		InputPrice: inputPrice, OutputPrice: outputPrice, TurnBudget: 30 * time.Second,
+		Models: []config.AssistantModel{{ID: testModel, Provider: "openai", BaseURL: p.URL + "/v1", InputPrice: inputPrice, OutputPrice: outputPrice}}}
 	cfg.Billing.SecretKey = "sk_test_billing_on" // credits can be bought: refusals are INSUFFICIENT_CREDITS
 	return cfg
 }
@@ -340,4 +341,12 @@ func (e *env) turn(id string) turnRow {
 		r.Reason = *reason
 	}
 	return r
+}
+
+// allowJournal sets the user's consent to the assistant reading their journal.
+func (u *user) allowJournal(on bool) {
+	u.e.t.Helper()
+	if res := u.Do("PUT", "/api/assistant/settings", map[string]any{"journalAccess": on}); res.Status != 200 || res.JSON["journalAccess"] != on {
+		u.e.t.Fatalf("settings: %d %s", res.Status, res.Body)
+	}
 }
