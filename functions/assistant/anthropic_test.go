@@ -1,6 +1,7 @@
 package assistant
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -48,6 +49,9 @@ func TestAnthropicStream(t *testing.T) {
 			`data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"sym"}}` + "\n\n" +
 			`data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"bol\":\"A\"}"}}` + "\n\n" + stop,
 			"", &Usage{25, 15}, `toolu_1 statistics {"symbol":"A"}`, "", ""},
+		{"ToolInputNotJSON", start + `data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n"}}` + "\n\n" +
+			`data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a"}}` + "\n\n" + stop,
+			"", &Usage{25, 15}, `t n "{\"a"`, "", ""},
 		{"ToolWithoutInput", start + `data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"n"}}` + "\n\n" + stop,
 			"", &Usage{25, 15}, `t n {}`, "", ""},
 		{"ErrorEvent", start + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", "", nil, "", "reported an error", "overloaded"},
@@ -117,8 +121,14 @@ func FuzzAnthropicStream(f *testing.F) {
 			}
 			p, err := s.Next()
 			if errors.Is(err, errDone) {
-				if len(s.Calls()) > maxToolCalls {
-					t.Fatalf("%d calls", len(s.Calls()))
+				calls := s.Calls()
+				if len(calls) > maxToolCalls {
+					t.Fatalf("%d calls", len(calls))
+				}
+				for _, c := range calls {
+					if !json.Valid(c.Arguments) {
+						t.Fatalf("arguments %q are not JSON", c.Arguments)
+					}
 				}
 				return
 			}

@@ -443,11 +443,18 @@ func (b *callBuilder) add(index int, id, name, args string) error {
 	return nil
 }
 
-// done returns the gathered calls; arguments that are empty become {}.
+// done returns the gathered calls. Arguments that are empty become {};
+// arguments that are not JSON (a model's slip) become a JSON string of
+// their text, so every later encoding of the call stays valid JSON and
+// the tool answers that its arguments do not fit.
 func (b *callBuilder) done() []toolCall {
 	for i := range b.calls {
-		if len(bytes.TrimSpace(b.calls[i].Arguments)) == 0 {
-			b.calls[i].Arguments = json.RawMessage("{}")
+		args := &b.calls[i].Arguments
+		switch {
+		case len(bytes.TrimSpace(*args)) == 0:
+			*args = json.RawMessage("{}")
+		case !json.Valid(*args):
+			*args, _ = json.Marshal(string(*args))
 		}
 	}
 	return b.calls

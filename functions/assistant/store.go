@@ -368,11 +368,7 @@ type toolDetail struct {
 
 // addToolCall stores a call and its result (sealed) as the turn runs.
 func (s store) addToolCall(ctx context.Context, turnID string, seq int, c toolCall, result string, now time.Time) error {
-	args := c.Arguments
-	if !json.Valid(args) {
-		args, _ = json.Marshal(string(args)) // kept as the text the model sent
-	}
-	detail, err := json.Marshal(toolDetail{Arguments: args, Result: result})
+	detail, err := json.Marshal(toolDetail{Arguments: c.Arguments, Result: result})
 	if err != nil {
 		return err
 	}
