@@ -393,7 +393,7 @@ func (t *turnRun) run(question string, images []image) {
 		}
 		p.Messages = append(p.Messages, promptMessage{Role: "assistant", Text: text.String(), Calls: calls})
 		for _, c := range calls {
-			sse.send("tool_call", toolCallEvent{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+			sse.send("tool_call", toolCallEvent(c))
 			result, err := h.runTool(ctx, u, t.access, c)
 			if err != nil {
 				fail(err)
