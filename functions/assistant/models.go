@@ -45,7 +45,8 @@ const maxOwnKeys = 20
 
 var errUnknownModel = apperr.Invalid("model", "is not one of the models you can use; pick one from the list")
 
-// models answers the caller's models: the operator's, then their own keys'.
+// models answers the caller's models: the operator's, then their own keys',
+// and whether own keys can be added.
 func (h *handler) models(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	keys, err := h.store.ownKeys(ctx, auth.CurrentUser(ctx).ID)
@@ -58,8 +59,9 @@ func (h *handler) models(w http.ResponseWriter, r *http.Request) {
 		items = append(items, k.model())
 	}
 	httpx.JSON(w, http.StatusOK, struct {
-		Items []ModelInfo `json:"items"`
-	}{items})
+		Items   []ModelInfo `json:"items"`
+		OwnKeys bool        `json:"ownKeys"` // traders may add their own keys here
+	}{items, h.app.Config.Assistant.OwnKeys})
 }
 
 func (h *handler) operatorModels() []ModelInfo {

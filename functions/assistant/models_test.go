@@ -191,7 +191,7 @@ func TestOwnKeys(t *testing.T) {
 	e := start(t, ownKeysConfig(t, p, true), p)
 	alice, bob := e.user("ownkey-a@example.com"), e.user("ownkey-b@example.com")
 
-	if res := alice.Do("GET", "/api/assistant/models", nil); res.Status != 200 || len(res.JSON["items"].([]any)) != 0 {
+	if res := alice.Do("GET", "/api/assistant/models", nil); res.Status != 200 || len(res.JSON["items"].([]any)) != 0 || res.JSON["ownKeys"] != true {
 		t.Fatalf("models before any key %d %s", res.Status, res.Body)
 	}
 	if res := alice.ask("new", "Hi", "k-own-none"); res.Status != 400 || !strings.Contains(string(res.Body), "add your own provider key") {

@@ -14102,6 +14102,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["AssistantModel"][];
+                        /** @description Own keys can be added (ASSISTANT_OWN_KEYS). */
+                        ownKeys: boolean;
                     };
                 };
             };
