@@ -14,7 +14,7 @@ import (
 )
 
 // trade records a closed position with notes for the user.
-func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
+func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) (positionID string) {
 	u.e.t.Helper()
 	acc := u.Do("POST", "/api/accounts", map[string]any{"name": "Main " + symbol, "currency": "USD"})
 	if acc.Status != http.StatusCreated {
@@ -31,6 +31,7 @@ func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 	if res.Status != http.StatusCreated {
 		u.e.t.Fatalf("position: %d %s", res.Status, res.Body)
 	}
+	return res.JSON["position"].(map[string]any)["id"].(string)
 }
 
 // A normal turn: the answer streams as it is produced, the final event

@@ -123,6 +123,7 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
+	tools := 0 // tool calls of this answer: each its own index
 	for _, s := range steps {
 		switch {
 		case s.text != "":
@@ -131,13 +132,14 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 		case s.tool != nil:
 			for i, piece := range []string{s.tool[2][:len(s.tool[2])/2], s.tool[2][len(s.tool[2])/2:]} {
 				fn := map[string]any{"arguments": piece}
-				tc := map[string]any{"index": 0, "function": fn}
+				tc := map[string]any{"index": tools, "function": fn}
 				if i == 0 {
 					tc["id"], tc["type"], fn["name"] = s.tool[0], "function", s.tool[1]
 				}
 				c, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{tc}}}}})
 				fmt.Fprintf(w, "data: %s\n\n", c)
 			}
+			tools++
 			io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n")
 		case s.fail != "":
 			fmt.Fprintf(w, `data: {"error":{"type":%q,"message":"boom"}}`+"\n\n", s.fail)

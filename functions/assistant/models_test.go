@@ -396,3 +396,60 @@ func TestImages(t *testing.T) {
 		t.Fatalf("request %s", raw)
 	}
 }
+
+// The journal tools read as the caller: the list takes the journal's
+// filter, a position comes with its whole notes, another user's position
+// is as absent as a made-up one, and a day's journal entry is read.
+func TestJournalTools(t *testing.T) {
+	p, e, alice := startFunded(t, "jtools@example.com")
+	aapl := alice.trade("AAPL", "aapl-full-note "+strings.Repeat("x", 300)+" END", "100", "90", "2024-05-06T14:00:00Z", "2024-05-06T15:00:00Z")
+	alice.trade("MSFT", "msft-note", "100", "110", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
+	alice.allowJournal(true)
+	bob := e.user("jtools-bob@example.com")
+	bobs := bob.trade("ZZZB", "bob-secret-note", "10", "20", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
+	if res := alice.Do("PUT", "/api/journal/days/2024-05-06", map[string]any{"plan": "wait for the open", "review": "chased", "notes": "", "tagIds": []any{}}); res.Status != 200 {
+		t.Fatalf("day: %d %s", res.Status, res.Body)
+	}
+	p.setScript(func(n int) (int, []step) {
+		if n == 0 {
+			return 200, []step{
+				{tool: &[3]string{"c1", "list_positions", `{"symbol":"AAPL"}`}},
+				{tool: &[3]string{"c2", "get_position", `{"positionId":"` + aapl + `"}`}},
+				{tool: &[3]string{"c3", "get_position", `{"positionId":"` + bobs + `"}`}},
+				{tool: &[3]string{"c4", "day_journal", `{"date":"2024-05-06"}`}},
+				{tool: &[3]string{"c5", "statistics", `{"from":"not-a-date"}`}},
+				{usage: &[2]int64{10, 1}}, {done: true}}
+		}
+		return 200, []step{{text: "Done."}, {usage: &[2]int64{10, 1}}, {done: true}}
+	})
+	res := alice.ask("new", "Review AAPL", "k-jtools")
+	results := map[string]string{}
+	for _, ev := range res.Events {
+		if ev.Name == "tool_result" {
+			results[ev.Data["id"].(string)] = ev.Data["result"].(string)
+		}
+	}
+	if len(results) != 5 {
+		t.Fatalf("events %s", eventNames(res))
+	}
+	if r := results["c1"]; !strings.Contains(r, "AAPL long closed") || strings.Contains(r, "MSFT") {
+		t.Errorf("list_positions: %s", r)
+	}
+	if r := results["c2"]; !strings.Contains(r, " END") {
+		t.Errorf("get_position lacks the whole note: %s", r)
+	}
+	if r := results["c3"]; r != "error: no position with that id" {
+		t.Errorf("bob's position: %s", r)
+	}
+	if r := results["c4"]; !strings.Contains(r, "wait for the open") || !strings.Contains(r, "chased") {
+		t.Errorf("day_journal: %s", r)
+	}
+	if r := results["c5"]; !strings.HasPrefix(r, "error: ") {
+		t.Errorf("bad filter: %s", r)
+	}
+	for _, c := range p.calls() {
+		if strings.Contains(c.Raw, "bob-secret-note") || strings.Contains(c.Raw, "ZZZB") {
+			t.Fatal("bob's journal reached alice's provider request")
+		}
+	}
+}

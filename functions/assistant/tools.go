@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -186,15 +187,15 @@ func listPositionsTool(ctx context.Context, h *handler, u auth.User, args json.R
 	if err != nil {
 		return "", err
 	}
-	// The filter's own symbol, side, status and date arms; the statistics
-	// tool covers the rest of the filter.
-	const q = `SELECT ` + positionColumns + ` FROM positions p JOIN accounts a ON a.id = p.account_id
-		WHERE p.user_id = $1 AND p.status <> 'draft'
-		  AND (cardinality($2::text[]) = 0 OR p.symbol = ANY($2))
-		  AND ($3 = '' OR p.side = $3) AND ($4 = '' OR p.status = $4)
-		  AND ($5::date IS NULL OR p.opened_at >= $5::date) AND ($6::date IS NULL OR p.opened_at < $6::date + 1)
-		ORDER BY p.opened_at DESC NULLS FIRST, p.id DESC LIMIT $7`
-	rows, err := h.app.DB.Query(ctx, q, u.ID, f.Symbols, f.Side, f.Status, f.From, f.To, toolPositionsLimit)
+	// The journal's own filter, as the positions list applies it (dates in
+	// each account's trading-day zone).
+	params := []any{u.ID}
+	where := f.SQL(&params, "p.opened_at")
+	params = append(params, toolPositionsLimit)
+	q := `SELECT ` + positionColumns + ` FROM positions p JOIN accounts a ON a.id = p.account_id
+		WHERE p.user_id = $1 AND p.status <> 'draft' AND ` + where + `
+		ORDER BY p.opened_at DESC NULLS FIRST, p.id DESC LIMIT $` + strconv.Itoa(len(params))
+	rows, err := h.app.DB.Query(ctx, q, params...)
 	if err != nil {
 		return "", db.Classify(err)
 	}
