@@ -36,6 +36,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/listquery"
+	"tradejournal/shared/market"
 	"tradejournal/shared/wallet"
 )
 
@@ -51,15 +52,17 @@ type handler struct {
 	app    *app.App
 	store  store
 	wallet *wallet.Service
-	client *http.Client // the providers'
-	on     bool         // the assistant is configured
+	client *http.Client   // the providers'
+	quotes *market.Quotes // the quote tool's
+	on     bool           // the assistant is configured
 	budget time.Duration
 }
 
 // Group returns the assistant route group.
 func Group(a *app.App) httpx.Group {
 	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget,
-		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing)}
+		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing),
+		quotes: market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log)}
 	on := func(next http.HandlerFunc) http.HandlerFunc {
 		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {
 			if !h.on {

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
 	"tradejournal/shared/config"
+	"tradejournal/shared/market/markettest"
 )
 
 const (
@@ -451,5 +454,40 @@ func TestJournalTools(t *testing.T) {
 		if strings.Contains(c.Raw, "bob-secret-note") || strings.Contains(c.Raw, "ZZZB") {
 			t.Fatal("bob's journal reached alice's provider request")
 		}
+	}
+}
+
+// The quote tool is offered only where market data is configured, and
+// reads through the market package.
+func TestQuoteTool(t *testing.T) {
+	quotes := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, markettest.QuoteJSON("261.74", 1748865600))
+	})
+	p := newFakeProvider(t)
+	cfg := assistantConfig(t, p)
+	cfg.Market.QuoteAPIKey, cfg.Market.QuoteBaseURL = "quote-key", quotes.URL
+	e := start(t, cfg, p)
+	u := e.user("quote@example.com")
+	u.credit(1_000_000)
+	p.setScript(func(n int) (int, []step) {
+		if n == 0 {
+			return 200, []step{{tool: &[3]string{"q1", "quote", `{"symbol":"AAPL"}`}}, {usage: &[2]int64{10, 1}}, {done: true}}
+		}
+		return 200, []step{{text: "AAPL trades at 261.74."}, {usage: &[2]int64{10, 1}}, {done: true}}
+	})
+	res := u.ask("new", "AAPL price?", "k-quote")
+	if got := res.Events[2].Data["result"].(string); !strings.Contains(got, `"price":"261.74"`) {
+		t.Fatalf("quote result %s", got)
+	}
+	if !strings.Contains(p.calls()[0].Raw, `"name":"quote"`) {
+		t.Fatal("the quote tool was not offered")
+	}
+
+	// Without market data the tool is neither offered nor run.
+	p2, _, v := startFunded(t, "noquote@example.com")
+	p2.setScript(p.script)
+	res = v.ask("new", "AAPL price?", "k-noquote")
+	if got := res.Events[2].Data["result"].(string); got != `error: there is no tool named "quote"` || strings.Contains(p2.calls()[0].Raw, `"name":"quote"`) {
+		t.Fatalf("without market data: %s", got)
 	}
 }

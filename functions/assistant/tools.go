@@ -17,6 +17,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/listquery"
+	"tradejournal/shared/market"
 	"tradejournal/shared/sizing"
 	"tradejournal/shared/stats"
 )
@@ -36,6 +37,7 @@ const (
 type tool struct {
 	spec    toolSpec
 	journal bool // reads the journal: only with consent
+	quotes  bool // needs the quote provider (STOCK_QUOTE_API_KEY)
 	run     func(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error)
 }
 
@@ -63,18 +65,24 @@ var tools = []tool{
 			"mode":{"type":"string","enum":["stock","options"]},"direction":{"type":"string","enum":["long","short"]},
 			"entryPrice":{"type":"string"},"stopLoss":{"type":"string"},"targetPrice":{"type":"string"},
 			"dollarRisk":{"type":"string"},"balance":{"type":"string"},"riskPercent":{"type":"string"}}}`)}, run: positionSizeTool},
+	{spec: toolSpec{Name: "quote", Description: "The latest (possibly delayed) price of a stock symbol from the market data provider.",
+		Parameters: json.RawMessage(`{"type":"object","required":["symbol"],"properties":{"symbol":{"type":"string"}}}`)}, quotes: true, run: quoteTool},
 }
 
-// offeredTools are the tools of a turn: the journal's only with consent.
-func offeredTools(journalAccess bool) []toolSpec {
+// offeredTools are the tools of a turn: the journal's only with consent,
+// the quote only where market data is configured.
+func (h *handler) offeredTools(journalAccess bool) []toolSpec {
 	var out []toolSpec
 	for _, t := range tools {
-		if t.journal && !journalAccess {
-			continue
+		if h.offers(t, journalAccess) {
+			out = append(out, t.spec)
 		}
-		out = append(out, t.spec)
 	}
 	return out
+}
+
+func (h *handler) offers(t tool, journalAccess bool) bool {
+	return (journalAccess || !t.journal) && (!t.quotes || h.quotes.Enabled())
 }
 
 // runTool runs one call the model made and returns its result for the
@@ -86,7 +94,7 @@ func (h *handler) runTool(ctx context.Context, u auth.User, journalAccess bool, 
 		if t.spec.Name != c.Name {
 			continue
 		}
-		if t.journal && !journalAccess {
+		if !h.offers(t, journalAccess) {
 			break
 		}
 		out, err := t.run(ctx, h, u, c.Arguments)
@@ -270,5 +278,24 @@ func positionSizeTool(_ context.Context, _ *handler, _ auth.User, args json.RawM
 		return "", err
 	}
 	out, err := json.Marshal(sizing.Calculate(p))
+	return string(out), err
+}
+
+func quoteTool(ctx context.Context, h *handler, _ auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		Symbol string `json:"symbol"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	symbol, ok := market.ValidSymbol(a.Symbol)
+	if !ok {
+		return "", apperr.Invalid("symbol", "is not a stock symbol")
+	}
+	q, err := h.quotes.Get(ctx, symbol)
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(q)
 	return string(out), err
 }

@@ -574,7 +574,7 @@ func (h *handler) prompt(ctx context.Context, conversationID, turnID, question s
 	if err != nil {
 		return prompt{}, err
 	}
-	p := prompt{System: systemText(grounding), Tools: offeredTools(access)}
+	p := prompt{System: systemText(grounding), Tools: h.offeredTools(access)}
 	for _, m := range history {
 		if m.TurnID == turnID || m.Content == "" {
 			continue // this turn's question goes last, whole; an empty cut-off answer says nothing

@@ -221,6 +221,7 @@ const toolNames: Record<string, string> = {
   get_position: 'Read a position',
   day_journal: 'Read a day of your journal',
   position_size: 'Used the position calculator',
+  quote: 'Looked up a quote',
 };
 
 /** ToolSteps shows the tools the model called, each collapsible to its arguments and result. */
