@@ -3626,7 +3626,8 @@ export interface paths {
          *
          *     **Tools**: the model may call tools (statistics with filters, the
          *     positions list, one position with its notes, a day's journal entry,
-         *     the position calculator), each reading as the caller. A call and its
+         *     the position calculator, and a quote where STOCK_QUOTE_API_KEY is
+         *     set), each reading as the caller; the journal's only with consent. A call and its
          *     result stream as `tool_call` `{id, name, arguments}` and
          *     `tool_result` `{id, name, result}` events and are stored with the
          *     conversation; at most 8 tool rounds per turn, each result cut to
