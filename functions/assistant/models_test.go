@@ -85,6 +85,17 @@ func TestToolRoundsChargedOnce(t *testing.T) {
 		t.Fatalf("stored tool calls %s", conv.Body)
 	}
 
+	t.Run("ReplayRepeatsTheToolsFreeOfCharge", func(t *testing.T) {
+		n := len(p.calls())
+		again := alice.ask("new", "How does MSFT do?", "k-tools-1")
+		if got := eventNames(again); got != "start,tool_call,tool_result,delta,done" || again.done()["replay"] != true || len(p.calls()) != n {
+			t.Fatalf("replay events %s, done %v", got, again.done())
+		}
+		if again.Events[2].Data["result"] != result["result"] {
+			t.Fatalf("replayed result %v", again.Events[2].Data)
+		}
+	})
+
 	t.Run("CutStreamAfterAToolRound", func(t *testing.T) {
 		p.setScript(func(n int) (int, []step) {
 			if n == 2 {

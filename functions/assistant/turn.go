@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -207,8 +208,20 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 		httpx.Error(w, r, apperr.New(apperr.Conflict, "this idempotencyKey was already used for another question; use a new key for a new question"))
 		return
 	}
+	calls, err := h.store.toolCalls(r.Context(), prev.ConversationID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	sse := startEvents(w)
 	sse.send("start", startEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Replay: true})
+	for _, c := range calls {
+		if c.TurnID == prev.ID {
+			id := prev.ID + "-" + strconv.Itoa(c.Seq)
+			sse.send("tool_call", toolCallEvent{ID: id, Name: c.Name, Arguments: c.Arguments})
+			sse.send("tool_result", toolResultEvent{ID: id, Name: c.Name, Result: c.Result})
+		}
+	}
 	done := doneEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Status: prev.Status, Reason: prev.EndReason,
 		Usage: prev.Usage, CreditsCharged: prev.CreditsCharged, Replay: true}
 	if answer != nil {
