@@ -36,6 +36,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/listquery"
+	"tradejournal/shared/market"
 	"tradejournal/shared/wallet"
 )
 
@@ -48,29 +49,23 @@ const (
 var keyShape = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 type handler struct {
-	app      *app.App
-	store    store
-	wallet   *wallet.Service
-	provider *provider // nil: the assistant is off
-	budget   time.Duration
-	// estimate is the credit reservation of one turn: the most a turn can
-	// cost (the largest prompt and answer at the configured prices, times
-	// the markup). A wallet holding less still passes the gate with what
-	// it has.
-	estimate int64
+	app    *app.App
+	store  store
+	wallet *wallet.Service
+	client *http.Client   // the providers'
+	quotes *market.Quotes // the quote tool's
+	on     bool           // the assistant is configured
+	budget time.Duration
 }
 
 // Group returns the assistant route group.
 func Group(a *app.App) httpx.Group {
-	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget}
-	if cfg := a.Config.Assistant; cfg.Enabled() {
-		h.provider = newProvider(cfg)
-		h.wallet = wallet.New(a.DB, a.Now, a.Config.Billing)
-		h.estimate = estimate(cfg.InputPrice, cfg.OutputPrice, a.Config.Billing.PricingMarkup)
-	}
+	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget,
+		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing),
+		quotes: market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log)}
 	on := func(next http.HandlerFunc) http.HandlerFunc {
 		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {
-			if h.provider == nil {
+			if !h.on {
 				httpx.NotFound(w, r)
 				return
 			}
@@ -87,6 +82,12 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "PATCH /api/assistant/conversations/{conversationId}", Handler: on(h.rename)},
 			{Pattern: "DELETE /api/assistant/conversations/{conversationId}", Handler: on(h.remove)},
 			{Pattern: "POST /api/assistant/conversations/{conversationId}/messages/stream", Handler: on(h.stream)},
+			{Pattern: "GET /api/assistant/models", Handler: on(h.models)},
+			{Pattern: "GET /api/assistant/settings", Handler: on(h.readSettings)},
+			{Pattern: "PUT /api/assistant/settings", Handler: on(h.putSettings)},
+			{Pattern: "GET /api/assistant/keys", Handler: on(h.listKeys)},
+			{Pattern: "POST /api/assistant/keys", Handler: on(h.addKey)},
+			{Pattern: "DELETE /api/assistant/keys/{keyId}", Handler: on(h.removeKey)},
 		},
 	}
 }
@@ -163,10 +164,16 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 	if msgs == nil {
 		msgs = []Message{}
 	}
+	calls, err := h.store.toolCalls(ctx, c.ID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	httpx.JSON(w, http.StatusOK, struct {
 		Conversation Conversation `json:"conversation"`
 		Messages     []Message    `json:"messages"`
-	}{c, msgs})
+		ToolCalls    []ToolCall   `json:"toolCalls"`
+	}{c, msgs, calls})
 }
 
 type renameBody struct {

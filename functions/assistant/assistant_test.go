@@ -14,7 +14,7 @@ import (
 )
 
 // trade records a closed position with notes for the user.
-func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
+func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) (positionID string) {
 	u.e.t.Helper()
 	acc := u.Do("POST", "/api/accounts", map[string]any{"name": "Main " + symbol, "currency": "USD"})
 	if acc.Status != http.StatusCreated {
@@ -31,6 +31,7 @@ func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 	if res.Status != http.StatusCreated {
 		u.e.t.Fatalf("position: %d %s", res.Status, res.Body)
 	}
+	return res.JSON["position"].(map[string]any)["id"].(string)
 }
 
 // A normal turn: the answer streams as it is produced, the final event
@@ -39,8 +40,10 @@ func (u *user) trade(symbol, notes, entry, exit, openedAt, closedAt string) {
 func TestNormalAnswer(t *testing.T) {
 	p, e, alice := startFunded(t, "alice@example.com")
 	alice.trade("AAPL", "alice-private-note: chased the open", "100", "90", "2024-05-06T14:00:00Z", "2024-05-06T15:00:00Z")
+	alice.allowJournal(true)
 	bob := e.user("bob@example.com")
 	bob.trade("ZZZB", "bob-private-note", "10", "20", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
+	bob.allowJournal(true)
 
 	// The provider holds its second delta until the test has read the first
 	// one through the whole server: the answer is streamed, not buffered.
@@ -104,7 +107,7 @@ func TestNormalAnswer(t *testing.T) {
 	for _, want := range []string{
 		"Statistics over closed positions in USD: trades 1, wins 0, losses 1",
 		"By weekday of the close: Monday 1 trades, 0 wins, 1 losses, net -102.00",
-		"- AAPL long closed, opened 2024-05-06 10:00 Mon, closed 2024-05-06 11:00 Mon, net -102.00 USD",
+		"- AAPL long closed (id ", ", opened 2024-05-06 10:00 Mon, closed 2024-05-06 11:00 Mon, net -102.00 USD",
 		"alice-private-note: chased the open", "Why do my AAPL Monday trades lose?",
 	} {
 		if !strings.Contains(c.Raw, want) {

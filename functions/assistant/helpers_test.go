@@ -42,7 +42,9 @@ type step struct {
 	wait  time.Duration // sleep (cut short when the request ends)
 	gate  chan struct{} // block until closed (or the request ends)
 	cut   bool          // drop the connection here, mid-stream
-	done  bool          // data: [DONE]
+	done  bool          // data: [DONE] (OpenAI); message_stop (Anthropic)
+	tool  *[3]string    // a tool call: id, name, arguments (sent in two pieces)
+	fail  string        // an error event of the stream, of this type
 }
 
 type fakeProvider struct {
@@ -56,9 +58,11 @@ type fakeProvider struct {
 }
 
 type recorded struct {
-	Auth string
-	Body map[string]any
-	Raw  string
+	Path    string
+	Auth    string // Authorization (OpenAI) or x-api-key (Anthropic)
+	Version string // anthropic-version
+	Body    map[string]any
+	Raw     string
 }
 
 func newFakeProvider(t testing.TB) *fakeProvider {
@@ -78,7 +82,8 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 		default: // nobody watches this request's end
 		}
 	}()
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+	anthropic := r.URL.Path == "/v1/messages"
+	if r.Method != http.MethodPost || (r.URL.Path != "/v1/chat/completions" && !anthropic) {
 		http.NotFound(w, r)
 		return
 	}
@@ -87,7 +92,11 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(raw, &body)
 	f.mu.Lock()
 	n := len(f.requests)
-	f.requests = append(f.requests, recorded{Auth: r.Header.Get("Authorization"), Body: body, Raw: string(raw)})
+	auth := r.Header.Get("Authorization")
+	if anthropic {
+		auth = r.Header.Get("x-api-key")
+	}
+	f.requests = append(f.requests, recorded{Path: r.URL.Path, Auth: auth, Version: r.Header.Get("anthropic-version"), Body: body, Raw: string(raw)})
 	script := f.script
 	f.mu.Unlock()
 
@@ -96,18 +105,44 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		// Like some providers, echo part of the key in the message.
-		fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error","code":"invalid_api_key"}}`, testKey)
+		switch {
+		case anthropic && status == 529:
+			io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+		case anthropic:
+			fmt.Fprintf(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key %s"}}`, testKey)
+		default:
+			fmt.Fprintf(w, `{"error":{"message":"Incorrect API key provided: %s","type":"invalid_request_error","code":"invalid_api_key"}}`, testKey)
+		}
+		return
+	}
+	if anthropic {
+		f.serveAnthropic(w, r, steps)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
+	tools := 0 // tool calls of this answer: each its own index
 	for _, s := range steps {
 		switch {
 		case s.text != "":
 			c, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk", "choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": s.text}}}})
 			fmt.Fprintf(w, "data: %s\n\n", c)
+		case s.tool != nil:
+			for i, piece := range []string{s.tool[2][:len(s.tool[2])/2], s.tool[2][len(s.tool[2])/2:]} {
+				fn := map[string]any{"arguments": piece}
+				tc := map[string]any{"index": tools, "function": fn}
+				if i == 0 {
+					tc["id"], tc["type"], fn["name"] = s.tool[0], "function", s.tool[1]
+				}
+				c, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"tool_calls": []any{tc}}}}})
+				fmt.Fprintf(w, "data: %s\n\n", c)
+			}
+			tools++
+			io.WriteString(w, `data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\n")
+		case s.fail != "":
+			fmt.Fprintf(w, `data: {"error":{"type":%q,"message":"boom"}}`+"\n\n", s.fail)
 		case s.usage != nil:
 			fmt.Fprintf(w, "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":%d,\"completion_tokens\":%d,\"total_tokens\":%d}}\n\n", s.usage[0], s.usage[1], s.usage[0]+s.usage[1])
 		case s.raw != "":
@@ -133,6 +168,58 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		case s.done:
 			io.WriteString(w, "data: [DONE]\n\n")
+		}
+		_ = rc.Flush()
+	}
+}
+
+// serveAnthropic streams the steps as Messages API events: text blocks,
+// tool_use blocks with input_json_delta, usage in message_start and
+// message_delta, message_stop for done, error events.
+func (f *fakeProvider) serveAnthropic(w http.ResponseWriter, r *http.Request, steps []step) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	ev := func(name, data string) { fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, data) }
+	ev("message_start", `{"type":"message_start","message":{"id":"msg_1","role":"assistant","usage":{"input_tokens":0,"output_tokens":1}}}`)
+	_ = rc.Flush()
+	block := 0
+	for _, s := range steps {
+		switch {
+		case s.text != "":
+			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"text","text":""}}`, block))
+			d, _ := json.Marshal(s.text)
+			ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"text_delta","text":%s}}`, block, d))
+			ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, block))
+			block++
+		case s.tool != nil:
+			ev("content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":{"type":"tool_use","id":%q,"name":%q,"input":{}}}`, block, s.tool[0], s.tool[1]))
+			for _, piece := range []string{s.tool[2][:len(s.tool[2])/2], s.tool[2][len(s.tool[2])/2:]} {
+				d, _ := json.Marshal(piece)
+				ev("content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":{"type":"input_json_delta","partial_json":%s}}`, block, d))
+			}
+			ev("content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, block))
+			block++
+		case s.usage != nil:
+			ev("message_delta", fmt.Sprintf(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":%d,"output_tokens":%d}}`, s.usage[0], s.usage[1]))
+		case s.fail != "":
+			ev("error", fmt.Sprintf(`{"type":"error","error":{"type":%q,"message":"boom"}}`, s.fail))
+		case s.raw != "":
+			io.WriteString(w, s.raw)
+		case s.wait > 0:
+			select {
+			case <-time.After(s.wait):
+			case <-r.Context().Done():
+				return
+			}
+		case s.cut:
+			_ = rc.Flush()
+			if conn, _, err := rc.Hijack(); err == nil {
+				conn.Close()
+			}
+			return
+		case s.done:
+			ev("message_stop", `{"type":"message_stop"}`)
 		}
 		_ = rc.Flush()
 	}
@@ -164,7 +251,8 @@ func assistantConfig(t testing.TB, p *fakeProvider) config.Config {
 	cfg := apitest.Config(t)
 	cfg.LogLevel = "debug"
 	cfg.Assistant = config.Assistant{BaseURL: p.URL + "/v1", APIKey: testKey, Model: testModel,
-		InputPrice: inputPrice, OutputPrice: outputPrice, TurnBudget: 30 * time.Second}
+		InputPrice: inputPrice, OutputPrice: outputPrice, TurnBudget: 30 * time.Second,
+		Models: []config.AssistantModel{{ID: testModel, Provider: "openai", BaseURL: p.URL + "/v1", InputPrice: inputPrice, OutputPrice: outputPrice}}}
 	cfg.Billing.SecretKey = "sk_test_billing_on" // credits can be bought: refusals are INSUFFICIENT_CREDITS
 	return cfg
 }
@@ -259,8 +347,13 @@ func (r turnResult) text() string {
 // ask submits a question and reads the whole answer.
 func (u *user) ask(conversation, content, key string) turnResult {
 	u.e.t.Helper()
-	res, err := u.Open(context.Background(), "POST", "/api/assistant/conversations/"+conversation+"/messages/stream",
-		map[string]any{"content": content, "idempotencyKey": key})
+	return u.submit(conversation, map[string]any{"content": content, "idempotencyKey": key})
+}
+
+// submit posts a turn's body (model, images, ...) and reads the whole answer.
+func (u *user) submit(conversation string, body map[string]any) turnResult {
+	u.e.t.Helper()
+	res, err := u.Open(context.Background(), "POST", "/api/assistant/conversations/"+conversation+"/messages/stream", body)
 	if err != nil {
 		u.e.t.Fatalf("submit: %v", err)
 	}
@@ -340,4 +433,12 @@ func (e *env) turn(id string) turnRow {
 		r.Reason = *reason
 	}
 	return r
+}
+
+// allowJournal sets the user's consent to the assistant reading their journal.
+func (u *user) allowJournal(on bool) {
+	u.e.t.Helper()
+	if res := u.Do("PUT", "/api/assistant/settings", map[string]any{"journalAccess": on}); res.Status != 200 || res.JSON["journalAccess"] != on {
+		u.e.t.Fatalf("settings: %d %s", res.Status, res.Body)
+	}
 }

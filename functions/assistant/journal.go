@@ -10,12 +10,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
-	"tradejournal/shared/encrypt"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/stats"
@@ -176,16 +174,16 @@ func orNA(s *string) string {
 
 // position is one position line of the context.
 type position struct {
-	Symbol, Side, Status, Currency, Zone string
-	OpenedAt, ClosedAt                   *time.Time
-	NetPnl, Fees                         decimal.Decimal
-	RMultiple                            *decimal.Decimal
-	Notes                                string
+	ID, Symbol, Side, Status, Currency, Zone string
+	OpenedAt, ClosedAt                       *time.Time
+	NetPnl, Fees                             decimal.Decimal
+	RMultiple                                *decimal.Decimal
+	Notes                                    string
 }
 
 func (p position) line() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "- %s %s %s", p.Symbol, p.Side, p.Status)
+	fmt.Fprintf(&b, "- %s %s %s (id %s)", p.Symbol, p.Side, p.Status, p.ID)
 	loc, err := time.LoadLocation(p.Zone)
 	if err != nil {
 		loc = time.UTC
@@ -205,7 +203,7 @@ func (p position) line() string {
 		}
 	}
 	if notes := strings.Join(strings.Fields(p.Notes), " "); notes != "" {
-		fmt.Fprintf(&b, ", notes: %q", truncate(notes, notesExcerpt))
+		fmt.Fprintf(&b, ", notes: %q", notes) // cut by scanPositions
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -224,8 +222,7 @@ func (h *handler) relevantPositions(ctx context.Context, userID, question string
 		losers = losersPerQuery
 	}
 	// Each arm is its own bounded, indexed read; UNION drops repeats.
-	const q = `SELECT p.symbol, p.side, p.status, a.currency, a.timezone, p.opened_at, p.closed_at,
-			p.net_pnl, p.fees, p.r_multiple, p.notes
+	const q = `SELECT ` + positionColumns + `
 		FROM positions p JOIN accounts a ON a.id = p.account_id
 		WHERE p.id IN (
 			(SELECT id FROM positions WHERE user_id = $1 AND status = 'closed' ORDER BY closed_at DESC LIMIT $2)
@@ -239,23 +236,7 @@ func (h *handler) relevantPositions(ctx context.Context, userID, question string
 	if err != nil {
 		return nil, db.Classify(err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (position, error) {
-		var p position
-		err := row.Scan(&p.Symbol, &p.Side, &p.Status, &p.Currency, &p.Zone, &p.OpenedAt, &p.ClosedAt,
-			&p.NetPnl, &p.Fees, &p.RMultiple, &p.Notes)
-		return p, err
-	})
-	if err != nil {
-		return nil, db.Classify(err)
-	}
-	for i := range out {
-		notes, err := h.app.Keyring.Open(encrypt.PositionNotes, out[i].Notes)
-		if err != nil {
-			notes = "" // a note sealed with a key this process lacks is left out, not fatal
-		}
-		out[i].Notes = notes
-	}
-	return out, nil
+	return h.scanPositions(rows, notesExcerpt)
 }
 
 // truncate cuts s to at most n bytes on a rune boundary.

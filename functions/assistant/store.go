@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -252,7 +253,8 @@ type newTurn struct {
 	ConversationID string // "" starts a new conversation
 	Key            string
 	Question       string
-	ReservationID  string
+	ReservationID  string // "" on the trader's own key: no credits held
+	Model          string
 	Now            time.Time
 	StaleBefore    time.Time // see closeStale
 }
@@ -285,8 +287,8 @@ func (s store) beginTurn(ctx context.Context, n newTurn) (conversationID, turnID
 				return db.Classify(err)
 			}
 		}
-		err := tx.QueryRow(ctx, `INSERT INTO assistant_turns (user_id, conversation_id, idempotency_key, reservation_id, started_at)
-			VALUES ($1, $2, $3, $4, $5) RETURNING id::text`, n.UserID, conversationID, n.Key, n.ReservationID, n.Now).Scan(&turnID)
+		err := tx.QueryRow(ctx, `INSERT INTO assistant_turns (user_id, conversation_id, idempotency_key, reservation_id, model, started_at)
+			VALUES ($1, $2, $3, NULLIF($4, '')::uuid, $5, $6) RETURNING id::text`, n.UserID, conversationID, n.Key, n.ReservationID, n.Model, n.Now).Scan(&turnID)
 		switch {
 		case db.IsUniqueViolation(err, "assistant_turns_one_running_idx"):
 			return errTurnInProgress
@@ -347,4 +349,65 @@ func (s store) finishTurn(ctx context.Context, turnID, conversationID string, e 
 		return db.Classify(err)
 	})
 	return messageID, err
+}
+
+// ToolCall is a tool call of a turn with its result, as the conversation
+// shows it.
+type ToolCall struct {
+	TurnID    string          `json:"turnId"`
+	Seq       int             `json:"seq"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Result    string          `json:"result"`
+}
+
+type toolDetail struct {
+	Arguments json.RawMessage `json:"arguments"`
+	Result    string          `json:"result"`
+}
+
+// addToolCall stores a call and its result (sealed) as the turn runs.
+func (s store) addToolCall(ctx context.Context, turnID string, seq int, c toolCall, result string, now time.Time) error {
+	detail, err := json.Marshal(toolDetail{Arguments: c.Arguments, Result: result})
+	if err != nil {
+		return err
+	}
+	_, err = s.pool.Exec(ctx, `INSERT INTO assistant_tool_calls (turn_id, seq, name, detail, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		turnID, seq, truncate(c.Name, 200), s.keys.Seal(encrypt.AssistantToolCalls, string(detail)), now)
+	return db.Classify(err)
+}
+
+// toolCalls returns a conversation's tool calls in order.
+func (s store) toolCalls(ctx context.Context, conversationID string) ([]ToolCall, error) {
+	rows, err := s.pool.Query(ctx, `SELECT c.turn_id::text, c.seq, c.name, c.detail FROM assistant_tool_calls c
+		JOIN assistant_turns t ON t.id = c.turn_id WHERE t.conversation_id = $1 ORDER BY t.started_at, c.turn_id, c.seq`, conversationID)
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	calls := []ToolCall{}
+	var sealed []string
+	for rows.Next() {
+		var c ToolCall
+		var d string
+		if err := rows.Scan(&c.TurnID, &c.Seq, &c.Name, &d); err != nil {
+			rows.Close()
+			return nil, db.Classify(err)
+		}
+		calls, sealed = append(calls, c), append(sealed, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, db.Classify(err)
+	}
+	for i := range calls {
+		plain, err := s.open(encrypt.AssistantToolCalls, sealed[i])
+		if err != nil {
+			return nil, err
+		}
+		var d toolDetail
+		if err := json.Unmarshal([]byte(plain), &d); err != nil {
+			return nil, err
+		}
+		calls[i].Arguments, calls[i].Result = d.Arguments, d.Result
+	}
+	return calls, nil
 }

@@ -1,10 +1,14 @@
 package assistant
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,9 +33,21 @@ const (
 const systemPrompt = `You are the trade-review assistant of a trading journal. You help one trader understand their own trading: patterns in wins and losses, risk, timing, discipline, and what to review next. Ground every claim in the journal data below; say so when the data does not answer the question. Be concise and concrete, quote figures from the data, and never give personalised investment advice or predict prices.`
 
 type submitBody struct {
-	Content        *string `json:"content"`
-	IdempotencyKey *string `json:"idempotencyKey"`
+	Content        *string     `json:"content"`
+	IdempotencyKey *string     `json:"idempotencyKey"`
+	Model          *string     `json:"model"`
+	Images         []imageBody `json:"images"`
 }
+
+// imageBody is an attached image: its bytes in base64 (a data URL's part
+// after the comma). The type is sniffed from the bytes.
+type imageBody struct {
+	Data string `json:"data"`
+}
+
+// Limits of attached images: the types screenshot uploads take, and what
+// fits the JSON body.
+const maxImages = 4
 
 // stream runs one turn: POST
 // /api/assistant/conversations/{conversationId|new}/messages/stream.
@@ -44,6 +60,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	question, key, err := validSubmit(body)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	images, err := validImages(body.Images)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -62,17 +83,39 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	// The pre-stream gate: nothing has been written yet, so a refusal is a
-	// plain JSON error.
-	hold, err := h.wallet.Reserve(ctx, u.ID, h.estimate)
+	var modelID string
+	if body.Model != nil {
+		modelID = *body.Model
+	}
+	model, err := h.choose(ctx, u.ID, modelID)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	t := &turnRun{h: h, w: w, r: r, hold: hold}
+	if len(images) > 0 && !model.Images {
+		httpx.Error(w, r, apperr.Invalid("images", "cannot be sent to the model "+model.Name+", which does not accept images; pick a model that does, or ask without the image"))
+		return
+	}
+	settings, err := h.store.settings(ctx, u.ID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+
+	// The pre-stream gate: nothing has been written yet, so a refusal is a
+	// plain JSON error. A turn on the trader's own key spends no credits.
+	t := &turnRun{h: h, w: w, r: r, model: model, access: settings.JournalAccess}
+	if !model.OwnKey {
+		hold, err := h.wallet.Reserve(ctx, u.ID, estimate(model.InputPrice, model.OutputPrice, h.app.Config.Billing.PricingMarkup))
+		if err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		t.hold = &hold
+	}
 	t.conversationID, t.turnID, err = h.store.beginTurn(ctx, newTurn{
 		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question,
-		ReservationID: hold.ID, Now: h.app.Now(), StaleBefore: h.staleBefore(),
+		ReservationID: t.holdID(), Model: model.ID, Now: h.app.Now(), StaleBefore: h.staleBefore(),
 	})
 	if err != nil {
 		t.releaseHold()
@@ -84,7 +127,42 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	t.run(question)
+	t.run(question, images)
+}
+
+// validImages decodes and checks attached images: at most maxImages, each
+// a PNG, JPEG or WebP by its bytes (as screenshot uploads).
+func validImages(in []imageBody) ([]image, error) {
+	if len(in) > maxImages {
+		return nil, apperr.Invalid("images", fmt.Sprintf("must be at most %d images", maxImages))
+	}
+	out := make([]image, 0, len(in))
+	for _, b := range in {
+		data, err := base64.StdEncoding.DecodeString(b.Data)
+		if err != nil || len(data) == 0 {
+			return nil, apperr.Invalid("images", "must each be a PNG, JPEG or WebP image in base64")
+		}
+		mt := sniffImage(data)
+		if mt == "" {
+			return nil, apperr.Invalid("images", "must each be a PNG, JPEG or WebP image")
+		}
+		out = append(out, image{MediaType: mt, Data: data})
+	}
+	return out, nil
+}
+
+// sniffImage names an image type by its magic bytes: the same three types
+// as functions/positions' Sniff (groups do not import each other).
+func sniffImage(data []byte) string {
+	switch {
+	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
+		return "image/png"
+	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
+		return "image/webp"
+	}
+	return ""
 }
 
 // validSubmit checks the body of a submit.
@@ -130,8 +208,20 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 		httpx.Error(w, r, apperr.New(apperr.Conflict, "this idempotencyKey was already used for another question; use a new key for a new question"))
 		return
 	}
+	calls, err := h.store.toolCalls(r.Context(), prev.ConversationID)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 	sse := startEvents(w)
 	sse.send("start", startEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Replay: true})
+	for _, c := range calls {
+		if c.TurnID == prev.ID {
+			id := prev.ID + "-" + strconv.Itoa(c.Seq)
+			sse.send("tool_call", toolCallEvent{ID: id, Name: c.Name, Arguments: c.Arguments})
+			sse.send("tool_result", toolResultEvent{ID: id, Name: c.Name, Result: c.Result})
+		}
+	}
 	done := doneEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Status: prev.Status, Reason: prev.EndReason,
 		Usage: prev.Usage, CreditsCharged: prev.CreditsCharged, Replay: true}
 	if answer != nil {
@@ -147,11 +237,25 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 type startEvent struct {
 	ConversationID string `json:"conversationId"`
 	TurnID         string `json:"turnId"`
+	Model          string `json:"model,omitempty"`
 	Replay         bool   `json:"replay,omitempty"`
 }
 
 type deltaEvent struct {
 	Content string `json:"content"`
+}
+
+// toolCallEvent is a tool call the model made; toolResultEvent its result.
+type toolCallEvent struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type toolResultEvent struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Result string `json:"result"`
 }
 
 type doneEvent struct {
@@ -162,6 +266,9 @@ type doneEvent struct {
 	Status string `json:"status"`
 	// Reason is complete, budget, disconnect, provider_error or error.
 	Reason string `json:"reason"`
+	// Problem names a provider_error for the trader: key_invalid,
+	// rate_limited, overloaded, context_too_long or unavailable.
+	Problem string `json:"problem,omitempty"`
 	// Usage is what the provider reported, or null when it reported
 	// nothing (the hold was then released: nothing charged).
 	Usage          *Usage `json:"usage"`
@@ -221,59 +328,113 @@ type turnRun struct {
 	h              *handler
 	w              http.ResponseWriter
 	r              *http.Request
-	hold           wallet.Reservation
+	model          choice
+	access         bool                // the trader lets the assistant read their journal
+	hold           *wallet.Reservation // nil on the trader's own key
 	conversationID string
 	turnID         string
 	closed         bool // the hold was settled or released
 }
 
-// run builds the prompt, streams the provider's answer and ends the turn.
-func (t *turnRun) run(question string) {
+// run builds the prompt and streams the model's answer: each round is one
+// provider call; an answer that asks for tools gets their results and
+// another round, at most maxToolRounds times (the last round offers no
+// tools). The usage of every round is summed, and the turn ends once.
+func (t *turnRun) run(question string, images []image) {
 	h, r := t.h, t.r
 	ctx, cancel := context.WithTimeout(r.Context(), h.budget)
 	defer cancel()
+	u := auth.CurrentUser(ctx)
 
-	messages, err := h.prompt(ctx, t.conversationID, t.turnID, question)
+	p, err := h.prompt(ctx, t.conversationID, t.turnID, question, images, t.access)
 	if err != nil {
 		t.end(ctx, nil, ending{Reason: t.reason(ctx, err)}, err)
 		return
 	}
-	st, err := h.provider.open(ctx, messages)
-	if err != nil {
-		t.end(ctx, nil, ending{Reason: t.reason(ctx, err)}, err)
-		return
-	}
-	defer st.Close()
-
-	sse := startEvents(t.w)
-	sse.send("start", startEvent{ConversationID: t.conversationID, TurnID: t.turnID})
 	var (
+		sse    *events
 		answer strings.Builder
 		usage  *Usage
+		seq    int
 	)
-	for {
-		p, err := st.Next()
-		if errors.Is(err, errDone) {
-			break
+	fail := func(err error) {
+		t.end(ctx, sse, ending{Reason: t.reason(ctx, err), Answer: answer.String(), Usage: usage}, err)
+	}
+	for round := 0; ; round++ {
+		if round == maxToolRounds {
+			p.Tools = nil // the last round must answer
 		}
+		st, err := t.model.api.open(ctx, t.model.Name, p)
 		if err != nil {
-			t.end(ctx, sse, ending{Reason: t.reason(ctx, err), Answer: answer.String(), Usage: usage}, err)
+			fail(err)
 			return
 		}
-		if p.Usage != nil {
-			usage = p.Usage
-			continue
+		if sse == nil {
+			sse = startEvents(t.w)
+			sse.send("start", startEvent{ConversationID: t.conversationID, TurnID: t.turnID, Model: t.model.ID})
 		}
-		text := truncate(p.Text, maxAnswerBytes-answer.Len())
-		answer.WriteString(text)
-		sse.send("delta", deltaEvent{Content: text})
+		var text strings.Builder
+		for {
+			pc, err := st.Next()
+			if errors.Is(err, errDone) {
+				break
+			}
+			if err != nil {
+				st.Close()
+				fail(err)
+				return
+			}
+			if pc.Usage != nil {
+				usage = addUsage(usage, *pc.Usage)
+				continue
+			}
+			piece := truncate(pc.Text, maxAnswerBytes-answer.Len())
+			answer.WriteString(piece)
+			text.WriteString(piece)
+			sse.send("delta", deltaEvent{Content: piece})
+			if sse.dead {
+				st.Close()
+				cancel() // stop the provider: nobody is listening
+				t.end(ctx, sse, ending{Reason: "disconnect", Answer: answer.String(), Usage: usage}, nil)
+				return
+			}
+		}
+		calls := st.Calls()
+		st.Close()
+		if len(calls) == 0 || p.Tools == nil {
+			break
+		}
+		p.Messages = append(p.Messages, promptMessage{Role: "assistant", Text: text.String(), Calls: calls})
+		for _, c := range calls {
+			sse.send("tool_call", toolCallEvent(c))
+			result, err := h.runTool(ctx, u, t.access, c)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if err := h.store.addToolCall(ctx, t.turnID, seq, c, result, h.app.Now()); err != nil {
+				fail(err)
+				return
+			}
+			seq++
+			sse.send("tool_result", toolResultEvent{ID: c.ID, Name: c.Name, Result: result})
+			p.Messages = append(p.Messages, promptMessage{Role: "tool", CallID: c.ID, Text: result})
+		}
 		if sse.dead {
-			cancel() // stop the provider: nobody is listening
+			cancel()
 			t.end(ctx, sse, ending{Reason: "disconnect", Answer: answer.String(), Usage: usage}, nil)
 			return
 		}
 	}
 	t.end(ctx, sse, ending{Reason: "complete", Answer: answer.String(), Usage: usage}, nil)
+}
+
+// addUsage sums the usage of a turn's rounds.
+func addUsage(sum *Usage, u Usage) *Usage {
+	if sum == nil {
+		return &u
+	}
+	return &Usage{PromptTokens: sum.PromptTokens + u.PromptTokens, CompletionTokens: sum.CompletionTokens + u.CompletionTokens}
 }
 
 // reason names why a turn stopped on err: the client left, the budget ran
@@ -302,8 +463,8 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingWindow)
 	defer cancel()
 
-	if e.Usage != nil {
-		settled, err := h.wallet.Settle(bg, t.hold.ID, h.rawCost(*e.Usage))
+	if e.Usage != nil && t.hold != nil {
+		settled, err := h.wallet.Settle(bg, t.hold.ID, t.rawCost(*e.Usage))
 		t.closed = true
 		if err != nil {
 			log.Error("assistant: settling the turn failed; the hold expires through the sweeper", "turn", t.turnID, "err", err)
@@ -324,6 +485,11 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 	if e.Reason == "complete" {
 		status = "complete"
 	}
+	var pe *ProviderError
+	problem := ""
+	if e.Reason == "provider_error" && errors.As(cause, &pe) {
+		problem = pe.Problem()
+	}
 
 	if sse == nil {
 		switch e.Reason {
@@ -333,19 +499,48 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 		case "budget":
 			httpx.Error(t.w, t.r, apperr.New(apperr.GatewayTimeout, "the assistant did not answer within the turn budget"))
 		case "provider_error":
-			httpx.Error(t.w, t.r, apperr.New(apperr.BadGateway, "the assistant's model provider did not answer; try again"))
+			httpx.Error(t.w, t.r, apperr.New(apperr.BadGateway, "%s", problemWords(problem, t.model)))
 		default:
 			httpx.Error(t.w, t.r, cause)
 		}
 		return
 	}
 	sse.send("done", doneEvent{ConversationID: t.conversationID, TurnID: t.turnID, MessageID: messageID,
-		Status: status, Reason: e.Reason, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
+		Status: status, Reason: e.Reason, Problem: problem, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
+}
+
+// problemWords is a provider failure in the trader's words, for the 502
+// before the stream (the stream's done event carries the problem's name,
+// which the web app words the same way).
+func problemWords(problem string, m choice) string {
+	whose := "this server's key"
+	if m.OwnKey {
+		whose = "your key"
+	}
+	switch problem {
+	case "key_invalid":
+		return "The model provider refused " + whose + " for " + m.Name + " (wrong, revoked or without access to the model)."
+	case "rate_limited":
+		return "The model provider's rate limit for " + m.Name + " is reached; wait a minute and retry."
+	case "overloaded":
+		return "The model provider is overloaded; retry in a moment or pick another model."
+	case "context_too_long":
+		return "The conversation is too long for " + m.Name + "; start a new conversation or pick a model with a longer context."
+	}
+	return "The model provider did not answer; try again."
+}
+
+// holdID is the reservation's id, "" on the trader's own key.
+func (t *turnRun) holdID() string {
+	if t.hold == nil {
+		return ""
+	}
+	return t.hold.ID
 }
 
 // releaseHold frees the reservation when the turn reported no usage.
 func (t *turnRun) releaseHold() {
-	if t.closed {
+	if t.closed || t.hold == nil {
 		return
 	}
 	t.closed = true
@@ -357,31 +552,48 @@ func (t *turnRun) releaseHold() {
 }
 
 // rawCost is the provider's cost of the usage in credits (micro-USD):
-// tokens times the price per million tokens.
-func (h *handler) rawCost(u Usage) decimal.Decimal {
-	cfg := h.app.Config.Assistant
-	return decimal.NewFromInt(u.PromptTokens).Mul(decimal.NewFromInt(cfg.InputPrice)).
-		Add(decimal.NewFromInt(u.CompletionTokens).Mul(decimal.NewFromInt(cfg.OutputPrice))).
+// tokens times the model's price per million tokens.
+func (t *turnRun) rawCost(u Usage) decimal.Decimal {
+	return decimal.NewFromInt(u.PromptTokens).Mul(decimal.NewFromInt(t.model.InputPrice)).
+		Add(decimal.NewFromInt(u.CompletionTokens).Mul(decimal.NewFromInt(t.model.OutputPrice))).
 		Div(decimal.NewFromInt(1_000_000))
 }
 
-// prompt is what the model gets: the instructions with the caller's
-// journal, the conversation so far (bounded), and the question.
-func (h *handler) prompt(ctx context.Context, conversationID, turnID, question string) ([]chatMessage, error) {
-	grounding, err := h.journalContext(ctx, auth.CurrentUser(ctx), question)
-	if err != nil {
-		return nil, err
+// systemText is the system prompt: the instructions and, with the trader's
+// consent, their journal. The one place the system prompt is assembled.
+func systemText(grounding string) string {
+	if grounding == "" {
+		return systemPrompt + "\n\n" + noJournalNote
+	}
+	return systemPrompt + "\n\n" + grounding
+}
+
+// noJournalNote stands in for the journal when the trader has not let the
+// assistant read it.
+const noJournalNote = "The trader has not allowed you to read their journal: you have none of their data. Answer in general terms, and say they can allow journal access in the assistant's settings for answers about their own trades."
+
+// prompt is what the model gets: the instructions (with the caller's
+// journal and its tools only with consent), the conversation so far
+// (bounded), and the question with its images.
+func (h *handler) prompt(ctx context.Context, conversationID, turnID, question string, images []image, access bool) (prompt, error) {
+	grounding := ""
+	if access {
+		var err error
+		if grounding, err = h.journalContext(ctx, auth.CurrentUser(ctx), question); err != nil {
+			return prompt{}, err
+		}
 	}
 	history, err := h.store.messages(ctx, conversationID, historyMessages+1)
 	if err != nil {
-		return nil, err
+		return prompt{}, err
 	}
-	out := []chatMessage{{Role: "system", Content: systemPrompt + "\n\n" + grounding}}
+	p := prompt{System: systemText(grounding), Tools: h.offeredTools(access)}
 	for _, m := range history {
 		if m.TurnID == turnID || m.Content == "" {
 			continue // this turn's question goes last, whole; an empty cut-off answer says nothing
 		}
-		out = append(out, chatMessage{Role: m.Role, Content: truncate(m.Content, historyEachBytes)})
+		p.Messages = append(p.Messages, promptMessage{Role: m.Role, Text: truncate(m.Content, historyEachBytes)})
 	}
-	return append(out, chatMessage{Role: "user", Content: question}), nil
+	p.Messages = append(p.Messages, promptMessage{Role: "user", Text: question, Images: images})
+	return p, nil
 }

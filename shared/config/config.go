@@ -121,29 +121,55 @@ type Plans struct {
 	ImportsPerDay int64 // FREE_MAX_IMPORTS_PER_DAY: CSV imports committed in the last 24 hours
 }
 
-// Assistant is the trade-review assistant's model provider: one
-// OpenAI-compatible chat-completions endpoint for the whole instance. It is
-// on only when both APIKey and Model are set; prices are then required.
+// Assistant is the trade-review assistant's model providers: the
+// operator's models (ASSISTANT_MODELS, or the one model of ASSISTANT_MODEL),
+// each with its price, reached with the operator's key of its provider kind;
+// and, with OwnKeys, the models a user reaches with their own key. It is on
+// when there is a model of the operator or when users may bring their keys.
 type Assistant struct {
-	// BaseURL is ASSISTANT_BASE_URL, the API root the chat-completions path
-	// is joined to; the default is the provider's public address, and a test
-	// points it at a local server. No trailing slash.
+	// BaseURL is ASSISTANT_BASE_URL, the API root of the OpenAI-compatible
+	// provider the chat-completions path is joined to; the default is the
+	// provider's public address, and a test points it at a local server.
+	// No trailing slash.
 	BaseURL string
-	APIKey  string // ASSISTANT_API_KEY: a secret, never logged or returned
-	Model   string // ASSISTANT_MODEL
+	APIKey  string // ASSISTANT_API_KEY: the OpenAI-compatible key; a secret, never logged or returned
+	Model   string // ASSISTANT_MODEL: the one model of a single-model setting
 	// InputPrice and OutputPrice are ASSISTANT_INPUT_PRICE_PER_MTOK and
 	// ASSISTANT_OUTPUT_PRICE_PER_MTOK: what the provider charges per million
 	// prompt and completion tokens, in micro-USD, which are credits before
-	// the markup.
+	// the markup. They price the ASSISTANT_MODEL model.
 	InputPrice  int64
 	OutputPrice int64
+	// AnthropicBaseURL is ASSISTANT_ANTHROPIC_BASE_URL (the Messages API
+	// root, "/messages" is joined to it); AnthropicAPIKey is
+	// ASSISTANT_ANTHROPIC_API_KEY, the operator's key for anthropic models.
+	AnthropicBaseURL string
+	AnthropicAPIKey  string
+	// Models are the operator's models, in the order the picker shows them
+	// (the first is the default).
+	Models []AssistantModel
+	// OwnKeys is ASSISTANT_OWN_KEYS: users may store their own provider keys
+	// (sealed with ENCRYPTION_KEY) and use them without credits.
+	OwnKeys bool
 	// TurnBudget is the per-turn wall-clock budget (spec part 8: 480000 ms).
 	// It is not a variable; tests shorten it.
 	TurnBudget time.Duration
 }
 
+// AssistantModel is one model the operator offers.
+type AssistantModel struct {
+	ID       string `json:"id"`       // the model name sent to the provider
+	Provider string `json:"provider"` // openai (chat completions) or anthropic (Messages API)
+	// BaseURL is the API root; empty takes the provider kind's
+	// (ASSISTANT_BASE_URL or ASSISTANT_ANTHROPIC_BASE_URL).
+	BaseURL     string `json:"baseUrl"`
+	InputPrice  int64  `json:"inputPricePerMtok"`  // micro-USD per million prompt tokens
+	OutputPrice int64  `json:"outputPricePerMtok"` // micro-USD per million completion tokens
+	Images      bool   `json:"images"`             // the model accepts image parts
+}
+
 // Enabled reports whether the assistant is on.
-func (a Assistant) Enabled() bool { return a.APIKey != "" && a.Model != "" }
+func (a Assistant) Enabled() bool { return len(a.Models) > 0 || a.OwnKeys }
 
 // Market is the quote provider and the SEC ticker file.
 type Market struct {

@@ -189,8 +189,8 @@ func TestVariables(t *testing.T) {
 	}
 	want := []string{
 		"ALPACA_API_BASE_URL", "ANALYTICS_API_KEY", "ANALYTICS_ENVIRONMENT", "ANALYTICS_HOST", "ANALYTICS_PUBLIC_FEEDBACK_SURVEY",
-		"ANALYTICS_PUBLIC_KEY", "APP_VERSION", "ASSISTANT_API_KEY", "ASSISTANT_BASE_URL",
-		"ASSISTANT_INPUT_PRICE_PER_MTOK", "ASSISTANT_MODEL", "ASSISTANT_OUTPUT_PRICE_PER_MTOK", "CORS_ALLOWED_ORIGINS", "CREDIT_PACKS",
+		"ANALYTICS_PUBLIC_KEY", "APP_VERSION", "ASSISTANT_ANTHROPIC_API_KEY", "ASSISTANT_ANTHROPIC_BASE_URL", "ASSISTANT_API_KEY", "ASSISTANT_BASE_URL",
+		"ASSISTANT_INPUT_PRICE_PER_MTOK", "ASSISTANT_MODEL", "ASSISTANT_MODELS", "ASSISTANT_OUTPUT_PRICE_PER_MTOK", "ASSISTANT_OWN_KEYS", "CORS_ALLOWED_ORIGINS", "CREDIT_PACKS",
 		"CSV_IMPORT_CLAIM_TIMEOUT_SECONDS", "CSV_IMPORT_MAX_FILE_BYTES", "CSV_IMPORT_MAX_REQUEST_BYTES",
 		"CSV_IMPORT_MAX_ROWS", "CSV_IMPORT_MAX_STAGED_BYTES", "CSV_IMPORT_STAGING_TTL_MINUTES",
 		"DATABASE_URL", "DB_PASSWORD", "DB_POOL_SIZE", "DB_TRANSACTION_POOLER", "DIRECT_DATABASE_URL",
@@ -956,6 +956,30 @@ func TestAssistant(t *testing.T) {
 			t.Fatalf("got %+v", a)
 		}
 	})
+	t.Run("SingleModelIsAOneModelList", func(t *testing.T) {
+		a := mustLoad(t, on).Assistant
+		want := []AssistantModel{{ID: "m", Provider: "openai", BaseURL: "https://api.openai.com/v1", InputPrice: 150000, OutputPrice: 600000}}
+		if !reflect.DeepEqual(a.Models, want) {
+			t.Fatalf("models %+v", a.Models)
+		}
+	})
+	t.Run("Models", func(t *testing.T) {
+		a := mustLoad(t, vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_ANTHROPIC_API_KEY": "ak",
+			"ASSISTANT_MODELS": `[{"id":"gpt","provider":"openai","inputPricePerMtok":1,"outputPricePerMtok":2,"images":true},
+				{"id":"claude","provider":"anthropic","baseUrl":"http://127.0.0.1:9/v1/","inputPricePerMtok":3,"outputPricePerMtok":4}]`}).Assistant
+		want := []AssistantModel{
+			{ID: "gpt", Provider: "openai", BaseURL: "https://api.openai.com/v1", InputPrice: 1, OutputPrice: 2, Images: true},
+			{ID: "claude", Provider: "anthropic", BaseURL: "http://127.0.0.1:9/v1", InputPrice: 3, OutputPrice: 4},
+		}
+		if !a.Enabled() || !reflect.DeepEqual(a.Models, want) {
+			t.Fatalf("models %+v", a.Models)
+		}
+	})
+	t.Run("OwnKeysAloneTurnItOn", func(t *testing.T) {
+		if a := mustLoad(t, vars{"ASSISTANT_OWN_KEYS": "true"}).Assistant; !a.Enabled() || len(a.Models) != 0 {
+			t.Fatalf("got %+v", a)
+		}
+	})
 	t.Run("PricesIgnoredWhileOffStillChecked", func(t *testing.T) {
 		wantErr(t, vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "1.5"}, "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number")
 		if c := mustLoad(t, vars{"ASSISTANT_INPUT_PRICE_PER_MTOK": "5"}); c.Assistant.Enabled() {
@@ -976,6 +1000,16 @@ func TestAssistant(t *testing.T) {
 		{"DecimalPrice", on.with(vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "0.6"}), "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number"},
 		{"HugePrice", on.with(vars{"ASSISTANT_OUTPUT_PRICE_PER_MTOK": "99999999999999999999"}), "ASSISTANT_OUTPUT_PRICE_PER_MTOK must be a whole number"},
 		{"BadBaseURL", on.with(vars{"ASSISTANT_BASE_URL": "api.example.com"}), "ASSISTANT_BASE_URL must be an absolute http or https URL"},
+		{"ModelsAndModel", on.with(vars{"ASSISTANT_MODELS": `[{"id":"a","provider":"openai"}]`}), "ASSISTANT_MODELS and ASSISTANT_MODEL are both set"},
+		{"ModelsNotJSON", vars{"ASSISTANT_MODELS": "gpt-4o"}, "ASSISTANT_MODELS must be a JSON array"},
+		{"ModelsUnknownField", vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_MODELS": `[{"id":"a","provider":"openai","price":1}]`}, "ASSISTANT_MODELS must be a JSON array"},
+		{"ModelsEmpty", vars{"ASSISTANT_MODELS": `[]`}, "ASSISTANT_MODELS lists no model"},
+		{"ModelsUnknownProvider", vars{"ASSISTANT_MODELS": `[{"id":"a","provider":"gemini"}]`}, `model "a" has provider "gemini"`},
+		{"ModelsNoAnthropicKey", vars{"ASSISTANT_MODELS": `[{"id":"c","provider":"anthropic"}]`}, "ASSISTANT_ANTHROPIC_API_KEY is not set"},
+		{"ModelsTwice", vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_MODELS": `[{"id":"a","provider":"openai"},{"id":"a","provider":"openai"}]`}, `lists the model "a" twice`},
+		{"ModelsNegativePrice", vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_MODELS": `[{"id":"a","provider":"openai","inputPricePerMtok":-1}]`}, "negative price"},
+		{"ModelsKeyPrefix", vars{"ASSISTANT_API_KEY": "k", "ASSISTANT_MODELS": `[{"id":"key:a","provider":"openai"}]`}, `not starting with "key:"`},
+		{"OwnKeysNotBool", vars{"ASSISTANT_OWN_KEYS": "yes"}, "ASSISTANT_OWN_KEYS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.env, tc.want) })
 	}

@@ -161,7 +161,7 @@ var variableDocs = []Variable{
 	{Name: "FREE_MAX_IMPORTS_PER_DAY", Group: groupPlans, Doc: "CSV imports a user without Pro may commit in any 24 hours. Unset or 0: no limit."},
 
 	{Name: "ASSISTANT_API_KEY", Group: groupAssistant, Secret: true,
-		Doc: "Key of the OpenAI-compatible chat-completions provider. With ASSISTANT_MODEL it turns the trade-review assistant on (one without the other stops the start); unset, the assistant's routes answer 404 and `GET /api/config` reports `assistant: false`."},
+		Doc: "Key of the OpenAI-compatible chat-completions provider. With ASSISTANT_MODEL (or the `openai` models of ASSISTANT_MODELS) it turns the trade-review assistant on (key or model without the other stops the start); with no model and ASSISTANT_OWN_KEYS unset, the assistant's routes answer 404 and `GET /api/config` reports `assistant: false`."},
 	{Name: "ASSISTANT_MODEL", Group: groupAssistant, Doc: "Model name sent to the provider (`gpt-4o-mini`, or what your provider serves)."},
 	{Name: "ASSISTANT_INPUT_PRICE_PER_MTOK", Group: groupAssistant,
 		Doc: "What the provider charges per million prompt tokens, in micro-USD (whole number; 150000 is $0.15). Required when the assistant is on: a turn costs the reported usage at these prices times PRICING_MARKUP, in credits."},
@@ -169,6 +169,15 @@ var variableDocs = []Variable{
 		Doc: "What the provider charges per million completion tokens, in micro-USD (whole number). Required when the assistant is on."},
 	{Name: "ASSISTANT_BASE_URL", Group: groupAssistant, DefaultNote: "the provider's public address (https://api.openai.com/v1)",
 		Doc: "API root of an OpenAI-compatible provider (`/chat/completions` is appended). Point it at another compatible service, or at a local fake in tests."},
+
+	{Name: "ASSISTANT_MODELS", Group: groupAssistant, Example: `[{"id":"gpt-4o-mini","provider":"openai","inputPricePerMtok":150000,"outputPricePerMtok":600000,"images":true}]`,
+		Doc: "The operator's models, instead of ASSISTANT_MODEL: a JSON array of `{id, provider, inputPricePerMtok, outputPricePerMtok, baseUrl?, images?}`. `provider` is `openai` (chat completions, with ASSISTANT_API_KEY) or `anthropic` (Messages API, with ASSISTANT_ANTHROPIC_API_KEY); prices are micro-USD per million tokens; `images: true` lets traders attach images for that model. The first model is the default of the picker. Unset with ASSISTANT_MODEL set, the list is that one model."},
+	{Name: "ASSISTANT_ANTHROPIC_API_KEY", Group: groupAssistant, Secret: true,
+		Doc: "The operator's key for the `anthropic` models of ASSISTANT_MODELS."},
+	{Name: "ASSISTANT_ANTHROPIC_BASE_URL", Group: groupAssistant, DefaultNote: "the provider's public address (https://api.anthropic.com/v1)",
+		Doc: "API root of the Anthropic Messages API (`/messages` is appended); a local fake in tests."},
+	{Name: "ASSISTANT_OWN_KEYS", Group: groupAssistant,
+		Doc: "`true` lets each trader store their own provider key (openai or anthropic, sealed with ENCRYPTION_KEY, which it requires) and use it without credits; the assistant is then on even without a model of the operator."},
 
 	{Name: "STOCK_QUOTE_API_KEY", Group: groupMarket, Secret: true,
 		Doc: "Quote-provider key shared by the whole instance; unset hides the delayed-price lookup for everyone."},

@@ -75,6 +75,10 @@ type raw struct {
 	AssistantModel       string `env:"ASSISTANT_MODEL"`
 	AssistantInputPrice  string `env:"ASSISTANT_INPUT_PRICE_PER_MTOK"`
 	AssistantOutputPrice string `env:"ASSISTANT_OUTPUT_PRICE_PER_MTOK"`
+	AssistantModels      string `env:"ASSISTANT_MODELS"`
+	AssistantOwnKeys     bool   `env:"ASSISTANT_OWN_KEYS"`
+	AnthropicBaseURL     string `env:"ASSISTANT_ANTHROPIC_BASE_URL" envDefault:"https://api.anthropic.com/v1"`
+	AnthropicAPIKey      string `env:"ASSISTANT_ANTHROPIC_API_KEY"`
 
 	StockQuoteAPIKey  string `env:"STOCK_QUOTE_API_KEY"`
 	StockQuoteBaseURL string `env:"STOCK_QUOTE_BASE_URL"`
@@ -417,27 +421,92 @@ func markup(p *problems, s string) decimal.Decimal {
 	return d
 }
 
-// assistant checks the model provider's settings. Key and model turn it on
-// together; one without the other is a mistake worth stopping for, and an
-// assistant that is on must know what a token costs, or it would charge
-// nothing.
+// assistant checks the model providers' settings. Key and model turn the
+// single-model setting on together; one without the other is a mistake worth
+// stopping for, and a model must know what a token costs, or it would charge
+// nothing. ASSISTANT_MODELS replaces ASSISTANT_MODEL with a list.
 func assistant(p *problems, r raw) Assistant {
 	a := Assistant{
-		BaseURL:    strings.TrimSuffix(strings.TrimSpace(r.AssistantBaseURL), "/"),
-		APIKey:     strings.TrimSpace(r.AssistantAPIKey),
-		Model:      strings.TrimSpace(r.AssistantModel),
-		TurnBudget: turnBudgetMillis * time.Millisecond,
+		BaseURL:          strings.TrimSuffix(strings.TrimSpace(r.AssistantBaseURL), "/"),
+		APIKey:           strings.TrimSpace(r.AssistantAPIKey),
+		Model:            strings.TrimSpace(r.AssistantModel),
+		AnthropicBaseURL: strings.TrimSuffix(strings.TrimSpace(r.AnthropicBaseURL), "/"),
+		AnthropicAPIKey:  strings.TrimSpace(r.AnthropicAPIKey),
+		OwnKeys:          r.AssistantOwnKeys,
+		TurnBudget:       turnBudgetMillis * time.Millisecond,
 	}
 	checkHTTPURL(p, "ASSISTANT_BASE_URL", a.BaseURL)
+	checkHTTPURL(p, "ASSISTANT_ANTHROPIC_BASE_URL", a.AnthropicBaseURL)
+	list := strings.TrimSpace(r.AssistantModels)
 	switch {
+	case list != "" && a.Model != "":
+		p.add("ASSISTANT_MODELS", "and ASSISTANT_MODEL are both set (list every model in ASSISTANT_MODELS, or set only ASSISTANT_MODEL)")
+	case list != "":
+		a.Models = assistantModels(p, list, a)
 	case a.APIKey != "" && a.Model == "":
 		p.add("ASSISTANT_API_KEY", "is set but ASSISTANT_MODEL is not (set both to turn the assistant on, or neither)")
 	case a.APIKey == "" && a.Model != "":
 		p.add("ASSISTANT_MODEL", "is set but ASSISTANT_API_KEY is not (set both to turn the assistant on, or neither)")
 	}
-	a.InputPrice = tokenPrice(p, "ASSISTANT_INPUT_PRICE_PER_MTOK", r.AssistantInputPrice, a.Enabled())
-	a.OutputPrice = tokenPrice(p, "ASSISTANT_OUTPUT_PRICE_PER_MTOK", r.AssistantOutputPrice, a.Enabled())
+	single := a.Model != "" && a.APIKey != ""
+	a.InputPrice = tokenPrice(p, "ASSISTANT_INPUT_PRICE_PER_MTOK", r.AssistantInputPrice, single)
+	a.OutputPrice = tokenPrice(p, "ASSISTANT_OUTPUT_PRICE_PER_MTOK", r.AssistantOutputPrice, single)
+	if single {
+		a.Models = []AssistantModel{{ID: a.Model, Provider: "openai", BaseURL: a.BaseURL, InputPrice: a.InputPrice, OutputPrice: a.OutputPrice}}
+	}
 	return a
+}
+
+// assistantModels reads ASSISTANT_MODELS: a JSON array of
+// {id, provider, baseUrl?, inputPricePerMtok, outputPricePerMtok, images?}.
+// Each model's provider kind needs the operator's key of that kind.
+func assistantModels(p *problems, list string, a Assistant) []AssistantModel {
+	const key = "ASSISTANT_MODELS"
+	var models []AssistantModel
+	dec := json.NewDecoder(strings.NewReader(list))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&models); err != nil || dec.More() {
+		p.add(key, "must be a JSON array of {\"id\", \"provider\", \"inputPricePerMtok\", \"outputPricePerMtok\", \"baseUrl\"?, \"images\"?}")
+		return nil
+	}
+	if len(models) == 0 {
+		p.add(key, "lists no model (leave it unset to turn the operator's models off)")
+	}
+	seen := map[string]bool{}
+	for i := range models {
+		m := &models[i]
+		m.ID = strings.TrimSpace(m.ID)
+		m.BaseURL = strings.TrimSuffix(strings.TrimSpace(m.BaseURL), "/")
+		switch {
+		case m.ID == "" || len(m.ID) > 200 || strings.HasPrefix(m.ID, "key:"):
+			p.add(key, "model %d needs an id of 1 to 200 characters, not starting with \"key:\"", i+1)
+		case seen[m.ID]:
+			p.add(key, "lists the model %q twice", m.ID)
+		case m.InputPrice < 0 || m.OutputPrice < 0:
+			p.add(key, "model %q has a negative price", m.ID)
+		}
+		seen[m.ID] = true
+		switch m.Provider {
+		case "openai":
+			if a.APIKey == "" {
+				p.add(key, "model %q is an openai model but ASSISTANT_API_KEY is not set", m.ID)
+			}
+			if m.BaseURL == "" {
+				m.BaseURL = a.BaseURL
+			}
+		case "anthropic":
+			if a.AnthropicAPIKey == "" {
+				p.add(key, "model %q is an anthropic model but ASSISTANT_ANTHROPIC_API_KEY is not set", m.ID)
+			}
+			if m.BaseURL == "" {
+				m.BaseURL = a.AnthropicBaseURL
+			}
+		default:
+			p.add(key, "model %q has provider %q; use openai or anthropic", m.ID, m.Provider)
+		}
+		checkHTTPURL(p, key, m.BaseURL)
+	}
+	return models
 }
 
 // tokenPrice reads a price per million tokens in micro-USD: a whole number,

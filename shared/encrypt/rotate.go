@@ -26,8 +26,12 @@ var (
 	PlaybookDescriptions = Column{Table: "playbooks", Name: "description"}
 	// BrokerCredentials: a broker connection's credentials (migration 0048).
 	BrokerCredentials = Column{Table: "broker_connections", Name: "credentials"}
-	Sealed            = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
-		JournalDayPlans, JournalDayReviews, JournalDayNotes, PlaybookDescriptions, BrokerCredentials}
+	// AssistantKeys: a trader's own model-provider key; AssistantToolCalls:
+	// a tool call's arguments and result (migration 0049).
+	AssistantKeys      = Column{Table: "assistant_keys", Name: "secret"}
+	AssistantToolCalls = Column{Table: "assistant_tool_calls", Name: "detail"}
+	Sealed             = []Column{PositionNotes, ImageCaptions, AssistantTitles, AssistantMessages, TOTPSecrets,
+		JournalDayPlans, JournalDayReviews, JournalDayNotes, PlaybookDescriptions, BrokerCredentials, AssistantKeys, AssistantToolCalls}
 )
 
 // The daily journal's texts (shared/dayjournal).

@@ -1255,6 +1255,95 @@ step('asks the assistant: the answer streams in through nginx, then the credits 
   }
 });
 
+/**
+ * fakeModels speaks the Anthropic Messages API (streamed events): the first
+ * request of a turn asks for the statistics tool, the next one answers in
+ * text. It records each request's path, x-api-key and body.
+ */
+async function fakeModels() {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const parsed = JSON.parse(body);
+      requests.push({ path: req.url, key: req.headers['x-api-key'], version: req.headers['anthropic-version'], body: parsed });
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      send('message_start', { message: { usage: { input_tokens: 800, output_tokens: 1 } } });
+      const answered = parsed.messages.some((m) => m.content.some((b) => b.type === 'tool_result'));
+      if (answered) {
+        send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+        send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Your long trades carry the month.' } });
+        send('content_block_stop', { index: 0 });
+      } else {
+        send('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_e2e', name: 'statistics', input: {} } });
+        send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"side":' } });
+        send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '"long"}' } });
+        send('content_block_stop', { index: 0 });
+      }
+      send('message_delta', { delta: { stop_reason: answered ? 'end_turn' : 'tool_use' }, usage: { output_tokens: 40 } });
+      send('message_stop', {});
+      res.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+step('picks a model, lets the assistant read the journal, attaches a chart, and sees the tool it called with its result', async () => {
+  const provider = await fakeModels();
+  try {
+    await stack.restartAPI({
+      ASSISTANT_API_KEY: 'test-key',
+      ASSISTANT_ANTHROPIC_API_KEY: 'test-anthropic-key',
+      ASSISTANT_MODELS: JSON.stringify([
+        { id: 'fake-model', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', inputPricePerMtok: 150000, outputPricePerMtok: 600000 },
+        { id: 'claude-fake', provider: 'anthropic', baseUrl: provider.url, inputPricePerMtok: 3000000, outputPricePerMtok: 15000000, images: true },
+      ]),
+    });
+    await page.goto('/');
+    await nav('Assistant');
+    await page.getByRole('link', { name: 'New conversation' }).click();
+    await page.getByRole('heading', { name: 'New conversation' }).waitFor();
+    const consent = page.getByRole('checkbox', { name: 'Let the assistant read my journal' });
+    assert.equal(await consent.isChecked(), false, 'journal access is off until the trader turns it on');
+    await consent.check();
+    await page.getByText(/Your statistics, positions, notes and day journal are sent/).waitFor();
+    await page.getByLabel('Model').selectOption('claude-fake');
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d6e3f30000000049454e44ae426082', 'hex');
+    await page.getByLabel(/Attach a chart or screenshot/).setInputFiles({ name: 'chart.png', mimeType: 'image/png', buffer: png });
+    await page.getByRole('list', { name: 'Attached images' }).getByText('chart.png').waitFor();
+    await page.getByLabel('Your question').fill('Which side carries my month?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages.getByText('Your long trades carry the month.').waitFor();
+    const tool = messages.getByText('Read your statistics');
+    await tool.waitFor();
+    await tool.click();
+    await messages.getByText(/Statistics over closed positions|No closed positions yet/).waitFor();
+    await messages.getByText('Asked with: {"side":"long"}').waitFor();
+    await screenshot('assistant-tools');
+
+    assert.equal(provider.requests.length, 2);
+    const [first, second] = provider.requests;
+    assert.equal(first.path, '/v1/messages');
+    assert.equal(first.key, 'test-anthropic-key');
+    assert.equal(first.version, '2023-06-01');
+    assert.equal(first.body.model, 'claude-fake');
+    const question = first.body.messages.at(-1).content;
+    assert.ok(question.some((b) => b.type === 'image' && b.source.media_type === 'image/png' && b.source.data === png.toString('base64')), 'the chart reached the model as an image part');
+    assert.ok(first.body.tools.some((t) => t.name === 'statistics'), 'the journal tools are offered with consent');
+    assert.ok(second.body.messages.some((m) => m.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_e2e')));
+
+    // The stored conversation keeps the call: a reload shows it again.
+    await page.reload();
+    await page.getByRole('list', { name: 'Messages' }).getByText('Read your statistics').waitFor();
+  } finally {
+    await provider.close();
+  }
+});
+
 step('takes the journal out as CSV and as a backup, restores the backup into a new account, and deletes that account', async () => {
   await nav('Settings');
   await page.getByRole('heading', { name: 'Take your data out' }).waitFor();

@@ -3739,9 +3739,22 @@ export interface paths {
          *     available: 402 `INSUFFICIENT_CREDITS` (credits can be bought) or 402
          *     `BILLING_NOT_AVAILABLE` (they cannot), and the provider is not called.
          *
+         *     **Consent**: the journal summary and the journal tools are in the
+         *     prompt only when the caller allowed it (`PUT /api/assistant/settings`,
+         *     off by default); off, no journal data is sent at all.
+         *
+         *     **Tools**: the model may call tools (statistics with filters, the
+         *     positions list, one position with its notes, a day's journal entry,
+         *     the position calculator, and a quote where STOCK_QUOTE_API_KEY is
+         *     set), each reading as the caller; the journal's only with consent. A call and its
+         *     result stream as `tool_call` `{id, name, arguments}` and
+         *     `tool_result` `{id, name, result}` events and are stored with the
+         *     conversation; at most 8 tool rounds per turn, each result cut to
+         *     8 KiB. All provider calls of a turn are settled once, on one hold.
+         *
          *     **Stream** (`text/event-stream`), each event one JSON `data` line:
-         *     `start` `{conversationId, turnId}`, then `delta` `{content}` events
-         *     as the answer is produced, then one `done` event (see
+         *     `start` `{conversationId, turnId, model}`, then `delta` `{content}`
+         *     and tool events as the answer is produced, then one `done` event (see
          *     `AssistantDoneEvent`) with the provider's usage and the credits
          *     charged.
          *
@@ -3762,6 +3775,89 @@ export interface paths {
          */
         post: operations["streamAssistantTurn"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The models the caller can pick
+         * @description The operator's models (ASSISTANT_MODELS, or ASSISTANT_MODEL) with
+         *     their prices, the first being the default, then one per own key of
+         *     the caller (`ownKey: true`, no credits).
+         */
+        get: operations["listAssistantModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's assistant consent */
+        get: operations["getAssistantSettings"];
+        /** Allow or forbid the assistant to read the journal */
+        put: operations["putAssistantSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own provider keys, masked */
+        get: operations["listAssistantKeys"];
+        put?: never;
+        /**
+         * Store an own provider key
+         * @description Only with ASSISTANT_OWN_KEYS=true (otherwise 404). The key is sealed
+         *     with ENCRYPTION_KEY (409 `ENCRYPTION_REQUIRED` without one), used
+         *     only for the caller's turns, and never returned or logged. At most
+         *     20 keys (409 `CONFLICT`).
+         */
+        post: operations["addAssistantKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an own provider key */
+        delete: operations["deleteAssistantKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4216,6 +4312,50 @@ export interface components {
             turnId: string;
             /** @description Present and true when an idempotent retry replays a stored answer. */
             replay?: boolean;
+            /** @description The id of the model that answers. */
+            model?: string;
+        };
+        AssistantToolCall: {
+            /** Format: uuid */
+            turnId: string;
+            /** @description Order of the call in its turn. */
+            seq: number;
+            name: string;
+            /** @description The arguments the model sent (a JSON object; a string when they were not JSON). */
+            arguments: unknown;
+            /** @description What the model got back; `error: ...` when the call was refused. */
+            result: string;
+        };
+        AssistantModel: {
+            /** @description The picker's id: the operator's model name, or `key:<own key id>`. */
+            id: string;
+            /** @description The provider's model name. */
+            name: string;
+            /** @enum {string} */
+            provider: "openai" | "anthropic";
+            /** @description The model accepts attached images. */
+            images: boolean;
+            /** @description Micro-USD per million prompt tokens (credits before PRICING_MARKUP); 0 on an own key. */
+            inputPricePerMtok: number;
+            outputPricePerMtok: number;
+            /** @description On the caller's own key: no credits. */
+            ownKey: boolean;
+        };
+        AssistantKey: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            provider: "openai" | "anthropic";
+            model: string;
+            images: boolean;
+            /** @description `…` and the key's last four characters; the key itself is never returned. */
+            masked: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AssistantSettings: {
+            /** @description The assistant may read the journal (its summary in the prompt, the journal tools). Off by default. */
+            journalAccess: boolean;
         };
         AssistantDeltaEvent: {
             /** @description The next piece of the answer. */
@@ -4238,6 +4378,11 @@ export interface components {
              * @enum {string}
              */
             reason: "complete" | "budget" | "disconnect" | "provider_error" | "error";
+            /**
+             * @description With `provider_error`, what the provider said went wrong (a refused key, its rate limit, overloaded, a prompt too long for the model, or anything else).
+             * @enum {string}
+             */
+            problem?: "key_invalid" | "rate_limited" | "overloaded" | "context_too_long" | "unavailable";
             /** @description The tokens the provider reported, or null when it reported none (nothing was then charged). */
             usage: null | {
                 promptTokens: number;
@@ -14351,6 +14496,8 @@ export interface operations {
                     "application/json": {
                         conversation: components["schemas"]["AssistantConversation"];
                         messages: components["schemas"]["AssistantMessage"][];
+                        /** @description The tools the model called in the conversation's turns, in order, with their results. */
+                        toolCalls: components["schemas"]["AssistantToolCall"][];
                     };
                 };
             };
@@ -14455,6 +14602,24 @@ export interface operations {
                     content: string;
                     /** @description The client's key for this submit (a UUID is ideal); reuse it only to retry. */
                     idempotencyKey: string;
+                    /**
+                     * @description An `id` of `GET /api/assistant/models`. Left out: the
+                     *     operator's first model, else the caller's first own key.
+                     *     A model the caller cannot use (another user's key) is a 400.
+                     *     On an own key (`key:<id>`) the turn spends no credits and
+                     *     skips the pre-stream gate.
+                     */
+                    model?: string;
+                    /**
+                     * @description Images attached to the question (a chart, a screenshot):
+                     *     PNG, JPEG or WebP by their bytes, within the 1 MiB JSON
+                     *     body. A model without `images: true` refuses them with a
+                     *     400 naming the model.
+                     */
+                    images?: {
+                        /** @description The image's bytes in base64. */
+                        data: string;
+                    }[];
                 };
             };
         };
@@ -14529,6 +14694,190 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    listAssistantModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AssistantModel"][];
+                        /** @description Own keys can be added (ASSISTANT_OWN_KEYS). */
+                        ownKeys: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAssistantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSettings"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putAssistantSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAssistantKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys, oldest first; never the keys themselves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AssistantKey"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addAssistantKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    provider: "openai" | "anthropic";
+                    /** @description The provider's model name to use with the key. */
+                    model: string;
+                    apiKey: string;
+                    /** @description The model accepts images. */
+                    images?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored key, masked. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        key: components["schemas"]["AssistantKey"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `ENCRYPTION_REQUIRED`: the server has no ENCRYPTION_KEY to seal the key with. `CONFLICT`: 20 keys already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAssistantKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listJournalDays: {

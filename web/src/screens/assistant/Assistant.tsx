@@ -1,7 +1,7 @@
 // The trade-review assistant: the conversation list, one conversation, and
 // the composer whose answer streams in as it is written. Only reachable when
 // GET /api/config says `assistant: true` (the nav hides it otherwise).
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
@@ -9,11 +9,13 @@ import { useAppConfig } from '../../api/queries';
 import { QueryList } from '../../components/QueryView';
 import { ConfirmButton, ErrorNote, Field, Loading, LoadMore, PageTitle, TextAreaField } from '../../components/ui';
 import { formatDateTime } from '../../format';
-import { streamTurn } from './stream';
-import { canRetry, incompleteText, type Turn } from './turnState';
+import { streamTurn, type ToolStep } from './stream';
+import { canRetry, incompleteText, problemText, type Turn } from './turnState';
+import { ConsentSwitch, ImageAttach, ModelPicker, OwnKeys, ToolSteps, useModels, type Attached } from './AssistantOptions';
 import './assistant.css';
 
 type Message = Schemas['AssistantMessage'];
+type StoredToolCall = Schemas['AssistantToolCall'];
 
 const keys = {
   all: ['assistant'] as const,
@@ -94,6 +96,14 @@ function TurnProblem({ error, billing }: { error: unknown; billing: boolean }) {
       </p>
     );
   }
+  if (error instanceof ApiError && error.status === 502) {
+    // The server words what the model provider said (a refused key, its rate limit, overloaded, too long).
+    return (
+      <p className="note note-error" role="alert">
+        {error.message || errorText(error)}
+      </p>
+    );
+  }
   if (error instanceof ApiError && error.code === 'TURN_IN_PROGRESS') {
     return (
       <p className="note note-error" role="alert">
@@ -120,6 +130,7 @@ function TurnOutcome({ turn, billing }: { turn: Turn; billing: boolean }) {
       return (
         <p className="muted" role="status">
           {turn.done?.status === 'incomplete' && `${incompleteText(turn.done.reason)} `}
+          {problemText(turn.done?.problem) && `${problemText(turn.done?.problem)} `}
           {turn.done?.creditsCharged ?? 0} credits charged{turn.done?.replay ? ' (already answered: nothing charged again)' : ''}.
         </p>
       );
@@ -213,6 +224,11 @@ export default function Assistant() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [question, setQuestion] = useState('');
+  const [images, setImages] = useState<Attached[]>([]);
+  const models = useModels(config.data?.assistant === true);
+  const [picked, setPicked] = useState<string>();
+  const modelList = models.data?.items ?? [];
+  const model = modelList.find((m) => m.id === picked) ?? modelList[0];
   const turn = useQuery<Turn | null>({ queryKey: keys.turn, queryFn: () => null, initialData: null, staleTime: Infinity, gcTime: Infinity }).data;
   const setTurn = (next: (t: Turn | null) => Turn | null) => queryClient.setQueryData<Turn | null>(keys.turn, (t) => next(t ?? null));
   const conversation = useQuery({
@@ -221,10 +237,12 @@ export default function Assistant() {
     enabled: conversationId !== undefined && config.data?.assistant === true,
   });
 
-  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId'>) => {
+  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId' | 'model' | 'images'>) => {
     const controller = new AbortController();
     let started: string | undefined;
-    setTurn(() => ({ ...submit, answer: '', state: 'streaming', controller }));
+    setTurn(() => ({ ...submit, answer: '', tools: [], state: 'streaming', controller }));
+    const steps = (change: (tools: ToolStep[]) => ToolStep[]) =>
+      setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, tools: change(t.tools ?? []) } : t));
     const update = (change: Partial<Turn>) => setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, ...change } : t));
     try {
       const done = await streamTurn(
@@ -237,6 +255,8 @@ export default function Assistant() {
             if (submit.conversation === 'new') void navigate(`/assistant/${e.conversationId}`, { replace: true });
           },
           onDelta: (text) => setTurn((t) => (t && t.idempotencyKey === submit.idempotencyKey ? { ...t, answer: t.answer + text } : t)),
+          onToolCall: (step) => steps((tools) => [...tools, step]),
+          onToolResult: (id, result) => steps((tools) => tools.map((s) => (s.id === id ? { ...s, result } : s))),
         },
         controller.signal,
       );
@@ -253,7 +273,9 @@ export default function Assistant() {
     const content = question.trim();
     if (!content || turn?.state === 'streaming') return;
     setQuestion('');
-    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey() });
+    const attached = images.map((i) => ({ data: i.data }));
+    setImages([]);
+    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey(), model: model?.id, images: attached });
   };
 
   if (config.isPending) return <Loading />;
@@ -280,6 +302,11 @@ export default function Assistant() {
   const streaming = turn?.state === 'streaming';
   const billing = config.data?.billing ?? false;
   const title = conversation.data?.conversation.title;
+  // Stored tool calls, by the turn they belong to, shown before that turn's answer.
+  const toolsByTurn = new Map<string, StoredToolCall[]>();
+  for (const c of conversation.data?.toolCalls ?? []) toolsByTurn.set(c.turnId, [...(toolsByTurn.get(c.turnId) ?? []), c]);
+  const storedSteps = (turnId: string): ToolStep[] =>
+    (toolsByTurn.get(turnId) ?? []).map((c) => ({ id: `${c.turnId}-${c.seq}`, name: c.name, arguments: c.arguments, result: c.result }));
 
   return (
     <>
@@ -312,11 +339,15 @@ export default function Assistant() {
           )}
           <ol className="messages" aria-label="Messages">
             {stored.map((m) => (
-              <MessageItem key={m.id} role={m.role} text={m.content} incomplete={m.role === 'assistant' && !m.complete ? 'This answer is incomplete.' : undefined} />
+              <Fragment key={m.id}>
+                {m.role === 'assistant' && <ToolSteps steps={storedSteps(m.turnId)} />}
+                <MessageItem role={m.role} text={m.content} incomplete={m.role === 'assistant' && !m.complete ? 'This answer is incomplete.' : undefined} />
+              </Fragment>
             ))}
             {showTurn && turn && (
               <>
                 <MessageItem role="user" text={turn.content} />
+                <ToolSteps steps={turn.tools ?? []} />
                 {(turn.answer !== '' || streaming) && <MessageItem role="assistant" text={turn.answer} />}
               </>
             )}
@@ -325,13 +356,20 @@ export default function Assistant() {
             <div aria-live="polite">
               <TurnOutcome turn={turn} billing={billing} />
               {canRetry(turn) && (
-                <button type="button" className="ghost" onClick={() => void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId })}>
+                <button
+                  type="button"
+                  className="ghost"
+                  onClick={() =>
+                    void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId, model: turn.model, images: turn.images })
+                  }
+                >
                   Retry
                 </button>
               )}
             </div>
           )}
           <form onSubmit={ask} aria-label="Ask the assistant">
+            <ModelPicker models={modelList} value={model?.id ?? ''} onChange={setPicked} />
             <TextAreaField
               label="Your question"
               maxLength={4000}
@@ -342,6 +380,7 @@ export default function Assistant() {
                 if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) e.currentTarget.form?.requestSubmit();
               }}
             />
+            <ImageAttach images={images} onChange={setImages} model={model} />
             <div className="row">
               <button type="submit" disabled={streaming || question.trim() === '' || (conversationId !== undefined && !conversation.isSuccess)}>
                 Ask
@@ -353,6 +392,8 @@ export default function Assistant() {
               )}
             </div>
           </form>
+          <ConsentSwitch />
+          {models.data?.ownKeys && <OwnKeys />}
         </section>
       </div>
     </>

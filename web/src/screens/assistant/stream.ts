@@ -6,17 +6,31 @@ import { readEvents } from './sse';
 export type StartEvent = Schemas['AssistantStartEvent'];
 export type DoneEvent = Schemas['AssistantDoneEvent'];
 
+/** ToolStep is a tool the model called, and its result once it has one. */
+export interface ToolStep {
+  id: string;
+  name: string;
+  arguments: unknown;
+  result?: string;
+}
+
 export interface TurnRequest {
   /** A conversation id, or "new" to start one. */
   conversation: string;
   content: string;
   /** The same key for a retry of the same submit, so it is not charged twice. */
   idempotencyKey: string;
+  /** A model id of GET /api/assistant/models; left out, the server's default. */
+  model?: string | undefined;
+  /** Attached images, base64. */
+  images?: Array<{ data: string }> | undefined;
 }
 
 export interface TurnListener {
   onStart(e: StartEvent): void;
   onDelta(text: string): void;
+  onToolCall?(step: ToolStep): void;
+  onToolResult?(id: string, result: string): void;
 }
 
 /**
@@ -32,7 +46,7 @@ export async function streamTurn(req: TurnRequest, listener: TurnListener, signa
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey }),
+    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey, model: req.model, images: req.images?.length ? req.images : undefined }),
     signal,
   });
   if (!response.ok || !response.body) {
@@ -49,6 +63,16 @@ export async function streamTurn(req: TurnRequest, listener: TurnListener, signa
       case 'delta': {
         const content = (data as { content?: unknown }).content;
         if (typeof content === 'string') listener.onDelta(content);
+        break;
+      }
+      case 'tool_call': {
+        const c = data as { id?: unknown; name?: unknown; arguments?: unknown };
+        if (typeof c.id === 'string' && typeof c.name === 'string') listener.onToolCall?.({ id: c.id, name: c.name, arguments: c.arguments });
+        break;
+      }
+      case 'tool_result': {
+        const r = data as { id?: unknown; result?: unknown };
+        if (typeof r.id === 'string' && typeof r.result === 'string') listener.onToolResult?.(r.id, r.result);
         break;
       }
       case 'done':

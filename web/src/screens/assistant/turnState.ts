@@ -1,7 +1,7 @@
 // The assistant screen's running turn: what was asked, what has streamed,
 // and how it ended. Kept apart from the view so the rules are testable.
 import { ApiError } from '../../api/client';
-import type { DoneEvent } from './stream';
+import type { DoneEvent, ToolStep } from './stream';
 
 export interface Turn {
   /** The path segment the question was sent to: a conversation id or "new". */
@@ -13,6 +13,11 @@ export interface Turn {
   conversationId?: string;
   turnId?: string;
   answer: string;
+  /** The model picked for this turn (reused by a retry). */
+  model?: string | undefined;
+  images?: Array<{ data: string }> | undefined;
+  /** The tools the model called so far, in order. */
+  tools?: ToolStep[];
   state: 'streaming' | 'done' | 'stopped' | 'cut' | 'failed';
   /** Stop aborts the turn's request through it. */
   controller: AbortController;
@@ -38,4 +43,17 @@ const endReasons: Record<string, string> = {
 /** incompleteText explains an answer cut short, from the done event's reason. */
 export function incompleteText(reason: string): string {
   return `The answer is incomplete: ${endReasons[reason] ?? 'it was cut short'}.`;
+}
+
+const problems: Record<string, string> = {
+  key_invalid: 'The model provider refused the API key (wrong, revoked, or without access to this model). Check the key, or pick another model.',
+  rate_limited: "The model provider's rate limit is reached. Wait a minute, then retry.",
+  overloaded: 'The model provider is overloaded right now. Retry in a moment, or pick another model.',
+  context_too_long: 'This conversation is too long for the model. Start a new conversation, or pick a model with a longer context.',
+  unavailable: 'The model provider stopped answering. Retry in a moment.',
+};
+
+/** problemText words a provider failure named by the done event, or undefined for none. */
+export function problemText(problem: string | undefined): string | undefined {
+  return problem ? (problems[problem] ?? problems.unavailable) : undefined;
 }

@@ -1,0 +1,301 @@
+package assistant
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
+	"tradejournal/shared/dayjournal"
+	"tradejournal/shared/db"
+	"tradejournal/shared/encrypt"
+	"tradejournal/shared/listquery"
+	"tradejournal/shared/market"
+	"tradejournal/shared/sizing"
+	"tradejournal/shared/stats"
+)
+
+// The tools a model may call. Each reads through the shared packages the
+// journal's own routes use, as the calling user (every query is the
+// user's own), and answers text cut to maxToolResultBytes. The journal
+// tools are offered only with the trader's consent; the calculator reads
+// nothing of theirs and is always offered.
+const (
+	maxToolRounds      = 8       // provider calls of one turn that may ask for tools
+	maxToolResultBytes = 8 << 10 // one result, as the model and the conversation get it
+	toolPositionsLimit = 50
+)
+
+// tool is one callable tool.
+type tool struct {
+	spec    toolSpec
+	journal bool // reads the journal: only with consent
+	quotes  bool // needs the quote provider (STOCK_QUOTE_API_KEY)
+	run     func(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error)
+}
+
+var filterSchema = `{"type":"object","additionalProperties":false,"properties":{
+	"symbol":{"type":"string","description":"symbols, comma separated"},
+	"from":{"type":"string","description":"first trading day, YYYY-MM-DD"},
+	"to":{"type":"string","description":"last trading day, YYYY-MM-DD"},
+	"side":{"type":"string","enum":["long","short"]},
+	"status":{"type":"string","enum":["open","closed"]},
+	"result":{"type":"string","description":"win, loss or breakeven, comma separated"},
+	"weekday":{"type":"string","description":"ISO weekdays 1 (Monday) to 7, comma separated"},
+	"assetType":{"type":"string","description":"stock, option, future, ..., comma separated"}}}`
+
+var tools = []tool{
+	{spec: toolSpec{Name: "statistics", Description: "The trader's statistics (as the performance page shows them) for the positions matching a filter: P&L, win rate, profit factor, by symbol, tag and month.",
+		Parameters: json.RawMessage(filterSchema)}, journal: true, run: statisticsTool},
+	{spec: toolSpec{Name: "list_positions", Description: "The trader's positions matching a filter, newest first (at most 50), each with its id.",
+		Parameters: json.RawMessage(filterSchema)}, journal: true, run: listPositionsTool},
+	{spec: toolSpec{Name: "get_position", Description: "One of the trader's positions by id, with its full notes.",
+		Parameters: json.RawMessage(`{"type":"object","required":["positionId"],"properties":{"positionId":{"type":"string"}}}`)}, journal: true, run: getPositionTool},
+	{spec: toolSpec{Name: "day_journal", Description: "The trader's journal entry of one day: plan, review, notes and mood.",
+		Parameters: json.RawMessage(`{"type":"object","required":["date"],"properties":{"date":{"type":"string","description":"YYYY-MM-DD"}}}`)}, journal: true, run: dayJournalTool},
+	{spec: toolSpec{Name: "position_size", Description: "The position-size calculator: size from entry, stop and the risk (dollarRisk, or balance and riskPercent). Prices are decimal strings.",
+		Parameters: json.RawMessage(`{"type":"object","required":["mode","direction","entryPrice","stopLoss"],"properties":{
+			"mode":{"type":"string","enum":["stock","options"]},"direction":{"type":"string","enum":["long","short"]},
+			"entryPrice":{"type":"string"},"stopLoss":{"type":"string"},"targetPrice":{"type":"string"},
+			"dollarRisk":{"type":"string"},"balance":{"type":"string"},"riskPercent":{"type":"string"}}}`)}, run: positionSizeTool},
+	{spec: toolSpec{Name: "quote", Description: "The latest (possibly delayed) price of a stock symbol from the market data provider.",
+		Parameters: json.RawMessage(`{"type":"object","required":["symbol"],"properties":{"symbol":{"type":"string"}}}`)}, quotes: true, run: quoteTool},
+}
+
+// offeredTools are the tools of a turn: the journal's only with consent,
+// the quote only where market data is configured.
+func (h *handler) offeredTools(journalAccess bool) []toolSpec {
+	var out []toolSpec
+	for _, t := range tools {
+		if h.offers(t, journalAccess) {
+			out = append(out, t.spec)
+		}
+	}
+	return out
+}
+
+func (h *handler) offers(t tool, journalAccess bool) bool {
+	return (journalAccess || !t.journal) && (!t.quotes || h.quotes.Enabled())
+}
+
+// runTool runs one call the model made and returns its result for the
+// model. A tool that is not offered, bad arguments or a refused read are
+// results too ("error: ..."), so the model can correct itself; only a
+// failure of ours is an error.
+func (h *handler) runTool(ctx context.Context, u auth.User, journalAccess bool, c toolCall) (string, error) {
+	for _, t := range tools {
+		if t.spec.Name != c.Name {
+			continue
+		}
+		if !h.offers(t, journalAccess) {
+			break
+		}
+		out, err := t.run(ctx, h, u, c.Arguments)
+		if e, ok := apperr.As(err); ok {
+			return "error: " + e.Message, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return truncate(out, maxToolResultBytes), nil
+	}
+	return "error: there is no tool named " + fmt.Sprintf("%q", truncate(c.Name, 64)), nil
+}
+
+// decodeArgs reads a call's arguments strictly; bad ones are a validation
+// error the model gets back.
+func decodeArgs(args json.RawMessage, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return apperr.New(apperr.Validation, "the arguments do not match the tool's parameters")
+	}
+	return nil
+}
+
+type filterArgs struct {
+	Symbol    string `json:"symbol"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Side      string `json:"side"`
+	Status    string `json:"status"`
+	Result    string `json:"result"`
+	Weekday   string `json:"weekday"`
+	AssetType string `json:"assetType"`
+}
+
+// filter parses the arguments as the journal's query-string filter.
+func (a filterArgs) filter() (listquery.Filter, error) {
+	q := url.Values{}
+	for k, v := range map[string]string{"symbol": a.Symbol, "from": a.From, "to": a.To, "side": a.Side,
+		"status": a.Status, "result": a.Result, "weekday": a.Weekday, "assetType": a.AssetType} {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	return listquery.ParseFilter(q)
+}
+
+func statisticsTool(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error) {
+	var a filterArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	f, err := a.filter()
+	if err != nil {
+		return "", err
+	}
+	rep, err := stats.Compute(ctx, h.app.DB, u, f, true, h.app.Now())
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	writeStatistics(&b, rep)
+	return b.String(), nil
+}
+
+// positionColumns are a position line's columns, the position joined to
+// its account (p, a).
+const positionColumns = `p.id::text, p.symbol, p.side, p.status, a.currency, a.timezone, p.opened_at, p.closed_at,
+	p.net_pnl, p.fees, p.r_multiple, p.notes`
+
+func (h *handler) scanPositions(rows pgx.Rows, notes int) ([]position, error) {
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (position, error) {
+		var p position
+		err := row.Scan(&p.ID, &p.Symbol, &p.Side, &p.Status, &p.Currency, &p.Zone, &p.OpenedAt, &p.ClosedAt,
+			&p.NetPnl, &p.Fees, &p.RMultiple, &p.Notes)
+		return p, err
+	})
+	if err != nil {
+		return nil, db.Classify(err)
+	}
+	for i := range out {
+		text, err := h.app.Keyring.Open(encrypt.PositionNotes, out[i].Notes)
+		if err != nil {
+			text = "" // a note sealed with a key this process lacks is left out, not fatal
+		}
+		out[i].Notes = truncate(text, notes)
+	}
+	return out, nil
+}
+
+func listPositionsTool(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error) {
+	var a filterArgs
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	f, err := a.filter()
+	if err != nil {
+		return "", err
+	}
+	// The journal's own filter, as the positions list applies it (dates in
+	// each account's trading-day zone).
+	params := []any{u.ID}
+	where := f.SQL(&params, "p.opened_at")
+	params = append(params, toolPositionsLimit)
+	q := `SELECT ` + positionColumns + ` FROM positions p JOIN accounts a ON a.id = p.account_id
+		WHERE p.user_id = $1 AND p.status <> 'draft' AND ` + where + `
+		ORDER BY p.opened_at DESC NULLS FIRST, p.id DESC LIMIT $` + strconv.Itoa(len(params))
+	rows, err := h.app.DB.Query(ctx, q, params...)
+	if err != nil {
+		return "", db.Classify(err)
+	}
+	ps, err := h.scanPositions(rows, notesExcerpt)
+	if err != nil {
+		return "", err
+	}
+	if len(ps) == 0 {
+		return "No positions match.", nil
+	}
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.line())
+	}
+	return b.String(), nil
+}
+
+func getPositionTool(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		PositionID string `json:"positionId"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	if !db.ValidUUID(a.PositionID) {
+		return "", apperr.New(apperr.NotFound, "no position with that id")
+	}
+	rows, err := h.app.DB.Query(ctx, `SELECT `+positionColumns+` FROM positions p JOIN accounts a ON a.id = p.account_id
+		WHERE p.id = $1 AND p.user_id = $2`, a.PositionID, u.ID)
+	if err != nil {
+		return "", db.Classify(err)
+	}
+	ps, err := h.scanPositions(rows, maxToolResultBytes/2)
+	if err != nil {
+		return "", err
+	}
+	if len(ps) == 0 {
+		return "", apperr.New(apperr.NotFound, "no position with that id")
+	}
+	return ps[0].line(), nil
+}
+
+func dayJournalTool(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		Date string `json:"date"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	day, err := dayjournal.ParseDate(a.Date)
+	if err != nil {
+		return "", err
+	}
+	e, err := dayjournal.New(h.app.DB, h.app.Keyring, h.app.Now).Get(ctx, u.ID, day)
+	if err != nil {
+		return "", err
+	}
+	if e.UpdatedAt == nil {
+		return "No journal entry for " + a.Date + ".", nil
+	}
+	out, err := json.Marshal(e)
+	return string(out), err
+}
+
+func positionSizeTool(_ context.Context, _ *handler, _ auth.User, args json.RawMessage) (string, error) {
+	var in sizing.Input
+	if err := decodeArgs(args, &in); err != nil {
+		return "", err
+	}
+	p, err := sizing.Validate(in)
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(sizing.Calculate(p))
+	return string(out), err
+}
+
+func quoteTool(ctx context.Context, h *handler, _ auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		Symbol string `json:"symbol"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	symbol, ok := market.ValidSymbol(a.Symbol)
+	if !ok {
+		return "", apperr.Invalid("symbol", "is not a stock symbol")
+	}
+	q, err := h.quotes.Get(ctx, symbol)
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(q)
+	return string(out), err
+}
