@@ -224,8 +224,7 @@ func (h *handler) relevantPositions(ctx context.Context, userID, question string
 		losers = losersPerQuery
 	}
 	// Each arm is its own bounded, indexed read; UNION drops repeats.
-	const q = `SELECT p.symbol, p.side, p.status, a.currency, a.timezone, p.opened_at, p.closed_at,
-			p.net_pnl, p.fees, p.r_multiple, p.notes
+	const q = `SELECT ` + positionCols + `
 		FROM positions p JOIN accounts a ON a.id = p.account_id
 		WHERE p.id IN (
 			(SELECT id FROM positions WHERE user_id = $1 AND status = 'closed' ORDER BY closed_at DESC LIMIT $2)
@@ -235,7 +234,17 @@ func (h *handler) relevantPositions(ctx context.Context, userID, question string
 			(SELECT id FROM positions WHERE user_id = $1 AND status = 'closed' AND net_pnl < 0 ORDER BY closed_at DESC LIMIT $5)
 		) AND p.user_id = $1
 		ORDER BY p.opened_at DESC NULLS FIRST, p.id DESC`
-	rows, err := h.app.DB.Query(ctx, q, userID, recentPositions, symbols, mentionedPerQuery, losers)
+	return h.readPositions(ctx, q, userID, recentPositions, symbols, mentionedPerQuery, losers)
+}
+
+// positionCols are the columns readPositions scans, of positions p joined
+// with their accounts a.
+const positionCols = `p.symbol, p.side, p.status, a.currency, a.timezone, p.opened_at, p.closed_at,
+	p.net_pnl, p.fees, p.r_multiple, p.notes`
+
+// readPositions runs q, which selects positionCols, and opens the notes.
+func (h *handler) readPositions(ctx context.Context, q string, args ...any) ([]position, error) {
+	rows, err := h.app.DB.Query(ctx, q, args...)
 	if err != nil {
 		return nil, db.Classify(err)
 	}

@@ -22,7 +22,7 @@ import (
 const (
 	historyMessages   = 20
 	historyEachBytes  = 2 << 10
-	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt)
+	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
 	bookkeepingWindow = 15 * time.Second // settling and storing after the client left
 )
 
@@ -31,6 +31,9 @@ const systemPrompt = `You are the trade-review assistant of a trading journal. Y
 type submitBody struct {
 	Content        *string `json:"content"`
 	IdempotencyKey *string `json:"idempotencyKey"`
+	// PersonaID and Context are for a new conversation (review.go).
+	PersonaID *string    `json:"personaId"`
+	Context   *ReviewRef `json:"context"`
 }
 
 // stream runs one turn: POST
@@ -55,6 +58,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
+	persona, review, err := h.newConversationOptions(ctx, u, conversationID, body)
+	if err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
 
 	// A retried submit replays what the first one stored.
 	if prev, err := h.store.findTurn(ctx, u.ID, key); err != nil || prev != nil {
@@ -71,7 +79,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	t := &turnRun{h: h, w: w, r: r, hold: hold}
 	t.conversationID, t.turnID, err = h.store.beginTurn(ctx, newTurn{
-		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question,
+		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question, PersonaID: persona, Review: review,
 		ReservationID: hold.ID, Now: h.app.Now(), StaleBefore: h.staleBefore(),
 	})
 	if err != nil {
@@ -376,7 +384,11 @@ func (h *handler) prompt(ctx context.Context, conversationID, turnID, question s
 	if err != nil {
 		return nil, err
 	}
-	out := []chatMessage{{Role: "system", Content: systemPrompt + "\n\n" + grounding}}
+	chosen, err := h.conversationPrompt(ctx, auth.CurrentUser(ctx), conversationID)
+	if err != nil {
+		return nil, err
+	}
+	out := []chatMessage{{Role: "system", Content: systemPrompt + chosen + "\n\n" + grounding}}
 	for _, m := range history {
 		if m.TurnID == turnID || m.Content == "" {
 			continue // this turn's question goes last, whole; an empty cut-off answer says nothing
