@@ -204,3 +204,10 @@ func Delete(ctx context.Context, q db.Querier, userID, id string) error {
 	}
 	return nil
 }
+
+// MaxAnswerBytes bounds an answer's text, as the provider's stream decoder
+// stores at most this much of one turn.
+const MaxAnswerBytes = 1 << 20
+
+// EndReasons are how a stored turn ended (assistant_turns.end_reason).
+var EndReasons = []string{"complete", "budget", "disconnect", "provider_error", "error", "abandoned"}
