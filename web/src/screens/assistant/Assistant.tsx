@@ -1,8 +1,8 @@
 // The trade-review assistant: the conversation list, one conversation, and
 // the composer whose answer streams in as it is written. Only reachable when
 // GET /api/config says `assistant: true` (the nav hides it otherwise).
-import { useState, type FormEvent } from 'react';
-import { Link, NavLink, useNavigate, useParams } from 'react-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, NavLink, useLocation, useNavigate, useParams } from 'react-router';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
@@ -11,6 +11,8 @@ import { ConfirmButton, ErrorNote, Field, Loading, LoadMore, PageTitle, TextArea
 import { formatDateTime } from '../../format';
 import { streamTurn } from './stream';
 import { canRetry, incompleteText, type Turn } from './turnState';
+import { PersonaPicker, Personas } from './Personas';
+import { isReviewRequest, type Review } from './ReviewButton';
 import './assistant.css';
 
 type Message = Schemas['AssistantMessage'];
@@ -34,11 +36,23 @@ export function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** useDebounced is value once it has stopped changing for ms. */
+function useDebounced(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
 function ConversationList({ current }: { current: string | undefined }) {
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 250);
   const pages = useInfiniteQuery({
-    queryKey: keys.list,
+    queryKey: [...keys.list, q],
     queryFn: ({ pageParam }) =>
-      unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+      unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) } } })),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -48,7 +62,8 @@ function ConversationList({ current }: { current: string | undefined }) {
       <Link className="button" to="/assistant" aria-current={current ? undefined : 'page'}>
         New conversation
       </Link>
-      <QueryList query={pages} items={items} empty="No conversations yet.">
+      <Field label="Search conversations" type="search" maxLength={200} placeholder="Words in a title" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <QueryList query={pages} items={items} empty={q ? `No conversation’s title holds “${q}”.` : 'No conversations yet.'}>
         {(conversations) => (
           <ul>
             {conversations.map((c) => (
@@ -180,6 +195,33 @@ function Rename({ id, title }: { id: string; title: string }) {
   );
 }
 
+/** ConversationPersona changes an existing conversation's persona; the next answer speaks as it. */
+function ConversationPersona({ id, personaId }: { id: string; personaId: string }) {
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (next: string) => unwrap(client.PATCH('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: id } }, body: { personaId: next } })),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.conversation(id) }),
+  });
+  return (
+    <>
+      <PersonaPicker value={change.isPending && change.variables ? change.variables : personaId} disabled={change.isPending} onChange={(next) => change.mutate(next)} />
+      <ErrorNote error={change.error} />
+    </>
+  );
+}
+
+/** reviewText says what a conversation reviews. */
+export function reviewText(r: Review): string {
+  switch (r.kind) {
+    case 'week':
+      return `A review of the week of ${r.date ?? ''}.`;
+    case 'day':
+      return `A review of the trading day ${r.date ?? ''}.`;
+    case 'position':
+      return 'A review of one trade.';
+  }
+}
+
 function DeleteButton({ id, title }: { id: string; title: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -213,6 +255,10 @@ export default function Assistant() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [question, setQuestion] = useState('');
+  // The persona a new conversation starts with.
+  const [newPersona, setNewPersona] = useState('default');
+  const location = useLocation();
+  const reviewStarted = useRef(false);
   const turn = useQuery<Turn | null>({ queryKey: keys.turn, queryFn: () => null, initialData: null, staleTime: Infinity, gcTime: Infinity }).data;
   const setTurn = (next: (t: Turn | null) => Turn | null) => queryClient.setQueryData<Turn | null>(keys.turn, (t) => next(t ?? null));
   const conversation = useQuery({
@@ -221,7 +267,7 @@ export default function Assistant() {
     enabled: conversationId !== undefined && config.data?.assistant === true,
   });
 
-  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId'>) => {
+  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId' | 'personaId' | 'context'>) => {
     const controller = new AbortController();
     let started: string | undefined;
     setTurn(() => ({ ...submit, answer: '', state: 'streaming', controller }));
@@ -253,8 +299,19 @@ export default function Assistant() {
     const content = question.trim();
     if (!content || turn?.state === 'streaming') return;
     setQuestion('');
-    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey() });
+    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey(), ...(conversationId ? {} : { personaId: newPersona }) });
   };
+
+  // A review button (dashboard, day, position) opens this screen with its request: it starts the
+  // conversation once, and the request is taken off the history entry so a reload does not repeat it.
+  const request = isReviewRequest(location.state) ? location.state : undefined;
+  const assistantOn = config.data?.assistant === true;
+  useEffect(() => {
+    if (!request || !assistantOn || conversationId !== undefined || reviewStarted.current || turn?.state === 'streaming') return;
+    reviewStarted.current = true;
+    void navigate('/assistant', { replace: true, state: null });
+    void run({ conversation: 'new', content: request.question, idempotencyKey: newKey(), personaId: newPersona, context: request.review });
+  });
 
   if (config.isPending) return <Loading />;
   if (config.isError) return <ErrorNote error={config.error} />;
@@ -285,7 +342,10 @@ export default function Assistant() {
     <>
       <PageTitle>Assistant</PageTitle>
       <div className="assistant-screen">
-        <ConversationList current={conversationId} />
+        <div className="assistant-side">
+          <ConversationList current={conversationId} />
+          <Personas />
+        </div>
         <section className="card" aria-label={title ?? 'New conversation'}>
           {conversationId !== undefined && conversation.isPending && <Loading />}
           {conversation.isError &&
@@ -298,6 +358,7 @@ export default function Assistant() {
             <div className="page-title">
               <h2>{title}</h2>
               <div className="actions">
+                <ConversationPersona id={conversationId} personaId={conversation.data?.conversation.personaId ?? 'default'} />
                 <Rename key={title} id={conversationId} title={title} />
                 <DeleteButton id={conversationId} title={title} />
               </div>
@@ -307,9 +368,11 @@ export default function Assistant() {
               <>
                 <h2>New conversation</h2>
                 <p className="muted">Ask about your own journal: “Why do my Monday trades lose?”, “Review my last 20 losers.”</p>
+                <PersonaPicker value={newPersona} onChange={setNewPersona} disabled={streaming} />
               </>
             )
           )}
+          {conversation.data?.conversation.review && <p className="muted">{reviewText(conversation.data.conversation.review)}</p>}
           <ol className="messages" aria-label="Messages">
             {stored.map((m) => (
               <MessageItem key={m.id} role={m.role} text={m.content} incomplete={m.role === 'assistant' && !m.complete ? 'This answer is incomplete.' : undefined} />
@@ -325,7 +388,13 @@ export default function Assistant() {
             <div aria-live="polite">
               <TurnOutcome turn={turn} billing={billing} />
               {canRetry(turn) && (
-                <button type="button" className="ghost" onClick={() => void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId })}>
+                <button
+                  type="button"
+                  className="ghost"
+                  onClick={() =>
+                    void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId, personaId: turn.personaId, context: turn.context })
+                  }
+                >
                   Retry
                 </button>
               )}

@@ -12,6 +12,9 @@ export interface TurnRequest {
   content: string;
   /** The same key for a retry of the same submit, so it is not charged twice. */
   idempotencyKey: string;
+  /** Only with "new": the conversation's persona, and what it reviews. */
+  personaId?: string;
+  context?: Schemas['AssistantReview'];
 }
 
 export interface TurnListener {
@@ -32,7 +35,7 @@ export async function streamTurn(req: TurnRequest, listener: TurnListener, signa
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey }),
+    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey, personaId: req.personaId, context: req.context }),
     signal,
   });
   if (!response.ok || !response.body) {

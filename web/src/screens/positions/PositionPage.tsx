@@ -18,6 +18,7 @@ import { DetailFields, FillFields, fillInput, fillQuantity, newFill, positionLab
 import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
+import { ReviewButton } from '../assistant/ReviewButton';
 import { contractText, plainNumber, takesPointValue } from './futures';
 import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnl, rateLabel, type FillMarket } from './markets';
 import { currencyCode } from '../calculator/stepped';
@@ -500,9 +501,12 @@ function PositionScreen() {
     <ReportWrite.Provider value={report}>
       <PageTitle
         actions={
-          <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
-            Delete position
-          </ConfirmButton>
+          <>
+            <ReviewButton review={{ kind: 'position', positionId: p.id }}>Review this trade</ReviewButton>
+            <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
+              Delete position
+            </ConfirmButton>
+          </>
         }
       >
         {p.symbol} <span className="chip">{p.side}</span> <span className="chip">{p.status}</span>
