@@ -3,7 +3,7 @@
 // GET /api/config says `assistant: true` (the nav hides it otherwise).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, NavLink, useLocation, useNavigate, useParams } from 'react-router';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
 import { QueryList } from '../../components/QueryView';
@@ -55,6 +55,8 @@ function ConversationList({ current }: { current: string | undefined }) {
       unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) } } })),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // While a search loads, the list shows what it showed.
+    placeholderData: keepPreviousData,
   });
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   return (
