@@ -17,7 +17,7 @@ afterEach(() => {
 
 const config = (assistant: boolean) => ({ quoteLookup: false, billing: false, proPlan: false, email: false, imageStorage: false, assistant, registrationOpen: true });
 const conv = (id: string, title: string, personaId = 'default') => ({ id, title, personaId, review: null, createdAt: '2024-01-02T10:00:00Z', updatedAt: '2024-01-02T10:00:00Z' });
-const builtIn = { id: 'default', name: 'Default', instructions: '', builtIn: true, createdAt: null, updatedAt: null };
+const builtIn = { id: 'default', name: 'Default', instructions: '', builtIn: true, createdAt: null as string | null, updatedAt: null as string | null };
 const coach = { id: 'p1', name: 'Coach', instructions: 'Be blunt.', builtIn: false, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' };
 const path = '/assistant/:conversationId?';
 
@@ -49,7 +49,7 @@ const base = [
 
 describe('Personas', () => {
   it('adds a persona, explains a taken name in words, and edits one', async () => {
-    let personas = [builtIn];
+    let personas: Array<typeof coach | typeof builtIn> = [builtIn];
     const { calls } = api(
       ...base,
       route('GET', '/api/assistant/conversations', () => ({ body: { items: [], nextCursor: null } })),
@@ -141,7 +141,7 @@ describe('ReviewButton', () => {
   function Where() {
     return <p>at {useLocation().pathname}</p>;
   }
-  function renderAt(assistant: boolean) {
+  function renderAt() {
     const router = createMemoryRouter(
       [
         { path: '/positions/:id', element: <ReviewButton review={{ kind: 'position', positionId: 'pos-1' }}>Review this trade</ReviewButton> },
@@ -163,7 +163,7 @@ describe('ReviewButton', () => {
       route('GET', '/api/assistant/conversations', () => ({ body: { items: [], nextCursor: null } })),
       route('GET', '/api/assistant/personas', () => ({ body: { items: [builtIn] } })),
     );
-    renderAt(true);
+    renderAt();
     await userEvent.setup().click(await screen.findByRole('button', { name: 'Review this trade' }));
     await waitFor(() => expect(streams).toHaveLength(1));
     expect(streams[0]?.path).toBe('/api/assistant/conversations/new/messages/stream');
@@ -176,7 +176,7 @@ describe('ReviewButton', () => {
 
   it('is hidden when the assistant is off', async () => {
     const { calls } = api(route('GET', '/api/config', () => ({ body: config(false) })));
-    renderAt(false);
+    renderAt();
     await waitFor(() => expect(calls.some((c) => c.path === '/api/config')).toBe(true));
     expect(screen.queryByRole('button', { name: 'Review this trade' })).toBeNull();
   });
