@@ -24,7 +24,6 @@ package assistant
 import (
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -33,8 +32,11 @@ import (
 
 	"tradejournal/shared/app"
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/assistantdata"
 	"tradejournal/shared/auth"
+	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/market"
 	"tradejournal/shared/wallet"
@@ -42,27 +44,31 @@ import (
 
 // Limits of the request fields.
 const (
-	maxQuestionRunes = 4000
-	maxTitleRunes    = 200
+	maxQuestionRunes = assistantdata.MaxQuestionChars
+	maxTitleRunes    = assistantdata.MaxTitleChars
+	maxSearchRunes   = 200
 )
 
 var keyShape = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 
 type handler struct {
-	app    *app.App
-	store  store
-	wallet *wallet.Service
-	client *http.Client   // the providers'
-	quotes *market.Quotes // the quote tool's
-	on     bool           // the assistant is configured
-	budget time.Duration
+	app     *app.App
+	store   store
+	wallet  *wallet.Service
+	client  *http.Client        // the providers'
+	quotes  *market.Quotes      // the quote tool's
+	journal *journalstore.Store // reads the positions a review names
+	days    *dayjournal.Store   // reads the day entries a review names
+	on      bool                // the assistant is configured
+	budget  time.Duration
 }
 
 // Group returns the assistant route group.
 func Group(a *app.App) httpx.Group {
 	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget,
 		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing),
-		quotes: market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log)}
+		quotes:  market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log),
+		journal: journalstore.New(a.DB, a.Keyring, a.Now), days: dayjournal.New(a.DB, a.Keyring, a.Now)}
 	on := func(next http.HandlerFunc) http.HandlerFunc {
 		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {
 			if !h.on {
@@ -79,7 +85,7 @@ func Group(a *app.App) httpx.Group {
 		Routes: []httpx.Route{
 			{Pattern: "GET /api/assistant/conversations", Handler: on(h.list)},
 			{Pattern: "GET /api/assistant/conversations/{conversationId}", Handler: on(h.read)},
-			{Pattern: "PATCH /api/assistant/conversations/{conversationId}", Handler: on(h.rename)},
+			{Pattern: "PATCH /api/assistant/conversations/{conversationId}", Handler: on(h.update)},
 			{Pattern: "DELETE /api/assistant/conversations/{conversationId}", Handler: on(h.remove)},
 			{Pattern: "POST /api/assistant/conversations/{conversationId}/messages/stream", Handler: on(h.stream)},
 			{Pattern: "GET /api/assistant/models", Handler: on(h.models)},
@@ -88,6 +94,10 @@ func Group(a *app.App) httpx.Group {
 			{Pattern: "GET /api/assistant/keys", Handler: on(h.listKeys)},
 			{Pattern: "POST /api/assistant/keys", Handler: on(h.addKey)},
 			{Pattern: "DELETE /api/assistant/keys/{keyId}", Handler: on(h.removeKey)},
+			{Pattern: "GET /api/assistant/personas", Handler: on(h.listPersonas)},
+			{Pattern: "POST /api/assistant/personas", Handler: on(h.createPersona)},
+			{Pattern: "PATCH /api/assistant/personas/{personaId}", Handler: on(h.updatePersona)},
+			{Pattern: "DELETE /api/assistant/personas/{personaId}", Handler: on(h.deletePersona)},
 		},
 	}
 }
@@ -116,9 +126,16 @@ type listPage struct {
 
 // list answers the caller's conversations, latest activity first, by
 // keyset (?cursor=, ?limit= as the journal's lists: default 50, clamped to
-// 1..200).
+// 1..200); ?q= keeps those whose title contains it, ignoring case.
 func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	search := strings.TrimSpace(q.Get("q"))
+	if search != "" {
+		if err := checkText("q", search, maxSearchRunes); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+	}
 	limit, err := listquery.ParseLimit(q.Get("limit"))
 	if err != nil {
 		httpx.Error(w, r, err)
@@ -133,7 +150,7 @@ func (h *handler) list(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, listquery.ErrCursor)
 		return
 	}
-	items, next, err := h.store.list(r.Context(), auth.CurrentUser(r.Context()).ID, cursor, limit)
+	items, next, err := h.store.list(r.Context(), auth.CurrentUser(r.Context()).ID, search, cursor, limit)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -176,28 +193,34 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) {
 	}{c, msgs, calls})
 }
 
-type renameBody struct {
-	Title *string `json:"title"`
+type updateBody struct {
+	Title     *string `json:"title"`
+	PersonaID *string `json:"personaId"`
 }
 
-// rename sets a conversation's title (1..200 characters).
-func (h *handler) rename(w http.ResponseWriter, r *http.Request) {
-	var body renameBody
+// update sets a conversation's title (1..200 characters), its persona
+// (one of the caller's, or "default"), or both.
+func (h *handler) update(w http.ResponseWriter, r *http.Request) {
+	var body updateBody
 	if err := httpx.Decode(w, r, &body); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	if body.Title == nil {
-		httpx.Error(w, r, apperr.Invalid("title", "is required"))
+	if body.Title == nil && body.PersonaID == nil {
+		httpx.Error(w, r, apperr.Invalid("title", "is required (or personaId)"))
 		return
 	}
-	title := strings.TrimSpace(*body.Title)
-	if err := checkText("title", title, maxTitleRunes); err != nil {
-		httpx.Error(w, r, err)
-		return
+	ch := change{PersonaID: body.PersonaID}
+	if body.Title != nil {
+		title := strings.TrimSpace(*body.Title)
+		if err := checkText("title", title, maxTitleRunes); err != nil {
+			httpx.Error(w, r, err)
+			return
+		}
+		ch.Title = &title
 	}
 	ctx := r.Context()
-	c, err := h.store.rename(ctx, auth.CurrentUser(ctx).ID, r.PathValue("conversationId"), title, h.app.Now())
+	c, err := h.store.update(ctx, auth.CurrentUser(ctx).ID, r.PathValue("conversationId"), ch, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -222,19 +245,9 @@ func (h *handler) staleBefore() time.Time {
 	return h.app.Now().Add(-h.budget - time.Minute)
 }
 
-// checkText refuses empty text, text over max characters, invalid UTF-8
-// and NUL (which PostgreSQL refuses).
-func checkText(field, s string, max int) error {
-	switch {
-	case s == "":
-		return apperr.Invalid(field, "is required")
-	case !utf8.ValidString(s) || strings.ContainsRune(s, 0):
-		return apperr.Invalid(field, "must be valid UTF-8 text")
-	case utf8.RuneCountInString(s) > max:
-		return apperr.Invalid(field, "must be at most "+strconv.Itoa(max)+" characters")
-	}
-	return nil
-}
+// checkText is the assistant's one check of a text field
+// (assistantdata.CheckText, which the restore uses too).
+func checkText(field, s string, max int) error { return assistantdata.CheckText(field, s, max) }
 
 // titleOf makes a new conversation's title from its first question.
 func titleOf(question string) string {

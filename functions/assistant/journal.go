@@ -232,7 +232,13 @@ func (h *handler) relevantPositions(ctx context.Context, userID, question string
 			(SELECT id FROM positions WHERE user_id = $1 AND status = 'closed' AND net_pnl < 0 ORDER BY closed_at DESC LIMIT $5)
 		) AND p.user_id = $1
 		ORDER BY p.opened_at DESC NULLS FIRST, p.id DESC`
-	rows, err := h.app.DB.Query(ctx, q, userID, recentPositions, symbols, mentionedPerQuery, losers)
+	return h.readPositions(ctx, q, userID, recentPositions, symbols, mentionedPerQuery, losers)
+}
+
+// readPositions runs q, which selects positionColumns, and opens the
+// notes (cut to an excerpt).
+func (h *handler) readPositions(ctx context.Context, q string, args ...any) ([]position, error) {
+	rows, err := h.app.DB.Query(ctx, q, args...)
 	if err != nil {
 		return nil, db.Classify(err)
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/assistantdata"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/listquery"
@@ -20,6 +22,35 @@ type Conversation struct {
 	Title     string    `json:"title"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
+	// PersonaID is the persona its turns speak as: one of the user's, or
+	// "default" for the built-in one.
+	PersonaID string `json:"personaId"`
+	// Review is what the conversation was opened to review, or null.
+	Review *ReviewRef `json:"review"`
+}
+
+// conversationCols are the columns scanConversation reads.
+const conversationCols = `id::text, title, created_at, updated_at, coalesce(persona_id::text, 'default'),
+	review_kind, review_date, review_position_id::text`
+
+func scanConversation(row pgx.Row) (Conversation, error) {
+	var (
+		c        Conversation
+		kind     *string
+		day      *time.Time
+		position *string
+	)
+	if err := row.Scan(&c.ID, &c.Title, &c.CreatedAt, &c.UpdatedAt, &c.PersonaID, &kind, &day, &position); err != nil {
+		return c, err
+	}
+	if kind != nil {
+		c.Review = &ReviewRef{Kind: *kind, PositionID: position}
+		if day != nil {
+			d := day.Format(time.DateOnly)
+			c.Review.Date = &d
+		}
+	}
+	return c, nil
 }
 
 // Message is one question or answer.
@@ -48,29 +79,53 @@ type store struct {
 
 func (s store) open(col encrypt.Column, v string) (string, error) { return s.keys.Open(col, v) }
 
-// list returns one page of the user's conversations, latest activity first.
-func (s store) list(ctx context.Context, userID string, after *listquery.Cursor, limit int) ([]Conversation, *string, error) {
-	const cols = `SELECT id::text, title, created_at, updated_at FROM assistant_conversations WHERE user_id = $1 `
-	const order = ` ORDER BY updated_at DESC, id DESC LIMIT $2`
+// searchBatch is how many conversations a search reads at a time. Titles
+// are sealed at rest (encrypt.AssistantTitles), so a search opens and
+// matches them here, walking the same keyset order as the plain list.
+const searchBatch = 200
+
+// list returns one page of the user's conversations, latest activity
+// first; a non-empty search keeps those whose title contains it, ignoring
+// case. The next cursor is the last item shown, so paging stays exact.
+func (s store) list(ctx context.Context, userID, search string, after *listquery.Cursor, limit int) ([]Conversation, *string, error) {
+	const q = `SELECT ` + conversationCols + ` FROM assistant_conversations
+		WHERE user_id = $1 AND ($3::timestamptz IS NULL OR (updated_at, id) < ($3, $4::uuid))
+		ORDER BY updated_at DESC, id DESC LIMIT $2`
 	var (
-		rows pgx.Rows
-		err  error
+		at    *time.Time
+		id    *string
+		items []Conversation
 	)
-	if after != nil && after.At != nil {
-		rows, err = s.pool.Query(ctx, cols+`AND (updated_at, id) < ($3, $4::uuid)`+order, userID, limit+1, *after.At, after.ID)
-	} else {
-		rows, err = s.pool.Query(ctx, cols+order, userID, limit+1)
+	if after != nil {
+		at, id = after.At, &after.ID
 	}
-	if err != nil {
-		return nil, nil, db.Classify(err)
+	needle := strings.ToLower(search)
+	batch := limit + 1
+	if search != "" {
+		batch = searchBatch
 	}
-	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Conversation, error) {
-		var c Conversation
-		err := row.Scan(&c.ID, &c.Title, &c.CreatedAt, &c.UpdatedAt)
-		return c, err
-	})
-	if err != nil {
-		return nil, nil, db.Classify(err)
+	for len(items) <= limit {
+		rows, err := s.pool.Query(ctx, q, userID, batch, at, id)
+		if err != nil {
+			return nil, nil, db.Classify(err)
+		}
+		got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Conversation, error) { return scanConversation(row) })
+		if err != nil {
+			return nil, nil, db.Classify(err)
+		}
+		for _, c := range got {
+			if c.Title, err = s.open(encrypt.AssistantTitles, c.Title); err != nil {
+				return nil, nil, err
+			}
+			if strings.Contains(strings.ToLower(c.Title), needle) {
+				items = append(items, c)
+			}
+		}
+		if len(got) < batch {
+			break
+		}
+		last := got[len(got)-1]
+		at, id = &last.UpdatedAt, &last.ID
 	}
 	var next *string
 	if len(items) > limit {
@@ -80,11 +135,6 @@ func (s store) list(ctx context.Context, userID string, after *listquery.Cursor,
 		c := listquery.Cursor{At: &at, ID: last.ID}.Encode()
 		next = &c
 	}
-	for i := range items {
-		if items[i].Title, err = s.open(encrypt.AssistantTitles, items[i].Title); err != nil {
-			return nil, nil, err
-		}
-	}
 	return items, next, nil
 }
 
@@ -93,9 +143,8 @@ func (s store) get(ctx context.Context, q db.Querier, userID, id string) (Conver
 	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
-	var c Conversation
-	err := q.QueryRow(ctx, `SELECT id::text, title, created_at, updated_at FROM assistant_conversations
-		WHERE id = $1 AND user_id = $2`, id, userID).Scan(&c.ID, &c.Title, &c.CreatedAt, &c.UpdatedAt)
+	c, err := scanConversation(q.QueryRow(ctx, `SELECT `+conversationCols+` FROM assistant_conversations
+		WHERE id = $1 AND user_id = $2`, id, userID))
 	if err != nil {
 		return Conversation{}, db.Classify(err)
 	}
@@ -133,20 +182,55 @@ func (s store) messages(ctx context.Context, conversationID string, limit int) (
 	return msgs, nil
 }
 
-func (s store) rename(ctx context.Context, userID, id, title string, now time.Time) (Conversation, error) {
+// change is what a PATCH of a conversation sets; nil fields stay.
+type change struct {
+	Title     *string
+	PersonaID *string // a persona of the user's, or assistantdata.DefaultID
+}
+
+// update sets a conversation's title and persona; a persona that is not
+// the user's is a validation error of personaId.
+func (s store) update(ctx context.Context, userID, id string, ch change, now time.Time) (Conversation, error) {
 	if !db.ValidUUID(id) {
 		return Conversation{}, apperr.ErrNotFound
 	}
-	var c Conversation
-	err := s.pool.QueryRow(ctx, `UPDATE assistant_conversations SET title = $3, updated_at = $4
-		WHERE id = $1 AND user_id = $2 RETURNING id::text, created_at, updated_at`,
-		id, userID, s.keys.Seal(encrypt.AssistantTitles, title), now).Scan(&c.ID, &c.CreatedAt, &c.UpdatedAt)
+	var title *string
+	if ch.Title != nil {
+		sealed := s.keys.Seal(encrypt.AssistantTitles, *ch.Title)
+		title = &sealed
+	}
+	persona, err := s.personaColumn(ctx, s.pool, userID, ch.PersonaID)
+	if err != nil {
+		return Conversation{}, err
+	}
+	c, err := scanConversation(s.pool.QueryRow(ctx, `UPDATE assistant_conversations
+		SET title = coalesce($3, title), persona_id = CASE WHEN $4 THEN $5::uuid ELSE persona_id END, updated_at = $6
+		WHERE id = $1 AND user_id = $2 RETURNING `+conversationCols,
+		id, userID, title, ch.PersonaID != nil, persona, now))
 	if err != nil {
 		return Conversation{}, db.Classify(err)
 	}
-	c.Title = title
-	return c, nil
+	c.Title, err = s.open(encrypt.AssistantTitles, c.Title)
+	return c, err
 }
+
+// personaColumn is the persona_id a chosen persona is stored as: NULL for
+// none chosen and for the default, else the id of one of the user's own.
+func (s store) personaColumn(ctx context.Context, q db.Querier, userID string, personaID *string) (*string, error) {
+	if personaID == nil || *personaID == assistantdata.DefaultID {
+		return nil, nil
+	}
+	p, err := assistantdata.Get(ctx, q, userID, *personaID)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return nil, errNotYourPersona
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p.ID, nil
+}
+
+var errNotYourPersona = apperr.Invalid("personaId", "must be one of your personas, or \"default\"")
 
 // remove deletes the user's conversation with its turns and messages. A
 // conversation whose turn is still streaming is refused: the turn must end
@@ -253,7 +337,9 @@ type newTurn struct {
 	ConversationID string // "" starts a new conversation
 	Key            string
 	Question       string
-	ReservationID  string // "" on the trader's own key: no credits held
+	PersonaID      *string    // a new conversation's (checked by the caller: personaColumn)
+	Review         *ReviewRef // a new conversation's (checked by the caller: checkReview)
+	ReservationID  string     // "" on the trader's own key: no credits held
 	Model          string
 	Now            time.Time
 	StaleBefore    time.Time // see closeStale
@@ -274,8 +360,11 @@ func (s store) beginTurn(ctx context.Context, n newTurn) (conversationID, turnID
 		}
 		conversationID = n.ConversationID
 		if conversationID == "" {
-			err := tx.QueryRow(ctx, `INSERT INTO assistant_conversations (user_id, title, created_at, updated_at)
-				VALUES ($1, $2, $3, $3) RETURNING id::text`, n.UserID, s.keys.Seal(encrypt.AssistantTitles, titleOf(n.Question)), n.Now).Scan(&conversationID)
+			kind, day, position := n.Review.columns()
+			err := tx.QueryRow(ctx, `INSERT INTO assistant_conversations (user_id, title, created_at, updated_at, persona_id,
+					review_kind, review_date, review_position_id)
+				VALUES ($1, $2, $3, $3, $4, $5, $6, $7) RETURNING id::text`, n.UserID, s.keys.Seal(encrypt.AssistantTitles, titleOf(n.Question)), n.Now,
+				n.PersonaID, kind, day, position).Scan(&conversationID)
 			if err != nil {
 				return db.Classify(err)
 			}

@@ -257,7 +257,7 @@ func dayJournalTool(ctx context.Context, h *handler, u auth.User, args json.RawM
 	if err != nil {
 		return "", err
 	}
-	e, err := dayjournal.New(h.app.DB, h.app.Keyring, h.app.Now).Get(ctx, u.ID, day)
+	e, err := h.days.Get(ctx, u.ID, day)
 	if err != nil {
 		return "", err
 	}

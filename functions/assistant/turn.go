@@ -26,7 +26,7 @@ import (
 const (
 	historyMessages   = 20
 	historyEachBytes  = 2 << 10
-	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt)
+	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
 	bookkeepingWindow = 15 * time.Second // settling and storing after the client left
 )
 
@@ -37,6 +37,9 @@ type submitBody struct {
 	IdempotencyKey *string     `json:"idempotencyKey"`
 	Model          *string     `json:"model"`
 	Images         []imageBody `json:"images"`
+	// PersonaID and Context are for a new conversation (review.go).
+	PersonaID *string    `json:"personaId"`
+	Context   *ReviewRef `json:"context"`
 }
 
 // imageBody is an attached image: its bytes in base64 (a data URL's part
@@ -73,6 +76,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	if conversationID == "new" {
 		conversationID = ""
 	} else if _, err := h.store.get(ctx, h.app.DB, u.ID, conversationID); err != nil {
+		httpx.Error(w, r, err)
+		return
+	}
+	persona, review, err := h.newConversationOptions(ctx, u, conversationID, body)
+	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
@@ -114,7 +122,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		t.hold = &hold
 	}
 	t.conversationID, t.turnID, err = h.store.beginTurn(ctx, newTurn{
-		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question,
+		UserID: u.ID, ConversationID: conversationID, Key: key, Question: question, PersonaID: persona, Review: review,
 		ReservationID: t.holdID(), Model: model.ID, Now: h.app.Now(), StaleBefore: h.staleBefore(),
 	})
 	if err != nil {
@@ -561,11 +569,11 @@ func (t *turnRun) rawCost(u Usage) decimal.Decimal {
 
 // systemText is the system prompt: the instructions and, with the trader's
 // consent, their journal. The one place the system prompt is assembled.
-func systemText(grounding string) string {
+func systemText(conversation, grounding string) string {
 	if grounding == "" {
-		return systemPrompt + "\n\n" + noJournalNote
+		return systemPrompt + conversation + "\n\n" + noJournalNote
 	}
-	return systemPrompt + "\n\n" + grounding
+	return systemPrompt + conversation + "\n\n" + grounding
 }
 
 // noJournalNote stands in for the journal when the trader has not let the
@@ -587,7 +595,11 @@ func (h *handler) prompt(ctx context.Context, conversationID, turnID, question s
 	if err != nil {
 		return prompt{}, err
 	}
-	p := prompt{System: systemText(grounding), Tools: h.offeredTools(access)}
+	chosen, err := h.conversationPrompt(ctx, auth.CurrentUser(ctx), conversationID, access)
+	if err != nil {
+		return prompt{}, err
+	}
+	p := prompt{System: systemText(chosen, grounding), Tools: h.offeredTools(access)}
 	for _, m := range history {
 		if m.TurnID == turnID || m.Content == "" {
 			continue // this turn's question goes last, whole; an empty cut-off answer says nothing

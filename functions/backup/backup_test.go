@@ -260,6 +260,14 @@ func TestRestoreRefusals(t *testing.T) {
 		return `{"category":"` + category + `","accountId":` + account + `,"amount":"10","currency":"USD","note":"","startDate":"` + start +
 			`","recurrence":"monthly","endDate":null,"createdAt":"2025-01-01T00:00:00Z"}` + "\n"
 	}
+	persona := func(id, name string) string {
+		return `{"id":"` + id + `","name":"` + name + `","instructions":"Be blunt.","createdAt":"2025-01-01T00:00:00Z"}` + "\n"
+	}
+	conversation := func(id, persona, title, reason string) string {
+		return `{"id":"` + id + `","title":"` + title + `","personaId":` + persona + `,"review":null,"createdAt":"2025-01-01T00:00:00Z",` +
+			`"updatedAt":"2025-01-01T00:00:00Z","turns":[{"question":"Why?","answer":"Because.","endReason":"` + reason + `",` +
+			`"startedAt":"2025-01-01T00:00:00Z","finishedAt":"2025-01-01T00:00:01Z"}]}` + "\n"
+	}
 	// An image is put in the bucket before the rates turn out bad: the
 	// restore fails and the object is deleted again.
 	imageThenBadDay := build(map[string]string{
@@ -371,6 +379,25 @@ func TestRestoreRefusals(t *testing.T) {
 			400, "INVALID_BACKUP"},
 		{"ExpenseCategoryNamedAsABuiltIn", build(map[string]string{backup.EntryAccounts: account,
 			backup.EntryExpenseCategories: `{"id":"c1","name":"Data","createdAt":"2025-01-01T00:00:00Z"}` + "\n"}, 1), 400, "INVALID_BACKUP"},
+		{"AssistantPersonaNameTwice", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantPersonas: persona("ps1", "Coach") + persona("ps2", "COACH")}, 1), 400, "INVALID_BACKUP"},
+		{"AssistantPersonaTooLong", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantPersonas: persona("ps1", strings.Repeat("n", 61))}, 1), 400, "INVALID_BACKUP"},
+		{"AssistantConversationOfUnknownPersona", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantPersonas:      persona("ps1", "Coach"),
+			backup.EntryAssistantConversations: conversation("c1", `"ps9"`, "Title", "complete")}, 1), 400, "INVALID_BACKUP"},
+		{"AssistantTurnUnknownEndReason", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantPersonas:      persona("ps1", "Coach"),
+			backup.EntryAssistantConversations: conversation("c1", `"ps1"`, "Fine", "complete") + conversation("c2", "null", "Title", "exploded")}, 1),
+			400, "INVALID_BACKUP"},
+		{"AssistantTitleTooLong", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantConversations: conversation("c1", "null", strings.Repeat("t", 201), "complete")}, 1), 400, "INVALID_BACKUP"},
+		{"AssistantConversationTwice", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantConversations: conversation("c1", "null", "A", "complete") + conversation("c1", "null", "B", "complete")}, 1),
+			400, "INVALID_BACKUP"},
+		{"AssistantReviewOfUnknownKind", build(map[string]string{backup.EntryAccounts: account,
+			backup.EntryAssistantConversations: strings.Replace(conversation("c1", "null", "A", "complete"), `"review":null`, `"review":{"kind":"year","date":"2025-01-01"}`, 1)}, 1),
+			400, "INVALID_BACKUP"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			next(t)

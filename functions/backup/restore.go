@@ -57,6 +57,10 @@ type Restored struct {
 	// SavedViews are the dashboard's saved views (its layout is a setting,
 	// restored with them, not counted).
 	SavedViews int `json:"savedViews"`
+	// AssistantPersonas and AssistantConversations are the assistant's
+	// personas of the user's own and conversations (with their messages).
+	AssistantPersonas      int `json:"assistantPersonas"`
+	AssistantConversations int `json:"assistantConversations"`
 }
 
 type restoredEnvelope struct {
@@ -65,7 +69,8 @@ type restoredEnvelope struct {
 
 var (
 	errNotEmpty = apperr.New(apperr.JournalNotEmpty, "Your journal already holds data. A backup restores only into an empty journal, "+
-		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags, fee schedules, day entries and expenses first.")
+		"so nothing is restored twice: restore into a new account, or delete this journal's accounts, tags, fee schedules, day entries, expenses "+
+		"and assistant personas and conversations first.")
 	errMediaType = apperr.New(apperr.UnsupportedMedia, "send the backup file as the body, with Content-Type application/zip")
 	errTooLarge  = apperr.New(apperr.PayloadTooLarge, "a backup may be at most %d bytes", MaxArchiveBytes)
 )
@@ -136,8 +141,8 @@ func firstErr(errs ...error) error {
 
 // journalEmpty reports whether the user has no accounts, tags, fee
 // schedules, exchange rates, saved CSV mappings, playbooks, journal day
-// entries, trading rules, expenses, expense categories or saved views of
-// their own: what a restore brings (a dashboard layout, like the time
+// entries, trading rules, expenses, expense categories, saved views,
+// assistant personas or assistant conversations of their own: what a restore brings (a dashboard layout, like the time
 // zone, is a setting the archive's replaces).
 func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error) {
 	const sql = `SELECT NOT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1)
@@ -150,7 +155,9 @@ func journalEmpty(ctx context.Context, q db.Querier, userID string) (bool, error
 		AND NOT EXISTS (SELECT 1 FROM trading_rules WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM expenses WHERE user_id = $1)
 		AND NOT EXISTS (SELECT 1 FROM expense_categories WHERE user_id = $1)
-		AND NOT EXISTS (SELECT 1 FROM saved_views WHERE user_id = $1)`
+		AND NOT EXISTS (SELECT 1 FROM saved_views WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM assistant_personas WHERE user_id = $1)
+		AND NOT EXISTS (SELECT 1 FROM assistant_conversations WHERE user_id = $1)`
 	var empty bool
 	err := q.QueryRow(ctx, sql, userID).Scan(&empty)
 	return empty, db.Classify(err)
@@ -203,7 +210,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
 		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.propFirmPlans, rs.expenses, rs.taxMarks,
-		rs.dashboardLayout, rs.savedViews} {
+		rs.dashboardLayout, rs.savedViews, rs.assistantPersonas, rs.assistantConversations} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

@@ -356,3 +356,55 @@ type SavedView struct {
 	Query     string    `json:"query"`
 	CreatedAt time.Time `json:"createdAt"`
 }
+
+// The assistant (issue 34): the user's own personas, and the conversations
+// with their turns, texts in the clear (a restore seals them with the
+// restoring instance's key). Archives made before them lack both entries,
+// which then restore nothing.
+const (
+	EntryAssistantPersonas      = "assistant_personas.jsonl"
+	EntryAssistantConversations = "assistant_conversations.jsonl"
+	MaxAssistantPersonas        = 20 // the app's cap for one user (assistantdata.MaxPersonas)
+	MaxAssistantConversations   = 20_000
+	MaxAssistantTurns           = 200_000 // of all conversations together
+)
+
+// AssistantPersona is a persona of the user's own.
+type AssistantPersona struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Instructions string    `json:"instructions"`
+	CreatedAt    time.Time `json:"createdAt"`
+}
+
+// AssistantConversation is a conversation with its turns, oldest first.
+// PersonaID names an AssistantPersona of the archive (null: the built-in
+// default); Review is what it was opened to review (null: nothing).
+type AssistantConversation struct {
+	ID        string           `json:"id"`
+	Title     string           `json:"title"`
+	PersonaID *string          `json:"personaId"`
+	Review    *AssistantReview `json:"review"`
+	CreatedAt time.Time        `json:"createdAt"`
+	UpdatedAt time.Time        `json:"updatedAt"`
+	Turns     []AssistantTurn  `json:"turns"`
+}
+
+// AssistantReview is a review on request: a week or a day (Date,
+// YYYY-MM-DD) or a position of the archive (PositionID).
+type AssistantReview struct {
+	Kind       string  `json:"kind"`
+	Date       *string `json:"date,omitempty"`
+	PositionID *string `json:"positionId,omitempty"`
+}
+
+// AssistantTurn is a question and its answer (null when the turn stored
+// none). EndReason is complete, budget, disconnect, provider_error, error
+// or abandoned; the answer is complete exactly when it is "complete".
+type AssistantTurn struct {
+	Question   string     `json:"question"`
+	Answer     *string    `json:"answer"`
+	EndReason  string     `json:"endReason"`
+	StartedAt  time.Time  `json:"startedAt"`
+	FinishedAt *time.Time `json:"finishedAt"`
+}

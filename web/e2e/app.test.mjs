@@ -1344,6 +1344,62 @@ step('picks a model, lets the assistant read the journal, attaches a chart, and 
   }
 });
 
+step('creates a persona and picks it for a conversation, searches the conversations by title, and reviews a trade from its page', async () => {
+  const provider = await fakeProvider();
+  provider.release(); // every answer whole at once
+  try {
+    await stack.restartAPI({
+      ASSISTANT_API_KEY: 'test-key',
+      ASSISTANT_MODEL: 'fake-model',
+      ASSISTANT_BASE_URL: provider.url,
+      ASSISTANT_INPUT_PRICE_PER_MTOK: '150000',
+      ASSISTANT_OUTPUT_PRICE_PER_MTOK: '600000',
+    });
+    await page.goto('/assistant');
+    const personas = page.getByRole('region', { name: 'Personas' });
+    await personas.getByRole('button', { name: 'New persona' }).click();
+    await personas.getByLabel('Name').fill('Risk coach');
+    await personas.getByLabel('Instructions').fill('E2E-PERSONA: be blunt about risk.');
+    await personas.getByRole('button', { name: 'Add persona' }).click();
+    await personas.getByText('E2E-PERSONA: be blunt about risk.').waitFor();
+
+    const talk = page.getByRole('region', { name: 'New conversation' });
+    await talk.getByLabel('Persona', { exact: true }).selectOption({ label: 'Risk coach' });
+    await talk.getByLabel('Your question').fill('How big are my AAPL losses?');
+    await talk.getByRole('button', { name: 'Ask' }).click();
+    await page.waitForURL(/\/assistant\/[0-9a-f-]{36}$/);
+    await page.getByText(/\d+ credits charged\./).waitFor();
+    const system = () => provider.requests.at(-1).body.messages[0].content;
+    assert.match(system(), /E2E-PERSONA: be blunt about risk\./);
+    assert.equal(await page.getByRole('region', { name: 'How big are my AAPL losses?' }).getByLabel('Persona', { exact: true }).inputValue(),
+      (await api('/api/assistant/personas')).items.find((p) => p.name === 'Risk coach').id);
+
+    const list = page.getByRole('navigation', { name: 'Conversations' });
+    await list.getByRole('link', { name: 'Why do my Monday trades lose?' }).waitFor();
+    await list.getByLabel('Search conversations').fill('aapl');
+    await list.getByRole('link', { name: 'Why do my Monday trades lose?' }).waitFor({ state: 'detached' });
+    await list.getByRole('link', { name: 'How big are my AAPL losses?' }).waitFor();
+    await screenshot('assistant-personas-search');
+
+    const { items } = await api('/api/positions?limit=1');
+    const trade = items[0];
+    await page.goto(`/positions/${trade.id}`);
+    await page.getByRole('button', { name: 'Review this trade' }).click();
+    await page.waitForURL(/\/assistant\/[0-9a-f-]{36}$/);
+    const messages = page.getByRole('list', { name: 'Messages' });
+    await messages.getByText(/^Review this trade: /).waitFor();
+    await page.getByText(/\d+ credits charged\./).waitFor();
+    await page.getByText('A review of one trade.').waitFor();
+    assert.match(system(), /Review request: the trader asked for a review of this position/);
+    assert.ok(system().includes(`${trade.symbol} ${trade.side}`), 'the reviewed position reaches the provider');
+    const id = new URL(page.url()).pathname.split('/').at(-1);
+    const { conversation } = await api(`/api/assistant/conversations/${id}`);
+    assert.deepEqual(conversation.review, { kind: 'position', positionId: trade.id });
+  } finally {
+    await provider.close();
+  }
+});
+
 step('takes the journal out as CSV and as a backup, restores the backup into a new account, and deletes that account', async () => {
   await nav('Settings');
   await page.getByRole('heading', { name: 'Take your data out' }).waitFor();

@@ -3184,7 +3184,9 @@ export interface paths {
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
          *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
          *     (the dashboard's widgets, only when the user arranged them) and
-         *     `saved_views.jsonl` (named dashboard filters), and
+         *     `saved_views.jsonl` (named dashboard filters), `assistant_personas.jsonl`
+         *     (the user's own) and `assistant_conversations.jsonl` (each with its
+         *     turns: question, answer, how it ended), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -3233,11 +3235,15 @@ export interface paths {
          *     new expense's are), `tax_year_end_marks.jsonl`,
          *     `dashboard_layout.json` (replaces the user's layout, as the time zone
          *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
-         *     filters' account, tag and playbook ids mapped to the restored ones).
+         *     filters' account, tag and playbook ids mapped to the restored ones),
+         *     `assistant_personas.jsonl` (held to the persona routes' rules) and
+         *     `assistant_conversations.jsonl` (their personas and reviewed
+         *     positions mapped to the restored ones; a review of a position the
+         *     archive lacks is dropped).
          *     The answer counts what was written. Only into a journal without
          *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
-         *     journal day entries, trading rules, expenses, expense categories or
-         *     saved views: otherwise 409
+         *     journal day entries, trading rules, expenses, expense categories,
+         *     saved views, assistant personas or conversations: otherwise 409
          *     `JOURNAL_NOT_EMPTY`, so a second restore duplicates nothing. A file
          *     that is not a whole, unchanged and consistent backup is a 400
          *     `INVALID_BACKUP`; one of a later format version a 400
@@ -3666,6 +3672,8 @@ export interface paths {
          * @description The signed-in user's conversations, latest activity first, keyset
          *     paginated. Only when the assistant is on (`GET /api/config` reports
          *     `assistant: true`); otherwise a codeless 404, as for an unknown path.
+         *     With `q`, only the conversations whose title contains it (ignoring
+         *     case); the cursor of a searched page is for the same `q`.
          */
         get: operations["listAssistantConversations"];
         put?: never;
@@ -3703,7 +3711,12 @@ export interface paths {
         delete: operations["deleteAssistantConversation"];
         options?: never;
         head?: never;
-        /** Rename a conversation */
+        /**
+         * Rename a conversation or change its persona
+         * @description Sets the title, the persona, or both (at least one). The persona
+         *     applies from the next turn on. A `personaId` that is not one of the
+         *     caller's personas (or `default`) is a 400 naming `personaId`.
+         */
         patch: operations["renameAssistantConversation"];
         trace?: never;
     };
@@ -3731,6 +3744,12 @@ export interface paths {
          *     and tag, and the positions the question most likely needs: the
          *     latest closed ones, those of symbols it names, the latest losers when
          *     it asks about losing). Nothing of another user's is ever included.
+         *     The conversation's persona adds its instructions to the system
+         *     prompt; a conversation started with a `context` (a review on
+         *     request) adds, on every turn, a bounded block of that week's, day's
+         *     or position's figures read again with the caller's rights. A
+         *     `context.positionId` not the caller's is a codeless 404, before any
+         *     credit is reserved.
          *
          *     **Pre-stream gate**: before any byte is streamed, credits are
          *     reserved (the most a turn can cost at the configured token prices
@@ -3861,6 +3880,60 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The built-in persona and the caller's own
+         * @description The built-in `default` first, then the caller's personas by name.
+         *     Only when the assistant is on; otherwise a codeless 404.
+         */
+        get: operations["listAssistantPersonas"];
+        put?: never;
+        /**
+         * Add a persona
+         * @description Both fields are required. A user has at most 20 personas of their
+         *     own (409 `CONFLICT` past that); names are unique per user ignoring
+         *     case (409 `CONFLICT`).
+         */
+        post: operations["createAssistantPersona"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assistant/personas/{personaId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's personas; the built-in `default`, another user's or a malformed id is a codeless 404. */
+                personaId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a persona
+         * @description Its conversations go back to the built-in default.
+         */
+        delete: operations["deleteAssistantPersona"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a persona
+         * @description Sets the name, the instructions, or both; a field left out keeps its value.
+         */
+        patch: operations["updateAssistantPersona"];
         trace?: never;
     };
     "/api/journal/days": {
@@ -4279,6 +4352,10 @@ export interface components {
             rho: string;
         };
         AssistantConversation: {
+            /** @description The persona its turns speak as, `default` for the built-in one (also after its persona was deleted). */
+            personaId: string;
+            /** @description What the conversation was opened to review, or null. */
+            review: null | components["schemas"]["AssistantReview"];
             /** Format: uuid */
             id: string;
             /** @description The first question (cut to 80 characters) until renamed. Encrypted at rest with `ENCRYPTION_KEY`. */
@@ -4290,6 +4367,38 @@ export interface components {
              * @description The last turn or rename; the list's order.
              */
             updatedAt: string;
+        };
+        /**
+         * @description A review on request: `week` (the Monday-to-Sunday week holding
+         *     `date`), `day` (`date`) or `position` (`positionId`). Dates are
+         *     YYYY-MM-DD trading days.
+         */
+        AssistantReview: {
+            /** @enum {string} */
+            kind: "week" | "day" | "position";
+            /** Format: date */
+            date?: string;
+            /** Format: uuid */
+            positionId?: string;
+        };
+        AssistantPersona: {
+            /** @description A uuid, or `default` for the built-in persona. */
+            id: string;
+            name: string;
+            /** @description Added to the system prompt of its conversations' turns; empty for the built-in default. */
+            instructions: string;
+            /** @description The built-in default */
+            builtIn: boolean;
+            /** Format: date-time */
+            createdAt: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+        };
+        AssistantPersonaInput: {
+            /** @description Trimmed; 1 to 60 characters, no control characters; unique per user ignoring case (409 `CONFLICT`). */
+            name?: string;
+            /** @description Trimmed; 1 to 2000 characters. */
+            instructions?: string;
         };
         AssistantMessage: {
             /** Format: uuid */
@@ -4520,6 +4629,10 @@ export interface components {
                 taxMarks: number;
                 /** @description The dashboard's saved views (its layout */
                 savedViews: number;
+                /** @description The assistant's personas of the user's own. */
+                assistantPersonas: number;
+                /** @description The assistant's conversations */
+                assistantConversations: number;
             };
         };
         FieldError: {
@@ -14448,6 +14561,8 @@ export interface operations {
                  *     would make an infinite scroll repeat itself).
                  */
                 cursor?: components["parameters"]["JournalCursor"];
+                /** @description Text the title contains, ignoring case; trimmed, at most 200 characters (empty lists all). */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -14556,12 +14671,14 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Trimmed; 1 to 200 characters. */
-                    title: string;
+                    title?: string;
+                    /** @description One of the caller's personas, or `default` for the built-in one. */
+                    personaId?: string;
                 };
             };
         };
         responses: {
-            /** @description The renamed conversation. */
+            /** @description The changed conversation. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14602,6 +14719,13 @@ export interface operations {
                     content: string;
                     /** @description The client's key for this submit (a UUID is ideal); reuse it only to retry. */
                     idempotencyKey: string;
+                    /**
+                     * @description Only with `new`: the new conversation's persona (one of the
+                     *     caller's, or `default`, the default when left out). Not one
+                     *     of the caller's: 400 naming `personaId`.
+                     */
+                    personaId?: string;
+                    context?: components["schemas"]["AssistantReview"];
                     /**
                      * @description An `id` of `GET /api/assistant/models`. Left out: the
                      *     operator's first model, else the caller's first own key.
@@ -14876,6 +15000,145 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["CsrfRejected"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAssistantPersonas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The personas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AssistantPersona"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAssistantPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantPersonaInput"];
+            };
+        };
+        responses: {
+            /** @description The new persona. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        persona: components["schemas"]["AssistantPersona"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: a persona of this name exists, or the user has 20 already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAssistantPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's personas; the built-in `default`, another user's or a malformed id is a codeless 404. */
+                personaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAssistantPersona: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description One of the caller's personas; the built-in `default`, another user's or a malformed id is a codeless 404. */
+                personaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantPersonaInput"];
+            };
+        };
+        responses: {
+            /** @description The changed persona. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        persona: components["schemas"]["AssistantPersona"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["CsrfRejected"];
+            404: components["responses"]["NotFound"];
+            /** @description `CONFLICT`: another persona of the user has this name. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -8,6 +8,8 @@ import { DemoJournal } from './DemoJournal';
 import { DataTable, numeric, QueryView } from '../components/QueryView';
 import { FilterBar, useUrlFilters } from '../components/filters';
 import { ErrorNote, Loading, PageTitle, SelectField } from '../components/ui';
+import { ReviewButton } from './assistant/ReviewButton';
+import { today } from './journal/days';
 import { activeCount, apiQuery, listOnlyFilterNames, withoutNames, writeFilters, type ApiQuery, type Filters } from '../filterState';
 import { sumDecimals } from '../decimal';
 import { formatDecimal, formatMoney, formatPercent, pnlClass, tradesText } from '../format';
@@ -236,6 +238,7 @@ export default function Dashboard() {
       <PageTitle
         actions={
           <>
+            <ReviewButton review={{ kind: 'week', date: today() }}>Review my week</ReviewButton>
             <button type="button" className="ghost" aria-pressed={editing} onClick={() => setEditing(!editing)}>
               Customize dashboard
             </button>

@@ -1,9 +1,9 @@
 // The trade-review assistant: the conversation list, one conversation, and
 // the composer whose answer streams in as it is written. Only reachable when
 // GET /api/config says `assistant: true` (the nav hides it otherwise).
-import { Fragment, useState, type FormEvent } from 'react';
-import { Link, NavLink, useNavigate, useParams } from 'react-router';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Fragment, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, NavLink, useLocation, useNavigate, useParams } from 'react-router';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
 import { useAppConfig } from '../../api/queries';
 import { QueryList } from '../../components/QueryView';
@@ -12,6 +12,8 @@ import { formatDateTime } from '../../format';
 import { streamTurn, type ToolStep } from './stream';
 import { canRetry, incompleteText, problemText, type Turn } from './turnState';
 import { ConsentSwitch, ImageAttach, ModelPicker, OwnKeys, ToolSteps, useModels, type Attached } from './AssistantOptions';
+import { PersonaPicker, Personas } from './Personas';
+import { isReviewRequest, type Review } from './ReviewButton';
 import './assistant.css';
 
 type Message = Schemas['AssistantMessage'];
@@ -36,13 +38,27 @@ export function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** useDebounced is value once it has stopped changing for ms. */
+function useDebounced(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
+}
+
 function ConversationList({ current }: { current: string | undefined }) {
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 250);
   const pages = useInfiniteQuery({
-    queryKey: keys.list,
+    queryKey: [...keys.list, q],
     queryFn: ({ pageParam }) =>
-      unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+      unwrap(client.GET('/api/assistant/conversations', { params: { query: { limit: 30, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) } } })),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // While a search loads, the list shows what it showed.
+    placeholderData: keepPreviousData,
   });
   const items = pages.data?.pages.flatMap((p) => p.items) ?? [];
   return (
@@ -50,7 +66,8 @@ function ConversationList({ current }: { current: string | undefined }) {
       <Link className="button" to="/assistant" aria-current={current ? undefined : 'page'}>
         New conversation
       </Link>
-      <QueryList query={pages} items={items} empty="No conversations yet.">
+      <Field label="Search conversations" type="search" maxLength={200} placeholder="Words in a title" value={search} onChange={(e) => setSearch(e.target.value)} />
+      <QueryList query={pages} items={items} empty={q ? `No conversation’s title holds “${q}”.` : 'No conversations yet.'}>
         {(conversations) => (
           <ul>
             {conversations.map((c) => (
@@ -191,6 +208,33 @@ function Rename({ id, title }: { id: string; title: string }) {
   );
 }
 
+/** ConversationPersona changes an existing conversation's persona; the next answer speaks as it. */
+function ConversationPersona({ id, personaId }: { id: string; personaId: string }) {
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (next: string) => unwrap(client.PATCH('/api/assistant/conversations/{conversationId}', { params: { path: { conversationId: id } }, body: { personaId: next } })),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.conversation(id) }),
+  });
+  return (
+    <>
+      <PersonaPicker value={change.isPending && change.variables ? change.variables : personaId} disabled={change.isPending} onChange={(next) => change.mutate(next)} />
+      <ErrorNote error={change.error} />
+    </>
+  );
+}
+
+/** reviewText says what a conversation reviews. */
+export function reviewText(r: Review): string {
+  switch (r.kind) {
+    case 'week':
+      return `A review of the week of ${r.date ?? ''}.`;
+    case 'day':
+      return `A review of the trading day ${r.date ?? ''}.`;
+    case 'position':
+      return 'A review of one trade.';
+  }
+}
+
 function DeleteButton({ id, title }: { id: string; title: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -229,6 +273,10 @@ export default function Assistant() {
   const [picked, setPicked] = useState<string>();
   const modelList = models.data?.items ?? [];
   const model = modelList.find((m) => m.id === picked) ?? modelList[0];
+  // The persona a new conversation starts with.
+  const [newPersona, setNewPersona] = useState('default');
+  const location = useLocation();
+  const reviewStarted = useRef(false);
   const turn = useQuery<Turn | null>({ queryKey: keys.turn, queryFn: () => null, initialData: null, staleTime: Infinity, gcTime: Infinity }).data;
   const setTurn = (next: (t: Turn | null) => Turn | null) => queryClient.setQueryData<Turn | null>(keys.turn, (t) => next(t ?? null));
   const conversation = useQuery({
@@ -237,7 +285,7 @@ export default function Assistant() {
     enabled: conversationId !== undefined && config.data?.assistant === true,
   });
 
-  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId' | 'model' | 'images'>) => {
+  const run = async (submit: Pick<Turn, 'conversation' | 'content' | 'idempotencyKey' | 'conversationId' | 'model' | 'images' | 'personaId' | 'context'>) => {
     const controller = new AbortController();
     let started: string | undefined;
     setTurn(() => ({ ...submit, answer: '', tools: [], state: 'streaming', controller }));
@@ -275,8 +323,19 @@ export default function Assistant() {
     setQuestion('');
     const attached = images.map((i) => ({ data: i.data }));
     setImages([]);
-    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey(), model: model?.id, images: attached });
+    void run({ conversation: conversationId ?? 'new', content, idempotencyKey: newKey(), model: model?.id, images: attached, ...(conversationId ? {} : { personaId: newPersona }) });
   };
+
+  // A review button (dashboard, day, position) opens this screen with its request: it starts the
+  // conversation once, and the request is taken off the history entry so a reload does not repeat it.
+  const request = isReviewRequest(location.state) ? location.state : undefined;
+  const assistantOn = config.data?.assistant === true;
+  useEffect(() => {
+    if (!request || !assistantOn || conversationId !== undefined || reviewStarted.current || turn?.state === 'streaming') return;
+    reviewStarted.current = true;
+    void navigate('/assistant', { replace: true, state: null });
+    void run({ conversation: 'new', content: request.question, idempotencyKey: newKey(), model: model?.id, personaId: newPersona, context: request.review });
+  });
 
   if (config.isPending) return <Loading />;
   if (config.isError) return <ErrorNote error={config.error} />;
@@ -312,7 +371,10 @@ export default function Assistant() {
     <>
       <PageTitle>Assistant</PageTitle>
       <div className="assistant-screen">
-        <ConversationList current={conversationId} />
+        <div className="assistant-side">
+          <ConversationList current={conversationId} />
+          <Personas />
+        </div>
         <section className="card" aria-label={title ?? 'New conversation'}>
           {conversationId !== undefined && conversation.isPending && <Loading />}
           {conversation.isError &&
@@ -325,6 +387,7 @@ export default function Assistant() {
             <div className="page-title">
               <h2>{title}</h2>
               <div className="actions">
+                <ConversationPersona id={conversationId} personaId={conversation.data?.conversation.personaId ?? 'default'} />
                 <Rename key={title} id={conversationId} title={title} />
                 <DeleteButton id={conversationId} title={title} />
               </div>
@@ -334,9 +397,11 @@ export default function Assistant() {
               <>
                 <h2>New conversation</h2>
                 <p className="muted">Ask about your own journal: “Why do my Monday trades lose?”, “Review my last 20 losers.”</p>
+                <PersonaPicker value={newPersona} onChange={setNewPersona} disabled={streaming} />
               </>
             )
           )}
+          {conversation.data?.conversation.review && <p className="muted">{reviewText(conversation.data.conversation.review)}</p>}
           <ol className="messages" aria-label="Messages">
             {stored.map((m) => (
               <Fragment key={m.id}>
@@ -360,7 +425,7 @@ export default function Assistant() {
                   type="button"
                   className="ghost"
                   onClick={() =>
-                    void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId, model: turn.model, images: turn.images })
+                    void run({ conversation: turn.conversation, content: turn.content, idempotencyKey: turn.idempotencyKey, conversationId: turn.conversationId, model: turn.model, images: turn.images, personaId: turn.personaId, context: turn.context })
                   }
                 >
                   Retry

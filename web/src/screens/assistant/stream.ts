@@ -24,6 +24,9 @@ export interface TurnRequest {
   model?: string | undefined;
   /** Attached images, base64. */
   images?: Array<{ data: string }> | undefined;
+  /** Only with "new": the conversation's persona, and what it reviews. */
+  personaId?: string;
+  context?: Schemas['AssistantReview'];
 }
 
 export interface TurnListener {
@@ -46,7 +49,7 @@ export async function streamTurn(req: TurnRequest, listener: TurnListener, signa
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey, model: req.model, images: req.images?.length ? req.images : undefined }),
+    body: JSON.stringify({ content: req.content, idempotencyKey: req.idempotencyKey, model: req.model, images: req.images?.length ? req.images : undefined, personaId: req.personaId, context: req.context }),
     signal,
   });
   if (!response.ok || !response.body) {

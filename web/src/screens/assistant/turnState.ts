@@ -1,6 +1,6 @@
 // The assistant screen's running turn: what was asked, what has streamed,
 // and how it ended. Kept apart from the view so the rules are testable.
-import { ApiError } from '../../api/client';
+import { ApiError, type Schemas } from '../../api/client';
 import type { DoneEvent, ToolStep } from './stream';
 
 export interface Turn {
@@ -9,6 +9,9 @@ export interface Turn {
   content: string;
   /** Reused by a retry of this submit. */
   idempotencyKey: string;
+  /** A new conversation's persona and review, sent again by a retry. */
+  personaId?: string;
+  context?: Schemas['AssistantReview'];
   /** From the start event. */
   conversationId?: string;
   turnId?: string;

@@ -12,6 +12,7 @@ import { formatDateTime, formatDay, formatDecimal, formatMoney, formatPercent, p
 import { TagPicker } from '../positions/TagPicker';
 import { moods, shiftDay, validDay } from './days';
 import { DayCompliance } from '../rules/DayCompliance';
+import { ReviewButton } from '../assistant/ReviewButton';
 
 type Entry = Schemas['JournalDay'];
 type Summary = Schemas['PositionSummary'];
@@ -60,6 +61,7 @@ function Day({ date }: { date: string }) {
             <Link className="button ghost" to="/journal">
               All days
             </Link>
+            <ReviewButton review={{ kind: 'day', date }}>Review this day</ReviewButton>
           </nav>
         }
       >

@@ -19,6 +19,7 @@ import { TagPicker } from './TagPicker';
 import { QuoteButton } from './QuoteButton';
 import { PositionPlaybook } from './PositionPlaybook';
 import { PositionCompliance } from '../rules/PositionCompliance';
+import { ReviewButton } from '../assistant/ReviewButton';
 import { contractText, plainNumber, takesPointValue } from './futures';
 import { AwaitingRateNote, fillRateText, marketText, positionMarket, quotedApart, quotePnl, rateLabel, type FillMarket } from './markets';
 import { currencyCode } from '../calculator/stepped';
@@ -501,9 +502,12 @@ function PositionScreen() {
     <ReportWrite.Provider value={report}>
       <PageTitle
         actions={
-          <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
-            Delete position
-          </ConfirmButton>
+          <>
+            <ReviewButton review={{ kind: 'position', positionId: p.id }}>Review this trade</ReviewButton>
+            <ConfirmButton className="danger" question={`Delete ${p.symbol} with its fills and images?`} busy={remove.isPending} onConfirm={() => remove.mutate()}>
+              Delete position
+            </ConfirmButton>
+          </>
         }
       >
         {p.symbol} <span className="chip">{p.side}</span> <span className="chip">{p.status}</span>
