@@ -110,14 +110,15 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
+			line := 0
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				line = pe.Line
+				line = pe.StartLine
 			}
 			return nil, 0, lineError(line, "is not a well-formed CSV row (a quote left open?)")
 		}
+		line, _ := r.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // a blank line
 		}
@@ -225,7 +226,7 @@ func parseBarTime(s string, loc *time.Location) (time.Time, bool) {
 // clip shortens what a message quotes of a cell.
 func clip(s string) string {
 	if len(s) > maxCellChars {
-		return s[:maxCellChars] + "…"
+		return strings.ToValidUTF8(s[:maxCellChars], "") + "…"
 	}
 	return s
 }

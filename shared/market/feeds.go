@@ -95,15 +95,30 @@ func (f *Feeds) Bars(ctx context.Context, assetType, symbol string, w Window) ([
 	return bars, err
 }
 
+// refusal is a provider's refusal to serve this instance at all for now
+// (its rate limit, a refused key): the client sees the *apperr.Error it
+// wraps; Refused tells a job to stop asking.
+type refusal struct{ e *apperr.Error }
+
+func (r refusal) Error() string { return r.e.Error() }
+func (r refusal) Unwrap() error { return r.e }
+
+// Refused reports whether err is a provider's refusal of every look-up
+// for now (a rate limit, a bad key), rather than a failure of one.
+func Refused(err error) bool {
+	var r refusal
+	return errors.As(err, &r)
+}
+
 // The errors of a provider, in the trader's words.
 func errKeyRefused(name string) error {
-	return apperr.New(apperr.BadGateway, "%s refused this instance's market-data key, so no bars can be shown; the administrator should check it (docs/market-data.md)", name)
+	return refusal{apperr.New(apperr.BadGateway, "%s refused this instance's market-data key, so no bars can be shown; the administrator should check it (docs/market-data.md)", name)}
 }
 
 func errRateLimited(name string, retryAfter int) error {
 	e := apperr.New(apperr.BadGateway, "%s's request limit for this instance is used up for now; try again in a minute", name)
 	e.RetryAfterSeconds = retryAfter
-	return e
+	return refusal{e}
 }
 
 func errUnusable(name string) error {
