@@ -14,7 +14,6 @@ import (
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
 	"tradejournal/shared/ratelimit"
-
 )
 
 // marketLimit bounds one user's market look-ups of positions (bars and

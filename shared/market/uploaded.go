@@ -2,7 +2,6 @@ package market
 
 import (
 	"context"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -79,25 +78,39 @@ func DeleteUpload(ctx context.Context, q db.Querier, userID, symbol string) erro
 	return nil
 }
 
-// UploadedBars returns the user's uploaded bars of symbol in w, at w's
-// resolution when the upload's is finer (Resample), and their length;
-// ok is false when the user has no bars of symbol.
-func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Window) (bars []Bar, step time.Duration, ok bool, err error) {
+// UploadedBars returns the user's uploaded bars of symbol in w and the
+// window they show: w, or, when the upload's bars are coarser than w's,
+// w widened by 20 of them each side at their resolution. Bars of a length
+// that is not one of Resolutions (2 minutes, 4 hours) are joined into the
+// next one (Resample). ok is false when the user has no bars of symbol.
+func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Window) (bars []Bar, shown Window, ok bool, err error) {
+	var res Resolution
 	const stepQ = `SELECT step_seconds FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
 	var secs int64
 	if err := q.QueryRow(ctx, stepQ, userID, symbol).Scan(&secs); err != nil {
 		if err == pgx.ErrNoRows {
-			return nil, 0, false, nil
+			return nil, w, false, nil
 		}
-		return nil, 0, false, db.Classify(err)
+		return nil, w, false, db.Classify(err)
 	}
-	step = time.Duration(secs) * time.Second
-	target := max(step, w.Resolution.Step)
+	step := time.Duration(secs) * time.Second
+	res = Resolutions[len(Resolutions)-1]
+	for _, r := range Resolutions {
+		if r.Step >= max(step, w.Resolution.Step) {
+			res = r
+			break
+		}
+	}
+	target := res.Step
+	if target > w.Resolution.Step {
+		pad := 20 * target
+		w = Window{Resolution: res, From: w.From.Add(-pad).Truncate(target), To: w.To.Add(pad + target - 1).Truncate(target)}
+	}
 	const barsQ = `SELECT at, open, high, low, close, volume FROM uploaded_bars
 		WHERE user_id = $1 AND symbol = $2 AND at >= $3 AND at <= $4 ORDER BY at`
-	rows, err := q.Query(ctx, barsQ, userID, symbol, w.From.Add(-target), w.To)
+	rows, err := q.Query(ctx, barsQ, userID, symbol, w.From, w.To)
 	if err != nil {
-		return nil, 0, false, db.Classify(err)
+		return nil, w, false, db.Classify(err)
 	}
 	var b Bar
 	_, err = pgx.ForEachRow(rows, []any{&b.Time, &b.Open, &b.High, &b.Low, &b.Close, &b.Volume}, func() error {
@@ -106,12 +119,12 @@ func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Wi
 		return nil
 	})
 	if err != nil {
-		return nil, 0, false, db.Classify(err)
+		return nil, w, false, db.Classify(err)
 	}
 	if target > step {
 		bars = Resample(bars, target)
 	}
-	return orEmpty(bars), target, true, nil
+	return orEmpty(bars), w, true, nil
 }
 
 // Resample joins bars (oldest first) into bars of length step, each
@@ -137,15 +150,4 @@ func Resample(bars []Bar, step time.Duration) []Bar {
 		out = append(out, b)
 	}
 	return out
-}
-
-// ResolutionCode names a bar length as the bars route does: minutes for
-// less than a day, D, W.
-func ResolutionCode(step time.Duration) string {
-	for _, r := range Resolutions {
-		if r.Step == step {
-			return r.Code
-		}
-	}
-	return strconv.FormatInt(int64(step/time.Minute), 10)
 }

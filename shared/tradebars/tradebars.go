@@ -96,13 +96,12 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 		out.Bars, out.Source = bars, src.Name()
 	}
 	if len(out.Bars) == 0 {
-		bars, step, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
+		bars, shown, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
 		switch {
 		case err != nil:
 			return Bars{}, err
 		case ok:
-			out.Bars, out.Step, out.Source = bars, step, market.SourceUploaded
-			out.Window.Resolution = market.Resolution{Code: market.ResolutionCode(step), Step: step}
+			out.Bars, out.Window, out.Step, out.Source = bars, shown, shown.Resolution.Step, market.SourceUploaded
 		case out.Source == "":
 			return Bars{}, ErrNoBars
 		}
