@@ -33,8 +33,8 @@ CREATE TABLE uploaded_bars (
 -- ('Alpaca', 'uploaded', ...), when they were measured, and the close
 -- they were measured to: they stand only while it is the position's
 -- close (a changed fill makes them stale, and the job measures again). A
--- closed position measured without bars has no source; opening its
--- review measures it again.
+-- closed position measured without bars has no source; the job measures
+-- it again once bars of its symbol are uploaded.
 ALTER TABLE positions
     ADD COLUMN bars_mae_price   numeric CHECK (bars_mae_price > 0),
     ADD COLUMN bars_mfe_price   numeric CHECK (bars_mfe_price > 0),

@@ -103,8 +103,7 @@ type barsResponse struct {
 // bars answers the price bars around a position's holding period, at a
 // resolution chosen from the hold (market.WindowFor), from its asset
 // type's provider or the bars uploaded for its symbol (tradebars), and the
-// excursions they imply. A closed position's excursions are recorded with
-// it when they differ from those recorded (journalstore.RecordMeasured).
+// excursions they imply. A read: the bar-excursions job records them.
 func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
@@ -130,21 +129,7 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 			res.FirstHit = &e.FirstHit
 		}
 	}
-	if !recorded(p, res) {
-		if err := h.tradeBars.Record(ctx, userID, p, b); err != nil {
-			httpx.Error(w, r, err)
-			return
-		}
-	}
 	httpx.JSON(w, http.StatusOK, res)
-}
-
-// recorded reports whether p already holds the excursions of res, so
-// looking at a chart again writes nothing.
-func recorded(p journalstore.Position, res barsResponse) bool {
-	m := p.Measured
-	eq := func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
-	return m != nil && m.Source != nil && *m.Source == res.Source && eq(m.MaePrice, res.MaePrice) && eq(m.MfePrice, res.MfePrice)
 }
 
 // errNotOpen answers an unrealised P&L of a position with nothing open.

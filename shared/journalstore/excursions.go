@@ -54,22 +54,42 @@ func (s *Store) RecordMeasured(ctx context.Context, userID, id string, closedAt 
 	return written, err
 }
 
-// Unmeasured is a closed position whose excursions were never measured to
-// its close.
+// Unmeasured is a closed position whose excursions are due a measure.
 type Unmeasured struct {
 	UserID, PositionID string
 }
 
 // Unmeasured returns up to limit closed positions of every user whose
-// excursions were never measured to their close, oldest close first.
+// excursions are due a measure, oldest close first: never measured to
+// their close, or measured without provider bars (none, or uploaded ones)
+// before the user uploaded bars of their symbol (an option's and a
+// futures option's: its underlying). The bars' symbol rule is
+// tradebars.Instrument's.
 func (s *Store) Unmeasured(ctx context.Context, limit int) ([]Unmeasured, error) {
-	// positions_unmeasured (migration 0053) holds exactly these.
-	const q = `SELECT user_id::text, id::text FROM positions
-		WHERE status = 'closed' AND bars_closed_at IS DISTINCT FROM closed_at ORDER BY closed_at, id LIMIT $1`
+	// positions_unmeasured (migration 0053) holds the first kind; the
+	// second is found from the few uploads.
+	const q = `(SELECT user_id::text, id::text, closed_at FROM positions
+			WHERE status = 'closed' AND bars_closed_at IS DISTINCT FROM closed_at ORDER BY closed_at, id LIMIT $1)
+		UNION
+		(SELECT p.user_id::text, p.id::text, p.closed_at FROM bar_uploads u JOIN positions p ON p.user_id = u.user_id
+			WHERE p.status = 'closed' AND p.bars_closed_at = p.closed_at AND p.bars_measured_at < u.uploaded_at
+				AND (p.bars_source IS NULL OR p.bars_source = 'uploaded')
+				AND u.symbol = CASE WHEN p.asset_type IN ('option', 'future_option') THEN coalesce(p.underlying, p.symbol)
+					WHEN p.asset_type = 'stock' THEN upper(p.symbol) ELSE p.symbol END
+			ORDER BY p.closed_at, p.id LIMIT $1)
+		ORDER BY 3, 2 LIMIT $1`
 	rows, err := s.pool.Query(ctx, q, limit)
 	if err != nil {
 		return nil, classify(err)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Unmeasured])
+	var (
+		u   Unmeasured
+		at  time.Time
+		out []Unmeasured
+	)
+	_, err = pgx.ForEachRow(rows, []any{&u.UserID, &u.PositionID, &at}, func() error {
+		out = append(out, u)
+		return nil
+	})
 	return out, classify(err)
 }

@@ -133,9 +133,9 @@ func tradeOf(p journalstore.Position, from, to time.Time) market.Trade {
 	return t
 }
 
-// Record stores what b says of p when p is closed (RecordMeasured); an
+// record stores what b says of p when p is closed (RecordMeasured); an
 // open position's excursions still move, so nothing is stored.
-func (s *Service) Record(ctx context.Context, userID string, p journalstore.Position, b Bars) error {
+func (s *Service) record(ctx context.Context, userID string, p journalstore.Position, b Bars) error {
 	if p.Status != journal.StatusClosed || p.ClosedAt == nil {
 		return nil
 	}
@@ -164,8 +164,8 @@ const JobBatch = 8
 // MeasureDue measures up to JobBatch closed positions whose excursions
 // were never measured to their close, the excursions job (shared/jobs).
 // A position without bars, or whose provider failed on its symbol, is
-// recorded as measured without them (opening its review measures it
-// again). A provider's refusal (its rate limit, a bad key) or silence
+// recorded as measured without them (it is due again once bars of its
+// symbol are uploaded: journalstore.Unmeasured). A provider's refusal (its rate limit, a bad key) or silence
 // ends the run, recording nothing for that position: the next run tries
 // again. It returns how many it recorded.
 func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
@@ -189,7 +189,7 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if err := s.Record(ctx, u.UserID, p, b); err != nil {
+		if err := s.record(ctx, u.UserID, p, b); err != nil {
 			return n, err
 		}
 		n++
