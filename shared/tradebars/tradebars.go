@@ -59,7 +59,8 @@ type Bars struct {
 	Source   string // the provider's name, or market.SourceUploaded
 	HeldFrom time.Time
 	HeldTo   time.Time // the close, or now while open
-	// Excursions are nil when no bar overlaps the hold.
+	// Excursions are nil when no bar overlaps the hold, and for options
+	// (whose chart is the underlying's).
 	Excursions *market.Excursions
 }
 
@@ -106,8 +107,12 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			return Bars{}, ErrNoBars
 		}
 	}
-	if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), out.Bars, out.Step); ok {
-		out.Excursions = &ex
+	// An option's bars are its underlying's, whose prices are not its
+	// premiums: its excursions are not measured from them.
+	if assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption {
+		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), out.Bars, out.Step); ok {
+			out.Excursions = &ex
+		}
 	}
 	return out, nil
 }
