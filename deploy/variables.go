@@ -27,7 +27,18 @@ var NotOnFunctionPlatform = map[string]string{
 	"IBKR_FLEX_BASE_URL":   "the brokers' public addresses serve every deployment; a test seam",
 	"ALPACA_API_BASE_URL":  "the brokers' public addresses serve every deployment; a test seam",
 	"KRAKEN_API_BASE_URL":  "the brokers' public addresses serve every deployment; a test seam",
-	"TRUSTED_PROXIES":      "API Gateway hands each function the caller's source address; no proxy sits in front",
+	"ALPACA_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
+	"TWELVE_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
+	"BINANCE_BASE_URL":     "the providers' public addresses serve every deployment; a test seam",
+	// Bar providers on the function platform are not wired yet (their keys
+	// belong in the secret): Lambda deployments show uploaded bars and,
+	// with STOCK_QUOTE_API_KEY, Finnhub's (docs/market-data.md).
+	"BARS_PROVIDERS":         "not wired into template.yaml yet: stocks use Finnhub with STOCK_QUOTE_API_KEY",
+	"ALPACA_DATA_KEY_ID":     "not wired into template.yaml yet (BARS_PROVIDERS)",
+	"ALPACA_DATA_SECRET_KEY": "not wired into template.yaml yet (BARS_PROVIDERS)",
+	"ALPACA_DATA_FEED":       "not wired into template.yaml yet (BARS_PROVIDERS)",
+	"TWELVE_DATA_API_KEY":    "not wired into template.yaml yet (BARS_PROVIDERS)",
+	"TRUSTED_PROXIES":        "API Gateway hands each function the caller's source address; no proxy sits in front",
 }
 
 // PlatformSources says, for each variable template.yaml sets on every

@@ -22,24 +22,29 @@ import (
 	"tradejournal/shared/journal"
 	"tradejournal/shared/market"
 	"tradejournal/shared/plans"
+	"tradejournal/shared/tradebars"
 )
 
 type handler struct {
-	app     *app.App
-	journal *journalstore.Store
-	quotes  *market.Quotes
+	app       *app.App
+	journal   *journalstore.Store
+	quotes    *market.Quotes
+	tradeBars *tradebars.Service
 }
 
-// Group returns the positions route group. Its quote client (bars and
-// unrealised P&L) lives as long as the process.
+// Group returns the positions route group. Its quote client (unrealised
+// P&L) and bar providers live as long as the process.
 func Group(a *app.App) httpx.Group {
 	return NewGroup(a, market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log))
 }
 
 // NewGroup is Group with a given quote client, for tests that tune its
-// timings.
+// timings: the bar providers' calls are bounded by its Timeout too.
 func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
-	h := handler{app: a, journal: journalstore.New(a.DB, a.Keyring, a.Now).Limit(plans.New(a.Config, a.Now).CheckPositions), quotes: quotes}
+	store := journalstore.New(a.DB, a.Keyring, a.Now).Limit(plans.New(a.Config, a.Now).CheckPositions)
+	feeds := market.NewFeeds(a.Config.Market, quotes, &http.Client{}, a.Now, a.Log)
+	feeds.Timeout = quotes.Timeout
+	h := handler{app: a, journal: store, quotes: quotes, tradeBars: tradebars.New(feeds, a.DB, store)}
 	require := a.Sessions.Require
 	return httpx.Group{
 		Name:   "positions",
@@ -65,6 +70,8 @@ func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
 			// Registered without a provider too (answering the codeless 404),
 			// so the route table does not depend on configuration.
 			{Pattern: "GET /api/positions/{positionId}/bars", Handler: require(h.bars)},
+			{Pattern: "PUT /api/positions/{positionId}/bars", Handler: require(h.uploadBars)},
+			{Pattern: "DELETE /api/positions/{positionId}/bars", Handler: require(h.deleteBars)},
 			{Pattern: "GET /api/positions/{positionId}/unrealized", Handler: require(h.unrealized)},
 		},
 	}

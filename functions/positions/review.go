@@ -14,8 +14,6 @@ import (
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
 	"tradejournal/shared/ratelimit"
-
-	"github.com/shopspring/decimal"
 )
 
 // marketLimit bounds one user's market look-ups of positions (bars and
@@ -62,10 +60,7 @@ func (h handler) updateImage(w http.ResponseWriter, r *http.Request) {
 // prices for: options and futures (its plan quotes US stocks).
 var errNotStock = &apperr.Error{Code: apperr.NotFound, Message: "prices are looked up for stocks only"}
 
-// errNoFills answers a look-up of bars for a draft: no holding period yet.
-var errNoFills = &apperr.Error{Code: apperr.NotFound, Message: "the position has no fills yet, so no holding period to show"}
-
-// marketPosition reads the user's position for a market look-up and the
+// marketPosition reads the user's position for a quote look-up and the
 // ticker to look up. Without a provider it is the codeless 404 of an
 // absent route, before the position is read.
 func (h handler) marketPosition(r *http.Request) (journalstore.Position, string, error) {
@@ -92,57 +87,49 @@ type barsResponse struct {
 	To         time.Time    `json:"to"`
 	Bars       []market.Bar `json:"bars"`
 	// HeldFrom and HeldTo are the holding period (to now while open);
-	// MaePrice and MfePrice the excursions the bars overlapping it and its
-	// fills imply (null without such bars).
+	// MaePrice and MfePrice the excursions the bars and the fills imply
+	// (market.Measure; null without a bar in the hold), FirstHit which of
+	// the stop and target the price reached first ("target", "stop", or
+	// null), Source where the bars came from (a provider's name, or
+	// "uploaded").
 	HeldFrom time.Time `json:"heldFrom"`
 	HeldTo   time.Time `json:"heldTo"`
 	MaePrice *string   `json:"maePrice"`
 	MfePrice *string   `json:"mfePrice"`
+	FirstHit *string   `json:"firstHit"`
+	Source   string    `json:"source"`
 }
 
-// bars answers the price bars around a stock position's holding period,
-// at a resolution chosen from the hold (market.WindowFor) or by the trader,
-// or over the whole days of the trade (barsWindow), and the MAE and
-// MFE they imply: for a long the lowest low and highest high of the bars
-// overlapping the hold and of its fills, for a short the other way round.
+// bars answers the price bars around a position's holding period, from
+// its asset type's provider or the bars uploaded for its symbol
+// (tradebars), at a resolution chosen from the hold (market.WindowFor) or
+// by the trader, or over the whole days of the trade (barsWindow), and the
+// excursions they imply. A read: the bar-excursions job records them.
 func (h handler) bars(w http.ResponseWriter, r *http.Request) {
-	p, symbol, err := h.marketPosition(r)
+	ctx := r.Context()
+	userID := auth.CurrentUser(ctx).ID
+	p, err := h.journal.Position(ctx, userID, r.PathValue("positionId"))
+	if err == nil {
+		err = ratelimit.Check(ctx, h.app.Limiter, marketLimit, userID)
+	}
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	if p.OpenedAt == nil {
-		httpx.Error(w, r, errNoFills)
-		return
-	}
-	heldTo := h.app.Now()
-	if p.Status == journal.StatusClosed && p.ClosedAt != nil {
-		heldTo = *p.ClosedAt
-	}
-	win, err := barsWindow(r, *p.OpenedAt, heldTo)
+	b, err := h.tradeBars.For(ctx, userID, p, h.app.Now(), func(open, end time.Time) (market.Window, error) {
+		return barsWindow(r, open, end)
+	})
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
-	bars, err := h.quotes.Bars(r.Context(), symbol, win)
-	if err != nil {
-		httpx.Error(w, r, err)
-		return
-	}
-	res := barsResponse{Symbol: symbol, Resolution: win.Resolution.Code, From: win.From, To: win.To, Bars: bars,
-		HeldFrom: p.OpenedAt.UTC(), HeldTo: heldTo.UTC()}
-	if low, high, ok := market.Excursion(bars, win.Resolution.Step, *p.OpenedAt, heldTo); ok {
-		// Every fill traded inside the range the position saw, which bars
-		// of another feed (or a coarse resolution) may not show.
-		for _, f := range p.Fills {
-			if price, err := decimal.NewFromString(f.Price); err == nil {
-				low, high = decimal.Min(low, price), decimal.Max(high, price)
-			}
-		}
-		lo, hi := low.String(), high.String()
-		res.MaePrice, res.MfePrice = &lo, &hi
-		if p.Side == journal.SideShort {
-			res.MaePrice, res.MfePrice = &hi, &lo
+	res := barsResponse{Symbol: b.Symbol, Resolution: b.Window.Resolution.Code, From: b.Window.From, To: b.Window.To, Bars: b.Bars,
+		HeldFrom: b.HeldFrom, HeldTo: b.HeldTo, Source: b.Source}
+	if e := b.Excursions; e != nil {
+		mae, mfe := e.MAE.String(), e.MFE.String()
+		res.MaePrice, res.MfePrice = &mae, &mfe
+		if e.FirstHit != "" {
+			res.FirstHit = &e.FirstHit
 		}
 	}
 	httpx.JSON(w, http.StatusOK, res)

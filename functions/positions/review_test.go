@@ -79,6 +79,7 @@ func marketConfig(t *testing.T, p *markettest.Provider) config.Config {
 	cfg := apitest.Config(t)
 	cfg.Market.QuoteAPIKey = quoteKey
 	cfg.Market.QuoteBaseURL = p.URL
+	cfg.Market.Bars.Providers = map[string]string{"stock": config.BarsFinnhub} // as the loader sets it with a quote key
 	return cfg
 }
 
@@ -338,7 +339,7 @@ func TestBarsAndUnrealized(t *testing.T) {
 		}{
 			{b, "/api/positions/" + long + "/bars"}, {b, "/api/positions/" + long + "/unrealized"},
 			{a, "/api/positions/" + missingID + "/bars"}, {a, "/api/positions/nope/unrealized"},
-			{a, "/api/positions/" + draft + "/bars"}, {a, "/api/positions/" + option + "/bars"},
+			{a, "/api/positions/" + draft + "/bars"},
 			{a, "/api/positions/" + long + "/unrealized"}, // closed
 		} {
 			r := tc.c.Do("GET", tc.path, nil)
@@ -346,6 +347,12 @@ func TestBarsAndUnrealized(t *testing.T) {
 				t.Errorf("%s: %d %s", tc.path, r.Status, r.Body)
 			}
 			apitest.CheckErrorShape(t, r)
+		}
+		// An option shows its underlying's bars, without excursions (the
+		// underlying's prices are not its premiums).
+		got := body(t, apitest.Must(t, a.Do("GET", "/api/positions/"+option+"/bars", nil), 200))
+		if got["symbol"] != "AAPL" || got["source"] != "Finnhub" || got["maePrice"] != nil || len(got["bars"].([]any)) == 0 {
+			t.Errorf("option bars %v %v %v", got["symbol"], got["source"], got["maePrice"])
 		}
 		if r := srv.Client(t).Do("GET", "/api/positions/"+long+"/bars", nil); r.Status != 401 {
 			t.Errorf("no session: %d", r.Status)
@@ -420,9 +427,9 @@ func TestMarketLimit(t *testing.T) {
 func TestMarketRoutesWithoutProvider(t *testing.T) {
 	f := setup(t, nil)
 	id := newPosition(t, f.a, f.account, "AAPL", "stock", "long", nil, fill("entry", "10", "1", "0", at(entryAt)))
-	for _, path := range []string{"/bars", "/unrealized"} {
+	for path, words := range map[string]string{"/bars": "upload a bars file (CSV)", "/unrealized": `"not found"`} {
 		r := f.a.Do("GET", "/api/positions/"+id+path, nil)
-		if r.Status != 404 || r.ErrorCode() != "" || !strings.Contains(string(r.Body), `"not found"`) {
+		if r.Status != 404 || r.ErrorCode() != "" || !strings.Contains(string(r.Body), words) {
 			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
 		}
 	}

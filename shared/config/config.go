@@ -179,6 +179,29 @@ type Market struct {
 	QuoteBaseURL  string
 	SECUserAgent  string // SEC_USER_AGENT
 	SECTickersURL string // SEC_TICKERS_URL
+	Bars          Bars
+}
+
+// Bar provider names of BARS_PROVIDERS.
+const (
+	BarsFinnhub    = "finnhub"
+	BarsAlpaca     = "alpaca"
+	BarsTwelveData = "twelvedata"
+	BarsBinance    = "binance"
+)
+
+// Bars is where price bars come from (shared/market, docs/market-data.md).
+type Bars struct {
+	// Providers maps an asset type to the provider of its bars
+	// (BARS_PROVIDERS); an asset type not in it has uploaded bars only.
+	Providers       map[string]string
+	AlpacaKeyID     string // ALPACA_DATA_KEY_ID
+	AlpacaSecretKey string // ALPACA_DATA_SECRET_KEY
+	AlpacaURL       string // ALPACA_DATA_BASE_URL
+	AlpacaFeed      string // ALPACA_DATA_FEED: iex (the free plan's) or sip
+	TwelveDataKey   string // TWELVE_DATA_API_KEY
+	TwelveDataURL   string // TWELVE_DATA_BASE_URL
+	BinanceURL      string // BINANCE_BASE_URL
 }
 
 // Email is outgoing mail. It is on only when the SMTP_HOST, EMAIL_FROM and

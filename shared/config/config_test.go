@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -204,7 +205,10 @@ func TestVariables(t *testing.T) {
 		"RESERVATION_TTL_MS", "SEC_TICKERS_URL", "SEC_USER_AGENT", "SEED_ADMIN_EMAIL", "SMTP_HOST", "SMTP_PASS",
 		"SMTP_PORT", "SMTP_TLS_MODE", "SMTP_USER", "STOCK_QUOTE_API_KEY", "STOCK_QUOTE_BASE_URL", "STORE_URL", "TRUSTED_PROXIES",
 		"WEB_BASE_URL",
+		"BARS_PROVIDERS", "ALPACA_DATA_KEY_ID", "ALPACA_DATA_SECRET_KEY", "ALPACA_DATA_BASE_URL", "ALPACA_DATA_FEED",
+		"TWELVE_DATA_API_KEY", "TWELVE_DATA_BASE_URL", "BINANCE_BASE_URL",
 	}
+	slices.Sort(want)
 	slices.Sort(read)
 	if !slices.Equal(read, want) {
 		t.Errorf("variables read:\n%q\nwant:\n%q", read, want)
@@ -1012,5 +1016,37 @@ func TestAssistant(t *testing.T) {
 		{"OwnKeysNotBool", vars{"ASSISTANT_OWN_KEYS": "yes"}, "ASSISTANT_OWN_KEYS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.env, tc.want) })
+	}
+}
+
+// TestBarsProviders: BARS_PROVIDERS maps asset types to providers whose
+// credentials are set; unset, stocks use Finnhub when its key is.
+func TestBarsProviders(t *testing.T) {
+	for _, tc := range []struct {
+		env  vars
+		want map[string]string
+		err  string
+	}{
+		{env: vars{}, want: map[string]string{}},
+		{env: vars{"STOCK_QUOTE_API_KEY": "k"}, want: map[string]string{"stock": BarsFinnhub}},
+		{env: vars{"BARS_PROVIDERS": "stock=alpaca, crypto=binance", "ALPACA_DATA_KEY_ID": "i", "ALPACA_DATA_SECRET_KEY": "s"},
+			want: map[string]string{"stock": BarsAlpaca, "crypto": BarsBinance}},
+		{env: vars{"BARS_PROVIDERS": "stock=alpaca"}, err: "BARS_PROVIDERS names alpaca for stock, which needs ALPACA_DATA_KEY_ID and ALPACA_DATA_SECRET_KEY"},
+		{env: vars{"BARS_PROVIDERS": "forex=twelvedata"}, err: "needs TWELVE_DATA_API_KEY"},
+		{env: vars{"BARS_PROVIDERS": "bonds=binance"}, err: "BARS_PROVIDERS must be a list of asset=provider"},
+		{env: vars{"BARS_PROVIDERS": "crypto=kraken"}, err: `unknown provider "kraken"`},
+		{env: vars{"BARS_PROVIDERS": "crypto=binance,crypto=binance"}, err: "names crypto twice"},
+		{env: vars{"ALPACA_DATA_FEED": "otc"}, err: "ALPACA_DATA_FEED must be iex or sip"},
+	} {
+		c, err := LoadFrom(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: %v", tc.env, err)
+			}
+			continue
+		}
+		if err != nil || !maps.Equal(c.Market.Bars.Providers, tc.want) {
+			t.Errorf("%v: %v %v", tc.env, c.Market.Bars.Providers, err)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,6 +85,15 @@ type raw struct {
 	StockQuoteBaseURL string `env:"STOCK_QUOTE_BASE_URL"`
 	SECUserAgent      string `env:"SEC_USER_AGENT" envDefault:"TradeJournal self-hosted admin@example.invalid"`
 	SECTickersURL     string `env:"SEC_TICKERS_URL" envDefault:"https://www.sec.gov/files/company_tickers_exchange.json"`
+
+	BarsProviders       string `env:"BARS_PROVIDERS"`
+	AlpacaDataKeyID     string `env:"ALPACA_DATA_KEY_ID"`
+	AlpacaDataSecretKey string `env:"ALPACA_DATA_SECRET_KEY"`
+	AlpacaDataBaseURL   string `env:"ALPACA_DATA_BASE_URL" envDefault:"https://data.alpaca.markets"`
+	AlpacaDataFeed      string `env:"ALPACA_DATA_FEED" envDefault:"iex"`
+	TwelveDataAPIKey    string `env:"TWELVE_DATA_API_KEY"`
+	TwelveDataBaseURL   string `env:"TWELVE_DATA_BASE_URL" envDefault:"https://api.twelvedata.com"`
+	BinanceBaseURL      string `env:"BINANCE_BASE_URL" envDefault:"https://api.binance.com"`
 
 	SMTPHost      string `env:"SMTP_HOST"`
 	EmailFrom     string `env:"EMAIL_FROM"`
@@ -284,6 +294,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 			QuoteBaseURL:  r.StockQuoteBaseURL,
 			SECUserAgent:  r.SECUserAgent,
 			SECTickersURL: r.SECTickersURL,
+			Bars: Bars{
+				AlpacaKeyID: r.AlpacaDataKeyID, AlpacaSecretKey: r.AlpacaDataSecretKey, AlpacaURL: r.AlpacaDataBaseURL, AlpacaFeed: r.AlpacaDataFeed,
+				TwelveDataKey: r.TwelveDataAPIKey, TwelveDataURL: r.TwelveDataBaseURL, BinanceURL: r.BinanceBaseURL,
+			},
 		},
 		Email: Email{
 			SMTPHost: strings.TrimSpace(r.SMTPHost),
@@ -356,6 +370,10 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkHTTPURL(p, "IBKR_FLEX_BASE_URL", r.IBKRFlexBaseURL)
 	checkHTTPURL(p, "ALPACA_API_BASE_URL", r.AlpacaAPIBaseURL)
 	checkHTTPURL(p, "KRAKEN_API_BASE_URL", r.KrakenAPIBaseURL)
+	checkHTTPURL(p, "ALPACA_DATA_BASE_URL", r.AlpacaDataBaseURL)
+	checkHTTPURL(p, "TWELVE_DATA_BASE_URL", r.TwelveDataBaseURL)
+	checkHTTPURL(p, "BINANCE_BASE_URL", r.BinanceBaseURL)
+	c.Market.Bars.Providers = barsProviders(p, r)
 
 	c.Assistant = assistant(p, r)
 	c.Email.WebBaseURL = checkEmail(p, r, c.Email)
@@ -741,4 +759,57 @@ func decodeKey(p *problems, key, s string) []byte {
 		return nil
 	}
 	return b
+}
+
+// Bar providers by name, and the asset types BARS_PROVIDERS may name (an
+// option's bars are its underlying's, so "option" names the provider of
+// underlyings; unnamed, it is the stock provider).
+var (
+	barProviderNames = []string{BarsFinnhub, BarsAlpaca, BarsTwelveData, BarsBinance}
+	barAssetTypes    = []string{"stock", "option", "future", "future_option", "forex", "crypto", "cfd"}
+)
+
+// barsProviders reads BARS_PROVIDERS ("stock=alpaca,crypto=binance"),
+// each provider's credentials present. Unset, stocks (and options) use
+// the quote provider (Finnhub) when STOCK_QUOTE_API_KEY is set, as before.
+func barsProviders(p *problems, r raw) map[string]string {
+	if r.AlpacaDataFeed != "iex" && r.AlpacaDataFeed != "sip" {
+		p.add("ALPACA_DATA_FEED", "must be iex or sip, got %q", r.AlpacaDataFeed)
+	}
+	out := map[string]string{}
+	if strings.TrimSpace(r.BarsProviders) == "" {
+		if r.StockQuoteAPIKey != "" {
+			out["stock"] = BarsFinnhub
+		}
+		return out
+	}
+	needs := map[string]struct {
+		ok   bool
+		vars string
+	}{
+		BarsFinnhub:    {r.StockQuoteAPIKey != "", "STOCK_QUOTE_API_KEY"},
+		BarsAlpaca:     {r.AlpacaDataKeyID != "" && r.AlpacaDataSecretKey != "", "ALPACA_DATA_KEY_ID and ALPACA_DATA_SECRET_KEY"},
+		BarsTwelveData: {r.TwelveDataAPIKey != "", "TWELVE_DATA_API_KEY"},
+		BarsBinance:    {true, ""},
+	}
+	for _, pair := range strings.Split(r.BarsProviders, ",") {
+		asset, provider, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		asset, provider = strings.TrimSpace(asset), strings.TrimSpace(provider)
+		switch {
+		case !ok || !slices.Contains(barAssetTypes, asset):
+			p.add("BARS_PROVIDERS", "must be a list of asset=provider (assets: %s), got %q", strings.Join(barAssetTypes, ", "), pair)
+			return out
+		case !slices.Contains(barProviderNames, provider):
+			p.add("BARS_PROVIDERS", "names an unknown provider %q for %s (providers: %s)", provider, asset, strings.Join(barProviderNames, ", "))
+			return out
+		case !needs[provider].ok:
+			p.add("BARS_PROVIDERS", "names %s for %s, which needs %s", provider, asset, needs[provider].vars)
+			return out
+		case out[asset] != "":
+			p.add("BARS_PROVIDERS", "names %s twice", asset)
+			return out
+		}
+		out[asset] = provider
+	}
+	return out
 }

@@ -32,6 +32,7 @@ import (
 	"tradejournal/shared/market"
 	"tradejournal/shared/objectstore"
 	"tradejournal/shared/staging"
+	"tradejournal/shared/tradebars"
 	"tradejournal/shared/wallet"
 )
 
@@ -45,6 +46,7 @@ const (
 	OptionExpiry     = "option-expiry"      // options still open after their expiry day, closed at 0
 	ExpenseCharges   = "expense-charges"    // recurring expenses' charges that fell due since they were written
 	BrokerSync       = "broker-sync"        // broker connections due a sync (each knows when it is due)
+	BarExcursions    = "bar-excursions"     // closed positions' MAE and MFE measured from price bars, a batch a run
 )
 
 // Job is one background job.
@@ -86,12 +88,19 @@ const (
 	// brokerSyncEvery bounds how late a connection's sync starts once it
 	// is due (brokersync decides that): template.yaml's rate too.
 	brokerSyncEvery = 15 * time.Minute
+	// excursionsEvery spaces the excursions job's batches (tradebars.JobBatch
+	// provider calls a run) to within a free plan's limits: template.yaml's
+	// rate too.
+	excursionsEvery = 10 * time.Minute
 )
 
 // List returns every job of the deployment a describes, in the order Run
 // runs them. client fetches the public ticker file (nil: the default
 // client).
 func List(a *app.App, client *http.Client) []Job {
+	httpClient := &http.Client{}
+	feeds := market.NewFeeds(a.Config.Market, market.NewQuotes(a.Config.Market, httpClient, a.Now, a.Log), httpClient, a.Now, a.Log)
+	bars := tradebars.New(feeds, a.DB, journalstore.New(a.DB, a.Keyring, a.Now))
 	jobs := []Job{
 		{Name: WalletSweep, Every: sweepEvery, Run: func(ctx context.Context) (int, error) {
 			return wallet.SweepExpired(ctx, a.DB, a.Now())
@@ -106,6 +115,11 @@ func List(a *app.App, client *http.Client) []Job {
 		{Name: OptionExpiry, Every: expiryEvery, Run: journalstore.New(a.DB, a.Keyring, a.Now).ExpireDue},
 		{Name: ExpenseCharges, Every: chargesEvery, Run: expenses.New(a.DB, a.Now).MaterialiseDue},
 		{Name: BrokerSync, Every: brokerSyncEvery, Run: brokersync.New(a.DB, a.Keyring, a.Now, a.Config.BrokerSync, nil).SyncDue},
+		// Soft: a provider's refusal (its limit, a bad key) is logged as a
+		// warning, and the next run picks up where this one stopped.
+		{Name: BarExcursions, Every: excursionsEvery, Soft: true, Run: func(ctx context.Context) (int, error) {
+			return bars.MeasureDue(ctx, a.Now())
+		}},
 	}
 	purge := Job{Name: ImageObjectPurge, Off: "object storage is not configured"}
 	if a.Objects != nil {

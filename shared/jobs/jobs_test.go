@@ -101,7 +101,7 @@ func TestJobsOnARealDatabase(t *testing.T) {
 	for _, j := range list {
 		names = append(names, j.Name)
 	}
-	if want := []string{jobs.WalletSweep, jobs.CSVImportCleanup, jobs.SymbolRefresh, jobs.OptionExpiry, jobs.ExpenseCharges, jobs.BrokerSync, jobs.ImageObjectPurge, jobs.EmailOutbox}; !reflect.DeepEqual(names, want) {
+	if want := []string{jobs.WalletSweep, jobs.CSVImportCleanup, jobs.SymbolRefresh, jobs.OptionExpiry, jobs.ExpenseCharges, jobs.BrokerSync, jobs.BarExcursions, jobs.ImageObjectPurge, jobs.EmailOutbox}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("jobs %v, want %v", names, want)
 	}
 	rep, err := jobs.Run(context.Background(), list, jobs.Event{}, quiet)

@@ -116,7 +116,11 @@ type Position struct {
 	// excursions the trader entered (or took from the price bars).
 	MaePrice *string `json:"maePrice"`
 	MfePrice *string `json:"mfePrice"`
-	Review   Review  `json:"review"`
+	// Measured is what price bars said of the closed position (the
+	// excursions job, or its bars looked up), null until measured to its
+	// current close.
+	Measured *MeasuredView `json:"measured"`
+	Review   Review        `json:"review"`
 
 	trade   journal.Trade   // what the figures are computed from
 	figures journal.Figures // nil-valued when the stored fills do not compute
@@ -132,11 +136,27 @@ type Review struct {
 	MFE         *ExcursionView `json:"mfe"`
 }
 
-// ExcursionView is a journal.Excursion as the API shows it.
+// ExcursionView is a journal.Excursion as the API shows it, with where
+// its price came from: "typed" (the trader's, which wins) or the measured
+// bars' source.
 type ExcursionView struct {
 	Price  string  `json:"price"`
 	Amount string  `json:"amount"`
 	R      *string `json:"r"`
+	Source string  `json:"source"`
+}
+
+// MeasuredView is a closed position's excursions measured from price
+// bars: the prices (null without bars), which of the stop and target the
+// price reached first ("target", "stop", "none"; null without bars), the
+// bars' source (a provider's name or "uploaded"; null: no bars were
+// found) and when.
+type MeasuredView struct {
+	MaePrice   *string   `json:"maePrice"`
+	MfePrice   *string   `json:"mfePrice"`
+	FirstHit   *string   `json:"firstHit"`
+	Source     *string   `json:"source"`
+	MeasuredAt time.Time `json:"measuredAt"`
 }
 
 // Unrealized is the P&L of what is open at price (journal.Unrealized); ok
@@ -146,8 +166,9 @@ func (p Position) Unrealized(price decimal.Decimal) (string, bool) {
 	return money.RoundN(pnl, 4), ok
 }
 
-// review formats journal.Review's figures.
-func review(r journal.ReviewFigures) Review {
+// review formats journal.Review's figures; maeSource and mfeSource say
+// where each excursion's price came from.
+func review(r journal.ReviewFigures, maeSource, mfeSource string) Review {
 	var out Review
 	if r.Hold != nil {
 		s := int64(r.Hold.Seconds())
@@ -157,20 +178,23 @@ func review(r journal.ReviewFigures) Review {
 		s := money.RoundN(*r.PlannedRR, 2)
 		out.PlannedRR = &s
 	}
-	view := func(e *journal.Excursion) *ExcursionView {
+	view := func(e *journal.Excursion, source string) *ExcursionView {
 		if e == nil {
 			return nil
 		}
-		v := &ExcursionView{Price: e.Price.String(), Amount: money.RoundN(e.Amount, 4)}
+		v := &ExcursionView{Price: e.Price.String(), Amount: money.RoundN(e.Amount, 4), Source: source}
 		if e.R != nil {
 			s := money.RoundN(*e.R, 2)
 			v.R = &s
 		}
 		return v
 	}
-	out.MAE, out.MFE = view(r.MAE), view(r.MFE)
+	out.MAE, out.MFE = view(r.MAE, maeSource), view(r.MFE, mfeSource)
 	return out
 }
+
+// SourceTyped is the source of an excursion the trader typed.
+const SourceTyped = "typed"
 
 // optionalDecimal parses a column read as text; nil stays nil.
 func optionalDecimal(s *string) (*decimal.Decimal, error) {
@@ -285,7 +309,9 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 	const sql = `SELECT ` + SummaryColumns + `, p.notes,
 			(SELECT count(*) FROM position_images i WHERE i.position_id = p.id),
 			(SELECT n.id::text FROM positions n WHERE n.reversal_of = p.id),
-			trim_scale(p.mae_price)::text, trim_scale(p.mfe_price)::text
+			trim_scale(p.mae_price)::text, trim_scale(p.mfe_price)::text,
+			p.bars_measured_at IS NOT NULL AND p.status = 'closed' AND p.bars_closed_at = p.closed_at,
+			trim_scale(p.bars_mae_price)::text, trim_scale(p.bars_mfe_price)::text, p.bars_first_hit, p.bars_source, p.bars_measured_at
 		FROM positions p WHERE p.id = $1 AND p.user_id = $2`
 	// The fills and tags are read by the position's id alone: another
 	// user's are never answered, since the position's read finds nothing.
@@ -296,10 +322,20 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 			coalesce(f.fee_asset, ''), f.fee_rate
 		FROM fills f LEFT JOIN fills o ON o.id = f.split_of OR o.split_of = f.id
 		WHERE f.position_id = $1 ORDER BY f.filled_at, f.id`
-	var trade journal.Trade
+	var (
+		trade    journal.Trade
+		current  bool
+		measured MeasuredView
+		at       *time.Time
+	)
 	b.Queue(sql, id, userID).QueryRow(func(row pgx.Row) error {
-		if err := row.Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto, &p.MaePrice, &p.MfePrice)...); err != nil {
+		if err := row.Scan(ScanSummary(&p.Summary, &p.Notes, &p.ImageCount, &p.ReversedInto, &p.MaePrice, &p.MfePrice,
+			&current, &measured.MaePrice, &measured.MfePrice, &measured.FirstHit, &measured.Source, &at)...); err != nil {
 			return db.Classify(err)
+		}
+		if current {
+			measured.MeasuredAt = at.UTC()
+			p.Measured = &measured
 		}
 		notes, err := k.Open(encrypt.PositionNotes, p.Notes)
 		if err != nil {
@@ -357,17 +393,27 @@ func loadPosition(b *pgx.Batch, k *encrypt.Keyring, userID, id string, now time.
 		if figErr != nil {
 			return nil
 		}
+		// A typed excursion wins over a measured one.
+		maeText, mfeText, maeSource, mfeSource := p.MaePrice, p.MfePrice, SourceTyped, SourceTyped
+		if m := p.Measured; m != nil && m.Source != nil {
+			if maeText == nil {
+				maeText, maeSource = m.MaePrice, *m.Source
+			}
+			if mfeText == nil {
+				mfeText, mfeSource = m.MfePrice, *m.Source
+			}
+		}
 		var target, mae, mfe *decimal.Decimal
 		for _, c := range []struct {
 			s *string
 			d **decimal.Decimal
-		}{{p.TargetPrice, &target}, {p.MaePrice, &mae}, {p.MfePrice, &mfe}} {
+		}{{p.TargetPrice, &target}, {maeText, &mae}, {mfeText, &mfe}} {
 			if *c.d, err = optionalDecimal(c.s); err != nil {
 				return err
 			}
 		}
 		p.trade, p.figures = trade, fig
-		p.Review = review(journal.Review(trade, fig, target, mae, mfe, now))
+		p.Review = review(journal.Review(trade, fig, target, mae, mfe, now), maeSource, mfeSource)
 		return nil
 	})
 	b.Queue(positionTagsSQL, id).Query(func(rows pgx.Rows) error {

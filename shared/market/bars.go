@@ -1,11 +1,9 @@
 package market
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -64,32 +62,6 @@ func WindowFor(open, end time.Time) Window {
 		}
 	}
 	return HoldWindow(open, end, res)
-}
-
-// Bars returns the bars of symbol (valid by ValidSymbol) in w, oldest first,
-// cached and shared like quotes. No data is an empty list. Errors are those
-// of Get: 404 when disabled, 502, 504.
-//
-// The provider is Finnhub: GET {base}/stock/candle?symbol=&resolution=&from=&to=
-// (unix seconds) answering {"s":"ok"|"no_data","t":[],"o":[],"h":[],"l":[],"c":[],"v":[]}.
-func (q *Quotes) Bars(ctx context.Context, symbol string, w Window) ([]Bar, error) {
-	from, to := strconv.FormatInt(w.From.Unix(), 10), strconv.FormatInt(w.To.Unix(), 10)
-	key := "bars " + symbol + " " + w.Resolution.Code + " " + from + " " + to
-	v, err := q.lookup(ctx, key, symbol, func(ctx context.Context) (any, error) {
-		path := "/stock/candle?symbol=" + url.QueryEscape(symbol) + "&resolution=" + w.Resolution.Code + "&from=" + from + "&to=" + to
-		body, err := q.call(ctx, symbol, path)
-		if err != nil {
-			return nil, err
-		}
-		bars, err := parseBars(body)
-		if err != nil {
-			q.fail(symbol, "quote provider answered bars unusably", err)
-			return nil, ErrQuoteUnavailable
-		}
-		return bars, nil
-	})
-	bars, _ := v.([]Bar)
-	return bars, err
 }
 
 type providerBars struct {
@@ -160,24 +132,4 @@ func parseBars(body []byte) ([]Bar, error) {
 		bars[i] = b
 	}
 	return bars, nil
-}
-
-// Excursion returns the lowest low and the highest high of the bars that
-// overlap [from, to] (a bar of length step covers [Time, Time+step)): for a
-// long its adverse (MAE) and favourable (MFE) prices, for a short the
-// other way round. ok is false when no bar overlaps.
-func Excursion(bars []Bar, step time.Duration, from, to time.Time) (low, high decimal.Decimal, ok bool) {
-	for _, b := range bars {
-		if !b.Time.Add(step).After(from) || b.Time.After(to) {
-			continue
-		}
-		if !ok || b.Low.LessThan(low) {
-			low = b.Low
-		}
-		if !ok || b.High.GreaterThan(high) {
-			high = b.High
-		}
-		ok = true
-	}
-	return low, high, ok
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/config"
 	"tradejournal/shared/market"
 	"tradejournal/shared/market/markettest"
 )
@@ -23,6 +24,12 @@ func fiveMinute(lowHigh ...[2]string) []markettest.Candle {
 	return out
 }
 
+// finnhubFeeds is Feeds with Finnhub (the quote provider) for stocks.
+func finnhubFeeds(t *testing.T, url string) *market.Feeds {
+	f, _ := feeds(t, "stock", config.BarsFinnhub, url)
+	return f
+}
+
 func TestBars(t *testing.T) {
 	ctx := context.Background()
 	bars := fiveMinute([2]string{"10", "11"}, [2]string{"9.5", "10.5"}, [2]string{"10.25", "12.75"}, [2]string{"8", "9"})
@@ -30,10 +37,10 @@ func TestBars(t *testing.T) {
 	var last *http.Request
 	handle := markettest.Candles(map[string][]markettest.Candle{"AAPL": bars}, nil)
 	p.Handle = func(w http.ResponseWriter, r *http.Request) { last = r; handle(w, r) }
-	q, _ := newQuotes(p.URL)
+	f := finnhubFeeds(t, p.URL)
 	w := market.Window{Resolution: market.Resolutions[1], From: barsStart, To: barsStart.Add(time.Hour)}
 
-	got, err := q.Bars(ctx, "AAPL", w)
+	got, err := f.Bars(ctx, "stock", "AAPL", w)
 	if err != nil || len(got) != 4 || got[2].High.String() != "12.75" || !got[3].Time.Equal(barsStart.Add(15*time.Minute)) {
 		t.Fatalf("bars %v %v", got, err)
 	}
@@ -42,31 +49,12 @@ func TestBars(t *testing.T) {
 		qs.Get("from") != fmt.Sprint(barsStart.Unix()) || last.Header.Get("X-Finnhub-Token") != quoteKey || qs.Has("token") {
 		t.Fatalf("request %s %v", last.URL, last.Header)
 	}
-	if _, err := q.Bars(ctx, "AAPL", w); err != nil || p.Calls() != 1 {
+	if _, err := f.Bars(ctx, "stock", "AAPL", w); err != nil || p.Calls() != 1 {
 		t.Fatalf("cached: %v, %d calls", err, p.Calls())
 	}
-	if got, err := q.Bars(ctx, "NONE", w); err != nil || len(got) != 0 {
+	if got, err := f.Bars(ctx, "stock", "NONE", w); err != nil || len(got) != 0 {
 		t.Fatalf("no data: %v %v", got, err)
 	}
-
-	// Held 14:07 to 14:12: the bars of 14:05 and 14:10 overlap it, so the
-	// low is 9.5 and the high 12.75; the 14:00 and 14:15 bars are outside.
-	low, high, ok := market.Excursion(got0(t, q, w), 5*time.Minute, barsStart.Add(7*time.Minute), barsStart.Add(12*time.Minute))
-	if !ok || low.String() != "9.5" || high.String() != "12.75" {
-		t.Fatalf("excursion %s %s %v", low, high, ok)
-	}
-	if _, _, ok := market.Excursion(nil, time.Minute, barsStart, barsStart); ok {
-		t.Fatal("excursion of no bars")
-	}
-}
-
-func got0(t *testing.T, q *market.Quotes, w market.Window) []market.Bar {
-	t.Helper()
-	b, err := q.Bars(context.Background(), "AAPL", w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestBarsUnusable(t *testing.T) {
@@ -82,8 +70,7 @@ func TestBarsUnusable(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) })
-			q, _ := newQuotes(p.URL)
-			if _, err := q.Bars(context.Background(), "AAPL", w); code(err) != apperr.BadGateway {
+			if _, err := finnhubFeeds(t, p.URL).Bars(context.Background(), "stock", "AAPL", w); code(err) != apperr.BadGateway {
 				t.Fatalf("error %v", err)
 			}
 		})
@@ -92,9 +79,9 @@ func TestBarsUnusable(t *testing.T) {
 		release := make(chan struct{})
 		p := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) { <-release })
 		t.Cleanup(func() { close(release) })
-		q, _ := newQuotes(p.URL)
-		q.Timeout = 100 * time.Millisecond
-		if _, err := q.Bars(context.Background(), "AAPL", w); code(err) != apperr.GatewayTimeout {
+		f := finnhubFeeds(t, p.URL)
+		f.Timeout = 100 * time.Millisecond
+		if _, err := f.Bars(context.Background(), "stock", "AAPL", w); code(err) != apperr.GatewayTimeout {
 			t.Fatalf("error %v", err)
 		}
 	})

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -69,27 +68,11 @@ var (
 // tier covers US listings, so the currency is USD. {"c":0,"t":0} means the
 // provider has no data for the symbol: 404.
 type Quotes struct {
+	flights
 	baseURL string
 	key     string
 	client  *http.Client
 	log     *slog.Logger
-	now     func() time.Time
-
-	Timeout  time.Duration
-	TTL      time.Duration
-	ErrorTTL time.Duration
-
-	mu    sync.Mutex
-	cache map[string]*flight
-}
-
-// flight is one provider call and, once done, its cached answer.
-type flight struct {
-	done     chan struct{}
-	finished bool      // under Quotes.mu
-	expires  time.Time // under Quotes.mu, once finished
-	value    any       // a Quote or []Bar, readable once done is closed
-	err      error
 }
 
 // NewQuotes returns the quote client of cfg.
@@ -104,11 +87,7 @@ func NewQuotes(cfg config.Market, client *http.Client, now func() time.Time, log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Quotes{
-		baseURL: strings.TrimSuffix(base, "/"), key: cfg.QuoteAPIKey, client: client, log: log, now: now,
-		Timeout: DefaultQuoteTimeout, TTL: DefaultQuoteTTL, ErrorTTL: DefaultQuoteErrorTTL,
-		cache: map[string]*flight{},
-	}
+	return &Quotes{flights: newFlights(now), baseURL: strings.TrimSuffix(base, "/"), key: cfg.QuoteAPIKey, client: client, log: log}
 }
 
 // Enabled reports whether a key is configured.
@@ -124,55 +103,14 @@ func (q *Quotes) Get(ctx context.Context, symbol string) (Quote, error) {
 	return quote, err
 }
 
-// lookup answers the cached or shared answer of key, starting fetch when
-// there is none. symbol names the lookup in logs.
-func (q *Quotes) lookup(ctx context.Context, key, symbol string, fetch func(context.Context) (any, error)) (any, error) {
+// lookup answers the cached or shared answer of key (flights.get), or
+// the codeless 404 when no key is configured. symbol names the lookup in
+// logs.
+func (q *Quotes) lookup(ctx context.Context, key, _ string, fetch func(context.Context) (any, error)) (any, error) {
 	if !q.Enabled() {
 		return nil, apperr.ErrNotFound
 	}
-	q.mu.Lock()
-	now := q.now()
-	f := q.cache[key]
-	if f == nil || f.finished && !now.Before(f.expires) {
-		if len(q.cache) >= sweepAbove {
-			q.sweep(now)
-		}
-		f = &flight{done: make(chan struct{})}
-		q.cache[key] = f
-		go q.run(f, fetch)
-	}
-	q.mu.Unlock()
-
-	select {
-	case <-f.done:
-		return f.value, f.err
-	case <-ctx.Done():
-		return nil, ErrQuoteTimeout
-	}
-}
-
-// sweep drops expired answers; under q.mu.
-func (q *Quotes) sweep(now time.Time) {
-	for sym, f := range q.cache {
-		if f.finished && !now.Before(f.expires) {
-			delete(q.cache, sym)
-		}
-	}
-}
-
-func (q *Quotes) run(f *flight, fetch func(context.Context) (any, error)) {
-	ctx, cancel := context.WithTimeout(context.Background(), q.Timeout)
-	defer cancel()
-	value, err := fetch(ctx)
-	ttl := q.TTL
-	if err != nil && !errors.Is(err, ErrNoQuote) {
-		ttl = q.ErrorTTL
-	}
-	q.mu.Lock()
-	f.value, f.err = value, err
-	f.finished, f.expires = true, q.now().Add(ttl)
-	q.mu.Unlock()
-	close(f.done)
+	return q.get(ctx, key, fetch)
 }
 
 // providerQuote is the part of the provider's answer used. Numbers stay raw

@@ -2843,22 +2843,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Price bars around a stock position's holding period
-         * @description The quote provider's bars around the trade, at a resolution chosen
-         *     from the hold (the finest of 1, 5, 15, 30, 60 minutes, a day or a week
-         *     that shows the hold in at most 120 bars), with a margin of half the
-         *     hold (at least 20 bars) each side; an open position is held to now.
-         *     `maePrice` and `mfePrice` are what the bars overlapping the holding
-         *     period imply: for a long the lowest low and the highest high, for a
-         *     short the other way round (null without such bars). Answers are
-         *     cached for 60 seconds. Checked in this order: session (401), provider
-         *     configured (404 without `code`), position (404), a stock (404), the
-         *     rate limit, fills (404 for a draft), the query (400), then the provider.
+         * Price bars around a position's holding period
+         * @description The bars around the trade, at a resolution chosen from the hold (the
+         *     finest of 1, 5, 15, 30, 60 minutes, a day or a week that shows the
+         *     hold in at most 120 bars), with a margin of half the hold (at least
+         *     20 bars) each side; an open position is held to now. The bars come
+         *     from the provider of the position's asset type (`BARS_PROVIDERS`,
+         *     docs/market-data.md; an option's are its underlying's), or, when it
+         *     has none or no bars there, from the bars the user uploaded for the
+         *     symbol (`PUT .../bars`; coarser uploaded bars widen the window to 20
+         *     of them each side). `source` says which.
+         *
+         *     `maePrice` and `mfePrice` are the excursions measured from the bars
+         *     and the fills: only prices known to fall inside the hold count (a bar
+         *     straddling the entry or the exit gives its close or its open, its high
+         *     and low only when wholly inside; every fill counts), so a bar holding
+         *     both the entry and the exit adds nothing but the fills. `firstHit`
+         *     says which of the stop and the target those prices reached first
+         *     (the stop when one bar reached both). This is a read: the
+         *     bar-excursions job records a closed position's measured excursions
+         *     with it (`measured` on the position).
+         *
+         *     Provider answers are cached for 60 seconds. Checked in this order:
+         *     session (401), position (404), the rate limit, fills (404 for a
+         *     draft), the query (400), then the provider and the uploaded bars
+         *     (404 when neither has any for the symbol).
          */
         get: operations["getPositionBars"];
-        put?: never;
+        /**
+         * Upload price bars for the position's symbol
+         * @description Replaces the user's bars of the position's symbol (an option's
+         *     underlying) with a CSV file as platforms export it (the body, as
+         *     `text/csv`): a header naming a time column (or a date and a time
+         *     column), open, high, low, close and optionally volume, separated by
+         *     commas, semicolons or tabs, one bar a line in any order. Times
+         *     without a zone are read in `timezone` (default the user's); unix
+         *     seconds are read too. Bars are whole minutes apart, at most a week;
+         *     at most 100,000 bars and 8 MiB. Every position of the symbol shows
+         *     them where no provider has bars. A user keeps bars of at most 200
+         *     symbols.
+         */
+        put: operations["uploadPositionBars"];
         post?: never;
-        delete?: never;
+        /** Delete the uploaded bars of the position's symbol */
+        delete: operations["deletePositionBars"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6480,6 +6508,12 @@ export interface components {
             maePrice: string | null;
             /** @description The maximum favourable excursion the trader entered, a price. */
             mfePrice: string | null;
+            /**
+             * @description The closed position's excursions measured from price bars (the
+             *     bar-excursions job, or its bars looked up); null until measured
+             *     to its current close. Typed excursions win over these in `review`.
+             */
+            measured: components["schemas"]["MeasuredExcursions"] | null;
             review: components["schemas"]["PositionReview"];
             /**
              * Format: uuid
@@ -7006,7 +7040,35 @@ export interface components {
             mae: components["schemas"]["Excursion"] | null;
             mfe: components["schemas"]["Excursion"] | null;
         };
+        MeasuredExcursions: {
+            /** @description Null when no bars were found. */
+            maePrice: string | null;
+            mfePrice: string | null;
+            /**
+             * @description Which of the stop and the target the price reached first after the entry; null when no bars were found.
+             * @enum {string|null}
+             */
+            firstHit: "target" | "stop" | "none" | null;
+            /** @description Where the bars came from (Finnhub, Alpaca, Twelve Data, Binance, or "uploaded"); null when none were found. */
+            source: string | null;
+            /** Format: date-time */
+            measuredAt: string;
+        };
+        BarUpload: {
+            symbol: string;
+            /** @description The bars' length, the smallest gap between two of them. */
+            stepSeconds: number;
+            barCount: number;
+            /** Format: date-time */
+            firstAt: string;
+            /** Format: date-time */
+            lastAt: string;
+            /** Format: date-time */
+            uploadedAt: string;
+        };
         Excursion: {
+            /** @description Where the price came from, "typed" (the trader's, which wins) or the measured bars' source. */
+            source: string;
             price: string;
             /** @description (price - average entry) x entry quantity x multiplier, negated for a short; 4 places. */
             amount: string;
@@ -7014,6 +7076,13 @@ export interface components {
             r: string | null;
         };
         PositionBars: {
+            /** @description Where the bars came from, a provider's name or "uploaded". */
+            source: string;
+            /**
+             * @description Which of the stop and target the price reached first after the entry (the stop when one bar reached both); null when neither, or without both.
+             * @enum {string|null}
+             */
+            firstHit: "target" | "stop" | null;
             symbol: string;
             /** @enum {string} */
             resolution: "1" | "5" | "15" | "30" | "60" | "D" | "W";
@@ -13323,7 +13392,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The bars, oldest first (empty when the provider has none). */
+            /** @description The bars, oldest first (empty when the provider has none in the window). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13335,9 +13404,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthenticated"];
             /**
-             * @description No quote provider is configured (no `code`, as for an absent
-             *     route), the position is not the user's, or there is nothing to
-             *     look up (not a stock, or a draft without fills): the message says which.
+             * @description The position is not the user's, it is a draft without fills, or
+             *     no provider serves its asset type and no bars were uploaded for
+             *     its symbol: the message says which, and what to do.
              */
             404: {
                 headers: {
@@ -13349,7 +13418,12 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
-            /** @description The provider failed or answered something unusable. No `code`; try again shortly. */
+            /**
+             * @description The provider failed, answered something unusable, refused the
+             *     instance's key, or its rate limit is used up (with
+             *     `Retry-After`). No `code`; the message names the provider and says
+             *     what to do.
+             */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -13368,6 +13442,98 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    uploadPositionBars: {
+        parameters: {
+            query?: {
+                /** @description IANA time zone of times written without one; default the user's. */
+                timezone?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The stored upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        upload: components["schemas"]["BarUpload"];
+                    };
+                };
+            };
+            /**
+             * @description The file cannot be read (`VALIDATION_ERROR` on `file`, the
+             *     message naming the line and what to change), or `timezone` is
+             *     not a zone.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The body is not `text/csv` (`UNSUPPORTED_MEDIA_TYPE`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePositionBars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The position's id. One that does not exist, is not the caller's or is malformed is a 404 without a code. */
+                positionId: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The position is not the user's, or no bars were uploaded for its symbol. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPositionUnrealized: {

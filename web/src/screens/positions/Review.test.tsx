@@ -58,6 +58,21 @@ describe('Review', () => {
     expect(screen.getByLabelText('MFE price (best price for the trade)')).toHaveValue('11.35');
   });
 
+  it('says where a measured excursion came from, and nothing for a typed one', async () => {
+    mockApi(config(false));
+    const measured = {
+      ...position,
+      review: {
+        ...position.review,
+        mae: { price: '9.4', amount: '-60.0000', r: '-0.60', source: 'typed' },
+        mfe: { price: '11.35', amount: '135.0000', r: '1.35', source: 'uploaded' },
+      },
+    } as unknown as Schemas['Position'];
+    renderScreen(<Review p={measured} currency="USD" />);
+    expect(screen.getByText(/measured from your uploaded bars/)).toHaveTextContent('11.35 · $135.00 · 1.35R · measured from your uploaded bars');
+    expect(screen.queryAllByText(/measured from/)).toHaveLength(1);
+  });
+
   it('asks nothing of the market without a quote provider, and names a refused MAE as the form does', async () => {
     const { calls } = mockApi(
       config(false),

@@ -30,6 +30,7 @@ function ExcursionCells({ e, currency }: { e: Excursion | null | undefined; curr
     <dd>
       {formatDecimal(e.price, 2, 8)} · <span className={pnlClass(e.amount)}>{formatMoney(e.amount, currency)}</span>
       {e.r ? ` · ${formatDecimal(e.r, 2)}R` : ''}
+      {e.source && e.source !== 'typed' ? ` · measured from ${e.source === 'uploaded' ? 'your uploaded bars' : `${e.source}'s bars`}` : ''}
     </dd>
   );
 }

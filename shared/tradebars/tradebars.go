@@ -1,0 +1,213 @@
+// Package tradebars finds the price bars around a position's hold and
+// measures its excursions from them: the bars route (functions/positions)
+// and the excursions job (shared/jobs) share it. Bars come from the
+// provider of the position's asset type (market.Feeds, BARS_PROVIDERS),
+// or, when it has none or they have no bars, from the bars the trader
+// uploaded for the symbol.
+package tradebars
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/instrument"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
+	"tradejournal/shared/market"
+)
+
+// Service looks bars up and records what they say.
+type Service struct {
+	feeds   *market.Feeds
+	pool    *pgxpool.Pool
+	journal *journalstore.Store
+}
+
+// New returns the service over feeds, the database and the journal's store.
+func New(feeds *market.Feeds, pool *pgxpool.Pool, store *journalstore.Store) *Service {
+	return &Service{feeds: feeds, pool: pool, journal: store}
+}
+
+// Instrument is what p's chart shows: the asset type whose provider serves
+// it and the symbol asked for (an option's or a futures option's
+// underlying; the position's own symbol otherwise, a stock's valid by
+// market.ValidSymbol). ok is false when there is none (a stock symbol the
+// providers do not take).
+func Instrument(p journalstore.Summary) (assetType, symbol string, ok bool) {
+	assetType, symbol = p.AssetType, p.Symbol
+	if (assetType == instrument.AssetOption || assetType == instrument.AssetFutureOption) && p.Underlying != nil {
+		symbol = *p.Underlying
+	}
+	if assetType == instrument.AssetStock || assetType == instrument.AssetOption {
+		symbol, ok = market.ValidSymbol(symbol)
+		return assetType, symbol, ok
+	}
+	return assetType, symbol, symbol != ""
+}
+
+// Bars are the bars around a position's hold and what they say of it.
+type Bars struct {
+	Symbol   string
+	Window   market.Window // its Resolution is Step's
+	Step     time.Duration
+	Bars     []market.Bar
+	Source   string // the provider's name, or market.SourceUploaded
+	HeldFrom time.Time
+	HeldTo   time.Time // the close, or now while open
+	// Excursions are nil when no bar overlaps the hold, and for options
+	// (whose chart is the underlying's).
+	Excursions *market.Excursions
+}
+
+// ErrNoFills answers a look-up of bars for a draft: no holding period yet.
+var ErrNoFills = &apperr.Error{Code: apperr.NotFound, Message: "the position has no fills yet, so no holding period to show"}
+
+// ErrNoBars answers a position no provider serves and whose symbol has no
+// uploaded bars.
+var ErrNoBars = &apperr.Error{Code: apperr.NotFound,
+	Message: "no price bars for this symbol: upload a bars file (CSV) exported from your platform, or ask the administrator to set up a provider"}
+
+// WindowChooser picks the bars shown around a hold from its start to its
+// end; nil is market.WindowFor.
+type WindowChooser func(open, end time.Time) (market.Window, error)
+
+// For returns the bars around p's hold (to now while open) in the window
+// choose picks, and the excursions they imply. Errors are *apperr.Error
+// values: ErrNoFills, ErrNoBars, a provider's 502 or 504, or choose's.
+func (s *Service) For(ctx context.Context, userID string, p journalstore.Position, now time.Time, choose WindowChooser) (Bars, error) {
+	if p.OpenedAt == nil {
+		return Bars{}, ErrNoFills
+	}
+	assetType, symbol, ok := Instrument(p.Summary)
+	if !ok {
+		return Bars{}, ErrNoBars
+	}
+	out := Bars{Symbol: symbol, HeldFrom: p.OpenedAt.UTC(), HeldTo: now.UTC()}
+	if p.Status == journal.StatusClosed && p.ClosedAt != nil {
+		out.HeldTo = p.ClosedAt.UTC()
+	}
+	out.Window = market.WindowFor(out.HeldFrom, out.HeldTo)
+	if choose != nil {
+		var err error
+		if out.Window, err = choose(out.HeldFrom, out.HeldTo); err != nil {
+			return Bars{}, err
+		}
+	}
+	out.Step = out.Window.Resolution.Step
+	if src, ok := s.feeds.Source(assetType); ok {
+		bars, err := s.feeds.Bars(ctx, assetType, symbol, out.Window)
+		if err != nil {
+			return Bars{}, err
+		}
+		out.Bars, out.Source = bars, src.Name()
+	}
+	if len(out.Bars) == 0 {
+		bars, shown, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
+		switch {
+		case err != nil:
+			return Bars{}, err
+		case ok:
+			out.Bars, out.Window, out.Step, out.Source = bars, shown, shown.Resolution.Step, market.SourceUploaded
+		case out.Source == "":
+			return Bars{}, ErrNoBars
+		}
+	}
+	// An option's bars are its underlying's, whose prices are not its
+	// premiums: its excursions are not measured from them.
+	if assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption {
+		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), out.Bars, out.Step); ok {
+			out.Excursions = &ex
+		}
+	}
+	return out, nil
+}
+
+// tradeOf is what market.Measure reads of p.
+func tradeOf(p journalstore.Position, from, to time.Time) market.Trade {
+	t := market.Trade{Short: p.Side == journal.SideShort, Entry: from, Exit: to}
+	for _, f := range p.Fills {
+		if d, err := decimal.NewFromString(f.Price); err == nil {
+			t.FillPrices = append(t.FillPrices, d)
+		}
+	}
+	for _, c := range []struct {
+		s *string
+		d **decimal.Decimal
+	}{{p.StopLoss, &t.Stop}, {p.TargetPrice, &t.Target}} {
+		if c.s != nil {
+			if d, err := decimal.NewFromString(*c.s); err == nil {
+				*c.d = &d
+			}
+		}
+	}
+	return t
+}
+
+// record stores what b says of p when p is closed (RecordMeasured); an
+// open position's excursions still move, so nothing is stored.
+func (s *Service) record(ctx context.Context, userID string, p journalstore.Position, b Bars) error {
+	if p.Status != journal.StatusClosed || p.ClosedAt == nil {
+		return nil
+	}
+	_, err := s.journal.RecordMeasured(ctx, userID, p.ID, *p.ClosedAt, measured(b))
+	return err
+}
+
+// measured is b's excursions as the journal stores them: none without a
+// bar in the hold.
+func measured(b Bars) journalstore.Measured {
+	if b.Excursions == nil {
+		return journalstore.Measured{}
+	}
+	e := b.Excursions
+	hit := e.FirstHit
+	if hit == "" {
+		hit = "none"
+	}
+	return journalstore.Measured{MAE: &e.MAE, MFE: &e.MFE, FirstHit: hit, Source: b.Source}
+}
+
+// JobBatch bounds the positions one run of the excursions job measures: a
+// free plan's minute of provider calls (Twelve Data's is 8).
+const JobBatch = 8
+
+// MeasureDue measures up to JobBatch closed positions whose excursions
+// were never measured to their close, the excursions job (shared/jobs).
+// A position without bars, or whose provider failed on its symbol, is
+// recorded as measured without them (it is due again once bars of its
+// symbol are uploaded: journalstore.Unmeasured). A provider's refusal (its rate limit, a bad key) or silence
+// ends the run, recording nothing for that position: the next run tries
+// again. It returns how many it recorded.
+func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
+	due, err := s.journal.Unmeasured(ctx, JobBatch)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range due {
+		p, err := s.journal.Position(ctx, u.UserID, u.PositionID)
+		if errors.Is(err, apperr.ErrNotFound) {
+			continue // deleted meanwhile
+		}
+		if err != nil {
+			return n, err
+		}
+		b, err := s.For(ctx, u.UserID, p, now, nil)
+		if ae, ok := apperr.As(err); ok && !market.Refused(err) && (ae.Code == apperr.NotFound || ae.Code == apperr.BadGateway) {
+			b, err = Bars{}, nil // no bars, or none usable: measured without them
+		}
+		if err != nil {
+			return n, err
+		}
+		if err := s.record(ctx, u.UserID, p, b); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
