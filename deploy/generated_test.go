@@ -99,6 +99,7 @@ func TestSecretsMarked(t *testing.T) {
 		"ALPACA_DATA_SECRET_KEY":           "s-alpaca-secret",
 		"TWELVE_DATA_API_KEY":              "s-twelve",
 		"ASSISTANT_API_KEY":                "s-assistant-key",
+		"ASSISTANT_ANTHROPIC_API_KEY":      "s-anthropic-key",
 		"ASSISTANT_MODEL":                  "model-name",
 		"ASSISTANT_INPUT_PRICE_PER_MTOK":   "150000",
 		"ASSISTANT_OUTPUT_PRICE_PER_MTOK":  "600000",
