@@ -1471,7 +1471,7 @@ step('splits a broker file of two accounts across two journal accounts in one im
   await form.getByLabel('Currency').fill('USD');
   await form.getByLabel('Trading-day time zone').fill('America/New_York');
   await form.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('row', { name: /Prop/ }).waitFor();
+  await page.getByRole('row', { name: /^Prop USD/ }).waitFor();
 
   await nav('Import');
   await page.getByLabel('Preset', { exact: true }).selectOption({ label: 'NinjaTrader 8: executions' });
