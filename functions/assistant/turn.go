@@ -1,7 +1,6 @@
 package assistant
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -17,6 +16,7 @@ import (
 	"tradejournal/shared/apperr"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/imagetype"
 	"tradejournal/shared/wallet"
 )
 
@@ -150,27 +150,13 @@ func validImages(in []imageBody) ([]image, error) {
 		if err != nil || len(data) == 0 {
 			return nil, apperr.Invalid("images", "must each be a PNG, JPEG or WebP image in base64")
 		}
-		mt := sniffImage(data)
+		mt := imagetype.Sniff(data)
 		if mt == "" {
 			return nil, apperr.Invalid("images", "must each be a PNG, JPEG or WebP image")
 		}
 		out = append(out, image{MediaType: mt, Data: data})
 	}
 	return out, nil
-}
-
-// sniffImage names an image type by its magic bytes: the same three types
-// as functions/positions' Sniff (groups do not import each other).
-func sniffImage(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png"
-	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		return "image/jpeg"
-	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
-		return "image/webp"
-	}
-	return ""
 }
 
 // validSubmit checks the body of a submit.

@@ -1,7 +1,6 @@
 package positions
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"tradejournal/shared/imagetype"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/listquery"
 
@@ -67,21 +67,6 @@ func scanImage(row pgx.Row, k *encrypt.Keyring) (Image, error) {
 	caption, err := k.Open(encrypt.ImageCaptions, img.Caption)
 	img.Caption = caption
 	return img, err
-}
-
-// Sniff names the image type of data by its magic bytes, whatever the
-// upload declared: image/png, image/jpeg or image/webp, or "" for anything
-// else.
-func Sniff(data []byte) string {
-	switch {
-	case bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")):
-		return "image/png"
-	case bytes.HasPrefix(data, []byte("\xff\xd8\xff")):
-		return "image/jpeg"
-	case len(data) >= 12 && bytes.Equal(data[:4], []byte("RIFF")) && bytes.Equal(data[8:12], []byte("WEBP")):
-		return "image/webp"
-	}
-	return ""
 }
 
 // ownPosition answers ErrNotFound unless the position is the user's.
@@ -198,7 +183,7 @@ func readUpload(w http.ResponseWriter, r *http.Request) (upload, error) {
 	case p.Has("file"):
 	case len(u.data) == 0:
 		p.Add("file", "is empty")
-	case Sniff(u.data) == "":
+	case imagetype.Sniff(u.data) == "":
 		p.Add("file", errNotImage.Details[0].Message)
 	}
 	return u, p.Err()
@@ -246,7 +231,7 @@ func (h handler) addImage(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	contentType := Sniff(u.data)
+	contentType := imagetype.Sniff(u.data)
 	inline, storageKey := u.data, (*string)(nil)
 	if h.app.Objects != nil {
 		// A position at its cap is refused before anything is uploaded.

@@ -46,17 +46,6 @@ func upload(t *testing.T, c *apitest.Client, path string, parts map[string][]byt
 	return c.Send(req)
 }
 
-func TestSniff(t *testing.T) {
-	for data, want := range map[string]string{
-		string(pngBytes): "image/png", string(jpegBytes): "image/jpeg", string(webpBytes): "image/webp",
-		string(gifBytes): "", "<svg xmlns='http://www.w3.org/2000/svg'/>": "", "RIFF\x24\x00\x00\x00WAVEfmt ": "", "": "",
-	} {
-		if got := positions.Sniff([]byte(data)); got != want {
-			t.Errorf("Sniff(%q) = %q, want %q", data[:min(len(data), 12)], got, want)
-		}
-	}
-}
-
 func TestImages(t *testing.T) {
 	f := setup(t, nil)
 	a := f.a
