@@ -1308,7 +1308,7 @@ step('picks a model, lets the assistant read the journal, attaches a chart, and 
     await page.getByRole('heading', { name: 'New conversation' }).waitFor();
     const consent = page.getByRole('checkbox', { name: 'Let the assistant read my journal' });
     assert.equal(await consent.isChecked(), false, 'journal access is off until the trader turns it on');
-    await consent.check();
+    await consent.click(); // a controlled box: it turns checked once the server has stored the consent
     await page.getByText(/Your statistics, positions, notes and day journal are sent/).waitFor();
     await page.getByLabel('Model').selectOption('claude-fake');
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d6e3f30000000049454e44ae426082', 'hex');
