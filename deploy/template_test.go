@@ -453,21 +453,3 @@ func TestLambdaMainsUseTheAdapter(t *testing.T) {
 		}
 	}
 }
-
-// TestTemplateCfnLint runs cfn-lint, which applies the real SAM transform
-// and CloudFormation's resource schemas, when it is installed
-// (pip install cfn-lint). It skips otherwise: cfn-lint is a Python tool
-// from PyPI, which the test command does not install (it installs from the
-// Go, npm and Debian registries); the tests above check the template
-// without it.
-func TestTemplateCfnLint(t *testing.T) {
-	bin, err := exec.LookPath("cfn-lint")
-	if err != nil {
-		t.Skip("cfn-lint is not installed")
-	}
-	cmd := exec.Command(bin, deploy.TemplateFile)
-	cmd.Dir = root(t)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("cfn-lint %s: %v\n%s", deploy.TemplateFile, err, out)
-	}
-}

@@ -71,9 +71,6 @@ func (l *load) finish() map[string]int {
 // pooled connection is a 503 (only while the server is really down) or,
 // for a read, a retry on a fresh connection.
 func TestChaosDatabaseRestartUnderLoad(t *testing.T) {
-	if testing.Short() { // make test never passes -short: this runs in CI
-		t.Skip("starts a private PostgreSQL cluster")
-	}
 	cluster := dbtest.StartCluster(t)
 	srv := apitest.StartOnDB(t, apitest.Config(t), cluster.URL, functions.All)
 	c := srv.Client(t)

@@ -58,9 +58,6 @@ const benchPageSize = 25
 // benchUsers returns a pool on a fresh database holding benchUserCount users
 // whose created_at is the SQL expression createdAt of i, 1..benchUserCount.
 func benchUsers(b *testing.B, createdAt string) *pgxpool.Pool {
-	if testing.Short() {
-		b.Skip("1,000,000-row set-up")
-	}
 	ctx := context.Background()
 	pool := dbtest.New(b)
 	start := time.Now()

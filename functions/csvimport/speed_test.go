@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/metrics"
-	"slices"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,11 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/functions"
-	"tradejournal/functions/csvimport"
 	"tradejournal/shared/apitest"
-	"tradejournal/shared/brokerfile"
 	"tradejournal/shared/db"
-	"tradejournal/shared/journalstore"
 )
 
 // speedRows is the issue's speed file: 10,000 execution rows, 5,000 round
@@ -33,10 +26,8 @@ var speedStart = time.Date(2024, 3, 4, 14, 30, 0, 0, time.UTC)
 
 // speedFile writes the speed file: trip i buys at minute i and sells 40
 // seconds later, at a price 1 to 3 ticks away (winners and losers).
-func speedFile(rows int) []byte { return speedFileFrom(rows, speedStart) }
-
-// speedFileFrom is the speed file with its first trip at start.
-func speedFileFrom(rows int, start time.Time) []byte {
+func speedFile(rows int) []byte {
+	start := speedStart
 	var b bytes.Buffer
 	b.Grow(rows * 64)
 	b.WriteString("Date,Time,Symbol,Side,Quantity,Price,Fees\n")
@@ -60,12 +51,11 @@ func speedFileFrom(rows int, start time.Time) []byte {
 }
 
 // speedSet is a running API with one signed-in user, and the speed file
-// that user imports next.
+// that user imports.
 type speedSet struct {
 	srv  *apitest.Server
 	c    *apitest.Client
 	file []byte
-	week int // how many imports came before, each a week later than the last
 }
 
 func newSpeedSet(tb testing.TB) *speedSet {
@@ -73,14 +63,6 @@ func newSpeedSet(tb testing.TB) *speedSet {
 	c := srv.Client(tb)
 	c.Register("speed@example.com", "password1")
 	return &speedSet{srv: srv, c: c, file: speedFile(speedRows)}
-}
-
-// nextWeek moves the speed file a week on (its 5,000 trips span 3.5
-// days), so a run imports what a trader who imports weekly brings: a
-// journal that grows, with no trades on the days the import adds to.
-func (s *speedSet) nextWeek() {
-	s.week++
-	s.file = speedFileFrom(speedRows, speedStart.AddDate(0, 0, 7*s.week))
 }
 
 // account makes a fresh account (so each import starts from an empty
@@ -231,60 +213,6 @@ func peakHeap(fn func()) (peak, before, allocated uint64) {
 	return max.Load(), before, sample[1].Value.Uint64() - allocStart
 }
 
-// TestImportSpeed measures the issue's targets over HTTP (a real loopback
-// connection to the local host's handler): preview and commit of 10,000
-// execution rows, the commit against a bare COPY of the same rows, and the
-// peak heap of one import. Run with TJ_SPEED=1 (docs/performance.md): it
-// seeds and times for half a minute and asserts no time (timings are not
-// tests), so make test skips it; TestImportHeap runs the same import, with
-// its heap target, in every run.
-func TestImportSpeed(t *testing.T) {
-	if os.Getenv("TJ_SPEED") == "" {
-		t.Skip("set TJ_SPEED=1 to measure (docs/performance.md)")
-	}
-	s := newSpeedSet(t)
-	runs := 11
-	if n, err := strconv.Atoi(os.Getenv("TJ_SPEED_RUNS")); err == nil && n > 0 {
-		runs = n
-	}
-	var (
-		previews, commits, copies []time.Duration
-		rows                      int
-	)
-	for i := range runs + 1 {
-		s.nextWeek()
-		account := s.account(t)
-		token, p := s.preview(t, account)
-		c := s.commit(t, token)
-		var b time.Duration
-		b, rows = s.bareCopy(t, account, s.account(t))
-		if i == 0 {
-			continue // warm-up: connections, plans, page cache
-		}
-		previews, commits, copies = append(previews, p), append(commits, c), append(copies, b)
-	}
-	pct := func(ds []time.Duration) string {
-		slices.Sort(ds)
-		return fmt.Sprintf("p50 %6.1f ms  min %6.1f  max %6.1f", ms(ds[len(ds)/2]), ms(ds[0]), ms(ds[len(ds)-1]))
-	}
-	t.Logf("file: %d rows, %d bytes", speedRows, len(s.file))
-	t.Logf("preview (HTTP, %d runs): %s", runs, pct(previews))
-	t.Logf("commit  (HTTP, %d runs): %s", runs, pct(commits))
-	t.Logf("bare COPY of the same %d rows (positions, fills, ledger): %s", rows, pct(copies))
-	t.Logf("rows/s: commit %.0f, bare COPY %.0f: commit at %.0f%% of COPY",
-		float64(rows)/commits[len(commits)/2].Seconds(), float64(rows)/copies[len(copies)/2].Seconds(),
-		100*copies[len(copies)/2].Seconds()/commits[len(commits)/2].Seconds())
-
-	s.phases(t, 5)
-
-	s.heap(t)
-	// Times are reported, never asserted: on a shared machine a neighbour
-	// decides them.
-	met := map[bool]string{true: "met", false: "missed"}
-	t.Logf("targets: preview p50 under 400 ms %s, commit p50 under 600 ms %s",
-		met[previews[len(previews)/2] < 400*time.Millisecond], met[commits[len(commits)/2] < 600*time.Millisecond])
-}
-
 // heap imports the speed file once into a fresh account and logs the peak
 // live heap of its preview and of its commit; either over 64 MiB fails.
 func (s *speedSet) heap(t *testing.T) {
@@ -312,58 +240,7 @@ func TestImportHeap(t *testing.T) {
 	newSpeedSet(t).heap(t)
 }
 
-// phases times the parts of a commit in process (n runs, medians): the
-// staged payload decoded, the journal read (open positions, duplicates),
-// the plan built, the write (figures, the COPY of positions, fills and
-// ledger rows, the balance) and the transaction's commit.
-func (s *speedSet) phases(t *testing.T, n int) {
-	ctx := context.Background()
-	names := []string{"decode", "import (read journal, build, write, commit)"}
-	times := make([][]time.Duration, len(names))
-	for range n {
-		s.nextWeek()
-		account := s.account(t)
-		token, _ := s.preview(t, account)
-		var (
-			payload []byte
-			userID  string
-		)
-		if err := s.srv.App.DB.QueryRow(ctx, `SELECT payload, user_id::text FROM csv_import_staging WHERE token_hash = $1`,
-			csvimport.HashTokenForTest(token)).Scan(&payload, &userID); err != nil {
-			t.Fatal(err)
-		}
-		lap := func(i int, start time.Time) time.Time {
-			now := time.Now()
-			times[i] = append(times[i], now.Sub(start))
-			return now
-		}
-		t0 := time.Now()
-		fills, err := brokerfile.DecodeFills(payload)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t0 = lap(0, t0)
-		store := journalstore.New(s.srv.App.DB, nil, time.Now)
-		noop := func(context.Context, pgx.Tx) error { return nil }
-		if _, err := store.Import(ctx, userID, account, fills, brokerfile.BuildOptions{}, noop); err != nil {
-			t.Fatal(err)
-		}
-		lap(1, t0)
-	}
-	var size int
-	if err := s.srv.App.DB.QueryRow(ctx, `SELECT coalesce(max(payload_bytes), 0) FROM csv_import_staging`).Scan(&size); err == nil && size > 0 {
-		t.Logf("staged payload: %d bytes", size)
-	}
-	var parts []string
-	for i, name := range names {
-		slices.Sort(times[i])
-		parts = append(parts, fmt.Sprintf("%s %.1f", name, ms(times[i][len(times[i])/2])))
-	}
-	t.Logf("commit phases in process (ms, median of %d): %s", n, strings.Join(parts, ", "))
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-func mib(b uint64) float64       { return float64(b) / (1 << 20) }
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
 
 // BenchmarkPreview is one preview of the speed file over HTTP.
 func BenchmarkPreview(b *testing.B) {

@@ -216,10 +216,7 @@ func sortTrades(ts []Trade) {
 // Each report also keeps gain = proceeds - basis + adjustment on every lot.
 func TestPropertyGainsAddUpToJournal(t *testing.T) {
 	rng := rand.New(rand.NewSource(20240406))
-	cases := 400
-	if testing.Short() {
-		cases = 50
-	}
+	const cases = 400
 	washed := 0
 	for c := range cases {
 		cur := "USD"
