@@ -30,14 +30,6 @@ var NotOnFunctionPlatform = map[string]string{
 	"ALPACA_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
 	"TWELVE_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
 	"BINANCE_BASE_URL":     "the providers' public addresses serve every deployment; a test seam",
-	// Bar providers on the function platform are not wired yet (their keys
-	// belong in the secret): Lambda deployments show uploaded bars and,
-	// with STOCK_QUOTE_API_KEY, Finnhub's (docs/market-data.md).
-	"BARS_PROVIDERS":         "not wired into template.yaml yet: stocks use Finnhub with STOCK_QUOTE_API_KEY",
-	"ALPACA_DATA_KEY_ID":     "not wired into template.yaml yet (BARS_PROVIDERS)",
-	"ALPACA_DATA_SECRET_KEY": "not wired into template.yaml yet (BARS_PROVIDERS)",
-	"ALPACA_DATA_FEED":       "not wired into template.yaml yet (BARS_PROVIDERS)",
-	"TWELVE_DATA_API_KEY":    "not wired into template.yaml yet (BARS_PROVIDERS)",
 	// The assistant on the function platform is the one OpenAI-compatible
 	// model of ASSISTANT_MODEL; the model list, Anthropic and own keys are
 	// not wired yet (docs/configuration.md).
