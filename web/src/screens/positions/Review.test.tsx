@@ -73,9 +73,15 @@ describe('Review', () => {
     expect(screen.queryAllByText(/measured from/)).toHaveLength(1);
   });
 
-  it('asks nothing of the market without a quote provider, and names a refused MAE as the form does', async () => {
+  it('charts the trade without a quote provider (uploaded bars or another provider), asks no quote, and names a refused MAE as the form does', async () => {
     const { calls } = mockApi(
       config(false),
+      route('GET', '/api/positions/p1/bars', () => ({
+        body: {
+          symbol: 'AAPL', resolution: '1', from: '2025-06-02T13:47:00Z', to: '2025-06-02T14:32:00Z', heldFrom: '2025-06-02T14:07:00Z', heldTo: '2025-06-02T16:37:00Z',
+          bars: [{ time: '2025-06-02T14:07:00Z', open: '10', high: '11.35', low: '9.4', close: '10.3', volume: '5' }], maePrice: '9.4', mfePrice: '11.35', firstHit: null, source: 'uploaded',
+        },
+      })),
       route('PATCH', '/api/positions/p1', () => ({
         status: 400,
         body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'maePrice', message: 'the adverse excursion of a long is at or below its lowest fill price (10)' }] } },
@@ -88,7 +94,9 @@ describe('Review', () => {
     await user.type(mae, '9');
     await user.click(screen.getByRole('button', { name: 'Save MAE and MFE' }));
     expect(await screen.findByText(/adverse excursion/i, { selector: '.field *' })).toBeInTheDocument();
-    expect(calls.some((c) => c.path.endsWith('/bars') || c.path.endsWith('/unrealized'))).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Price around the trade' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.path.endsWith('/bars'))).toHaveLength(1);
+    expect(calls.some((c) => c.path.endsWith('/unrealized'))).toBe(false);
   });
 
   it('refuses, before sending, an MAE above a long\'s lowest fill and an MFE below its highest, in the form\'s words', async () => {

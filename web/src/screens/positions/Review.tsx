@@ -90,18 +90,20 @@ function useSaveExcursions(p: Position) {
 /**
  * Review shows what a trade is reviewed by: how long it was held, the planned reward:risk against the
  * realised R, and how far price went against (MAE) and for (MFE) it, entered by hand or taken from the
- * price bars when the instance has a quote provider; an open stock position shows its unrealised P&L.
+ * price bars (a provider's or the trader's uploaded ones); an open stock position shows its unrealised P&L
+ * when the instance has a quote provider.
  * Every figure comes from the API.
  */
 export function Review({ p, currency }: { p: Position; currency: string | undefined }) {
   const config = useAppConfig();
-  // The bars route answers any asset type its provider serves; the chart says so when it has none.
-  const market = Boolean(config.data?.quoteLookup) && p.openedAt !== null;
-  const bars = useBars(p, market);
+  // Every position with a holding period has a chart: a provider's bars or the trader's uploaded ones
+  // (the route says in words when there are neither, and the chart offers the upload).
+  const charted = p.openedAt !== null;
+  const bars = useBars(p, charted);
   const unrealized = useQuery({
     queryKey: ['positions', p.id, 'unrealized', p.openQuantity],
     queryFn: () => unwrap(client.GET('/api/positions/{positionId}/unrealized', { params: { path: { positionId: p.id } } })),
-    enabled: market && p.assetType === 'stock' && p.status === 'open',
+    enabled: Boolean(config.data?.quoteLookup) && p.assetType === 'stock' && p.status === 'open',
     staleTime: 60_000,
     retry: false,
   });
@@ -172,7 +174,7 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
         </div>
         {err && err.details.length === 0 && <ErrorNote error={err} />}
       </form>
-      {market && <TradeChart p={p} currency={currency} />}
+      {charted && <TradeChart p={p} currency={currency} />}
       {computed && (
         <p>
           From the bars while the trade was held: MAE {formatDecimal(computed.mae, 2, 8)}, MFE {formatDecimal(computed.mfe, 2, 8)}.{' '}
