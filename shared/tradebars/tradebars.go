@@ -3,7 +3,7 @@
 // and the excursions job (shared/jobs) share it. Bars come from the
 // provider of the position's asset type (market.Feeds, BARS_PROVIDERS),
 // or, when it has none or they have no bars, from the bars the trader
-// uploaded for the symbol.
+// uploaded for the symbol (also when the provider fails).
 package tradebars
 
 import (
@@ -99,12 +99,17 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 		}
 	}
 	out.Step = out.Window.Resolution.Step
+	// A provider's failure (an outage, its limit, a refused key) still
+	// leaves the trader's uploaded bars to show; its words are the answer
+	// only when there are none.
+	var providerErr error
 	if src, ok := s.feeds.Source(assetType); ok {
 		bars, err := s.feeds.Bars(ctx, assetType, symbol, out.Window)
 		if err != nil {
-			return Bars{}, err
+			providerErr = err
+		} else {
+			out.Bars, out.Source = bars, src.Name()
 		}
-		out.Bars, out.Source = bars, src.Name()
 	}
 	if len(out.Bars) == 0 {
 		bars, shown, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
@@ -113,6 +118,8 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			return Bars{}, err
 		case ok:
 			out.Bars, out.Window, out.Step, out.Source = bars, shown, shown.Resolution.Step, market.SourceUploaded
+		case providerErr != nil:
+			return Bars{}, providerErr
 		case out.Source == "":
 			return Bars{}, ErrNoBars
 		}

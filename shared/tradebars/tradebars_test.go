@@ -1,0 +1,175 @@
+package tradebars_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/config"
+	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
+	"tradejournal/shared/market"
+	"tradejournal/shared/market/markettest"
+	"tradejournal/shared/tradebars"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/shopspring/decimal"
+)
+
+const (
+	alpacaID     = "PKTEST1234"
+	alpacaSecret = "alpaca-secret-5678"
+)
+
+var (
+	entryAt = time.Date(2025, 6, 2, 14, 7, 0, 0, time.UTC)
+	exitAt  = entryAt.Add(5 * time.Minute)
+	now     = entryAt.Add(24 * time.Hour)
+)
+
+// hour are one-minute bars from 13:40 to 14:40: 14:09 down to 9.4, 14:11
+// up to 11.35, otherwise 10 to 10.5.
+var hour = markettest.Minutes(entryAt.Add(-27*time.Minute), 61, map[int][2]string{29: {"9.4", "10.5"}, 31: {"10", "11.35"}})
+
+// rig is a journal with one user and account, and a stand-in of Alpaca
+// serving AAPL's hour (others have none); symbols from DOWN answer 500
+// (an outage), from LIMIT 429.
+type rig struct {
+	ctx      context.Context
+	pool     *pgxpool.Pool
+	store    *journalstore.Store
+	svc      *tradebars.Service
+	provider *markettest.Provider
+	user     string
+	account  string
+	// down makes every symbol answer 500 while set.
+	down atomic.Bool
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	r := &rig{ctx: context.Background(), pool: dbtest.New(t)}
+	alpaca := markettest.Alpaca(alpacaID, alpacaSecret, map[string][]markettest.Candle{"AAPL": hour, "MSFT": hour}, 1000)
+	r.provider = markettest.NewProvider(t, func(w http.ResponseWriter, req *http.Request) {
+		switch {
+		case r.down.Load() || strings.Contains(req.URL.Path, "/DOWN"):
+			w.WriteHeader(http.StatusInternalServerError)
+		case strings.Contains(req.URL.Path, "/LIMIT"):
+			w.Header().Set("Retry-After", "30")
+			w.WriteHeader(http.StatusTooManyRequests)
+		default:
+			alpaca(w, req)
+		}
+	})
+	cfg := config.Market{Bars: config.Bars{Providers: map[string]string{"stock": config.BarsAlpaca},
+		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: r.provider.URL, AlpacaFeed: "iex"}}
+	clock := func() time.Time { return now }
+	feeds := market.NewFeeds(cfg, market.NewQuotes(cfg, nil, clock, nil), nil, clock, nil)
+	r.store = journalstore.New(r.pool, nil, clock)
+	r.svc = tradebars.New(feeds, r.pool, r.store)
+	if err := r.pool.QueryRow(r.ctx, `INSERT INTO users (email, password_hash) VALUES ('bars@example.com', 'x') RETURNING id::text`).Scan(&r.user); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.pool.QueryRow(r.ctx, `INSERT INTO accounts (user_id, name, currency, starting_balance, balance)
+		VALUES ($1, 'Main', 'USD', 10000, 10000) RETURNING id::text`, r.user).Scan(&r.account); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// closed records a closed long of symbol (asset type asset; an option's
+// symbol is OCC's) bought at 10 at entryAt and sold at 11 at exitAt, stop
+// 9, target 12.
+func (r *rig) closed(t *testing.T, asset, symbol string) journalstore.Position {
+	t.Helper()
+	entry, exit := journal.FillEntry, journal.FillExit
+	in, out := entryAt.Format(time.RFC3339), exitAt.Format(time.RFC3339)
+	side := journal.SideLong
+	np := journalstore.NewPosition{AccountID: &r.account, Symbol: &symbol, AssetType: &asset, Side: &side,
+		StopLoss: journal.S("9"), TargetPrice: journal.S("12"), Fills: []journal.FillInput{
+			{Type: &entry, Price: journal.S("10"), Quantity: journal.S("100"), FilledAt: &in},
+			{Type: &exit, Price: journal.S("11"), Quantity: journal.S("100"), FilledAt: &out}}}
+	res, err := r.store.CreatePosition(r.ctx, r.user, np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Position
+}
+
+// upload saves hour as the user's bars of symbol.
+func (r *rig) upload(t *testing.T, symbol string) {
+	t.Helper()
+	bars := make([]market.Bar, len(hour))
+	for i, c := range hour {
+		bars[i] = market.Bar{Time: time.Unix(c.T, 0).UTC(), Open: decimal.RequireFromString(c.O), High: decimal.RequireFromString(c.H),
+			Low: decimal.RequireFromString(c.L), Close: decimal.RequireFromString(c.C), Volume: decimal.NewFromInt(c.V)}
+	}
+	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, time.Minute, now); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// measured is the position's measured source ("" for none, "-" when
+// never measured to its close).
+func (r *rig) measured(t *testing.T, id string) string {
+	t.Helper()
+	var source *string
+	var done bool
+	if err := r.pool.QueryRow(r.ctx, `SELECT bars_source, bars_closed_at IS NOT DISTINCT FROM closed_at FROM positions WHERE id = $1`, id).Scan(&source, &done); err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case !done:
+		return "-"
+	case source == nil:
+		return ""
+	}
+	return *source
+}
+
+// TestFallback: the provider's bars first; the uploaded bars when the
+// provider has none or fails; the provider's words when neither has bars;
+// ErrNoBars when there is no provider and no upload.
+func TestFallback(t *testing.T) {
+	r := newRig(t)
+	for _, tc := range []struct {
+		name, asset, symbol string
+		upload              bool
+		source              string
+		err                 string
+	}{
+		{"Provider", "stock", "AAPL", true, "Alpaca", ""},
+		{"ProviderHasNone", "stock", "ZZZ", true, market.SourceUploaded, ""},
+		{"ProviderFails", "stock", "DOWN", true, market.SourceUploaded, ""},
+		{"ProviderRefuses", "stock", "LIMIT", true, market.SourceUploaded, ""},
+		{"ProviderFailsNoUpload", "stock", "DOWN2", false, "", "Alpaca did not answer usably"},
+		{"ProviderRefusesNoUpload", "stock", "LIMIT2", false, "", "request limit"},
+		{"NoProvider", "future", "ESU25", true, market.SourceUploaded, ""},
+		{"NothingAtAll", "future", "NQU25", false, "", tradebars.ErrNoBars.Message},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.upload {
+				r.upload(t, tc.symbol)
+			}
+			p := r.closed(t, tc.asset, tc.symbol)
+			b, err := r.svc.For(r.ctx, r.user, p, now, nil)
+			if tc.err != "" {
+				if _, ok := apperr.As(err); !ok || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.Source != tc.source || b.Excursions == nil || b.Excursions.MAE.String() != "9.4" || b.Excursions.MFE.String() != "11.35" {
+				t.Fatalf("source %q excursions %+v", b.Source, b.Excursions)
+			}
+		})
+	}
+}
