@@ -185,17 +185,20 @@ const JobBatch = 8
 
 // MeasureDue measures up to JobBatch closed positions whose excursions
 // were never measured to their close, the excursions job (shared/jobs).
-// A position without bars, or whose provider failed on its symbol, is
-// recorded as measured without them (it is due again once bars of its
-// symbol are uploaded: journalstore.Unmeasured). A provider's refusal (its rate limit, a bad key) or silence
-// ends the run, recording nothing for that position: the next run tries
-// again. It returns how many it recorded.
+// A position without bars (ErrNoBars, or a provider's empty answer) is
+// recorded as measured without them: it is due again once bars of its
+// symbol are uploaded (journalstore.Unmeasured). A provider's failure on
+// one position (an outage, an answer it could not read) records nothing
+// for it, so the next run tries again; a provider's refusal of every
+// look-up (its rate limit, a bad key) ends the run. It returns how many
+// it recorded, and the last failure when a position was left.
 func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 	due, err := s.journal.Unmeasured(ctx, JobBatch)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
+	var left error
 	for _, u := range due {
 		p, err := s.journal.Position(ctx, u.UserID, u.PositionID)
 		if errors.Is(err, apperr.ErrNotFound) {
@@ -205,8 +208,14 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 			return n, err
 		}
 		b, err := s.For(ctx, u.UserID, p, now, nil)
-		if ae, ok := apperr.As(err); ok && !market.Refused(err) && (ae.Code == apperr.NotFound || ae.Code == apperr.BadGateway) {
-			b, err = Bars{}, nil // no bars, or none usable: measured without them
+		if ae, ok := apperr.As(err); ok && !market.Refused(err) {
+			switch ae.Code {
+			case apperr.NotFound:
+				b, err = Bars{}, nil // no bars: measured without them
+			case apperr.BadGateway, apperr.GatewayTimeout:
+				left = err // this position's look-up failed: the next run tries again
+				continue
+			}
 		}
 		if err != nil {
 			return n, err
@@ -216,5 +225,5 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 		}
 		n++
 	}
-	return n, nil
+	return n, left
 }

@@ -2,6 +2,7 @@ package tradebars_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -49,6 +50,18 @@ type rig struct {
 	account  string
 	// down makes every symbol answer 500 while set.
 	down atomic.Bool
+	// clock is the time now, moved on between the job's runs as their
+	// schedule does (the providers' cache keeps a failure for a while).
+	clock atomic.Int64
+}
+
+// now is the rig's time.
+func (r *rig) now() time.Time { return time.Unix(0, r.clock.Load()).UTC() }
+
+// later moves the rig's time on by d and answers it.
+func (r *rig) later(d time.Duration) time.Time {
+	r.clock.Add(int64(d))
+	return r.now()
 }
 
 func newRig(t *testing.T) *rig {
@@ -68,9 +81,9 @@ func newRig(t *testing.T) *rig {
 	})
 	cfg := config.Market{Bars: config.Bars{Providers: map[string]string{"stock": config.BarsAlpaca},
 		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: r.provider.URL, AlpacaFeed: "iex"}}
-	clock := func() time.Time { return now }
-	feeds := market.NewFeeds(cfg, market.NewQuotes(cfg, nil, clock, nil), nil, clock, nil)
-	r.store = journalstore.New(r.pool, nil, clock)
+	r.clock.Store(now.UnixNano())
+	feeds := market.NewFeeds(cfg, market.NewQuotes(cfg, nil, r.now, nil), nil, r.now, nil)
+	r.store = journalstore.New(r.pool, nil, r.now)
 	r.svc = tradebars.New(feeds, r.pool, r.store)
 	if err := r.pool.QueryRow(r.ctx, `INSERT INTO users (email, password_hash) VALUES ('bars@example.com', 'x') RETURNING id::text`).Scan(&r.user); err != nil {
 		t.Fatal(err)
@@ -109,7 +122,7 @@ func (r *rig) upload(t *testing.T, symbol string) {
 		bars[i] = market.Bar{Time: time.Unix(c.T, 0).UTC(), Open: decimal.RequireFromString(c.O), High: decimal.RequireFromString(c.H),
 			Low: decimal.RequireFromString(c.L), Close: decimal.RequireFromString(c.C), Volume: decimal.NewFromInt(c.V)}
 	}
-	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, time.Minute, now); err != nil {
+	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, time.Minute, r.later(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -172,4 +185,60 @@ func TestFallback(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMeasureDue: the job records the excursions of the bars it finds,
+// marks a position without any bars as measured without them (due again
+// once bars are uploaded), leaves a position whose provider failed for
+// the next run, and ends the run on a provider's refusal.
+func TestMeasureDue(t *testing.T) {
+	r := newRig(t)
+	found := r.closed(t, "stock", "AAPL")
+	none := r.closed(t, "stock", "ZZZ")
+	r.down.Store(true)
+	// The outage fails both look-ups: neither is marked, both are due again.
+	if n, err := r.svc.MeasureDue(r.ctx, now); n != 0 || err == nil {
+		t.Fatalf("during an outage: %d %v", n, err)
+	}
+	for _, id := range []string{found.ID, none.ID} {
+		if got := r.measured(t, id); got != "-" {
+			t.Fatalf("%s marked %q during an outage", id, got)
+		}
+	}
+	r.down.Store(false)
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); n != 2 || err != nil {
+		t.Fatalf("after the outage: %d %v", n, err)
+	}
+	if got := r.measured(t, found.ID); got != "Alpaca" {
+		t.Fatalf("AAPL measured from %q", got)
+	}
+	if got := r.measured(t, none.ID); got != "" {
+		t.Fatalf("ZZZ measured from %q", got)
+	}
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); n != 0 || err != nil {
+		t.Fatalf("again: %d %v", n, err)
+	}
+	// Bars of ZZZ uploaded: due again, measured from them.
+	r.upload(t, "ZZZ")
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); n != 1 || err != nil {
+		t.Fatalf("after the upload: %d %v", n, err)
+	}
+	if got := r.measured(t, none.ID); got != market.SourceUploaded {
+		t.Fatalf("ZZZ measured from %q after its upload", got)
+	}
+
+	t.Run("Refused", func(t *testing.T) {
+		limited := r.closed(t, "stock", "LIMIT")
+		n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute))
+		if n != 0 || !market.Refused(err) {
+			t.Fatalf("refused: %d %v", n, err)
+		}
+		if got := r.measured(t, limited.ID); got != "-" {
+			t.Fatalf("refused marked %q", got)
+		}
+		var ae *apperr.Error
+		if !errors.As(err, &ae) || ae.RetryAfterSeconds == 0 {
+			t.Fatalf("refusal %v", err)
+		}
+	})
 }
