@@ -111,13 +111,16 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			out.Bars, out.Source = bars, src.Name()
 		}
 	}
+	measureBars, measureStep := out.Bars, out.Step
 	if len(out.Bars) == 0 {
-		bars, shown, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
+		up, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
 		switch {
 		case err != nil:
 			return Bars{}, err
 		case ok:
-			out.Bars, out.Window, out.Step, out.Source = bars, shown, shown.Resolution.Step, market.SourceUploaded
+			// Measured from the bars as uploaded, finer than or as fine as those shown.
+			measureBars, measureStep = up.Bars, up.Step
+			out.Bars, out.Window, out.Step, out.Source = up.Shown, up.Window, up.Window.Resolution.Step, market.SourceUploaded
 		case providerErr != nil:
 			return Bars{}, providerErr
 		case out.Source == "":
@@ -127,7 +130,7 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 	// An option's bars are its underlying's, whose prices are not its
 	// premiums: its excursions are not measured from them.
 	if assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption {
-		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), out.Bars, out.Step); ok {
+		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), measureBars, measureStep); ok {
 			out.Excursions = &ex
 		}
 	}

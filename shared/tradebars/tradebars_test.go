@@ -100,8 +100,14 @@ func newRig(t *testing.T) *rig {
 // 9, target 12.
 func (r *rig) closed(t *testing.T, asset, symbol string) journalstore.Position {
 	t.Helper()
+	return r.held(t, asset, symbol, entryAt, exitAt)
+}
+
+// held is closed with the entry at from and the exit at to.
+func (r *rig) held(t *testing.T, asset, symbol string, from, to time.Time) journalstore.Position {
+	t.Helper()
 	entry, exit := journal.FillEntry, journal.FillExit
-	in, out := entryAt.Format(time.RFC3339), exitAt.Format(time.RFC3339)
+	in, out := from.Format(time.RFC3339), to.Format(time.RFC3339)
 	side := journal.SideLong
 	np := journalstore.NewPosition{AccountID: &r.account, Symbol: &symbol, AssetType: &asset, Side: &side,
 		StopLoss: journal.S("9"), TargetPrice: journal.S("12"), Fills: []journal.FillInput{
@@ -117,12 +123,18 @@ func (r *rig) closed(t *testing.T, asset, symbol string) journalstore.Position {
 // upload saves hour as the user's bars of symbol.
 func (r *rig) upload(t *testing.T, symbol string) {
 	t.Helper()
-	bars := make([]market.Bar, len(hour))
-	for i, c := range hour {
+	r.uploadBars(t, symbol, hour, time.Minute)
+}
+
+// uploadBars saves candles, of length step, as the user's bars of symbol.
+func (r *rig) uploadBars(t *testing.T, symbol string, candles []markettest.Candle, step time.Duration) {
+	t.Helper()
+	bars := make([]market.Bar, len(candles))
+	for i, c := range candles {
 		bars[i] = market.Bar{Time: time.Unix(c.T, 0).UTC(), Open: decimal.RequireFromString(c.O), High: decimal.RequireFromString(c.H),
 			Low: decimal.RequireFromString(c.L), Close: decimal.RequireFromString(c.C), Volume: decimal.NewFromInt(c.V)}
 	}
-	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, time.Minute, r.later(time.Minute)); err != nil {
+	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, step, r.later(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -184,6 +196,35 @@ func TestFallback(t *testing.T) {
 				t.Fatalf("source %q excursions %+v", b.Source, b.Excursions)
 			}
 		})
+	}
+}
+
+// TestUploadedCoarser: 2-minute bars are shown joined into 30-minute ones
+// (5 and 15 minutes are not whole numbers of them), and the excursions
+// are measured from the 2-minute bars: the one straddling the exit at
+// 14:25, whose low of 9 may have come after it, adds only its open.
+func TestUploadedCoarser(t *testing.T) {
+	r := newRig(t)
+	start := time.Date(2025, 6, 2, 13, 0, 0, 0, time.UTC)
+	var twos []markettest.Candle
+	for at := start; at.Before(start.Add(2 * time.Hour)); at = at.Add(2 * time.Minute) {
+		low := "10"
+		if at.Equal(start.Add(84 * time.Minute)) { // 14:24
+			low = "9"
+		}
+		twos = append(twos, markettest.Candle{T: at.Unix(), O: "10.2", H: "10.5", L: low, C: "10.3", V: 10})
+	}
+	r.uploadBars(t, "ESU25", twos, 2*time.Minute)
+	p := r.held(t, "future", "ESU25", start.Add(time.Hour), start.Add(85*time.Minute))
+	b, err := r.svc.For(r.ctx, r.user, p, now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Window.Resolution.Code != "30" || len(b.Bars) != 4 || !b.Bars[1].Time.Equal(start.Add(30*time.Minute)) || b.Bars[1].Low.String() != "10" {
+		t.Fatalf("shown at %s: %+v", b.Window.Resolution.Code, b.Bars)
+	}
+	if b.Excursions == nil || b.Excursions.MAE.String() != "10" || b.Excursions.MFE.String() != "11" {
+		t.Fatalf("excursions %+v", b.Excursions)
 	}
 }
 
