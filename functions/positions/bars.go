@@ -72,7 +72,7 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	up, err := market.SaveUpload(ctx, h.app.DB, u.ID, symbol, bars, step, h.app.Now())
+	up, err := h.journal.SaveBarUpload(ctx, u.ID, symbol, bars, step, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -80,7 +80,8 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, uploadResponse{up})
 }
 
-// deleteBars deletes the user's uploaded bars of the position's symbol.
+// deleteBars deletes the user's uploaded bars of the position's symbol and
+// the excursions measured from them.
 func (h handler) deleteBars(w http.ResponseWriter, r *http.Request) {
 	_, symbol, err := h.barsSymbol(r)
 	if err != nil {
@@ -88,7 +89,7 @@ func (h handler) deleteBars(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if err := market.DeleteUpload(ctx, h.app.DB, auth.CurrentUser(ctx).ID, symbol); err != nil {
+	if err := h.journal.DeleteBarUpload(ctx, auth.CurrentUser(ctx).ID, symbol); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

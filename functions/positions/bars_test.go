@@ -149,6 +149,10 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 		if r := f.a.Do("DELETE", path+"/bars", nil); r.Status != 204 {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
+		// The excursions measured from them go with them.
+		if pos := apitest.Object(t, apitest.Must(t, f.a.Do("GET", path, nil), 200), "position"); pos["measured"] != nil || pos["review"].(map[string]any)["mae"] != nil {
+			t.Fatalf("measured from deleted bars %v %v", pos["measured"], pos["review"])
+		}
 		if r := f.a.Do("DELETE", path+"/bars", nil); r.Status != 404 {
 			t.Fatalf("again: %d", r.Status)
 		}

@@ -6,15 +6,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 )
 
 // SourceUploaded names uploaded bars as a source of excursions.
 const SourceUploaded = "uploaded"
-
-// maxUploadedSymbols bounds the symbols one user keeps bars of.
-const maxUploadedSymbols = 200
 
 // Upload is what a user's bars of one symbol are: their length, count and
 // span.
@@ -25,57 +21,6 @@ type Upload struct {
 	FirstAt     time.Time `json:"firstAt"`
 	LastAt      time.Time `json:"lastAt"`
 	UploadedAt  time.Time `json:"uploadedAt"`
-}
-
-// SaveUpload replaces the user's bars of symbol with bars (ParseBarsCSV's,
-// oldest first, of length step) in one transaction.
-func SaveUpload(ctx context.Context, pool db.Beginner, userID, symbol string, bars []Bar, step time.Duration, now time.Time) (Upload, error) {
-	up := Upload{Symbol: symbol, StepSeconds: int64(step / time.Second), BarCount: len(bars), FirstAt: bars[0].Time,
-		LastAt: bars[len(bars)-1].Time, UploadedAt: now.UTC()}
-	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
-		const lock = `SELECT id FROM users WHERE id = $1 FOR UPDATE`
-		if _, err := tx.Exec(ctx, lock, userID); err != nil {
-			return db.Classify(err)
-		}
-		const count = `SELECT count(*) FROM bar_uploads WHERE user_id = $1 AND symbol <> $2`
-		var n int
-		if err := tx.QueryRow(ctx, count, userID, symbol).Scan(&n); err != nil {
-			return db.Classify(err)
-		}
-		if n >= maxUploadedSymbols {
-			return apperr.Invalid("file", "you keep bars of 200 symbols already: delete the bars of one you no longer review first")
-		}
-		const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
-		const ins = `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`
-		if _, err := tx.Exec(ctx, del, userID, symbol); err != nil {
-			return db.Classify(err)
-		}
-		if _, err := tx.Exec(ctx, ins, userID, symbol, up.StepSeconds, up.BarCount, up.FirstAt, up.LastAt, up.UploadedAt); err != nil {
-			return db.Classify(err)
-		}
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"uploaded_bars"}, []string{"user_id", "symbol", "at", "open", "high", "low", "close", "volume"},
-			pgx.CopyFromSlice(len(bars), func(i int) ([]any, error) {
-				b := bars[i]
-				return []any{userID, symbol, b.Time, b.Open, b.High, b.Low, b.Close, b.Volume}, nil
-			}))
-		return db.Classify(err)
-	})
-	return up, err
-}
-
-// DeleteUpload deletes the user's bars of symbol; a symbol without them is
-// apperr.ErrNotFound.
-func DeleteUpload(ctx context.Context, q db.Querier, userID, symbol string) error {
-	const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
-	tag, err := q.Exec(ctx, del, userID, symbol)
-	if err != nil {
-		return db.Classify(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
 }
 
 // Uploaded are a user's uploaded bars of a symbol around a trade.

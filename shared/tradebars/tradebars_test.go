@@ -134,7 +134,7 @@ func (r *rig) uploadBars(t *testing.T, symbol string, candles []markettest.Candl
 		bars[i] = market.Bar{Time: time.Unix(c.T, 0).UTC(), Open: decimal.RequireFromString(c.O), High: decimal.RequireFromString(c.H),
 			Low: decimal.RequireFromString(c.L), Close: decimal.RequireFromString(c.C), Volume: decimal.NewFromInt(c.V)}
 	}
-	if _, err := market.SaveUpload(r.ctx, r.pool, r.user, symbol, bars, step, r.later(time.Minute)); err != nil {
+	if _, err := r.store.SaveBarUpload(r.ctx, r.user, symbol, bars, step, r.later(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -282,4 +282,32 @@ func TestMeasureDue(t *testing.T) {
 			t.Fatalf("refusal %v", err)
 		}
 	})
+}
+
+// TestDeleteUpload: deleting uploaded bars forgets the excursions measured
+// from them (through the journal's store), so the job measures the
+// position again: without bars now.
+func TestDeleteUpload(t *testing.T) {
+	r := newRig(t)
+	r.upload(t, "ESU25")
+	p := r.closed(t, "future", "ESU25")
+	kept := r.closed(t, "stock", "AAPL") // measured from Alpaca: not the upload's
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(time.Minute)); n != 2 || err != nil || r.measured(t, p.ID) != market.SourceUploaded {
+		t.Fatalf("measured %d %v %q", n, err, r.measured(t, p.ID))
+	}
+	if err := r.store.DeleteBarUpload(r.ctx, r.user, "ESU25"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.measured(t, p.ID); got != "-" {
+		t.Fatalf("after the delete: %q", got)
+	}
+	if got := r.measured(t, kept.ID); got != "Alpaca" {
+		t.Fatalf("another's measure: %q", got)
+	}
+	if err := r.store.DeleteBarUpload(r.ctx, r.user, "ESU25"); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("again: %v", err)
+	}
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(time.Minute)); n != 1 || err != nil || r.measured(t, p.ID) != "" {
+		t.Fatalf("measured again %d %v %q", n, err, r.measured(t, p.ID))
+	}
 }

@@ -1,0 +1,86 @@
+package journalstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/market"
+)
+
+// barsSymbol is, in SQL, the symbol a position p's bars are kept under:
+// tradebars.Instrument's rule (an option's and a futures option's
+// underlying; a stock's and an option's uppercased).
+const barsSymbol = `CASE WHEN p.asset_type = 'option' THEN upper(coalesce(p.underlying, p.symbol))
+	WHEN p.asset_type = 'future_option' THEN coalesce(p.underlying, p.symbol)
+	WHEN p.asset_type = 'stock' THEN upper(p.symbol) ELSE p.symbol END`
+
+// maxUploadedSymbols bounds the symbols one user keeps bars of.
+const maxUploadedSymbols = 200
+
+// SaveBarUpload replaces the user's bars of symbol with bars
+// (market.ParseBarsCSV's, oldest first, of length step). Positions
+// measured before it are measured again by the excursions job
+// (Unmeasured).
+func (s *Store) SaveBarUpload(ctx context.Context, userID, symbol string, bars []market.Bar, step time.Duration, now time.Time) (market.Upload, error) {
+	up := market.Upload{Symbol: symbol, StepSeconds: int64(step / time.Second), BarCount: len(bars), FirstAt: bars[0].Time,
+		LastAt: bars[len(bars)-1].Time, UploadedAt: now.UTC()}
+	err := s.write(ctx, userID, func(w *writeTx) error {
+		const lock = `SELECT id FROM users WHERE id = $1 FOR UPDATE`
+		if _, err := w.Exec(ctx, lock, userID); err != nil {
+			return classify(err)
+		}
+		const count = `SELECT count(*) FROM bar_uploads WHERE user_id = $1 AND symbol <> $2`
+		var n int
+		if err := w.QueryRow(ctx, count, userID, symbol).Scan(&n); err != nil {
+			return classify(err)
+		}
+		if n >= maxUploadedSymbols {
+			return apperr.Invalid("file", "you keep bars of 200 symbols already: delete the bars of one you no longer review first")
+		}
+		const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
+		const ins = `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`
+		if _, err := w.Exec(ctx, del, userID, symbol); err != nil {
+			return classify(err)
+		}
+		if _, err := w.Exec(ctx, ins, userID, symbol, up.StepSeconds, up.BarCount, up.FirstAt, up.LastAt, up.UploadedAt); err != nil {
+			return classify(err)
+		}
+		_, err := w.CopyFrom(ctx, pgx.Identifier{"uploaded_bars"}, []string{"user_id", "symbol", "at", "open", "high", "low", "close", "volume"},
+			pgx.CopyFromSlice(len(bars), func(i int) ([]any, error) {
+				b := bars[i]
+				return []any{userID, symbol, b.Time, b.Open, b.High, b.Low, b.Close, b.Volume}, nil
+			}))
+		return classify(err)
+	})
+	return up, err
+}
+
+// DeleteBarUpload deletes the user's bars of symbol, and the excursions
+// measured from them (the excursions job measures those positions again,
+// from a provider or without bars); a symbol without them is
+// apperr.ErrNotFound.
+func (s *Store) DeleteBarUpload(ctx context.Context, userID, symbol string) error {
+	return s.write(ctx, userID, func(w *writeTx) error {
+		const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
+		tag, err := w.Exec(ctx, del, userID, symbol)
+		if err != nil {
+			return classify(err)
+		}
+		if tag.RowsAffected() == 0 {
+			return apperr.ErrNotFound
+		}
+		ids, err := w.lockPositions(ctx, `p.bars_source = 'uploaded' AND `+barsSymbol+` = $2`, symbol)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		const forget = `UPDATE positions SET bars_mae_price = NULL, bars_mfe_price = NULL, bars_first_hit = NULL, bars_source = NULL,
+				bars_measured_at = NULL, bars_closed_at = NULL
+			WHERE id = ANY($1::uuid[])`
+		_, err = w.Exec(ctx, forget, ids)
+		return classify(err)
+	})
+}
