@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Schemas } from '../../api/client';
 import { Review, excursionErrors, formatHold } from './Review';
@@ -35,8 +35,8 @@ describe('formatHold', () => {
 });
 
 describe('Review', () => {
-  it('shows the figures the API computed, the unrealised P&L, and takes MAE and MFE from the bars', async () => {
-    const { calls } = mockApi(
+  it('shows the figures the API computed and the unrealised P&L, and offers no copy of the measured excursions as typed ones', async () => {
+    mockApi(
       config(true),
       route('GET', '/api/positions/p1/bars', () => ({
         body: {
@@ -47,15 +47,13 @@ describe('Review', () => {
       route('GET', '/api/positions/p1/unrealized', () => ({ body: { quote: { symbol: 'AAPL', price: '10.5', currency: 'USD', asOf: '2025-06-02T16:00:00Z', delayed: true }, unrealizedPnl: '50.0000' } })),
       route('PATCH', '/api/positions/p1', () => ({ body: { position, changes: { opened: [], closed: [], reopened: [], removed: [] } } })),
     );
-    const user = userEvent.setup();
     renderScreen(<Review p={position} currency="USD" />);
     expect(screen.getByText('2 h 30 min so far')).toBeInTheDocument();
     expect(screen.getByText('2.00 : 1')).toBeInTheDocument();
     expect(await screen.findByTestId('unrealized')).toHaveTextContent('$50.00 at 10.50');
     expect(screen.getByText('-$60.00')).toBeInTheDocument();
-    await user.click(await screen.findByRole('button', { name: 'Use these' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ maePrice: '9.4', mfePrice: '11.35' }));
-    expect(screen.getByLabelText('MFE price (best price for the trade)')).toHaveValue('11.35');
+    expect(await screen.findByRole('img', { name: /candles of AAPL/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use these' })).toBeNull();
   });
 
   it('says where a measured excursion came from, and nothing for a typed one', async () => {

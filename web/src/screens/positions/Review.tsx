@@ -6,7 +6,7 @@ import { Field, ErrorNote } from '../../components/ui';
 import { useUnsaved } from '../../components/unsaved';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { normalizeDecimal } from '../../numbers';
-import { TradeChart, useBars } from './TradeChart';
+import { TradeChart } from './TradeChart';
 
 type Position = Schemas['Position'];
 type Excursion = Schemas['Excursion'];
@@ -99,7 +99,6 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
   // Every position with a holding period has a chart: a provider's bars or the trader's uploaded ones
   // (the route says in words when there are neither, and the chart offers the upload).
   const charted = p.openedAt !== null;
-  const bars = useBars(p, charted);
   const unrealized = useQuery({
     queryKey: ['positions', p.id, 'unrealized', p.openQuantity],
     queryFn: () => unwrap(client.GET('/api/positions/{positionId}/unrealized', { params: { path: { positionId: p.id } } })),
@@ -122,7 +121,6 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
     save.mutate({ maePrice: body.maePrice || null, mfePrice: body.mfePrice || null });
   };
   const r = p.review;
-  const computed = bars.data && bars.data.maePrice && bars.data.mfePrice ? { mae: bars.data.maePrice, mfe: bars.data.mfePrice } : null;
   return (
     <section aria-labelledby="review-title" className="card review-figures">
       <h2 id="review-title">Review</h2>
@@ -175,24 +173,6 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
         {err && err.details.length === 0 && <ErrorNote error={err} />}
       </form>
       {charted && <TradeChart p={p} currency={currency} />}
-      {computed && (
-        <p>
-          From the bars while the trade was held: MAE {formatDecimal(computed.mae, 2, 8)}, MFE {formatDecimal(computed.mfe, 2, 8)}.{' '}
-          <button
-            type="button"
-            className="ghost"
-            disabled={save.isPending}
-            onClick={() => {
-              setMae(computed.mae);
-              setMfe(computed.mfe);
-              setChecked({});
-              save.mutate({ maePrice: computed.mae, mfePrice: computed.mfe });
-            }}
-          >
-            Use these
-          </button>
-        </p>
-      )}
     </section>
   );
 }
