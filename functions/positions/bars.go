@@ -11,6 +11,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
+	"tradejournal/shared/ratelimit"
 	"tradejournal/shared/tradebars"
 )
 
@@ -18,6 +19,10 @@ var (
 	errBarsMedia = apperr.New(apperr.UnsupportedMedia, "send the bars file as text/csv")
 	errBarsSize  = apperr.New(apperr.PayloadTooLarge, "a bars file may be at most %d bytes (8 MiB): upload a shorter span or a coarser resolution", market.MaxUploadBytes)
 )
+
+// uploadLimit bounds a user's bars uploads: each parses up to 8 MiB and
+// writes up to 100,000 rows.
+var uploadLimit = ratelimit.Limit{Name: "bars-upload", N: 30, Per: time.Hour}
 
 type uploadResponse struct {
 	Upload market.Upload `json:"upload"`

@@ -9,6 +9,7 @@ import (
 
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/jobs"
+	"tradejournal/shared/journalstore"
 )
 
 // barsCSV is minuteBars as a file a platform exports.
@@ -160,4 +161,53 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 			t.Fatalf("bars after delete: %d", r.Status)
 		}
 	})
+}
+
+// TestBarsUploadLimits: the bars one account keeps are bounded across its
+// symbols (a 400 on the file saying how many are kept and what to do,
+// nothing written), and uploads are rate limited per user (429).
+func TestBarsUploadLimits(t *testing.T) {
+	f := setup(t, nil)
+	id := newPosition(t, f.a, f.account, "AAPL", "stock", "long", nil,
+		fill("entry", "10", "100", "0", at(entryAt)), fill("exit", "11", "100", "0", at(exitAt)))
+	// Another symbol's upload, as kept: all but 60 of the account's bars.
+	var user string
+	if err := f.srv.App.DB.QueryRow(t.Context(), `SELECT user_id::text FROM positions WHERE id = $1`, id).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.srv.App.DB.Exec(t.Context(), `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
+		VALUES ($1, 'MSFT', 60, $2, now(), now(), now())`, user, journalstore.MaxUploadedBars-60); err != nil {
+		t.Fatal(err)
+	}
+	r := putBars(f.a, id, "text/csv", barsCSV()) // 61 bars
+	if r.Status != 400 || !strings.Contains(string(r.Body), "you keep 999940 bars of other symbols, and with these 61 you would pass the 1000000") {
+		t.Fatalf("over the bound: %d %s", r.Status, r.Body)
+	}
+	apitest.CheckErrorShape(t, r)
+	if r := f.a.Do("GET", "/api/positions/"+id+"/bars", nil); r.Status != 404 {
+		t.Fatalf("written: %d", r.Status)
+	}
+	if _, err := f.srv.App.DB.Exec(t.Context(), `DELETE FROM bar_uploads WHERE symbol = 'MSFT'`); err != nil {
+		t.Fatal(err)
+	}
+	apitest.Must(t, putBars(f.a, id, "text/csv", barsCSV()), 200)
+
+	// 30 an hour: one was taken above, two more succeeded or not.
+	limited := 0
+	for range 30 {
+		if r := putBars(f.a, id, "application/json", "{}"); r.Status == 429 {
+			limited++
+			apitest.CheckErrorShape(t, r)
+			if r.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After")
+			}
+		}
+	}
+	if limited != 2 {
+		t.Fatalf("%d of 30 limited after 2 uploads", limited)
+	}
+	// Per user: the other user's uploads are not limited by these.
+	if r := putBars(f.b, id, "text/csv", barsCSV()); r.Status != 404 {
+		t.Fatalf("other user: %d", r.Status)
+	}
 }

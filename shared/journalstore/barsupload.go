@@ -2,6 +2,7 @@ package journalstore
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,8 +18,12 @@ const barsSymbol = `CASE WHEN p.asset_type = 'option' THEN upper(coalesce(p.unde
 	WHEN p.asset_type = 'future_option' THEN coalesce(p.underlying, p.symbol)
 	WHEN p.asset_type = 'stock' THEN upper(p.symbol) ELSE p.symbol END`
 
-// maxUploadedSymbols bounds the symbols one user keeps bars of.
-const maxUploadedSymbols = 200
+// Bounds of one user's uploaded bars: the symbols, and the bars across
+// them (ten full files), so one account cannot fill the database.
+const (
+	maxUploadedSymbols = 200
+	MaxUploadedBars    = 1_000_000
+)
 
 // SaveBarUpload replaces the user's bars of symbol with bars
 // (market.ParseBarsCSV's, oldest first, of length step). Positions
@@ -32,13 +37,17 @@ func (s *Store) SaveBarUpload(ctx context.Context, userID, symbol string, bars [
 		if _, err := w.Exec(ctx, lock, userID); err != nil {
 			return classify(err)
 		}
-		const count = `SELECT count(*) FROM bar_uploads WHERE user_id = $1 AND symbol <> $2`
-		var n int
-		if err := w.QueryRow(ctx, count, userID, symbol).Scan(&n); err != nil {
+		const count = `SELECT count(*), coalesce(sum(bar_count), 0) FROM bar_uploads WHERE user_id = $1 AND symbol <> $2`
+		var symbols, kept int
+		if err := w.QueryRow(ctx, count, userID, symbol).Scan(&symbols, &kept); err != nil {
 			return classify(err)
 		}
-		if n >= maxUploadedSymbols {
+		if symbols >= maxUploadedSymbols {
 			return apperr.Invalid("file", "you keep bars of 200 symbols already: delete the bars of one you no longer review first")
+		}
+		if kept+len(bars) > MaxUploadedBars {
+			return apperr.Invalid("file", fmt.Sprintf("you keep %d bars of other symbols, and with these %d you would pass the %d one account may keep: "+
+				"delete the bars of a symbol you no longer review, or upload a shorter span or a coarser resolution", kept, len(bars), MaxUploadedBars))
 		}
 		const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
 		const ins = `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
