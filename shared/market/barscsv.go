@@ -149,7 +149,7 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 	if len(bars) == 1 {
 		step = 24 * time.Hour // one bar: a day's, the widest a lone bar can be read as safely
 	}
-	if week := 7 * 24 * time.Hour; step%time.Minute != 0 || week%step != 0 {
+	if !ValidStep(step) {
 		return nil, 0, apperr.Invalid("file", fmt.Sprintf("has bars %s apart at the closest: bars are whole minutes apart and a whole number of them make a week "+
 			"(as 1, 2, 5, 15 or 30 minutes, 1 or 4 hours, or 1 day do)", step))
 	}
@@ -231,4 +231,11 @@ func clip(s string) string {
 		return strings.ToValidUTF8(s[:maxCellChars], "") + "…"
 	}
 	return s
+}
+
+// ValidStep reports whether bars of length step can be uploaded: whole
+// minutes that divide a week, so some resolution joins them whole
+// (uploadResolution).
+func ValidStep(step time.Duration) bool {
+	return step >= time.Minute && step%time.Minute == 0 && (7*24*time.Hour)%step == 0
 }

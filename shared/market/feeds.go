@@ -228,10 +228,11 @@ func interval(w Window, names [7]string) string {
 	return names[slices.IndexFunc(Resolutions, func(r Resolution) bool { return r.Step == w.Resolution.Step })]
 }
 
-// checkBars refuses bars that are not whole and in order, and more than
-// maxBars of them.
-func checkBars(bars []Bar) error {
-	if len(bars) > maxBars {
+// CheckBars refuses bars that are not whole and in order, and more than
+// max of them (a provider's answer: maxBars; a backup's upload:
+// MaxUploadRows).
+func CheckBars(bars []Bar, max int) error {
+	if len(bars) > max {
 		return fmt.Errorf("%d bars", len(bars))
 	}
 	for i, b := range bars {
@@ -339,7 +340,7 @@ func (a alpaca) Bars(ctx context.Context, _ string, symbol string, w Window) ([]
 		}
 		q.Set("page_token", *page.Next)
 	}
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, a.unusable(err)
 	}
 	return orEmpty(bars), nil
@@ -451,7 +452,7 @@ func (t twelveData) Bars(ctx context.Context, _ string, symbol string, w Window)
 	}
 	// Twelve Data's end_date is inclusive of its day for daily bars and
 	// may add one bar past To; order=asc is asked for, but checked.
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, t.unusable(err)
 	}
 	return bars, nil
@@ -528,7 +529,7 @@ func (b binance) Bars(ctx context.Context, _ string, symbol string, w Window) ([
 			break
 		}
 	}
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, b.unusable(err)
 	}
 	return orEmpty(bars), nil
