@@ -67,8 +67,8 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	raw, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, market.MaxUploadBytes+1), market.MaxUploadBytes+1))
-	if err != nil || len(raw) > market.MaxUploadBytes {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, market.MaxUploadBytes))
+	if err != nil {
 		httpx.Error(w, r, errBarsSize)
 		return
 	}

@@ -10,6 +10,7 @@ import (
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/jobs"
 	"tradejournal/shared/journalstore"
+	"tradejournal/shared/market"
 )
 
 // barsCSV is minuteBars as a file a platform exports.
@@ -75,6 +76,7 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 			{f.a, "text/csv", "time,open,high,low,close\n2025-06-02 14:00,10,9,11,10\n", 400, "line 2: the high 9 is below the low 11"},
 			{f.a, "text/csv", "when,open\n", 400, "line 1: no time column"},
 			{f.b, "text/csv", barsCSV(), 404, "not found"},
+			{f.a, "text/csv", barsCSV() + strings.Repeat(" ", market.MaxUploadBytes-len(barsCSV())+1), 413, "at most 8388608 bytes"},
 		} {
 			r := putBars(tc.c, id, tc.contentType, tc.body)
 			if r.Status != tc.status || !strings.Contains(string(r.Body), tc.words) {

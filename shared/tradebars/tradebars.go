@@ -53,8 +53,7 @@ func Instrument(p journalstore.Summary) (assetType, symbol string, ok bool) {
 // Bars are the bars around a position's hold and what they say of it.
 type Bars struct {
 	Symbol   string
-	Window   market.Window // its Resolution is Step's
-	Step     time.Duration
+	Window   market.Window // its Resolution is the bars' length
 	Bars     []market.Bar
 	Source   string // the provider's name, or market.SourceUploaded
 	HeldFrom time.Time
@@ -98,7 +97,6 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			return Bars{}, err
 		}
 	}
-	out.Step = out.Window.Resolution.Step
 	// A provider's failure (an outage, its limit, a refused key) still
 	// leaves the trader's uploaded bars to show; its words are the answer
 	// only when there are none.
@@ -111,7 +109,7 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			out.Bars, out.Source = bars, src.Name()
 		}
 	}
-	measureBars, measureStep := out.Bars, out.Step
+	measureBars, measureStep := out.Bars, out.Window.Resolution.Step
 	if len(out.Bars) == 0 {
 		up, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
 		switch {
@@ -120,7 +118,7 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 		case ok:
 			// Measured from the bars as uploaded, finer than or as fine as those shown.
 			measureBars, measureStep = up.Bars, up.Step
-			out.Bars, out.Window, out.Step, out.Source = up.Shown, up.Window, up.Window.Resolution.Step, market.SourceUploaded
+			out.Bars, out.Window, out.Source = up.Shown, up.Window, market.SourceUploaded
 		case providerErr != nil:
 			return Bars{}, providerErr
 		case out.Source == "":
