@@ -31,6 +31,12 @@ func TestBackupRestore(t *testing.T) {
 	f := setup(t)
 	a, aID := f.user(t, "a@example.com")
 	marketsJournal(t, a, journal(t, a))
+	// Bars uploaded for AAPL: 2-minute bars, one of them 4 decimals long.
+	aapl := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/positions?symbol=AAPL", nil), 200))[0].(map[string]any)["id"].(string)
+	put := a.NewRequest("PUT", "/api/positions/"+aapl+"/bars?timezone=UTC",
+		"time,open,high,low,close,volume\n2025-01-02 14:30,10,10.5,9.9,10.2,1200\n2025-01-02 14:32,10.2,10.4,10.1,10.1234,0\n")
+	put.Header.Set("Content-Type", "text/csv")
+	apitest.Must(t, a.Send(put), 200)
 	want := snapshot(t, f, aID)
 	archive := download(t, a)
 
@@ -87,7 +93,7 @@ func TestBackupRestore(t *testing.T) {
 		if n["positions"] != float64(10) || n["images"] != float64(2) || n["accounts"] != float64(2) || n["ledgerEntries"] != float64(3) ||
 			n["journalDays"] != float64(2) || n["playbooks"] != float64(2) ||
 			n["expenseCategories"] != float64(2) || n["expenses"] != float64(3) || n["expenseCharges"] != float64(8) ||
-			n["taxMarks"] != float64(1) || n["savedViews"] != float64(1) {
+			n["taxMarks"] != float64(1) || n["savedViews"] != float64(1) || n["barUploads"] != float64(1) {
 			t.Fatalf("counts %v", n)
 		}
 		if len(f.objects.puts) != putsBefore+2 {
@@ -330,6 +336,10 @@ func TestRestoreRefusals(t *testing.T) {
 		{"BadRate", build(map[string]string{backup.EntryAccounts: account,
 			backup.EntryExchangeRates: `{"baseCurrency":"EUR","quoteCurrency":"USD","effectiveDate":"2025-01-01","rate":"-1"}` + "\n"}, 1),
 			400, "INVALID_BACKUP"},
+		{"BarsHighBelowLow", build(map[string]string{backup.EntryAccounts: account, backup.EntryBarUploads: `{"symbol":"ES","stepSeconds":60,"uploadedAt":"2025-01-01T00:00:00Z",` +
+			`"bars":[{"time":"2025-01-02T14:30:00Z","open":"10","high":"9","low":"11","close":"10","volume":"0"}]}` + "\n"}, 1), 400, "INVALID_BACKUP"},
+		{"BarsOfAnOddLength", build(map[string]string{backup.EntryAccounts: account, backup.EntryBarUploads: `{"symbol":"ES","stepSeconds":660,"uploadedAt":"2025-01-01T00:00:00Z",` +
+			`"bars":[{"time":"2025-01-02T14:30:00Z","open":"10","high":"11","low":"9","close":"10","volume":"0"}]}` + "\n"}, 1), 400, "INVALID_BACKUP"},
 		{"JournalDayOfUnknownTag", build(map[string]string{backup.EntryAccounts: account, backup.EntryJournalDays: journalDay("2025-01-02", `"t9"`)}, 1),
 			400, "INVALID_BACKUP"},
 		{"JournalDayTwice", build(map[string]string{backup.EntryAccounts: account,

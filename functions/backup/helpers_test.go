@@ -284,6 +284,8 @@ func snapshot(t *testing.T, f *fixture, userID string) []string {
 		`SELECT 'tax', tax_jurisdiction FROM users WHERE id = $1`,
 		`SELECT 'account tax', name, tax_jurisdiction, tax_basis_reporting FROM accounts WHERE user_id = $1`,
 		`SELECT 'tax mark', year, instrument, price FROM tax_year_end_marks WHERE user_id = $1`,
+		`SELECT 'bar upload', symbol, step_seconds, bar_count, first_at, last_at, uploaded_at FROM bar_uploads WHERE user_id = $1`,
+		`SELECT 'uploaded bar', symbol, at, open, high, low, close, volume FROM uploaded_bars WHERE user_id = $1`,
 		`SELECT 'layout', widgets::text FROM dashboard_layouts WHERE user_id = $1`,
 		// A view's filter names records by id: compared by their names.
 		`SELECT 'view', v.name, (SELECT string_agg(coalesce(a.name, t.name, b.name, x), ',' ORDER BY coalesce(a.name, t.name, b.name, x))

@@ -61,6 +61,8 @@ type Restored struct {
 	// personas of the user's own and conversations (with their messages).
 	AssistantPersonas      int `json:"assistantPersonas"`
 	AssistantConversations int `json:"assistantConversations"`
+	// BarUploads are the symbols with uploaded price bars.
+	BarUploads int `json:"barUploads"`
 }
 
 type restoredEnvelope struct {
@@ -210,7 +212,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
 		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.propFirmPlans, rs.expenses, rs.taxMarks,
-		rs.dashboardLayout, rs.savedViews, rs.assistantPersonas, rs.assistantConversations} {
+		rs.dashboardLayout, rs.savedViews, rs.assistantPersonas, rs.assistantConversations, rs.barUploads} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

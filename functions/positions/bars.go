@@ -11,6 +11,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journalstore"
 	"tradejournal/shared/market"
+	"tradejournal/shared/ratelimit"
 	"tradejournal/shared/tradebars"
 )
 
@@ -18,6 +19,10 @@ var (
 	errBarsMedia = apperr.New(apperr.UnsupportedMedia, "send the bars file as text/csv")
 	errBarsSize  = apperr.New(apperr.PayloadTooLarge, "a bars file may be at most %d bytes (8 MiB): upload a shorter span or a coarser resolution", market.MaxUploadBytes)
 )
+
+// uploadLimit bounds a user's bars uploads: each parses up to 8 MiB and
+// writes up to 100,000 rows.
+var uploadLimit = ratelimit.Limit{Name: "bars-upload", N: 30, Per: time.Hour}
 
 type uploadResponse struct {
 	Upload market.Upload `json:"upload"`
@@ -62,8 +67,8 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	raw, err := io.ReadAll(io.LimitReader(http.MaxBytesReader(w, r.Body, market.MaxUploadBytes+1), market.MaxUploadBytes+1))
-	if err != nil || len(raw) > market.MaxUploadBytes {
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, market.MaxUploadBytes))
+	if err != nil {
 		httpx.Error(w, r, errBarsSize)
 		return
 	}
@@ -72,7 +77,7 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	up, err := market.SaveUpload(ctx, h.app.DB, u.ID, symbol, bars, step, h.app.Now())
+	up, err := h.journal.SaveBarUpload(ctx, u.ID, symbol, bars, step, h.app.Now())
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
@@ -80,7 +85,8 @@ func (h handler) uploadBars(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, uploadResponse{up})
 }
 
-// deleteBars deletes the user's uploaded bars of the position's symbol.
+// deleteBars deletes the user's uploaded bars of the position's symbol and
+// the excursions measured from them.
 func (h handler) deleteBars(w http.ResponseWriter, r *http.Request) {
 	_, symbol, err := h.barsSymbol(r)
 	if err != nil {
@@ -88,7 +94,7 @@ func (h handler) deleteBars(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if err := market.DeleteUpload(ctx, h.app.DB, auth.CurrentUser(ctx).ID, symbol); err != nil {
+	if err := h.journal.DeleteBarUpload(ctx, auth.CurrentUser(ctx).ID, symbol); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}

@@ -9,6 +9,8 @@ import (
 
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/jobs"
+	"tradejournal/shared/journalstore"
+	"tradejournal/shared/market"
 )
 
 // barsCSV is minuteBars as a file a platform exports.
@@ -74,6 +76,7 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 			{f.a, "text/csv", "time,open,high,low,close\n2025-06-02 14:00,10,9,11,10\n", 400, "line 2: the high 9 is below the low 11"},
 			{f.a, "text/csv", "when,open\n", 400, "line 1: no time column"},
 			{f.b, "text/csv", barsCSV(), 404, "not found"},
+			{f.a, "text/csv", barsCSV() + strings.Repeat(" ", market.MaxUploadBytes-len(barsCSV())+1), 413, "at most 8388608 bytes"},
 		} {
 			r := putBars(tc.c, id, tc.contentType, tc.body)
 			if r.Status != tc.status || !strings.Contains(string(r.Body), tc.words) {
@@ -149,6 +152,10 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 		if r := f.a.Do("DELETE", path+"/bars", nil); r.Status != 204 {
 			t.Fatalf("%d %s", r.Status, r.Body)
 		}
+		// The excursions measured from them go with them.
+		if pos := apitest.Object(t, apitest.Must(t, f.a.Do("GET", path, nil), 200), "position"); pos["measured"] != nil || pos["review"].(map[string]any)["mae"] != nil {
+			t.Fatalf("measured from deleted bars %v %v", pos["measured"], pos["review"])
+		}
 		if r := f.a.Do("DELETE", path+"/bars", nil); r.Status != 404 {
 			t.Fatalf("again: %d", r.Status)
 		}
@@ -156,4 +163,53 @@ func TestUploadedBarsAndExcursions(t *testing.T) {
 			t.Fatalf("bars after delete: %d", r.Status)
 		}
 	})
+}
+
+// TestBarsUploadLimits: the bars one account keeps are bounded across its
+// symbols (a 400 on the file saying how many are kept and what to do,
+// nothing written), and uploads are rate limited per user (429).
+func TestBarsUploadLimits(t *testing.T) {
+	f := setup(t, nil)
+	id := newPosition(t, f.a, f.account, "AAPL", "stock", "long", nil,
+		fill("entry", "10", "100", "0", at(entryAt)), fill("exit", "11", "100", "0", at(exitAt)))
+	// Another symbol's upload, as kept: all but 60 of the account's bars.
+	var user string
+	if err := f.srv.App.DB.QueryRow(t.Context(), `SELECT user_id::text FROM positions WHERE id = $1`, id).Scan(&user); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.srv.App.DB.Exec(t.Context(), `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
+		VALUES ($1, 'MSFT', 60, $2, now(), now(), now())`, user, journalstore.MaxUploadedBars-60); err != nil {
+		t.Fatal(err)
+	}
+	r := putBars(f.a, id, "text/csv", barsCSV()) // 61 bars
+	if r.Status != 400 || !strings.Contains(string(r.Body), "you keep 999940 bars of other symbols, and with these 61 you would pass the 1000000") {
+		t.Fatalf("over the bound: %d %s", r.Status, r.Body)
+	}
+	apitest.CheckErrorShape(t, r)
+	if r := f.a.Do("GET", "/api/positions/"+id+"/bars", nil); r.Status != 404 {
+		t.Fatalf("written: %d", r.Status)
+	}
+	if _, err := f.srv.App.DB.Exec(t.Context(), `DELETE FROM bar_uploads WHERE symbol = 'MSFT'`); err != nil {
+		t.Fatal(err)
+	}
+	apitest.Must(t, putBars(f.a, id, "text/csv", barsCSV()), 200)
+
+	// 30 an hour: one was taken above, two more succeeded or not.
+	limited := 0
+	for range 30 {
+		if r := putBars(f.a, id, "application/json", "{}"); r.Status == 429 {
+			limited++
+			apitest.CheckErrorShape(t, r)
+			if r.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After")
+			}
+		}
+	}
+	if limited != 2 {
+		t.Fatalf("%d of 30 limited after 2 uploads", limited)
+	}
+	// Per user: the other user's uploads are not limited by these.
+	if r := putBars(f.b, id, "text/csv", barsCSV()); r.Status != 404 {
+		t.Fatalf("other user: %d", r.Status)
+	}
 }

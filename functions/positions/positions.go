@@ -70,7 +70,7 @@ func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
 			// Registered without a provider too (answering the codeless 404),
 			// so the route table does not depend on configuration.
 			{Pattern: "GET /api/positions/{positionId}/bars", Handler: require(h.bars)},
-			{Pattern: "PUT /api/positions/{positionId}/bars", Handler: require(h.uploadBars)},
+			{Pattern: "PUT /api/positions/{positionId}/bars", Handler: require(auth.LimitPerUser(a.Limiter, uploadLimit, h.uploadBars))},
 			{Pattern: "DELETE /api/positions/{positionId}/bars", Handler: require(h.deleteBars)},
 			{Pattern: "GET /api/positions/{positionId}/unrealized", Handler: require(h.unrealized)},
 		},

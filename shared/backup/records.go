@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/market"
 	"tradejournal/shared/rules"
 )
 
@@ -407,4 +408,21 @@ type AssistantTurn struct {
 	EndReason  string     `json:"endReason"`
 	StartedAt  time.Time  `json:"startedAt"`
 	FinishedAt *time.Time `json:"finishedAt"`
+}
+
+// The trader's uploaded price bars (issue 37), one line a symbol with its
+// bars. Archives before them lack the entry. The excursions measured from
+// them are not archived: the restoring instance's job measures again.
+const (
+	EntryBarUploads = "bar_uploads.jsonl"
+	MaxBarUploads   = 200 // the symbols one user keeps bars of
+)
+
+// BarUpload is the bars of one symbol as uploaded: their length, when, and
+// the bars oldest first.
+type BarUpload struct {
+	Symbol      string       `json:"symbol"`
+	StepSeconds int64        `json:"stepSeconds"`
+	UploadedAt  time.Time    `json:"uploadedAt"`
+	Bars        []market.Bar `json:"bars"`
 }

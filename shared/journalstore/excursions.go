@@ -63,8 +63,7 @@ type Unmeasured struct {
 // excursions are due a measure, oldest close first: never measured to
 // their close, or measured without provider bars (none, or uploaded ones)
 // before the user uploaded bars of their symbol (an option's and a
-// futures option's: its underlying). The bars' symbol rule is
-// tradebars.Instrument's.
+// futures option's: its underlying; barsSymbol).
 func (s *Store) Unmeasured(ctx context.Context, limit int) ([]Unmeasured, error) {
 	// positions_unmeasured (migration 0053) holds the first kind; the
 	// second is found from the few uploads.
@@ -74,8 +73,7 @@ func (s *Store) Unmeasured(ctx context.Context, limit int) ([]Unmeasured, error)
 		(SELECT p.user_id::text, p.id::text, p.closed_at FROM bar_uploads u JOIN positions p ON p.user_id = u.user_id
 			WHERE p.status = 'closed' AND p.bars_closed_at = p.closed_at AND p.bars_measured_at < u.uploaded_at
 				AND (p.bars_source IS NULL OR p.bars_source = 'uploaded')
-				AND u.symbol = CASE WHEN p.asset_type IN ('option', 'future_option') THEN coalesce(p.underlying, p.symbol)
-					WHEN p.asset_type = 'stock' THEN upper(p.symbol) ELSE p.symbol END
+				AND u.symbol = ` + barsSymbol + `
 			ORDER BY p.closed_at, p.id LIMIT $1)
 		ORDER BY 3, 2 LIMIT $1`
 	rows, err := s.pool.Query(ctx, q, limit)

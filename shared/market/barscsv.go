@@ -56,9 +56,10 @@ func lineError(n int, format string, args ...any) error {
 // close; an optional volume), separated by commas, semicolons or tabs,
 // one bar a line in any order. Times without a zone are read in loc;
 // unix seconds are read too. It returns the bars oldest first and their
-// length (the smallest gap between two bars: whole minutes, at most a
-// week). Anything unreadable is a 400 on the field "file" naming the line
-// and the fix; at most MaxUploadRows bars.
+// length (the smallest gap between two bars: whole minutes that divide a
+// week, so some resolution joins them whole: uploadResolution). Anything
+// unreadable is a 400 on the field "file" naming the line and the fix; at
+// most MaxUploadRows bars.
 func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	first, _, _ := bytes.Cut(data, []byte("\n"))
@@ -148,8 +149,9 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 	if len(bars) == 1 {
 		step = 24 * time.Hour // one bar: a day's, the widest a lone bar can be read as safely
 	}
-	if step%time.Minute != 0 || step > 7*24*time.Hour {
-		return nil, 0, apperr.Invalid("file", fmt.Sprintf("has bars %s apart at the closest: bars are whole minutes apart, a week at most", step))
+	if !ValidStep(step) {
+		return nil, 0, apperr.Invalid("file", fmt.Sprintf("has bars %s apart at the closest: bars are whole minutes apart and a whole number of them make a week "+
+			"(as 1, 2, 5, 15 or 30 minutes, 1 or 4 hours, or 1 day do)", step))
 	}
 	return bars, step, nil
 }
@@ -229,4 +231,11 @@ func clip(s string) string {
 		return strings.ToValidUTF8(s[:maxCellChars], "") + "…"
 	}
 	return s
+}
+
+// ValidStep reports whether bars of length step can be uploaded: whole
+// minutes that divide a week, so some resolution joins them whole
+// (uploadResolution).
+func ValidStep(step time.Duration) bool {
+	return step >= time.Minute && step%time.Minute == 0 && (7*24*time.Hour)%step == 0
 }

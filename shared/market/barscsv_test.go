@@ -58,6 +58,7 @@ func TestParseBarsCSVRefused(t *testing.T) {
 		{head + "2025-06-02 10:00,1,1,1,1e3\n", "line 2: the close \"1e3\" is not a number"},
 		{head + "2025-06-02 10:00,3,2,1,1.5\n", "line 2: the open or close is above the high"},
 		{head + "2025-06-02 10:00:00,1,1,1,1\n2025-06-02 10:00:30,1,1,1,1\n", "30s apart"},
+		{head + "2025-06-02 10:00:00,1,1,1,1\n2025-06-02 10:11:00,1,1,1,1\n", "11m0s apart at the closest: bars are whole minutes apart and a whole number of them make a week"},
 	} {
 		_, _, err := market.ParseBarsCSV([]byte(tc.file), newYork)
 		e, ok := apperr.As(err)

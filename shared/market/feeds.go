@@ -62,7 +62,7 @@ func NewFeeds(cfg config.Market, quotes *Quotes, client *http.Client, now func()
 			h.name, h.secrets = "Alpaca", []string{b.AlpacaKeyID, b.AlpacaSecretKey}
 			f.sources[asset] = alpaca{httpSource: h, base: strings.TrimSuffix(b.AlpacaURL, "/"), feed: b.AlpacaFeed}
 		case config.BarsTwelveData:
-			h.name, h.secrets = "Twelve Data", []string{b.TwelveDataKey}
+			h.name, h.secrets, h.planForbids = "Twelve Data", []string{b.TwelveDataKey}, true
 			f.sources[asset] = twelveData{httpSource: h, base: strings.TrimSuffix(b.TwelveDataURL, "/")}
 		case config.BarsBinance:
 			h.name = "Binance"
@@ -121,6 +121,13 @@ func errRateLimited(name string, retryAfter int) error {
 	return refusal{e}
 }
 
+// errBeyondPlan is a symbol the provider's plan for this instance does
+// not cover: no bars from it (the job marks the position measured
+// without them), not a refusal of every look-up.
+func errBeyondPlan(name string) error {
+	return &apperr.Error{Code: apperr.NotFound, Message: fmt.Sprintf("%s's plan for this instance does not cover this symbol, so it has no bars of it: upload a bars file (CSV) exported from your platform, or ask the administrator about the plan", name)}
+}
+
 func errUnusable(name string) error {
 	return apperr.New(apperr.BadGateway, "%s did not answer usably; try again shortly", name)
 }
@@ -139,12 +146,15 @@ type httpSource struct {
 	client  *http.Client
 	log     *slog.Logger
 	secrets []string
+	// planForbids: a 403 is a symbol beyond the key's plan (Twelve
+	// Data's), not a refused key, and is the caller's to read.
+	planForbids bool
 }
 
 func (h httpSource) Name() string { return h.name }
 
 // get sends GET u with header and returns the status and body (at most
-// maxQuoteBody). A status of 401 or 403 is errKeyRefused, 429 (and
+// maxQuoteBody). A status of 401 or 403 (unless planForbids) is errKeyRefused, 429 (and
 // Binance's ban, 418) errRateLimited, a transport failure errUnusable or
 // errTimedOut; any other status is the caller's to read.
 func (h httpSource) get(ctx context.Context, u string, header http.Header) (int, []byte, error) {
@@ -165,7 +175,12 @@ func (h httpSource) get(ctx context.Context, u string, header http.Header) (int,
 		return 0, nil, h.transportError(ctx, err)
 	}
 	switch res.StatusCode {
-	case http.StatusUnauthorized, http.StatusForbidden:
+	case http.StatusForbidden:
+		if h.planForbids {
+			break
+		}
+		fallthrough
+	case http.StatusUnauthorized:
 		h.log.Warn("bar provider refused the key", "provider", h.name, "status", res.StatusCode)
 		return 0, nil, errKeyRefused(h.name)
 	case http.StatusTooManyRequests, http.StatusTeapot:
@@ -213,10 +228,11 @@ func interval(w Window, names [7]string) string {
 	return names[slices.IndexFunc(Resolutions, func(r Resolution) bool { return r.Step == w.Resolution.Step })]
 }
 
-// checkBars refuses bars that are not whole and in order, and more than
-// maxBars of them.
-func checkBars(bars []Bar) error {
-	if len(bars) > maxBars {
+// CheckBars refuses bars that are not whole and in order, and more than
+// max of them (a provider's answer: maxBars; a backup's upload:
+// MaxUploadRows).
+func CheckBars(bars []Bar, max int) error {
+	if len(bars) > max {
 		return fmt.Errorf("%d bars", len(bars))
 	}
 	for i, b := range bars {
@@ -324,7 +340,7 @@ func (a alpaca) Bars(ctx context.Context, _ string, symbol string, w Window) ([]
 		}
 		q.Set("page_token", *page.Next)
 	}
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, a.unusable(err)
 	}
 	return orEmpty(bars), nil
@@ -361,7 +377,8 @@ func orEmpty(bars []Bar) []Bar {
 // with "Authorization: apikey KEY", answering
 // {"meta":{...},"values":[{"datetime","open","high","low","close","volume"?}],"status":"ok"}
 // or {"code":N,"message","status":"error"} (often with HTTP 200): 400 for
-// a date range without data, 401 a bad key, 403 a symbol beyond the plan,
+// a date range without data, 401 a bad key, 403 a symbol beyond the plan
+// (errBeyondPlan: no bars of it here),
 // 404 an unknown symbol, 429 the minute's credits used up (the free plan:
 // 8 a minute, 800 a day). One call answers at most 5000 bars.
 type twelveData struct {
@@ -400,10 +417,17 @@ func (t twelveData) Bars(ctx context.Context, _ string, symbol string, w Window)
 		return nil, t.unusable(fmt.Errorf("status %d, not the expected JSON object", status))
 	}
 	if res.Status == "error" || status != http.StatusOK {
-		switch res.Code {
+		code := res.Code
+		if code == 0 {
+			code = status
+		}
+		switch code {
 		case http.StatusBadRequest, http.StatusNotFound:
 			return []Bar{}, nil // no data in the range, or no such symbol
-		case http.StatusUnauthorized, http.StatusForbidden:
+		case http.StatusForbidden:
+			t.log.Warn("bar provider's plan does not cover the symbol", "provider", t.name, "symbol", symbol)
+			return nil, errBeyondPlan(t.name)
+		case http.StatusUnauthorized:
 			t.log.Warn("bar provider refused the key", "provider", t.name, "code", res.Code)
 			return nil, errKeyRefused(t.name)
 		case http.StatusTooManyRequests:
@@ -428,7 +452,7 @@ func (t twelveData) Bars(ctx context.Context, _ string, symbol string, w Window)
 	}
 	// Twelve Data's end_date is inclusive of its day for daily bars and
 	// may add one bar past To; order=asc is asked for, but checked.
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, t.unusable(err)
 	}
 	return bars, nil
@@ -505,7 +529,7 @@ func (b binance) Bars(ctx context.Context, _ string, symbol string, w Window) ([
 			break
 		}
 	}
-	if err := checkBars(bars); err != nil {
+	if err := CheckBars(bars, maxBars); err != nil {
 		return nil, b.unusable(err)
 	}
 	return orEmpty(bars), nil

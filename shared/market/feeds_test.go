@@ -190,3 +190,27 @@ func TestOptionsUseTheStockProvider(t *testing.T) {
 		t.Fatalf("option source %v", s)
 	}
 }
+
+// TestTwelveDataPlan: a symbol beyond the key's plan (403, in the body of
+// a 200 or as the status) has no bars from Twelve Data, in words saying
+// so; it is not a refusal of every look-up.
+func TestTwelveDataPlan(t *testing.T) {
+	for name, handle := range map[string]http.HandlerFunc{
+		"InBody": func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"code":403,"message":"This symbol is available starting with the Grow plan.","status":"error"}`)) //nolint:errcheck
+		},
+		"Status": func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusForbidden)
+			w.Write([]byte(`{"code":403,"message":"This symbol is available starting with the Grow plan.","status":"error"}`)) //nolint:errcheck
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := markettest.NewProvider(t, handle)
+			f, _ := feeds(t, "stock", config.BarsTwelveData, p.URL)
+			_, err := f.Bars(context.Background(), "stock", "AAPL", minuteWindow)
+			if e, ok := apperr.As(err); !ok || e.Code != apperr.NotFound || market.Refused(err) || !strings.Contains(e.Message, "Twelve Data's plan for this instance does not cover this symbol") {
+				t.Fatalf("error %v", err)
+			}
+		})
+	}
+}

@@ -98,15 +98,14 @@ func (q *Quotes) Enabled() bool { return q.key != "" }
 // 502 (the provider failed or answered nonsense), 504 (no answer within
 // Timeout, or the caller's own deadline passed).
 func (q *Quotes) Get(ctx context.Context, symbol string) (Quote, error) {
-	v, err := q.lookup(ctx, symbol, symbol, func(ctx context.Context) (any, error) { return q.fetch(ctx, symbol) })
+	v, err := q.lookup(ctx, symbol, func(ctx context.Context) (any, error) { return q.fetch(ctx, symbol) })
 	quote, _ := v.(Quote)
 	return quote, err
 }
 
 // lookup answers the cached or shared answer of key (flights.get), or
-// the codeless 404 when no key is configured. symbol names the lookup in
-// logs.
-func (q *Quotes) lookup(ctx context.Context, key, _ string, fetch func(context.Context) (any, error)) (any, error) {
+// the codeless 404 when no key is configured.
+func (q *Quotes) lookup(ctx context.Context, key string, fetch func(context.Context) (any, error)) (any, error) {
 	if !q.Enabled() {
 		return nil, apperr.ErrNotFound
 	}

@@ -6,15 +6,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/db"
 )
 
 // SourceUploaded names uploaded bars as a source of excursions.
 const SourceUploaded = "uploaded"
-
-// maxUploadedSymbols bounds the symbols one user keeps bars of.
-const maxUploadedSymbols = 200
 
 // Upload is what a user's bars of one symbol are: their length, count and
 // span.
@@ -27,110 +23,78 @@ type Upload struct {
 	UploadedAt  time.Time `json:"uploadedAt"`
 }
 
-// SaveUpload replaces the user's bars of symbol with bars (ParseBarsCSV's,
-// oldest first, of length step) in one transaction.
-func SaveUpload(ctx context.Context, pool db.Beginner, userID, symbol string, bars []Bar, step time.Duration, now time.Time) (Upload, error) {
-	up := Upload{Symbol: symbol, StepSeconds: int64(step / time.Second), BarCount: len(bars), FirstAt: bars[0].Time,
-		LastAt: bars[len(bars)-1].Time, UploadedAt: now.UTC()}
-	err := db.InTx(ctx, pool, func(tx pgx.Tx) error {
-		const lock = `SELECT id FROM users WHERE id = $1 FOR UPDATE`
-		if _, err := tx.Exec(ctx, lock, userID); err != nil {
-			return db.Classify(err)
-		}
-		const count = `SELECT count(*) FROM bar_uploads WHERE user_id = $1 AND symbol <> $2`
-		var n int
-		if err := tx.QueryRow(ctx, count, userID, symbol).Scan(&n); err != nil {
-			return db.Classify(err)
-		}
-		if n >= maxUploadedSymbols {
-			return apperr.Invalid("file", "you keep bars of 200 symbols already: delete the bars of one you no longer review first")
-		}
-		const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
-		const ins = `INSERT INTO bar_uploads (user_id, symbol, step_seconds, bar_count, first_at, last_at, uploaded_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`
-		if _, err := tx.Exec(ctx, del, userID, symbol); err != nil {
-			return db.Classify(err)
-		}
-		if _, err := tx.Exec(ctx, ins, userID, symbol, up.StepSeconds, up.BarCount, up.FirstAt, up.LastAt, up.UploadedAt); err != nil {
-			return db.Classify(err)
-		}
-		_, err := tx.CopyFrom(ctx, pgx.Identifier{"uploaded_bars"}, []string{"user_id", "symbol", "at", "open", "high", "low", "close", "volume"},
-			pgx.CopyFromSlice(len(bars), func(i int) ([]any, error) {
-				b := bars[i]
-				return []any{userID, symbol, b.Time, b.Open, b.High, b.Low, b.Close, b.Volume}, nil
-			}))
-		return db.Classify(err)
-	})
-	return up, err
+// Uploaded are a user's uploaded bars of a symbol around a trade.
+type Uploaded struct {
+	// Bars are the bars as uploaded, of length Step: excursions are
+	// measured from them.
+	Bars []Bar
+	Step time.Duration
+	// Shown are Bars joined into Window's resolution, the chart's.
+	Shown  []Bar
+	Window Window
 }
 
-// DeleteUpload deletes the user's bars of symbol; a symbol without them is
-// apperr.ErrNotFound.
-func DeleteUpload(ctx context.Context, q db.Querier, userID, symbol string) error {
-	const del = `DELETE FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
-	tag, err := q.Exec(ctx, del, userID, symbol)
-	if err != nil {
-		return db.Classify(err)
-	}
-	if tag.RowsAffected() == 0 {
-		return apperr.ErrNotFound
-	}
-	return nil
-}
-
-// UploadedBars returns the user's uploaded bars of symbol in w and the
-// window they show: w, or, when the upload's bars are coarser than w's,
-// w widened by 20 of them each side at their resolution. Bars of a length
-// that is not one of Resolutions (2 minutes, 4 hours) are joined into the
-// next one (Resample). ok is false when the user has no bars of symbol.
-func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Window) (bars []Bar, shown Window, ok bool, err error) {
-	var res Resolution
+// UploadedBars returns the user's uploaded bars of symbol in w, and the
+// bars shown of them: in w, or, when the upload's bars are coarser than
+// w's, in w widened by 20 bars each side at the finest resolution they
+// join into whole (uploadResolution). ok is false when the user has no
+// bars of symbol.
+func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Window) (up Uploaded, ok bool, err error) {
 	const stepQ = `SELECT step_seconds FROM bar_uploads WHERE user_id = $1 AND symbol = $2`
 	var secs int64
 	if err := q.QueryRow(ctx, stepQ, userID, symbol).Scan(&secs); err != nil {
 		if err == pgx.ErrNoRows {
-			return nil, w, false, nil
+			return up, false, nil
 		}
-		return nil, w, false, db.Classify(err)
+		return up, false, db.Classify(err)
 	}
-	step := time.Duration(secs) * time.Second
-	res = Resolutions[len(Resolutions)-1]
-	for _, r := range Resolutions {
-		if r.Step >= max(step, w.Resolution.Step) {
-			res = r
-			break
-		}
+	up.Step = time.Duration(secs) * time.Second
+	res := uploadResolution(up.Step, w.Resolution.Step)
+	if res.Step > w.Resolution.Step {
+		pad := 20 * res.Step
+		w = Window{Resolution: res, From: w.From.Add(-pad).Truncate(res.Step), To: w.To.Add(pad + res.Step - 1).Truncate(res.Step)}
 	}
-	target := res.Step
-	if target > w.Resolution.Step {
-		pad := 20 * target
-		w = Window{Resolution: res, From: w.From.Add(-pad).Truncate(target), To: w.To.Add(pad + target - 1).Truncate(target)}
-	}
+	up.Window = w
 	const barsQ = `SELECT at, open, high, low, close, volume FROM uploaded_bars
 		WHERE user_id = $1 AND symbol = $2 AND at >= $3 AND at <= $4 ORDER BY at`
 	rows, err := q.Query(ctx, barsQ, userID, symbol, w.From, w.To)
 	if err != nil {
-		return nil, w, false, db.Classify(err)
+		return up, false, db.Classify(err)
 	}
 	var b Bar
 	_, err = pgx.ForEachRow(rows, []any{&b.Time, &b.Open, &b.High, &b.Low, &b.Close, &b.Volume}, func() error {
 		b.Time = b.Time.UTC()
-		bars = append(bars, b)
+		up.Bars = append(up.Bars, b)
 		return nil
 	})
 	if err != nil {
-		return nil, w, false, db.Classify(err)
+		return up, false, db.Classify(err)
 	}
-	if target > step {
-		bars = Resample(bars, target)
+	up.Bars, up.Shown = orEmpty(up.Bars), up.Bars
+	if res.Step > up.Step {
+		up.Shown = Resample(up.Bars, res.Step)
 	}
-	return orEmpty(bars), w, true, nil
+	up.Shown = orEmpty(up.Shown)
+	return up, true, nil
 }
 
-// Resample joins bars (oldest first) into bars of length step, each
-// starting on a multiple of step since the Unix epoch (weeks on
-// Thursdays, as the epoch's): the first open, the highest high, the
-// lowest low, the last close, the volumes summed.
+// uploadResolution is the finest resolution at least as coarse as atLeast
+// that bars of length step join into whole: a multiple of step, so no
+// joined bar holds part of a bar beyond its end (every length
+// ParseBarsCSV takes divides a week, so the week is one).
+func uploadResolution(step, atLeast time.Duration) Resolution {
+	for _, r := range Resolutions {
+		if r.Step >= max(step, atLeast) && r.Step%step == 0 {
+			return r
+		}
+	}
+	return Resolutions[len(Resolutions)-1]
+}
+
+// Resample joins bars (oldest first) into bars of length step, a multiple
+// of theirs, each starting on a multiple of step since Go's zero time
+// (weeks on Mondays): the first open, the highest high, the lowest low,
+// the last close, the volumes summed.
 func Resample(bars []Bar, step time.Duration) []Bar {
 	var out []Bar
 	for _, b := range bars {

@@ -3,7 +3,7 @@
 // and the excursions job (shared/jobs) share it. Bars come from the
 // provider of the position's asset type (market.Feeds, BARS_PROVIDERS),
 // or, when it has none or they have no bars, from the bars the trader
-// uploaded for the symbol.
+// uploaded for the symbol (also when the provider fails).
 package tradebars
 
 import (
@@ -53,8 +53,7 @@ func Instrument(p journalstore.Summary) (assetType, symbol string, ok bool) {
 // Bars are the bars around a position's hold and what they say of it.
 type Bars struct {
 	Symbol   string
-	Window   market.Window // its Resolution is Step's
-	Step     time.Duration
+	Window   market.Window // its Resolution is the bars' length
 	Bars     []market.Bar
 	Source   string // the provider's name, or market.SourceUploaded
 	HeldFrom time.Time
@@ -98,21 +97,30 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			return Bars{}, err
 		}
 	}
-	out.Step = out.Window.Resolution.Step
+	// A provider's failure (an outage, its limit, a refused key) still
+	// leaves the trader's uploaded bars to show; its words are the answer
+	// only when there are none.
+	var providerErr error
 	if src, ok := s.feeds.Source(assetType); ok {
 		bars, err := s.feeds.Bars(ctx, assetType, symbol, out.Window)
 		if err != nil {
-			return Bars{}, err
+			providerErr = err
+		} else {
+			out.Bars, out.Source = bars, src.Name()
 		}
-		out.Bars, out.Source = bars, src.Name()
 	}
+	measureBars, measureStep := out.Bars, out.Window.Resolution.Step
 	if len(out.Bars) == 0 {
-		bars, shown, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
+		up, ok, err := market.UploadedBars(ctx, s.pool, userID, symbol, out.Window)
 		switch {
 		case err != nil:
 			return Bars{}, err
 		case ok:
-			out.Bars, out.Window, out.Step, out.Source = bars, shown, shown.Resolution.Step, market.SourceUploaded
+			// Measured from the bars as uploaded, finer than or as fine as those shown.
+			measureBars, measureStep = up.Bars, up.Step
+			out.Bars, out.Window, out.Source = up.Shown, up.Window, market.SourceUploaded
+		case providerErr != nil:
+			return Bars{}, providerErr
 		case out.Source == "":
 			return Bars{}, ErrNoBars
 		}
@@ -120,7 +128,7 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 	// An option's bars are its underlying's, whose prices are not its
 	// premiums: its excursions are not measured from them.
 	if assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption {
-		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), out.Bars, out.Step); ok {
+		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), measureBars, measureStep); ok {
 			out.Excursions = &ex
 		}
 	}
@@ -178,17 +186,20 @@ const JobBatch = 8
 
 // MeasureDue measures up to JobBatch closed positions whose excursions
 // were never measured to their close, the excursions job (shared/jobs).
-// A position without bars, or whose provider failed on its symbol, is
-// recorded as measured without them (it is due again once bars of its
-// symbol are uploaded: journalstore.Unmeasured). A provider's refusal (its rate limit, a bad key) or silence
-// ends the run, recording nothing for that position: the next run tries
-// again. It returns how many it recorded.
+// A position without bars (ErrNoBars, or a provider's empty answer) is
+// recorded as measured without them: it is due again once bars of its
+// symbol are uploaded (journalstore.Unmeasured). A provider's failure on
+// one position (an outage, an answer it could not read) records nothing
+// for it, so the next run tries again; a provider's refusal of every
+// look-up (its rate limit, a bad key) ends the run. It returns how many
+// it recorded, and the last failure when a position was left.
 func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 	due, err := s.journal.Unmeasured(ctx, JobBatch)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
+	var left error
 	for _, u := range due {
 		p, err := s.journal.Position(ctx, u.UserID, u.PositionID)
 		if errors.Is(err, apperr.ErrNotFound) {
@@ -198,8 +209,14 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 			return n, err
 		}
 		b, err := s.For(ctx, u.UserID, p, now, nil)
-		if ae, ok := apperr.As(err); ok && !market.Refused(err) && (ae.Code == apperr.NotFound || ae.Code == apperr.BadGateway) {
-			b, err = Bars{}, nil // no bars, or none usable: measured without them
+		if ae, ok := apperr.As(err); ok && !market.Refused(err) {
+			switch ae.Code {
+			case apperr.NotFound:
+				b, err = Bars{}, nil // no bars: measured without them
+			case apperr.BadGateway, apperr.GatewayTimeout:
+				left = err // this position's look-up failed: the next run tries again
+				continue
+			}
 		}
 		if err != nil {
 			return n, err
@@ -209,5 +226,5 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 		}
 		n++
 	}
-	return n, nil
+	return n, left
 }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { counted, formatAmount, formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
+import { describe, expect, it, vi } from 'vitest';
+import { counted, dayKey, formatAmount, formatDateTime, formatDay, formatMoneyShort, setDisplayZone, formatDecimal, formatMoney, formatPercent, minorUnits, pnlClass, signOf } from './format';
 
 describe('minorUnits', () => {
   it('knows each currency minor units', () => {
@@ -107,5 +107,17 @@ describe('counted', () => {
     expect(counted(1, 'fill')).toBe('1 fill');
     expect(counted(0, 'row')).toBe('0 rows');
     expect(counted(4, 'fill')).toBe('4 fills');
+  });
+});
+
+describe('dayKey', () => {
+  it("keys an instant by its day in the zone, the browser's for an unknown zone, one formatter a zone", () => {
+    expect(dayKey('2026-11-02T03:30:00Z', 'America/New_York')).toBe('2026-11-01');
+    expect(dayKey('2026-11-02T03:30:00Z', 'Asia/Tokyo')).toBe('2026-11-02');
+    const made = vi.spyOn(Intl, 'DateTimeFormat');
+    for (let i = 0; i < 100; i++) dayKey(`2026-11-02T0${i % 10}:00:00Z`, 'Asia/Tokyo');
+    expect(made).not.toHaveBeenCalled();
+    made.mockRestore();
+    expect(dayKey('2026-11-02T12:00:00Z', 'Mars/Olympus')).toMatch(/^2026-11-0[23]$/);
   });
 });

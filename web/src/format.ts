@@ -175,6 +175,25 @@ export function formatDateTime(value: string | null | undefined, timeZone?: stri
   return zone ? `${f[0].format(d)} ${zone}` : f[0].format(d);
 }
 
+/** One "YYYY-MM-DD" formatter per zone: a chart keys hundreds of bars by their day. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** dayKey is the calendar day of an instant in a time zone ("2026-11-02"); the browser's zone for an unknown one. */
+export function dayKey(value: string, timeZone: string | undefined): string {
+  const key = timeZone ?? '';
+  let f = dayFormatters.get(key);
+  if (!f) {
+    const options = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+    try {
+      f = new Intl.DateTimeFormat('en-CA', { ...options, timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat('en-CA', options);
+    }
+    dayFormatters.set(key, f);
+  }
+  return f.format(new Date(value));
+}
+
 /** browserZone is the browser's time zone, as a datetime-local field reads what is typed. */
 export function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;

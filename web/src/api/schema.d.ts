@@ -2878,10 +2878,11 @@ export interface paths {
          *     column), open, high, low, close and optionally volume, separated by
          *     commas, semicolons or tabs, one bar a line in any order. Times
          *     without a zone are read in `timezone` (default the user's); unix
-         *     seconds are read too. Bars are whole minutes apart, at most a week;
-         *     at most 100,000 bars and 8 MiB. Every position of the symbol shows
+         *     seconds are read too. Bars are whole minutes apart, a whole number
+         *     of them making a week; at most 100,000 bars and 8 MiB. Every position of the symbol shows
          *     them where no provider has bars. A user keeps bars of at most 200
-         *     symbols.
+         *     symbols, and at most 1,000,000 bars across them (a 400 on `file`
+         *     saying how many are kept and what to delete).
          */
         put: operations["uploadPositionBars"];
         post?: never;
@@ -3213,8 +3214,9 @@ export interface paths {
          *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
          *     (the dashboard's widgets, only when the user arranged them) and
          *     `saved_views.jsonl` (named dashboard filters), `assistant_personas.jsonl`
-         *     (the user's own) and `assistant_conversations.jsonl` (each with its
-         *     turns: question, answer, how it ended), and
+         *     (the user's own), `assistant_conversations.jsonl` (each with its
+         *     turns: question, answer, how it ended), `bar_uploads.jsonl` (the
+         *     uploaded price bars, a symbol a line with its bars), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -3264,6 +3266,8 @@ export interface paths {
          *     `dashboard_layout.json` (replaces the user's layout, as the time zone
          *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
          *     filters' account, tag and playbook ids mapped to the restored ones),
+         *     `bar_uploads.jsonl` (held to an upload's rules and bounds; the
+         *     excursions measured from them are measured again by the job),
          *     `assistant_personas.jsonl` (held to the persona routes' rules) and
          *     `assistant_conversations.jsonl` (their personas and reviewed
          *     positions mapped to the restored ones; a review of a position the
@@ -4661,6 +4665,8 @@ export interface components {
                 assistantPersonas: number;
                 /** @description The assistant's conversations */
                 assistantConversations: number;
+                /** @description Symbols with uploaded price bars (their bars restored with them; the excursions measured from them are measured again by the job). */
+                barUploads: number;
             };
         };
         FieldError: {
@@ -13499,6 +13505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

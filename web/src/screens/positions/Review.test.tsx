@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Schemas } from '../../api/client';
 import { Review, excursionErrors, formatHold } from './Review';
@@ -35,8 +35,8 @@ describe('formatHold', () => {
 });
 
 describe('Review', () => {
-  it('shows the figures the API computed, the unrealised P&L, and takes MAE and MFE from the bars', async () => {
-    const { calls } = mockApi(
+  it('shows the figures the API computed and the unrealised P&L, and offers no copy of the measured excursions as typed ones', async () => {
+    mockApi(
       config(true),
       route('GET', '/api/positions/p1/bars', () => ({
         body: {
@@ -47,15 +47,13 @@ describe('Review', () => {
       route('GET', '/api/positions/p1/unrealized', () => ({ body: { quote: { symbol: 'AAPL', price: '10.5', currency: 'USD', asOf: '2025-06-02T16:00:00Z', delayed: true }, unrealizedPnl: '50.0000' } })),
       route('PATCH', '/api/positions/p1', () => ({ body: { position, changes: { opened: [], closed: [], reopened: [], removed: [] } } })),
     );
-    const user = userEvent.setup();
     renderScreen(<Review p={position} currency="USD" />);
     expect(screen.getByText('2 h 30 min so far')).toBeInTheDocument();
     expect(screen.getByText('2.00 : 1')).toBeInTheDocument();
     expect(await screen.findByTestId('unrealized')).toHaveTextContent('$50.00 at 10.50');
     expect(screen.getByText('-$60.00')).toBeInTheDocument();
-    await user.click(await screen.findByRole('button', { name: 'Use these' }));
-    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ maePrice: '9.4', mfePrice: '11.35' }));
-    expect(screen.getByLabelText('MFE price (best price for the trade)')).toHaveValue('11.35');
+    expect(await screen.findByRole('img', { name: /candles of AAPL/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use these' })).toBeNull();
   });
 
   it('says where a measured excursion came from, and nothing for a typed one', async () => {
@@ -73,9 +71,15 @@ describe('Review', () => {
     expect(screen.queryAllByText(/measured from/)).toHaveLength(1);
   });
 
-  it('asks nothing of the market without a quote provider, and names a refused MAE as the form does', async () => {
+  it('charts the trade without a quote provider (uploaded bars or another provider), asks no quote, and names a refused MAE as the form does', async () => {
     const { calls } = mockApi(
       config(false),
+      route('GET', '/api/positions/p1/bars', () => ({
+        body: {
+          symbol: 'AAPL', resolution: '1', from: '2025-06-02T13:47:00Z', to: '2025-06-02T14:32:00Z', heldFrom: '2025-06-02T14:07:00Z', heldTo: '2025-06-02T16:37:00Z',
+          bars: [{ time: '2025-06-02T14:07:00Z', open: '10', high: '11.35', low: '9.4', close: '10.3', volume: '5' }], maePrice: '9.4', mfePrice: '11.35', firstHit: null, source: 'uploaded',
+        },
+      })),
       route('PATCH', '/api/positions/p1', () => ({
         status: 400,
         body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'maePrice', message: 'the adverse excursion of a long is at or below its lowest fill price (10)' }] } },
@@ -88,7 +92,9 @@ describe('Review', () => {
     await user.type(mae, '9');
     await user.click(screen.getByRole('button', { name: 'Save MAE and MFE' }));
     expect(await screen.findByText(/adverse excursion/i, { selector: '.field *' })).toBeInTheDocument();
-    expect(calls.some((c) => c.path.endsWith('/bars') || c.path.endsWith('/unrealized'))).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Price around the trade' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.path.endsWith('/bars'))).toHaveLength(1);
+    expect(calls.some((c) => c.path.endsWith('/unrealized'))).toBe(false);
   });
 
   it('refuses, before sending, an MAE above a long\'s lowest fill and an MFE below its highest, in the form\'s words', async () => {

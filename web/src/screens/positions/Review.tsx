@@ -6,7 +6,7 @@ import { Field, ErrorNote } from '../../components/ui';
 import { useUnsaved } from '../../components/unsaved';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { normalizeDecimal } from '../../numbers';
-import { TradeChart, useBars } from './TradeChart';
+import { TradeChart } from './TradeChart';
 
 type Position = Schemas['Position'];
 type Excursion = Schemas['Excursion'];
@@ -90,18 +90,19 @@ function useSaveExcursions(p: Position) {
 /**
  * Review shows what a trade is reviewed by: how long it was held, the planned reward:risk against the
  * realised R, and how far price went against (MAE) and for (MFE) it, entered by hand or taken from the
- * price bars when the instance has a quote provider; an open stock position shows its unrealised P&L.
+ * price bars (a provider's or the trader's uploaded ones); an open stock position shows its unrealised P&L
+ * when the instance has a quote provider.
  * Every figure comes from the API.
  */
 export function Review({ p, currency }: { p: Position; currency: string | undefined }) {
   const config = useAppConfig();
-  // The bars route answers any asset type its provider serves; the chart says so when it has none.
-  const market = Boolean(config.data?.quoteLookup) && p.openedAt !== null;
-  const bars = useBars(p, market);
+  // Every position with a holding period has a chart: a provider's bars or the trader's uploaded ones
+  // (the route says in words when there are neither, and the chart offers the upload).
+  const charted = p.openedAt !== null;
   const unrealized = useQuery({
     queryKey: ['positions', p.id, 'unrealized', p.openQuantity],
     queryFn: () => unwrap(client.GET('/api/positions/{positionId}/unrealized', { params: { path: { positionId: p.id } } })),
-    enabled: market && p.assetType === 'stock' && p.status === 'open',
+    enabled: Boolean(config.data?.quoteLookup) && p.assetType === 'stock' && p.status === 'open',
     staleTime: 60_000,
     retry: false,
   });
@@ -120,7 +121,6 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
     save.mutate({ maePrice: body.maePrice || null, mfePrice: body.mfePrice || null });
   };
   const r = p.review;
-  const computed = bars.data && bars.data.maePrice && bars.data.mfePrice ? { mae: bars.data.maePrice, mfe: bars.data.mfePrice } : null;
   return (
     <section aria-labelledby="review-title" className="card review-figures">
       <h2 id="review-title">Review</h2>
@@ -172,25 +172,7 @@ export function Review({ p, currency }: { p: Position; currency: string | undefi
         </div>
         {err && err.details.length === 0 && <ErrorNote error={err} />}
       </form>
-      {market && <TradeChart p={p} currency={currency} />}
-      {computed && (
-        <p>
-          From the bars while the trade was held: MAE {formatDecimal(computed.mae, 2, 8)}, MFE {formatDecimal(computed.mfe, 2, 8)}.{' '}
-          <button
-            type="button"
-            className="ghost"
-            disabled={save.isPending}
-            onClick={() => {
-              setMae(computed.mae);
-              setMfe(computed.mfe);
-              setChecked({});
-              save.mutate({ maePrice: computed.mae, mfePrice: computed.mfe });
-            }}
-          >
-            Use these
-          </button>
-        </p>
-      )}
+      {charted && <TradeChart p={p} currency={currency} />}
     </section>
   );
 }

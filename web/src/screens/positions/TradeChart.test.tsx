@@ -86,9 +86,49 @@ describe('TradeChart', () => {
     expect(screen.queryByTestId('replay-frame')).toBeNull();
   });
 
-  it('says when the provider has no bars for the instrument', async () => {
-    mockApi(route('GET', '/api/positions/p1/bars', () => ({ status: 404, body: { error: { message: 'prices are looked up for stocks only' } } })));
-    renderScreen(<TradeChart p={{ ...position, assetType: 'option' }} currency="USD" />);
-    expect(await screen.findByText('The quote provider has no price bars for this instrument.')).toBeInTheDocument();
+  it("shows the route's own words when there are no bars, or the provider failed", async () => {
+    let answer = { status: 404, body: { error: { code: 'NOT_FOUND', message: 'no price bars for this symbol: upload a bars file (CSV) exported from your platform, or ask the administrator to set up a provider' } } };
+    mockApi(route('GET', '/api/positions/p1/bars', () => answer));
+    const { unmount } = renderScreen(<TradeChart p={position} currency="USD" />);
+    expect(await screen.findByText('No price bars for this symbol: upload a bars file (CSV) exported from your platform, or ask the administrator to set up a provider.')).toBeInTheDocument();
+    unmount();
+    answer = { status: 502, body: { error: { code: 'BAD_GATEWAY', message: "Alpaca's request limit for this instance is used up for now; try again in a minute" } } };
+    renderScreen(<TradeChart p={position} currency="USD" />);
+    expect(await screen.findByText("Alpaca's request limit for this instance is used up for now; try again in a minute.")).toBeInTheDocument();
+  });
+
+  it('uploads a bars file as CSV, shows the refused line in the route\'s words, and deletes uploaded bars', async () => {
+    let source = 'Alpaca';
+    const { calls, fetchMock } = mockApi(
+      route('GET', '/api/positions/p1/bars', () => ({ body: { ...answer('1', '2025-06-02T14:00:00Z'), source } })),
+      route('PUT', '/api/positions/p1/bars', (c) =>
+        String(c.body).includes('9,11')
+          ? { status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'invalid', details: [{ field: 'file', message: 'line 2: the high 9 is below the low 11' }] } } }
+          : { body: { upload: { symbol: 'AAPL', stepSeconds: 60, barCount: 1, firstAt: '2025-06-02T14:00:00Z', lastAt: '2025-06-02T14:00:00Z', uploadedAt: '2025-06-03T10:00:00Z' } } },
+      ),
+      route('DELETE', '/api/positions/p1/bars', () => ({ status: 204 })),
+    );
+    const user = userEvent.setup();
+    renderScreen(<TradeChart p={position} currency="USD" />);
+    const input = await screen.findByLabelText(/Upload price bars of AAPL/);
+    expect(screen.queryByRole('button', { name: /Delete your uploaded bars/ })).toBeNull();
+
+    await user.upload(input, new File(['time,open,high,low,close\n2025-06-02 14:00,10,9,11,10\n'], 'bad.csv', { type: 'text/csv' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Line 2: the high 9 is below the low 11.');
+
+    source = 'uploaded';
+    const good = 'time,open,high,low,close\n2025-06-02 14:00,10,11,9,10\n';
+    await user.upload(input, new File([good], 'good.csv', { type: 'text/csv' }));
+    expect(await screen.findByText(/1 bars of AAPL uploaded/)).toBeInTheDocument();
+    const put = calls.filter((c) => c.method === 'PUT').at(-1);
+    expect(put?.body).toBe(good);
+    const sent = fetchMock.mock.calls.map(([req]) => req as Request).filter((r) => r.method === 'PUT').at(-1);
+    expect(sent?.headers.get('Content-Type')).toBe('text/csv');
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // The chart is asked for again, now from the uploaded bars, and they can be deleted.
+    await user.click(await screen.findByRole('button', { name: 'Delete your uploaded bars of AAPL' }));
+    expect(await screen.findByText('Your uploaded bars of AAPL are deleted.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/positions/p1/bars')).toBe(true);
   });
 });

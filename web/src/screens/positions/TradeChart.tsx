@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { ApiError, client, unwrap, type Schemas } from '../../api/client';
+import { ApiError, client, errorText, unwrap, type Schemas } from '../../api/client';
+import { readable } from '../../api/messages';
 import { useMe } from '../../api/queries';
 import { formatDateTime, formatDecimal, formatMoney, pnlClass } from '../../format';
 import { candleGeometry, dayContext, priceRange, resolutionOf, resolutions, type Resolution } from './chart';
@@ -365,10 +366,81 @@ function ChartBody({ p, bars, currency, session }: { p: Position; bars: Bars; cu
 }
 
 /**
+ * serverWords is what the bars routes said went wrong, in their words (which provider, which line of the
+ * file, what to do), rather than a general sentence; a failure without an answer reads as any other.
+ */
+export function serverWords(err: unknown): string {
+  if (!(err instanceof ApiError) || err.status === 401 || err.status === 429 || (err.status >= 500 && err.status !== 502 && err.status !== 504)) {
+    return errorText(err);
+  }
+  return err.details.length > 0 ? err.details.map((d) => readable(d.message)).join(' ') : readable(err.message);
+}
+
+/**
+ * BarsUpload sends a bars file (CSV) exported from the trader's platform for the chart's symbol, and deletes the
+ * uploaded bars when the chart shows them; the chart and the measured excursions are asked for again after either.
+ */
+function BarsUpload({ p, symbol, uploaded }: { p: Position; symbol: string; uploaded: boolean }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['positions', p.id] });
+  const path = { params: { path: { positionId: p.id } } };
+  const upload = useMutation({
+    mutationFn: async (file: File) =>
+      unwrap(
+        client.PUT('/api/positions/{positionId}/bars', {
+          ...path,
+          body: await file.text(),
+          bodySerializer: (b: string) => b,
+          headers: { 'Content-Type': 'text/csv' },
+        }),
+      ),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({ mutationFn: () => unwrap(client.DELETE('/api/positions/{positionId}/bars', path)), onSuccess: refresh });
+  const busy = upload.isPending || remove.isPending;
+  return (
+    <div className="bars-upload">
+      <label>
+        Upload price bars of {symbol} (a CSV file from your platform: time, open, high, low, close, volume){' '}
+        <input
+          type="file"
+          accept=".csv,.txt,text/csv,text/plain"
+          disabled={busy}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            remove.reset();
+            if (file) upload.mutate(file);
+          }}
+        />
+      </label>
+      {uploaded && (
+        <button type="button" className="ghost" disabled={busy} onClick={() => (upload.reset(), remove.mutate())}>
+          Delete your uploaded bars of {symbol}
+        </button>
+      )}
+      {upload.isPending && <span className="muted">Uploading…</span>}
+      {upload.isSuccess && (
+        <p role="status">
+          {upload.data.upload.barCount} bars of {upload.data.upload.symbol} uploaded, {formatDateTime(upload.data.upload.firstAt)} to {formatDateTime(upload.data.upload.lastAt)}.
+        </p>
+      )}
+      {remove.isSuccess && <p role="status">Your uploaded bars of {symbol} are deleted.</p>}
+      {(upload.error ?? remove.error) && (
+        <p className="field-error" role="alert">
+          {serverWords(upload.error ?? remove.error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
  * TradeChart is the trade on its chart: candles at the bar length the
  * route picks for the hold or the trader chooses, the whole session on
  * request, and a replay. Works with whatever bars the route answers, for
- * any asset type it serves.
+ * any asset type it serves; what went wrong is shown in the route's words,
+ * and the trader's own bars can be uploaded (or deleted) here.
  */
 export function TradeChart({ p, currency }: { p: Position; currency: string | undefined }) {
   const [view, setView] = useState<BarsView>({ window: 'hold' });
@@ -404,15 +476,21 @@ export function TradeChart({ p, currency }: { p: Position; currency: string | un
         <p className="field-error" role="alert">
           {chosen ? `The ${chosen} bars` : 'The bars'} of this span are more than the chart can draw: choose a longer bar length.
         </p>
-      ) : err?.status === 404 ? (
-        <p className="muted">The quote provider has no price bars for this instrument.</p>
       ) : bars.isError ? (
-        <p className="muted">Price bars are not available right now: the quote provider did not answer. Try again later.</p>
+        <p className="muted" role="status">
+          {serverWords(bars.error)}
+        </p>
       ) : null}
-      {data && data.bars.length === 0 && <p className="muted">The quote provider has no price bars for this trade&apos;s time.</p>}
+      {data && data.bars.length === 0 && !bars.isError && (
+        <p className="muted">
+          {data.source === 'uploaded' ? 'Your uploaded bars have' : `${data.source} has`} no price bars in this trade&apos;s time
+          {data.source === 'uploaded' ? ': upload a file that covers it.' : '.'}
+        </p>
+      )}
       {data && data.bars.length > 0 && !bars.isError && (
         <ChartBody key={`${data.resolution} ${data.from} ${data.to}`} p={p} bars={data} currency={currency} session={view.window === 'session' && !bars.isPlaceholderData} />
       )}
+      <BarsUpload p={p} symbol={data?.symbol ?? p.underlying ?? p.symbol} uploaded={data?.source === 'uploaded'} />
       <figcaption className="muted">
         {data ? `${resolutionOf(data.resolution).name[0]?.toUpperCase()}${resolutionOf(data.resolution).name.slice(1)} candles, delayed` : 'Candles, delayed'}: hollow
         bodies closed up, filled ones down; volume at the foot.

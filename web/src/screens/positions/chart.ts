@@ -3,6 +3,7 @@
 // so they are tested without a canvas. Pixels need numbers; every figure a
 // person reads comes from the API's decimal strings.
 import type { Schemas } from '../../api/client';
+import { dayKey } from '../../format';
 
 type Bar = Schemas['PriceBar'];
 
@@ -94,17 +95,6 @@ export function priceRange(bars: readonly Bar[], levels: ReadonlyArray<string | 
   const hi = Math.max(...values);
   const pad = hi > lo ? (hi - lo) * 0.05 : Math.abs(hi) * 0.01 || 1;
   return [lo - pad, hi + pad];
-}
-
-/** dayKey is the calendar day of an instant in a time zone ("2026-11-02"); the browser's zone for an unknown one. */
-function dayKey(iso: string, zone: string | undefined): string {
-  let f: Intl.DateTimeFormat;
-  try {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  } catch {
-    f = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' });
-  }
-  return f.format(new Date(iso));
 }
 
 /**
