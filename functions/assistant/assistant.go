@@ -57,6 +57,7 @@ type handler struct {
 	wallet  *wallet.Service
 	client  *http.Client        // the providers'
 	quotes  *market.Quotes      // the quote tool's
+	chains  *market.Chains      // the options_chain tool's
 	journal *journalstore.Store // reads the positions a review names
 	days    *dayjournal.Store   // reads the day entries a review names
 	on      bool                // the assistant is configured
@@ -68,6 +69,7 @@ func Group(a *app.App) httpx.Group {
 	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget,
 		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing),
 		quotes:  market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log),
+		chains:  market.NewChains(a.Config.Market, &http.Client{}, a.Now, a.Log),
 		journal: journalstore.New(a.DB, a.Keyring, a.Now), days: dayjournal.New(a.DB, a.Keyring, a.Now)}
 	on := func(next http.HandlerFunc) http.HandlerFunc {
 		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {

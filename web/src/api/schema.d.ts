@@ -3792,7 +3792,9 @@ export interface paths {
          *
          *     **Tools**: the model may call tools (statistics with filters, the
          *     positions list, one position with its notes, a day's journal entry,
-         *     the position calculator, and a quote where STOCK_QUOTE_API_KEY is
+         *     the position calculator, a quote where STOCK_QUOTE_API_KEY is set,
+         *     and an options chain (`options_chain`: the strikes nearest the money
+         *     of one expiration, the nearest by default) where TRADIER_API_KEY is
          *     set), each reading as the caller; the journal's only with consent. A call and its
          *     result stream as `tool_call` `{id, name, arguments}` and
          *     `tool_result` `{id, name, result}` events and are stored with the
