@@ -19,6 +19,10 @@
 // and ends at the turn budget, on client disconnect or on a provider error
 // as well as at the provider's end; in every case the reservation is
 // settled or released exactly once, by the one path that ends the turn.
+// The hold covers one provider call; before each further one (a tool round)
+// it grows to what the turn has cost so far plus what that call may cost,
+// and when the credits cannot cover it the turn ends there
+// (insufficient_credits), charged what it cost.
 package assistant
 
 import (
@@ -104,17 +108,10 @@ func Group(a *app.App) httpx.Group {
 	}
 }
 
-// estimate is the reservation of one turn in credits: the largest prompt
-// (maxPromptBytes, counted as one token per 3 bytes) and answer at the
-// prices per million tokens, times the markup, rounded up; at least 1.
-func estimate(inputPrice, outputPrice int64, markup decimal.Decimal) int64 {
-	raw := decimal.NewFromInt(int64(maxPromptBytes / 3)).Mul(decimal.NewFromInt(inputPrice)).
-		Add(decimal.NewFromInt(maxAnswerTokens).Mul(decimal.NewFromInt(outputPrice))).
-		Div(decimal.NewFromInt(1_000_000))
-	if !markup.IsPositive() {
-		markup = decimal.NewFromInt(1)
-	}
-	n, err := wallet.Price(raw, markup)
+// holdFor is the credits to hold for a raw provider cost: priced at the
+// wallet's markup, rounded up; at least 1.
+func (h *handler) holdFor(raw decimal.Decimal) int64 {
+	n, err := h.wallet.Price(raw)
 	if err != nil || n < 1 {
 		return 1
 	}

@@ -405,7 +405,8 @@ func closeStale(ctx context.Context, tx pgx.Tx, userID string, staleBefore, now 
 
 // ending is how a turn ended.
 type ending struct {
-	Reason         string // complete, budget, disconnect, provider_error or error
+	Reason         string // complete, budget, disconnect, provider_error, insufficient_credits or error
+	Code           string // with insufficient_credits: the wallet's refusal code
 	Answer         string
 	Usage          *Usage
 	CreditsCharged int64

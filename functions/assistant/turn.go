@@ -114,7 +114,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	// plain JSON error. A turn on the trader's own key spends no credits.
 	t := &turnRun{h: h, w: w, r: r, model: model, access: settings.JournalAccess}
 	if !model.OwnKey {
-		hold, err := h.wallet.Reserve(ctx, u.ID, estimate(model.InputPrice, model.OutputPrice, h.app.Config.Billing.PricingMarkup))
+		hold, err := h.wallet.Reserve(ctx, u.ID, h.holdFor(t.roundCost(maxPromptBytes)))
 		if err != nil {
 			httpx.Error(w, r, err)
 			return
@@ -258,8 +258,13 @@ type doneEvent struct {
 	MessageID      string `json:"messageId,omitempty"`
 	// Status is complete, or incomplete when the turn was cut short.
 	Status string `json:"status"`
-	// Reason is complete, budget, disconnect, provider_error or error.
+	// Reason is complete, budget, disconnect, provider_error,
+	// insufficient_credits or error.
 	Reason string `json:"reason"`
+	// Code is the refusal's code with insufficient_credits:
+	// INSUFFICIENT_CREDITS, or BILLING_NOT_AVAILABLE where credits cannot
+	// be bought (the pre-stream gate's codes).
+	Code string `json:"code,omitempty"`
 	// Problem names a provider_error for the trader: key_invalid,
 	// rate_limited, overloaded, context_too_long or unavailable.
 	Problem string `json:"problem,omitempty"`
@@ -333,7 +338,9 @@ type turnRun struct {
 // run builds the prompt and streams the model's answer: each round is one
 // provider call; an answer that asks for tools gets their results and
 // another round, at most maxToolRounds times (the last round offers no
-// tools). The usage of every round is summed, and the turn ends once.
+// tools). Before a further round the hold grows to cover it (holdNextRound);
+// when it cannot, the tools are not run and the turn ends. The usage of
+// every round is summed, and the turn ends once.
 func (t *turnRun) run(question string, images []image) {
 	h, r := t.h, t.r
 	ctx, cancel := context.WithTimeout(r.Context(), h.budget)
@@ -350,6 +357,10 @@ func (t *turnRun) run(question string, images []image) {
 		answer strings.Builder
 		usage  *Usage
 		seq    int
+		// spent is the raw cost of the finished rounds: what each
+		// reported, or the most it could cost when it reported nothing.
+		spent       decimal.Decimal
+		promptBytes = maxPromptBytes // bounds the next round's prompt
 	)
 	fail := func(err error) {
 		t.end(ctx, sse, ending{Reason: t.reason(ctx, err), Answer: answer.String(), Usage: usage}, err)
@@ -367,7 +378,10 @@ func (t *turnRun) run(question string, images []image) {
 			sse = startEvents(t.w)
 			sse.send("start", startEvent{ConversationID: t.conversationID, TurnID: t.turnID, Model: t.model.ID})
 		}
-		var text strings.Builder
+		var (
+			text       strings.Builder
+			roundUsage *Usage
+		)
 		for {
 			pc, err := st.Next()
 			if errors.Is(err, errDone) {
@@ -379,7 +393,7 @@ func (t *turnRun) run(question string, images []image) {
 				return
 			}
 			if pc.Usage != nil {
-				usage = addUsage(usage, *pc.Usage)
+				usage, roundUsage = addUsage(usage, *pc.Usage), addUsage(roundUsage, *pc.Usage)
 				continue
 			}
 			piece := truncate(pc.Text, maxAnswerBytes-answer.Len())
@@ -397,6 +411,23 @@ func (t *turnRun) run(question string, images []image) {
 		st.Close()
 		if len(calls) == 0 || p.Tools == nil {
 			break
+		}
+		if roundUsage != nil {
+			spent = spent.Add(t.cost(*roundUsage))
+		} else {
+			spent = spent.Add(t.roundCost(promptBytes))
+		}
+		promptBytes += text.Len()
+		for _, c := range calls {
+			promptBytes += len(c.ID) + len(c.Name) + len(c.Arguments) + maxToolResultBytes
+		}
+		if err := t.holdNextRound(ctx, spent.Add(t.roundCost(promptBytes))); err != nil {
+			if e, ok := apperr.As(err); ok && (e.Code == apperr.InsufficientCredits || e.Code == apperr.BillingNotAvailable) {
+				t.end(ctx, sse, ending{Reason: "insufficient_credits", Code: string(e.Code), Answer: answer.String(), Usage: usage}, nil)
+				return
+			}
+			fail(err)
+			return
 		}
 		p.Messages = append(p.Messages, promptMessage{Role: "assistant", Text: text.String(), Calls: calls})
 		for _, c := range calls {
@@ -421,6 +452,25 @@ func (t *turnRun) run(question string, images []image) {
 		}
 	}
 	t.end(ctx, sse, ending{Reason: "complete", Answer: answer.String(), Usage: usage}, nil)
+}
+
+// holdNextRound grows the hold (on the operator's key) to raw, what the
+// turn has cost so far and the most its next round may cost, priced; a
+// hold already that large is left as it is.
+func (t *turnRun) holdNextRound(ctx context.Context, raw decimal.Decimal) error {
+	if t.hold == nil {
+		return nil
+	}
+	need := t.h.holdFor(raw)
+	if need <= t.hold.Amount {
+		return nil
+	}
+	grown, err := t.h.wallet.Extend(ctx, t.hold.ID, need)
+	if err != nil {
+		return err
+	}
+	t.hold = &grown
+	return nil
 }
 
 // addUsage sums the usage of a turn's rounds.
@@ -458,7 +508,7 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 	defer cancel()
 
 	if e.Usage != nil && t.hold != nil {
-		settled, err := h.wallet.Settle(bg, t.hold.ID, t.rawCost(*e.Usage))
+		settled, err := h.wallet.Settle(bg, t.hold.ID, t.cost(*e.Usage))
 		t.closed = true
 		if err != nil {
 			log.Error("assistant: settling the turn failed; the hold expires through the sweeper", "turn", t.turnID, "err", err)
@@ -500,7 +550,7 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 		return
 	}
 	sse.send("done", doneEvent{ConversationID: t.conversationID, TurnID: t.turnID, MessageID: messageID,
-		Status: status, Reason: e.Reason, Problem: problem, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
+		Status: status, Reason: e.Reason, Code: e.Code, Problem: problem, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
 }
 
 // problemWords is a provider failure in the trader's words, for the 502
@@ -545,9 +595,15 @@ func (t *turnRun) releaseHold() {
 	}
 }
 
-// rawCost is the provider's cost of the usage in credits (micro-USD):
-// tokens times the model's price per million tokens.
-func (t *turnRun) rawCost(u Usage) decimal.Decimal {
+// roundCost is the most one provider call may cost: a prompt of
+// promptBytes (counted as one token per 3 bytes) and the longest answer.
+func (t *turnRun) roundCost(promptBytes int) decimal.Decimal {
+	return t.cost(Usage{PromptTokens: int64(promptBytes / 3), CompletionTokens: maxAnswerTokens})
+}
+
+// cost is the provider's cost of the usage in credits (micro-USD) before
+// the markup: tokens times the model's price per million tokens.
+func (t *turnRun) cost(u Usage) decimal.Decimal {
 	return decimal.NewFromInt(u.PromptTokens).Mul(decimal.NewFromInt(t.model.InputPrice)).
 		Add(decimal.NewFromInt(u.CompletionTokens).Mul(decimal.NewFromInt(t.model.OutputPrice))).
 		Div(decimal.NewFromInt(1_000_000))

@@ -399,8 +399,9 @@ type AssistantReview struct {
 }
 
 // AssistantTurn is a question and its answer (null when the turn stored
-// none). EndReason is complete, budget, disconnect, provider_error, error
-// or abandoned; the answer is complete exactly when it is "complete".
+// none). EndReason is complete, budget, disconnect, provider_error,
+// insufficient_credits, error or abandoned; the answer is complete exactly
+// when it is "complete".
 type AssistantTurn struct {
 	Question   string     `json:"question"`
 	Answer     *string    `json:"answer"`

@@ -3800,6 +3800,13 @@ export interface paths {
          *     `tool_result` `{id, name, result}` events and are stored with the
          *     conversation; at most 8 tool rounds per turn, each result cut to
          *     8 KiB. All provider calls of a turn are settled once, on one hold.
+         *     The hold covers one provider call; before each further round it
+         *     grows to what the turn has cost so far plus what the next call may
+         *     cost (the prompt so far and the longest answer). When the credits
+         *     cannot cover that, the tools are not run and the turn ends there:
+         *     `done` with `reason: insufficient_credits` and `code`
+         *     `INSUFFICIENT_CREDITS` (or `BILLING_NOT_AVAILABLE`), the answer so
+         *     far stored incomplete and charged what the rounds cost.
          *
          *     **Stream** (`text/event-stream`), each event one JSON `data` line:
          *     `start` `{conversationId, turnId, model}`, then `delta` `{content}`
@@ -4516,7 +4523,12 @@ export interface components {
              * @description Why the turn ended.
              * @enum {string}
              */
-            reason: "complete" | "budget" | "disconnect" | "provider_error" | "error";
+            reason: "complete" | "budget" | "disconnect" | "provider_error" | "insufficient_credits" | "error";
+            /**
+             * @description With `insufficient_credits`, the gate's code for the credits that could not cover a further round (absent on a replay).
+             * @enum {string}
+             */
+            code?: "INSUFFICIENT_CREDITS" | "BILLING_NOT_AVAILABLE";
             /**
              * @description With `provider_error`, what the provider said went wrong (a refused key, its rate limit, overloaded, a prompt too long for the model, or anything else).
              * @enum {string}
