@@ -34,6 +34,10 @@ type prompt struct {
 	System   string
 	Messages []promptMessage
 	Tools    []toolSpec // none: no tool is offered
+	// Final: the model must answer now. The tools stay listed (the
+	// messages may hold calls of them, which both APIs want defined) but
+	// tool_choice "none" lets it call none.
+	Final bool
 }
 
 // promptMessage is one message: a user's question (with its images), an
@@ -114,6 +118,7 @@ type chatRequest struct {
 	Model         string          `json:"model"`
 	Messages      []openAIMessage `json:"messages"`
 	Tools         []openAITool    `json:"tools,omitempty"`
+	ToolChoice    string          `json:"tool_choice,omitempty"`
 	Stream        bool            `json:"stream"`
 	StreamOptions streamOptions   `json:"stream_options"`
 	MaxTokens     int             `json:"max_tokens"`
@@ -152,6 +157,9 @@ func openAIBody(model string, p prompt) chatRequest {
 		ot := openAITool{Type: "function"}
 		ot.Function.Name, ot.Function.Description, ot.Function.Parameters = t.Name, t.Description, t.Parameters
 		req.Tools = append(req.Tools, ot)
+	}
+	if p.Final && len(req.Tools) > 0 {
+		req.ToolChoice = "none"
 	}
 	return req
 }

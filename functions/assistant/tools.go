@@ -99,23 +99,28 @@ func (h *handler) offers(t tool, journalAccess bool) bool {
 // results too ("error: ..."), so the model can correct itself; only a
 // failure of ours is an error.
 func (h *handler) runTool(ctx context.Context, u auth.User, journalAccess bool, c toolCall) (string, error) {
-	for _, t := range tools {
-		if t.spec.Name != c.Name {
-			continue
-		}
-		if !h.offers(t, journalAccess) {
-			break
-		}
-		out, err := t.run(ctx, h, u, c.Arguments)
-		if e, ok := apperr.As(err); ok {
-			return "error: " + e.Message, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		return truncate(out, maxToolResultBytes), nil
+	t, ok := toolNamed(c.Name)
+	if !ok || !h.offers(t, journalAccess) {
+		return "error: there is no tool named " + fmt.Sprintf("%q", truncate(c.Name, 64)), nil
 	}
-	return "error: there is no tool named " + fmt.Sprintf("%q", truncate(c.Name, 64)), nil
+	out, err := t.run(ctx, h, u, c.Arguments)
+	if e, ok := apperr.As(err); ok {
+		return "error: " + e.Message, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return truncate(out, maxToolResultBytes), nil
+}
+
+// toolNamed is the tool of that name.
+func toolNamed(name string) (tool, bool) {
+	for _, t := range tools {
+		if t.spec.Name == name {
+			return t, true
+		}
+	}
+	return tool{}, false
 }
 
 // decodeArgs reads a call's arguments strictly; bad ones are a validation

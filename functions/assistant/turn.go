@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,12 +20,13 @@ import (
 )
 
 // Bounds of the prompt: the journal context, the conversation's history
-// (its latest messages, each cut) and the question. maxPromptBytes sizes
-// the credit reservation.
+// (its latest messages and tool calls, each cut) and the question.
+// maxPromptBytes sizes the credit reservation.
 const (
 	historyMessages   = 20
+	historyToolCalls  = 16
 	historyEachBytes  = 2 << 10
-	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
+	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + historyToolCalls*(2*historyEachBytes+256) + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
 	bookkeepingWindow = 15 * time.Second // settling and storing after the client left
 )
 
@@ -211,9 +211,8 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 	sse.send("start", startEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Replay: true})
 	for _, c := range calls {
 		if c.TurnID == prev.ID {
-			id := prev.ID + "-" + strconv.Itoa(c.Seq)
-			sse.send("tool_call", toolCallEvent{ID: id, Name: c.Name, Arguments: c.Arguments})
-			sse.send("tool_result", toolResultEvent{ID: id, Name: c.Name, Result: c.Result})
+			sse.send("tool_call", toolCallEvent{ID: c.callID(), Name: c.Name, Arguments: c.Arguments})
+			sse.send("tool_result", toolResultEvent{ID: c.callID(), Name: c.Name, Result: c.Result})
 		}
 	}
 	done := doneEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Status: prev.Status, Reason: prev.EndReason,
@@ -337,8 +336,8 @@ type turnRun struct {
 
 // run builds the prompt and streams the model's answer: each round is one
 // provider call; an answer that asks for tools gets their results and
-// another round, at most maxToolRounds times (the last round offers no
-// tools). Before a further round the hold grows to cover it (holdNextRound);
+// another round, at most maxToolRounds times (the last round may call
+// none). Before a further round the hold grows to cover it (holdNextRound);
 // when it cannot, the tools are not run and the turn ends. The usage of
 // every round is summed, and the turn ends once.
 func (t *turnRun) run(question string, images []image) {
@@ -366,9 +365,7 @@ func (t *turnRun) run(question string, images []image) {
 		t.end(ctx, sse, ending{Reason: t.reason(ctx, err), Answer: answer.String(), Usage: usage}, err)
 	}
 	for round := 0; ; round++ {
-		if round == maxToolRounds {
-			p.Tools = nil // the last round must answer
-		}
+		p.Final = round == maxToolRounds // the last round must answer
 		st, err := t.model.api.open(ctx, t.model.Name, p)
 		if err != nil {
 			fail(err)
@@ -409,7 +406,7 @@ func (t *turnRun) run(question string, images []image) {
 		}
 		calls := st.Calls()
 		st.Close()
-		if len(calls) == 0 || p.Tools == nil {
+		if len(calls) == 0 || p.Final {
 			break
 		}
 		if roundUsage != nil {
@@ -437,7 +434,7 @@ func (t *turnRun) run(question string, images []image) {
 				fail(err)
 				return
 			}
-			if err := h.store.addToolCall(ctx, t.turnID, seq, c, result, h.app.Now()); err != nil {
+			if err := h.store.addToolCall(ctx, t.turnID, seq, round, c, result, h.app.Now()); err != nil {
 				fail(err)
 				return
 			}
@@ -624,7 +621,9 @@ const noJournalNote = "The trader has not allowed you to read their journal: you
 
 // prompt is what the model gets: the instructions (with the caller's
 // journal and its tools only with consent), the conversation so far
-// (bounded), and the question with its images.
+// (bounded: its latest messages, and the latest tool calls of those turns
+// with their results, in each round they were made), and the question
+// with its images.
 func (h *handler) prompt(ctx context.Context, conversationID, turnID, question string, images []image, access bool) (prompt, error) {
 	grounding := ""
 	if access {
@@ -641,13 +640,69 @@ func (h *handler) prompt(ctx context.Context, conversationID, turnID, question s
 	if err != nil {
 		return prompt{}, err
 	}
+	calls, err := h.historyCalls(ctx, history, turnID, access)
+	if err != nil {
+		return prompt{}, err
+	}
 	p := prompt{System: systemText(chosen, grounding), Tools: h.offeredTools(access)}
 	for _, m := range history {
-		if m.TurnID == turnID || m.Content == "" {
-			continue // this turn's question goes last, whole; an empty cut-off answer says nothing
+		if m.TurnID == turnID {
+			continue // this turn's question goes last, whole
 		}
-		p.Messages = append(p.Messages, promptMessage{Role: m.Role, Text: truncate(m.Content, historyEachBytes)})
+		if m.Role == "assistant" {
+			p.Messages = append(p.Messages, toolRounds(calls[m.TurnID])...)
+		}
+		if m.Content != "" { // an empty cut-off answer says nothing
+			p.Messages = append(p.Messages, promptMessage{Role: m.Role, Text: truncate(m.Content, historyEachBytes)})
+		}
 	}
 	p.Messages = append(p.Messages, promptMessage{Role: "user", Text: question, Images: images})
 	return p, nil
+}
+
+// historyCalls are the tool calls resent with the answered turns of the
+// history, by turn: the latest historyToolCalls of them, less those whose
+// tool this turn does not offer (a journal tool's result without consent)
+// and those whose arguments are over historyEachBytes (JSON cannot be cut).
+func (h *handler) historyCalls(ctx context.Context, history []Message, turnID string, access bool) (map[string][]ToolCall, error) {
+	var turns []string
+	for _, m := range history {
+		if m.Role == "assistant" && m.TurnID != turnID {
+			turns = append(turns, m.TurnID)
+		}
+	}
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	calls, err := h.store.recentToolCalls(ctx, turns, historyToolCalls)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]ToolCall{}
+	for _, c := range calls {
+		if t, ok := toolNamed(c.Name); ok && h.offers(t, access) && len(c.Arguments) <= historyEachBytes {
+			out[c.TurnID] = append(out[c.TurnID], c)
+		}
+	}
+	return out, nil
+}
+
+// toolRounds are a turn's stored calls as the messages of the rounds that
+// made them: the answer asking for a round's calls, then their results,
+// each cut to historyEachBytes.
+func toolRounds(calls []ToolCall) []promptMessage {
+	var out []promptMessage
+	for i := 0; i < len(calls); {
+		ask := promptMessage{Role: "assistant"}
+		var results []promptMessage
+		j := i
+		for ; j < len(calls) && calls[j].Round == calls[i].Round; j++ {
+			c := calls[j]
+			ask.Calls = append(ask.Calls, toolCall{ID: c.callID(), Name: c.Name, Arguments: c.Arguments})
+			results = append(results, promptMessage{Role: "tool", CallID: c.callID(), Text: truncate(c.Result, historyEachBytes)})
+		}
+		out = append(append(out, ask), results...)
+		i = j
+	}
+	return out
 }

@@ -3767,7 +3767,10 @@ export interface paths {
         /**
          * Ask the assistant; the answer streams as server-sent events
          * @description One turn. The model gets the question, the conversation so far
-         *     (bounded), and a compact, bounded summary of the caller's own journal
+         *     (bounded: the latest 20 messages, and the latest 16 tool calls of
+         *     those turns with their results, in the provider's own format, round
+         *     by round; a journal tool's only with consent), and a compact,
+         *     bounded summary of the caller's own journal
          *     (the statistics of `GET /api/performance`, by weekday, month, symbol
          *     and tag, and the positions the question most likely needs: the
          *     latest closed ones, those of symbols it names, the latest losers when
@@ -3798,7 +3801,8 @@ export interface paths {
          *     set), each reading as the caller; the journal's only with consent. A call and its
          *     result stream as `tool_call` `{id, name, arguments}` and
          *     `tool_result` `{id, name, result}` events and are stored with the
-         *     conversation; at most 8 tool rounds per turn, each result cut to
+         *     conversation; at most 8 tool rounds per turn (a ninth call lists the
+         *     tools with `tool_choice` none, so it must answer), each result cut to
          *     8 KiB. All provider calls of a turn are settled once, on one hold.
          *     The hold covers one provider call; before each further round it
          *     grows to what the turn has cost so far plus what the next call may
