@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"tradejournal/shared/assistantdata"
 )
 
 // Two provider APIs answer a turn, both streamed as server-sent events: an
@@ -24,9 +25,9 @@ const maxAnswerTokens = 2048
 // Limits of what the stream decoder accepts from the provider, so a broken
 // or hostile endpoint cannot make a turn hold unbounded memory.
 const (
-	maxEventBytes  = 1 << 20 // one event's data
-	maxAnswerBytes = 1 << 20 // the answer text of one turn
-	maxToolCalls   = 8       // tool calls of one answer
+	maxEventBytes  = 1 << 20                            // one event's data
+	maxAnswerBytes = 1 << 20                            // the answer text of one turn
+	maxToolCalls   = assistantdata.MaxToolCallsPerRound // tool calls of one answer
 )
 
 // prompt is what a model gets, in neither API's shape.

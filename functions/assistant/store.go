@@ -459,20 +459,15 @@ type ToolCall struct {
 // its turn's and its order (the provider's own id is not kept).
 func (c ToolCall) callID() string { return c.TurnID + "-" + strconv.Itoa(c.Seq) }
 
-type toolDetail struct {
-	Arguments json.RawMessage `json:"arguments"`
-	Result    string          `json:"result"`
-}
-
 // addToolCall stores a call of the turn's round and its result (sealed)
 // as the turn runs.
 func (s store) addToolCall(ctx context.Context, turnID string, seq, round int, c toolCall, result string, now time.Time) error {
-	detail, err := json.Marshal(toolDetail{Arguments: c.Arguments, Result: result})
+	detail, err := json.Marshal(assistantdata.ToolDetail{Arguments: c.Arguments, Result: result})
 	if err != nil {
 		return err
 	}
 	_, err = s.pool.Exec(ctx, `INSERT INTO assistant_tool_calls (turn_id, seq, round, name, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		turnID, seq, round, truncate(c.Name, 200), s.keys.Seal(encrypt.AssistantToolCalls, string(detail)), now)
+		turnID, seq, round, truncate(c.Name, assistantdata.MaxToolNameChars), s.keys.Seal(encrypt.AssistantToolCalls, string(detail)), now)
 	return db.Classify(err)
 }
 
@@ -519,7 +514,7 @@ func (s store) readToolCalls(ctx context.Context, q string, args ...any) ([]Tool
 		if err != nil {
 			return nil, err
 		}
-		var d toolDetail
+		var d assistantdata.ToolDetail
 		if err := json.Unmarshal([]byte(plain), &d); err != nil {
 			return nil, err
 		}

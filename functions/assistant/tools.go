@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/assistantdata"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
@@ -31,8 +32,8 @@ import (
 // market tools read nothing of theirs and are offered without it (the
 // market tools where their provider is configured).
 const (
-	maxToolRounds      = 8       // provider calls of one turn that may ask for tools
-	maxToolResultBytes = 8 << 10 // one result, as the model and the conversation get it
+	maxToolRounds      = assistantdata.MaxToolRounds      // provider calls of one turn that may ask for tools
+	maxToolResultBytes = assistantdata.MaxToolResultBytes // one result, as the model and the conversation get it
 	toolPositionsLimit = 50
 )
 

@@ -3212,9 +3212,12 @@ export interface paths {
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
          *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
          *     (the dashboard's widgets, only when the user arranged them) and
-         *     `saved_views.jsonl` (named dashboard filters), `assistant_personas.jsonl`
-         *     (the user's own) and `assistant_conversations.jsonl` (each with its
-         *     turns: question, answer, how it ended), and
+         *     `saved_views.jsonl` (named dashboard filters), `assistant_settings.json`
+         *     (whether the assistant may read the journal, only when the user
+         *     chose), `assistant_personas.jsonl` (the user's own) and
+         *     `assistant_conversations.jsonl` (each with its turns: question,
+         *     answer, how it ended, and the tool calls with their rounds,
+         *     arguments and results), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -4679,6 +4682,8 @@ export interface components {
                 assistantPersonas: number;
                 /** @description The assistant's conversations */
                 assistantConversations: number;
+                /** @description The tool calls of the conversations' turns, with their results (the assistant's consent is restored too, not counted). */
+                assistantToolCalls: number;
             };
         };
         FieldError: {
