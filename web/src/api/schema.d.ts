@@ -3267,10 +3267,12 @@ export interface paths {
          *     `dashboard_layout.json` (replaces the user's layout, as the time zone
          *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
          *     filters' account, tag and playbook ids mapped to the restored ones),
-         *     `assistant_personas.jsonl` (held to the persona routes' rules) and
-         *     `assistant_conversations.jsonl` (their personas and reviewed
-         *     positions mapped to the restored ones; a review of a position the
-         *     archive lacks is dropped).
+         *     `assistant_settings.json` (replaces the consent, as the time zone is
+         *     replaced), `assistant_personas.jsonl` (held to the persona routes'
+         *     rules) and `assistant_conversations.jsonl` (their personas and
+         *     reviewed positions mapped to the restored ones; a review of a
+         *     position the archive lacks is dropped; each turn's tool calls under
+         *     the restored turn, held to the assistant's limits).
          *     The answer counts what was written. Only into a journal without
          *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
          *     journal day entries, trading rules, expenses, expense categories,
