@@ -98,6 +98,7 @@ func TestSecretsMarked(t *testing.T) {
 		"ALPACA_DATA_KEY_ID":               "s-alpaca-id",
 		"ALPACA_DATA_SECRET_KEY":           "s-alpaca-secret",
 		"TWELVE_DATA_API_KEY":              "s-twelve",
+		"TRADIER_API_KEY":                  "s-tradier",
 		"ASSISTANT_API_KEY":                "s-assistant-key",
 		"ASSISTANT_ANTHROPIC_API_KEY":      "s-anthropic-key",
 		"ASSISTANT_MODEL":                  "model-name",

@@ -30,14 +30,7 @@ var NotOnFunctionPlatform = map[string]string{
 	"ALPACA_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
 	"TWELVE_DATA_BASE_URL": "the providers' public addresses serve every deployment; a test seam",
 	"BINANCE_BASE_URL":     "the providers' public addresses serve every deployment; a test seam",
-	// The assistant on the function platform is the one OpenAI-compatible
-	// model of ASSISTANT_MODEL; the model list, Anthropic and own keys are
-	// not wired yet (docs/configuration.md).
-	"ASSISTANT_MODELS":             "not wired into template.yaml yet: the functions run ASSISTANT_MODEL",
-	"ASSISTANT_OWN_KEYS":           "not wired into template.yaml yet: the functions run ASSISTANT_MODEL",
-	"ASSISTANT_ANTHROPIC_API_KEY":  "not wired into template.yaml yet: the functions run ASSISTANT_MODEL",
-	"ASSISTANT_ANTHROPIC_BASE_URL": "not wired into template.yaml yet: the functions run ASSISTANT_MODEL",
-	"TRUSTED_PROXIES":              "API Gateway hands each function the caller's source address; no proxy sits in front",
+	"TRUSTED_PROXIES":      "API Gateway hands each function the caller's source address; no proxy sits in front",
 }
 
 // PlatformSources says, for each variable template.yaml sets on every

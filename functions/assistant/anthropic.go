@@ -55,7 +55,13 @@ type anthropicRequest struct {
 	System    string             `json:"system,omitempty"`
 	Messages  []anthropicMessage `json:"messages"`
 	Tools     []anthropicTool    `json:"tools,omitempty"`
-	Stream    bool               `json:"stream"`
+	// ToolChoice {"type": "none"} keeps the listed tools uncalled.
+	ToolChoice *anthropicToolChoice `json:"tool_choice,omitempty"`
+	Stream     bool                 `json:"stream"`
+}
+
+type anthropicToolChoice struct {
+	Type string `json:"type"`
 }
 
 // anthropicBody renders a prompt as a Messages request. Tool results are
@@ -93,6 +99,9 @@ func anthropicBody(model string, p prompt) anthropicRequest {
 	}
 	for _, t := range p.Tools {
 		req.Tools = append(req.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Parameters})
+	}
+	if p.Final && len(req.Tools) > 0 {
+		req.ToolChoice = &anthropicToolChoice{Type: "none"}
 	}
 	return req
 }

@@ -151,3 +151,32 @@ func FuzzAnthropicStream(f *testing.F) {
 		}
 	})
 }
+
+// The last round of a turn keeps its tools listed, as the messages hold
+// calls of them, and lets none be called: tool_choice "none" in each API's
+// shape; earlier rounds leave the choice to the model.
+func TestFinalRoundToolChoice(t *testing.T) {
+	p := prompt{Messages: []promptMessage{{Role: "user", Text: "hi"}}, Tools: []toolSpec{{Name: "quote", Parameters: json.RawMessage(`{}`)}}}
+	for _, final := range []bool{false, true} {
+		p.Final = final
+		a, err := json.Marshal(anthropicBody("m", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := json.Marshal(openAIBody("m", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(a), `"tool_choice":{"type":"none"}`); got != final || !strings.Contains(string(a), `"tools":[`) {
+			t.Fatalf("final %v, Anthropic: %s", final, a)
+		}
+		if got := strings.Contains(string(o), `"tool_choice":"none"`); got != final || !strings.Contains(string(o), `"tools":[`) {
+			t.Fatalf("final %v, OpenAI: %s", final, o)
+		}
+	}
+	// Without tools there is no choice to make.
+	p.Tools = nil
+	if a, _ := json.Marshal(anthropicBody("m", p)); strings.Contains(string(a), "tool_choice") {
+		t.Fatalf("Anthropic without tools: %s", a)
+	}
+}

@@ -19,6 +19,10 @@
 // and ends at the turn budget, on client disconnect or on a provider error
 // as well as at the provider's end; in every case the reservation is
 // settled or released exactly once, by the one path that ends the turn.
+// The hold covers one provider call; before each further one (a tool round)
+// it grows to what the turn has cost so far plus what that call may cost,
+// and when the credits cannot cover it the turn ends there
+// (insufficient_credits), charged what it cost.
 package assistant
 
 import (
@@ -57,6 +61,7 @@ type handler struct {
 	wallet  *wallet.Service
 	client  *http.Client        // the providers'
 	quotes  *market.Quotes      // the quote tool's
+	chains  *market.Chains      // the options_chain tool's
 	journal *journalstore.Store // reads the positions a review names
 	days    *dayjournal.Store   // reads the day entries a review names
 	on      bool                // the assistant is configured
@@ -68,6 +73,7 @@ func Group(a *app.App) httpx.Group {
 	h := &handler{app: a, store: store{pool: a.DB, keys: a.Keyring}, budget: a.Config.Assistant.TurnBudget,
 		on: a.Config.Assistant.Enabled(), client: &http.Client{}, wallet: wallet.New(a.DB, a.Now, a.Config.Billing),
 		quotes:  market.NewQuotes(a.Config.Market, &http.Client{}, a.Now, a.Log),
+		chains:  market.NewChains(a.Config.Market, &http.Client{}, a.Now, a.Log),
 		journal: journalstore.New(a.DB, a.Keyring, a.Now), days: dayjournal.New(a.DB, a.Keyring, a.Now)}
 	on := func(next http.HandlerFunc) http.HandlerFunc {
 		return a.Sessions.Require(func(w http.ResponseWriter, r *http.Request) {
@@ -102,17 +108,10 @@ func Group(a *app.App) httpx.Group {
 	}
 }
 
-// estimate is the reservation of one turn in credits: the largest prompt
-// (maxPromptBytes, counted as one token per 3 bytes) and answer at the
-// prices per million tokens, times the markup, rounded up; at least 1.
-func estimate(inputPrice, outputPrice int64, markup decimal.Decimal) int64 {
-	raw := decimal.NewFromInt(int64(maxPromptBytes / 3)).Mul(decimal.NewFromInt(inputPrice)).
-		Add(decimal.NewFromInt(maxAnswerTokens).Mul(decimal.NewFromInt(outputPrice))).
-		Div(decimal.NewFromInt(1_000_000))
-	if !markup.IsPositive() {
-		markup = decimal.NewFromInt(1)
-	}
-	n, err := wallet.Price(raw, markup)
+// holdFor is the credits to hold for a raw provider cost: priced at the
+// wallet's markup, rounded up; at least 1.
+func (h *handler) holdFor(raw decimal.Decimal) int64 {
+	n, err := h.wallet.Price(raw)
 	if err != nil || n < 1 {
 		return 1
 	}

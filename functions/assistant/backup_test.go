@@ -4,10 +4,13 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"tradejournal/shared/apitest"
 	"tradejournal/shared/backup"
@@ -128,4 +131,165 @@ func messagesOf(read map[string]any) string {
 		b.WriteString(m["role"].(string) + " " + map[bool]string{true: "complete", false: "incomplete"}[m["complete"].(bool)] + " " + m["content"].(string) + "\n")
 	}
 	return b.String()
+}
+
+// rewriteArchive is archive with each entry passed through edit (false
+// drops it) and a new manifest: an archive as an older version, or a
+// tampered one, would be written.
+func rewriteArchive(t *testing.T, archive []byte, edit func(name string, data []byte) ([]byte, bool)) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(archive), int64(len(archive)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w := backup.NewWriter(&out, "test", time.Now())
+	for _, f := range zr.File {
+		if f.Name == backup.ManifestName {
+			continue
+		}
+		data := []byte(entry(t, archive, f.Name))
+		data, keep := edit(f.Name, data)
+		if !keep {
+			continue
+		}
+		fw, err := w.Create(f.Name, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// The consent and the turns' tool calls travel in the archive: a restore
+// brings the consent back, and the calls under the restored turns, in their
+// rounds (a later turn resends them as those rounds). An archive from
+// before them restores without them; a call outside the limits is refused
+// whole.
+func TestBackupToolCallsAndConsent(t *testing.T) {
+	p, e, alice := startFunded(t, "tools-backup@example.com")
+	alice.allowJournal(true)
+	const sizeArgs = `{"direction":"long","dollarRisk":"500","entryPrice":"100","mode":"stock","stopLoss":"95"}`
+	p.setScript(func(n int) (int, []step) {
+		switch n {
+		case 0:
+			return 200, []step{{tool: &[3]string{"a", "position_size", sizeArgs}}, {tool: &[3]string{"b", "day_journal", `{"date":"2024-05-06"}`}}, {usage: &[2]int64{10, 1}}, {done: true}}
+		case 1:
+			return 200, []step{{tool: &[3]string{"c", "list_positions", `{}`}}, {usage: &[2]int64{10, 1}}, {done: true}}
+		}
+		return 200, []step{{text: "Done."}, {usage: &[2]int64{10, 1}}, {done: true}}
+	})
+	conv := alice.ask("new", "Plan my day", "k-tb-1").done()["conversationId"].(string)
+	mine := alice.Do("GET", "/api/assistant/conversations/"+conv, nil).JSON["toolCalls"].([]any)
+	if len(mine) != 3 {
+		t.Fatalf("alice's calls %v", mine)
+	}
+
+	archive := apitest.Must(t, alice.Do("GET", "/api/backup/archive", nil), 200).Body
+	if got := entry(t, archive, backup.EntryAssistantSettings); strings.TrimSpace(got) != `{"journalAccess":true}` {
+		t.Fatalf("settings entry %q", got)
+	}
+	lines := entry(t, archive, backup.EntryAssistantConversations)
+	if !strings.Contains(lines, `"toolCalls":[{"round":0,"name":"position_size","arguments":`+sizeArgs) || !strings.Contains(lines, `{"round":1,"name":"list_positions"`) ||
+		!strings.Contains(lines, `positionSize`) {
+		t.Fatalf("conversations entry:\n%s", lines)
+	}
+
+	carol := e.user("tools-backup-carol@example.com")
+	carol.credit(1_000_000)
+	res := restoreArchive(t, carol, archive)
+	if res.Status != http.StatusCreated || res.JSON["restored"].(map[string]any)["assistantToolCalls"] != float64(3) {
+		t.Fatalf("restore %d %s", res.Status, res.Body)
+	}
+	if s := carol.Do("GET", "/api/assistant/settings", nil); s.JSON["journalAccess"] != true {
+		t.Fatalf("carol's consent %s", s.Body)
+	}
+	carolConv := carol.Do("GET", "/api/assistant/conversations", nil).JSON["items"].([]any)[0].(map[string]any)["id"].(string)
+	theirs := carol.Do("GET", "/api/assistant/conversations/"+carolConv, nil).JSON
+	calls := theirs["toolCalls"].([]any)
+	carolTurn := theirs["messages"].([]any)[0].(map[string]any)["turnId"].(string)
+	for i, c := range calls {
+		c, m := c.(map[string]any), mine[i].(map[string]any)
+		if c["turnId"] != carolTurn || c["turnId"] == m["turnId"] || c["seq"] != m["seq"] || c["name"] != m["name"] || c["result"] != m["result"] ||
+			fmt.Sprint(c["arguments"]) != fmt.Sprint(m["arguments"]) {
+			t.Fatalf("restored call %d %v, was %v", i, c, m)
+		}
+	}
+	// Carol's next turn resends them in their two rounds.
+	p.setScript(func(int) (int, []step) { return 200, []step{{text: "Again."}, {usage: &[2]int64{10, 1}}, {done: true}} })
+	carol.ask(carolConv, "And tomorrow?", "k-tb-carol")
+	want := fmt.Sprintf("user: Plan my day\nassistant: call %[1]s-0 position_size %[2]s call %[1]s-1 day_journal {\"date\":\"2024-05-06\"}\ntool: result %[1]s-0\ntool: result %[1]s-1\n"+
+		"assistant: call %[1]s-2 list_positions {}\ntool: result %[1]s-2\nassistant: Done.\nuser: And tomorrow?\n", carolTurn, sizeArgs)
+	if got := renderMessages(t, p.calls()[len(p.calls())-1]); got != want {
+		t.Fatalf("carol's turn:\n%s\nwant:\n%s", got, want)
+	}
+
+	t.Run("OlderArchive", func(t *testing.T) {
+		old := rewriteArchive(t, archive, func(name string, data []byte) ([]byte, bool) {
+			if name == backup.EntryAssistantSettings {
+				return nil, false
+			}
+			if name != backup.EntryAssistantConversations {
+				return data, true
+			}
+			var out bytes.Buffer
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				var c map[string]any
+				if err := json.Unmarshal([]byte(line), &c); err != nil {
+					t.Fatal(err)
+				}
+				for _, turn := range c["turns"].([]any) {
+					delete(turn.(map[string]any), "toolCalls")
+				}
+				b, _ := json.Marshal(c)
+				out.Write(append(b, '\n'))
+			}
+			return out.Bytes(), true
+		})
+		dave := e.user("tools-backup-dave@example.com")
+		res := restoreArchive(t, dave, old)
+		if res.Status != http.StatusCreated || res.JSON["restored"].(map[string]any)["assistantToolCalls"] != float64(0) ||
+			res.JSON["restored"].(map[string]any)["assistantConversations"] != float64(1) {
+			t.Fatalf("restore %d %s", res.Status, res.Body)
+		}
+		if s := dave.Do("GET", "/api/assistant/settings", nil); s.JSON["journalAccess"] != false {
+			t.Fatalf("dave's consent %s", s.Body)
+		}
+	})
+
+	t.Run("CallOutsideTheLimits", func(t *testing.T) {
+		u := e.user("tools-backup-refused@example.com")
+		for name, edit := range map[string]func(string) string{
+			"Round": func(l string) string { return strings.Replace(l, `"round":1`, `"round":9`, 1) },
+			"Result": func(l string) string {
+				return strings.Replace(l, `"result":"No positions match."`, `"result":"`+strings.Repeat("x", 9000)+`"`, 1)
+			},
+			"Arguments": func(l string) string { return strings.Replace(l, `"arguments":{}`, `"arguments":[1]`, 1) },
+			"Name":      func(l string) string { return strings.Replace(l, `"name":"list_positions"`, `"name":""`, 1) },
+		} {
+			t.Run(name, func(t *testing.T) {
+				bad := rewriteArchive(t, archive, func(n string, data []byte) ([]byte, bool) {
+					if n == backup.EntryAssistantConversations {
+						changed := edit(string(data))
+						if changed == string(data) {
+							t.Fatalf("the edit changed nothing")
+						}
+						return []byte(changed), true
+					}
+					return data, true
+				})
+				res := restoreArchive(t, u, bad)
+				if res.Status != http.StatusBadRequest || res.ErrorCode() != "INVALID_BACKUP" || !strings.Contains(string(res.Body), "tool call") {
+					t.Fatalf("restore %d %s", res.Status, res.Body)
+				}
+				if list := u.Do("GET", "/api/accounts", nil); len(list.JSON["items"].([]any)) != 0 {
+					t.Fatalf("a refused restore wrote %s", list.Body)
+				}
+			})
+		}
+	})
 }

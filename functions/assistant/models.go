@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/assistantdata"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/encrypt"
@@ -253,7 +254,7 @@ func (h *handler) putSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	s := Settings{JournalAccess: *body.JournalAccess}
-	if err := h.store.putSettings(ctx, auth.CurrentUser(ctx).ID, s, h.app.Now()); err != nil {
+	if err := assistantdata.SetJournalAccess(ctx, h.app.DB, auth.CurrentUser(ctx).ID, s.JournalAccess, h.app.Now()); err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
@@ -341,17 +342,6 @@ func (s store) ownKey(ctx context.Context, userID, id string) (OwnKey, string, e
 }
 
 func (s store) settings(ctx context.Context, userID string) (Settings, error) {
-	var st Settings
-	err := s.pool.QueryRow(ctx, `SELECT journal_access FROM assistant_settings WHERE user_id = $1`, userID).Scan(&st.JournalAccess)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Settings{}, nil
-	}
-	return st, db.Classify(err)
-}
-
-func (s store) putSettings(ctx context.Context, userID string, st Settings, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO assistant_settings (user_id, journal_access, updated_at) VALUES ($1, $2, $3)
-		ON CONFLICT (user_id) DO UPDATE SET journal_access = EXCLUDED.journal_access, updated_at = EXCLUDED.updated_at`,
-		userID, st.JournalAccess, now)
-	return db.Classify(err)
+	on, err := assistantdata.JournalAccess(ctx, s.pool, userID)
+	return Settings{JournalAccess: on}, err
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"tradejournal/shared/assistantdata"
 )
 
 // Two provider APIs answer a turn, both streamed as server-sent events: an
@@ -24,9 +25,9 @@ const maxAnswerTokens = 2048
 // Limits of what the stream decoder accepts from the provider, so a broken
 // or hostile endpoint cannot make a turn hold unbounded memory.
 const (
-	maxEventBytes  = 1 << 20 // one event's data
-	maxAnswerBytes = 1 << 20 // the answer text of one turn
-	maxToolCalls   = 8       // tool calls of one answer
+	maxEventBytes  = 1 << 20                            // one event's data
+	maxAnswerBytes = 1 << 20                            // the answer text of one turn
+	maxToolCalls   = assistantdata.MaxToolCallsPerRound // tool calls of one answer
 )
 
 // prompt is what a model gets, in neither API's shape.
@@ -34,6 +35,10 @@ type prompt struct {
 	System   string
 	Messages []promptMessage
 	Tools    []toolSpec // none: no tool is offered
+	// Final: the model must answer now. The tools stay listed (the
+	// messages may hold calls of them, which both APIs want defined) but
+	// tool_choice "none" lets it call none.
+	Final bool
 }
 
 // promptMessage is one message: a user's question (with its images), an
@@ -114,6 +119,7 @@ type chatRequest struct {
 	Model         string          `json:"model"`
 	Messages      []openAIMessage `json:"messages"`
 	Tools         []openAITool    `json:"tools,omitempty"`
+	ToolChoice    string          `json:"tool_choice,omitempty"`
 	Stream        bool            `json:"stream"`
 	StreamOptions streamOptions   `json:"stream_options"`
 	MaxTokens     int             `json:"max_tokens"`
@@ -152,6 +158,9 @@ func openAIBody(model string, p prompt) chatRequest {
 		ot := openAITool{Type: "function"}
 		ot.Function.Name, ot.Function.Description, ot.Function.Parameters = t.Name, t.Description, t.Parameters
 		req.Tools = append(req.Tools, ot)
+	}
+	if p.Final && len(req.Tools) > 0 {
+		req.ToolChoice = "none"
 	}
 	return req
 }

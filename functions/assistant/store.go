@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -405,7 +406,8 @@ func closeStale(ctx context.Context, tx pgx.Tx, userID string, staleBefore, now 
 
 // ending is how a turn ended.
 type ending struct {
-	Reason         string // complete, budget, disconnect, provider_error or error
+	Reason         string // complete, budget, disconnect, provider_error, insufficient_credits or error
+	Code           string // with insufficient_credits: the wallet's refusal code
 	Answer         string
 	Usage          *Usage
 	CreditsCharged int64
@@ -448,28 +450,48 @@ type ToolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Result    string          `json:"result"`
+	// Round is the provider call of the turn that asked for it (0 for
+	// calls stored before rounds were).
+	Round int `json:"-"`
 }
 
-type toolDetail struct {
-	Arguments json.RawMessage `json:"arguments"`
-	Result    string          `json:"result"`
-}
+// callID is the id a stored call goes by in a replay and a later prompt:
+// its turn's and its order (the provider's own id is not kept).
+func (c ToolCall) callID() string { return c.TurnID + "-" + strconv.Itoa(c.Seq) }
 
-// addToolCall stores a call and its result (sealed) as the turn runs.
-func (s store) addToolCall(ctx context.Context, turnID string, seq int, c toolCall, result string, now time.Time) error {
-	detail, err := json.Marshal(toolDetail{Arguments: c.Arguments, Result: result})
+// addToolCall stores a call of the turn's round and its result (sealed)
+// as the turn runs.
+func (s store) addToolCall(ctx context.Context, turnID string, seq, round int, c toolCall, result string, now time.Time) error {
+	detail, err := json.Marshal(assistantdata.ToolDetail{Arguments: c.Arguments, Result: result})
 	if err != nil {
 		return err
 	}
-	_, err = s.pool.Exec(ctx, `INSERT INTO assistant_tool_calls (turn_id, seq, name, detail, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		turnID, seq, truncate(c.Name, 200), s.keys.Seal(encrypt.AssistantToolCalls, string(detail)), now)
+	_, err = s.pool.Exec(ctx, `INSERT INTO assistant_tool_calls (turn_id, seq, round, name, detail, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		turnID, seq, round, truncate(c.Name, assistantdata.MaxToolNameChars), s.keys.Seal(encrypt.AssistantToolCalls, string(detail)), now)
 	return db.Classify(err)
 }
 
+// toolCallCols are the columns readToolCalls scans, of the calls (c)
+// joined to their turns (t).
+const toolCallCols = `c.turn_id::text AS turn_id, c.seq, coalesce(c.round, 0) AS round, c.name, c.detail`
+
 // toolCalls returns a conversation's tool calls in order.
 func (s store) toolCalls(ctx context.Context, conversationID string) ([]ToolCall, error) {
-	rows, err := s.pool.Query(ctx, `SELECT c.turn_id::text, c.seq, c.name, c.detail FROM assistant_tool_calls c
+	return s.readToolCalls(ctx, `SELECT `+toolCallCols+` FROM assistant_tool_calls c
 		JOIN assistant_turns t ON t.id = c.turn_id WHERE t.conversation_id = $1 ORDER BY t.started_at, c.turn_id, c.seq`, conversationID)
+}
+
+// recentToolCalls returns the last limit tool calls of the turns, in order.
+func (s store) recentToolCalls(ctx context.Context, turnIDs []string, limit int) ([]ToolCall, error) {
+	return s.readToolCalls(ctx, `SELECT turn_id, seq, round, name, detail FROM (
+			SELECT `+toolCallCols+`, t.started_at FROM assistant_tool_calls c JOIN assistant_turns t ON t.id = c.turn_id
+			WHERE c.turn_id = ANY($1::uuid[]) ORDER BY t.started_at DESC, c.turn_id DESC, c.seq DESC LIMIT $2
+		) recent ORDER BY started_at, turn_id, seq`, turnIDs, limit)
+}
+
+// readToolCalls runs a query of toolCallCols and opens each call's detail.
+func (s store) readToolCalls(ctx context.Context, q string, args ...any) ([]ToolCall, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, db.Classify(err)
 	}
@@ -478,7 +500,7 @@ func (s store) toolCalls(ctx context.Context, conversationID string) ([]ToolCall
 	for rows.Next() {
 		var c ToolCall
 		var d string
-		if err := rows.Scan(&c.TurnID, &c.Seq, &c.Name, &d); err != nil {
+		if err := rows.Scan(&c.TurnID, &c.Seq, &c.Round, &c.Name, &d); err != nil {
 			rows.Close()
 			return nil, db.Classify(err)
 		}
@@ -492,7 +514,7 @@ func (s store) toolCalls(ctx context.Context, conversationID string) ([]ToolCall
 		if err != nil {
 			return nil, err
 		}
-		var d toolDetail
+		var d assistantdata.ToolDetail
 		if err := json.Unmarshal([]byte(plain), &d); err != nil {
 			return nil, err
 		}

@@ -8,10 +8,13 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/assistantdata"
 	"tradejournal/shared/auth"
 	"tradejournal/shared/dayjournal"
 	"tradejournal/shared/db"
@@ -25,11 +28,12 @@ import (
 // The tools a model may call. Each reads through the shared packages the
 // journal's own routes use, as the calling user (every query is the
 // user's own), and answers text cut to maxToolResultBytes. The journal
-// tools are offered only with the trader's consent; the calculator reads
-// nothing of theirs and is always offered.
+// tools are offered only with the trader's consent; the calculator and the
+// market tools read nothing of theirs and are offered without it (the
+// market tools where their provider is configured).
 const (
-	maxToolRounds      = 8       // provider calls of one turn that may ask for tools
-	maxToolResultBytes = 8 << 10 // one result, as the model and the conversation get it
+	maxToolRounds      = assistantdata.MaxToolRounds      // provider calls of one turn that may ask for tools
+	maxToolResultBytes = assistantdata.MaxToolResultBytes // one result, as the model and the conversation get it
 	toolPositionsLimit = 50
 )
 
@@ -37,8 +41,10 @@ const (
 type tool struct {
 	spec    toolSpec
 	journal bool // reads the journal: only with consent
-	quotes  bool // needs the quote provider (STOCK_QUOTE_API_KEY)
-	run     func(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error)
+	// provider reports whether the market data the tool needs is
+	// configured; nil for a tool that needs none.
+	provider func(h *handler) bool
+	run      func(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error)
 }
 
 var filterSchema = `{"type":"object","additionalProperties":false,"properties":{
@@ -66,11 +72,15 @@ var tools = []tool{
 			"entryPrice":{"type":"string"},"stopLoss":{"type":"string"},"targetPrice":{"type":"string"},
 			"dollarRisk":{"type":"string"},"balance":{"type":"string"},"riskPercent":{"type":"string"}}}`)}, run: positionSizeTool},
 	{spec: toolSpec{Name: "quote", Description: "The latest (possibly delayed) price of a stock symbol from the market data provider.",
-		Parameters: json.RawMessage(`{"type":"object","required":["symbol"],"properties":{"symbol":{"type":"string"}}}`)}, quotes: true, run: quoteTool},
+		Parameters: json.RawMessage(`{"type":"object","required":["symbol"],"properties":{"symbol":{"type":"string"}}}`)},
+		provider: func(h *handler) bool { return h.quotes.Enabled() }, run: quoteTool},
+	{spec: toolSpec{Name: "options_chain", Description: "The options chain of an underlying stock or fund for one expiration (the nearest when none is given): for the strikes nearest the money, each call's and put's bid, ask, last, volume, open interest, delta and implied volatility, and the other listed expirations.",
+		Parameters: json.RawMessage(`{"type":"object","required":["symbol"],"properties":{"symbol":{"type":"string"},"expiration":{"type":"string","description":"YYYY-MM-DD; left out: the nearest"}}}`)},
+		provider: func(h *handler) bool { return h.chains.Enabled() }, run: optionsChainTool},
 }
 
 // offeredTools are the tools of a turn: the journal's only with consent,
-// the quote only where market data is configured.
+// the market tools only where their provider is configured.
 func (h *handler) offeredTools(journalAccess bool) []toolSpec {
 	var out []toolSpec
 	for _, t := range tools {
@@ -82,7 +92,7 @@ func (h *handler) offeredTools(journalAccess bool) []toolSpec {
 }
 
 func (h *handler) offers(t tool, journalAccess bool) bool {
-	return (journalAccess || !t.journal) && (!t.quotes || h.quotes.Enabled())
+	return (journalAccess || !t.journal) && (t.provider == nil || t.provider(h))
 }
 
 // runTool runs one call the model made and returns its result for the
@@ -90,23 +100,28 @@ func (h *handler) offers(t tool, journalAccess bool) bool {
 // results too ("error: ..."), so the model can correct itself; only a
 // failure of ours is an error.
 func (h *handler) runTool(ctx context.Context, u auth.User, journalAccess bool, c toolCall) (string, error) {
-	for _, t := range tools {
-		if t.spec.Name != c.Name {
-			continue
-		}
-		if !h.offers(t, journalAccess) {
-			break
-		}
-		out, err := t.run(ctx, h, u, c.Arguments)
-		if e, ok := apperr.As(err); ok {
-			return "error: " + e.Message, nil
-		}
-		if err != nil {
-			return "", err
-		}
-		return truncate(out, maxToolResultBytes), nil
+	t, ok := toolNamed(c.Name)
+	if !ok || !h.offers(t, journalAccess) {
+		return "error: there is no tool named " + fmt.Sprintf("%q", truncate(c.Name, 64)), nil
 	}
-	return "error: there is no tool named " + fmt.Sprintf("%q", truncate(c.Name, 64)), nil
+	out, err := t.run(ctx, h, u, c.Arguments)
+	if e, ok := apperr.As(err); ok {
+		return "error: " + e.Message, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return truncate(out, maxToolResultBytes), nil
+}
+
+// toolNamed is the tool of that name.
+func toolNamed(name string) (tool, bool) {
+	for _, t := range tools {
+		if t.spec.Name == name {
+			return t, true
+		}
+	}
+	return tool{}, false
 }
 
 // decodeArgs reads a call's arguments strictly; bad ones are a validation
@@ -298,4 +313,116 @@ func quoteTool(ctx context.Context, h *handler, _ auth.User, args json.RawMessag
 	}
 	out, err := json.Marshal(q)
 	return string(out), err
+}
+
+// chainStrikes bounds the strikes an options_chain result shows: those
+// nearest the money, which is what a trader asks about, within the result's
+// size.
+const chainStrikes = 30
+
+func optionsChainTool(ctx context.Context, h *handler, _ auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		Symbol     string `json:"symbol"`
+		Expiration string `json:"expiration"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	symbol, ok := market.ValidSymbol(a.Symbol)
+	if !ok {
+		return "", apperr.Invalid("symbol", "is not a stock or fund symbol")
+	}
+	if a.Expiration != "" {
+		if _, err := time.Parse(time.DateOnly, a.Expiration); err != nil {
+			return "", apperr.Invalid("expiration", "must be a date, YYYY-MM-DD")
+		}
+	}
+	c, err := h.chains.Chain(ctx, symbol, a.Expiration)
+	if err != nil {
+		return "", err
+	}
+	return chainText(c), nil
+}
+
+// chainText is a chain as the model reads it: one line a strike, the call
+// and the put side by side, the chainStrikes strikes nearest the money.
+func chainText(c market.OptionChain) string {
+	type row struct {
+		strike    decimal.Decimal
+		call, put *market.OptionContract
+	}
+	var rows []row
+	for i := range c.Contracts {
+		k := &c.Contracts[i]
+		if n := len(rows); n == 0 || !rows[n-1].strike.Equal(k.Strike) {
+			rows = append(rows, row{strike: k.Strike})
+		}
+		if k.Type == "call" {
+			rows[len(rows)-1].call = k
+		} else {
+			rows[len(rows)-1].put = k
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s options expiring %s (delayed quotes; greeks and IV as the provider computes them, hourly).\n", c.Underlying, c.Expiration)
+	var others []string
+	for _, d := range c.Expirations {
+		if d != c.Expiration && len(others) < 12 {
+			others = append(others, d)
+		}
+	}
+	if len(others) > 0 {
+		b.WriteString("Other expirations: " + strings.Join(others, ", ") + "\n")
+	}
+	if len(rows) == 0 {
+		b.WriteString("No contracts are listed for this expiration.\n")
+		return b.String()
+	}
+	// The money: the strike whose call delta is nearest 0.5 (or put delta
+	// nearest -0.5); without greeks, the middle strike.
+	atm, best := len(rows)/2, decimal.NewFromInt(2)
+	half := decimal.RequireFromString("0.5")
+	for i, r := range rows {
+		for _, k := range []*market.OptionContract{r.call, r.put} {
+			if k == nil || k.Greeks == nil {
+				continue
+			}
+			if d := k.Greeks.Delta.Abs().Sub(half).Abs(); d.LessThan(best) {
+				atm, best = i, d
+			}
+		}
+	}
+	from := max(0, min(atm-chainStrikes/2, len(rows)-chainStrikes))
+	shown := rows[from:min(len(rows), from+chainStrikes)]
+	b.WriteString("strike | call: bid ask last volume openInterest delta IV | put: bid ask last volume openInterest delta IV\n")
+	for _, r := range shown {
+		b.WriteString(r.strike.String() + " | " + contractText(r.call) + " | " + contractText(r.put) + "\n")
+	}
+	if len(shown) < len(rows) {
+		fmt.Fprintf(&b, "(%d of %d strikes, those nearest the money; from %s to %s)\n", len(shown), len(rows), rows[0].strike, rows[len(rows)-1].strike)
+	}
+	return b.String()
+}
+
+// contractText is one side of a strike's line; "-" stands for what the
+// provider has none of.
+func contractText(k *market.OptionContract) string {
+	if k == nil {
+		return "not listed"
+	}
+	price := func(p *decimal.Decimal) string {
+		if p == nil {
+			return "-"
+		}
+		return p.String()
+	}
+	delta, iv := "-", "-"
+	if g := k.Greeks; g != nil {
+		delta = g.Delta.String()
+		if g.IV != nil {
+			iv = g.IV.Mul(decimal.NewFromInt(100)).StringFixed(1) + "%"
+		}
+	}
+	return strings.Join([]string{price(k.Bid), price(k.Ask), price(k.Last), strconv.FormatInt(k.Volume, 10),
+		strconv.FormatInt(k.OpenInterest, 10), delta, iv}, " ")
 }

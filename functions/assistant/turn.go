@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,12 +20,13 @@ import (
 )
 
 // Bounds of the prompt: the journal context, the conversation's history
-// (its latest messages, each cut) and the question. maxPromptBytes sizes
-// the credit reservation.
+// (its latest messages and tool calls, each cut) and the question.
+// maxPromptBytes sizes the credit reservation.
 const (
 	historyMessages   = 20
+	historyToolCalls  = 16
 	historyEachBytes  = 2 << 10
-	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
+	maxPromptBytes    = maxContextBytes + historyMessages*historyEachBytes + historyToolCalls*(2*historyEachBytes+256) + maxQuestionRunes*4 + len(systemPrompt) + maxPersonaPrompt + maxReviewBytes + 256
 	bookkeepingWindow = 15 * time.Second // settling and storing after the client left
 )
 
@@ -114,7 +114,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	// plain JSON error. A turn on the trader's own key spends no credits.
 	t := &turnRun{h: h, w: w, r: r, model: model, access: settings.JournalAccess}
 	if !model.OwnKey {
-		hold, err := h.wallet.Reserve(ctx, u.ID, estimate(model.InputPrice, model.OutputPrice, h.app.Config.Billing.PricingMarkup))
+		hold, err := h.wallet.Reserve(ctx, u.ID, h.holdFor(t.roundCost(maxPromptBytes)))
 		if err != nil {
 			httpx.Error(w, r, err)
 			return
@@ -211,9 +211,8 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 	sse.send("start", startEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Replay: true})
 	for _, c := range calls {
 		if c.TurnID == prev.ID {
-			id := prev.ID + "-" + strconv.Itoa(c.Seq)
-			sse.send("tool_call", toolCallEvent{ID: id, Name: c.Name, Arguments: c.Arguments})
-			sse.send("tool_result", toolResultEvent{ID: id, Name: c.Name, Result: c.Result})
+			sse.send("tool_call", toolCallEvent{ID: c.callID(), Name: c.Name, Arguments: c.Arguments})
+			sse.send("tool_result", toolResultEvent{ID: c.callID(), Name: c.Name, Result: c.Result})
 		}
 	}
 	done := doneEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Status: prev.Status, Reason: prev.EndReason,
@@ -258,8 +257,13 @@ type doneEvent struct {
 	MessageID      string `json:"messageId,omitempty"`
 	// Status is complete, or incomplete when the turn was cut short.
 	Status string `json:"status"`
-	// Reason is complete, budget, disconnect, provider_error or error.
+	// Reason is complete, budget, disconnect, provider_error,
+	// insufficient_credits or error.
 	Reason string `json:"reason"`
+	// Code is the refusal's code with insufficient_credits:
+	// INSUFFICIENT_CREDITS, or BILLING_NOT_AVAILABLE where credits cannot
+	// be bought (the pre-stream gate's codes).
+	Code string `json:"code,omitempty"`
 	// Problem names a provider_error for the trader: key_invalid,
 	// rate_limited, overloaded, context_too_long or unavailable.
 	Problem string `json:"problem,omitempty"`
@@ -332,8 +336,10 @@ type turnRun struct {
 
 // run builds the prompt and streams the model's answer: each round is one
 // provider call; an answer that asks for tools gets their results and
-// another round, at most maxToolRounds times (the last round offers no
-// tools). The usage of every round is summed, and the turn ends once.
+// another round, at most maxToolRounds times (the last round may call
+// none). Before a further round the hold grows to cover it (holdNextRound);
+// when it cannot, the tools are not run and the turn ends. The usage of
+// every round is summed, and the turn ends once.
 func (t *turnRun) run(question string, images []image) {
 	h, r := t.h, t.r
 	ctx, cancel := context.WithTimeout(r.Context(), h.budget)
@@ -350,14 +356,16 @@ func (t *turnRun) run(question string, images []image) {
 		answer strings.Builder
 		usage  *Usage
 		seq    int
+		// spent is the raw cost of the finished rounds: what each
+		// reported, or the most it could cost when it reported nothing.
+		spent       decimal.Decimal
+		promptBytes = maxPromptBytes // bounds the next round's prompt
 	)
 	fail := func(err error) {
 		t.end(ctx, sse, ending{Reason: t.reason(ctx, err), Answer: answer.String(), Usage: usage}, err)
 	}
 	for round := 0; ; round++ {
-		if round == maxToolRounds {
-			p.Tools = nil // the last round must answer
-		}
+		p.Final = round == maxToolRounds // the last round must answer
 		st, err := t.model.api.open(ctx, t.model.Name, p)
 		if err != nil {
 			fail(err)
@@ -367,7 +375,10 @@ func (t *turnRun) run(question string, images []image) {
 			sse = startEvents(t.w)
 			sse.send("start", startEvent{ConversationID: t.conversationID, TurnID: t.turnID, Model: t.model.ID})
 		}
-		var text strings.Builder
+		var (
+			text       strings.Builder
+			roundUsage *Usage
+		)
 		for {
 			pc, err := st.Next()
 			if errors.Is(err, errDone) {
@@ -379,7 +390,7 @@ func (t *turnRun) run(question string, images []image) {
 				return
 			}
 			if pc.Usage != nil {
-				usage = addUsage(usage, *pc.Usage)
+				usage, roundUsage = addUsage(usage, *pc.Usage), addUsage(roundUsage, *pc.Usage)
 				continue
 			}
 			piece := truncate(pc.Text, maxAnswerBytes-answer.Len())
@@ -395,8 +406,25 @@ func (t *turnRun) run(question string, images []image) {
 		}
 		calls := st.Calls()
 		st.Close()
-		if len(calls) == 0 || p.Tools == nil {
+		if len(calls) == 0 || p.Final {
 			break
+		}
+		if roundUsage != nil {
+			spent = spent.Add(t.cost(*roundUsage))
+		} else {
+			spent = spent.Add(t.roundCost(promptBytes))
+		}
+		promptBytes += text.Len()
+		for _, c := range calls {
+			promptBytes += len(c.ID) + len(c.Name) + len(c.Arguments) + maxToolResultBytes
+		}
+		if err := t.holdNextRound(ctx, spent.Add(t.roundCost(promptBytes))); err != nil {
+			if e, ok := apperr.As(err); ok && (e.Code == apperr.InsufficientCredits || e.Code == apperr.BillingNotAvailable) {
+				t.end(ctx, sse, ending{Reason: "insufficient_credits", Code: string(e.Code), Answer: answer.String(), Usage: usage}, nil)
+				return
+			}
+			fail(err)
+			return
 		}
 		p.Messages = append(p.Messages, promptMessage{Role: "assistant", Text: text.String(), Calls: calls})
 		for _, c := range calls {
@@ -406,7 +434,7 @@ func (t *turnRun) run(question string, images []image) {
 				fail(err)
 				return
 			}
-			if err := h.store.addToolCall(ctx, t.turnID, seq, c, result, h.app.Now()); err != nil {
+			if err := h.store.addToolCall(ctx, t.turnID, seq, round, c, result, h.app.Now()); err != nil {
 				fail(err)
 				return
 			}
@@ -421,6 +449,25 @@ func (t *turnRun) run(question string, images []image) {
 		}
 	}
 	t.end(ctx, sse, ending{Reason: "complete", Answer: answer.String(), Usage: usage}, nil)
+}
+
+// holdNextRound grows the hold (on the operator's key) to raw, what the
+// turn has cost so far and the most its next round may cost, priced; a
+// hold already that large is left as it is.
+func (t *turnRun) holdNextRound(ctx context.Context, raw decimal.Decimal) error {
+	if t.hold == nil {
+		return nil
+	}
+	need := t.h.holdFor(raw)
+	if need <= t.hold.Amount {
+		return nil
+	}
+	grown, err := t.h.wallet.Extend(ctx, t.hold.ID, need)
+	if err != nil {
+		return err
+	}
+	t.hold = &grown
+	return nil
 }
 
 // addUsage sums the usage of a turn's rounds.
@@ -458,7 +505,7 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 	defer cancel()
 
 	if e.Usage != nil && t.hold != nil {
-		settled, err := h.wallet.Settle(bg, t.hold.ID, t.rawCost(*e.Usage))
+		settled, err := h.wallet.Settle(bg, t.hold.ID, t.cost(*e.Usage))
 		t.closed = true
 		if err != nil {
 			log.Error("assistant: settling the turn failed; the hold expires through the sweeper", "turn", t.turnID, "err", err)
@@ -500,7 +547,7 @@ func (t *turnRun) end(ctx context.Context, sse *events, e ending, cause error) {
 		return
 	}
 	sse.send("done", doneEvent{ConversationID: t.conversationID, TurnID: t.turnID, MessageID: messageID,
-		Status: status, Reason: e.Reason, Problem: problem, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
+		Status: status, Reason: e.Reason, Code: e.Code, Problem: problem, Usage: e.Usage, CreditsCharged: e.CreditsCharged})
 }
 
 // problemWords is a provider failure in the trader's words, for the 502
@@ -545,9 +592,15 @@ func (t *turnRun) releaseHold() {
 	}
 }
 
-// rawCost is the provider's cost of the usage in credits (micro-USD):
-// tokens times the model's price per million tokens.
-func (t *turnRun) rawCost(u Usage) decimal.Decimal {
+// roundCost is the most one provider call may cost: a prompt of
+// promptBytes (counted as one token per 3 bytes) and the longest answer.
+func (t *turnRun) roundCost(promptBytes int) decimal.Decimal {
+	return t.cost(Usage{PromptTokens: int64(promptBytes / 3), CompletionTokens: maxAnswerTokens})
+}
+
+// cost is the provider's cost of the usage in credits (micro-USD) before
+// the markup: tokens times the model's price per million tokens.
+func (t *turnRun) cost(u Usage) decimal.Decimal {
 	return decimal.NewFromInt(u.PromptTokens).Mul(decimal.NewFromInt(t.model.InputPrice)).
 		Add(decimal.NewFromInt(u.CompletionTokens).Mul(decimal.NewFromInt(t.model.OutputPrice))).
 		Div(decimal.NewFromInt(1_000_000))
@@ -568,7 +621,9 @@ const noJournalNote = "The trader has not allowed you to read their journal: you
 
 // prompt is what the model gets: the instructions (with the caller's
 // journal and its tools only with consent), the conversation so far
-// (bounded), and the question with its images.
+// (bounded: its latest messages, and the latest tool calls of those turns
+// with their results, in each round they were made), and the question
+// with its images.
 func (h *handler) prompt(ctx context.Context, conversationID, turnID, question string, images []image, access bool) (prompt, error) {
 	grounding := ""
 	if access {
@@ -585,13 +640,69 @@ func (h *handler) prompt(ctx context.Context, conversationID, turnID, question s
 	if err != nil {
 		return prompt{}, err
 	}
+	calls, err := h.historyCalls(ctx, history, turnID, access)
+	if err != nil {
+		return prompt{}, err
+	}
 	p := prompt{System: systemText(chosen, grounding), Tools: h.offeredTools(access)}
 	for _, m := range history {
-		if m.TurnID == turnID || m.Content == "" {
-			continue // this turn's question goes last, whole; an empty cut-off answer says nothing
+		if m.TurnID == turnID {
+			continue // this turn's question goes last, whole
 		}
-		p.Messages = append(p.Messages, promptMessage{Role: m.Role, Text: truncate(m.Content, historyEachBytes)})
+		if m.Role == "assistant" {
+			p.Messages = append(p.Messages, toolRounds(calls[m.TurnID])...)
+		}
+		if m.Content != "" { // an empty cut-off answer says nothing
+			p.Messages = append(p.Messages, promptMessage{Role: m.Role, Text: truncate(m.Content, historyEachBytes)})
+		}
 	}
 	p.Messages = append(p.Messages, promptMessage{Role: "user", Text: question, Images: images})
 	return p, nil
+}
+
+// historyCalls are the tool calls resent with the answered turns of the
+// history, by turn: the latest historyToolCalls of them, less those whose
+// tool this turn does not offer (a journal tool's result without consent)
+// and those whose arguments are over historyEachBytes (JSON cannot be cut).
+func (h *handler) historyCalls(ctx context.Context, history []Message, turnID string, access bool) (map[string][]ToolCall, error) {
+	var turns []string
+	for _, m := range history {
+		if m.Role == "assistant" && m.TurnID != turnID {
+			turns = append(turns, m.TurnID)
+		}
+	}
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	calls, err := h.store.recentToolCalls(ctx, turns, historyToolCalls)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]ToolCall{}
+	for _, c := range calls {
+		if t, ok := toolNamed(c.Name); ok && h.offers(t, access) && len(c.Arguments) <= historyEachBytes {
+			out[c.TurnID] = append(out[c.TurnID], c)
+		}
+	}
+	return out, nil
+}
+
+// toolRounds are a turn's stored calls as the messages of the rounds that
+// made them: the answer asking for a round's calls, then their results,
+// each cut to historyEachBytes.
+func toolRounds(calls []ToolCall) []promptMessage {
+	var out []promptMessage
+	for i := 0; i < len(calls); {
+		ask := promptMessage{Role: "assistant"}
+		var results []promptMessage
+		j := i
+		for ; j < len(calls) && calls[j].Round == calls[i].Round; j++ {
+			c := calls[j]
+			ask.Calls = append(ask.Calls, toolCall{ID: c.callID(), Name: c.Name, Arguments: c.Arguments})
+			results = append(results, promptMessage{Role: "tool", CallID: c.callID(), Text: truncate(c.Result, historyEachBytes)})
+		}
+		out = append(append(out, ask), results...)
+		i = j
+	}
+	return out
 }

@@ -3,8 +3,10 @@ package backup
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -26,14 +28,47 @@ func (ex exporter) assistantPersonas(ctx context.Context) error {
 	}, nil)
 }
 
-// assistantConversations writes each conversation with its turns, the
-// title and the messages opened. A turn still running is written as
-// abandoned, as the next turn of its user would close it.
+// assistantSettings writes the user's consent, when they ever chose.
+func (ex exporter) assistantSettings(ctx context.Context) error {
+	var s backup.AssistantSettings
+	err := ex.tx.QueryRow(ctx, `SELECT journal_access FROM assistant_settings WHERE user_id = $1`, ex.userID).Scan(&s.JournalAccess)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	w, err := ex.zw.Create(backup.EntryAssistantSettings, true)
+	if err != nil {
+		return err
+	}
+	return backup.NewLineWriter(w).Write(s)
+}
+
+// sealedTurn is a turn as the export's query reads it: its tool calls with
+// their details still sealed.
+type sealedTurn struct {
+	backup.AssistantTurn
+	Calls []struct {
+		Round     int       `json:"round"`
+		Name      string    `json:"name"`
+		Detail    string    `json:"detail"`
+		CreatedAt time.Time `json:"createdAt"`
+	} `json:"calls"`
+}
+
+// assistantConversations writes each conversation with its turns and their
+// tool calls, the title, the messages and the calls opened. A turn still
+// running is written as abandoned, as the next turn of its user would
+// close it.
 func (ex exporter) assistantConversations(ctx context.Context) error {
 	const q = `SELECT c.id::text, c.title, c.persona_id::text, c.review_kind, c.review_date::text, c.review_position_id::text,
 			c.created_at, c.updated_at,
 			coalesce((SELECT json_agg(json_build_object('question', qm.content, 'answer', am.content,
-					'endReason', coalesce(t.end_reason, 'abandoned'), 'startedAt', t.started_at, 'finishedAt', t.finished_at)
+					'endReason', coalesce(t.end_reason, 'abandoned'), 'startedAt', t.started_at, 'finishedAt', t.finished_at,
+					'calls', (SELECT coalesce(json_agg(json_build_object('round', coalesce(tc.round, 0), 'name', tc.name,
+							'detail', tc.detail, 'createdAt', tc.created_at) ORDER BY tc.seq), '[]')
+						FROM assistant_tool_calls tc WHERE tc.turn_id = t.id))
 					ORDER BY qm.seq)
 				FROM assistant_turns t JOIN assistant_messages qm ON qm.turn_id = t.id AND qm.role = 'user'
 					LEFT JOIN assistant_messages am ON am.turn_id = t.id AND am.role = 'assistant'
@@ -51,15 +86,29 @@ func (ex exporter) assistantConversations(ctx context.Context) error {
 		if kind != nil {
 			c.Review = &backup.AssistantReview{Kind: *kind, Date: day, PositionID: position}
 		}
-		c.Turns = nil
-		if err := json.Unmarshal(turns, &c.Turns); err != nil {
+		var sealed []sealedTurn
+		if err := json.Unmarshal(turns, &sealed); err != nil {
 			return err
 		}
 		if c.Title, err = keys.Open(encrypt.AssistantTitles, c.Title); err != nil {
 			return err
 		}
-		for i := range c.Turns {
+		c.Turns = make([]backup.AssistantTurn, len(sealed))
+		for i, st := range sealed {
 			t := &c.Turns[i]
+			*t = st.AssistantTurn
+			for _, call := range st.Calls {
+				plain, err := keys.Open(encrypt.AssistantToolCalls, call.Detail)
+				if err != nil {
+					return err
+				}
+				var d assistantdata.ToolDetail
+				if err := json.Unmarshal([]byte(plain), &d); err != nil {
+					return err
+				}
+				t.ToolCalls = append(t.ToolCalls, backup.AssistantToolCall{Round: call.Round, Name: call.Name, Arguments: d.Arguments,
+					Result: d.Result, CreatedAt: call.CreatedAt})
+			}
 			if t.Question, err = keys.Open(encrypt.AssistantMessages, t.Question); err != nil {
 				return err
 			}
@@ -95,11 +144,20 @@ func (rs *restorer) assistantPersonas(ctx context.Context, tx pgx.Tx) error {
 	})
 }
 
-// assistantConversations restores the conversations, their turns and
-// messages under new ids, each text held to the assistant's limits and
-// sealed with this instance's key; three COPYs write them.
+// assistantSettings restores the consent, as PUT /api/assistant/settings
+// stores it.
+func (rs *restorer) assistantSettings(ctx context.Context, tx pgx.Tx) error {
+	return backup.Lines(rs.a, backup.EntryAssistantSettings, 1, func(s backup.AssistantSettings) error {
+		return assistantdata.SetJournalAccess(ctx, tx, rs.userID, s.JournalAccess, rs.h.app.Now())
+	})
+}
+
+// assistantConversations restores the conversations, their turns with
+// their tool calls, and messages under new ids, each text held to the
+// assistant's limits and sealed with this instance's key; four COPYs write
+// them.
 func (rs *restorer) assistantConversations(ctx context.Context, tx pgx.Tx) error {
-	var convs, turns, msgs [][]any
+	var convs, turns, msgs, calls [][]any
 	keys := rs.h.app.Keyring
 	err := backup.Lines(rs.a, backup.EntryAssistantConversations, backup.MaxAssistantConversations, func(c backup.AssistantConversation) error {
 		if _, dup := rs.ids["conversation:"+c.ID]; dup || c.ID == "" {
@@ -143,6 +201,20 @@ func (rs *restorer) assistantConversations(ctx context.Context, tx pgx.Tx) error
 			if t.Answer != nil {
 				msgs = append(msgs, []any{id, turn, "assistant", keys.Seal(encrypt.AssistantMessages, *t.Answer), status == "complete", finished})
 			}
+			if len(calls)+len(t.ToolCalls) > backup.MaxAssistantToolCalls {
+				return invalidf("more assistant tool calls than a restore accepts")
+			}
+			for seq, c := range t.ToolCalls {
+				if err := checkToolCall(t.ToolCalls, seq); err != nil {
+					return err
+				}
+				detail, err := json.Marshal(assistantdata.ToolDetail{Arguments: c.Arguments, Result: c.Result})
+				if err != nil {
+					return err
+				}
+				calls = append(calls, []any{turn, seq, c.Round, c.Name, keys.Seal(encrypt.AssistantToolCalls, string(detail)), c.CreatedAt})
+				rs.count.AssistantToolCalls++
+			}
 		}
 		rs.count.AssistantConversations++
 		return nil
@@ -158,6 +230,7 @@ func (rs *restorer) assistantConversations(ctx context.Context, tx pgx.Tx) error
 		{"assistant_conversations", []string{"id", "user_id", "title", "created_at", "updated_at", "persona_id", "review_kind", "review_date", "review_position_id"}, convs},
 		{"assistant_turns", []string{"id", "user_id", "conversation_id", "idempotency_key", "status", "end_reason", "started_at", "finished_at"}, turns},
 		{"assistant_messages", []string{"conversation_id", "turn_id", "role", "content", "complete", "created_at"}, msgs},
+		{"assistant_tool_calls", []string{"turn_id", "seq", "round", "name", "detail", "created_at"}, calls},
 	} {
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{c.table}, c.cols, pgx.CopyFromRows(c.rows)); err != nil {
 			return err
@@ -192,6 +265,34 @@ func (rs *restorer) review(r *backup.AssistantReview) (kind, day, position *stri
 		return nil, nil, nil, nil
 	}
 	return nil, nil, nil, invalidf("a conversation's review is of %q, not a week, a day or a position", r.Kind)
+}
+
+// checkToolCall holds a turn's archived call (the seq-th) to what the
+// assistant stores: a tool's name, arguments and a result within its
+// limits, rounds in order and no more calls to a round than an answer may
+// ask for.
+func checkToolCall(calls []backup.AssistantToolCall, seq int) error {
+	c := calls[seq]
+	if err := assistantdata.CheckText("name", c.Name, assistantdata.MaxToolNameChars); err != nil {
+		return invalidf("a tool call's name is empty or longer than %d characters", assistantdata.MaxToolNameChars)
+	}
+	// As stored: the model's JSON object, or the text of arguments that were not one.
+	if args := c.Arguments; len(args) == 0 || len(args) > assistantdata.MaxToolArgumentBytes || args[0] != '{' && args[0] != '"' {
+		return invalidf("a tool call's arguments are not a JSON object (or a string) of at most %d bytes", assistantdata.MaxToolArgumentBytes)
+	}
+	if len(c.Result) > assistantdata.MaxToolResultBytes || !utf8.ValidString(c.Result) || strings.ContainsRune(c.Result, 0) {
+		return invalidf("a tool call's result is longer than %d bytes or not text", assistantdata.MaxToolResultBytes)
+	}
+	inRound := 0
+	for _, prev := range calls[:seq] {
+		if prev.Round == c.Round {
+			inRound++
+		}
+	}
+	if c.Round < 0 || c.Round >= assistantdata.MaxToolRounds || (seq > 0 && c.Round < calls[seq-1].Round) || inRound >= assistantdata.MaxToolCallsPerRound {
+		return invalidf("a turn's tool calls are not in rounds 0 to %d of at most %d calls each", assistantdata.MaxToolRounds-1, assistantdata.MaxToolCallsPerRound)
+	}
+	return nil
 }
 
 // checkTurn holds an archived turn to what the assistant stores.

@@ -72,7 +72,7 @@ type exporter struct {
 
 func (ex exporter) all(ctx context.Context) error {
 	for _, step := range []func(context.Context) error{ex.settings, ex.brokerages, ex.accounts, ex.ledger, ex.tags,
-		ex.positions, ex.rates, ex.mappings, ex.strategies, ex.journalDays, ex.playbooks, ex.positionPlaybooks, ex.tradingRules, ex.propFirmPlans, ex.expenses, ex.taxMarks, ex.dashboardLayout, ex.savedViews, ex.assistantPersonas, ex.assistantConversations, ex.barUploads, ex.images} {
+		ex.positions, ex.rates, ex.mappings, ex.strategies, ex.journalDays, ex.playbooks, ex.positionPlaybooks, ex.tradingRules, ex.propFirmPlans, ex.expenses, ex.taxMarks, ex.dashboardLayout, ex.savedViews, ex.assistantSettings, ex.assistantPersonas, ex.assistantConversations, ex.barUploads, ex.images} {
 		if err := step(ctx); err != nil {
 			return err
 		}

@@ -58,9 +58,12 @@ type Restored struct {
 	// restored with them, not counted).
 	SavedViews int `json:"savedViews"`
 	// AssistantPersonas and AssistantConversations are the assistant's
-	// personas of the user's own and conversations (with their messages).
+	// personas of the user's own and conversations (with their messages);
+	// AssistantToolCalls the tool calls of their turns. The consent is a
+	// setting, restored with them, not counted.
 	AssistantPersonas      int `json:"assistantPersonas"`
 	AssistantConversations int `json:"assistantConversations"`
+	AssistantToolCalls     int `json:"assistantToolCalls"`
 	// BarUploads are the symbols with uploaded price bars.
 	BarUploads int `json:"barUploads"`
 }
@@ -212,7 +215,7 @@ func (rs *restorer) all(ctx context.Context, tx pgx.Tx) error {
 	// converts at the stored rate of its day, as it did when written.
 	for _, step := range []func(context.Context, pgx.Tx) error{rs.settings, rs.brokerages, rs.accounts, rs.ledger, rs.tags,
 		rs.rates, rs.positions, rs.images, rs.mappings, rs.strategies, rs.journalDays, rs.playbooks, rs.positionPlaybooks, rs.tradingRules, rs.propFirmPlans, rs.expenses, rs.taxMarks,
-		rs.dashboardLayout, rs.savedViews, rs.assistantPersonas, rs.assistantConversations, rs.barUploads} {
+		rs.dashboardLayout, rs.savedViews, rs.assistantSettings, rs.assistantPersonas, rs.assistantConversations, rs.barUploads} {
 		if err := step(ctx, tx); err != nil {
 			return err
 		}

@@ -210,4 +210,4 @@ func Delete(ctx context.Context, q db.Querier, userID, id string) error {
 const MaxAnswerBytes = 1 << 20
 
 // EndReasons are how a stored turn ended (assistant_turns.end_reason).
-var EndReasons = []string{"complete", "budget", "disconnect", "provider_error", "error", "abandoned"}
+var EndReasons = []string{"complete", "budget", "disconnect", "provider_error", "error", "abandoned", "insufficient_credits"}

@@ -358,17 +358,27 @@ type SavedView struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// The assistant (issue 34): the user's own personas, and the conversations
-// with their turns, texts in the clear (a restore seals them with the
-// restoring instance's key). Archives made before them lack both entries,
-// which then restore nothing.
+// The assistant (issue 34): the user's own personas, the conversations
+// with their turns and the turns' tool calls, texts in the clear (a restore
+// seals them with the restoring instance's key), and whether the assistant
+// may read the journal (an entry of one line, absent while the user never
+// chose: then it may not). Archives made before them lack the entries (or
+// a turn's tool calls), which then restore nothing.
 const (
 	EntryAssistantPersonas      = "assistant_personas.jsonl"
 	EntryAssistantConversations = "assistant_conversations.jsonl"
+	EntryAssistantSettings      = "assistant_settings.json"
 	MaxAssistantPersonas        = 20 // the app's cap for one user (assistantdata.MaxPersonas)
 	MaxAssistantConversations   = 20_000
 	MaxAssistantTurns           = 200_000 // of all conversations together
+	MaxAssistantToolCalls       = 400_000 // of all turns together
 )
+
+// AssistantSettings is the user's consent to the assistant reading their
+// journal.
+type AssistantSettings struct {
+	JournalAccess bool `json:"journalAccess"`
+}
 
 // AssistantPersona is a persona of the user's own.
 type AssistantPersona struct {
@@ -400,14 +410,28 @@ type AssistantReview struct {
 }
 
 // AssistantTurn is a question and its answer (null when the turn stored
-// none). EndReason is complete, budget, disconnect, provider_error, error
-// or abandoned; the answer is complete exactly when it is "complete".
+// none). EndReason is complete, budget, disconnect, provider_error,
+// insufficient_credits, error or abandoned; the answer is complete exactly
+// when it is "complete".
 type AssistantTurn struct {
 	Question   string     `json:"question"`
 	Answer     *string    `json:"answer"`
 	EndReason  string     `json:"endReason"`
 	StartedAt  time.Time  `json:"startedAt"`
 	FinishedAt *time.Time `json:"finishedAt"`
+	// ToolCalls are the calls the turn's model made, in order.
+	ToolCalls []AssistantToolCall `json:"toolCalls,omitempty"`
+}
+
+// AssistantToolCall is a tool call with its result. Round is the provider
+// call of its turn that made it, from 0; Arguments is the JSON the model
+// sent.
+type AssistantToolCall struct {
+	Round     int             `json:"round"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Result    string          `json:"result"`
+	CreatedAt time.Time       `json:"createdAt"`
 }
 
 // The trader's uploaded price bars (issue 37), one line a symbol with its

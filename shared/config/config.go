@@ -180,6 +180,11 @@ type Market struct {
 	SECUserAgent  string // SEC_USER_AGENT
 	SECTickersURL string // SEC_TICKERS_URL
 	Bars          Bars
+	// TradierKey is TRADIER_API_KEY, the token of Tradier's market data
+	// (options chains, the assistant's options_chain tool); unset turns
+	// options chains off. TradierURL is TRADIER_BASE_URL, its API root.
+	TradierKey string
+	TradierURL string
 }
 
 // Bar provider names of BARS_PROVIDERS.

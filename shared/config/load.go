@@ -94,6 +94,8 @@ type raw struct {
 	TwelveDataAPIKey    string `env:"TWELVE_DATA_API_KEY"`
 	TwelveDataBaseURL   string `env:"TWELVE_DATA_BASE_URL" envDefault:"https://api.twelvedata.com"`
 	BinanceBaseURL      string `env:"BINANCE_BASE_URL" envDefault:"https://api.binance.com"`
+	TradierAPIKey       string `env:"TRADIER_API_KEY"`
+	TradierBaseURL      string `env:"TRADIER_BASE_URL" envDefault:"https://api.tradier.com/v1"`
 
 	SMTPHost      string `env:"SMTP_HOST"`
 	EmailFrom     string `env:"EMAIL_FROM"`
@@ -298,6 +300,8 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 				AlpacaKeyID: r.AlpacaDataKeyID, AlpacaSecretKey: r.AlpacaDataSecretKey, AlpacaURL: r.AlpacaDataBaseURL, AlpacaFeed: r.AlpacaDataFeed,
 				TwelveDataKey: r.TwelveDataAPIKey, TwelveDataURL: r.TwelveDataBaseURL, BinanceURL: r.BinanceBaseURL,
 			},
+			TradierKey: strings.TrimSpace(r.TradierAPIKey),
+			TradierURL: strings.TrimSuffix(strings.TrimSpace(r.TradierBaseURL), "/"),
 		},
 		Email: Email{
 			SMTPHost: strings.TrimSpace(r.SMTPHost),
@@ -373,6 +377,7 @@ func build(r raw, appVersionSet bool, p *problems) Config {
 	checkHTTPURL(p, "ALPACA_DATA_BASE_URL", r.AlpacaDataBaseURL)
 	checkHTTPURL(p, "TWELVE_DATA_BASE_URL", r.TwelveDataBaseURL)
 	checkHTTPURL(p, "BINANCE_BASE_URL", r.BinanceBaseURL)
+	checkHTTPURL(p, "TRADIER_BASE_URL", r.TradierBaseURL)
 	c.Market.Bars.Providers = barsProviders(p, r)
 
 	c.Assistant = assistant(p, r)

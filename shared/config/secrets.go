@@ -29,7 +29,7 @@ func (c Config) Secrets() []string {
 	add(urlPasswords(c.Store.URL)...)
 	add(c.Storage.SecretAccessKey, c.Storage.AccessKeyID)
 	add(c.Analytics.APIKey, c.Market.QuoteAPIKey, c.Assistant.APIKey, c.Assistant.AnthropicAPIKey)
-	add(c.Market.Bars.AlpacaKeyID, c.Market.Bars.AlpacaSecretKey, c.Market.Bars.TwelveDataKey)
+	add(c.Market.Bars.AlpacaKeyID, c.Market.Bars.AlpacaSecretKey, c.Market.Bars.TwelveDataKey, c.Market.TradierKey)
 	for _, k := range [][]byte{c.Encryption.Key, c.Encryption.PreviousKey} {
 		if len(k) > 0 {
 			add(base64.StdEncoding.EncodeToString(k), base64.RawStdEncoding.EncodeToString(k))

@@ -9,8 +9,9 @@
 // The lifecycle of a reservation (the spec leaves it open):
 //
 //	Reserve ──> active ──Settle──> settled   (charged, usage recorded, rest freed)
-//	                   ──Release─> released  (nothing charged)
-//	                   ──expiry──> expired   (SweepExpired, or a late Settle)
+//	             │  ▲  ──Release─> released  (nothing charged)
+//	             └──┘  ──expiry──> expired   (SweepExpired, or a late Settle)
+//	            Extend (the hold grows for a further round of the same turn)
 //
 // A closed reservation stays closed: settling or releasing it again is
 // refused with ErrClosed, settling it after its expiry with ErrExpired, and
@@ -153,6 +154,62 @@ func Price(raw, markup decimal.Decimal) (int64, error) {
 		return math.MaxInt64, nil
 	}
 	return p.IntPart(), nil
+}
+
+// Price is what a raw provider cost costs the user at this service's
+// markup (the package's Price).
+func (s *Service) Price(raw decimal.Decimal) (int64, error) { return Price(raw, s.markup) }
+
+// Extend grows an active reservation's hold to amount (a hold already that
+// large is left as it is) when the wallet's free credits cover the
+// difference, and otherwise refuses as the gate does (402
+// INSUFFICIENT_CREDITS or BILLING_NOT_AVAILABLE) and leaves the hold as it
+// was. A turn that runs several provider calls holds what the next one may
+// cost before making it, so its settlement never finds the credits gone.
+// A reservation already closed is ErrClosed, an expired one ErrExpired
+// (and released), an unknown id apperr.ErrNotFound.
+func (s *Service) Extend(ctx context.Context, reservationID string, amount int64) (Reservation, error) {
+	if !db.ValidUUID(reservationID) {
+		return Reservation{}, apperr.ErrNotFound
+	}
+	now := s.now()
+	var (
+		out     Reservation
+		refused error
+	)
+	err := db.InTx(ctx, s.pool, func(tx pgx.Tx) error {
+		r, err := lockActive(ctx, tx, reservationID)
+		if err != nil {
+			return err
+		}
+		if !now.Before(r.ExpiresAt) {
+			refused = ErrExpired
+			return closeHold(ctx, tx, r, "expired", now)
+		}
+		out = r
+		if amount <= r.Amount {
+			return nil
+		}
+		tag, err := tx.Exec(ctx, `UPDATE wallets SET reserved = reserved + $2, updated_at = $3
+			WHERE user_id = $1 AND balance - reserved >= $2`, r.UserID, amount-r.Amount, now)
+		if err != nil {
+			return db.Classify(err)
+		}
+		if tag.RowsAffected() == 0 {
+			refused = s.refusal()
+			return nil
+		}
+		out.Amount = amount
+		_, err = tx.Exec(ctx, `UPDATE credit_reservations SET amount = $2 WHERE id = $1`, r.ID, amount)
+		return db.Classify(err)
+	})
+	if err != nil {
+		return Reservation{}, err
+	}
+	if refused != nil {
+		return Reservation{}, refused
+	}
+	return out, nil
 }
 
 // Settle charges what a turn cost against its reservation: the raw

@@ -418,6 +418,69 @@ func TestSettle(t *testing.T) {
 	checkInvariants(t, pool)
 }
 
+// Extend grows a turn's hold for its next round when the free credits
+// cover it, refuses as the gate does (the hold unchanged) when they do not,
+// and a settlement then charges the real total within the grown hold.
+func TestExtend(t *testing.T) {
+	pool := dbtest.New(t)
+	clk := newClock()
+	ctx := context.Background()
+	svc := wallet.New(pool, clk.Now, billingCfg(true))
+	u := newUser(t, pool)
+	fund(t, pool, u, 100)
+	r, err := svc.Reserve(ctx, u, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := svc.Extend(ctx, r.ID, 80); err != nil || got.Amount != 80 || got.ID != r.ID {
+		t.Fatalf("extend to 80: %+v %v", got, err)
+	}
+	wantBalance(t, pool, u, 100, 80)
+	if got, err := svc.Extend(ctx, r.ID, 50); err != nil || got.Amount != 80 {
+		t.Fatalf("a smaller hold shrinks nothing: %+v %v", got, err)
+	}
+	// Another hold takes 15 of the 20 free: 90 is out of reach.
+	other, err := svc.Reserve(ctx, u, 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.Extend(ctx, r.ID, 90)
+	wantCode(t, err, apperr.InsufficientCredits)
+	wantBalance(t, pool, u, 100, 95)
+	if got, err := svc.Extend(ctx, r.ID, 85); err != nil || got.Amount != 85 {
+		t.Fatalf("extend to 85: %+v %v", got, err)
+	}
+	// 70 x 1.2 = 84: charged whole, the rest of the hold freed.
+	s, err := svc.Settle(ctx, r.ID, decimal.NewFromInt(70))
+	if err != nil || s.Charged != 84 || s.Released != 1 {
+		t.Fatalf("settle %+v %v", s, err)
+	}
+	wantBalance(t, pool, u, 16, 15)
+	if _, err := svc.Extend(ctx, r.ID, 90); !errors.Is(err, wallet.ErrClosed) {
+		t.Fatalf("extend a settled hold: %v", err)
+	}
+	if _, err := svc.Extend(ctx, "00000000-0000-4000-8000-000000000000", 1); !errors.Is(err, apperr.ErrNotFound) {
+		t.Fatalf("unknown hold: %v", err)
+	}
+	clk.Advance(11 * time.Minute)
+	if _, err := svc.Extend(ctx, other.ID, 16); !errors.Is(err, wallet.ErrExpired) {
+		t.Fatalf("expired hold: %v", err)
+	}
+	wantBalance(t, pool, u, 16, 0)
+
+	t.Run("NoBilling", func(t *testing.T) {
+		svc := wallet.New(pool, clk.Now, billingCfg(false))
+		v := newUser(t, pool)
+		fund(t, pool, v, 10)
+		r, err := svc.Reserve(ctx, v, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.Extend(ctx, r.ID, 11)
+		wantCode(t, err, apperr.BillingNotAvailable)
+	})
+}
+
 func TestSweepExpired(t *testing.T) {
 	pool := dbtest.New(t)
 	clk := newClock()

@@ -3213,10 +3213,13 @@ export interface paths {
          *     charges are recorded again by a restore), `tax_year_end_marks.jsonl`
          *     (the tax report's Section 1256 year-end marks), `dashboard_layout.json`
          *     (the dashboard's widgets, only when the user arranged them) and
-         *     `saved_views.jsonl` (named dashboard filters), `assistant_personas.jsonl`
-         *     (the user's own), `assistant_conversations.jsonl` (each with its
-         *     turns: question, answer, how it ended), `bar_uploads.jsonl` (the
-         *     uploaded price bars, a symbol a line with its bars), and
+         *     `saved_views.jsonl` (named dashboard filters), `assistant_settings.json`
+         *     (whether the assistant may read the journal, only when the user
+         *     chose), `assistant_personas.jsonl` (the user's own),
+         *     `assistant_conversations.jsonl` (each with its turns: question,
+         *     answer, how it ended, and the tool calls with their rounds,
+         *     arguments and results), `bar_uploads.jsonl` (the uploaded price
+         *     bars, a symbol a line with its bars), and
          *     last `manifest.json`: `format` (`tradejournal-backup`),
          *     `formatVersion` (1), `appVersion`, `createdAt` and every entry's
          *     `name`, `size` and `sha256`. One consistent snapshot, read and
@@ -3266,12 +3269,14 @@ export interface paths {
          *     `dashboard_layout.json` (replaces the user's layout, as the time zone
          *     is replaced; unknown widgets left out) and `saved_views.jsonl` (their
          *     filters' account, tag and playbook ids mapped to the restored ones),
-         *     `bar_uploads.jsonl` (held to an upload's rules and bounds; the
-         *     excursions measured from them are measured again by the job),
-         *     `assistant_personas.jsonl` (held to the persona routes' rules) and
-         *     `assistant_conversations.jsonl` (their personas and reviewed
-         *     positions mapped to the restored ones; a review of a position the
-         *     archive lacks is dropped).
+         *     `assistant_settings.json` (replaces the consent, as the time zone is
+         *     replaced), `bar_uploads.jsonl` (held to an upload's rules and
+         *     bounds; the excursions measured from them are measured again by the
+         *     job), `assistant_personas.jsonl` (held to the persona routes'
+         *     rules) and `assistant_conversations.jsonl` (their personas and
+         *     reviewed positions mapped to the restored ones; a review of a
+         *     position the archive lacks is dropped; each turn's tool calls under
+         *     the restored turn, held to the assistant's limits).
          *     The answer counts what was written. Only into a journal without
          *     accounts, tags, fee schedules, exchange rates, saved CSV mappings,
          *     journal day entries, trading rules, expenses, expense categories,
@@ -3771,7 +3776,10 @@ export interface paths {
         /**
          * Ask the assistant; the answer streams as server-sent events
          * @description One turn. The model gets the question, the conversation so far
-         *     (bounded), and a compact, bounded summary of the caller's own journal
+         *     (bounded: the latest 20 messages, and the latest 16 tool calls of
+         *     those turns with their results, in the provider's own format, round
+         *     by round; a journal tool's only with consent), and a compact,
+         *     bounded summary of the caller's own journal
          *     (the statistics of `GET /api/performance`, by weekday, month, symbol
          *     and tag, and the positions the question most likely needs: the
          *     latest closed ones, those of symbols it names, the latest losers when
@@ -3796,12 +3804,22 @@ export interface paths {
          *
          *     **Tools**: the model may call tools (statistics with filters, the
          *     positions list, one position with its notes, a day's journal entry,
-         *     the position calculator, and a quote where STOCK_QUOTE_API_KEY is
+         *     the position calculator, a quote where STOCK_QUOTE_API_KEY is set,
+         *     and an options chain (`options_chain`: the strikes nearest the money
+         *     of one expiration, the nearest by default) where TRADIER_API_KEY is
          *     set), each reading as the caller; the journal's only with consent. A call and its
          *     result stream as `tool_call` `{id, name, arguments}` and
          *     `tool_result` `{id, name, result}` events and are stored with the
-         *     conversation; at most 8 tool rounds per turn, each result cut to
+         *     conversation; at most 8 tool rounds per turn (a ninth call lists the
+         *     tools with `tool_choice` none, so it must answer), each result cut to
          *     8 KiB. All provider calls of a turn are settled once, on one hold.
+         *     The hold covers one provider call; before each further round it
+         *     grows to what the turn has cost so far plus what the next call may
+         *     cost (the prompt so far and the longest answer). When the credits
+         *     cannot cover that, the tools are not run and the turn ends there:
+         *     `done` with `reason: insufficient_credits` and `code`
+         *     `INSUFFICIENT_CREDITS` (or `BILLING_NOT_AVAILABLE`), the answer so
+         *     far stored incomplete and charged what the rounds cost.
          *
          *     **Stream** (`text/event-stream`), each event one JSON `data` line:
          *     `start` `{conversationId, turnId, model}`, then `delta` `{content}`
@@ -4518,7 +4536,12 @@ export interface components {
              * @description Why the turn ended.
              * @enum {string}
              */
-            reason: "complete" | "budget" | "disconnect" | "provider_error" | "error";
+            reason: "complete" | "budget" | "disconnect" | "provider_error" | "insufficient_credits" | "error";
+            /**
+             * @description With `insufficient_credits`, the gate's code for the credits that could not cover a further round (absent on a replay).
+             * @enum {string}
+             */
+            code?: "INSUFFICIENT_CREDITS" | "BILLING_NOT_AVAILABLE";
             /**
              * @description With `provider_error`, what the provider said went wrong (a refused key, its rate limit, overloaded, a prompt too long for the model, or anything else).
              * @enum {string}
@@ -4667,6 +4690,8 @@ export interface components {
                 assistantConversations: number;
                 /** @description Symbols with uploaded price bars (their bars restored with them; the excursions measured from them are measured again by the job). */
                 barUploads: number;
+                /** @description The tool calls of the conversations' turns, with their results (the assistant's consent is restored too, not counted). */
+                assistantToolCalls: number;
             };
         };
         FieldError: {

@@ -155,6 +155,27 @@ describe('Assistant', () => {
     expect(screen.getByText('Fridays are')).toBeInTheDocument();
   });
 
+  it('explains credits that ran out before a further tool round, with a link to billing', async () => {
+    const s = sseStream();
+    mockAssistant(
+      [() => s.response()],
+      route('GET', '/api/config', () => ({ body: config(true, true) })),
+      emptyList,
+      route('GET', '/api/assistant/conversations/c1', () => ({ body: { conversation: conv('c1', 'Q'), messages: [] } })),
+    );
+    renderScreen(<Assistant />, { path, at: '/assistant/c1' });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Your question'), 'Size it');
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    s.send('start', { conversationId: 'c1', turnId: 't2' });
+    s.send('delta', { content: 'Let me look.' });
+    s.send('done', { conversationId: 'c1', turnId: 't2', status: 'incomplete', reason: 'insufficient_credits', code: 'INSUFFICIENT_CREDITS', usage: { promptTokens: 5000, completionTokens: 500 }, creditsCharged: 1260 });
+    s.close();
+    expect(await screen.findByText(/The answer is incomplete: your credits ran out before the assistant could look further\. 1260 credits charged\./)).toBeInTheDocument();
+    const note = screen.getByText(/To let it look further, add credits and ask again\./);
+    expect(within(note).getByRole('link', { name: 'Buy credits' })).toHaveAttribute('href', '/billing');
+  });
+
   it('explains missing credits with a link to billing, and a retry reuses the idempotency key', async () => {
     const noCredits = json(402, { error: { code: 'INSUFFICIENT_CREDITS', message: 'not enough credits' } });
     const s = sseStream();

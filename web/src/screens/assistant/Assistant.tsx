@@ -96,22 +96,26 @@ function MessageItem({ role, text, incomplete }: { role: Message['role']; text: 
   );
 }
 
-/** TurnProblem explains a refused or failed submit in words the user can act on. */
-function TurnProblem({ error, billing }: { error: unknown; billing: boolean }) {
-  if (error instanceof ApiError && error.code === 'INSUFFICIENT_CREDITS') {
-    return (
-      <p className="note note-error" role="alert">
-        You do not have enough credits for an answer.{' '}
-        {billing ? <Link to="/billing">Buy credits</Link> : 'Credits cannot be bought on this server.'}
-      </p>
-    );
-  }
-  if (error instanceof ApiError && error.code === 'BILLING_NOT_AVAILABLE') {
+/** CreditsNote says what to do when the credits do not cover an answer: buy some, or ask the administrator where none are sold. */
+function CreditsNote({ lead, code, billing }: { lead: string; code: string | undefined; billing: boolean }) {
+  if (code === 'BILLING_NOT_AVAILABLE') {
     return (
       <p className="note note-error" role="alert">
         The assistant needs credits, and this server cannot sell them. Ask its administrator.
       </p>
     );
+  }
+  return (
+    <p className="note note-error" role="alert">
+      {lead} {billing ? <Link to="/billing">Buy credits</Link> : 'Credits cannot be bought on this server.'}
+    </p>
+  );
+}
+
+/** TurnProblem explains a refused or failed submit in words the user can act on. */
+function TurnProblem({ error, billing }: { error: unknown; billing: boolean }) {
+  if (error instanceof ApiError && (error.code === 'INSUFFICIENT_CREDITS' || error.code === 'BILLING_NOT_AVAILABLE')) {
+    return <CreditsNote lead="You do not have enough credits for an answer." code={error.code} billing={billing} />;
   }
   if (error instanceof ApiError && error.status === 502) {
     // The server words what the model provider said (a refused key, its rate limit, overloaded, too long).
@@ -145,11 +149,16 @@ function TurnOutcome({ turn, billing }: { turn: Turn; billing: boolean }) {
       );
     case 'done':
       return (
-        <p className="muted" role="status">
-          {turn.done?.status === 'incomplete' && `${incompleteText(turn.done.reason)} `}
-          {problemText(turn.done?.problem) && `${problemText(turn.done?.problem)} `}
-          {turn.done?.creditsCharged ?? 0} credits charged{turn.done?.replay ? ' (already answered: nothing charged again)' : ''}.
-        </p>
+        <>
+          <p className="muted" role="status">
+            {turn.done?.status === 'incomplete' && `${incompleteText(turn.done.reason)} `}
+            {problemText(turn.done?.problem) && `${problemText(turn.done?.problem)} `}
+            {turn.done?.creditsCharged ?? 0} credits charged{turn.done?.replay ? ' (already answered: nothing charged again)' : ''}.
+          </p>
+          {turn.done?.reason === 'insufficient_credits' && (
+            <CreditsNote lead="To let it look further, add credits and ask again." code={turn.done.code} billing={billing} />
+          )}
+        </>
       );
     case 'stopped':
       return (

@@ -40,6 +40,7 @@ const endReasons: Record<string, string> = {
   budget: 'it reached the time limit for one answer',
   disconnect: 'it was stopped',
   provider_error: "the assistant's model provider failed",
+  insufficient_credits: 'your credits ran out before the assistant could look further',
   error: 'of an error on the server',
 };
 
