@@ -168,19 +168,22 @@ func uuidString(b [16]byte) string {
 // closed is the closed trade being read: a record of a row, decoded up to
 // what the filter reads, then its figures once the filter takes it.
 type closed struct {
-	at, opened          int64 // closed_at, opened_at: Unix microseconds
-	day                 int64 // the trading day of the close in its account's zone, days since 1970-01-01
-	net, gross, fees, r units
-	quantity, notional  float64 // the entry quantity and its cost (approximate: only averaged)
-	account             int32   // index into journalRows.accounts
-	assetType, symbol   int32   // indexes into the fold's strings
-	underlying          int32   // the option's or future's underlying, else the symbol
-	weekday, hour       int     // of the entry in the account's zone (ISO weekday)
-	tags                []int32 // indexes into journalRows.tags
-	playbook            int32   // index into journalRows.playbooks, -1 for none
-	met                 []int32 // indexes into journalRows.criteria: the playbook's criteria it met
-	strategy            int32   // a strategy's: 1 + the index of its kind in the fold's strings; 0 for a position
-	long, hasR          bool
+	at, opened           int64 // closed_at, opened_at: Unix microseconds
+	day                  int64 // the trading day of the close in its account's zone, days since 1970-01-01
+	net, gross, fees, r  units
+	mae, mfe, maeR, mfeR units   // the excursions' money and R (flags: flagMAE, flagMFE, flagExcursionR)
+	atHit                units   // the money at the first hit (flagHitTarget, flagHitStop)
+	flags                uint16  // the record's flags
+	quantity, notional   float64 // the entry quantity and its cost (approximate: only averaged)
+	account              int32   // index into journalRows.accounts
+	assetType, symbol    int32   // indexes into the fold's strings
+	underlying           int32   // the option's or future's underlying, else the symbol
+	weekday, hour        int     // of the entry in the account's zone (ISO weekday)
+	tags                 []int32 // indexes into journalRows.tags
+	playbook             int32   // index into journalRows.playbooks, -1 for none
+	met                  []int32 // indexes into journalRows.criteria: the playbook's criteria it met
+	strategy             int32   // a strategy's: 1 + the index of its kind in the fold's strings; 0 for a position
+	long, hasR           bool
 }
 
 // window is the UTC days that hold the trading days from to to in any
@@ -353,7 +356,7 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32) error {
 		cand := fd.candidate(c)
 		if !symbolOK || !fd.filter.Takes(&cand) {
 			if !early { // the figures unread
-				r.skipFigures(c.hasR)
+				r.skipFigures(c)
 			}
 			continue
 		}
