@@ -42,6 +42,7 @@ type oraclePos struct {
 	mae, mfe                                    *oracleExcursion
 	hit                                         string // target or stop: the first the bars reached
 	atHit                                       decimal.Decimal
+	phase                                       string // of the account's prop-firm plan, "" for none
 }
 
 // oracleExcursion is the money (and R) at a price the trade reached.
@@ -90,7 +91,8 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 			coalesce(p.strategy_id::text, ''),
 			p.avg_entry_price, p.entry_quantity, p.multiplier, p.initial_risk, p.stop_loss, p.target_price,
 			p.mae_price, p.mfe_price, p.bars_mae_price, p.bars_mfe_price, coalesce(p.bars_first_hit, ''),
-			coalesce(p.bars_closed_at = p.closed_at, false)
+			coalesce(p.bars_closed_at = p.closed_at, false),
+			coalesce((SELECT pf.phase FROM prop_firm_plans pf WHERE pf.account_id = p.account_id), '')
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +109,7 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
 			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
 			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met, &p.strategy,
-			&avg, &qty, &mult, &risk, &stop, &target, &mae, &mfe, &barsMAE, &barsMFE, &hit, &measured); err != nil {
+			&avg, &qty, &mult, &risk, &stop, &target, &mae, &mfe, &barsMAE, &barsMFE, &hit, &measured, &p.phase); err != nil {
 			t.Fatal(err)
 		}
 		// Typed excursions win; measured ones count only when measured to
@@ -239,7 +241,7 @@ func strategiesOf(t *testing.T, c *apitest.Client, ps []oraclePos) []oraclePos {
 		}
 		m := oraclePos{id: id, account: ls[0].account, currency: ls[0].currency, zone: ls[0].zone, symbol: ls[0].underlying,
 			underlying: ls[0].underlying, status: "closed", side: ls[0].side, assetType: "option", openedAt: ls[0].openedAt,
-			strategy: "custom", playbook: ""}
+			strategy: "custom", playbook: "", phase: ls[0].phase}
 		if api.Kind != nil {
 			m.strategy = *api.Kind
 		}
@@ -336,6 +338,8 @@ func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
 		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
 		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
 		anyOf("hour", func(v string) bool { return v == fmt.Sprint(entry.Hour()) }) &&
+		anyOf("phase", func(v string) bool { return v == p.phase }) &&
+		(q.Get("propFirm") == "" || (q.Get("propFirm") == "true") == (p.phase != "")) &&
 		(q.Get("status") == "" || q.Get("status") == p.status) &&
 		(q.Get("from") == "" || day >= q.Get("from")) && (q.Get("to") == "" || day <= q.Get("to"))
 }

@@ -195,6 +195,14 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					legs = legs[n:]
 				}
 			}
+			// Prop-firm plans: the first account in evaluation, the third
+			// funded (the plan's content is no filter's).
+			for i, phase := range map[int]string{0: "evaluation", 2: "funded"} {
+				if _, err := srv.App.DB.Exec(ctx, `INSERT INTO prop_firm_plans (account_id, user_id, phase, plan) VALUES ($1, $2, $3, '{}')`,
+					accounts[i], uid, phase); err != nil {
+					t.Fatal(err)
+				}
+			}
 			// Positions and strategies written straight into the tables:
 			// their derived rows as the journal store keeps them.
 			rebuild(t, srv, uid)
@@ -221,6 +229,9 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				// Results: each alone (breakevens are one in twelve), two, with a strategy's merged net, and with other filters.
 				"?result=win", "?result=loss", "?result=breakeven", "?result=win,breakeven", "?result=loss&strategy=custom",
 				"?result=breakeven&status=open", "?result=win&accountId=" + accounts[1] + "&side=long&tagId=" + tags[0],
+				// Prop-firm accounts and their plans' phases.
+				"?propFirm=true", "?propFirm=false", "?phase=evaluation", "?phase=evaluation,funded&side=long",
+				"?propFirm=true&phase=funded&strategy=custom", "?propFirm=false&phase=funded",
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

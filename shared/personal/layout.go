@@ -105,7 +105,7 @@ const (
 // viewFilterNames are the filter parameters a dashboard view keeps: the
 // statistics' filter (not the positions list's status and date basis).
 var viewFilterNames = []string{"accountId", "symbol", "tagId", "excludeTagId", "playbookId", "strategy", "assetType",
-	"weekday", "hour", "side", "from", "to"}
+	"weekday", "hour", "side", "from", "to", "propFirm", "phase"}
 
 // ViewName trims a view's name and checks it: 1 to MaxViewName characters
 // of text.

@@ -23,7 +23,10 @@ import (
 // filter applies here, in Go, to the decoded records; the database only
 // narrows by account and by a window of days.
 
-const accountsSQL = `SELECT id, currency::text, timezone FROM accounts WHERE user_id = $1`
+// accountsSQL is the user's accounts with the phase of their prop-firm
+// plan ("" without one), for the filter.
+const accountsSQL = `SELECT a.id, a.currency::text, a.timezone, coalesce(pf.phase, '')
+FROM accounts a LEFT JOIN prop_firm_plans pf ON pf.account_id = a.id WHERE a.user_id = $1`
 
 const tagsSQL = `SELECT id, name, category FROM tags WHERE user_id = $1`
 
@@ -55,6 +58,7 @@ type account struct {
 	currency int // index into the currencies read
 	day      tradingDay
 	entry    tradingDay // the same zone for entries, which are not in time order
+	phase    string     // its prop-firm plan's phase, "" without one
 }
 
 // tag is one of the user's tags.
@@ -94,9 +98,10 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 	var (
 		id       [16]byte
 		cur, tz  string
+		phase    string
 		currency = map[string]int{}
 	)
-	if _, err := pgx.ForEachRow(rows, []any{&id, &cur, &tz}, func() error {
+	if _, err := pgx.ForEachRow(rows, []any{&id, &cur, &tz, &phase}, func() error {
 		loc, err := time.LoadLocation(tz)
 		if err != nil {
 			return fmt.Errorf("account zone %q: %w", tz, err)
@@ -108,7 +113,7 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 			out.currencies = append(out.currencies, cur)
 		}
 		out.accountIDs[id] = int32(len(out.accounts))
-		out.accounts = append(out.accounts, account{currency: i, day: tradingDay{loc: loc}, entry: tradingDay{loc: loc}})
+		out.accounts = append(out.accounts, account{currency: i, day: tradingDay{loc: loc}, entry: tradingDay{loc: loc}, phase: phase})
 		return nil
 	}); err != nil {
 		return journalRows{}, err
