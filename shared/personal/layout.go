@@ -49,6 +49,7 @@ var DefaultLayout = []Widget{
 	{"calendar", Full},
 	{"equity-curve", Half}, {"drawdown", Half},
 	{"r-distribution", Half}, {"winners-losers", Half},
+	{"excursions", Half}, {"exit-analysis", Half},
 	{"by-weekday", Half}, {"by-hour", Half}, {"by-hold-time", Half}, {"by-side", Half},
 	{"by-asset-type", Half}, {"by-underlying", Half}, {"by-tag", Half}, {"by-playbook", Half},
 	{"by-strategy", Half}, {"by-month", Half}, {"by-week", Half}, {"by-year", Half},

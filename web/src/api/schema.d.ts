@@ -4571,7 +4571,7 @@ export interface components {
          * @description A widget of the dashboard (a tile, chart, table or card).
          * @enum {string}
          */
-        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
+        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "excursions" | "exit-analysis" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
         /**
          * @description The widget's width on a wide screen (a phone shows wider widgets full width).
          * @enum {string}
