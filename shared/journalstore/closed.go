@@ -266,7 +266,7 @@ func (r *recordRow) excursions(rec *stats.Record) {
 	}
 	at := func(price *decimal.Decimal) *stats.Excursion {
 		e := journal.ExcursionAt(r.side, *r.avgEntry, r.quantity, r.multiplier, r.risk, price)
-		if e == nil || !stats.Representable(e.Amount) || e.R != nil && !stats.Representable(*e.R) {
+		if e == nil || !stats.ExcursionFits(e.Amount) || e.R != nil && !stats.ExcursionFits(*e.R) {
 			return nil
 		}
 		return &stats.Excursion{Money: e.Amount, R: e.R}

@@ -155,23 +155,24 @@ type sums struct {
 }
 
 // excursionSums add up the adverse (or favourable) excursions of the
-// trades that have one: their money, in close order for the percentiles
-// (sorted once, at the report), and their R.
+// trades that have one: their money, each kept for the percentiles
+// (sorted once, at the report), and their R; in ten-thousandths.
 type excursionSums struct {
 	money    units
-	values   []units
+	values   []int64
 	rSum     units
 	rCount   int64
 	rBuckets [len(rBounds) + 1]int64
 }
 
-func (e *excursionSums) add(money units, r *units) {
-	e.money = e.money.add(money)
+func (e *excursionSums) add(money int64, r *int64) {
+	e.money = e.money.add(unitsOfInt(money))
 	e.values = append(e.values, money)
 	if r != nil {
-		e.rSum = e.rSum.add(*r)
+		u := unitsOfInt(*r)
+		e.rSum = e.rSum.add(u)
 		e.rCount++
-		e.rBuckets[rBucket(*r)]++
+		e.rBuckets[rBucket(u)]++
 	}
 }
 
@@ -376,7 +377,7 @@ func rBucket(r units) int {
 
 // addExcursions counts c's excursions and first hit.
 func (s *sums) addExcursions(c *closed) {
-	var maeR, mfeR *units
+	var maeR, mfeR *int64
 	if c.flags&flagExcursionR != 0 {
 		maeR, mfeR = &c.maeR, &c.mfeR
 	}
@@ -385,13 +386,13 @@ func (s *sums) addExcursions(c *closed) {
 	}
 	if c.flags&flagMFE != 0 {
 		s.mfe.add(c.mfe, mfeR)
-		s.exits.kept.add(c.gross, c.mfe)
+		s.exits.kept.add(c.gross, unitsOfInt(c.mfe))
 	}
 	switch {
 	case c.flags&flagHitTarget != 0:
-		s.exits.target.add(c.gross, c.atHit)
+		s.exits.target.add(c.gross, unitsOfInt(c.atHit))
 	case c.flags&flagHitStop != 0:
-		s.exits.stop.add(c.gross, c.atHit)
+		s.exits.stop.add(c.gross, unitsOfInt(c.atHit))
 	}
 }
 

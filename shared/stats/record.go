@@ -40,7 +40,8 @@ import (
 //	  net, gross, fees  zigzag varints of ten-thousandths (128 bits)
 //	  r          (flagR) zigzag varint of ten-thousandths
 //	  mae        (flagMAE) zigzag varint of ten-thousandths of money, then
-//	             (flagExcursionR) its R the same way
+//	             (flagExcursionR) its R the same way, each within 64 bits
+//	             (ExcursionFits)
 //	  mfe        (flagMFE) the same
 //	  at hit     (flagHitTarget or flagHitStop) zigzag varint of ten-thousandths
 //	  quantity, notional  uvarints of the float64's bits in reversed byte order
@@ -111,13 +112,17 @@ type Record struct {
 	AtHit    decimal.Decimal
 }
 
-// Representable reports whether EncodeRow can hold d: at most 4 places,
-// within 126 bits of ten-thousandths. The journal store leaves out an
-// excursion it cannot hold rather than fail the write.
-func Representable(d decimal.Decimal) bool {
+// ExcursionFits reports whether EncodeRow can hold d as an excursion's
+// money or R, or the money at a first hit: at most 4 places, below 10^14
+// in magnitude, so its ten-thousandths are an int64 (the percentiles sort
+// them as such). The journal store leaves out a figure past it (a price
+// typed far off) rather than fail the write.
+func ExcursionFits(d decimal.Decimal) bool {
 	_, err := unitsOf(d)
-	return err == nil
+	return err == nil && d.Abs().LessThan(excursionBound)
 }
+
+var excursionBound = decimal.New(1, 14)
 
 // errRecordVersion answers a row of another layout: the journal awaits its
 // rebuild (the deploy's migrate step).
@@ -176,7 +181,7 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		if r.Underlying != r.Symbol {
 			flags |= flagUnderlying
 		}
-		excursions := make([]decimal.Decimal, 0, 4)
+		excursions := make([]decimal.Decimal, 0, 5)
 		for _, e := range []struct {
 			x    *Excursion
 			flag uint64
@@ -227,10 +232,16 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		if r.R != nil {
 			figures = append(figures, *r.R)
 		}
-		figures = append(figures, excursions...)
 		if r.FirstHit != "" {
-			figures = append(figures, r.AtHit)
+			excursions = append(excursions, r.AtHit)
 		}
+		for _, d := range excursions {
+			if !ExcursionFits(d) {
+				return nil, fmt.Errorf("record %d: excursion %s past its bound", i, d)
+			}
+		}
+		// An int64's zigzag varint is appendUnits' of the same value.
+		figures = append(figures, excursions...)
 		for _, d := range figures {
 			u, err := unitsOf(d)
 			if err != nil {
@@ -500,20 +511,27 @@ func (r *rowReader) figures(c *closed) {
 // excursions reads a record's excursions and money at its first hit.
 func (r *rowReader) excursions(c *closed) {
 	withR := c.flags&flagExcursionR != 0
-	for _, e := range []struct {
-		flag         uint16
-		money, rMult *units
-	}{{flagMAE, &c.mae, &c.maeR}, {flagMFE, &c.mfe, &c.mfeR}} {
-		if c.flags&e.flag != 0 {
-			*e.money = r.units()
-			if withR {
-				*e.rMult = r.units()
-			}
+	if c.flags&flagMAE != 0 {
+		c.mae = r.varint()
+		if withR {
+			c.maeR = r.varint()
+		}
+	}
+	if c.flags&flagMFE != 0 {
+		c.mfe = r.varint()
+		if withR {
+			c.mfeR = r.varint()
 		}
 	}
 	if c.flags&(flagHitTarget|flagHitStop) != 0 {
-		c.atHit = r.units()
+		c.atHit = r.varint()
 	}
+}
+
+// varint reads a zigzag varint of 64 bits; a longer one fails the read.
+func (r *rowReader) varint() int64 {
+	v := r.uvarint()
+	return int64(v>>1) ^ -int64(v&1)
 }
 
 // skipFigures passes over what figures reads.

@@ -97,6 +97,16 @@ func TestRecordRoundTrip(t *testing.T) {
 		}
 		return decimal.New(rng.Int64N(2e9)-1e9, -int32(rng.IntN(5)))
 	}
+	// An excursion's figures: up to the bound, and 0.
+	excursionFigure := func() decimal.Decimal {
+		switch rng.IntN(4) {
+		case 0:
+			return decimal.RequireFromString("-99999999999999.9999")
+		case 1:
+			return decimal.Zero
+		}
+		return decimal.New(rng.Int64N(2e9)-1e9, -int32(rng.IntN(5)))
+	}
 	for round := range 200 {
 		var recs []Record
 		minute := 0
@@ -133,16 +143,16 @@ func TestRecordRoundTrip(t *testing.T) {
 				if rng.IntN(3) == 0 {
 					return nil
 				}
-				e := &Excursion{Money: figure()}
+				e := &Excursion{Money: excursionFigure()}
 				if withR {
-					v := figure()
+					v := excursionFigure()
 					e.R = &v
 				}
 				return e
 			}
 			r.MAE, r.MFE = excursion(), excursion()
 			if k := rng.IntN(3); k > 0 {
-				r.FirstHit, r.AtHit = []string{HitTarget, HitStop}[k-1], figure()
+				r.FirstHit, r.AtHit = []string{HitTarget, HitStop}[k-1], excursionFigure()
 			}
 			recs = append(recs, r)
 		}
@@ -196,13 +206,13 @@ func TestRecordRoundTrip(t *testing.T) {
 				AssetType: str(c.assetType), Symbol: str(c.symbol), Underlying: str(c.underlying), Tags: tags, Playbook: book,
 				Met: met, Strategy: kind, Net: c.net.decimal(), Gross: c.gross.decimal(), Fees: c.fees.decimal(), R: rm,
 				Quantity: c.quantity, Notional: c.notional}
-			excursion := func(flag uint16, money, rMult units) *Excursion {
+			excursion := func(flag uint16, money, rMult int64) *Excursion {
 				if c.flags&flag == 0 {
 					return nil
 				}
-				e := &Excursion{Money: money.decimal()}
+				e := &Excursion{Money: decimal.New(money, -4)}
 				if c.flags&flagExcursionR != 0 {
-					v := rMult.decimal()
+					v := decimal.New(rMult, -4)
 					e.R = &v
 				}
 				return e
@@ -210,9 +220,9 @@ func TestRecordRoundTrip(t *testing.T) {
 			got.MAE, got.MFE = excursion(flagMAE, c.mae, c.maeR), excursion(flagMFE, c.mfe, c.mfeR)
 			switch {
 			case c.flags&flagHitTarget != 0:
-				got.FirstHit, got.AtHit = HitTarget, c.atHit.decimal()
+				got.FirstHit, got.AtHit = HitTarget, decimal.New(c.atHit, -4)
 			case c.flags&flagHitStop != 0:
-				got.FirstHit, got.AtHit = HitStop, c.atHit.decimal()
+				got.FirstHit, got.AtHit = HitStop, decimal.New(c.atHit, -4)
 			}
 			if !sameRecord(got, r) {
 				t.Fatalf("round %d record %d:\n got %+v\nwant %+v", round, i, got, r)
@@ -251,8 +261,10 @@ func TestRecordRefusals(t *testing.T) {
 	oneR.MAE, oneR.MFE = &Excursion{Money: one, R: &one}, &Excursion{Money: one}
 	hit := record(1)
 	hit.FirstHit = "both"
+	far := record(1)
+	far.MAE = &Excursion{Money: decimal.New(1, 14)}
 	for name, recs := range map[string][]Record{"order": {late, early}, "day": {otherDay}, "opened": {opened},
-		"places": {fine}, "size": {huge}, "one R": {oneR}, "hit": {hit}} {
+		"places": {fine}, "size": {huge}, "one R": {oneR}, "hit": {hit}, "far": {far}} {
 		if _, err := EncodeRow(recordDay, recs); err == nil {
 			t.Errorf("%s: encoded", name)
 		}

@@ -375,13 +375,13 @@ type currencyRaw struct {
 // excursionRaw is excursionSums in decimals, its values sorted.
 type excursionRaw struct {
 	money, rSum decimal.Decimal
-	values      []units // ascending
+	values      []int64 // ten-thousandths, ascending
 	rCount      int64
 	rBuckets    [len(rBounds) + 1]int64
 }
 
 func excursionRawOf(e *excursionSums) excursionRaw {
-	slices.SortFunc(e.values, units.cmp)
+	slices.Sort(e.values)
 	return excursionRaw{money: e.money.decimal(), rSum: e.rSum.decimal(), values: e.values, rCount: e.rCount, rBuckets: e.rBuckets}
 }
 
@@ -453,7 +453,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		win, loss sizes
 		exits     [3]exitRaw
 		excursion [2]excursionRaw // mae, mfe: the money scaled, values not kept
-		values    [2][]decimal.Decimal
+		values    [2][]scaled         // each currency's values, for the percentiles
 	)
 	// One currency at its own value: its breakdowns as they are (only
 	// read, here and by the total's block).
@@ -494,11 +494,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 			for k, n := range e.rBuckets {
 				x.rBuckets[k] += n
 			}
-			if !direct {
-				for _, v := range e.values {
-					values[i] = append(values[i], mul(v.decimal(), f))
-				}
-			}
+			values[i] = append(values[i], scaled{values: e.values, f: f, approx: fl})
 		}
 	}
 	s := r.series[series]
@@ -539,15 +535,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	b.RDistribution = rDistribution(rBuckets)
 	for i, st := range []*ExcursionStats{&b.Excursions.MAE, &b.Excursions.MFE} {
 		x := &excursion[i]
-		var pick func(k int) decimal.Decimal
-		n := len(values[i])
-		if direct {
-			sorted := r.currencies[from[0]].excursions()[i].values
-			n, pick = len(sorted), func(k int) decimal.Decimal { return sorted[k].decimal() }
-		} else {
-			slices.SortFunc(values[i], decimal.Decimal.Cmp)
-			pick = func(k int) decimal.Decimal { return values[i][k] }
-		}
+		n, pick := mergedScaled(values[i])
 		*st = ExcursionStats{Trades: int64(n), AverageMoney: ratio(x.money, decimal.NewFromInt(int64(n))),
 			Percentiles: percentiles(n, pick), RTrades: x.rCount, AverageR: ratio(x.rSum, decimal.NewFromInt(x.rCount)),
 			RDistribution: rDistribution(x.rBuckets)}
@@ -576,8 +564,53 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 
 var hundred = decimal.NewFromInt(100)
 
-// excursions are the currency's MAE and MFE.
-func (cr *currencyRaw) excursions() [2]*excursionRaw { return [2]*excursionRaw{&cr.mae, &cr.mfe} }
+// scaled is one currency's values (ten-thousandths), ascending, each to
+// be multiplied by f (> 0, so the order holds; approx is f as a float).
+type scaled struct {
+	values []int64
+	f      decimal.Decimal
+	approx float64
+}
+
+// mergedScaled is how many values the lists hold and pick, the k-th smallest
+// (from 0) of them all scaled: a merge of the sorted lists, walked as far
+// as k, so pick must be asked for ascending k. Values are compared by
+// their floats where those tell them apart (a relative 1e-12), exactly
+// otherwise; only the values picked are made decimals.
+func mergedScaled(lists []scaled) (int, func(k int) decimal.Decimal) {
+	n := 0
+	for _, l := range lists {
+		n += len(l.values)
+	}
+	exact := func(l, k int) decimal.Decimal { return mul(decimal.New(lists[l].values[k], -4), lists[l].f) }
+	if len(lists) == 1 {
+		return n, func(k int) decimal.Decimal { return exact(0, k) }
+	}
+	at := make([]int, len(lists)) // each list's next value
+	walked := 0                   // values passed
+	less := func(a, b int) bool {
+		x, y := float64(lists[a].values[at[a]])*lists[a].approx, float64(lists[b].values[at[b]])*lists[b].approx
+		if d := x - y; math.Abs(d) > 1e-12*max(math.Abs(x), math.Abs(y)) {
+			return d < 0
+		}
+		return exact(a, at[a]).LessThan(exact(b, at[b]))
+	}
+	return n, func(k int) decimal.Decimal {
+		for {
+			next := -1
+			for l := range lists {
+				if at[l] < len(lists[l].values) && (next < 0 || less(l, next)) {
+					next = l
+				}
+			}
+			if walked == k {
+				return exact(next, at[next])
+			}
+			at[next]++
+			walked++
+		}
+	}
+}
 
 // rDistribution is the R distribution of counts by rBounds' buckets.
 func rDistribution(counts [len(rBounds) + 1]int64) []RBucket {

@@ -176,8 +176,8 @@ type closed struct {
 	at, opened           int64 // closed_at, opened_at: Unix microseconds
 	day                  int64 // the trading day of the close in its account's zone, days since 1970-01-01
 	net, gross, fees, r  units
-	mae, mfe, maeR, mfeR units   // the excursions' money and R (flags: flagMAE, flagMFE, flagExcursionR)
-	atHit                units   // the money at the first hit (flagHitTarget, flagHitStop)
+	mae, mfe, maeR, mfeR int64   // the excursions' money and R in ten-thousandths (flags: flagMAE, flagMFE, flagExcursionR)
+	atHit                int64   // the money at the first hit (flagHitTarget, flagHitStop)
 	flags                uint16  // the record's flags
 	quantity, notional   float64 // the entry quantity and its cost (approximate: only averaged)
 	account              int32   // index into journalRows.accounts
