@@ -453,7 +453,7 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		win, loss sizes
 		exits     [3]exitRaw
 		excursion [2]excursionRaw // mae, mfe: the money scaled, values not kept
-		values    [2][]scaled         // each currency's values, for the percentiles
+		values    [2][]scaled     // each currency's values, for the percentiles
 	)
 	// One currency at its own value: its breakdowns as they are (only
 	// read, here and by the total's block).
