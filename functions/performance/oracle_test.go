@@ -39,6 +39,16 @@ type oraclePos struct {
 	playbook                                    string   // "" for none
 	met                                         []string // the criteria of its playbook it ticked
 	strategy                                    string   // a leg's strategy id; a merged strategy's kind; "" for neither
+	mae, mfe                                    *oracleExcursion
+	hit                                         string // target or stop: the first the bars reached
+	atHit                                       decimal.Decimal
+	phase                                       string // of the account's prop-firm plan, "" for none
+}
+
+// oracleExcursion is the money (and R) at a price the trade reached.
+type oracleExcursion struct {
+	money decimal.Decimal
+	r     *decimal.Decimal
 }
 
 type oracleTag struct{ id, name, category string }
@@ -78,17 +88,62 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 			coalesce(p.closed_at, 'epoch'), p.net_pnl, p.gross_pnl, p.fees, p.r_multiple,
 			array(SELECT pt.tag_id::text FROM position_tags pt WHERE pt.position_id = p.id),
 			coalesce(p.playbook_id::text, ''), array(SELECT pc.criterion_id::text FROM position_criteria pc WHERE pc.position_id = p.id),
-			coalesce(p.strategy_id::text, '')
+			coalesce(p.strategy_id::text, ''),
+			p.avg_entry_price, p.entry_quantity, p.multiplier, p.initial_risk, p.stop_loss, p.target_price,
+			p.mae_price, p.mfe_price, p.bars_mae_price, p.bars_mfe_price, coalesce(p.bars_first_hit, ''),
+			coalesce(p.bars_closed_at = p.closed_at, false),
+			coalesce((SELECT pf.phase FROM prop_firm_plans pf WHERE pf.account_id = p.account_id), '')
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rows.Next() {
-		var p oraclePos
+		var (
+			p                          oraclePos
+			avg, risk, stop, target    *decimal.Decimal
+			qty, mult                  decimal.Decimal
+			mae, mfe, barsMAE, barsMFE *decimal.Decimal
+			hit                        string
+			measured                   bool
+		)
 		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
 			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
-			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met, &p.strategy); err != nil {
+			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met, &p.strategy,
+			&avg, &qty, &mult, &risk, &stop, &target, &mae, &mfe, &barsMAE, &barsMFE, &hit, &measured, &p.phase); err != nil {
 			t.Fatal(err)
+		}
+		// Typed excursions win; measured ones count only when measured to
+		// the current close; none for a trade priced apart from its account.
+		if !measured {
+			barsMAE, barsMFE, hit = nil, nil, ""
+		}
+		if avg != nil && p.assetType != "forex" && p.assetType != "crypto" && p.assetType != "cfd" {
+			at := func(price *decimal.Decimal) *oracleExcursion {
+				if price == nil {
+					return nil
+				}
+				move := price.Sub(*avg)
+				if p.side == "short" {
+					move = move.Neg()
+				}
+				e := &oracleExcursion{money: move.Mul(qty).Mul(mult).Round(4)}
+				if risk != nil && risk.Sign() > 0 {
+					v := e.money.DivRound(*risk, 2)
+					e.r = &v
+				}
+				return e
+			}
+			p.mae, p.mfe = at(mae), at(mfe)
+			if p.mae == nil {
+				p.mae = at(barsMAE)
+			}
+			if p.mfe == nil {
+				p.mfe = at(barsMFE)
+			}
+			level := map[string]*decimal.Decimal{"target": target, "stop": stop}[hit]
+			if e := at(level); e != nil {
+				p.hit, p.atHit = hit, e.money
+			}
 		}
 		ps = append(ps, p)
 	}
@@ -186,7 +241,7 @@ func strategiesOf(t *testing.T, c *apitest.Client, ps []oraclePos) []oraclePos {
 		}
 		m := oraclePos{id: id, account: ls[0].account, currency: ls[0].currency, zone: ls[0].zone, symbol: ls[0].underlying,
 			underlying: ls[0].underlying, status: "closed", side: ls[0].side, assetType: "option", openedAt: ls[0].openedAt,
-			strategy: "custom", playbook: ""}
+			strategy: "custom", playbook: "", phase: ls[0].phase}
 		if api.Kind != nil {
 			m.strategy = *api.Kind
 		}
@@ -283,6 +338,8 @@ func inFilter(t *testing.T, q url.Values, p oraclePos) bool {
 		anyOf("assetType", func(v string) bool { return v == p.assetType }) &&
 		anyOf("weekday", func(v string) bool { return v == fmt.Sprint(weekday) }) &&
 		anyOf("hour", func(v string) bool { return v == fmt.Sprint(entry.Hour()) }) &&
+		anyOf("phase", func(v string) bool { return v == p.phase }) &&
+		(q.Get("propFirm") == "" || (q.Get("propFirm") == "true") == (p.phase != "")) &&
 		(q.Get("status") == "" || q.Get("status") == p.status) &&
 		(q.Get("from") == "" || day >= q.Get("from")) && (q.Get("to") == "" || day <= q.Get("to"))
 }
@@ -451,6 +508,8 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		// the float sums, per currency in close order as the route adds them
 		rSq             = map[string]float64{}
 		winners, losers = map[string]*oracleSizes{}, map[string]*oracleSizes{}
+		excursions      [2]oracleExcursions // mae, mfe
+		exits           = map[string]*oracleExit{"mfeKept": {}, "holdToTarget": {}, "holdToStop": {}}
 	)
 	bucketOf := func(kind, k string) *oracleBucket {
 		if kinds[kind] == nil {
@@ -505,12 +564,27 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 				bucketOf("missed", c[0]).add(v, p.r)
 			}
 		}
-		if p.r != nil {
-			b := 0
-			for b < 7 && p.r.GreaterThanOrEqual(decimal.NewFromInt(int64(b-3))) {
-				b++
+		for i, e := range []*oracleExcursion{p.mae, p.mfe} {
+			if e == nil {
+				continue
 			}
-			rDist[b]++
+			x := &excursions[i]
+			x.values = append(x.values, e.money.Mul(f))
+			x.money = x.money.Add(e.money.Mul(f))
+			if e.r != nil {
+				x.rN++
+				x.rSum = x.rSum.Add(*e.r)
+				x.dist[oracleRBucket(*e.r)]++
+			}
+		}
+		if p.mfe != nil {
+			exits["mfeKept"].add(p.gross.Mul(f), p.mfe.money.Mul(f))
+		}
+		if p.hit != "" {
+			exits[map[string]string{"target": "holdToTarget", "stop": "holdToStop"}[p.hit]].add(p.gross.Mul(f), p.atHit.Mul(f))
+		}
+		if p.r != nil {
+			rDist[oracleRBucket(*p.r)]++
 			x := p.r.InexactFloat64()
 			rSq[p.currency] += x * x
 		}
@@ -682,16 +756,37 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 				"met": met.breakdown(map[string]any{}), "missed": missed.breakdown(map[string]any{})})
 		}
 	}
-	rDistribution := []any{}
-	for i, n := range rDist {
-		var from, to any
-		if i > 0 {
-			from = fmt.Sprint(i - 4)
+	rDistribution := oracleRDistribution(rDist)
+	excursion := map[string]any{}
+	for i, name := range []string{"mae", "mfe"} {
+		x := &excursions[i]
+		n := int64(len(x.values))
+		slices.SortFunc(x.values, decimal.Decimal.Cmp)
+		percentiles := map[string]any{}
+		for _, pct := range []int{10, 25, 50, 75, 90} {
+			var v any
+			if n > 0 {
+				rank := int(math.Ceil(float64(pct) * float64(n) / 100))
+				v = x.values[rank-1].StringFixed(4)
+			}
+			percentiles[fmt.Sprintf("p%d", pct)] = v
 		}
-		if i < 7 {
-			to = fmt.Sprint(i - 3)
+		excursion[name] = map[string]any{"trades": n, "averageMoney": oracleRatio(x.money, decimal.NewFromInt(n)), "percentiles": percentiles,
+			"rTrades": x.rN, "averageR": oracleRatio(x.rSum, decimal.NewFromInt(x.rN)), "rDistribution": oracleRDistribution(x.dist[:])}
+	}
+	exitAnalysis := map[string]any{}
+	for name, e := range exits {
+		m := map[string]any{"trades": e.trades, "grossPnl": e.gross.StringFixed(4)}
+		if name == "mfeKept" {
+			m["mfe"] = e.beside.StringFixed(4)
+			m["share"] = nil
+			if !e.beside.IsZero() {
+				m["share"] = e.gross.Mul(decimal.NewFromInt(100)).DivRound(e.beside, 4).StringFixed(2)
+			}
+		} else {
+			m["atLevel"] = e.beside.StringFixed(4)
 		}
-		rDistribution = append(rDistribution, map[string]any{"from": from, "to": to, "trades": n})
+		exitAnalysis[name] = m
 	}
 	winnersLosers := map[string]any{"winners": win.out(), "losers": loss.out(), "payoffRatio": nil}
 	if sum.wins > 0 && sum.losses > 0 {
@@ -707,7 +802,51 @@ func expectedBlock(t *testing.T, name string, ps []oraclePos, tags map[string]or
 		"byHoldTime": ascending("hold", "bucket", text, byHold), "bySide": ascending("side", "side", text, strings.Compare),
 		"byAssetType": ascending("asset", "assetType", text, strings.Compare),
 		"byPlaybook":  byPlaybook, "byCriterion": byCriterion, "byStrategy": byStrategy,
-		"rDistribution": rDistribution, "winnersLosers": winnersLosers, "equityCurve": curve}
+		"rDistribution": rDistribution, "winnersLosers": winnersLosers, "equityCurve": curve,
+		"excursions": excursion, "exitAnalysis": exitAnalysis}
+}
+
+// oracleExcursions add up one kind of excursion of a block.
+type oracleExcursions struct {
+	values      []decimal.Decimal
+	money, rSum decimal.Decimal
+	rN          int64
+	dist        [8]int64
+}
+
+// oracleExit is some trades' gross P&L and the money set beside it.
+type oracleExit struct {
+	trades        int64
+	gross, beside decimal.Decimal
+}
+
+func (e *oracleExit) add(gross, beside decimal.Decimal) {
+	e.trades++
+	e.gross, e.beside = e.gross.Add(gross), e.beside.Add(beside)
+}
+
+// oracleRBucket is the index of r's R bucket: below -3, [-3, -2), ..., 3 and above.
+func oracleRBucket(r decimal.Decimal) int {
+	b := 0
+	for b < 7 && r.GreaterThanOrEqual(decimal.NewFromInt(int64(b-3))) {
+		b++
+	}
+	return b
+}
+
+func oracleRDistribution(counts []int64) []any {
+	out := []any{}
+	for i, n := range counts {
+		var from, to any
+		if i > 0 {
+			from = fmt.Sprint(i - 4)
+		}
+		if i < 7 {
+			to = fmt.Sprint(i - 3)
+		}
+		out = append(out, map[string]any{"from": from, "to": to, "trades": n})
+	}
+	return out
 }
 
 // checkReport compares the route's answer to each query with the

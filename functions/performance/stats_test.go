@@ -74,6 +74,13 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				nets, fees                []string
 				rs                        []*string
 				links                     [][2]string
+				// The review's figures: average entry, initial risk, stop and
+				// target, typed and measured excursions (to the close, or to an
+				// earlier close: stale), which of stop and target came first.
+				avgs                                    []string
+				risks, stops, targets, maes, mfes, hits []*string
+				barsMAEs, barsMFEs                      []*string
+				measuredTo                              []*time.Time
 			)
 			at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 			for i := range n {
@@ -90,6 +97,25 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					s := decimalString(rnd.IntN(8001)-4000, 3)
 					r = &s
 				}
+				maybe := func(odds int, v string) *string {
+					if rnd.IntN(odds) == 0 {
+						return nil
+					}
+					return &v
+				}
+				price := func() string { return decimalString(500+rnd.IntN(30000), 2) }
+				avgs = append(avgs, price())
+				risks, stops, targets = append(risks, maybe(3, decimalString(rnd.IntN(5000), 2))), append(stops, maybe(3, price())),
+					append(targets, maybe(3, price()))
+				maes, mfes = append(maes, maybe(2, price())), append(mfes, maybe(2, price()))
+				var measured *time.Time
+				var bMAE, bMFE, hit *string
+				if rnd.IntN(2) == 0 {
+					to := at.Add(-time.Duration(rnd.IntN(2)) * time.Hour) // stale one time in two
+					measured, bMAE, bMFE = &to, maybe(5, price()), maybe(5, price())
+					hit = maybe(4, []string{"target", "stop", "none"}[rnd.IntN(3)])
+				}
+				barsMAEs, barsMFEs, hits, measuredTo = append(barsMAEs, bMAE), append(barsMFEs, bMFE), append(hits, hit), append(measuredTo, measured)
 				status := "closed"
 				if i%50 == 7 {
 					status = []string{"open", "draft"}[i%2]
@@ -113,15 +139,22 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 			}
 			if _, err := srv.App.DB.Exec(ctx, `
 				INSERT INTO positions (id, user_id, account_id, symbol, asset_type, underlying, side, status, opened_at, closed_at,
-					entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple)
+					entry_quantity, exit_quantity, net_pnl, gross_pnl, fees, r_multiple,
+					avg_entry_price, multiplier, initial_risk, stop_loss, target_price, mae_price, mfe_price,
+					bars_mae_price, bars_mfe_price, bars_first_hit, bars_closed_at)
 				SELECT x.id, $1, x.account, x.symbol, CASE WHEN x.symbol LIKE '% %' THEN 'option' ELSE 'stock' END,
 					CASE WHEN x.symbol LIKE '% %' THEN 'AAPL' END,
 					CASE WHEN (get_byte(uuid_send(x.id), 15) % 3) = 0 THEN 'short' ELSE 'long' END, x.status,
 					x.at - (get_byte(uuid_send(x.id), 14) * interval '7 minutes'),
-					CASE WHEN x.status = 'closed' THEN x.at END, 10, 10, x.net, x.net + x.fee, x.fee, x.r
-				FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::numeric[], $8::numeric[], $9::numeric[])
-					AS x(id, account, symbol, status, at, net, fee, r)`,
-				uid, ids, accs, syms, statuses, closed, nets, fees, rs); err != nil {
+					CASE WHEN x.status = 'closed' THEN x.at END, 10, 10, x.net, x.net + x.fee, x.fee, x.r,
+					x.avg, CASE WHEN x.symbol LIKE '% %' THEN 100 ELSE 1 END, x.risk, x.stop, x.target, x.mae, x.mfe,
+					x.bmae, x.bmfe, x.hit, x.measured
+				FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::timestamptz[], $7::numeric[], $8::numeric[], $9::numeric[],
+					$10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::numeric[], $16::numeric[],
+					$17::numeric[], $18::text[], $19::timestamptz[])
+					AS x(id, account, symbol, status, at, net, fee, r, avg, risk, stop, target, mae, mfe, bmae, bmfe, hit, measured)`,
+				uid, ids, accs, syms, statuses, closed, nets, fees, rs, avgs, risks, stops, targets, maes, mfes,
+				barsMAEs, barsMFEs, hits, measuredTo); err != nil {
 				t.Fatal(err)
 			}
 			for _, l := range links {
@@ -162,6 +195,14 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 					legs = legs[n:]
 				}
 			}
+			// Prop-firm plans: the first account in evaluation, the third
+			// funded (the plan's content is no filter's).
+			for i, phase := range map[int]string{0: "evaluation", 2: "funded"} {
+				if _, err := srv.App.DB.Exec(ctx, `INSERT INTO prop_firm_plans (account_id, user_id, phase, plan) VALUES ($1, $2, $3, '{}')`,
+					accounts[i], uid, phase); err != nil {
+					t.Fatal(err)
+				}
+			}
 			// Positions and strategies written straight into the tables:
 			// their derived rows as the journal store keeps them.
 			rebuild(t, srv, uid)
@@ -188,6 +229,9 @@ func TestStatisticsMatchRecomputation(t *testing.T) {
 				// Results: each alone (breakevens are one in twelve), two, with a strategy's merged net, and with other filters.
 				"?result=win", "?result=loss", "?result=breakeven", "?result=win,breakeven", "?result=loss&strategy=custom",
 				"?result=breakeven&status=open", "?result=win&accountId=" + accounts[1] + "&side=long&tagId=" + tags[0],
+				// Prop-firm accounts and their plans' phases.
+				"?propFirm=true", "?propFirm=false", "?phase=evaluation", "?phase=evaluation,funded&side=long",
+				"?propFirm=true&phase=funded&strategy=custom", "?propFirm=false&phase=funded",
 			}
 			checkReport(t, srv, c, uid, clock, queries...)
 			checkReport(t, srv, o, ouid, clock, "")

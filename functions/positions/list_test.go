@@ -94,14 +94,24 @@ func TestPositionsList(t *testing.T) {
 		}
 		return out
 	}
+	// The Berlin account is a funded prop-firm account.
+	if _, err := f.srv.App.DB.Exec(context.Background(), `INSERT INTO prop_firm_plans (account_id, user_id, phase, plan)
+		SELECT id, user_id, 'funded', '{}' FROM accounts WHERE id = $1`, berlin); err != nil {
+		t.Fatal(err)
+	}
 	for q, n := range map[string]int{
-		"accountId=" + berlin:    1,
-		"accountId=" + f.account: 12,
-		"symbol=aapl":            2,
-		"status=draft":           3,
-		"status=closed":          1,
-		"status=open":            9,
-		"tagId=" + tag:           2,
+		"propFirm=true":               1,
+		"propFirm=false":              12,
+		"phase=funded":                1,
+		"phase=evaluation":            0,
+		"propFirm=false&phase=funded": 0,
+		"accountId=" + berlin:         1,
+		"accountId=" + f.account:      12,
+		"symbol=aapl":                 2,
+		"status=draft":                3,
+		"status=closed":               1,
+		"status=open":                 9,
+		"tagId=" + tag:                2,
 		"symbol=NVDA&from=2024-01-06&to=2024-01-08": 3,
 		"limit=0":                1,
 		"accountId=" + missingID: 0,
@@ -127,6 +137,8 @@ func TestPositionsList(t *testing.T) {
 
 	apitest.Run(t, a, []apitest.Case{
 		{Name: "BadStatus", Method: "GET", Path: "/api/positions?status=won", Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "BadPropFirm", Method: "GET", Path: "/api/positions?propFirm=1", Status: 400, Code: "VALIDATION_ERROR"},
+		{Name: "BadPhase", Method: "GET", Path: "/api/positions?phase=challenge", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BadAccount", Method: "GET", Path: "/api/positions?accountId=1", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BadTag", Method: "GET", Path: "/api/positions?tagId=1", Status: 400, Code: "VALIDATION_ERROR"},
 		{Name: "BadFrom", Method: "GET", Path: "/api/positions?from=2024-02-30", Status: 400, Code: "VALIDATION_ERROR"},

@@ -47,31 +47,42 @@ func Review(t Trade, f Figures, target, mae, mfe *decimal.Decimal, now time.Time
 		return r
 	}
 	entry := *f.AvgEntryPrice
-	// dir turns a price move into a gain: +1 for a long, -1 for a short.
-	dir := decimal.NewFromInt(1)
-	if t.Side == SideShort {
-		dir = dir.Neg()
-	}
 	if t.StopLoss != nil && target != nil {
-		risk := entry.Sub(*t.StopLoss).Mul(dir)
+		risk := entry.Sub(*t.StopLoss).Mul(direction(t.Side))
 		if risk.IsPositive() {
-			rr := target.Sub(entry).Mul(dir).DivRound(risk, 2)
+			rr := target.Sub(entry).Mul(direction(t.Side)).DivRound(risk, 2)
 			r.PlannedRR = &rr
 		}
 	}
-	excursion := func(price *decimal.Decimal) *Excursion {
-		if price == nil {
-			return nil
-		}
-		e := Excursion{Price: *price, Amount: price.Sub(entry).Mul(dir).Mul(f.EntryQuantity).Mul(t.Multiplier).Round(4)}
-		if f.InitialRisk != nil && f.InitialRisk.IsPositive() {
-			rm := e.Amount.DivRound(*f.InitialRisk, 2)
-			e.R = &rm
-		}
-		return &e
-	}
-	r.MAE, r.MFE = excursion(mae), excursion(mfe)
+	r.MAE, r.MFE = ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.InitialRisk, mae),
+		ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.InitialRisk, mfe)
 	return r
+}
+
+// direction turns a price move into a gain: +1 for a long, -1 for a short.
+func direction(side string) decimal.Decimal {
+	if side == SideShort {
+		return decimal.NewFromInt(-1)
+	}
+	return decimal.NewFromInt(1)
+}
+
+// ExcursionAt is what a position of side, average entry, entry quantity
+// and multiplier makes with price reached: the move from the entry as
+// money (4 places, negative against the trade) and in R over risk (2
+// places; nil without a positive risk). Nil for a nil price. The review's
+// excursions and the statistics' (an exit at the stop or the target too)
+// are this one figure.
+func ExcursionAt(side string, entry, quantity, multiplier decimal.Decimal, risk, price *decimal.Decimal) *Excursion {
+	if price == nil {
+		return nil
+	}
+	e := Excursion{Price: *price, Amount: price.Sub(entry).Mul(direction(side)).Mul(quantity).Mul(multiplier).Round(4)}
+	if risk != nil && risk.IsPositive() {
+		rm := e.Amount.DivRound(*risk, 2)
+		e.R = &rm
+	}
+	return &e
 }
 
 // CheckExcursions says what is wrong with a position's MAE and MFE prices

@@ -90,7 +90,15 @@ const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, p.opened
 	p.playbook_id,
 	coalesce((SELECT array_agg(pc.criterion_id ORDER BY pc.criterion_id) FROM position_criteria pc WHERE pc.position_id = p.id), '{}'),
 	p.net_pnl, p.gross_pnl, p.fees, p.r_multiple, p.entry_quantity, p.avg_entry_price, p.multiplier,
-	s.id, coalesce(s.kind, 'custom'), coalesce(s.opened_long, true), s.r_multiple`
+	s.id, coalesce(s.kind, 'custom'), coalesce(s.opened_long, true), s.r_multiple,
+	p.initial_risk, p.stop_loss, p.target_price,
+	coalesce(p.mae_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mae_price END),
+	coalesce(p.mfe_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mfe_price END),
+	CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_first_hit END`
+
+// The excursions a record carries are the typed ones, else those measured
+// from bars to the position's current close (a measure to an earlier
+// close is stale), and the first hit only from such a measure.
 
 // recordRow is a row of recordColumns, or a position as the write made
 // it (madeRecord).
@@ -113,12 +121,15 @@ type recordRow struct {
 	kind                string
 	openedLong          bool
 	strategyR           *decimal.Decimal
+	risk, stop, target  *decimal.Decimal
+	mae, mfe            *decimal.Decimal // the prices
+	firstHit            *string          // target, stop or none
 }
 
 func (r *recordRow) dest() []any {
 	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.underlying, &r.tags,
 		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.avgEntry, &r.multiplier, &r.strategy, &r.kind,
-		&r.openedLong, &r.strategyR}
+		&r.openedLong, &r.strategyR, &r.risk, &r.stop, &r.target, &r.mae, &r.mfe, &r.firstHit}
 }
 
 // opened is when the position opened (its close, for one that never did).
@@ -237,9 +248,42 @@ func hasKey(m records, k closedKey) bool {
 func positionRecord(r *recordRow) stats.Record {
 	quantity, _ := r.quantity.Float64()
 	notional, _ := r.notional().Float64()
-	return stats.Record{ClosedAt: *r.closedAt, OpenedAt: r.opened(), Short: r.side == journal.SideShort,
+	rec := stats.Record{ClosedAt: *r.closedAt, OpenedAt: r.opened(), Short: r.side == journal.SideShort,
 		AssetType: r.asset, Symbol: r.symbol, Underlying: r.und(), Tags: r.tags, Playbook: r.playbook, Met: r.met,
 		Net: r.net, Gross: r.gross, Fees: r.fees, R: r.r, Quantity: quantity, Notional: notional}
+	r.excursions(&rec)
+	return rec
+}
+
+// excursions sets rec's excursions and the money at its first hit, as the
+// position's review figures them (journal.ExcursionAt). A trade priced in
+// a currency apart from its account's has none: its excursions' money
+// would be in that currency. One the record cannot hold (a price typed
+// far off) is left out rather than fail the write.
+func (r *recordRow) excursions(rec *stats.Record) {
+	if r.avgEntry == nil || instrument.QuotedApart(r.asset) {
+		return
+	}
+	at := func(price *decimal.Decimal) *stats.Excursion {
+		e := journal.ExcursionAt(r.side, *r.avgEntry, r.quantity, r.multiplier, r.risk, price)
+		if e == nil || !stats.ExcursionFits(e.Amount) || e.R != nil && !stats.ExcursionFits(*e.R) {
+			return nil
+		}
+		return &stats.Excursion{Money: e.Amount, R: e.R}
+	}
+	rec.MAE, rec.MFE = at(r.mae), at(r.mfe)
+	var level *decimal.Decimal
+	if r.firstHit != nil {
+		switch *r.firstHit {
+		case stats.HitTarget:
+			level = r.target
+		case stats.HitStop:
+			level = r.stop
+		}
+	}
+	if e := at(level); e != nil {
+		rec.FirstHit, rec.AtHit = *r.firstHit, e.Money
+	}
 }
 
 // strategyRecord is the record of a strategy whose legs (one account and

@@ -310,5 +310,8 @@ func (r *Restorer) Excursions(ctx context.Context, in []Excursion) error {
 	const q = `UPDATE positions p SET mae_price = x.mae, mfe_price = x.mfe
 		FROM unnest($2::uuid[], $3::numeric[], $4::numeric[]) AS x(id, mae, mfe) WHERE p.id = x.id AND p.user_id = $1`
 	_, err := r.w.Exec(ctx, q, r.w.userID, ids, mae, mfe)
+	// Their records carry the excursions: read back at the settle, not
+	// taken as the restore made them.
+	r.w.touch(ids...)
 	return classify(err)
 }

@@ -16,6 +16,7 @@ import (
 	"tradejournal/shared/db"
 	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/propfirm"
 )
 
 // Filter narrows positions the same way on every journal route: the
@@ -46,6 +47,12 @@ type Filter struct {
 	// (dateBy=closed: a calendar day's positions); the statistics always
 	// date by the close.
 	ByClose bool
+	// PropFirm narrows to the positions of accounts with a prop-firm plan
+	// (true) or without one (false); nil: any.
+	PropFirm *bool
+	// Phases are prop-firm plan phases (propfirm.Evaluation, Funded): the
+	// positions of accounts whose plan is in one of them.
+	Phases []string
 }
 
 // NoStrategy is the Filter.Strategies value of the positions in no strategy.
@@ -55,8 +62,8 @@ const NoStrategy = "none"
 const maxFilterValues = 50
 
 // ParseFilter reads accountId, symbol, status, tagId, excludeTagId, playbookId, strategy,
-// side, result, assetType, weekday, hour, from and to (YYYY-MM-DD) and dateBy from a
-// query string.
+// side, result, assetType, weekday, hour, from and to (YYYY-MM-DD), dateBy, propFirm
+// (true or false) and phase from a query string.
 // A list is given by repeating the parameter or separating its values with
 // commas (tagId=a,b).
 func ParseFilter(q url.Values) (Filter, error) {
@@ -172,6 +179,21 @@ func ParseFilter(q url.Values) (Filter, error) {
 	default:
 		bad("dateBy", "must be opened or closed")
 	}
+	switch v := q.Get("propFirm"); v {
+	case "":
+	case "true", "false":
+		yes := v == "true"
+		f.PropFirm = &yes
+	default:
+		bad("propFirm", "must be true or false")
+	}
+	for _, v := range list("phase") {
+		if v != string(propfirm.Evaluation) && v != string(propfirm.Funded) {
+			bad("phase", "must be evaluation or funded")
+			break
+		}
+		f.Phases = append(f.Phases, v)
+	}
 	return f, apperr.Fields(problems)
 }
 
@@ -257,6 +279,17 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 	if f.To != nil {
 		conds = append(conds, "("+dateColumn+" AT TIME ZONE a.timezone)::date <= "+arg(f.To.Format(time.DateOnly))+"::date")
 	}
+	const plan = "EXISTS (SELECT 1 FROM prop_firm_plans pf WHERE pf.account_id = p.account_id"
+	if f.PropFirm != nil {
+		cond := plan + ")"
+		if !*f.PropFirm {
+			cond = "NOT " + cond
+		}
+		conds = append(conds, cond)
+	}
+	if len(f.Phases) > 0 {
+		conds = append(conds, plan+" AND pf.phase = ANY("+arg(f.Phases)+"::text[]))")
+	}
 	if len(conds) == 0 {
 		return "TRUE"
 	}
@@ -268,7 +301,8 @@ func (f Filter) SQL(args *[]any, dateColumn string) string {
 // tagged with as the small integers Compile's lookups give, its side,
 // asset type and strategy kind (NoStrategy for a position in none), its
 // result (journal.ResultOf; "" when not closed), the weekday (ISO) and
-// hour of its entry in its account's zone. Its symbol
+// hour of its entry in its account's zone, and the phase of its account's
+// prop-firm plan ("" without one). Its symbol
 // is matched apart (TakesSymbol), once per distinct symbol.
 type Candidate struct {
 	Account   int32
@@ -282,6 +316,7 @@ type Candidate struct {
 	Result    string
 	Weekday   int // 1 Monday .. 7 Sunday
 	Hour      int
+	Phase     string
 }
 
 // Match is a Filter compiled for trades in memory: what SQL says, for a
@@ -304,6 +339,8 @@ type Match struct {
 	hours     [24]bool
 	byWeekday bool
 	byHour    bool
+	propFirm  *bool           // nil: any; else whether the account has a plan
+	phases    map[string]bool // nil: any
 }
 
 // Index gives the small integer a record carries for an id (an account,
@@ -313,7 +350,7 @@ type Index func(id string) (int32, bool)
 // Compile makes f's Match. A list of ids none of which is known matches
 // nothing; unknown ids among known ones are left out.
 func (f Filter) Compile(account, tag, playbook Index) Match {
-	m := Match{status: f.Status, side: f.Side, first: math.MinInt64, last: math.MaxInt64}
+	m := Match{status: f.Status, side: f.Side, first: math.MinInt64, last: math.MaxInt64, propFirm: f.PropFirm}
 	known := func(ids []string, index Index) []int32 {
 		list := []int32{}
 		for _, id := range ids {
@@ -355,6 +392,7 @@ func (f Filter) Compile(account, tag, playbook Index) Match {
 	}
 	m.noTags = known(f.ExcludeTagIDs, tag)
 	m.symbols, m.kinds, m.assets, m.results = strs(f.Symbols), strs(f.Strategies), strs(f.AssetTypes), strs(f.Results)
+	m.phases = strs(f.Phases)
 	if f.From != nil {
 		m.first = f.From.Unix() / 86400
 	}
@@ -399,6 +437,8 @@ func (m *Match) Takes(c *Candidate) bool {
 		m.results != nil && !m.results[c.Result],
 		m.byWeekday && !m.weekdays[c.Weekday],
 		m.byHour && !m.hours[c.Hour],
+		m.propFirm != nil && *m.propFirm != (c.Phase != ""),
+		m.phases != nil && !m.phases[c.Phase],
 		m.anyTags != nil && !containsAny(c.Tags, m.anyTags):
 		return false
 	}

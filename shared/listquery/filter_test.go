@@ -56,6 +56,35 @@ func TestParseFilter(t *testing.T) {
 			t.Fatalf("%q %v", got, args)
 		}
 	})
+	t.Run("PropFirm", func(t *testing.T) {
+		f, err := ParseFilter(url.Values{"propFirm": {"false"}, "phase": {"evaluation", "funded"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []any
+		got := f.SQL(&args, "p.closed_at")
+		want := "NOT EXISTS (SELECT 1 FROM prop_firm_plans pf WHERE pf.account_id = p.account_id) AND " +
+			"EXISTS (SELECT 1 FROM prop_firm_plans pf WHERE pf.account_id = p.account_id AND pf.phase = ANY($1::text[]))"
+		if got != want || !slices.Equal(args[0].([]string), []string{"evaluation", "funded"}) || f.NeedsAccount() {
+			t.Fatalf("%q %v", got, args)
+		}
+		yes := true
+		for _, tc := range []struct {
+			f     Filter
+			phase string
+			takes bool
+		}{
+			{f, "", false}, {f, "evaluation", false}, // no plan, and a plan's phase: never both
+			{Filter{PropFirm: &yes}, "funded", true}, {Filter{PropFirm: &yes}, "", false},
+			{Filter{Phases: []string{"funded"}}, "funded", true}, {Filter{Phases: []string{"funded"}}, "evaluation", false},
+		} {
+			m := tc.f.Compile(nil, nil, nil)
+			c := Candidate{Phase: tc.phase, Status: journal.StatusClosed}
+			if m.Takes(&c) != tc.takes {
+				t.Errorf("%+v takes phase %q: %v", tc.f, tc.phase, !tc.takes)
+			}
+		}
+	})
 	t.Run("Result", func(t *testing.T) {
 		f, err := ParseFilter(url.Values{"result": {"win,breakeven"}})
 		if err != nil {
@@ -87,6 +116,8 @@ func TestParseFilter(t *testing.T) {
 		"Hour24":        {"hour": {"24"}},
 		"BadExclude":    {"excludeTagId": {id + ",x"}},
 		"TooMany":       {"symbol": {strings.Repeat("A,", 51)}},
+		"BadPropFirm":   {"propFirm": {"yes"}},
+		"BadPhase":      {"phase": {"evaluation,challenge"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := ParseFilter(q); err == nil {
@@ -106,7 +137,7 @@ func TestFilterFieldsInBoth(t *testing.T) {
 	// A candidate every empty filter takes; each row's filter refuses the
 	// candidate after its change.
 	base := Candidate{Account: 7, Status: journal.StatusClosed, Day: day("2026-03-04").Unix() / 86400, Tags: []int32{7}, Playbook: 7,
-		Long: true, AssetType: instrument.AssetStock, Strategy: NoStrategy, Result: journal.ResultWin, Weekday: 3, Hour: 15}
+		Long: true, AssetType: instrument.AssetStock, Strategy: NoStrategy, Result: journal.ResultWin, Weekday: 3, Hour: 15, Phase: "evaluation"}
 	rows := map[string]struct {
 		set    func(*Filter)
 		refuse func(*Candidate)
@@ -126,6 +157,8 @@ func TestFilterFieldsInBoth(t *testing.T) {
 		"From":          {func(f *Filter) { f.From = day("2026-03-05") }, func(c *Candidate) {}},
 		"To":            {func(f *Filter) { f.To = day("2026-03-03") }, func(c *Candidate) {}},
 		"ByClose":       {nil, nil}, // no condition of its own: the list dates From and To by the close (SQL's dateColumn)
+		"PropFirm":      {func(f *Filter) { yes := true; f.PropFirm = &yes }, func(c *Candidate) { c.Phase = "" }},
+		"Phases":        {func(f *Filter) { f.Phases = []string{"funded"} }, func(c *Candidate) {}},
 	}
 	var empty Filter
 	var args []any

@@ -49,6 +49,7 @@ var DefaultLayout = []Widget{
 	{"calendar", Full},
 	{"equity-curve", Half}, {"drawdown", Half},
 	{"r-distribution", Half}, {"winners-losers", Half},
+	{"excursions", Half}, {"exit-analysis", Half},
 	{"by-weekday", Half}, {"by-hour", Half}, {"by-hold-time", Half}, {"by-side", Half},
 	{"by-asset-type", Half}, {"by-underlying", Half}, {"by-tag", Half}, {"by-playbook", Half},
 	{"by-strategy", Half}, {"by-month", Half}, {"by-week", Half}, {"by-year", Half},
@@ -105,7 +106,7 @@ const (
 // viewFilterNames are the filter parameters a dashboard view keeps: the
 // statistics' filter (not the positions list's status and date basis).
 var viewFilterNames = []string{"accountId", "symbol", "tagId", "excludeTagId", "playbookId", "strategy", "assetType",
-	"weekday", "hour", "side", "from", "to"}
+	"weekday", "hour", "side", "from", "to", "propFirm", "phase"}
 
 // ViewName trims a view's name and checks it: 1 to MaxViewName characters
 // of text.

@@ -37,7 +37,8 @@ func (fd *fold) candidate(c *closed) listquery.Candidate {
 		kind = fd.strings[c.strategy-1]
 	}
 	return listquery.Candidate{Account: c.account, Status: journal.StatusClosed, Day: c.day, Tags: c.tags, Playbook: c.playbook,
-		Long: c.long, AssetType: fd.strings[c.assetType], Strategy: kind, Result: journal.ResultOf(c.net.sign()), Weekday: c.weekday, Hour: c.hour}
+		Long: c.long, AssetType: fd.strings[c.assetType], Strategy: kind, Result: journal.ResultOf(c.net.sign()), Weekday: c.weekday, Hour: c.hour,
+		Phase: fd.journal.accounts[c.account].phase}
 }
 
 // isoWeekday is the ISO weekday (1 Monday .. 7 Sunday) of local seconds.

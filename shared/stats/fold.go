@@ -150,6 +150,50 @@ type sums struct {
 	rBuckets    [len(rBounds) + 1]int64
 	winners     sizes
 	losers      sizes
+	mae, mfe    excursionSums
+	exits       exitSums
+}
+
+// excursionSums add up the adverse (or favourable) excursions of the
+// trades that have one: their money, each kept for the percentiles
+// (sorted once, at the report), and their R; in ten-thousandths.
+type excursionSums struct {
+	money    units
+	values   []int64
+	rSum     units
+	rCount   int64
+	rBuckets [len(rBounds) + 1]int64
+}
+
+func (e *excursionSums) add(money int64, r *int64) {
+	e.money = e.money.add(unitsOfInt(money))
+	e.values = append(e.values, money)
+	if r != nil {
+		u := unitsOfInt(*r)
+		e.rSum = e.rSum.add(u)
+		e.rCount++
+		e.rBuckets[rBucket(u)]++
+	}
+}
+
+// exitSums are the exit analysis: how much of their MFE the trades with
+// one kept (their gross P&L beside the MFE's money), and, for the trades
+// whose bars reached the target (stop) first, their gross P&L beside what
+// an exit there would have made.
+type exitSums struct {
+	kept         exitGroup
+	target, stop exitGroup
+}
+
+// exitGroup is some trades' gross P&L and the money they are set beside.
+type exitGroup struct {
+	trades        int64
+	gross, beside units
+}
+
+func (g *exitGroup) add(gross, beside units) {
+	g.trades++
+	g.gross, g.beside = g.gross.add(gross), g.beside.add(beside)
 }
 
 // sizes add up what winners (or losers) held and for how long.
@@ -300,13 +344,12 @@ func (s *sums) add(c *closed, books []playbook) {
 	}
 	s.sides[side].add(c)
 	if c.hasR {
-		b := 0
-		for b < len(rBounds) && c.r.cmp(units{lo: uint64(rBounds[b] * 10000), hi: rBounds[b] >> 63}) >= 0 {
-			b++
-		}
-		s.rBuckets[b]++
+		s.rBuckets[rBucket(c.r)]++
 		r := c.r.float()
 		s.rSq += r * r
+	}
+	if c.flags&(flagMAE|flagMFE|flagHitTarget|flagHitStop) != 0 {
+		s.addExcursions(c)
 	}
 	var z *sizes
 	switch c.net.sign() {
@@ -321,6 +364,36 @@ func (s *sums) add(c *closed, books []playbook) {
 	z.holdSeconds += hold
 	z.quantity += c.quantity
 	z.notional += c.notional
+}
+
+// rBucket is the index of the R distribution's bucket of r.
+func rBucket(r units) int {
+	b := 0
+	for b < len(rBounds) && r.cmp(units{lo: uint64(rBounds[b] * 10000), hi: rBounds[b] >> 63}) >= 0 {
+		b++
+	}
+	return b
+}
+
+// addExcursions counts c's excursions and first hit.
+func (s *sums) addExcursions(c *closed) {
+	var maeR, mfeR *int64
+	if c.flags&flagExcursionR != 0 {
+		maeR, mfeR = &c.maeR, &c.mfeR
+	}
+	if c.flags&flagMAE != 0 {
+		s.mae.add(c.mae, maeR)
+	}
+	if c.flags&flagMFE != 0 {
+		s.mfe.add(c.mfe, mfeR)
+		s.exits.kept.add(c.gross, unitsOfInt(c.mfe))
+	}
+	switch {
+	case c.flags&flagHitTarget != 0:
+		s.exits.target.add(c.gross, unitsOfInt(c.atHit))
+	case c.flags&flagHitStop != 0:
+		s.exits.stop.add(c.gross, unitsOfInt(c.atHit))
+	}
 }
 
 // walk folds the order-dependent figures of one series (an account

@@ -19,7 +19,7 @@ import (
 // touches them (shared/journalstore), and the report decodes them
 // (rowDecoder). TestRecordRoundTrip holds every field to both.
 //
-// A row (RecordVersion 1):
+// A row (RecordVersion 2):
 //
 //	version    byte, RecordVersion
 //	strings    uvarint count, then each: uvarint length, UTF-8
@@ -28,7 +28,9 @@ import (
 //	records    until the end, each:
 //	  closed     uvarint µs after the record before (the first: after 00:00 UTC of the row's day)
 //	  held       uvarint µs from the opening to the close
-//	  flags      byte: flagShort, flagR, flagPlaybook, flagStrategy, flagUnderlying
+//	  flags      uvarint: flagShort, flagR, flagPlaybook, flagUnderlying, flagMAE,
+//	             flagMFE, flagExcursionR (one byte so far), flagStrategy,
+//	             flagHitTarget, flagHitStop
 //	  asset type uvarint string index
 //	  symbol     uvarint string index
 //	  underlying uvarint string index (flagUnderlying: else the symbol's)
@@ -37,6 +39,11 @@ import (
 //	  strategy   (flagStrategy) uvarint string index of its kind
 //	  net, gross, fees  zigzag varints of ten-thousandths (128 bits)
 //	  r          (flagR) zigzag varint of ten-thousandths
+//	  mae        (flagMAE) zigzag varint of ten-thousandths of money, then
+//	             (flagExcursionR) its R the same way, each within 64 bits
+//	             (ExcursionFits)
+//	  mfe        (flagMFE) the same
+//	  at hit     (flagHitTarget or flagHitStop) zigzag varint of ten-thousandths
 //	  quantity, notional  uvarints of the float64's bits in reversed byte order
 //
 // What a filter reads comes before the figures, so a refused record's
@@ -48,16 +55,36 @@ import (
 
 // RecordVersion is the layout this file writes and reads: a row of another
 // version is not read (errRecordVersion) until the journal is rebuilt.
-const RecordVersion = 1
+const RecordVersion = 2
 
-// Record flags.
+// Record flags: those a position's record most often carries first, so
+// its flags take one byte.
 const (
 	flagShort      = 1 << iota // opened short (a strategy: for a credit)
 	flagR                      // an R multiple follows the fees
 	flagPlaybook               // follows a playbook
-	flagStrategy               // a strategy's record (its legs have none)
 	flagUnderlying             // the underlying differs from the symbol
+	flagMAE                    // an adverse excursion follows
+	flagMFE                    // a favourable excursion follows
+	flagExcursionR             // each excursion carries an R
+	flagStrategy               // a strategy's record (its legs have none)
+	flagHitTarget              // the bars reached the target first: the money at it follows
+	flagHitStop                // the bars reached the stop first: the money at it follows
 )
+
+// What Record.FirstHit says the bars reached first.
+const (
+	HitTarget = "target"
+	HitStop   = "stop"
+)
+
+// Excursion is a trade's move to a price it reached, in its account's
+// currency: money (4 places, negative against the trade) and, when the
+// trade has an initial risk, R (2 places).
+type Excursion struct {
+	Money decimal.Decimal
+	R     *decimal.Decimal
+}
 
 // Record is one closed trade: a position in no strategy, or a strategy
 // whose legs are all closed (its legs' sums, its first opening and last
@@ -74,7 +101,28 @@ type Record struct {
 	Net, Gross, Fees   decimal.Decimal
 	R                  *decimal.Decimal
 	Quantity, Notional float64 // entry quantity and its cost, only averaged
+	// MAE and MFE are the excursions to the position's maximum adverse and
+	// favourable prices (typed, else measured from bars), nil when it has
+	// none; both carry an R or neither.
+	MAE, MFE *Excursion
+	// FirstHit is which of its stop and target the price bars reached
+	// first (HitTarget, HitStop; "" neither, or not measured), and AtHit
+	// the money an exit there would have made.
+	FirstHit string
+	AtHit    decimal.Decimal
 }
+
+// ExcursionFits reports whether EncodeRow can hold d as an excursion's
+// money or R, or the money at a first hit: at most 4 places, below 10^14
+// in magnitude, so its ten-thousandths are an int64 (the percentiles sort
+// them as such). The journal store leaves out a figure past it (a price
+// typed far off) rather than fail the write.
+func ExcursionFits(d decimal.Decimal) bool {
+	_, err := unitsOf(d)
+	return err == nil && d.Abs().LessThan(excursionBound)
+}
+
+var excursionBound = decimal.New(1, 14)
 
 // errRecordVersion answers a row of another layout: the journal awaits its
 // rebuild (the deploy's migrate step).
@@ -117,7 +165,7 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		body = binary.AppendUvarint(body, uint64(at-prev))
 		body = binary.AppendUvarint(body, uint64(at-opened))
 		prev = at
-		var flags byte
+		var flags uint64
 		if r.Short {
 			flags |= flagShort
 		}
@@ -133,7 +181,34 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		if r.Underlying != r.Symbol {
 			flags |= flagUnderlying
 		}
-		body = append(body, flags)
+		excursions := make([]decimal.Decimal, 0, 5)
+		for _, e := range []struct {
+			x    *Excursion
+			flag uint64
+		}{{r.MAE, flagMAE}, {r.MFE, flagMFE}} {
+			if e.x == nil {
+				continue
+			}
+			flags |= e.flag
+			excursions = append(excursions, e.x.Money)
+			if e.x.R != nil {
+				flags |= flagExcursionR
+				excursions = append(excursions, *e.x.R)
+			}
+		}
+		if r.MAE != nil && r.MFE != nil && (r.MAE.R == nil) != (r.MFE.R == nil) {
+			return nil, fmt.Errorf("record %d: one excursion has an R and the other none", i)
+		}
+		switch r.FirstHit {
+		case "":
+		case HitTarget:
+			flags |= flagHitTarget
+		case HitStop:
+			flags |= flagHitStop
+		default:
+			return nil, fmt.Errorf("record %d: first hit %q", i, r.FirstHit)
+		}
+		body = binary.AppendUvarint(body, flags)
 		body = binary.AppendUvarint(body, str(r.AssetType))
 		body = binary.AppendUvarint(body, str(r.Symbol))
 		if flags&flagUnderlying != 0 {
@@ -157,6 +232,16 @@ func EncodeRow(day time.Time, recs []Record) ([]byte, error) {
 		if r.R != nil {
 			figures = append(figures, *r.R)
 		}
+		if r.FirstHit != "" {
+			excursions = append(excursions, r.AtHit)
+		}
+		for _, d := range excursions {
+			if !ExcursionFits(d) {
+				return nil, fmt.Errorf("record %d: excursion %s past its bound", i, d)
+			}
+		}
+		// An int64's zigzag varint is appendUnits' of the same value.
+		figures = append(figures, excursions...)
 		for _, d := range figures {
 			u, err := unitsOf(d)
 			if err != nil {
@@ -381,7 +466,8 @@ func (r *rowReader) head(c *closed, prev int64, strs int, ids []idRef, criteria 
 	none := idRef{-1, -1, -1}
 	c.at = prev + int64(r.uvarint())
 	c.opened = c.at - int64(r.uvarint())
-	flags := r.byte()
+	flags := r.uvarint()
+	c.flags = uint16(flags)
 	c.long, c.hasR = flags&flagShort == 0, flags&flagR != 0
 	c.assetType = int32(r.index(strs))
 	c.symbol = int32(r.index(strs))
@@ -409,20 +495,61 @@ func (r *rowReader) head(c *closed, prev int64, strs int, ids []idRef, criteria 
 	}
 }
 
-// figures reads the rest of a record: net, gross, fees, R, quantity and
-// notional.
+// figures reads the rest of a record: net, gross, fees, R, the
+// excursions and the money at the first hit, quantity and notional.
 func (r *rowReader) figures(c *closed) {
 	c.net, c.gross, c.fees = r.units(), r.units(), r.units()
 	if c.hasR {
 		c.r = r.units()
 	}
+	if c.flags&(flagMAE|flagMFE|flagHitTarget|flagHitStop) != 0 {
+		r.excursions(c)
+	}
 	c.quantity, c.notional = r.float(), r.float()
 }
 
+// excursions reads a record's excursions and money at its first hit.
+func (r *rowReader) excursions(c *closed) {
+	withR := c.flags&flagExcursionR != 0
+	if c.flags&flagMAE != 0 {
+		c.mae = r.varint()
+		if withR {
+			c.maeR = r.varint()
+		}
+	}
+	if c.flags&flagMFE != 0 {
+		c.mfe = r.varint()
+		if withR {
+			c.mfeR = r.varint()
+		}
+	}
+	if c.flags&(flagHitTarget|flagHitStop) != 0 {
+		c.atHit = r.varint()
+	}
+}
+
+// varint reads a zigzag varint of 64 bits; a longer one fails the read.
+func (r *rowReader) varint() int64 {
+	v := r.uvarint()
+	return int64(v>>1) ^ -int64(v&1)
+}
+
 // skipFigures passes over what figures reads.
-func (r *rowReader) skipFigures(hasR bool) {
+func (r *rowReader) skipFigures(c *closed) {
 	n := 5
-	if hasR {
+	if c.hasR {
+		n++
+	}
+	perExcursion := 1
+	if c.flags&flagExcursionR != 0 {
+		perExcursion = 2
+	}
+	for _, f := range []uint16{flagMAE, flagMFE} {
+		if c.flags&f != 0 {
+			n += perExcursion
+		}
+	}
+	if c.flags&(flagHitTarget|flagHitStop) != 0 {
 		n++
 	}
 	for range n {

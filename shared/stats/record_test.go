@@ -97,6 +97,16 @@ func TestRecordRoundTrip(t *testing.T) {
 		}
 		return decimal.New(rng.Int64N(2e9)-1e9, -int32(rng.IntN(5)))
 	}
+	// An excursion's figures: up to the bound, and 0.
+	excursionFigure := func() decimal.Decimal {
+		switch rng.IntN(4) {
+		case 0:
+			return decimal.RequireFromString("-99999999999999.9999")
+		case 1:
+			return decimal.Zero
+		}
+		return decimal.New(rng.Int64N(2e9)-1e9, -int32(rng.IntN(5)))
+	}
 	for round := range 200 {
 		var recs []Record
 		minute := 0
@@ -128,10 +138,41 @@ func TestRecordRoundTrip(t *testing.T) {
 				v := figure()
 				r.R = &v
 			}
+			withR := rng.IntN(2) == 0
+			excursion := func() *Excursion {
+				if rng.IntN(3) == 0 {
+					return nil
+				}
+				e := &Excursion{Money: excursionFigure()}
+				if withR {
+					v := excursionFigure()
+					e.R = &v
+				}
+				return e
+			}
+			r.MAE, r.MFE = excursion(), excursion()
+			if k := rng.IntN(3); k > 0 {
+				r.FirstHit, r.AtHit = []string{HitTarget, HitStop}[k-1], excursionFigure()
+			}
 			recs = append(recs, r)
 		}
 		slices.SortStableFunc(recs, func(a, b Record) int { return a.ClosedAt.Compare(b.ClosedAt) })
-		cs, strs, err := decodeRow(j, encode(t, recs...))
+		row := encode(t, recs...)
+		// A filter that refuses the longs skips their figures unread: the
+		// shorts' excursions are read in step all the same.
+		var shorts, shortMAEs int
+		for _, r := range recs {
+			if r.Short {
+				shorts++
+				if r.MAE != nil {
+					shortMAEs++
+				}
+			}
+		}
+		if n, fd, err := kept(j, listquery.Filter{Side: journal.SideShort}, row); err != nil || n != shorts || len(fd.sums[0].mae.values) != shortMAEs {
+			t.Fatalf("round %d: the shorts read %d of %d (%v)", round, n, shorts, err)
+		}
+		cs, strs, err := decodeRow(j, row)
 		if err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
@@ -165,6 +206,24 @@ func TestRecordRoundTrip(t *testing.T) {
 				AssetType: str(c.assetType), Symbol: str(c.symbol), Underlying: str(c.underlying), Tags: tags, Playbook: book,
 				Met: met, Strategy: kind, Net: c.net.decimal(), Gross: c.gross.decimal(), Fees: c.fees.decimal(), R: rm,
 				Quantity: c.quantity, Notional: c.notional}
+			excursion := func(flag uint16, money, rMult int64) *Excursion {
+				if c.flags&flag == 0 {
+					return nil
+				}
+				e := &Excursion{Money: decimal.New(money, -4)}
+				if c.flags&flagExcursionR != 0 {
+					v := decimal.New(rMult, -4)
+					e.R = &v
+				}
+				return e
+			}
+			got.MAE, got.MFE = excursion(flagMAE, c.mae, c.maeR), excursion(flagMFE, c.mfe, c.mfeR)
+			switch {
+			case c.flags&flagHitTarget != 0:
+				got.FirstHit, got.AtHit = HitTarget, decimal.New(c.atHit, -4)
+			case c.flags&flagHitStop != 0:
+				got.FirstHit, got.AtHit = HitStop, decimal.New(c.atHit, -4)
+			}
 			if !sameRecord(got, r) {
 				t.Fatalf("round %d record %d:\n got %+v\nwant %+v", round, i, got, r)
 			}
@@ -174,7 +233,10 @@ func TestRecordRoundTrip(t *testing.T) {
 
 func sameRecord(a, b Record) bool {
 	sameDecimal := func(x, y *decimal.Decimal) bool { return x == nil && y == nil || x != nil && y != nil && x.Equal(*y) }
-	return a.ClosedAt.Equal(b.ClosedAt) && a.OpenedAt.Equal(b.OpenedAt) && a.Short == b.Short && a.AssetType == b.AssetType &&
+	sameExcursion := func(x, y *Excursion) bool {
+		return x == nil && y == nil || x != nil && y != nil && x.Money.Equal(y.Money) && sameDecimal(x.R, y.R)
+	}
+	return sameExcursion(a.MAE, b.MAE) && sameExcursion(a.MFE, b.MFE) && a.FirstHit == b.FirstHit && a.AtHit.Equal(b.AtHit) && a.ClosedAt.Equal(b.ClosedAt) && a.OpenedAt.Equal(b.OpenedAt) && a.Short == b.Short && a.AssetType == b.AssetType &&
 		a.Symbol == b.Symbol && a.Underlying == b.Underlying && slices.Equal(a.Tags, b.Tags) &&
 		(a.Playbook == nil) == (b.Playbook == nil) && (a.Playbook == nil || *a.Playbook == *b.Playbook) &&
 		slices.Equal(a.Met, b.Met) && a.Strategy == b.Strategy && a.Net.Equal(b.Net) && a.Gross.Equal(b.Gross) &&
@@ -194,8 +256,15 @@ func TestRecordRefusals(t *testing.T) {
 	fine.Fees = decimal.RequireFromString("0.00001")
 	huge := record(1)
 	huge.Net = decimal.New(1, 40)
+	oneR := record(1)
+	one := decimal.NewFromInt(1)
+	oneR.MAE, oneR.MFE = &Excursion{Money: one, R: &one}, &Excursion{Money: one}
+	hit := record(1)
+	hit.FirstHit = "both"
+	far := record(1)
+	far.MAE = &Excursion{Money: decimal.New(1, 14)}
 	for name, recs := range map[string][]Record{"order": {late, early}, "day": {otherDay}, "opened": {opened},
-		"places": {fine}, "size": {huge}} {
+		"places": {fine}, "size": {huge}, "one R": {oneR}, "hit": {hit}, "far": {far}} {
 		if _, err := EncodeRow(recordDay, recs); err == nil {
 			t.Errorf("%s: encoded", name)
 		}

@@ -58,6 +58,72 @@ type Block struct {
 	RDistribution []RBucket        `json:"rDistribution"`
 	WinnersLosers WinnersLosers    `json:"winnersLosers"`
 	EquityCurve   []Point          `json:"equityCurve"`
+	Excursions    Excursions       `json:"excursions"`
+	ExitAnalysis  ExitAnalysis     `json:"exitAnalysis"`
+}
+
+// Excursions are the maximum adverse (MAE) and favourable (MFE)
+// excursions of the trades that have one: typed, else measured from price
+// bars to the trade's close. A strategy and a forex, crypto or CFD trade
+// (priced in a currency apart from its account's) have none here.
+type Excursions struct {
+	MAE ExcursionStats `json:"mae"`
+	MFE ExcursionStats `json:"mfe"`
+}
+
+// ExcursionStats are one kind of excursion over the trades with one: the
+// money at the excursion's price (the move from the average entry x entry
+// quantity x multiplier, negative against the trade; 4 places each), its
+// average and its percentiles, and its R (the money over the trade's
+// initial risk, 2 places each), over the trades with an initial risk.
+type ExcursionStats struct {
+	Trades        int64       `json:"trades"`
+	AverageMoney  *string     `json:"averageMoney"`
+	Percentiles   Percentiles `json:"percentiles"`
+	RTrades       int64       `json:"rTrades"`
+	AverageR      *string     `json:"averageR"`
+	RDistribution []RBucket   `json:"rDistribution"`
+}
+
+// Percentiles of some money, nearest rank: the p-th is the value at rank
+// ceil(p/100 x n) of the n values in ascending order; null without values.
+type Percentiles struct {
+	P10 *string `json:"p10"`
+	P25 *string `json:"p25"`
+	P50 *string `json:"p50"`
+	P75 *string `json:"p75"`
+	P90 *string `json:"p90"`
+}
+
+// ExitAnalysis is how the trades' exits compare with what the price
+// offered. Every P&L here is gross (before fees), as the excursions are.
+type ExitAnalysis struct {
+	// MFEKept is the trades with an MFE: their gross P&L beside their MFE's
+	// money, and the share of it they kept (100 x gross P&L / MFE money, a
+	// percent with 2 places; null when the MFE money adds up to 0).
+	MFEKept MFEKept `json:"mfeKept"`
+	// HoldToTarget is the trades whose price bars reached the target
+	// before the stop: their gross P&L beside what an exit at the target
+	// would have made. HoldToStop is those whose bars reached the stop
+	// first, beside what an exit at the stop would have made.
+	HoldToTarget HeldTo `json:"holdToTarget"`
+	HoldToStop   HeldTo `json:"holdToStop"`
+}
+
+// MFEKept is MFE kept over the trades with an MFE.
+type MFEKept struct {
+	Trades   int64   `json:"trades"`
+	GrossPnl string  `json:"grossPnl"`
+	Mfe      string  `json:"mfe"`
+	Share    *string `json:"share"`
+}
+
+// HeldTo is the trades that reached a level first: their gross P&L and the
+// money an exit at that level would have made.
+type HeldTo struct {
+	Trades   int64  `json:"trades"`
+	GrossPnl string `json:"grossPnl"`
+	AtLevel  string `json:"atLevel"`
 }
 
 // Summary holds the headline statistics over closed positions. Money is a
@@ -302,6 +368,31 @@ type currencyRaw struct {
 	rBuckets   [len(rBounds) + 1]int64
 	winners    sizes
 	losers     sizes
+	mae, mfe   excursionRaw
+	exits      [3]exitRaw // kept, target, stop
+}
+
+// excursionRaw is excursionSums in decimals, its values sorted.
+type excursionRaw struct {
+	money, rSum decimal.Decimal
+	values      []int64 // ten-thousandths, ascending
+	rCount      int64
+	rBuckets    [len(rBounds) + 1]int64
+}
+
+func excursionRawOf(e *excursionSums) excursionRaw {
+	slices.Sort(e.values)
+	return excursionRaw{money: e.money.decimal(), rSum: e.rSum.decimal(), values: e.values, rCount: e.rCount, rBuckets: e.rBuckets}
+}
+
+// exitRaw is an exitGroup in decimals.
+type exitRaw struct {
+	trades        int64
+	gross, beside decimal.Decimal
+}
+
+func exitRawOf(g *exitGroup) exitRaw {
+	return exitRaw{trades: g.trades, gross: g.gross.decimal(), beside: g.beside.decimal()}
 }
 
 // raw is every figure folded, before assembly and formatting.
@@ -360,6 +451,9 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		tags      = map[string]tag{}
 		rBuckets  [len(rBounds) + 1]int64
 		win, loss sizes
+		exits     [3]exitRaw
+		excursion [2]excursionRaw // mae, mfe: the money scaled, values not kept
+		values    [2][]scaled     // each currency's values, for the percentiles
 	)
 	// One currency at its own value: its breakdowns as they are (only
 	// read, here and by the total's block).
@@ -390,6 +484,18 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		fl := f.InexactFloat64()
 		win = win.merge(cr.winners, fl)
 		loss = loss.merge(cr.losers, fl)
+		for i, g := range cr.exits {
+			exits[i] = exitRaw{trades: exits[i].trades + g.trades, gross: exits[i].gross.Add(mul(g.gross, f)),
+				beside: exits[i].beside.Add(mul(g.beside, f))}
+		}
+		for i, e := range []*excursionRaw{&cr.mae, &cr.mfe} {
+			x := &excursion[i]
+			x.money, x.rSum, x.rCount = x.money.Add(mul(e.money, f)), x.rSum.Add(e.rSum), x.rCount+e.rCount
+			for k, n := range e.rBuckets {
+				x.rBuckets[k] += n
+			}
+			values[i] = append(values[i], scaled{values: e.values, f: f, approx: fl})
+		}
 	}
 	s := r.series[series]
 	b := Block{
@@ -426,18 +532,23 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 	for _, t := range ts {
 		b.ByTag = append(b.ByTag, TagBucket{TagID: t.id, Name: t.name, Category: t.category, Breakdown: t.breakdown()})
 	}
-	b.RDistribution = make([]RBucket, 0, len(rBuckets))
-	for i, n := range rBuckets {
-		var from, to *string
-		if i > 0 {
-			v := strconv.FormatInt(rBounds[i-1], 10)
-			from = &v
-		}
-		if i < len(rBounds) {
-			v := strconv.FormatInt(rBounds[i], 10)
-			to = &v
-		}
-		b.RDistribution = append(b.RDistribution, RBucket{From: from, To: to, Trades: n})
+	b.RDistribution = rDistribution(rBuckets)
+	for i, st := range []*ExcursionStats{&b.Excursions.MAE, &b.Excursions.MFE} {
+		x := &excursion[i]
+		n, pick := mergedScaled(values[i])
+		*st = ExcursionStats{Trades: int64(n), AverageMoney: ratio(x.money, decimal.NewFromInt(int64(n))),
+			Percentiles: percentiles(n, pick), RTrades: x.rCount, AverageR: ratio(x.rSum, decimal.NewFromInt(x.rCount)),
+			RDistribution: rDistribution(x.rBuckets)}
+	}
+	kept := exits[0]
+	b.ExitAnalysis = ExitAnalysis{MFEKept: MFEKept{Trades: kept.trades, GrossPnl: amount(kept.gross), Mfe: amount(kept.beside)}}
+	if !kept.beside.IsZero() {
+		v := money.RoundN(kept.gross.Mul(hundred).DivRound(kept.beside, fx.Places), 2)
+		b.ExitAnalysis.MFEKept.Share = &v
+	}
+	for i, h := range []*HeldTo{&b.ExitAnalysis.HoldToTarget, &b.ExitAnalysis.HoldToStop} {
+		g := exits[1+i]
+		*h = HeldTo{Trades: g.trades, GrossPnl: amount(g.gross), AtLevel: amount(g.beside)}
 	}
 	b.WinnersLosers = WinnersLosers{Winners: win.averages(), Losers: loss.averages()}
 	if sum.wins > 0 && sum.losses > 0 {
@@ -449,6 +560,92 @@ func block(name string, r raw, from []string, factor func(string) decimal.Decima
 		b.EquityCurve = append(b.EquityCurve, Point{ClosedAt: p.closedAt.UTC(), Trade: p.trade, CumulativeNetPnl: amount(p.cum), Drawdown: amount(p.drawdown)})
 	}
 	return b
+}
+
+var hundred = decimal.NewFromInt(100)
+
+// scaled is one currency's values (ten-thousandths), ascending, each to
+// be multiplied by f (> 0, so the order holds; approx is f as a float).
+type scaled struct {
+	values []int64
+	f      decimal.Decimal
+	approx float64
+}
+
+// mergedScaled is how many values the lists hold and pick, the k-th smallest
+// (from 0) of them all scaled: a merge of the sorted lists, walked as far
+// as k, so pick must be asked for ascending k. Values are compared by
+// their floats where those tell them apart (a relative 1e-12), exactly
+// otherwise; only the values picked are made decimals.
+func mergedScaled(lists []scaled) (int, func(k int) decimal.Decimal) {
+	n := 0
+	for _, l := range lists {
+		n += len(l.values)
+	}
+	exact := func(l, k int) decimal.Decimal { return mul(decimal.New(lists[l].values[k], -4), lists[l].f) }
+	if len(lists) == 1 {
+		return n, func(k int) decimal.Decimal { return exact(0, k) }
+	}
+	at := make([]int, len(lists)) // each list's next value
+	walked := 0                   // values passed
+	less := func(a, b int) bool {
+		x, y := float64(lists[a].values[at[a]])*lists[a].approx, float64(lists[b].values[at[b]])*lists[b].approx
+		if d := x - y; math.Abs(d) > 1e-12*max(math.Abs(x), math.Abs(y)) {
+			return d < 0
+		}
+		return exact(a, at[a]).LessThan(exact(b, at[b]))
+	}
+	return n, func(k int) decimal.Decimal {
+		for {
+			next := -1
+			for l := range lists {
+				if at[l] < len(lists[l].values) && (next < 0 || less(l, next)) {
+					next = l
+				}
+			}
+			if walked == k {
+				return exact(next, at[next])
+			}
+			at[next]++
+			walked++
+		}
+	}
+}
+
+// rDistribution is the R distribution of counts by rBounds' buckets.
+func rDistribution(counts [len(rBounds) + 1]int64) []RBucket {
+	out := make([]RBucket, 0, len(counts))
+	for i, n := range counts {
+		var from, to *string
+		if i > 0 {
+			v := strconv.FormatInt(rBounds[i-1], 10)
+			from = &v
+		}
+		if i < len(rBounds) {
+			v := strconv.FormatInt(rBounds[i], 10)
+			to = &v
+		}
+		out = append(out, RBucket{From: from, To: to, Trades: n})
+	}
+	return out
+}
+
+// percentiles are the nearest-rank percentiles of n values ascending,
+// the k-th (from 0) given by pick.
+func percentiles(n int, pick func(k int) decimal.Decimal) Percentiles {
+	var out Percentiles
+	if n == 0 {
+		return out
+	}
+	for _, p := range []struct {
+		pct int
+		dst **string
+	}{{10, &out.P10}, {25, &out.P25}, {50, &out.P50}, {75, &out.P75}, {90, &out.P90}} {
+		rank := (p.pct*n + 99) / 100 // ceil(p/100 x n), at least 1
+		v := amount(pick(rank - 1))
+		*p.dst = &v
+	}
+	return out
 }
 
 // byPlaybook is the breakdown by playbook: best net P&L first, then by

@@ -199,6 +199,8 @@ func (s *sums) raw(j journalRows, strs []string) *currencyRaw {
 			hi: decimal.NullDecimal{Decimal: s.hi.decimal(), Valid: true}, lo: decimal.NullDecimal{Decimal: s.lo.decimal(), Valid: true},
 			rSq: s.rSq},
 		tags: map[string]tag{}, rBuckets: s.rBuckets, winners: s.winners, losers: s.losers,
+		mae: excursionRawOf(&s.mae), mfe: excursionRawOf(&s.mfe),
+		exits: [3]exitRaw{exitRawOf(&s.exits.kept), exitRawOf(&s.exits.target), exitRawOf(&s.exits.stop)},
 	}
 	for k := range out.breakdowns {
 		out.breakdowns[k] = map[string]bucketAgg{}

@@ -23,7 +23,10 @@ import (
 // filter applies here, in Go, to the decoded records; the database only
 // narrows by account and by a window of days.
 
-const accountsSQL = `SELECT id, currency::text, timezone FROM accounts WHERE user_id = $1`
+// accountsSQL is the user's accounts with the phase of their prop-firm
+// plan ("" without one), for the filter.
+const accountsSQL = `SELECT a.id, a.currency::text, a.timezone, coalesce(pf.phase, '')
+FROM accounts a LEFT JOIN prop_firm_plans pf ON pf.account_id = a.id WHERE a.user_id = $1`
 
 const tagsSQL = `SELECT id, name, category FROM tags WHERE user_id = $1`
 
@@ -55,6 +58,7 @@ type account struct {
 	currency int // index into the currencies read
 	day      tradingDay
 	entry    tradingDay // the same zone for entries, which are not in time order
+	phase    string     // its prop-firm plan's phase, "" without one
 }
 
 // tag is one of the user's tags.
@@ -94,9 +98,10 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 	var (
 		id       [16]byte
 		cur, tz  string
+		phase    string
 		currency = map[string]int{}
 	)
-	if _, err := pgx.ForEachRow(rows, []any{&id, &cur, &tz}, func() error {
+	if _, err := pgx.ForEachRow(rows, []any{&id, &cur, &tz, &phase}, func() error {
 		loc, err := time.LoadLocation(tz)
 		if err != nil {
 			return fmt.Errorf("account zone %q: %w", tz, err)
@@ -108,7 +113,7 @@ func readJournal(ctx context.Context, tx pgx.Tx, userID string) (journalRows, er
 			out.currencies = append(out.currencies, cur)
 		}
 		out.accountIDs[id] = int32(len(out.accounts))
-		out.accounts = append(out.accounts, account{currency: i, day: tradingDay{loc: loc}, entry: tradingDay{loc: loc}})
+		out.accounts = append(out.accounts, account{currency: i, day: tradingDay{loc: loc}, entry: tradingDay{loc: loc}, phase: phase})
 		return nil
 	}); err != nil {
 		return journalRows{}, err
@@ -168,19 +173,22 @@ func uuidString(b [16]byte) string {
 // closed is the closed trade being read: a record of a row, decoded up to
 // what the filter reads, then its figures once the filter takes it.
 type closed struct {
-	at, opened          int64 // closed_at, opened_at: Unix microseconds
-	day                 int64 // the trading day of the close in its account's zone, days since 1970-01-01
-	net, gross, fees, r units
-	quantity, notional  float64 // the entry quantity and its cost (approximate: only averaged)
-	account             int32   // index into journalRows.accounts
-	assetType, symbol   int32   // indexes into the fold's strings
-	underlying          int32   // the option's or future's underlying, else the symbol
-	weekday, hour       int     // of the entry in the account's zone (ISO weekday)
-	tags                []int32 // indexes into journalRows.tags
-	playbook            int32   // index into journalRows.playbooks, -1 for none
-	met                 []int32 // indexes into journalRows.criteria: the playbook's criteria it met
-	strategy            int32   // a strategy's: 1 + the index of its kind in the fold's strings; 0 for a position
-	long, hasR          bool
+	at, opened           int64 // closed_at, opened_at: Unix microseconds
+	day                  int64 // the trading day of the close in its account's zone, days since 1970-01-01
+	net, gross, fees, r  units
+	mae, mfe, maeR, mfeR int64   // the excursions' money and R in ten-thousandths (flags: flagMAE, flagMFE, flagExcursionR)
+	atHit                int64   // the money at the first hit (flagHitTarget, flagHitStop)
+	flags                uint16  // the record's flags
+	quantity, notional   float64 // the entry quantity and its cost (approximate: only averaged)
+	account              int32   // index into journalRows.accounts
+	assetType, symbol    int32   // indexes into the fold's strings
+	underlying           int32   // the option's or future's underlying, else the symbol
+	weekday, hour        int     // of the entry in the account's zone (ISO weekday)
+	tags                 []int32 // indexes into journalRows.tags
+	playbook             int32   // index into journalRows.playbooks, -1 for none
+	met                  []int32 // indexes into journalRows.criteria: the playbook's criteria it met
+	strategy             int32   // a strategy's: 1 + the index of its kind in the fold's strings; 0 for a position
+	long, hasR           bool
 }
 
 // window is the UTC days that hold the trading days from to to in any
@@ -353,7 +361,7 @@ func (d *decoder) records(b []byte, utcDay int64, acc int32) error {
 		cand := fd.candidate(c)
 		if !symbolOK || !fd.filter.Takes(&cand) {
 			if !early { // the figures unread
-				r.skipFigures(c.hasR)
+				r.skipFigures(c)
 			}
 			continue
 		}

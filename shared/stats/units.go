@@ -25,6 +25,9 @@ type units struct {
 	lo uint64
 }
 
+// unitsOfInt is v ten-thousandths.
+func unitsOfInt(v int64) units { return units{hi: v >> 63, lo: uint64(v)} }
+
 func (a units) add(b units) units {
 	lo, carry := bits.Add64(a.lo, b.lo, 0)
 	return units{hi: a.hi + b.hi + int64(carry), lo: lo}

@@ -3,7 +3,7 @@ import { apiQuery, carriedSearch, closedOnDay, defaultPositionSort, emptyFilters
 
 describe('the filter in the address', () => {
   it('survives a round trip through the query string, whatever the list form', () => {
-    const params = new URLSearchParams('accountId=a1&accountId=a2,a3&symbol=aapl, es &tagId=t1&excludeTagId=t2,t3&playbookId=b1&strategy=iron-condor,none&result=win&result=breakeven&side=short&assetType=option&weekday=1,5&hour=9&hour=15&from=2024-01-01&to=2024-03-31&status=closed&page=2');
+    const params = new URLSearchParams('accountId=a1&accountId=a2,a3&symbol=aapl, es &tagId=t1&excludeTagId=t2,t3&playbookId=b1&strategy=iron-condor,none&result=win&result=breakeven&side=short&assetType=option&weekday=1,5&hour=9&hour=15&from=2024-01-01&to=2024-03-31&status=closed&propFirm=true&phase=funded,evaluation&page=2');
     const f = parseFilters(params);
     expect(f).toEqual({
       accountId: ['a1', 'a2', 'a3'],
@@ -16,6 +16,8 @@ describe('the filter in the address', () => {
       assetType: ['option'],
       weekday: ['1', '5'],
       hour: ['9', '15'],
+      phase: ['funded', 'evaluation'],
+      propFirm: 'true',
       side: 'short',
       status: 'closed',
       from: '2024-01-01',
@@ -46,6 +48,10 @@ describe('the filter in the address', () => {
     expect(apiQuery(emptyFilters(), 'list')).toEqual({});
     // The result applies to both: the statistics' records and the list's closed positions.
     expect(apiQuery(parseFilters(new URLSearchParams('result=loss,breakeven')), 'statistics')).toEqual({ result: ['loss', 'breakeven'] });
+    // Prop-firm accounts: a boolean to the client; the phases a list, in both scopes.
+    const prop = parseFilters(new URLSearchParams('propFirm=false&phase=evaluation'));
+    expect(apiQuery(prop, 'statistics')).toEqual({ propFirm: false, phase: ['evaluation'] });
+    expect(apiQuery(prop, 'list')).toEqual({ propFirm: false, phase: ['evaluation'] });
   });
 
   it('carries the filter between the dashboard and the positions list, nothing else', () => {

@@ -7,9 +7,9 @@ import type { paths } from './api/schema';
 import type { AssetType } from './assetTypes';
 
 /** Filters that take several values: any of them matches (written comma-separated). */
-export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'result', 'assetType', 'weekday', 'hour'] as const;
+export const listFilterNames = ['accountId', 'symbol', 'tagId', 'excludeTagId', 'playbookId', 'strategy', 'result', 'assetType', 'weekday', 'hour', 'phase'] as const;
 /** Filters that take one value. status and dateBy belong to the positions list only. */
-export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy'] as const;
+export const singleFilterNames = ['side', 'status', 'from', 'to', 'dateBy', 'propFirm'] as const;
 
 export type ListFilterName = (typeof listFilterNames)[number];
 export type SingleFilterName = (typeof singleFilterNames)[number];
@@ -33,7 +33,7 @@ function isListName(name: FilterName): name is ListFilterName {
 
 /** emptyFilters is the filter that matches everything. */
 export function emptyFilters(): Filters {
-  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], strategy: [], result: [], assetType: [], weekday: [], hour: [] };
+  return { accountId: [], symbol: [], tagId: [], excludeTagId: [], playbookId: [], strategy: [], result: [], assetType: [], weekday: [], hour: [], phase: [] };
 }
 
 /**
@@ -112,7 +112,11 @@ export type ApiQuery = {
   assetType?: AssetType[];
   weekday?: number[];
   hour?: number[];
+  /** The phases of the accounts' prop-firm plans. */
+  phase?: Array<'evaluation' | 'funded'>;
   side?: 'long' | 'short';
+  /** Accounts with a prop-firm plan (true) or without one (false). */
+  propFirm?: boolean;
   status?: 'draft' | 'open' | 'closed';
   dateBy?: 'opened' | 'closed';
   from?: string;
@@ -134,7 +138,7 @@ export function apiQuery(f: Filters, scope: 'statistics' | 'list'): ApiQuery {
   for (const name of singleFilterNames) {
     if (scope === 'statistics' && listOnlyFilterNames.includes(name)) continue;
     const v = f[name];
-    if (v) q[name] = v;
+    if (v) q[name] = name === 'propFirm' ? v === 'true' : v;
   }
   return q as ApiQuery;
 }

@@ -4598,7 +4598,7 @@ export interface components {
          * @description A widget of the dashboard (a tile, chart, table or card).
          * @enum {string}
          */
-        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
+        DashboardWidgetId: "total-balance" | "net-pnl" | "win-rate" | "profit-factor" | "expectancy" | "average-r" | "sqn" | "trades" | "average-win" | "average-loss" | "largest-win" | "largest-loss" | "win-streak" | "loss-streak" | "max-drawdown" | "fees" | "calendar" | "equity-curve" | "drawdown" | "r-distribution" | "winners-losers" | "excursions" | "exit-analysis" | "by-weekday" | "by-hour" | "by-hold-time" | "by-side" | "by-asset-type" | "by-underlying" | "by-tag" | "by-playbook" | "by-strategy" | "by-month" | "by-week" | "by-year" | "by-criterion" | "rule-compliance" | "fee-rollup";
         /**
          * @description The widget's width on a wide screen (a phone shows wider widgets full width).
          * @enum {string}
@@ -7450,6 +7450,74 @@ export interface components {
                 /** @description The deepest fall below the running peak (0 or negative) since the point before. */
                 drawdown: components["schemas"]["Amount4"];
             }[];
+            /**
+             * @description The maximum adverse (MAE) and favourable (MFE) excursions of the
+             *     trades that have one: the price typed on the position, else the
+             *     one measured from price bars to its current close. A strategy,
+             *     and a forex, crypto or CFD trade (priced in a currency apart from
+             *     its account's), have none here.
+             */
+            excursions: {
+                mae: components["schemas"]["ExcursionStats"];
+                mfe: components["schemas"]["ExcursionStats"];
+            };
+            /**
+             * @description How the exits compare with what the price offered; every P&L here
+             *     is gross (before fees), as the excursions are. `mfeKept`: the
+             *     trades with an MFE, their gross P&L beside their MFE's money, and
+             *     `share`, 100 x gross P&L / MFE money (a percent, 2 places; null
+             *     when the MFE money adds up to 0). `holdToTarget`: the trades whose
+             *     price bars reached the target before the stop, their gross P&L
+             *     beside what an exit at the target would have made (`atLevel`);
+             *     `holdToStop`: those whose bars reached the stop first, beside
+             *     what an exit at the stop would have made. The first hit is the
+             *     excursions job's, measured to the trade's current close.
+             */
+            exitAnalysis: {
+                mfeKept: {
+                    trades: number;
+                    grossPnl: components["schemas"]["Amount4"];
+                    mfe: components["schemas"]["Amount4"];
+                    share: string | null;
+                };
+                holdToTarget: components["schemas"]["ExitHeldTo"];
+                holdToStop: components["schemas"]["ExitHeldTo"];
+            };
+        };
+        /**
+         * @description One kind of excursion over the trades with one. The money at the
+         *     excursion's price is (price - average entry) x entry quantity x
+         *     multiplier, negated for a short (negative against the trade; 4
+         *     places each): `averageMoney` and its nearest-rank `percentiles` (the
+         *     p-th is the value at rank ceil(p/100 x trades) in ascending order;
+         *     null without trades). R is that money over the trade's initial
+         *     risk (2 places each), over the `rTrades` with an initial risk:
+         *     `averageR` and `rDistribution` (the ranges of the block's
+         *     `rDistribution`).
+         */
+        ExcursionStats: {
+            trades: number;
+            averageMoney: string | null;
+            percentiles: {
+                p10: string | null;
+                p25: string | null;
+                p50: string | null;
+                p75: string | null;
+                p90: string | null;
+            };
+            rTrades: number;
+            averageR: string | null;
+            rDistribution: {
+                from: string | null;
+                to: string | null;
+                trades: number;
+            }[];
+        };
+        /** @description The trades that reached a level first, their gross P&L, and the money an exit at the level would have made. */
+        ExitHeldTo: {
+            trades: number;
+            grossPnl: components["schemas"]["Amount4"];
+            atLevel: components["schemas"]["Amount4"];
         };
         /**
          * @description What the strategy engine recognises a set of legs as, by structure alone (custom when nothing else).
@@ -8470,6 +8538,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description With `true`, the positions of accounts with a prop-firm plan (`/api/accounts/{accountId}/prop-firm`) only; with `false`, those of accounts without one. Any other value is a 400 whose details name propFirm. */
+        PropFirmFilter: boolean;
+        /** @description The positions of accounts whose prop-firm plan is in one of these phases (repeat or separate with commas). Any other value is a 400 whose details name phase. */
+        PhaseFilter: ("evaluation" | "funded")[];
         /** @description First UTC day of the period (YYYY-MM-DD); default 29 days before `to`. */
         UsageFrom: string;
         /** @description Last UTC day of the period, included (YYYY-MM-DD); default 29 days after `from`, or today. */
@@ -12295,6 +12367,10 @@ export interface operations {
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
                 hour?: number[];
+                /** @description With `true`, the positions of accounts with a prop-firm plan (`/api/accounts/{accountId}/prop-firm`) only; with `false`, those of accounts without one. Any other value is a 400 whose details name propFirm. */
+                propFirm?: components["parameters"]["PropFirmFilter"];
+                /** @description The positions of accounts whose prop-firm plan is in one of these phases (repeat or separate with commas). Any other value is a 400 whose details name phase. */
+                phase?: components["parameters"]["PhaseFilter"];
                 /** @description First trading day (YYYY-MM-DD) of the opening fill, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the opening fill, in the account's zone; not before `from`. */
@@ -14368,6 +14444,10 @@ export interface operations {
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
                 hour?: number[];
+                /** @description With `true`, the positions of accounts with a prop-firm plan (`/api/accounts/{accountId}/prop-firm`) only; with `false`, those of accounts without one. Any other value is a 400 whose details name propFirm. */
+                propFirm?: components["parameters"]["PropFirmFilter"];
+                /** @description The positions of accounts whose prop-firm plan is in one of these phases (repeat or separate with commas). Any other value is a 400 whose details name phase. */
+                phase?: components["parameters"]["PhaseFilter"];
                 /** @description First trading day (YYYY-MM-DD) of the close, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD) of the close, in the account's zone; not before `from`. */
@@ -14450,6 +14530,10 @@ export interface operations {
                 weekday?: number[];
                 /** @description Hours of the entry (0 to 23) in the account's time zone. */
                 hour?: number[];
+                /** @description With `true`, the positions of accounts with a prop-firm plan (`/api/accounts/{accountId}/prop-firm`) only; with `false`, those of accounts without one. Any other value is a 400 whose details name propFirm. */
+                propFirm?: components["parameters"]["PropFirmFilter"];
+                /** @description The positions of accounts whose prop-firm plan is in one of these phases (repeat or separate with commas). Any other value is a 400 whose details name phase. */
+                phase?: components["parameters"]["PhaseFilter"];
                 /** @description First trading day (YYYY-MM-DD) a fee or exit was booked on, in the account's zone. */
                 from?: string;
                 /** @description Last trading day (YYYY-MM-DD), not before `from`. */

@@ -24,6 +24,11 @@ const resultChoices: Choice[] = [
   { value: 'loss', label: 'Losers' },
   { value: 'breakeven', label: 'Breakeven' },
 ];
+/** The phases of a prop-firm plan (the account's Prop firm settings). */
+const phaseChoices: Choice[] = [
+  { value: 'evaluation', label: 'Evaluation' },
+  { value: 'funded', label: 'Funded' },
+];
 const categoryNames: Record<string, string> = { setup: 'Setups', mistake: 'Mistakes', emotion: 'Emotions', general: 'General' };
 
 /** hourLabel is "09:00–10:00" for 9: the hour of the entry in the account's zone. */
@@ -161,6 +166,12 @@ export function FilterBar({ filters, onChange, accounts, tags, scope, label, chi
       </div>
       <div id={bodyId} className={`grid filter-body${open ? ' open' : ''}`}>
         <MultiChoice label="Accounts" any="All accounts" choices={(accounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.currency})` }))} {...list('accountId')} />
+        <SelectField label="Prop-firm accounts" value={filters.propFirm ?? ''} onChange={(e) => set('propFirm', e.target.value)}>
+          <option value="">With or without a prop-firm plan</option>
+          <option value="true">Only accounts with a prop-firm plan</option>
+          <option value="false">Only accounts without one</option>
+        </SelectField>
+        <MultiChoice label="Prop-firm phase" any="Any phase, or no plan" choices={phaseChoices} {...list('phase')} />
         <Field
           key={filters.symbol.join(',')}
           label="Symbols"

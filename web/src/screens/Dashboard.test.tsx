@@ -37,6 +37,8 @@ const summary = {
   maxDrawdownRecovered: null,
 };
 const noSizes = { trades: 0, averageHoldSeconds: null, averageQuantity: null, averageNotional: null };
+const noExcursions = { trades: 0, averageMoney: null, percentiles: { p10: null, p25: null, p50: null, p75: null, p90: null }, rTrades: 0, averageR: null, rDistribution: [] };
+const noExits = { trades: 0, grossPnl: '0.0000', atLevel: '0.0000' };
 const block = (currency: string) => ({
   currency,
   summary,
@@ -58,11 +60,13 @@ const block = (currency: string) => ({
   rDistribution: [],
   winnersLosers: { winners: noSizes, losers: noSizes, payoffRatio: null },
   equityCurve: [],
+  excursions: { mae: noExcursions, mfe: noExcursions },
+  exitAnalysis: { mfeKept: { trades: 0, grossPnl: '0.0000', mfe: '0.0000', share: null }, holdToTarget: noExits, holdToStop: noExits },
 });
 // The server's default layout (shared/personal.DefaultLayout): every widget.
 const defaultIds = ['total-balance', 'net-pnl', 'win-rate', 'profit-factor', 'expectancy', 'average-r', 'sqn', 'trades', 'average-win', 'average-loss',
   'largest-win', 'largest-loss', 'win-streak', 'loss-streak', 'max-drawdown', 'fees', 'calendar', 'equity-curve', 'drawdown', 'r-distribution',
-  'winners-losers', 'by-weekday', 'by-hour', 'by-hold-time', 'by-side', 'by-asset-type', 'by-underlying', 'by-tag', 'by-playbook', 'by-strategy',
+  'winners-losers', 'excursions', 'exit-analysis', 'by-weekday', 'by-hour', 'by-hold-time', 'by-side', 'by-asset-type', 'by-underlying', 'by-tag', 'by-playbook', 'by-strategy',
   'by-month', 'by-week', 'by-year', 'by-criterion', 'rule-compliance', 'fee-rollup'];
 const defaultLayout = { custom: false, widgets: defaultIds.map((id) => ({ id, size: 'half' })) };
 const lists = [

@@ -21,6 +21,7 @@ import { NetOfExpenses, NetSwitch } from './dashboard/NetOfExpenses';
 import { RuleMarker } from './rules/RuleMarker';
 import { ComplianceBreakdown } from './rules/ComplianceBreakdown';
 import { Breakdown, breakdownTables, CriterionBreakdown, RDistribution, rText, WinnersLosers } from './dashboard/Breakdowns';
+import { ExcursionFigures, ExitAnalysis } from './dashboard/Excursions';
 import { LayoutEditor, useDashboardLayout, WidgetGrid } from './dashboard/WidgetGrid';
 import type { WidgetId } from './dashboard/layout';
 import { SavedViews } from './dashboard/SavedViews';
@@ -135,6 +136,10 @@ function widgetContent(id: WidgetId, d: WidgetData): ReactNode {
       return <RDistribution buckets={block.rDistribution} rTrades={s.rTrades} trades={s.trades} />;
     case 'winners-losers':
       return <WinnersLosers data={block.winnersLosers} currency={c} />;
+    case 'excursions':
+      return <ExcursionFigures data={block.excursions} currency={c} />;
+    case 'exit-analysis':
+      return <ExitAnalysis data={block.exitAnalysis} currency={c} />;
     case 'by-criterion':
       return <CriterionBreakdown rows={block.byCriterion} currency={c} />;
   }

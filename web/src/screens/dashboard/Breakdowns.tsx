@@ -134,12 +134,12 @@ export function rangeLabel(from: string | null, to: string | null): string {
   return 'Any R';
 }
 
-/** RDistribution is a bar per R range, as a table so every count is read out. */
-export function RDistribution({ buckets, rTrades, trades }: { buckets: Block['rDistribution']; rTrades: number; trades: number }) {
+/** RDistribution is a bar per R range, as a table so every count is read out (the trades' R, or an excursion's: title). */
+export function RDistribution({ buckets, rTrades, trades, title = 'R-multiple distribution' }: { buckets: Block['rDistribution']; rTrades: number; trades: number; title?: string }) {
   const most = Math.max(1, ...buckets.map((b) => b.trades));
   return (
-    <section className="card" aria-label="R-multiple distribution">
-      <h2>R-multiple distribution</h2>
+    <section className="card" aria-label={title}>
+      <h2>{title}</h2>
       <p className="muted">
         {rTrades} of {trades} trades have an R multiple (a planned stop).
       </p>

@@ -31,6 +31,8 @@ export const widgetTitles: Record<WidgetId, string> = {
   drawdown: 'Drawdown chart',
   'r-distribution': 'R-multiple distribution',
   'winners-losers': 'Winners against losers',
+  excursions: 'Excursions (MAE and MFE)',
+  'exit-analysis': 'Exit analysis',
   'by-weekday': 'By weekday of entry',
   'by-hour': 'By hour of entry',
   'by-hold-time': 'By hold time',

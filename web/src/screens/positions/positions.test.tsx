@@ -68,9 +68,11 @@ describe('PositionsList', () => {
 describe('PositionsList filters', () => {
   it('sends several values of a filter, and lists a calendar day by close date', async () => {
     const { calls } = mockApi(...lists, route('GET', '/api/positions', () => ({ body: { items: [summary('p1', 'AAPL')], nextCursor: null } })));
-    renderScreen(<PositionsList />, { path: '/positions', at: '/positions?accountId=a1,a2&weekday=1&weekday=5&dateBy=closed&from=2024-01-03&to=2024-01-03' });
+    renderScreen(<PositionsList />, { path: '/positions', at: '/positions?accountId=a1,a2&weekday=1&weekday=5&dateBy=closed&from=2024-01-03&to=2024-01-03&propFirm=true&phase=evaluation' });
     await screen.findByRole('link', { name: 'AAPL' });
     const query = new URLSearchParams(calls.find((c) => c.path === '/api/positions')?.search);
+    expect(query.get('propFirm')).toBe('true');
+    expect(query.getAll('phase')).toEqual(['evaluation']);
     expect(query.getAll('accountId')).toEqual(['a1', 'a2']);
     expect(query.getAll('weekday')).toEqual(['1', '5']);
     expect(query.get('dateBy')).toBe('closed');
@@ -94,11 +96,17 @@ describe('PositionsList filters', () => {
     await user.keyboard('{Escape}');
     expect(list).not.toHaveAttribute('open');
     expect(router.state.location.search).toBe('?weekday=2%2C5&side=short&status=open');
+    // Prop-firm accounts, and their plans' phases.
+    await user.selectOptions(screen.getByLabelText('Prop-firm accounts'), 'Only accounts with a prop-firm plan');
+    await user.click(screen.getByText('Any phase, or no plan'));
+    await user.click(screen.getByRole('checkbox', { name: 'Funded' }));
+    await user.keyboard('{Escape}');
+    expect(router.state.location.search).toBe('?weekday=2%2C5&phase=funded&side=short&status=open&propFirm=true');
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     expect(router.state.location.search).toBe('');
     // Each change was a step in the history: back brings the filter again.
     await act(() => router.navigate(-1));
-    expect(router.state.location.search).toBe('?weekday=2%2C5&side=short&status=open');
+    expect(router.state.location.search).toBe('?weekday=2%2C5&phase=funded&side=short&status=open&propFirm=true');
   });
 });
 
