@@ -88,7 +88,7 @@ const (
 	// brokerSyncEvery bounds how late a connection's sync starts once it
 	// is due (brokersync decides that): template.yaml's rate too.
 	brokerSyncEvery = 15 * time.Minute
-	// excursionsEvery spaces the excursions job's batches (tradebars.JobBatch
+	// excursionsEvery spaces the excursions job's batches (tradebars.JobCalls
 	// provider calls a run) to within a free plan's limits: template.yaml's
 	// rate too.
 	excursionsEvery = 10 * time.Minute
