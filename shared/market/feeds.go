@@ -35,16 +35,31 @@ type BarSource interface {
 	Bars(ctx context.Context, assetType, symbol string, w Window) ([]Bar, error)
 }
 
-// Feeds picks each asset type's bar provider (BARS_PROVIDERS) and caches
-// their answers: a window's bars for TTL, shared by every caller.
+// Feeds picks each asset type's bar provider (BARS_PROVIDERS) and, made
+// by NewFeeds, caches their answers: a window's bars for TTL, shared by
+// every caller.
 type Feeds struct {
 	flights
 	sources map[string]BarSource // by asset type
 }
 
-// NewFeeds returns the bar providers of cfg. quotes is the quote client,
-// whose key also serves Finnhub's bars.
+// NewFeeds returns the bar providers of cfg, their answers cached (the
+// bars route's: many traders' charts ask for one window). quotes is the
+// quote client, whose key also serves Finnhub's bars.
 func NewFeeds(cfg config.Market, quotes *Quotes, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
+	return newFeeds(cfg, quotes, client, now, log)
+}
+
+// NewUncachedFeeds is NewFeeds without the cache, each look-up one call
+// bounded by Timeout: the excursions job's, whose look-ups (a position
+// each, runs minutes apart) never repeat within a TTL.
+func NewUncachedFeeds(cfg config.Market, quotes *Quotes, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
+	f := newFeeds(cfg, quotes, client, now, log)
+	f.cache = nil
+	return f
+}
+
+func newFeeds(cfg config.Market, quotes *Quotes, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -81,16 +96,17 @@ func (f *Feeds) Source(assetType string) (BarSource, bool) {
 	return s, ok
 }
 
-// Bars returns assetType's provider's bars of symbol in w, cached. Without
-// a provider for assetType it is the codeless 404. Errors are
-// *apperr.Error values that name the provider and say what to do.
+// Bars returns assetType's provider's bars of symbol in w, cached (made by
+// NewFeeds). Without a provider for assetType it is the codeless 404.
+// Errors are *apperr.Error values that name the provider and say what to
+// do, also when ctx ends first.
 func (f *Feeds) Bars(ctx context.Context, assetType, symbol string, w Window) ([]Bar, error) {
 	s, ok := f.sources[assetType]
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
 	key := s.Name() + " " + assetType + " " + symbol + " " + w.Resolution.Code + " " + w.From.Format(time.RFC3339) + " " + w.To.Format(time.RFC3339)
-	v, err := f.get(ctx, key, func(ctx context.Context) (any, error) { return s.Bars(ctx, assetType, symbol, w) })
+	v, err := f.get(ctx, key, errTimedOut(s.Name()), func(ctx context.Context) (any, error) { return s.Bars(ctx, assetType, symbol, w) })
 	bars, _ := v.([]Bar)
 	return bars, err
 }

@@ -31,8 +31,6 @@ const (
 	DefaultQuoteTTL      = 60 * time.Second
 	DefaultQuoteErrorTTL = 5 * time.Second
 	maxQuoteBody         = 1 << 20
-	// sweepAbove is the cache size above which expired entries are dropped.
-	sweepAbove = 1024
 )
 
 // Quote is a delayed last price.
@@ -48,7 +46,7 @@ type Quote struct {
 // the provider's own words never reach the client.
 var (
 	ErrQuoteUnavailable = apperr.New(apperr.BadGateway, "the quote provider did not answer usably; try again shortly")
-	ErrQuoteTimeout     = apperr.New(apperr.GatewayTimeout, "the quote provider did not answer in time; try again shortly")
+	ErrQuoteTimeout     = apperr.New(apperr.GatewayTimeout, "the quote provider did not answer in time, so no price can be shown now; try again in a minute, and tell the administrator if it keeps happening")
 	ErrNoQuote          = &apperr.Error{Code: apperr.NotFound, Message: "no quote for this symbol"}
 )
 
@@ -109,7 +107,7 @@ func (q *Quotes) lookup(ctx context.Context, key string, fetch func(context.Cont
 	if !q.Enabled() {
 		return nil, apperr.ErrNotFound
 	}
-	return q.get(ctx, key, fetch)
+	return q.get(ctx, key, ErrQuoteTimeout, fetch)
 }
 
 // providerQuote is the part of the provider's answer used. Numbers stay raw
