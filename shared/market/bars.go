@@ -54,14 +54,7 @@ type Window struct {
 // bar asks for the same bars (and an open trade's shares the cache).
 func WindowFor(open, end time.Time) Window {
 	hold := max(end.Sub(open), 0)
-	res := Resolutions[len(Resolutions)-1]
-	for _, r := range Resolutions {
-		if hold/r.Step <= barsPerHold {
-			res = r
-			break
-		}
-	}
-	return HoldWindow(open, end, res)
+	return HoldWindow(open, end, finest(func(r Resolution) bool { return hold/r.Step <= barsPerHold }))
 }
 
 type providerBars struct {

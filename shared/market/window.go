@@ -17,6 +17,17 @@ func ParseResolution(code string) (Resolution, bool) {
 	return Resolution{}, false
 }
 
+// finest is the finest of Resolutions that fits, the coarsest (weekly)
+// when none does: the one rule of every window's and upload's resolution.
+func finest(fits func(Resolution) bool) Resolution {
+	for _, r := range Resolutions {
+		if fits(r) {
+			return r
+		}
+	}
+	return Resolutions[len(Resolutions)-1]
+}
+
 // HoldWindow is the window of WindowFor at the resolution res the trader
 // chose: a margin of half the hold, at least 20 bars, on each side, the
 // ends on whole bars.
@@ -41,13 +52,8 @@ func SessionWindow(open, end time.Time, res *Resolution) Window {
 	}
 	from, to := open.UTC().Truncate(day).Add(-day), end.UTC().Truncate(day).Add(day)
 	if res == nil {
-		res = &Resolutions[len(Resolutions)-1]
-		for i, r := range Resolutions {
-			if to.Sub(from)/r.Step <= barsPerSession {
-				res = &Resolutions[i]
-				break
-			}
-		}
+		fit := finest(func(r Resolution) bool { return to.Sub(from)/r.Step <= barsPerSession })
+		res = &fit
 	}
 	return Window{Resolution: *res, From: from.Truncate(res.Step), To: to.Add(res.Step - 1).Truncate(res.Step)}
 }
@@ -60,14 +66,8 @@ func (w Window) Bars() int64 { return int64(w.To.Sub(w.From) / w.Resolution.Step
 // of the query's resolution naming the finest that fits.
 func (w Window) CheckSize() error {
 	if n := w.Bars(); n > maxBars {
-		finest := Resolutions[len(Resolutions)-1]
-		for _, r := range Resolutions {
-			if int64(w.To.Sub(w.From)/r.Step) <= maxBars {
-				finest = r
-				break
-			}
-		}
-		return apperr.Invalid("resolution", fmt.Sprintf("is too fine for this span: %d bars, at most %d; choose %s or coarser", n, maxBars, finest.Code))
+		fit := finest(func(r Resolution) bool { return int64(w.To.Sub(w.From)/r.Step) <= maxBars })
+		return apperr.Invalid("resolution", fmt.Sprintf("is too fine for this span: %d bars, at most %d; choose %s or coarser", n, maxBars, fit.Code))
 	}
 	return nil
 }
