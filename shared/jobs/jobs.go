@@ -99,7 +99,7 @@ const (
 // client).
 func List(a *app.App, client *http.Client) []Job {
 	httpClient := &http.Client{}
-	feeds := market.NewUncachedFeeds(a.Config.Market, market.NewQuotes(a.Config.Market, httpClient, a.Now, a.Log), httpClient, a.Now, a.Log)
+	feeds := market.NewUncachedFeeds(a.Config.Market, httpClient, a.Now, a.Log)
 	bars := tradebars.New(feeds, a.DB, journalstore.New(a.DB, a.Keyring, a.Now))
 	jobs := []Job{
 		{Name: WalletSweep, Every: sweepEvery, Run: func(ctx context.Context) (int, error) {

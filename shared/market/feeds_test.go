@@ -36,7 +36,7 @@ func feeds(t *testing.T, asset, provider, url string) (*market.Feeds, *logs) {
 		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: url, AlpacaFeed: "iex",
 		TwelveDataKey: twelveKey, TwelveDataURL: url, BinanceURL: url,
 	}}
-	return market.NewFeeds(cfg, market.NewQuotes(cfg, nil, time.Now, log), nil, time.Now, log), out
+	return market.NewFeeds(cfg, nil, time.Now, log), out
 }
 
 // checkHour holds bars to the hour's 60 minutes, in order.
@@ -206,8 +206,8 @@ func TestUncachedFeeds(t *testing.T) {
 		feeds *market.Feeds
 		calls int
 	}{
-		{"Cached", market.NewFeeds(cfg, nil, nil, time.Now, nil), 1},
-		{"Uncached", market.NewUncachedFeeds(cfg, nil, nil, time.Now, nil), 2},
+		{"Cached", market.NewFeeds(cfg, nil, time.Now, nil), 1},
+		{"Uncached", market.NewUncachedFeeds(cfg, nil, time.Now, nil), 2},
 	} {
 		before := p.Calls()
 		for range 2 {

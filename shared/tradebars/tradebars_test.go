@@ -83,7 +83,7 @@ func newRig(t *testing.T) *rig {
 	cfg := config.Market{Bars: config.Bars{Providers: map[string]string{"stock": config.BarsAlpaca},
 		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: r.provider.URL, AlpacaFeed: "iex"}}
 	r.clock.Store(now.UnixNano())
-	feeds := market.NewFeeds(cfg, market.NewQuotes(cfg, nil, r.now, nil), nil, r.now, nil)
+	feeds := market.NewFeeds(cfg, nil, r.now, nil)
 	r.store = journalstore.New(r.pool, nil, r.now)
 	r.svc = tradebars.New(feeds, r.pool, r.store)
 	if err := r.pool.QueryRow(r.ctx, `INSERT INTO users (email, password_hash) VALUES ('bars@example.com', 'x') RETURNING id::text`).Scan(&r.user); err != nil {
