@@ -13382,9 +13382,9 @@ export interface operations {
                 resolution?: "1" | "5" | "15" | "30" | "60" | "D" | "W";
                 /**
                  * @description `hold` (the default): the hold with its margin, as above.
-                 *     `session`: the day's context, the whole UTC days of the hold and
-                 *     the day before it (the prior session's close when that day
-                 *     traded), at the finest resolution showing it in at most 480 bars
+                 *     `session`: the day's context, the whole days of the hold and the
+                 *     day before it in the user's time zone (the prior session's close
+                 *     when that day traded), at the finest resolution showing it in at most 480 bars
                  *     unless `resolution` says. Anything else is 400 `VALIDATION_ERROR`
                  *     on field `window`.
                  */
