@@ -42,7 +42,7 @@ func Group(a *app.App) httpx.Group {
 // timings: the bar providers' calls are bounded by its Timeout too.
 func NewGroup(a *app.App, quotes *market.Quotes) httpx.Group {
 	store := journalstore.New(a.DB, a.Keyring, a.Now).Limit(plans.New(a.Config, a.Now).CheckPositions)
-	feeds := market.NewFeeds(a.Config.Market, quotes, &http.Client{}, a.Now, a.Log)
+	feeds := market.NewFeeds(a.Config.Market, &http.Client{}, a.Now, a.Log)
 	feeds.Timeout = quotes.Timeout
 	h := handler{app: a, journal: store, quotes: quotes, tradeBars: tradebars.New(feeds, a.DB, store)}
 	require := a.Sessions.Require

@@ -136,7 +136,8 @@ func (h handler) bars(w http.ResponseWriter, r *http.Request) {
 }
 
 // barsWindow reads the bars' query: window "hold" (the default, the hold
-// with a margin) or "session" (whole days: market.SessionWindow), and
+// with a margin) or "session" (whole days in the user's time zone:
+// market.SessionWindow), and
 // resolution, one of market.Resolutions' codes (the window's own choice
 // without it), refused when it makes more bars than one answer holds.
 func barsWindow(r *http.Request, open, end time.Time) (market.Window, error) {
@@ -157,7 +158,11 @@ func barsWindow(r *http.Request, open, end time.Time) (market.Window, error) {
 			win = market.HoldWindow(open, end, *res)
 		}
 	case "session":
-		win = market.SessionWindow(open, end, res)
+		zone, err := time.LoadLocation(auth.CurrentUser(r.Context()).Timezone)
+		if err != nil {
+			zone = time.UTC // a stored zone is checked when set (auth.CheckTimezone)
+		}
+		win = market.SessionWindow(open, end, res, zone)
 	default:
 		return market.Window{}, apperr.Invalid("window", "must be hold or session")
 	}

@@ -302,7 +302,7 @@ func TestBarsAndUnrealized(t *testing.T) {
 		if got["resolution"] != "5" || got["from"] != "2025-06-02T12:25:00Z" || got["to"] != "2025-06-02T15:55:00Z" {
 			t.Fatalf("5 minutes: %v %v %v", got["resolution"], got["from"], got["to"])
 		}
-		// The whole session: the trade's UTC day and the one before, at 15 minutes by default, or as asked.
+		// The whole session: the trade's day and the one before in the trader's zone (UTC here), at 15 minutes by default, or as asked.
 		got = body(t, apitest.Must(t, a.Do("GET", path+"?window=session", nil), 200))
 		if got["resolution"] != "15" || got["from"] != "2025-06-01T00:00:00Z" || got["to"] != "2025-06-03T00:00:00Z" || got["heldFrom"] != "2025-06-02T14:07:00Z" {
 			t.Fatalf("session: %v %v %v", got["resolution"], got["from"], got["to"])
@@ -310,6 +310,17 @@ func TestBarsAndUnrealized(t *testing.T) {
 		got = body(t, apitest.Must(t, a.Do("GET", path+"?window=session&resolution=5", nil), 200))
 		if got["resolution"] != "5" || got["from"] != "2025-06-01T00:00:00Z" {
 			t.Fatalf("session at 5 minutes: %v %v", got["resolution"], got["from"])
+		}
+		// In Tokyo the trade (23:07 there) is on June 2 there: the session is
+		// Tokyo's June 1 and 2, 15:00 UTC to 15:00 UTC, not the UTC days.
+		tokyo := srv.Client(t)
+		tokyo.Register("tokyo@example.com", "password1")
+		apitest.Must(t, tokyo.Do("PUT", "/api/users/me/timezone", map[string]any{"timezone": "Asia/Tokyo"}), 200)
+		tokyoAccount := apitest.Object(t, apitest.Must(t, tokyo.Do("POST", "/api/accounts", map[string]any{"name": "Main", "currency": "USD"}), 201), "account")["id"].(string)
+		late := newPosition(t, tokyo, tokyoAccount, "AAPL", "stock", "long", nil, fill("entry", "10", "100", "0", at(entryAt)), fill("exit", "11", "100", "0", at(exitAt)))
+		got = body(t, apitest.Must(t, tokyo.Do("GET", "/api/positions/"+late+"/bars?window=session", nil), 200))
+		if got["resolution"] != "15" || got["from"] != "2025-05-31T15:00:00Z" || got["to"] != "2025-06-02T15:00:00Z" {
+			t.Fatalf("Tokyo's session: %v %v %v", got["resolution"], got["from"], got["to"])
 		}
 		calls := p.Calls()
 		for _, tc := range []struct{ query, field, message string }{

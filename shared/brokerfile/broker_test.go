@@ -45,8 +45,8 @@ func TestForgivingHeaders(t *testing.T) {
 			t.Fatalf("errors %+v", p.Errors)
 		}
 	})
-	if headKey("P&L") == headKey("PL") || headKey(" Filled  At ") != "filledat" {
-		t.Fatal("headKey")
+	if HeadKey("P&L") == HeadKey("PL") || HeadKey(" Filled  At ") != "filledat" {
+		t.Fatal("HeadKey")
 	}
 }
 

@@ -114,12 +114,12 @@ func presetHeader(p *Preset, recs [][]string) []string {
 		case blank(r):
 			continue
 		case p.SectionColumn:
-			if len(r) >= 2 && headKey(r[0]) == headKey(p.Section) && headKey(r[1]) == "header" {
+			if len(r) >= 2 && HeadKey(r[0]) == HeadKey(p.Section) && HeadKey(r[1]) == "header" {
 				return r
 			}
 			continue
 		case !inSection:
-			inSection = title(r) && headKey(r[0]) == headKey(p.Section)
+			inSection = title(r) && HeadKey(r[0]) == HeadKey(p.Section)
 			continue
 		case p.Section == "" && !p.headerOK(r):
 			if looked++; looked < p.headerLines() {
@@ -149,7 +149,7 @@ func columnsOf(p *Preset, header []string) (matched int, missing []string) {
 	}
 	has := func(names []string, synonymsToo bool) bool {
 		for _, n := range names {
-			if index[headKey(n)] {
+			if index[HeadKey(n)] {
 				return true
 			}
 			if synonymsToo {

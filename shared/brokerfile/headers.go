@@ -6,11 +6,12 @@ import (
 	"unicode"
 )
 
-// headKey normalises a header cell for matching: lowercase letters and
+// HeadKey normalises a header cell for matching (a broker file's, and a
+// bars file's: market.ParseBarsCSV): lowercase letters and
 // digits only, so case, spaces and punctuation do not matter ("FilledAt",
 // "Filled At", "filled_at" and "Filled-At" are one header). A cell of
 // punctuation only keeps its symbols ("#", "%") so it still names a column.
-func headKey(s string) string {
+func HeadKey(s string) string {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "\ufeff")
 	var b strings.Builder
 	b.Grow(len(s))
@@ -35,7 +36,7 @@ func headerIndex(header []string) map[string]int {
 	index := make(map[string]int, len(header))
 	seen := map[string]int{}
 	for i, h := range header {
-		k := headKey(h)
+		k := HeadKey(h)
 		if k == "" {
 			continue
 		}
@@ -88,7 +89,7 @@ var synonyms = func() map[string][]string {
 	for _, g := range synonymGroups {
 		keys := make([]string, len(g))
 		for i, n := range g {
-			keys[i] = headKey(n)
+			keys[i] = HeadKey(n)
 		}
 		for _, k := range keys {
 			m[k] = append(m[k], keys...)
@@ -100,7 +101,7 @@ var synonyms = func() map[string][]string {
 // synonymsOf returns the header keys that mean what name means, name's own
 // key first.
 func synonymsOf(name string) []string {
-	k := headKey(name)
+	k := HeadKey(name)
 	if s, ok := synonyms[k]; ok {
 		return s
 	}

@@ -200,7 +200,7 @@ func Parse(src io.Reader, s *Spec) (*Parsed, error) {
 			// A statement whose every line starts with its table's name
 			// and the line's kind (IB's Activity Statement): our table's
 			// data lines only.
-			if len(rec) < 2 || headKey(rec[0]) != headKey(s.preset.Section) || headKey(rec[1]) != "data" {
+			if len(rec) < 2 || HeadKey(rec[0]) != HeadKey(s.preset.Section) || HeadKey(rec[1]) != "data" {
 				continue
 			}
 		} else if s.preset != nil && s.preset.Section != "" && title(rec) {
@@ -293,7 +293,7 @@ func sameAs(rec, header []string) bool {
 		return false
 	}
 	for i := range rec {
-		if headKey(rec[i]) != headKey(header[i]) {
+		if HeadKey(rec[i]) != HeadKey(header[i]) {
 			return false
 		}
 	}
@@ -343,11 +343,11 @@ func (p *parser) findHeader(cr *csv.Reader) error {
 		}
 		seen = true
 		if section != "" && p.s.preset.SectionColumn {
-			if len(rec) < 2 || headKey(rec[0]) != headKey(section) || headKey(rec[1]) != "header" {
+			if len(rec) < 2 || HeadKey(rec[0]) != HeadKey(section) || HeadKey(rec[1]) != "header" {
 				continue
 			}
 		} else if section != "" {
-			if !(title(rec) && headKey(rec[0]) == headKey(section)) {
+			if !(title(rec) && HeadKey(rec[0]) == HeadKey(section)) {
 				continue
 			}
 			// The header follows the title.
@@ -481,7 +481,7 @@ func (p *parser) bindHeader() error {
 				p.bind[f] = c.Index - 1
 				break
 			}
-			if i, ok := index[headKey(c.Name)]; ok {
+			if i, ok := index[HeadKey(c.Name)]; ok {
 				p.bind[f] = i
 				break
 			}
@@ -563,7 +563,7 @@ func (p *parser) buySellColumns() (times, prices bool) {
 		return true, true
 	}
 	named := func(field string, words []string) bool {
-		k := headKey(p.columnName(p.column(field)))
+		k := HeadKey(p.columnName(p.column(field)))
 		return slices.ContainsFunc(words, func(w string) bool { return strings.HasPrefix(k, w) })
 	}
 	times = named(FieldEntryDate, buyWords) && named(FieldExitDate, sellWords)
@@ -795,7 +795,7 @@ func (p *parser) bindZone(index map[string]int) {
 		return
 	}
 	for _, name := range zoneHeaders {
-		if i, ok := index[headKey(name)]; ok && !p.bound(i) {
+		if i, ok := index[HeadKey(name)]; ok && !p.bound(i) {
 			p.bind[fieldZone] = i
 			return
 		}

@@ -214,7 +214,7 @@ func (p *parser) bindFilters(index map[string]int) error {
 		case f.Column.Index > 0:
 			col = f.Column.Index - 1
 		default:
-			if c, ok := index[headKey(f.Column.Name)]; ok {
+			if c, ok := index[HeadKey(f.Column.Name)]; ok {
 				col = c
 			} else {
 				problems = append(problems, apperr.FieldError{Field: fmt.Sprintf("mapping.filters[%d].column", i),

@@ -88,7 +88,7 @@ const (
 	// brokerSyncEvery bounds how late a connection's sync starts once it
 	// is due (brokersync decides that): template.yaml's rate too.
 	brokerSyncEvery = 15 * time.Minute
-	// excursionsEvery spaces the excursions job's batches (tradebars.JobBatch
+	// excursionsEvery spaces the excursions job's batches (tradebars.JobCalls
 	// provider calls a run) to within a free plan's limits: template.yaml's
 	// rate too.
 	excursionsEvery = 10 * time.Minute
@@ -99,7 +99,7 @@ const (
 // client).
 func List(a *app.App, client *http.Client) []Job {
 	httpClient := &http.Client{}
-	feeds := market.NewFeeds(a.Config.Market, market.NewQuotes(a.Config.Market, httpClient, a.Now, a.Log), httpClient, a.Now, a.Log)
+	feeds := market.NewUncachedFeeds(a.Config.Market, httpClient, a.Now, a.Log)
 	bars := tradebars.New(feeds, a.DB, journalstore.New(a.DB, a.Keyring, a.Now))
 	jobs := []Job{
 		{Name: WalletSweep, Every: sweepEvery, Run: func(ctx context.Context) (int, error) {

@@ -54,14 +54,7 @@ type Window struct {
 // bar asks for the same bars (and an open trade's shares the cache).
 func WindowFor(open, end time.Time) Window {
 	hold := max(end.Sub(open), 0)
-	res := Resolutions[len(Resolutions)-1]
-	for _, r := range Resolutions {
-		if hold/r.Step <= barsPerHold {
-			res = r
-			break
-		}
-	}
-	return HoldWindow(open, end, res)
+	return HoldWindow(open, end, finest(func(r Resolution) bool { return hold/r.Step <= barsPerHold }))
 }
 
 type providerBars struct {
@@ -74,13 +67,10 @@ type providerBars struct {
 	V []json.RawMessage `json:"v"`
 }
 
-// parseBars reads the provider's candle answer, refusing anything that is
-// not whole: columns of unequal length, a price that is not positive, a
-// high below a low, times out of order.
+// parseBars reads Finnhub's candle answer, refusing anything that is not
+// whole: columns of unequal length, a time that is not one, a value that
+// is not a number, and bars CheckBars refuses.
 func parseBars(body []byte) ([]Bar, error) {
-	if len(body) > maxQuoteBody {
-		return nil, errors.New("answer too large")
-	}
 	var p providerBars
 	if err := json.Unmarshal(body, &p); err != nil {
 		return nil, errors.New("answer is not the expected JSON object")
@@ -109,27 +99,13 @@ func parseBars(body []byte) ([]Bar, error) {
 		if err != nil || unix <= 0 || unix > 1<<40 {
 			return nil, fmt.Errorf("t[%d] is not a time", i)
 		}
-		b := Bar{Time: time.Unix(unix, 0).UTC()}
-		for _, c := range []struct {
-			raw json.RawMessage
-			dst *decimal.Decimal
-		}{{p.O[i], &b.Open}, {p.H[i], &b.High}, {p.L[i], &b.Low}, {p.C[i], &b.Close}, {p.V[i], &b.Volume}} {
-			num, ok := number(c.raw)
-			d, err := decimal.NewFromString(num.String())
-			if !ok || err != nil {
-				return nil, fmt.Errorf("bar %d has a value that is not a number", i)
-			}
-			*c.dst = d
+		bars[i].Time = time.Unix(unix, 0).UTC()
+		if err := readOHLCV(&bars[i], p.O[i], p.H[i], p.L[i], p.C[i], p.V[i]); err != nil {
+			return nil, err
 		}
-		switch {
-		case !b.Open.IsPositive() || !b.High.IsPositive() || !b.Low.IsPositive() || !b.Close.IsPositive() || b.Volume.IsNegative():
-			return nil, fmt.Errorf("bar %d has a price that is not positive", i)
-		case b.High.LessThan(b.Low):
-			return nil, fmt.Errorf("bar %d has its high below its low", i)
-		case i > 0 && !b.Time.After(bars[i-1].Time):
-			return nil, fmt.Errorf("bar %d is out of order", i)
-		}
-		bars[i] = b
+	}
+	if err := CheckBars(bars, maxBars); err != nil {
+		return nil, err
 	}
 	return bars, nil
 }

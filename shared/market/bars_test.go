@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,7 +63,8 @@ func TestBarsUnusable(t *testing.T) {
 	for name, body := range map[string]string{
 		"status":    `{"s":"error"}`,
 		"unequal":   `{"s":"ok","t":[1748872800],"o":[1],"h":[1],"l":[1],"c":[]," v":[]}`,
-		"string":    `{"s":"ok","t":[1748872800],"o":["1"],"h":[1],"l":[1],"c":[1],"v":[1]}`,
+		"notNumber": `{"s":"ok","t":[1748872800],"o":["x"],"h":[1],"l":[1],"c":[1],"v":[1]}`,
+		"openAbove": `{"s":"ok","t":[1748872800],"o":[3],"h":[2],"l":[1],"c":[1],"v":[1]}`,
 		"negative":  `{"s":"ok","t":[1748872800],"o":[-1],"h":[1],"l":[1],"c":[1],"v":[1]}`,
 		"highLow":   `{"s":"ok","t":[1748872800],"o":[1],"h":[1],"l":[2],"c":[1],"v":[1]}`,
 		"order":     `{"s":"ok","t":[1748872800,1748872800],"o":[1,1],"h":[1,1],"l":[1,1],"c":[1,1],"v":[1,1]}`,
@@ -70,7 +72,8 @@ func TestBarsUnusable(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) })
-			if _, err := finnhubFeeds(t, p.URL).Bars(context.Background(), "stock", "AAPL", w); code(err) != apperr.BadGateway {
+			if _, err := finnhubFeeds(t, p.URL).Bars(context.Background(), "stock", "AAPL", w); code(err) != apperr.BadGateway ||
+				!strings.Contains(err.Error(), "Finnhub did not answer usably") {
 				t.Fatalf("error %v", err)
 			}
 		})

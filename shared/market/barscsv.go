@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/apperr"
+	"tradejournal/shared/brokerfile"
 )
 
 // Bounds of an uploaded bars file.
@@ -24,9 +24,9 @@ const (
 	maxCellChars   = 40
 )
 
-// barColumns are the header names of each column, compared lowercased
-// with everything but letters and digits dropped ("<TICKVOL>" is
-// "tickvol", "Date/Time" "datetime").
+// barColumns are the header names of each column, compared as
+// brokerfile.HeadKey normalises them ("<TICKVOL>" is "tickvol",
+// "Date/Time" "datetime").
 var barColumns = map[string][]string{
 	"datetime": {"datetime", "timestamp", "timeutc", "gmttime", "localtime", "opentime", "bartime"},
 	"date":     {"date", "day"},
@@ -54,7 +54,8 @@ func lineError(n int, format string, args ...any) error {
 // ParseBarsCSV reads a bars file as platforms export them: a header row
 // naming the columns (a time, or a date and a time; open, high, low,
 // close; an optional volume), separated by commas, semicolons or tabs,
-// one bar a line in any order. Times without a zone are read in loc;
+// one bar a line in any order. In a file separated by semicolons (as
+// European exports are) a decimal comma is read too: 101,25 is 101.25. Times without a zone are read in loc;
 // unix seconds are read too. It returns the bars oldest first and their
 // length (the smallest gap between two bars: whole minutes that divide a
 // week, so some resolution joins them whole: uploadResolution). Anything
@@ -78,12 +79,7 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		name := strings.Map(func(r rune) rune {
-			if unicode.IsLetter(r) || unicode.IsDigit(r) {
-				return unicode.ToLower(r)
-			}
-			return -1
-		}, h)
+		name := brokerfile.HeadKey(h)
 		for k, syn := range barColumns {
 			if _, dup := col[k]; !dup && slices.Contains(syn, name) {
 				col[k] = i
@@ -126,7 +122,7 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 		if len(bars) == MaxUploadRows {
 			return nil, 0, lineError(line, "the file has more than %d bars: upload a shorter span or a coarser resolution", MaxUploadRows)
 		}
-		b, err := barOf(rec, col, loc, line)
+		b, err := barOf(rec, col, loc, line, r.Comma == ';')
 		if err != nil {
 			return nil, 0, err
 		}
@@ -156,8 +152,9 @@ func ParseBarsCSV(data []byte, loc *time.Location) ([]Bar, time.Duration, error)
 	return bars, step, nil
 }
 
-// barOf reads one row (line) of the file.
-func barOf(rec []string, col map[string]int, loc *time.Location, line int) (Bar, error) {
+// barOf reads one row (line) of the file; decimalComma reads 101,25 as
+// 101.25.
+func barOf(rec []string, col map[string]int, loc *time.Location, line int, decimalComma bool) (Bar, error) {
 	cell := func(k string) (string, bool) {
 		i, ok := col[k]
 		if !ok || i >= len(rec) {
@@ -187,9 +184,17 @@ func barOf(rec []string, col map[string]int, loc *time.Location, line int) (Bar,
 		if f.name == "volume" && (!ok || s == "") {
 			continue
 		}
-		d, err := decimal.NewFromString(s)
+		num := s
+		if decimalComma {
+			num = strings.Replace(s, ",", ".", 1)
+		}
+		d, err := decimal.NewFromString(num)
 		if len(s) > maxCellChars || err != nil || strings.ContainsAny(s, "eE") {
-			return b, lineError(line, "the %s %q is not a number (write it with a point for decimals, as 101.25)", f.name, clip(s))
+			hint := "with a point for decimals, as 101.25"
+			if decimalComma {
+				hint = "as 101.25 or 101,25, without a thousands separator"
+			}
+			return b, lineError(line, "the %s %q is not a number (write it %s)", f.name, clip(s), hint)
 		}
 		if d.Exponent() < -10 || d.GreaterThanOrEqual(decimal.New(1, 15)) {
 			return b, lineError(line, "the %s %s is out of range (at most 10 decimal places, below 10^15)", f.name, d)

@@ -31,6 +31,9 @@ func TestParseBarsCSV(t *testing.T) {
 			2, time.Hour, barsStart},
 		{"DailyNoVolume", "\ufeffDate,Open,High,Low,Close\n2025-06-02,10,11,9,10\n2025-06-03,10,11,9,10\n\n2025-06-05,10,11,9,10\n",
 			3, 24 * time.Hour, time.Date(2025, 6, 2, 4, 0, 0, 0, time.UTC)},
+		// A European export: semicolons, decimal commas.
+		{"DecimalCommas", "Time;Open;High;Low;Close;Volume\n2025-06-02 10:00;101,25;102,5;100,75;101;1200\n2025-06-02 10:01;101;101,5;100;100,5;800\n",
+			2, time.Minute, barsStart},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bars, step, err := market.ParseBarsCSV([]byte(tc.file), newYork)
@@ -38,6 +41,21 @@ func TestParseBarsCSV(t *testing.T) {
 				t.Fatalf("%d bars of %v from %v: %v", len(bars), step, bars, err)
 			}
 		})
+	}
+}
+
+// TestParseBarsCSVDecimalCommas: a file separated by semicolons reads a
+// decimal comma as the point; one separated by commas does not (a quoted
+// "101,25" there is refused, not read as 10125).
+func TestParseBarsCSVDecimalCommas(t *testing.T) {
+	bars, _, err := market.ParseBarsCSV([]byte("Time;Open;High;Low;Close;Volume\n2025-06-02 10:00;101,25;102,5;100,75;101;1200\n"), newYork)
+	if err != nil || bars[0].Open.String() != "101.25" || bars[0].High.String() != "102.5" || bars[0].Low.String() != "100.75" ||
+		bars[0].Close.String() != "101" || bars[0].Volume.String() != "1200" {
+		t.Fatalf("%+v %v", bars, err)
+	}
+	_, _, err = market.ParseBarsCSV([]byte("time,open,high,low,close\n2025-06-02 10:00,\"101,25\",102,100,101\n"), newYork)
+	if err == nil || !strings.Contains(err.Error(), `the open "101,25" is not a number (write it with a point for decimals`) {
+		t.Fatalf("comma-separated: %v", err)
 	}
 }
 
@@ -58,6 +76,7 @@ func TestParseBarsCSVRefused(t *testing.T) {
 		{head + "2025-06-02 10:00,1,1,1,1e3\n", "line 2: the close \"1e3\" is not a number"},
 		{head + "2025-06-02 10:00,3,2,1,1.5\n", "line 2: the open or close is above the high"},
 		{head + "2025-06-02 10:00:00,1,1,1,1\n2025-06-02 10:00:30,1,1,1,1\n", "30s apart"},
+		{"time;open;high;low;close\n2025-06-02 10:00;1.234,5;1300;1200;1250\n", `line 2: the open "1.234,5" is not a number (write it as 101.25 or 101,25, without a thousands separator)`},
 		{head + "2025-06-02 10:00:00,1,1,1,1\n2025-06-02 10:11:00,1,1,1,1\n", "11m0s apart at the closest: bars are whole minutes apart and a whole number of them make a week"},
 	} {
 		_, _, err := market.ParseBarsCSV([]byte(tc.file), newYork)

@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"maps"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -35,38 +32,46 @@ type BarSource interface {
 	Bars(ctx context.Context, assetType, symbol string, w Window) ([]Bar, error)
 }
 
-// Feeds picks each asset type's bar provider (BARS_PROVIDERS) and caches
-// their answers: a window's bars for TTL, shared by every caller.
+// Feeds picks each asset type's bar provider (BARS_PROVIDERS) and, made
+// by NewFeeds, caches their answers: a window's bars for TTL, shared by
+// every caller.
 type Feeds struct {
 	flights
 	sources map[string]BarSource // by asset type
 }
 
-// NewFeeds returns the bar providers of cfg. quotes is the quote client,
-// whose key also serves Finnhub's bars.
-func NewFeeds(cfg config.Market, quotes *Quotes, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
-	if client == nil {
-		client = http.DefaultClient
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+// NewFeeds returns the bar providers of cfg, their answers cached (the
+// bars route's: many traders' charts ask for one window). Finnhub's bars
+// take the quote key (STOCK_QUOTE_API_KEY).
+func NewFeeds(cfg config.Market, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
+	return newFeeds(cfg, client, now, log)
+}
+
+// NewUncachedFeeds is NewFeeds without the cache, each look-up one call
+// bounded by Timeout: the excursions job's, whose look-ups (a position
+// each, runs minutes apart) never repeat within a TTL.
+func NewUncachedFeeds(cfg config.Market, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
+	f := newFeeds(cfg, client, now, log)
+	f.cache = nil
+	return f
+}
+
+func newFeeds(cfg config.Market, client *http.Client, now func() time.Time, log *slog.Logger) *Feeds {
 	b := cfg.Bars
 	f := &Feeds{flights: newFlights(now), sources: map[string]BarSource{}}
 	for asset, name := range b.Providers {
-		h := httpSource{client: client, log: log}
 		switch name {
 		case config.BarsFinnhub:
-			f.sources[asset] = finnhubBars{quotes}
+			f.sources[asset] = newFinnhub(cfg, client, log)
 		case config.BarsAlpaca:
-			h.name, h.secrets = "Alpaca", []string{b.AlpacaKeyID, b.AlpacaSecretKey}
+			h := newHTTPSource("Alpaca", client, log, b.AlpacaKeyID, b.AlpacaSecretKey)
 			f.sources[asset] = alpaca{httpSource: h, base: strings.TrimSuffix(b.AlpacaURL, "/"), feed: b.AlpacaFeed}
 		case config.BarsTwelveData:
-			h.name, h.secrets, h.planForbids = "Twelve Data", []string{b.TwelveDataKey}, true
+			h := newHTTPSource("Twelve Data", client, log, b.TwelveDataKey)
+			h.planForbids = true
 			f.sources[asset] = twelveData{httpSource: h, base: strings.TrimSuffix(b.TwelveDataURL, "/")}
 		case config.BarsBinance:
-			h.name = "Binance"
-			f.sources[asset] = binance{httpSource: h, base: strings.TrimSuffix(b.BinanceURL, "/")}
+			f.sources[asset] = binance{httpSource: newHTTPSource("Binance", client, log), base: strings.TrimSuffix(b.BinanceURL, "/")}
 		}
 	}
 	if _, ok := f.sources[instrument.AssetOption]; !ok && f.sources[instrument.AssetStock] != nil {
@@ -81,146 +86,23 @@ func (f *Feeds) Source(assetType string) (BarSource, bool) {
 	return s, ok
 }
 
-// Bars returns assetType's provider's bars of symbol in w, cached. Without
-// a provider for assetType it is the codeless 404. Errors are
-// *apperr.Error values that name the provider and say what to do.
+// Bars returns assetType's provider's bars of symbol in w, cached (made by
+// NewFeeds). Without a provider for assetType it is the codeless 404.
+// Errors are *apperr.Error values that name the provider and say what to
+// do, also when ctx ends first.
 func (f *Feeds) Bars(ctx context.Context, assetType, symbol string, w Window) ([]Bar, error) {
 	s, ok := f.sources[assetType]
 	if !ok {
 		return nil, apperr.ErrNotFound
 	}
 	key := s.Name() + " " + assetType + " " + symbol + " " + w.Resolution.Code + " " + w.From.Format(time.RFC3339) + " " + w.To.Format(time.RFC3339)
-	v, err := f.get(ctx, key, func(ctx context.Context) (any, error) { return s.Bars(ctx, assetType, symbol, w) })
+	v, err := f.get(ctx, key, errTimedOut(s.Name()), func(ctx context.Context) (any, error) { return s.Bars(ctx, assetType, symbol, w) })
 	bars, _ := v.([]Bar)
 	return bars, err
 }
 
-// refusal is a provider's refusal to serve this instance at all for now
-// (its rate limit, a refused key): the client sees the *apperr.Error it
-// wraps; Refused tells a job to stop asking.
-type refusal struct{ e *apperr.Error }
-
-func (r refusal) Error() string { return r.e.Error() }
-func (r refusal) Unwrap() error { return r.e }
-
-// Refused reports whether err is a provider's refusal of every look-up
-// for now (a rate limit, a bad key), rather than a failure of one.
-func Refused(err error) bool {
-	var r refusal
-	return errors.As(err, &r)
-}
-
-// The errors of a provider, in the trader's words.
-func errKeyRefused(name string) error {
-	return refusal{apperr.New(apperr.BadGateway, "%s refused this instance's market-data key, so no bars can be shown; the administrator should check it (docs/market-data.md)", name)}
-}
-
-func errRateLimited(name string, retryAfter int) error {
-	e := apperr.New(apperr.BadGateway, "%s's request limit for this instance is used up for now; try again in a minute", name)
-	e.RetryAfterSeconds = retryAfter
-	return refusal{e}
-}
-
-// errBeyondPlan is a symbol the provider's plan for this instance does
-// not cover: no bars from it (the job marks the position measured
-// without them), not a refusal of every look-up.
-func errBeyondPlan(name string) error {
-	return &apperr.Error{Code: apperr.NotFound, Message: fmt.Sprintf("%s's plan for this instance does not cover this symbol, so it has no bars of it: upload a bars file (CSV) exported from your platform, or ask the administrator about the plan", name)}
-}
-
-func errUnusable(name string) error {
-	return apperr.New(apperr.BadGateway, "%s did not answer usably; try again shortly", name)
-}
-
-func errTimedOut(name string) error {
-	return apperr.New(apperr.GatewayTimeout, "%s did not answer in time; try again shortly", name)
-}
-
 // maxPages bounds the calls one window's bars may take.
 const maxPages = 5
-
-// httpSource is what the HTTP providers share: the client, the name their
-// errors carry, and the secrets masked in a log line.
-type httpSource struct {
-	name    string
-	client  *http.Client
-	log     *slog.Logger
-	secrets []string
-	// planForbids: a 403 is a symbol beyond the key's plan (Twelve
-	// Data's), not a refused key, and is the caller's to read.
-	planForbids bool
-}
-
-func (h httpSource) Name() string { return h.name }
-
-// get sends GET u with header and returns the status and body (at most
-// maxQuoteBody). A status of 401 or 403 (unless planForbids) is errKeyRefused, 429 (and
-// Binance's ban, 418) errRateLimited, a transport failure errUnusable or
-// errTimedOut; any other status is the caller's to read.
-func (h httpSource) get(ctx context.Context, u string, header http.Header) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		h.fail("building the request failed", err)
-		return 0, nil, errUnusable(h.name)
-	}
-	maps.Copy(req.Header, header)
-	req.Header.Set("Accept", "application/json")
-	res, err := h.client.Do(req)
-	if err != nil {
-		return 0, nil, h.transportError(ctx, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
-	if err != nil {
-		return 0, nil, h.transportError(ctx, err)
-	}
-	switch res.StatusCode {
-	case http.StatusForbidden:
-		if h.planForbids {
-			break
-		}
-		fallthrough
-	case http.StatusUnauthorized:
-		h.log.Warn("bar provider refused the key", "provider", h.name, "status", res.StatusCode)
-		return 0, nil, errKeyRefused(h.name)
-	case http.StatusTooManyRequests, http.StatusTeapot:
-		h.log.Warn("bar provider's rate limit reached", "provider", h.name, "status", res.StatusCode)
-		retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
-		return 0, nil, errRateLimited(h.name, max(retry, 60))
-	}
-	if len(body) > maxQuoteBody {
-		h.fail("answer too large", errors.New("over 1 MiB"))
-		return 0, nil, errUnusable(h.name)
-	}
-	return res.StatusCode, body, nil
-}
-
-func (h httpSource) transportError(ctx context.Context, err error) error {
-	var ne net.Error
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		h.log.Warn("bar provider did not answer in time", "provider", h.name)
-		return errTimedOut(h.name)
-	}
-	h.fail("bar provider not reachable", err)
-	return errUnusable(h.name)
-}
-
-// fail logs a provider failure with every secret masked.
-func (h httpSource) fail(msg string, err error) {
-	text := err.Error()
-	for _, s := range h.secrets {
-		if s != "" {
-			text = strings.ReplaceAll(text, s, "[redacted]")
-		}
-	}
-	h.log.Warn(msg, "provider", h.name, "err", text)
-}
-
-// unusable logs why an answer was refused and returns errUnusable.
-func (h httpSource) unusable(err error) error {
-	h.fail("bar provider answered bars unusably", err)
-	return errUnusable(h.name)
-}
 
 // interval is a provider's name of w's resolution: names lists them in
 // the order of Resolutions.
@@ -258,29 +140,6 @@ func decimalOf(raw json.RawMessage) (decimal.Decimal, error) {
 		return decimal.Decimal{}, errors.New("not a number")
 	}
 	return decimal.NewFromString(s)
-}
-
-// finnhubBars is Finnhub's candles through the quote client and its key:
-// GET {base}/stock/candle?symbol=&resolution=&from=&to= (unix seconds),
-// answering {"s":"ok"|"no_data","t":[],"o":[],"h":[],"l":[],"c":[],"v":[]}.
-// Its free plan no longer serves candles; a paid key does.
-type finnhubBars struct{ q *Quotes }
-
-func (finnhubBars) Name() string { return "Finnhub" }
-
-func (f finnhubBars) Bars(ctx context.Context, _ string, symbol string, w Window) ([]Bar, error) {
-	from, to := strconv.FormatInt(w.From.Unix(), 10), strconv.FormatInt(w.To.Unix(), 10)
-	path := "/stock/candle?symbol=" + url.QueryEscape(symbol) + "&resolution=" + w.Resolution.Code + "&from=" + from + "&to=" + to
-	body, err := f.q.call(ctx, symbol, path)
-	if err != nil {
-		return nil, err
-	}
-	bars, err := parseBars(body)
-	if err != nil {
-		f.q.fail(symbol, "quote provider answered bars unusably", err)
-		return nil, ErrQuoteUnavailable
-	}
-	return bars, nil
 }
 
 // alpaca is Alpaca's Market Data API v2 (stocks):

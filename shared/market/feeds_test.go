@@ -36,7 +36,7 @@ func feeds(t *testing.T, asset, provider, url string) (*market.Feeds, *logs) {
 		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: url, AlpacaFeed: "iex",
 		TwelveDataKey: twelveKey, TwelveDataURL: url, BinanceURL: url,
 	}}
-	return market.NewFeeds(cfg, market.NewQuotes(cfg, nil, time.Now, log), nil, time.Now, log), out
+	return market.NewFeeds(cfg, nil, time.Now, log), out
 }
 
 // checkHour holds bars to the hour's 60 minutes, in order.
@@ -171,6 +171,20 @@ func TestProviderErrors(t *testing.T) {
 			t.Fatalf("error %v", err)
 		}
 	})
+	t.Run("CallerDeadline", func(t *testing.T) {
+		// The route's own deadline passing answers the provider's words,
+		// not the quote provider's.
+		release := make(chan struct{})
+		p := markettest.NewProvider(t, func(w http.ResponseWriter, r *http.Request) { <-release })
+		t.Cleanup(func() { close(release) })
+		f, _ := feeds(t, "crypto", config.BarsBinance, p.URL)
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		_, err := f.Bars(cctx, "crypto", "BTC/USDT", minuteWindow)
+		if code(err) != apperr.GatewayTimeout || !strings.Contains(err.Error(), "Binance did not answer in time") || strings.Contains(err.Error(), "quote") {
+			t.Fatalf("error %v", err)
+		}
+	})
 	t.Run("NoProvider", func(t *testing.T) {
 		f, _ := feeds(t, "crypto", config.BarsBinance, "http://127.0.0.1:1")
 		if _, ok := f.Source("future"); ok {
@@ -180,6 +194,30 @@ func TestProviderErrors(t *testing.T) {
 			t.Fatalf("error %v", err)
 		}
 	})
+}
+
+// TestUncachedFeeds: the excursions job's feeds ask the provider every
+// time; the route's ask once a window within the TTL.
+func TestUncachedFeeds(t *testing.T) {
+	p := markettest.NewProvider(t, markettest.Binance(map[string][]markettest.Candle{"BTCUSDT": hour}))
+	cfg := config.Market{Bars: config.Bars{Providers: map[string]string{"crypto": config.BarsBinance}, BinanceURL: p.URL}}
+	for _, tc := range []struct {
+		name  string
+		feeds *market.Feeds
+		calls int
+	}{
+		{"Cached", market.NewFeeds(cfg, nil, time.Now, nil), 1},
+		{"Uncached", market.NewUncachedFeeds(cfg, nil, time.Now, nil), 2},
+	} {
+		before := p.Calls()
+		for range 2 {
+			bars, err := tc.feeds.Bars(context.Background(), "crypto", "BTC/USDT", minuteWindow)
+			checkHour(t, bars, err)
+		}
+		if got := p.Calls() - before; got != tc.calls {
+			t.Errorf("%s: %d calls, want %d", tc.name, got, tc.calls)
+		}
+	}
 }
 
 // TestOptionsUseTheStockProvider: an option's bars are its underlying's,

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -31,8 +29,6 @@ const (
 	DefaultQuoteTTL      = 60 * time.Second
 	DefaultQuoteErrorTTL = 5 * time.Second
 	maxQuoteBody         = 1 << 20
-	// sweepAbove is the cache size above which expired entries are dropped.
-	sweepAbove = 1024
 )
 
 // Quote is a delayed last price.
@@ -48,7 +44,7 @@ type Quote struct {
 // the provider's own words never reach the client.
 var (
 	ErrQuoteUnavailable = apperr.New(apperr.BadGateway, "the quote provider did not answer usably; try again shortly")
-	ErrQuoteTimeout     = apperr.New(apperr.GatewayTimeout, "the quote provider did not answer in time; try again shortly")
+	ErrQuoteTimeout     = apperr.New(apperr.GatewayTimeout, "the quote provider did not answer in time, so no price can be shown now; try again in a minute, and tell the administrator if it keeps happening")
 	ErrNoQuote          = &apperr.Error{Code: apperr.NotFound, Message: "no quote for this symbol"}
 )
 
@@ -69,29 +65,59 @@ var (
 // provider has no data for the symbol: 404.
 type Quotes struct {
 	flights
-	baseURL string
-	key     string
-	client  *http.Client
-	log     *slog.Logger
+	api finnhub
 }
 
 // NewQuotes returns the quote client of cfg.
 func NewQuotes(cfg config.Market, client *http.Client, now func() time.Time, log *slog.Logger) *Quotes {
+	return &Quotes{flights: newFlights(now), api: newFinnhub(cfg, client, log)}
+}
+
+// Enabled reports whether a key is configured.
+func (q *Quotes) Enabled() bool { return q.api.key() != "" }
+
+// finnhub is Finnhub's API with the instance's key (STOCK_QUOTE_API_KEY,
+// at STOCK_QUOTE_BASE_URL): the quotes' provider, and a bar provider.
+type finnhub struct {
+	httpSource
+	base string
+}
+
+func newFinnhub(cfg config.Market, client *http.Client, log *slog.Logger) finnhub {
 	base := cfg.QuoteBaseURL
 	if base == "" {
 		base = DefaultQuoteBaseURL
 	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Quotes{flights: newFlights(now), baseURL: strings.TrimSuffix(base, "/"), key: cfg.QuoteAPIKey, client: client, log: log}
+	return finnhub{httpSource: newHTTPSource("Finnhub", client, log, cfg.QuoteAPIKey), base: strings.TrimSuffix(base, "/")}
 }
 
-// Enabled reports whether a key is configured.
-func (q *Quotes) Enabled() bool { return q.key != "" }
+func (f finnhub) key() string { return f.secrets[0] }
+
+// call sends GET {base}{path} with the key in the X-Finnhub-Token header
+// (never in the URL, so it cannot reach a log through an error message):
+// httpSource.get.
+func (f finnhub) call(ctx context.Context, path string) (int, []byte, error) {
+	return f.get(ctx, f.base+path, http.Header{"X-Finnhub-Token": {f.key()}})
+}
+
+// Bars are Finnhub's candles: GET {base}/stock/candle?symbol=&resolution=&from=&to=
+// (unix seconds), answering {"s":"ok"|"no_data","t":[],"o":[],"h":[],"l":[],"c":[],"v":[]}.
+// Its free plan no longer serves candles; a paid key does.
+func (f finnhub) Bars(ctx context.Context, _ string, symbol string, w Window) ([]Bar, error) {
+	from, to := strconv.FormatInt(w.From.Unix(), 10), strconv.FormatInt(w.To.Unix(), 10)
+	status, body, err := f.call(ctx, "/stock/candle?symbol="+url.QueryEscape(symbol)+"&resolution="+w.Resolution.Code+"&from="+from+"&to="+to)
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusOK {
+		return nil, f.unusable(fmt.Errorf("status %d", status))
+	}
+	bars, err := parseBars(body)
+	if err != nil {
+		return nil, f.unusable(err)
+	}
+	return bars, nil
+}
 
 // Get returns the delayed quote of symbol, which must already be valid
 // (ValidSymbol). Errors are *apperr.Error values: 404 (disabled, or no data),
@@ -109,7 +135,7 @@ func (q *Quotes) lookup(ctx context.Context, key string, fetch func(context.Cont
 	if !q.Enabled() {
 		return nil, apperr.ErrNotFound
 	}
-	return q.get(ctx, key, fetch)
+	return q.get(ctx, key, ErrQuoteTimeout, fetch)
 }
 
 // providerQuote is the part of the provider's answer used. Numbers stay raw
@@ -131,49 +157,29 @@ func number(raw json.RawMessage) (json.Number, bool) {
 }
 
 func (q *Quotes) fetch(ctx context.Context, symbol string) (Quote, error) {
-	body, err := q.call(ctx, symbol, "/quote?symbol="+url.QueryEscape(symbol))
-	if err != nil {
-		return Quote{}, err
+	status, body, err := q.api.call(ctx, "/quote?symbol="+url.QueryEscape(symbol))
+	switch {
+	case err != nil:
+		// A refused key or a used-up limit, logged by the call, is a
+		// failed look-up in the quote's words.
+		if e, ok := apperr.As(err); ok && e.Code == apperr.GatewayTimeout {
+			return Quote{}, ErrQuoteTimeout
+		}
+		return Quote{}, ErrQuoteUnavailable
+	case status != http.StatusOK:
+		q.api.fail("quote provider refused the lookup", fmt.Errorf("status %d", status))
+		return Quote{}, ErrQuoteUnavailable
 	}
 	quote, err := parseQuote(symbol, body)
 	if err != nil && !errors.Is(err, ErrNoQuote) {
-		q.fail(symbol, "quote provider answered something unusable", err)
+		q.api.fail("quote provider answered something unusable", err)
 		return Quote{}, ErrQuoteUnavailable
 	}
 	return quote, err
 }
 
-// call sends GET {base}{path} with the key and returns the body of a 200;
-// anything else is ErrQuoteUnavailable or ErrQuoteTimeout, logged.
-func (q *Quotes) call(ctx context.Context, symbol, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, q.baseURL+path, nil)
-	if err != nil {
-		q.fail(symbol, "building the request failed", err)
-		return nil, ErrQuoteUnavailable
-	}
-	req.Header.Set("X-Finnhub-Token", q.key)
-	req.Header.Set("Accept", "application/json")
-	res, err := q.client.Do(req)
-	if err != nil {
-		return nil, q.transportError(ctx, symbol, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
-	if err != nil {
-		return nil, q.transportError(ctx, symbol, err)
-	}
-	if res.StatusCode != http.StatusOK {
-		q.log.Warn("quote provider refused the lookup", "symbol", symbol, "status", res.StatusCode)
-		return nil, ErrQuoteUnavailable
-	}
-	return body, nil
-}
-
 // parseQuote reads the provider's body.
 func parseQuote(symbol string, body []byte) (Quote, error) {
-	if len(body) > maxQuoteBody {
-		return Quote{}, errors.New("answer too large")
-	}
 	var p providerQuote
 	if err := json.Unmarshal(body, &p); err != nil {
 		return Quote{}, errors.New("answer is not the expected JSON object")
@@ -200,29 +206,6 @@ func parseQuote(symbol string, body []byte) (Quote, error) {
 		return Quote{}, fmt.Errorf("t is %d", unix)
 	}
 	return Quote{Symbol: symbol, Price: price, Currency: "USD", AsOf: time.Unix(unix, 0).UTC(), Delayed: true}, nil
-}
-
-// transportError classifies a failed call: out of time is 504, anything
-// else 502.
-func (q *Quotes) transportError(ctx context.Context, symbol string, err error) error {
-	var ne net.Error
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		q.log.Warn("quote provider did not answer in time", "symbol", symbol, "timeout", q.Timeout.String())
-		return ErrQuoteTimeout
-	}
-	q.fail(symbol, "quote provider not reachable", err)
-	return ErrQuoteUnavailable
-}
-
-// fail logs a provider failure. The key travels in a header, never in the
-// URL, so it is not in err; it is masked anyway should a transport ever
-// echo request data.
-func (q *Quotes) fail(symbol, msg string, err error) {
-	text := err.Error()
-	if q.key != "" {
-		text = strings.ReplaceAll(text, q.key, "[redacted]")
-	}
-	q.log.Warn(msg, "symbol", symbol, "err", text)
 }
 
 // ValidSymbol uppercases s and reports whether it is a ticker the quote

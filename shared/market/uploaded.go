@@ -83,12 +83,7 @@ func UploadedBars(ctx context.Context, q db.Querier, userID, symbol string, w Wi
 // joined bar holds part of a bar beyond its end (every length
 // ParseBarsCSV takes divides a week, so the week is one).
 func uploadResolution(step, atLeast time.Duration) Resolution {
-	for _, r := range Resolutions {
-		if r.Step >= max(step, atLeast) && r.Step%step == 0 {
-			return r
-		}
-	}
-	return Resolutions[len(Resolutions)-1]
+	return finest(func(r Resolution) bool { return r.Step >= max(step, atLeast) && r.Step%step == 0 })
 }
 
 // Resample joins bars (oldest first) into bars of length step, a multiple

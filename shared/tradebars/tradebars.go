@@ -26,11 +26,14 @@ type Service struct {
 	feeds   *market.Feeds
 	pool    *pgxpool.Pool
 	journal *journalstore.Store
+	// JobCalls bounds the provider look-ups of one run of the excursions
+	// job (MeasureDue); JobCalls by default.
+	JobCalls int
 }
 
 // New returns the service over feeds, the database and the journal's store.
 func New(feeds *market.Feeds, pool *pgxpool.Pool, store *journalstore.Store) *Service {
-	return &Service{feeds: feeds, pool: pool, journal: store}
+	return &Service{feeds: feeds, pool: pool, journal: store, JobCalls: JobCalls}
 }
 
 // Instrument is what p's chart shows: the asset type whose provider serves
@@ -125,14 +128,19 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 			return Bars{}, ErrNoBars
 		}
 	}
-	// An option's bars are its underlying's, whose prices are not its
-	// premiums: its excursions are not measured from them.
-	if assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption {
+	if measurable(assetType) {
 		if ex, ok := market.Measure(tradeOf(p, out.HeldFrom, out.HeldTo), measureBars, measureStep); ok {
 			out.Excursions = &ex
 		}
 	}
 	return out, nil
+}
+
+// measurable reports whether bars measure the excursions of a position of
+// assetType: an option's bars are its underlying's, whose prices are not
+// its premiums.
+func measurable(assetType string) bool {
+	return assetType != instrument.AssetOption && assetType != instrument.AssetFutureOption
 }
 
 // tradeOf is what market.Measure reads of p.
@@ -180,25 +188,38 @@ func measured(b Bars) journalstore.Measured {
 	return journalstore.Measured{MAE: &e.MAE, MFE: &e.MFE, FirstHit: hit, Source: b.Source}
 }
 
-// JobBatch bounds the positions one run of the excursions job measures: a
-// free plan's minute of provider calls (Twelve Data's is 8).
-const JobBatch = 8
+// JobCalls bounds the provider look-ups of one run of the excursions job:
+// a free plan's minute of calls (Twelve Data's is 8). Each is bounded in
+// time by the providers' timeout (market.DefaultQuoteTimeout), so a run
+// whose provider hangs ends within JobCalls of it.
+const JobCalls = 8
 
-// MeasureDue measures up to JobBatch closed positions whose excursions
-// were never measured to their close, the excursions job (shared/jobs).
-// A position without bars (ErrNoBars, or a provider's empty answer) is
-// recorded as measured without them: it is due again once bars of its
-// symbol are uploaded (journalstore.Unmeasured). A provider's failure on
-// one position (an outage, an answer it could not read) records nothing
-// for it, so the next run tries again; a provider's refusal of every
-// look-up (its rate limit, a bad key) ends the run. It returns how many
-// it recorded, and the last failure when a position was left.
+// jobBatch is how many due positions one run reads: those needing no
+// provider look-up (options, asset types without a provider) spend none
+// of JobCalls, so a run reads more than it may look up.
+const jobBatch = 4 * JobCalls
+
+// MeasureDue measures the closed positions whose excursions were never
+// measured to their close, up to JobCalls provider look-ups and jobBatch
+// positions, the least recently tried first: the excursions job
+// (shared/jobs).
+//
+// An option is recorded as measured without bars without a look-up (its
+// chart is its underlying's). A position without bars (ErrNoBars, or a
+// provider's empty answer) is recorded as measured without them: it is
+// due again once bars of its symbol are uploaded (journalstore.Unmeasured).
+// A provider's failure on one position (an outage, an answer it could not
+// read, no answer in time) records only the attempt
+// (journalstore.RecordAttempt), so the next runs try the others first and
+// it again after them; a provider's refusal of every look-up (its rate
+// limit, a bad key) ends the run. It returns how many it recorded, and
+// the last failure when a position was left.
 func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
-	due, err := s.journal.Unmeasured(ctx, JobBatch)
+	due, err := s.journal.Unmeasured(ctx, jobBatch)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
+	n, calls := 0, 0
 	var left error
 	for _, u := range due {
 		p, err := s.journal.Position(ctx, u.UserID, u.PositionID)
@@ -208,13 +229,25 @@ func (s *Service) MeasureDue(ctx context.Context, now time.Time) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		b, err := s.For(ctx, u.UserID, p, now, nil)
+		var b Bars
+		if assetType, _, known := Instrument(p.Summary); measurable(assetType) {
+			if _, ok := s.feeds.Source(assetType); ok && known {
+				if calls == s.JobCalls {
+					continue // the run's look-ups are spent: a later run's
+				}
+				calls++
+			}
+			b, err = s.For(ctx, u.UserID, p, now, nil)
+		}
 		if ae, ok := apperr.As(err); ok && !market.Refused(err) {
 			switch ae.Code {
 			case apperr.NotFound:
 				b, err = Bars{}, nil // no bars: measured without them
 			case apperr.BadGateway, apperr.GatewayTimeout:
-				left = err // this position's look-up failed: the next run tries again
+				left = err // this position's look-up failed: tried again after the others
+				if err := s.journal.RecordAttempt(ctx, u.UserID, p.ID, now); err != nil {
+					return n, err
+				}
 				continue
 			}
 		}

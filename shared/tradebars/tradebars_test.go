@@ -3,6 +3,7 @@ package tradebars_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -82,7 +83,7 @@ func newRig(t *testing.T) *rig {
 	cfg := config.Market{Bars: config.Bars{Providers: map[string]string{"stock": config.BarsAlpaca},
 		AlpacaKeyID: alpacaID, AlpacaSecretKey: alpacaSecret, AlpacaURL: r.provider.URL, AlpacaFeed: "iex"}}
 	r.clock.Store(now.UnixNano())
-	feeds := market.NewFeeds(cfg, market.NewQuotes(cfg, nil, r.now, nil), nil, r.now, nil)
+	feeds := market.NewFeeds(cfg, nil, r.now, nil)
 	r.store = journalstore.New(r.pool, nil, r.now)
 	r.svc = tradebars.New(feeds, r.pool, r.store)
 	if err := r.pool.QueryRow(r.ctx, `INSERT INTO users (email, password_hash) VALUES ('bars@example.com', 'x') RETURNING id::text`).Scan(&r.user); err != nil {
@@ -309,5 +310,80 @@ func TestDeleteUpload(t *testing.T) {
 	}
 	if n, err := r.svc.MeasureDue(r.ctx, r.later(time.Minute)); n != 1 || err != nil || r.measured(t, p.ID) != "" {
 		t.Fatalf("measured again %d %v %q", n, err, r.measured(t, p.ID))
+	}
+}
+
+// TestMeasureDueBudget: a run looks up at most JobCalls positions' bars
+// at the provider; an option is recorded as measured without bars and a
+// position of an asset type without a provider as measured without them,
+// neither with a look-up, so neither spends the budget; the rest are the
+// next run's.
+func TestMeasureDueBudget(t *testing.T) {
+	r := newRig(t)
+	r.svc.JobCalls = 3
+	var stocks []string
+	for _, symbol := range []string{"AAPL", "MSFT", "ZZA", "ZZB", "ZZC"} {
+		stocks = append(stocks, r.closed(t, "stock", symbol).ID)
+	}
+	options := []string{r.closed(t, "option", "AAPL  250620C00200000").ID, r.closed(t, "option", "MSFT  250620P00300000").ID}
+	future := r.closed(t, "future", "ESU25").ID
+
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); n != 3+len(options)+1 || err != nil {
+		t.Fatalf("first run: %d %v", n, err)
+	}
+	if got := r.provider.Calls(); got != 3 {
+		t.Fatalf("first run: %d provider calls, want 3", got)
+	}
+	for _, id := range append(options, future) {
+		if got := r.measured(t, id); got != "" {
+			t.Fatalf("%s measured %q, want without bars", id, got)
+		}
+	}
+	left := 0
+	for _, id := range stocks {
+		if r.measured(t, id) == "-" {
+			left++
+		}
+	}
+	if left != 2 {
+		t.Fatalf("%d stocks left after the first run, want 2", left)
+	}
+	if n, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); n != 2 || err != nil || r.provider.Calls() != 5 {
+		t.Fatalf("second run: %d %v, %d calls", n, err, r.provider.Calls())
+	}
+	for _, id := range stocks {
+		if got := r.measured(t, id); got == "-" {
+			t.Fatalf("%s still unmeasured", id)
+		}
+	}
+}
+
+// TestMeasureDueNoStarvation: positions whose provider keeps failing,
+// closed before a good one and more than a run looks up, do not keep it
+// waiting: a failed position is tried again only after the others.
+func TestMeasureDueNoStarvation(t *testing.T) {
+	r := newRig(t)
+	r.svc.JobCalls = 3
+	var failing []string
+	for i := range 4 {
+		at := entryAt.Add(-time.Duration(i+1) * time.Hour) // closed before the good one
+		failing = append(failing, r.held(t, "stock", fmt.Sprintf("DOWN%d", i), at, at.Add(5*time.Minute)).ID)
+	}
+	good := r.closed(t, "stock", "AAPL")
+	for run := 1; r.measured(t, good.ID) == "-"; run++ {
+		if run > 2 {
+			t.Fatalf("AAPL still unmeasured after %d runs", run-1)
+		}
+		if _, err := r.svc.MeasureDue(r.ctx, r.later(10*time.Minute)); err == nil {
+			t.Fatalf("run %d: no failure reported", run)
+		}
+	}
+	if got := r.measured(t, good.ID); got != "Alpaca" {
+		t.Fatalf("AAPL measured from %q", got)
+	}
+	for _, id := range failing {
+		if got := r.measured(t, id); got != "-" {
+			t.Fatalf("failing %s marked %q", id, got)
+		}
 	}
 }

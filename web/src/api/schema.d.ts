@@ -2876,7 +2876,8 @@ export interface paths {
          *     underlying) with a CSV file as platforms export it (the body, as
          *     `text/csv`): a header naming a time column (or a date and a time
          *     column), open, high, low, close and optionally volume, separated by
-         *     commas, semicolons or tabs, one bar a line in any order. Times
+         *     commas, semicolons or tabs, one bar a line in any order (a file
+         *     separated by semicolons may write decimal commas, 101,25). Times
          *     without a zone are read in `timezone` (default the user's); unix
          *     seconds are read too. Bars are whole minutes apart, a whole number
          *     of them making a week; at most 100,000 bars and 8 MiB. Every position of the symbol shows
@@ -13482,9 +13483,9 @@ export interface operations {
                 resolution?: "1" | "5" | "15" | "30" | "60" | "D" | "W";
                 /**
                  * @description `hold` (the default): the hold with its margin, as above.
-                 *     `session`: the day's context, the whole UTC days of the hold and
-                 *     the day before it (the prior session's close when that day
-                 *     traded), at the finest resolution showing it in at most 480 bars
+                 *     `session`: the day's context, the whole days of the hold and the
+                 *     day before it in the user's time zone (the prior session's close
+                 *     when that day traded), at the finest resolution showing it in at most 480 bars
                  *     unless `resolution` says. Anything else is 400 `VALIDATION_ERROR`
                  *     on field `window`.
                  */
