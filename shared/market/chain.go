@@ -7,13 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -94,10 +91,9 @@ type OptionGreeks struct {
 // for TTL (an error for ErrorTTL), one call for concurrent look-ups.
 type Chains struct {
 	flights
+	httpSource
 	baseURL string
 	key     string
-	client  *http.Client
-	log     *slog.Logger
 }
 
 // NewChains returns the chain client of cfg.
@@ -106,13 +102,9 @@ func NewChains(cfg config.Market, client *http.Client, now func() time.Time, log
 	if base == "" {
 		base = DefaultChainBaseURL
 	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	c := &Chains{flights: newFlights(now), baseURL: strings.TrimSuffix(base, "/"), key: cfg.TradierKey, client: client, log: log}
+	src := newHTTPSource("Tradier", client, log, cfg.TradierKey)
+	src.maxBody = maxChainBody
+	c := &Chains{flights: newFlights(now), httpSource: src, baseURL: strings.TrimSuffix(base, "/"), key: cfg.TradierKey}
 	c.Timeout = chainTimeout
 	return c
 }
@@ -120,20 +112,8 @@ func NewChains(cfg config.Market, client *http.Client, now func() time.Time, log
 // Enabled reports whether a token is configured.
 func (c *Chains) Enabled() bool { return c.key != "" }
 
-// The errors of a chain look-up, in the trader's words. The provider's own
-// words never reach them.
-var (
-	ErrNoChain         = apperr.New(apperr.NotFound, "no options are listed for this symbol")
-	errChainKeyRefused = apperr.New(apperr.BadGateway, "Tradier refused this instance's options-data token (TRADIER_API_KEY); the administrator should check it")
-	errChainUnusable   = apperr.New(apperr.BadGateway, "Tradier did not answer usably about options; try again shortly")
-	errChainTimedOut   = apperr.New(apperr.GatewayTimeout, "Tradier did not answer in time about options; try again shortly")
-)
-
-func errChainRateLimited(retryAfter int) error {
-	e := apperr.New(apperr.BadGateway, "Tradier's request limit for this instance is used up for now; try again in a minute")
-	e.RetryAfterSeconds = retryAfter
-	return e
-}
+// ErrNoChain is a symbol without listed options.
+var ErrNoChain = apperr.New(apperr.NotFound, "no options are listed for this symbol")
 
 // Chain returns the chain of symbol (already valid: ValidSymbol) expiring
 // on expiration (YYYY-MM-DD), or on the nearest listed expiration not
@@ -144,7 +124,7 @@ func (c *Chains) Chain(ctx context.Context, symbol, expiration string) (OptionCh
 	if !c.Enabled() {
 		return OptionChain{}, apperr.ErrNotFound
 	}
-	v, err := c.get(ctx, "expirations "+symbol, func(ctx context.Context) (any, error) { return c.fetchExpirations(ctx, symbol) })
+	v, err := c.flights.get(ctx, "expirations "+symbol, errTimedOut(c.name), func(ctx context.Context) (any, error) { return c.fetchExpirations(ctx, symbol) })
 	if err != nil {
 		return OptionChain{}, err
 	}
@@ -158,7 +138,7 @@ func (c *Chains) Chain(ctx context.Context, symbol, expiration string) (OptionCh
 		return OptionChain{}, apperr.Invalid("expiration", fmt.Sprintf("has no %s options on %s; listed expirations include %s",
 			symbol, expiration, strings.Join(dates[:min(len(dates), 6)], ", ")))
 	}
-	v, err = c.get(ctx, "chain "+symbol+" "+expiration, func(ctx context.Context) (any, error) {
+	v, err = c.flights.get(ctx, "chain "+symbol+" "+expiration, errTimedOut(c.name), func(ctx context.Context) (any, error) {
 		return c.fetchChain(ctx, symbol, expiration)
 	})
 	if err != nil {
@@ -195,7 +175,7 @@ func (c *Chains) fetchExpirations(ctx context.Context, symbol string) ([]string,
 	}
 	dates, err := parseExpirations(body)
 	if err != nil {
-		return nil, c.unusable(symbol, err)
+		return nil, c.unusable(fmt.Errorf("%s: %w", symbol, err))
 	}
 	return dates, nil
 }
@@ -208,72 +188,23 @@ func (c *Chains) fetchChain(ctx context.Context, symbol, expiration string) ([]O
 	}
 	contracts, err := parseChain(body, expiration)
 	if err != nil {
-		return nil, c.unusable(symbol, err)
+		return nil, c.unusable(fmt.Errorf("%s: %w", symbol, err))
 	}
 	return contracts, nil
 }
 
 // call sends GET {base}{path} with the token and returns the body of a
-// 200: 401 and 403 are a refused token, 429 the rate limit, anything else
-// unusable; each is logged without the token.
+// 200; httpSource answers a refused token, the rate limit and a transport
+// failure, and any other status is unusable.
 func (c *Chains) call(ctx context.Context, path string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.baseURL+path, nil)
+	status, body, err := c.httpSource.get(ctx, c.baseURL+path, http.Header{"Authorization": {"Bearer " + c.key}})
 	if err != nil {
-		c.fail("building the options request failed", err)
-		return nil, errChainUnusable
+		return nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+c.key)
-	req.Header.Set("Accept", "application/json")
-	res, err := c.client.Do(req)
-	if err != nil {
-		return nil, c.transportError(ctx, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxChainBody+1))
-	if err != nil {
-		return nil, c.transportError(ctx, err)
-	}
-	switch {
-	case res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden:
-		c.log.Warn("options provider refused the token", "provider", "Tradier", "status", res.StatusCode)
-		return nil, errChainKeyRefused
-	case res.StatusCode == http.StatusTooManyRequests:
-		c.log.Warn("options provider's rate limit reached", "provider", "Tradier")
-		retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
-		return nil, errChainRateLimited(max(retry, 60))
-	case res.StatusCode != http.StatusOK:
-		c.log.Warn("options provider refused the look-up", "provider", "Tradier", "status", res.StatusCode)
-		return nil, errChainUnusable
-	case len(body) > maxChainBody:
-		c.fail("options provider answered too much", fmt.Errorf("over %d bytes", maxChainBody))
-		return nil, errChainUnusable
+	if status != http.StatusOK {
+		return nil, c.unusable(fmt.Errorf("status %d", status))
 	}
 	return body, nil
-}
-
-func (c *Chains) transportError(ctx context.Context, err error) error {
-	var ne net.Error
-	if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() {
-		c.log.Warn("options provider did not answer in time", "provider", "Tradier", "timeout", c.Timeout.String())
-		return errChainTimedOut
-	}
-	c.fail("options provider not reachable", err)
-	return errChainUnusable
-}
-
-func (c *Chains) unusable(symbol string, err error) error {
-	c.fail("options provider answered unusably for "+symbol, err)
-	return errChainUnusable
-}
-
-// fail logs a failure with the token masked, should a transport ever
-// echo request data.
-func (c *Chains) fail(msg string, err error) {
-	text := err.Error()
-	if c.key != "" {
-		text = strings.ReplaceAll(text, c.key, "[redacted]")
-	}
-	c.log.Warn(msg, "provider", "Tradier", "err", text)
 }
 
 // oneOrMany reads a JSON array of T, or a single T standing for an array

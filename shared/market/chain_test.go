@@ -112,7 +112,7 @@ func TestOptionChains(t *testing.T) {
 		p := markettest.NewProvider(t, markettest.Tradier(tradierToken, spyContracts, 0))
 		c, out := chains(p.URL, "wrong-token-27182", evening)
 		_, err := c.Chain(ctx, "SPY", "")
-		if e, ok := apperr.As(err); !ok || e.Code != apperr.BadGateway || !strings.Contains(e.Message, "TRADIER_API_KEY") {
+		if e, ok := apperr.As(err); !ok || e.Code != apperr.BadGateway || !strings.Contains(e.Message, "Tradier refused this instance's market-data key") {
 			t.Fatalf("%v", err)
 		}
 		if strings.Contains(out.String(), "wrong-token-27182") || len(out.Lines("WARN")) == 0 {

@@ -1,6 +1,7 @@
 package market
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,7 +33,7 @@ func Refused(err error) bool {
 
 // The errors of a provider, in the trader's words.
 func errKeyRefused(name string) error {
-	return refusal{apperr.New(apperr.BadGateway, "%s refused this instance's market-data key, so no bars can be shown; the administrator should check it (docs/market-data.md)", name)}
+	return refusal{apperr.New(apperr.BadGateway, "%s refused this instance's market-data key, so it sends no data; the administrator should check the key (docs/market-data.md)", name)}
 }
 
 func errRateLimited(name string, retryAfter int) error {
@@ -67,6 +68,8 @@ type httpSource struct {
 	// planForbids: a 403 is a symbol beyond the key's plan (Twelve
 	// Data's), not a refused key, and is the caller's to read.
 	planForbids bool
+	// maxBody bounds an answer; 0 is maxQuoteBody.
+	maxBody int
 }
 
 // newHTTPSource is the provider name's HTTP path through client (nil:
@@ -100,7 +103,8 @@ func (h httpSource) get(ctx context.Context, u string, header http.Header) (int,
 		return 0, nil, h.transportError(ctx, err)
 	}
 	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxQuoteBody+1))
+	limit := cmp.Or(h.maxBody, maxQuoteBody)
+	body, err := io.ReadAll(io.LimitReader(res.Body, int64(limit)+1))
 	if err != nil {
 		return 0, nil, h.transportError(ctx, err)
 	}
@@ -118,8 +122,8 @@ func (h httpSource) get(ctx context.Context, u string, header http.Header) (int,
 		retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
 		return 0, nil, errRateLimited(h.name, max(retry, 60))
 	}
-	if len(body) > maxQuoteBody {
-		h.fail("answer too large", errors.New("over 1 MiB"))
+	if len(body) > limit {
+		h.fail("answer too large", fmt.Errorf("over %d bytes", limit))
 		return 0, nil, errUnusable(h.name)
 	}
 	return res.StatusCode, body, nil
