@@ -225,7 +225,7 @@ func complianceOf(ctx context.Context, pool db.TxBeginner, u auth.User, q query,
 		defer close(done)
 		rep, repErr = stats.Compute(ctx, pool, u, listquery.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
 	}()
-	j, err := judge(ctx, pool, u, f, now)
+	j, err := judge(ctx, pool, u, f, now, q.trades)
 	<-done
 	if err != nil {
 		return Compliance{}, err
@@ -282,8 +282,10 @@ type judged struct {
 // judge reads, in one read-only snapshot, the enabled rules, the trades
 // of f's window (journalstore.RuleTrades) and what converting their money
 // takes, and evaluates them; the days come back for the whole window, in
-// date order.
-func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, now time.Time) (judged, error) {
+// date order. With closes the window reaches the close of every trade
+// opened in it (throughClose): a trade is judged on every day it touched,
+// whatever range was asked.
+func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, now time.Time, closes bool) (judged, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
@@ -315,6 +317,13 @@ func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Fil
 		week = week || s.Type == rules.MaxWeeklyLoss || s.Type == rules.CooldownAfterLoss
 	}
 	from, to := window(f, week)
+	if closes {
+		last, err := journalstore.RuleTradesLastClose(ctx, tx, u.ID, f.AccountIDs, from, to)
+		if err != nil {
+			return judged{}, err
+		}
+		to = throughClose(f, to, last)
+	}
 	j.trades, err = journalstore.RuleTrades(ctx, tx, u.ID, f.AccountIDs, from, to, needs)
 	if err != nil {
 		return judged{}, err
@@ -343,6 +352,25 @@ func window(f listquery.Filter, week bool) (from, to time.Time) {
 		back = -9
 	}
 	return f.From.AddDate(0, 0, back), f.To.AddDate(0, 0, 2)
+}
+
+// throughClose is the end of a window (to) moved on to hold the trading
+// day of last, a close, in any zone, as window holds f.To's; at most
+// MaxDays past f.To: a trade closed later is judged "kept so far" on its
+// close, like an open one.
+func throughClose(f listquery.Filter, to time.Time, last *time.Time) time.Time {
+	if last == nil {
+		return to
+	}
+	y, m, d := last.UTC().Date()
+	end := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 2)
+	if most := f.To.AddDate(0, 0, MaxDays+2); end.After(most) {
+		end = most
+	}
+	if end.After(to) {
+		return end
+	}
+	return to
 }
 
 // tradeOf is a trade's compliance with its position or strategy.
@@ -527,7 +555,7 @@ func (h handler) positionCompliance(w http.ResponseWriter, r *http.Request) {
 	if earliest := to.AddDate(0, 0, 1-MaxDays); from.Before(earliest) {
 		from = earliest
 	}
-	j, err := judge(ctx, h.app.DB, u, listquery.Filter{From: &from, To: &to}, h.app.Now())
+	j, err := judge(ctx, h.app.DB, u, listquery.Filter{From: &from, To: &to}, h.app.Now(), false)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

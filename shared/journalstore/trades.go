@@ -97,6 +97,23 @@ FROM accounts a CROSS JOIN LATERAL (
 WHERE a.user_id = $1 AND ($4::uuid[] IS NULL OR a.id = ANY($4::uuid[]))
 ORDER BY 1, 2`
 
+// ruleLastCloseSQL is the latest close of the trades with a position
+// opened in [$2, $3) in the accounts $4 (NULL: every account): a
+// strategy's legs' too.
+const ruleLastCloseSQL = `SELECT max(x.closed_at) FROM positions p
+	JOIN positions x ON x.id = p.id OR (p.strategy_id IS NOT NULL AND x.strategy_id = p.strategy_id)
+WHERE p.user_id = $1 AND ($4::uuid[] IS NULL OR p.account_id = ANY($4::uuid[])) AND p.opened_at >= $2 AND p.opened_at < $3`
+
+// RuleTradesLastClose is the latest close of the user's trades opened in
+// [from, to) in the accounts accountIDs (nil: every account); nil when
+// none closed. A trade is judged on the day of its close too: a read for
+// the trades opened in a range reaches that far.
+func RuleTradesLastClose(ctx context.Context, q db.Querier, userID string, accountIDs []string, from, to time.Time) (*time.Time, error) {
+	var last *time.Time
+	err := q.QueryRow(ctx, ruleLastCloseSQL, userID, from, to, accountsParam(accountIDs)).Scan(&last)
+	return last, db.Classify(err)
+}
+
 // ruleAccount is an account as its trades carry it and, when balances
 // are read, its balance at the window's end and start, and at the end of
 // each trading day of the window with a ledger entry, in date order.
@@ -136,10 +153,7 @@ type RuleNeeds struct {
 // compile them (1.9 s) than to run them.
 func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []string, from, to time.Time, needs RuleNeeds) ([]rules.Position, error) {
 	balances := needs.Balances
-	var accounts any // NULL: every account
-	if len(accountIDs) > 0 {
-		accounts = accountIDs
-	}
+	accounts := accountsParam(accountIDs)
 	b := &pgx.Batch{}
 	b.Queue(`SET LOCAL jit = off`)
 	b.Queue(ruleAccountsSQL, userID, to, balances)
@@ -176,6 +190,15 @@ func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []str
 		setBalance(&out[i], from, byID[out[i].AccountID])
 	}
 	return out, nil
+}
+
+// accountsParam is accountIDs as the statements take them: NULL for
+// every account.
+func accountsParam(accountIDs []string) any {
+	if len(accountIDs) == 0 {
+		return nil
+	}
+	return accountIDs
 }
 
 func readRuleAccounts(br pgx.BatchResults) (map[pgtype.UUID]*ruleAccount, error) {
