@@ -239,6 +239,9 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 		dd = &floor{d: *plan.MaxDrawdown, value: start.Sub(plan.MaxDrawdown.Amount)}
 	}
 	add := func(v Violation) { s.Violations = append(s.Violations, v) }
+	// The entries' breaches first: a day passes only with no failing
+	// breach on or before it (failedBy), whichever rule it broke.
+	s.Violations = append(append(s.Violations, contractViolations(plan, trades, cal)...), hourViolations(plan, trades, cal, now)...)
 	balance, hwm := start, start
 	ddBroken := false
 	tradingDays := 0
@@ -316,9 +319,6 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 		}
 		s.Days = append(s.Days, *day)
 	}
-	for _, v := range append(contractViolations(plan, trades, cal), hourViolations(plan, trades, cal, now)...) {
-		add(v)
-	}
 	slices.SortStableFunc(s.Violations, func(a, b Violation) int { return a.at.Compare(b.at) })
 	for i, v := range s.Violations {
 		if v.Fails {
@@ -326,11 +326,12 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 			break
 		}
 	}
+	// A breach on or before a day kept it from passing: a pass stands.
 	switch {
-	case s.Breach != nil && (s.PassedOn == nil || s.Breach.Date <= *s.PassedOn):
-		s.Result = Failed
 	case s.PassedOn != nil:
 		s.Result = Passed
+	case s.Breach != nil:
+		s.Result = Failed
 	}
 
 	profit := balance.Sub(start)
