@@ -46,8 +46,8 @@ type summary struct {
 	DaysBroken int       `json:"daysBroken"`
 	Breakdown  Breakdown `json:"breakdown"`
 	// TradeBreakdown sets the trades that kept every rule beside those
-	// that broke one.
-	TradeBreakdown TradeBreakdown `json:"tradeBreakdown"`
+	// that broke one (trades=true only: the trades list's screen shows it).
+	TradeBreakdown *TradeBreakdown `json:"tradeBreakdown,omitempty"`
 	// Trades is each trade opened in the range with its compliance, by
 	// opening (trades=true only).
 	Trades []TradeCompliance `json:"trades,omitempty"`
@@ -234,8 +234,9 @@ func complianceOf(ctx context.Context, pool db.TxBeginner, u auth.User, q query,
 		return Compliance{}, repErr
 	}
 	out := Compliance{summary: summary{From: f.From.Format(time.DateOnly), To: f.To.Format(time.DateOnly)}, Days: []rules.Day{}}
-	out.TradeBreakdown = tradeBreakdown(j, out.From, out.To)
 	if q.trades {
+		tb := tradeBreakdown(j, out.From, out.To)
+		out.TradeBreakdown = &tb
 		scores := rules.TradeScores(j.engine, j.trades, j.days)
 		var picked []int
 		for i, t := range scores {

@@ -451,9 +451,12 @@ func TestWeightsTagsAndTrades(t *testing.T) {
 			broken["trades"] != 2.0 || broken["netPnl"] != "20.0000" || broken["winRate"] != "100.00" {
 			t.Fatalf("trade breakdown %v", tb)
 		}
-		// Without trades=true, no list.
+		// Without trades=true, no list and no trade breakdown.
 		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04", nil), 200)
 		if _, ok := r.JSON["trades"]; ok {
+			t.Fatalf("trades unasked: %s", r.Body)
+		}
+		if _, ok := r.JSON["tradeBreakdown"]; ok {
 			t.Fatalf("trades unasked: %s", r.Body)
 		}
 		apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04&trades=yes", nil), 400)

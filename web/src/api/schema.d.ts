@@ -4103,8 +4103,8 @@ export interface paths {
          *     rules kept (TradingRuleWeight), rounded down (null when none). The
          *     breakdown groups the statistics' `byDay` rows (`GET /api/performance`
          *     with the same accounts and range), so only days with a close have
-         *     figures; `tradeBreakdown` sets the trades that kept every rule
-         *     beside those that broke one.
+         *     figures; with `trades=true`, `tradeBreakdown` sets the trades that
+         *     kept every rule beside those that broke one.
          */
         get: operations["getRuleCompliance"];
         put?: never;
@@ -8253,8 +8253,8 @@ export interface components {
                 byCurrency: components["schemas"]["RuleComplianceBlock"][];
                 total: components["schemas"]["RuleComplianceBlock"] | null;
             };
-            /** @description The closed trades opened in the range that kept every rule in their scope beside those that broke one, per account currency, and in the display currency (today's spot rates) when every currency converts. */
-            tradeBreakdown: {
+            /** @description With `trades=true`, the closed trades opened in the range that kept every rule in their scope beside those that broke one, per account currency, and in the display currency (today's spot rates) when every currency converts. */
+            tradeBreakdown?: {
                 byCurrency: components["schemas"]["RuleTradeBlock"][];
                 total: components["schemas"]["RuleTradeBlock"] | null;
             };
@@ -15555,7 +15555,7 @@ export interface operations {
                 to: string;
                 /** @description `false` leaves `days` empty (their counts and the breakdown stay): a year of a busy journal's violations is megabytes. */
                 days?: "true" | "false";
-                /** @description `true` adds `trades`: each trade opened in the range with its compliance. */
+                /** @description `true` adds `trades`, each trade opened in the range with its compliance, and `tradeBreakdown`. */
                 trades?: "true" | "false";
                 /**
                  * @description These accounts' positions only (repeat or separate with commas).
