@@ -315,6 +315,9 @@ func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Fil
 		needs.Open = needs.Open || s.Type == rules.MaxOpenExposure
 		needs.Details = needs.Details || s.TagID != nil ||
 			slices.Contains(s.Params.Fields, "tag") || slices.Contains(s.Params.Fields, "screenshot")
+		needs.Markets = needs.Markets || s.Type == rules.AllowedMarkets
+		needs.Direction = needs.Direction || s.Type == rules.AllowedDirection
+		needs.Notes = needs.Notes || slices.Contains(s.Params.Fields, "notes")
 		week = week || s.Type == rules.MaxWeeklyLoss || s.Type == rules.CooldownAfterLoss
 	}
 	from, to := window(f, week)

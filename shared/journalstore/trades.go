@@ -43,14 +43,18 @@ const (
 // ruleTradesSQL is the window's trades: its positions in no strategy, and
 // every strategy with a leg there, its legs in opening order. Numbers come
 // in binary (db's numeric codec): parsing their text was a third of the
-// reading's Go CPU (BenchmarkCompliance). A strategy's asset types are
-// its legs' joined by commas, its direction the statistics' (opened for a
-// debit is long). With $6, whether it has a tag and a screenshot, and its
-// tags (a strategy: any leg's); else NULL.
+// reading's Go CPU (BenchmarkCompliance). The columns only some rules
+// judge are read when asked for (each $n is a constant of the statement's
+// plan, so an unasked one is not computed): with $7 the underlying (a
+// strategy's is its symbol, the first leg's) and the asset types (a
+// strategy's legs' joined by commas); with $8 the direction (a
+// strategy's the statistics': opened for a debit is long); with $9
+// whether it has notes; with $6 whether it has a tag and a screenshot,
+// and its tags (a strategy: any leg's).
 const ruleTradesSQL = `SELECT p.id, p.id::text, NULL::text[], p.account_id, p.symbol, NULL::text, p.multiplier,
 	p.stop_loss, p.target_price, p.initial_risk, NULL::numeric, p.closed_at, p.net_pnl,
 	NULL::text[], NULL::timestamptz[], NULL::timestamptz[], NULL::numeric[],
-	p.underlying, p.asset_type, p.side = 'short', p.notes <> '',
+	CASE WHEN $7 THEN p.underlying END, CASE WHEN $7 THEN p.asset_type END, $8 AND p.side = 'short', $9 AND p.notes <> '',
 	CASE WHEN $6 THEN EXISTS (SELECT 1 FROM position_images i WHERE i.position_id = p.id) END,
 	CASE WHEN $6 THEN ARRAY(SELECT t.tag_id::text FROM position_tags t WHERE t.position_id = p.id ORDER BY 1) END
 FROM positions p WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
@@ -59,8 +63,8 @@ SELECT s.id, s.id::text, array_agg(l.id::text ORDER BY l.opened_at NULLS LAST, l
 	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1], coalesce(s.label, ''), NULL,
 	NULL, NULL, s.risk, s.max_profit, NULL, NULL,
 	array_agg(l.status), array_agg(l.opened_at), array_agg(l.closed_at), array_agg(l.net_pnl),
-	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1],
-	string_agg(DISTINCT l.asset_type, ','), NOT coalesce(s.opened_long, true), bool_or(l.notes <> ''),
+	NULL, CASE WHEN $7 THEN string_agg(DISTINCT l.asset_type, ',') END,
+	$8 AND NOT coalesce(s.opened_long, true), $9 AND bool_or(l.notes <> ''),
 	CASE WHEN $6 THEN EXISTS (SELECT 1 FROM position_images i JOIN positions x ON x.id = i.position_id WHERE x.strategy_id = s.id) END,
 	CASE WHEN $6 THEN ARRAY(SELECT DISTINCT t.tag_id::text FROM position_tags t JOIN positions x ON x.id = t.position_id WHERE x.strategy_id = s.id ORDER BY 1) END
 FROM strategies s JOIN positions l ON l.strategy_id = s.id
@@ -140,6 +144,12 @@ type RuleNeeds struct {
 	Open bool
 	// Details: HasTag, HasScreenshot and TagIDs are read.
 	Details bool
+	// Markets: Underlying and AssetTypes are read.
+	Markets bool
+	// Direction: Short is read.
+	Direction bool
+	// Notes: HasNotes is read.
+	Notes bool
 }
 
 // RuleTrades reads the user's trades with an opening or a close in [from,
@@ -158,7 +168,7 @@ func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []str
 	b.Queue(`SET LOCAL jit = off`)
 	b.Queue(ruleAccountsSQL, userID, to, balances)
 	b.Queue(ruleEntriesSQL, userID, from, to, accounts, needs.Open)
-	b.Queue(ruleTradesSQL, userID, from, to, accounts, needs.Open, needs.Details)
+	b.Queue(ruleTradesSQL, userID, from, to, accounts, needs.Open, needs.Details, needs.Markets, needs.Direction, needs.Notes)
 	if balances {
 		b.Queue(ruleLedgerSQL, userID, from, to, accounts)
 	}
@@ -175,7 +185,7 @@ func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []str
 	if err != nil {
 		return nil, err
 	}
-	out, err := readRuleTrades(br, byKey, entries, index)
+	out, err := readRuleTrades(br, byKey, entries, index, needs.Markets)
 	if err != nil || !balances {
 		return out, err
 	}
@@ -271,7 +281,7 @@ func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, e
 // its length too: growing lists of the benchmark's 21,000 trades (280
 // bytes each) and their 42,000 entries were a third of the reading's Go
 // CPU (BenchmarkCompliance).
-func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, entries [][]ruleEntry, index map[pgtype.UUID]int) ([]rules.Position, error) {
+func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, entries [][]ruleEntry, index map[pgtype.UUID]int, markets bool) ([]rules.Position, error) {
 	rows, err := br.Query()
 	if err != nil {
 		return nil, db.Classify(err)
@@ -308,6 +318,9 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 			t.Underlying = *underlying
 		}
 		if label != nil {
+			if markets {
+				t.Underlying = t.Symbol
+			}
 			t.Symbol = strategyName(t.Symbol, *label)
 		}
 		if mult != nil {

@@ -1,0 +1,120 @@
+package journalstore_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"tradejournal/shared/db"
+	"tradejournal/shared/db/dbtest"
+	"tradejournal/shared/instrument"
+	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
+	"tradejournal/shared/rules"
+)
+
+// ruleJournal is a user with one USD account in New York and the store
+// that writes their positions.
+type ruleJournal struct {
+	pool          *pgxpool.Pool
+	store         *journalstore.Store
+	user, account string
+}
+
+func newRuleJournal(t *testing.T) ruleJournal {
+	t.Helper()
+	pool := dbtest.New(t)
+	j := ruleJournal{pool: pool, user: newUser(t, pool, "rules@example.com")}
+	if err := pool.QueryRow(context.Background(), `INSERT INTO accounts (user_id, name, currency, timezone, starting_balance, balance)
+		VALUES ($1, 'Main', 'USD', 'America/New_York', 10000, 10000) RETURNING id::text`, j.user).Scan(&j.account); err != nil {
+		t.Fatal(err)
+	}
+	j.store = journalstore.New(pool, nil, func() time.Time { return time.Date(2024, 6, 1, 0, 0, 0, 0, time.UTC) })
+	return j
+}
+
+// position is a new position of 1 at price entered at in and, unless out
+// is "", left at 2 then (RFC 3339).
+func (j ruleJournal) position(symbol, assetType, side, price, in, out string) journalstore.NewPosition {
+	entry, exit := journal.FillEntry, journal.FillExit
+	p := journalstore.NewPosition{AccountID: &j.account, Symbol: &symbol, AssetType: &assetType, Side: &side,
+		Fills: []journal.FillInput{{Type: &entry, Price: journal.S(price), Quantity: journal.S("1"), FilledAt: &in}}}
+	if out != "" {
+		p.Fills = append(p.Fills, journal.FillInput{Type: &exit, Price: journal.S("2"), Quantity: journal.S("1"), FilledAt: &out})
+	}
+	return p
+}
+
+func (j ruleJournal) create(t *testing.T, p journalstore.NewPosition) string {
+	t.Helper()
+	r, err := j.store.CreatePosition(context.Background(), j.user, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Position.ID
+}
+
+// read is RuleTrades of [from, to) in one snapshot, by trade id.
+func (j ruleJournal) read(t *testing.T, from, to string, needs journalstore.RuleNeeds) map[string]rules.Position {
+	t.Helper()
+	f, _ := time.Parse(time.RFC3339, from)
+	u, _ := time.Parse(time.RFC3339, to)
+	out := map[string]rules.Position{}
+	err := db.InSnapshot(context.Background(), j.pool, func(tx pgx.Tx) error {
+		ps, err := journalstore.RuleTrades(context.Background(), tx, j.user, nil, f, u, needs)
+		for _, p := range ps {
+			out[p.ID] = p
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRuleTradesColumnsAsNeeded: a position's and a strategy's direction,
+// markets and notes are read when a rule needs them, and left empty
+// otherwise; a strategy's are its legs'.
+func TestRuleTradesColumnsAsNeeded(t *testing.T) {
+	ctx := context.Background()
+	j := newRuleJournal(t)
+	short := j.position("aapl", instrument.AssetStock, journal.SideShort, "1", "2024-03-04T15:00:00Z", "2024-03-04T16:00:00Z")
+	notes := "the plan"
+	short.Notes = &notes
+	stock := j.create(t, short)
+	leg := func(symbol, side, price string) journalstore.NewPosition {
+		return j.position(symbol, instrument.AssetOption, side, price, "2024-03-04T15:30:00Z", "")
+	}
+	// A call vertical opened for a credit: short.
+	s, err := j.store.CreateStrategy(ctx, j.user, journalstore.StrategyInput{AccountID: &j.account, Legs: []journalstore.NewPosition{
+		leg("SPY   240621C00520000", journal.SideShort, "2"), leg("SPY   240621C00530000", journal.SideLong, "1")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.pool.Exec(ctx, `UPDATE positions SET notes = 'hedge' WHERE id = $1`, s.Legs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	const from, to = "2024-03-04T00:00:00Z", "2024-03-06T00:00:00Z"
+	none := j.read(t, from, to, journalstore.RuleNeeds{})
+	all := j.read(t, from, to, journalstore.RuleNeeds{Markets: true, Direction: true, Notes: true})
+	if len(none) != 2 || len(all) != 2 {
+		t.Fatalf("trades %v / %v", none, all)
+	}
+	for id, p := range none {
+		if p.Underlying != "" || p.AssetTypes != nil || p.Short || p.HasNotes {
+			t.Errorf("%s unasked: underlying %q, asset types %v, short %v, notes %v", id, p.Underlying, p.AssetTypes, p.Short, p.HasNotes)
+		}
+	}
+	if p := all[stock]; p.Symbol != "AAPL" || p.Underlying != "" || !slices.Equal(p.AssetTypes, []string{"stock"}) || !p.Short || !p.HasNotes {
+		t.Errorf("position %+v", p)
+	}
+	p := all[s.ID]
+	if p.Underlying != "SPY" || !slices.Equal(p.AssetTypes, []string{"option"}) || !p.Short || !p.HasNotes || len(p.Legs) != 2 {
+		t.Errorf("strategy %q: underlying %q, asset types %v, short %v, notes %v, legs %v", p.Symbol, p.Underlying, p.AssetTypes, p.Short, p.HasNotes, p.Legs)
+	}
+}
