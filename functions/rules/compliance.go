@@ -225,7 +225,7 @@ func complianceOf(ctx context.Context, pool db.TxBeginner, u auth.User, q query,
 		defer close(done)
 		rep, repErr = stats.Compute(ctx, pool, u, listquery.Filter{AccountIDs: f.AccountIDs, From: f.From, To: f.To}, false, now)
 	}()
-	j, err := judge(ctx, pool, u, f, now, q.trades)
+	j, err := judge(ctx, pool, u, f, now, q.trades, q.days || q.trades)
 	<-done
 	if err != nil {
 		return Compliance{}, err
@@ -285,8 +285,9 @@ type judged struct {
 // takes, and evaluates them; the days come back for the whole window, in
 // date order. With closes the window reaches the close of every trade
 // opened in it (throughClose): a trade is judged on every day it touched,
-// whatever range was asked.
-func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, now time.Time, closes bool) (judged, error) {
+// whatever range was asked. Without words the days' violations are left
+// out (rules.Outcomes).
+func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Filter, now time.Time, closes, words bool) (judged, error) {
 	display := ""
 	if u.DisplayCurrency != nil {
 		display = *u.DisplayCurrency
@@ -341,7 +342,11 @@ func judge(ctx context.Context, pool db.TxBeginner, u auth.User, f listquery.Fil
 		}
 		j.money.Factors, _ = fx.Factors(snap.Balances, snap.Rates, display, day)
 	}
-	j.days = rules.Evaluate(j.engine, j.trades, j.money)
+	if words {
+		j.days = rules.Evaluate(j.engine, j.trades, j.money)
+	} else {
+		j.days = rules.Outcomes(j.engine, j.trades, j.money)
+	}
 	return j, nil
 }
 
@@ -559,7 +564,7 @@ func (h handler) positionCompliance(w http.ResponseWriter, r *http.Request) {
 	if earliest := to.AddDate(0, 0, 1-MaxDays); from.Before(earliest) {
 		from = earliest
 	}
-	j, err := judge(ctx, h.app.DB, u, listquery.Filter{From: &from, To: &to}, h.app.Now(), false)
+	j, err := judge(ctx, h.app.DB, u, listquery.Filter{From: &from, To: &to}, h.app.Now(), false, true)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return

@@ -191,6 +191,18 @@ type dayPositions struct {
 // Evaluate judges every rule on every trading day of positions (days in
 // date order). Positions may come in any order.
 func Evaluate(rules []Rule, positions []Position, m Money) []Day {
+	return evaluate(rules, positions, m, true)
+}
+
+// Outcomes is Evaluate without the violations (each day's Violations
+// empty; its counts, rules and score the same): an answer that shows no
+// violation need not put them in words, a third of judging a year of the
+// benchmark's journal (BenchmarkCompliance, days=false).
+func Outcomes(rules []Rule, positions []Position, m Money) []Day {
+	return evaluate(rules, positions, m, false)
+}
+
+func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 	days := map[date]*dayPositions{}
 	at := func(d date) *dayPositions {
 		if days[d] == nil {
@@ -224,7 +236,7 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 			if len(opened) == 0 && len(closed) == 0 {
 				continue
 			}
-			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m))
+			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m), words)
 			res := Result{RuleID: r.ID, Type: r.Type, Status: Kept}
 			switch {
 			case reason != "":
@@ -234,8 +246,10 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 				day.Broken++
 				judged += r.weight()
 				for _, v := range vs {
-					v.RuleID, v.Type = r.ID, r.Type
-					day.Violations = append(day.Violations, v)
+					if words {
+						v.RuleID, v.Type = r.ID, r.Type
+						day.Violations = append(day.Violations, v)
+					}
 				}
 			default:
 				day.Kept++
@@ -399,11 +413,16 @@ func inScope(r *Rule, ps []*Position) []*Position {
 	return out
 }
 
-// judge returns the violations of r on a day, or why it cannot be judged.
-func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure) ([]Violation, string) {
+// judge returns the violations of r on a day, or why it cannot be judged;
+// without words, empty violations (only their number).
+func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure, words bool) ([]Violation, string) {
 	pr := r.Params
 	var vs []Violation
 	add := func(p *Position, format string, args ...any) {
+		if !words {
+			vs = append(vs, Violation{})
+			return
+		}
 		v := Violation{PositionIDs: p.ids(), Message: p.Symbol + ": " + fmt.Sprintf(format, args...)}
 		if p.Legs != nil {
 			v.StrategyID = &p.ID

@@ -179,6 +179,11 @@ func TestEveryRule(t *testing.T) {
 			if len(days) != 1 || days[0].Broken != 1 || *days[0].Score != 0 || len(days[0].Violations) != len(c.brokenBy) {
 				t.Fatalf("breaking day: %+v", days)
 			}
+			// Outcomes: the same day, its violations left out.
+			if o := Outcomes([]Rule{r}, c.breaks, usd); len(o) != 1 || len(o[0].Violations) != 0 || o[0].Broken != 1 || *o[0].Score != 0 ||
+				fmt.Sprint(o[0].Rules) != fmt.Sprint(days[0].Rules) {
+				t.Fatalf("outcomes %+v of %+v", o, days)
+			}
 			v := days[0].Violations[0]
 			if v.Message != c.message || strings.Join(v.PositionIDs, ",") != strings.Join(c.brokenBy, ",") || v.RuleID != "r" || v.Type != c.typ {
 				t.Fatalf("violation %+v, want %q by %v", v, c.message, c.brokenBy)
