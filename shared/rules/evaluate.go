@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -222,8 +223,11 @@ func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 		}
 	}
 	w := newWorld(rules, positions)
+	// In date order: the weekly loss keeps a running sum of the week.
+	dates := slices.SortedFunc(maps.Keys(days), func(a, b date) int { return a.time().Compare(b.time()) })
 	out := make([]Day, 0, len(days))
-	for date, dp := range days {
+	for _, date := range dates {
+		dp := days[date]
 		slices.SortFunc(dp.opened, func(a, b *Position) int {
 			return cmp.Or(a.Entries[0].At.Compare(b.Entries[0].At), cmp.Compare(a.ID, b.ID))
 		})
@@ -236,7 +240,7 @@ func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 			if len(opened) == 0 && len(closed) == 0 {
 				continue
 			}
-			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m), words)
+			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m), &w.weeks[i], words)
 			res := Result{RuleID: r.ID, Type: r.Type, Status: Kept}
 			switch {
 			case reason != "":
@@ -261,7 +265,6 @@ func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 		day.Score = score(kept, judged)
 		out = append(out, day)
 	}
-	slices.SortFunc(out, func(a, b Day) int { return cmp.Compare(a.Date, b.Date) })
 	return out
 }
 
@@ -280,13 +283,23 @@ func byClose(a, b *Position) int {
 }
 
 // world is what the rules judging more than a day need: every closed
-// trade in close order (the week's loss, the cooldown), and each exposure
-// rule's outcome over every trade, made when first asked for.
+// trade in close order (the cooldown), each weekly loss rule's week so far
+// (weeks, by rule), and each exposure rule's outcome over every trade,
+// made when first asked for.
 type world struct {
 	rules     []Rule
 	positions []Position
 	closes    []*Position
+	weeks     []week
 	exposure  map[int]*exposure
+}
+
+// week is a MaxWeeklyLoss rule's sum of the closes of the week of monday
+// before the day judged, or why it cannot be judged this week.
+type week struct {
+	monday date
+	sum    decimal.Decimal
+	reason string
 }
 
 // exposure is one MaxOpenExposure rule's breaches, or why it cannot be
@@ -297,8 +310,8 @@ type exposure struct {
 }
 
 func newWorld(rules []Rule, positions []Position) *world {
-	w := &world{rules: rules, positions: positions}
-	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == MaxWeeklyLoss || r.Type == CooldownAfterLoss }) {
+	w := &world{rules: rules, positions: positions, weeks: make([]week, len(rules))}
+	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == CooldownAfterLoss }) {
 		return w
 	}
 	for i := range positions {
@@ -414,8 +427,9 @@ func inScope(r *Rule, ps []*Position) []*Position {
 }
 
 // judge returns the violations of r on a day, or why it cannot be judged;
-// without words, empty violations (only their number).
-func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure, words bool) ([]Violation, string) {
+// without words, empty violations (only their number). Days come in date
+// order: wk is r's week so far (MaxWeeklyLoss), moved on by the day.
+func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure, wk *week, words bool) ([]Violation, string) {
 	pr := r.Params
 	var vs []Violation
 	add := func(p *Position, format string, args ...any) {
@@ -565,32 +579,24 @@ func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *e
 			}
 		}
 	case MaxWeeklyLoss:
-		// The week's closes before the day, then the day's in order.
-		monday := day.time().AddDate(0, 0, 1-isoWeekday(day.time().Weekday()))
-		sum := decimal.Zero
-		first := sort.Search(len(w.closes), func(i int) bool { return !w.closes[i].ClosedAt.Before(monday.AddDate(0, 0, -2)) })
-		for _, c := range w.closes[first:] {
-			if c.ClosedAt.After(day.time().AddDate(0, 0, 2)) {
-				break
-			}
-			if d := dateOf(*c.ClosedAt, c.Zone).time(); d.Before(monday) || !d.Before(day.time()) || !r.covers(c) {
-				continue
-			}
-			v, _, reason := m.convert(r, c, c.Net)
-			if reason != "" {
-				return nil, reason
-			}
-			sum = sum.Add(v)
+		// The week's closes before the day (wk), then the day's in order.
+		if monday := day.monday(); wk.monday != monday {
+			*wk = week{monday: monday}
 		}
+		if wk.reason != "" {
+			return nil, wk.reason
+		}
+		broke := false
 		for _, p := range closed {
 			v, cur, reason := m.convert(r, p, p.Net)
 			if reason != "" {
+				wk.reason = reason
 				return nil, reason
 			}
-			sum = sum.Add(v)
-			if sum.LessThan(pr.Amount.Neg()) {
-				add(p, "this close left the week's loss at %s; your limit is %s a week", amount(sum.Neg(), cur), amount(*pr.Amount, cur))
-				break
+			wk.sum = wk.sum.Add(v)
+			if wk.sum.LessThan(pr.Amount.Neg()) && !broke {
+				broke = true
+				add(p, "this close left the week's loss at %s; your limit is %s a week", amount(wk.sum.Neg(), cur), amount(*pr.Amount, cur))
 			}
 		}
 	case MaxOpenExposure:
@@ -720,6 +726,12 @@ func dateOf(t time.Time, zone *time.Location) date {
 
 // time is d's midnight in UTC: dates compare and step as times.
 func (d date) time() time.Time { return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC) }
+
+// monday is the Monday of d's week.
+func (d date) monday() date {
+	t := d.time()
+	return dateOf(t.AddDate(0, 0, 1-isoWeekday(t.Weekday())), time.UTC)
+}
 
 func (d date) String() string {
 	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
