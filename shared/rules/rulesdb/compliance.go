@@ -3,6 +3,7 @@ package rulesdb
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -79,6 +80,9 @@ type TradeCompliance struct {
 	// NetPnl is the closed trade's, in its account's currency; null while open.
 	NetPnl *string `json:"netPnl"`
 	rules.Trade
+	// Note says, in words, how a trade open longer than MaxDays was judged
+	// (PositionCompliance); "" otherwise.
+	Note string `json:"note,omitempty"`
 }
 
 // Breakdown sets the figures of the days that kept every rule beside
@@ -443,7 +447,11 @@ FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.id = $1 AND p.us
 // PositionCompliance is the compliance of a position's trade (its
 // strategy's, for a leg) with u's enabled rules at now, judged over the
 // trading days from its first entry to its close (today while open) in its
-// account's zone, the last MaxDays of them; nil for a draft (no trade). A
+// account's zone; nil for a draft (no trade). A trade open longer than
+// MaxDays is judged on the day of its first entry and the day of its close
+// only (each with the trades of its own days), with a Note saying so:
+// reading every day between would be years of the journal, and only those
+// two days judge it (but a later entry's cooldown or open exposure). A
 // position that is not u's is apperr.ErrNotFound.
 func PositionCompliance(ctx context.Context, pool db.TxBeginner, u auth.User, positionID string, now time.Time) (*TradeCompliance, error) {
 	if !db.ValidUUID(positionID) {
@@ -474,18 +482,41 @@ func PositionCompliance(ctx context.Context, pool db.TxBeginner, u auth.User, po
 		y, m, d := t.In(zone).Date()
 		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	}
-	from, to := day(*opened), day(end)
-	if earliest := to.AddDate(0, 0, 1-MaxDays); from.Before(earliest) {
-		from = earliest
+	first, last := day(*opened), day(end)
+	spans, note := [][2]time.Time{{first, last}}, ""
+	if n := int(last.Sub(first).Hours()/24) + 1; n > MaxDays {
+		spans = [][2]time.Time{{first, first}}
+		note = fmt.Sprintf("Open %d days: judged on the day of its first entry (%s) only.", n, first.Format(time.DateOnly))
+		if closed != nil {
+			spans = append(spans, [2]time.Time{last, last})
+			note = fmt.Sprintf("Open %d days: judged on the day of its first entry (%s) and the day of its close (%s), not the days between.",
+				n, first.Format(time.DateOnly), last.Format(time.DateOnly))
+		}
 	}
-	j, err := judge(ctx, pool, u, nil, from, to, now, false, true)
-	if err != nil {
-		return nil, err
+	var (
+		trade  *rules.Position
+		engine []rules.Rule
+		days   []rules.Day
+	)
+	for _, sp := range spans {
+		j, err := judge(ctx, pool, u, nil, sp[0], sp[1], now, false, true)
+		if err != nil {
+			return nil, err
+		}
+		from, to := sp[0].Format(time.DateOnly), sp[1].Format(time.DateOnly)
+		for _, d := range j.days {
+			if d.Date >= from && d.Date <= to {
+				days = append(days, d)
+			}
+		}
+		if i := slices.IndexFunc(j.trades, func(p rules.Position) bool { return p.ID == tradeID }); i >= 0 && trade == nil {
+			trade, engine = &j.trades[i], j.engine
+		}
 	}
-	i := slices.IndexFunc(j.trades, func(p rules.Position) bool { return p.ID == tradeID })
-	if i < 0 {
+	if trade == nil {
 		return nil, nil
 	}
-	t := tradeOf(&j.trades[i], rules.TradeScores(j.engine, j.trades[i:i+1], j.days)[0])
+	t := tradeOf(trade, rules.TradeScores(engine, []rules.Position{*trade}, days)[0])
+	t.Note = note
 	return &t, nil
 }

@@ -8175,6 +8175,8 @@ export interface components {
             date: string;
             /** @description Weighted percent of its judged rules kept */
             score: number | null;
+            /** @description On the position route, for a trade open longer than 366 days: how it was judged, in words (on the day of its first entry and the day of its close only). */
+            note?: string;
             kept: number;
             broken: number;
             /** @description Each enabled rule in its scope, in the rules' order. */
