@@ -95,6 +95,21 @@ func TestPropFirm(t *testing.T) {
 		if len(all) != 2 || all[0].(map[string]any)["name"] != "Combine" {
 			t.Fatalf("all statuses %v", all)
 		}
+		// Each account judged on its own trades (one read for both), and
+		// only what the banner shows: no plan, no days.
+		combine, threshold := all[0].(map[string]any), all[1].(map[string]any)
+		if combine["result"] != "failed" || combine["breach"].(map[string]any)["date"] != "2026-04-10" || combine["phase"] != "evaluation" ||
+			combine["warnAtPercent"] != 80.0 || combine["dailyLoss"].(map[string]any)["amount"] != "1000" {
+			t.Fatalf("the combine at a glance %v", combine)
+		}
+		if threshold["result"] != "inProgress" || threshold["breach"] != nil || threshold["dailyLoss"] != nil {
+			t.Fatalf("the threshold at a glance %v", threshold)
+		}
+		for _, key := range []string{"status", "plan", "days"} {
+			if _, ok := combine[key]; ok {
+				t.Errorf("the banner's list carries %s: %v", key, combine)
+			}
+		}
 	})
 
 	t.Run("AnotherUsersAccountIsUnreachable", func(t *testing.T) {

@@ -1751,9 +1751,10 @@ export interface paths {
         /**
          * The standing of every account with a prop-firm plan
          * @description Every one of the user's accounts with a plan, in name order, each
-         *     with its status (as `GET /api/accounts/{accountId}/prop-firm/status`):
-         *     the dashboard warns from it when a day's loss reaches the plan's
-         *     `warnAtPercent` of the daily limit.
+         *     with its standing at a glance (the result, the failing breach and
+         *     today's daily loss limit of `GET /api/accounts/{accountId}/prop-firm/status`,
+         *     without the days' history): the dashboard warns from it when a
+         *     day's loss reaches the plan's `warnAtPercent` of the daily limit.
          */
         get: operations["listPropFirmStatuses"];
         put?: never;
@@ -5769,6 +5770,20 @@ export interface components {
             positionId: string;
             fails: boolean;
             message: string;
+        };
+        /** @description An account's prop-firm standing as the dashboard's warning shows it. */
+        PropFirmGlance: {
+            /** Format: uuid */
+            accountId: string;
+            name: string;
+            currency: string;
+            /** @enum {string} */
+            phase: "evaluation" | "funded";
+            warnAtPercent: number;
+            /** @enum {string} */
+            result: "passed" | "failed" | "inProgress";
+            breach: components["schemas"]["PropFirmViolation"] | null;
+            dailyLoss: components["schemas"]["PropFirmLimit"] | null;
         };
         PropFirmStatus: {
             /** Format: uuid */
@@ -11064,7 +11079,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["PropFirmStatus"][];
+                        items: components["schemas"]["PropFirmGlance"][];
                         notice: string;
                     };
                 };

@@ -132,7 +132,7 @@ describe('StatusCard', () => {
 });
 
 describe('PropFirmWarnings', () => {
-  const item = (status: Status) => ({ accountId: 'a1', name: 'Combine', currency: 'USD', plan: combine, status });
+  const item = (s: Status) => ({ accountId: 'a1', name: 'Combine', currency: 'USD', phase: combine.phase, warnAtPercent: combine.warnAtPercent, result: s.result, breach: s.breach, dailyLoss: s.dailyLoss });
   it('warns when the day’s loss reaches the plan’s share of the daily limit', async () => {
     const warned = { ...failed, result: 'inProgress' as const, breach: null, dailyLoss: limit({ used: '850', usedPercent: '85', distance: '150', distancePercent: '15', floor: '49150', warn: true }) };
     mockApi(route('GET', '/api/prop-firm/status', () => ({ body: { items: [item(warned)], notice: '' } })));
