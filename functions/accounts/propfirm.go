@@ -25,11 +25,13 @@ type PropFirm struct {
 	UpdatedAt time.Time     `json:"updatedAt"`
 }
 
-// PropFirmStatus is a plan's status now, with its account.
+// PropFirmStatus is a plan's status now, with its account and the phase
+// it is in (prop_firm_plans.phase).
 type PropFirmStatus struct {
 	AccountID string          `json:"accountId"`
 	Name      string          `json:"name"`
 	Currency  string          `json:"currency"`
+	Phase     propfirm.Phase  `json:"phase"`
 	Plan      propfirm.Plan   `json:"plan"`
 	Status    propfirm.Status `json:"status"`
 }
@@ -176,7 +178,7 @@ func (h handler) allPropFirmStatuses(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]PropFirmGlance, len(items))
 	for i, it := range items {
-		out[i] = PropFirmGlance{AccountID: it.AccountID, Name: it.Name, Currency: it.Currency, Phase: it.Plan.Phase,
+		out[i] = PropFirmGlance{AccountID: it.AccountID, Name: it.Name, Currency: it.Currency, Phase: it.Phase,
 			WarnAtPercent: it.Plan.WarnAtPercent, Result: it.Status.Result, Breach: it.Status.Breach, DailyLoss: it.Status.DailyLoss}
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"items": out, "notice": propfirm.Notice})
@@ -192,7 +194,7 @@ func (h handler) propFirmTemplates(w http.ResponseWriter, r *http.Request) {
 func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID *string, now time.Time) ([]PropFirmStatus, error) {
 	out := []PropFirmStatus{}
 	err := db.InSnapshot(ctx, pool, func(tx pgx.Tx) error {
-		const plans = `SELECT a.id::text, a.name, a.currency::text, p.plan FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id
+		const plans = `SELECT a.id::text, a.name, a.currency::text, p.phase, p.plan FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id
 			WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.account_id = $2) ORDER BY lower(a.name), a.id`
 		rows, err := tx.Query(ctx, plans, userID, accountID)
 		if err != nil {
@@ -202,7 +204,7 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 			item PropFirmStatus
 			raw  []byte
 		)
-		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &raw}, func() error {
+		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &item.Phase, &raw}, func() error {
 			plan, err := readPlan(raw)
 			item.Plan = plan
 			out = append(out, item)

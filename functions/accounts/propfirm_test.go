@@ -1,6 +1,7 @@
 package accounts_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -78,6 +79,13 @@ func TestPropFirm(t *testing.T) {
 	}
 	if s["balance"] != "48550" || s["maxDrawdown"].(map[string]any)["floor"] != "49400" || len(s["days"].([]any)) != 5 {
 		t.Fatalf("figures %s", st.Body)
+	}
+	if st.JSON["phase"] != "evaluation" {
+		t.Fatalf("phase %s", st.Body)
+	}
+	// The phase column is the plan's: the two cannot differ.
+	if _, err := srv.App.DB.Exec(context.Background(), `UPDATE prop_firm_plans SET phase = 'funded' WHERE account_id = $1`, acc); err == nil {
+		t.Fatal("the phase column differs from the plan's")
 	}
 
 	t.Run("IntradayOpenProfit", func(t *testing.T) {

@@ -5790,6 +5790,11 @@ export interface components {
             accountId: string;
             name: string;
             currency: string;
+            /**
+             * @description The phase the account is in (the plan's).
+             * @enum {string}
+             */
+            phase: "evaluation" | "funded";
             plan: components["schemas"]["PropFirmPlan"];
             status: {
                 /** @enum {string} */

@@ -138,7 +138,7 @@ describe('PropFirmWarnings', () => {
     mockApi(route('GET', '/api/prop-firm/status', () => ({ body: { items: [item(warned)], notice: '' } })));
     renderScreen(<PropFirmWarnings />);
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent("Combine: today's loss $850.00 is 85.00% of the $1,000.00 daily limit (you warned at 80%); $150.00 is left before $49,150.00.");
+    expect(alert).toHaveTextContent("Combine (evaluation): today's loss $850.00 is 85.00% of the $1,000.00 daily limit (you warned at 80%); $150.00 is left before $49,150.00.");
     expect(screen.getByRole('link', { name: 'See the plan' })).toHaveAttribute('href', '/accounts?propFirm=a1');
   });
 

@@ -5,6 +5,9 @@ import { formatDay, formatMoney, formatPercent } from '../../format';
 import { ruleNames } from './propfirm';
 import { propFirmKeys } from './PropFirmPanel';
 
+/** phaseWords name the phase an account is in. */
+const phaseWords = { evaluation: 'evaluation', funded: 'funded account' } as const;
+
 /**
  * PropFirmWarnings warns on the dashboard when a prop-firm account's loss
  * today reaches the plan's share of its daily limit, or a rule failed the
@@ -20,12 +23,12 @@ export function PropFirmWarnings() {
         <p key={s.accountId}>
           {s.result === 'failed' && s.breach ? (
             <>
-              <strong>{s.name}</strong>: {ruleNames[s.breach.rule].toLowerCase()} broken on {formatDay(s.breach.date)}.{' '}
+              <strong>{s.name}</strong> ({phaseWords[s.phase]}): {ruleNames[s.breach.rule].toLowerCase()} broken on {formatDay(s.breach.date)}.{' '}
             </>
           ) : null}
           {s.dailyLoss?.warn && (
             <>
-              <strong>{s.name}</strong>: today's loss {formatMoney(s.dailyLoss.used, s.currency)} is {formatPercent(s.dailyLoss.usedPercent)} of the{' '}
+              <strong>{s.name}</strong> ({phaseWords[s.phase]}): today's loss {formatMoney(s.dailyLoss.used, s.currency)} is {formatPercent(s.dailyLoss.usedPercent)} of the{' '}
               {formatMoney(s.dailyLoss.amount, s.currency)} daily limit (you warned at {s.warnAtPercent}%); {formatMoney(s.dailyLoss.distance, s.currency)} is
               left before {formatMoney(s.dailyLoss.floor, s.currency)}.{' '}
             </>
