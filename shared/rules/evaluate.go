@@ -782,37 +782,37 @@ type Trade struct {
 	Rules  []TradeRule `json:"rules"`
 }
 
-// TradeScores is the compliance of each of positions (in their order)
-// with rules, from days (Evaluate's of the same rules and positions): a
-// rule in a trade's scope is broken by it when a violation names it,
-// skipped when skipped on its opening day, else kept.
-func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
-	index := make(map[string]int, len(positions))
-	for i := range positions {
-		index[positions[i].ID] = i
-	}
-	broken := make(map[[2]int]string)
-	byDate := make(map[string]*Day, len(days))
-	ruleIndex := make(map[string]int, len(rules))
-	for i := range rules {
-		ruleIndex[rules[i].ID] = i
-	}
+// BrokenTrades names, from days (Evaluate's), each trade a violation
+// names (a position, or a strategy) and, for each rule it broke, the
+// first violation's message.
+func BrokenTrades(days []Day) map[string]map[string]string {
+	out := map[string]map[string]string{}
 	for d := range days {
-		byDate[days[d].Date] = &days[d]
 		for _, v := range days[d].Violations {
 			id := v.PositionIDs[0]
 			if v.StrategyID != nil {
 				id = *v.StrategyID
 			}
-			i, ok := index[id]
-			if !ok {
-				continue
+			if out[id] == nil {
+				out[id] = map[string]string{}
 			}
-			key := [2]int{i, ruleIndex[v.RuleID]}
-			if _, ok := broken[key]; !ok {
-				broken[key] = v.Message
+			if _, ok := out[id][v.RuleID]; !ok {
+				out[id][v.RuleID] = v.Message
 			}
 		}
+	}
+	return out
+}
+
+// TradeScores is the compliance of each of positions (in their order)
+// with rules, from days (Evaluate's of the same rules and positions): a
+// rule in a trade's scope is broken by it when a violation names it
+// (BrokenTrades), skipped when skipped on its opening day, else kept.
+func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
+	broken := BrokenTrades(days)
+	byDate := make(map[string]*Day, len(days))
+	for d := range days {
+		byDate[days[d].Date] = &days[d]
 	}
 	out := make([]Trade, len(positions))
 	for i := range positions {
@@ -832,7 +832,7 @@ func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
 				continue
 			}
 			res := TradeRule{RuleID: r.ID, Type: r.Type, Status: Kept}
-			if msg, ok := broken[[2]int{i, j}]; ok {
+			if msg, ok := broken[p.ID][r.ID]; ok {
 				res.Status, res.Message = Broken, msg
 				t.Broken++
 				judged += r.weight()

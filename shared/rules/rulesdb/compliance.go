@@ -324,16 +324,7 @@ func tradeOf(p *rules.Position, t rules.Trade) TradeCompliance {
 // tradeBreakdown sums the net P&L of j's closed trades opened from..to
 // (dates), by whether a violation names them.
 func tradeBreakdown(j judged, from, to string) TradeBreakdown {
-	broken := map[string]bool{}
-	for _, d := range j.days {
-		for _, v := range d.Violations {
-			if v.StrategyID != nil {
-				broken[*v.StrategyID] = true
-			} else {
-				broken[v.PositionIDs[0]] = true
-			}
-		}
-	}
+	broken := rules.BrokenTrades(j.days)
 	type nets struct{ kept, broken []decimal.Decimal }
 	byCurrency := map[string]*nets{}
 	var total nets
@@ -353,7 +344,7 @@ func tradeBreakdown(j judged, from, to string) TradeBreakdown {
 		}
 		f, ok := j.money.Factors[p.Currency]
 		converts = converts && ok
-		if broken[p.ID] {
+		if len(broken[p.ID]) > 0 {
 			n.broken = append(n.broken, p.Net)
 			total.broken = append(total.broken, p.Net.Mul(f))
 		} else {
