@@ -461,19 +461,11 @@ func PositionCompliance(ctx context.Context, pool db.TxBeginner, u auth.User, po
 	if opened == nil {
 		return nil, nil
 	}
-	zone, err := time.LoadLocation(tz)
-	if err != nil {
-		return nil, err
-	}
 	end := now
 	if closed != nil {
 		end = *closed
 	}
-	day := func(t time.Time) time.Time {
-		y, m, d := t.In(zone).Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	}
-	first, last := day(*opened), day(end)
+	first, last := fx.Today(*opened, tz), fx.Today(end, tz)
 	spans, note := [][2]time.Time{{first, last}}, ""
 	if n := int(last.Sub(first).Hours()/24) + 1; n > MaxDays {
 		spans = [][2]time.Time{{first, first}}
