@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -53,15 +52,6 @@ type PropFirmGlance struct {
 // errNoPlan answers the status of an account without a plan.
 var errNoPlan = &apperr.Error{Code: apperr.NotFound, Message: "this account has no prop-firm plan"}
 
-// readPlan parses a stored plan through the check that wrote it.
-func readPlan(raw []byte) (propfirm.Plan, error) {
-	var in propfirm.Input
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return propfirm.Plan{}, err
-	}
-	return propfirm.Validate(in)
-}
-
 // getPropFirm answers the account's plan, {"propFirm": null} without one.
 func (h handler) getPropFirm(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -92,7 +82,7 @@ func planOf(ctx context.Context, q db.Querier, userID, accountID string) (*PropF
 	if err != nil {
 		return nil, db.Classify(err)
 	}
-	if p.Plan, err = readPlan(raw); err != nil {
+	if p.Plan, err = propfirm.Parse(raw); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -205,7 +195,7 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 			raw  []byte
 		)
 		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &item.Phase, &raw}, func() error {
-			plan, err := readPlan(raw)
+			plan, err := propfirm.Parse(raw)
 			item.Plan = plan
 			out = append(out, item)
 			return err

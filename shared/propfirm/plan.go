@@ -18,6 +18,8 @@
 package propfirm
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -27,6 +29,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
 	"tradejournal/shared/journal"
 )
 
@@ -239,6 +242,19 @@ func Validate(in Input) (Plan, error) {
 		return Plan{}, err
 	}
 	return out, nil
+}
+
+// Parse reads a plan from its JSON as stored or archived (a Plan, or an
+// Input: the same fields) through Validate, the check that wrote it: a plan
+// of fields this version does not know is an error, not a silent default.
+func Parse(raw []byte) (Plan, error) {
+	var in Input
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return Plan{}, apperr.Invalid("plan", "is not a prop-firm plan")
+	}
+	return Validate(in)
 }
 
 func validateDailyLoss(p *journal.Problems, in DailyLossInput) *DailyLoss {
