@@ -221,7 +221,6 @@ const (
 
 var (
 	ratioRule = journal.DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1000), Places: 4, Message: "must be greater than 0 and at most 1000"}
-	clock     = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 	symbol    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9./:_ -]{0,31}$`)
 )
 
@@ -309,7 +308,7 @@ func ParseParams(t Type, raw json.RawMessage) (Params, error) {
 			}
 		case "from", "to":
 			var c string
-			if json.Unmarshal(v, &c) != nil || !clock.MatchString(c) {
+			if json.Unmarshal(v, &c) != nil || !journal.ValidClock(c) {
 				p.Add(field, "must be a time of day HH:MM, like \"09:30\"")
 				continue
 			}
