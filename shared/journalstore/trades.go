@@ -13,7 +13,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradejournal/shared/db"
-	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/rules"
 )
@@ -47,20 +46,20 @@ const (
 // judge are read when asked for (each $n is a constant of the statement's
 // plan, so an unasked one is not computed): with $6 the underlying (a
 // strategy's is its symbol, the first leg's) and the asset types (a
-// strategy's legs' joined by commas); with $7 the direction (a
+// strategy's legs', each once); with $7 the direction (a
 // strategy's the statistics': opened for a debit is long); with $8
 // whether it has notes.
 const ruleTradesSQL = `SELECT p.id, p.id::text, NULL::text[], p.account_id, p.symbol, NULL::text, p.multiplier,
 	p.stop_loss, p.target_price, p.initial_risk, NULL::numeric, p.closed_at, p.net_pnl,
 	NULL::text[], NULL::timestamptz[], NULL::timestamptz[], NULL::numeric[],
-	CASE WHEN $6 THEN p.underlying END, CASE WHEN $6 THEN p.asset_type END, $7 AND p.side = 'short', $8 AND p.notes <> ''
+	CASE WHEN $6 THEN p.underlying END, CASE WHEN $6 THEN ARRAY[p.asset_type] END, $7 AND p.side = 'short', $8 AND p.notes <> ''
 FROM positions p WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
 UNION ALL
 SELECT s.id, s.id::text, array_agg(l.id::text ORDER BY l.opened_at NULLS LAST, l.id), s.account_id,
 	(array_agg(coalesce(l.underlying, l.symbol) ORDER BY l.opened_at NULLS LAST, l.id))[1], coalesce(s.label, ''), NULL,
 	NULL, NULL, s.risk, s.max_profit, NULL, NULL,
 	array_agg(l.status), array_agg(l.opened_at), array_agg(l.closed_at), array_agg(l.net_pnl),
-	NULL, CASE WHEN $6 THEN string_agg(DISTINCT l.asset_type, ',') END,
+	NULL, CASE WHEN $6 THEN array_agg(DISTINCT l.asset_type) END,
 	$7 AND NOT coalesce(s.opened_long, true), $8 AND bool_or(l.notes <> '')
 FROM strategies s JOIN positions l ON l.strategy_id = s.id
 WHERE s.id IN ` + ruleStrategies + `
@@ -321,11 +320,10 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		opened, closed []*time.Time
 		nets           []decimal.Decimal
 		underlying     *string
-		assets         pgtype.DriverBytes
 	)
 	_, err = pgx.ForEachRow(rows, []any{&key, &p.ID, &p.Legs, &account, &p.Symbol, &label, &mult,
 		&stop, &target, &risk, &rwd, &p.ClosedAt, &net, &statuses, &opened, &closed, &nets,
-		&underlying, &assets, &p.Short, &p.HasNotes}, func() error {
+		&underlying, &p.AssetTypes, &p.Short, &p.HasNotes}, func() error {
 		n, ok := index[key]
 		if !ok {
 			return nil // a draft
@@ -334,7 +332,6 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		t := &out[n]
 		*t = p
 		t.AccountID, t.Currency, t.Zone = a.id, a.currency, a.zone
-		t.AssetTypes = assetTypes(assets)
 		if underlying != nil {
 			t.Underlying = *underlying
 		}
@@ -408,27 +405,6 @@ func readRuleDetails(br pgx.BatchResults, out []rules.Position, index map[pgtype
 		return nil
 	})
 	return db.Classify(err)
-}
-
-// assetTypes are the asset types of a comma-separated list, each
-// instrument.AssetTypes' own string: one type (every position's) is a
-// slice of that list, no copy.
-func assetTypes(list []byte) []string {
-	var out []string
-	for len(list) > 0 {
-		name, rest, more := bytes.Cut(list, []byte(","))
-		for i, a := range instrument.AssetTypes {
-			if string(name) != a {
-				continue
-			}
-			if !more && out == nil {
-				return instrument.AssetTypes[i : i+1 : i+1]
-			}
-			out = append(out, a)
-		}
-		list = rest
-	}
-	return out
 }
 
 // strategyName is a strategy as a violation names it: its underlying and
