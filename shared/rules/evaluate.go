@@ -222,7 +222,7 @@ func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 			d.closed = append(d.closed, p)
 		}
 	}
-	w := newWorld(rules, positions)
+	w := newWorld(rules, positions, m)
 	// In date order: the weekly loss keeps a running sum of the week.
 	dates := slices.SortedFunc(maps.Keys(days), func(a, b date) int { return a.time().Compare(b.time()) })
 	out := make([]Day, 0, len(days))
@@ -240,7 +240,7 @@ func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 			if len(opened) == 0 && len(closed) == 0 {
 				continue
 			}
-			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m), &w.weeks[i], words)
+			vs, reason := judge(*r, date, opened, closed, m, w, w.exposure[i], &w.weeks[i], words)
 			res := Result{RuleID: r.ID, Type: r.Type, Status: Kept}
 			switch {
 			case reason != "":
@@ -283,15 +283,14 @@ func byClose(a, b *Position) int {
 }
 
 // world is what the rules judging more than a day need: every closed
-// trade in close order (the cooldown), each weekly loss rule's week so far
-// (weeks, by rule), and each exposure rule's outcome over every trade,
-// made when first asked for.
+// trade in close order (the cooldown), and by rule each weekly loss rule's
+// week so far (weeks) and each exposure rule's outcome over every trade
+// (nil for another type).
 type world struct {
-	rules     []Rule
 	positions []Position
 	closes    []*Position
 	weeks     []week
-	exposure  map[int]*exposure
+	exposure  []*exposure
 }
 
 // week is a MaxWeeklyLoss rule's sum of the closes of the week of monday
@@ -309,8 +308,13 @@ type exposure struct {
 	reason string
 }
 
-func newWorld(rules []Rule, positions []Position) *world {
-	w := &world{rules: rules, positions: positions, weeks: make([]week, len(rules))}
+func newWorld(rules []Rule, positions []Position, m Money) *world {
+	w := &world{positions: positions, weeks: make([]week, len(rules)), exposure: make([]*exposure, len(rules))}
+	for i := range rules {
+		if rules[i].Type == MaxOpenExposure {
+			w.exposure[i] = w.judgeExposure(&rules[i], m)
+		}
+	}
 	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == CooldownAfterLoss }) {
 		return w
 	}
@@ -321,21 +325,6 @@ func newWorld(rules []Rule, positions []Position) *world {
 	}
 	slices.SortFunc(w.closes, byClose)
 	return w
-}
-
-// exposureOf is rule i's exposure, judged once; nil for another type.
-func (w *world) exposureOf(i int, m Money) *exposure {
-	r := &w.rules[i]
-	if r.Type != MaxOpenExposure {
-		return nil
-	}
-	if w.exposure == nil {
-		w.exposure = map[int]*exposure{}
-	}
-	if w.exposure[i] == nil {
-		w.exposure[i] = w.judgeExposure(r, m)
-	}
-	return w.exposure[i]
 }
 
 // judgeExposure sweeps r's positions' entries and closes in time order (a
