@@ -206,3 +206,27 @@ func TestRuleTradesDetails(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleTradesExits: with Exits, a position's exit fills are read in
+// time order beside its entries; without, none.
+func TestRuleTradesExits(t *testing.T) {
+	ctx := context.Background()
+	j := newRuleJournal(t)
+	p := j.position("AAPL", instrument.AssetStock, journal.SideLong, "1", "2024-03-04T15:00:00Z", "2024-03-04T17:00:00Z")
+	p.Fills[0].Quantity = journal.S("3")
+	p.Fills[1].Quantity = journal.S("2")
+	id := j.create(t, p)
+	exit, at := journal.FillExit, "2024-03-04T16:00:00Z"
+	if _, err := j.store.AddFill(ctx, j.user, id, journal.FillInput{Type: &exit, Price: journal.S("2"), Quantity: journal.S("1"), FilledAt: &at}); err != nil {
+		t.Fatal(err)
+	}
+	const from, to = "2024-03-04T00:00:00Z", "2024-03-06T00:00:00Z"
+	got := j.read(t, from, to, journalstore.RuleNeeds{Exits: true})[id]
+	if len(got.Entries) != 1 || len(got.Exits) != 2 || got.Exits[0].At.Hour() != 16 || !got.Exits[0].Quantity.Equal(decimal.NewFromInt(1)) ||
+		got.Exits[1].At.Hour() != 17 || !got.Exits[1].Quantity.Equal(decimal.NewFromInt(2)) {
+		t.Fatalf("entries %v, exits %v", got.Entries, got.Exits)
+	}
+	if got := j.read(t, from, to, journalstore.RuleNeeds{})[id]; len(got.Entries) != 1 || got.Exits != nil {
+		t.Fatalf("unasked: entries %v, exits %v", got.Entries, got.Exits)
+	}
+}

@@ -83,12 +83,13 @@ SELECT l.strategy_id, NULL FROM positions l WHERE l.strategy_id IN ` + ruleStrat
 	AND EXISTS (SELECT 1 FROM position_images i WHERE i.position_id = l.id)`
 
 // ruleEntriesSQL is the entry fills of the window's trades, each with its
-// trade (the strategy of a leg) and, in a strategy, its leg's multiplier.
-const ruleEntriesSQL = `SELECT p.id, f.id, f.filled_at, f.price, f.quantity, NULL::numeric
-FROM positions p JOIN fills f ON f.position_id = p.id AND f.type = 'entry'
+// trade (the strategy of a leg) and, in a strategy, its leg's multiplier;
+// with $6 a position's exit fills too (exit true), not a strategy's legs'.
+const ruleEntriesSQL = `SELECT p.id, f.id, f.filled_at, f.price, f.quantity, NULL::numeric, f.type = 'exit'
+FROM positions p JOIN fills f ON f.position_id = p.id AND (f.type = 'entry' OR $6)
 WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
 UNION ALL
-SELECT l.strategy_id, f.id, f.filled_at, f.price, f.quantity, l.multiplier
+SELECT l.strategy_id, f.id, f.filled_at, f.price, f.quantity, l.multiplier, false
 FROM positions l JOIN fills f ON f.position_id = l.id AND f.type = 'entry'
 WHERE l.strategy_id IN ` + ruleStrategies
 
@@ -153,6 +154,8 @@ type RuleNeeds struct {
 	Balances bool
 	// Open: the trades open across the window's start are read too.
 	Open bool
+	// Exits: a position's Exits are read.
+	Exits bool
 	// Details: HasTag, HasScreenshot and TagIDs are read.
 	Details bool
 	// Markets: Underlying and AssetTypes are read.
@@ -178,7 +181,7 @@ func RuleTrades(ctx context.Context, tx batcher, userID string, accountIDs []str
 	b := &pgx.Batch{}
 	b.Queue(`SET LOCAL jit = off`)
 	b.Queue(ruleAccountsSQL, userID, to, balances)
-	b.Queue(ruleEntriesSQL, userID, from, to, accounts, needs.Open)
+	b.Queue(ruleEntriesSQL, userID, from, to, accounts, needs.Open, needs.Exits)
 	b.Queue(ruleTradesSQL, userID, from, to, accounts, needs.Open, needs.Markets, needs.Direction, needs.Notes)
 	if needs.Details {
 		b.Queue(ruleDetailsSQL, userID, from, to, accounts, needs.Open)
@@ -259,15 +262,17 @@ func readRuleAccounts(br pgx.BatchResults) (map[pgtype.UUID]*ruleAccount, error)
 	return out, db.Classify(err)
 }
 
-// ruleEntry is an entry fill and its id, which orders the fills of one
-// instant.
+// ruleEntry is an entry (or an exit) fill and its id, which orders the
+// fills of one instant.
 type ruleEntry struct {
 	id   [16]byte
 	fill rules.Fill
+	exit bool
 }
 
-// readRuleEntries reads the entries of each trade, numbering the trades in
-// the order they come (index): a trade without an entry (a draft) is none.
+// readRuleEntries reads the entries (and exits) of each trade, numbering
+// the trades in the order they come (index): a trade without an entry (a
+// draft) is none.
 func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, error) {
 	rows, err := br.Query()
 	if err != nil {
@@ -280,15 +285,16 @@ func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, e
 		at         time.Time
 		price, qty decimal.Decimal
 		mult       *decimal.Decimal
+		exit       bool
 	)
-	_, err = pgx.ForEachRow(rows, []any{&key, &id, &at, &price, &qty, &mult}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&key, &id, &at, &price, &qty, &mult, &exit}, func() error {
 		n, ok := index[key]
 		if !ok {
 			n = len(byTrade)
 			index[key] = n
 			byTrade = append(byTrade, nil)
 		}
-		e := ruleEntry{id: id.Bytes, fill: rules.Fill{At: at, Price: price, Quantity: qty}}
+		e := ruleEntry{id: id.Bytes, fill: rules.Fill{At: at, Price: price, Quantity: qty}, exit: exit}
 		if mult != nil {
 			e.fill.Multiplier = *mult
 		}
@@ -371,9 +377,20 @@ func readRuleTrades(br pgx.BatchResults, accounts map[pgtype.UUID]*ruleAccount, 
 		})
 		start := len(fills)
 		for _, e := range es {
-			fills = append(fills, e.fill)
+			if !e.exit {
+				fills = append(fills, e.fill)
+			}
 		}
 		out[n].Entries = fills[start:len(fills):len(fills)]
+		start = len(fills)
+		for _, e := range es {
+			if e.exit {
+				fills = append(fills, e.fill)
+			}
+		}
+		if len(fills) > start {
+			out[n].Exits = fills[start:len(fills):len(fills)]
+		}
 	}
 	return out, nil
 }

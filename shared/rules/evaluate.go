@@ -57,7 +57,11 @@ type Position struct {
 	Multiplier decimal.Decimal
 	// Entries are the entry fills in time order: the first opens it. A
 	// position without one (a draft) is no trade.
-	Entries  []Fill
+	Entries []Fill
+	// Exits are the exit fills in time order (their At and Quantity), read
+	// for the open exposure rule; nil for a strategy, whose legs' exits
+	// do not lower it until its close.
+	Exits    []Fill
 	ClosedAt *time.Time // nil while open
 	Net      decimal.Decimal
 	Stop     decimal.NullDecimal
@@ -327,15 +331,19 @@ func newWorld(rules []Rule, positions []Position, m Money) *world {
 	return w
 }
 
-// judgeExposure sweeps r's positions' entries and closes in time order (a
-// close before an entry of the same instant), summing what is open, and
-// names each position whose entry took a sum past its limit.
+// judgeExposure sweeps r's positions' entries, exits and closes in time
+// order (exits and closes before an entry of the same instant), summing
+// what is open, and names each position whose entry took a sum past its
+// limit. A position counts each entry's value, and its initial risk, from
+// that entry; an exit takes off its share of the position's quantity then
+// open; the close takes off the rest.
 func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 	type event struct {
 		at          time.Time
-		close       bool
+		leaves      bool // an exit or the close
 		p           *Position
-		value, risk decimal.Decimal
+		qty         decimal.Decimal // an entry's or an exit's; zero: the close
+		value, risk decimal.Decimal // an entry's
 	}
 	var events []event
 	for i := range w.positions {
@@ -343,37 +351,52 @@ func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 		if len(p.Entries) == 0 || !r.covers(p) {
 			continue
 		}
-		total := decimal.Zero
 		for j, f := range p.Entries {
 			v, _, reason := m.convert(*r, p, p.entryValue(f))
 			if reason != "" {
 				return &exposure{reason: reason}
 			}
-			e := event{at: f.At, p: p, value: v}
+			e := event{at: f.At, p: p, qty: f.Quantity, value: v}
 			if j == 0 && p.InitialRisk.Valid {
 				e.risk, _, _ = m.convert(*r, p, p.InitialRisk.Decimal)
 			}
-			total = total.Add(v)
 			events = append(events, e)
+		}
+		for _, f := range p.Exits {
+			events = append(events, event{at: f.At, leaves: true, p: p, qty: f.Quantity})
 		}
 		if p.ClosedAt != nil {
-			e := event{at: *p.ClosedAt, close: true, p: p, value: total.Neg()}
-			if p.InitialRisk.Valid {
-				risk, _, _ := m.convert(*r, p, p.InitialRisk.Decimal)
-				e.risk = risk.Neg()
-			}
-			events = append(events, e)
+			events = append(events, event{at: *p.ClosedAt, leaves: true, p: p})
 		}
 	}
-	slices.SortFunc(events, func(a, b event) int {
-		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.close), btoi(b.close)), cmp.Compare(a.p.ID, b.p.ID))
+	slices.SortStableFunc(events, func(a, b event) int {
+		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.leaves), btoi(b.leaves)), cmp.Compare(a.p.ID, b.p.ID))
 	})
+	// What each position holds open now.
+	type holding struct{ qty, value, risk decimal.Decimal }
+	open := map[*Position]*holding{}
 	out := &exposure{broken: map[*Position]string{}}
 	var value, risk decimal.Decimal
 	cur := m.Display
 	for _, e := range events {
+		h := open[e.p]
+		if h == nil {
+			h = &holding{}
+			open[e.p] = h
+		}
+		if e.leaves {
+			share := decimal.NewFromInt(1) // the close: all that is left
+			if !e.qty.IsZero() && h.qty.GreaterThan(e.qty) {
+				share = e.qty.Div(h.qty)
+			}
+			dv, dr := h.value.Mul(share), h.risk.Mul(share)
+			h.qty, h.value, h.risk = decimal.Max(h.qty.Sub(e.qty), decimal.Zero), h.value.Sub(dv), h.risk.Sub(dr)
+			value, risk = value.Sub(dv), risk.Sub(dr)
+			continue
+		}
+		h.qty, h.value, h.risk = h.qty.Add(e.qty), h.value.Add(e.value), h.risk.Add(e.risk)
 		value, risk = value.Add(e.value), risk.Add(e.risk)
-		if e.close || out.broken[e.p] != "" {
+		if out.broken[e.p] != "" {
 			continue
 		}
 		if r.AccountID != "" {

@@ -92,8 +92,9 @@ const (
 	// multiplier of the entries made so far) and/or risk (the open
 	// positions' initial risk), the most the positions open at one moment
 	// may hold together; judged at each entry, a position counting from
-	// each entry until its close. A position's partial exits do not lower
-	// it until the close.
+	// each entry until its close. A position's partial exit lowers it by
+	// its share of the quantity then open (a strategy's legs' exits do not:
+	// it counts until its close).
 	MaxOpenExposure Type = "maxOpenExposure"
 	// RequiredFields: fields, the list of what every position opened
 	// records: stop, target, notes, tag (at least one), screenshot. One

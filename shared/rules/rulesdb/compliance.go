@@ -238,6 +238,7 @@ func judge(ctx context.Context, pool db.TxBeginner, u auth.User, accountIDs []st
 		}
 		needs.Balances = needs.Balances || s.Type == rules.MaxRiskPerTrade && s.Params.Percent != nil
 		needs.Open = needs.Open || s.Type == rules.MaxOpenExposure
+		needs.Exits = needs.Exits || s.Type == rules.MaxOpenExposure
 		needs.Details = needs.Details || s.TagID != nil ||
 			slices.Contains(s.Params.Fields, "tag") || slices.Contains(s.Params.Fields, "screenshot")
 		needs.Markets = needs.Markets || s.Type == rules.AllowedMarkets

@@ -8101,7 +8101,7 @@ export interface components {
          *     noTradingDays (weekdays): no position opened on these ISO weekdays.
          *     minPlannedRR (ratio): the least planned reward to risk.
          *     maxWeeklyLoss (amount): the most the closes of a trading week (Monday to Sunday, account zone) may lose; a day breaks it with the first close that leaves the week beyond the limit.
-         *     maxOpenExposure (notional and/or risk): the most the positions open at one moment may hold, judged at each entry: the entries' value made so far, or their initial risk, counted until the close (partial exits do not lower it).
+         *     maxOpenExposure (notional and/or risk): the most the positions open at one moment may hold, judged at each entry: the entries' value made so far, or their initial risk, counted until the close; a partial exit lowers them by its share of the quantity then open (a strategy's legs' exits do not: it counts until its close).
          *     requiredFields (fields): every position opened records each listed field (stop, target, notes, tag, screenshot); one rule with a list. A strategy's stop is its defined risk, its target its max profit, its notes, tags and screenshots any leg's.
          *     allowedMarkets (assetTypes and/or symbols): every position opened is of a listed asset type and a listed symbol (an option's or strategy's underlying).
          *     allowedDirection (side): long or short only (a strategy opened for a debit is long).
