@@ -84,9 +84,11 @@ SELECT l.strategy_id, NULL FROM positions l WHERE l.strategy_id IN ` + ruleStrat
 
 // ruleEntriesSQL is the entry fills of the window's trades, each with its
 // trade (the strategy of a leg) and, in a strategy, its leg's multiplier;
-// with $6 a position's exit fills too (exit true), not a strategy's legs'.
-const ruleEntriesSQL = `SELECT p.id, f.id, f.filled_at, f.price, f.quantity, NULL::numeric, f.type = 'exit'
-FROM positions p JOIN fills f ON f.position_id = p.id AND (f.type = 'entry' OR $6)
+// with $6 a position's exit fills before its close too (exit true; no
+// price: the rules take their time and quantity; the close takes off the
+// rest), not a strategy's legs'.
+const ruleEntriesSQL = `SELECT p.id, f.id, f.filled_at, CASE WHEN f.type = 'entry' THEN f.price END, f.quantity, NULL::numeric, f.type = 'exit'
+FROM positions p JOIN fills f ON f.position_id = p.id AND (f.type = 'entry' OR $6 AND (p.closed_at IS NULL OR f.filled_at < p.closed_at))
 WHERE ` + ruleWindow + ` AND p.strategy_id IS NULL
 UNION ALL
 SELECT l.strategy_id, f.id, f.filled_at, f.price, f.quantity, l.multiplier, false
@@ -154,7 +156,7 @@ type RuleNeeds struct {
 	Balances bool
 	// Open: the trades open across the window's start are read too.
 	Open bool
-	// Exits: a position's Exits are read.
+	// Exits: a position's Exits before its close are read.
 	Exits bool
 	// Details: HasTag, HasScreenshot and TagIDs are read.
 	Details bool
@@ -283,7 +285,8 @@ func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, e
 		index      = map[pgtype.UUID]int{}
 		key, id    pgtype.UUID
 		at         time.Time
-		price, qty decimal.Decimal
+		price      *decimal.Decimal
+		qty        decimal.Decimal
 		mult       *decimal.Decimal
 		exit       bool
 	)
@@ -294,7 +297,10 @@ func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, e
 			index[key] = n
 			byTrade = append(byTrade, nil)
 		}
-		e := ruleEntry{id: id.Bytes, fill: rules.Fill{At: at, Price: price, Quantity: qty}, exit: exit}
+		e := ruleEntry{id: id.Bytes, fill: rules.Fill{At: at, Quantity: qty}, exit: exit}
+		if price != nil {
+			e.fill.Price = *price
+		}
 		if mult != nil {
 			e.fill.Multiplier = *mult
 		}

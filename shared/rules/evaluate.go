@@ -58,9 +58,9 @@ type Position struct {
 	// Entries are the entry fills in time order: the first opens it. A
 	// position without one (a draft) is no trade.
 	Entries []Fill
-	// Exits are the exit fills in time order (their At and Quantity), read
-	// for the open exposure rule; nil for a strategy, whose legs' exits
-	// do not lower it until its close.
+	// Exits are the exit fills before the close in time order (their At
+	// and Quantity), read for the open exposure rule; nil for a strategy,
+	// whose legs' exits do not lower it until its close.
 	Exits    []Fill
 	ClosedAt *time.Time // nil while open
 	Net      decimal.Decimal
@@ -342,6 +342,7 @@ func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 		at          time.Time
 		leaves      bool // an exit or the close
 		p           *Position
+		i           int             // p's index in w.positions
 		qty         decimal.Decimal // an entry's or an exit's; zero: the close
 		value, risk decimal.Decimal // an entry's
 	}
@@ -356,34 +357,30 @@ func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 			if reason != "" {
 				return &exposure{reason: reason}
 			}
-			e := event{at: f.At, p: p, qty: f.Quantity, value: v}
+			e := event{at: f.At, p: p, i: i, qty: f.Quantity, value: v}
 			if j == 0 && p.InitialRisk.Valid {
 				e.risk, _, _ = m.convert(*r, p, p.InitialRisk.Decimal)
 			}
 			events = append(events, e)
 		}
 		for _, f := range p.Exits {
-			events = append(events, event{at: f.At, leaves: true, p: p, qty: f.Quantity})
+			events = append(events, event{at: f.At, leaves: true, p: p, i: i, qty: f.Quantity})
 		}
 		if p.ClosedAt != nil {
-			events = append(events, event{at: *p.ClosedAt, leaves: true, p: p})
+			events = append(events, event{at: *p.ClosedAt, leaves: true, p: p, i: i})
 		}
 	}
 	slices.SortStableFunc(events, func(a, b event) int {
 		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.leaves), btoi(b.leaves)), cmp.Compare(a.p.ID, b.p.ID))
 	})
-	// What each position holds open now.
+	// What each position holds open now, by its index.
 	type holding struct{ qty, value, risk decimal.Decimal }
-	open := map[*Position]*holding{}
+	open := make([]holding, len(w.positions))
 	out := &exposure{broken: map[*Position]string{}}
 	var value, risk decimal.Decimal
 	cur := m.Display
 	for _, e := range events {
-		h := open[e.p]
-		if h == nil {
-			h = &holding{}
-			open[e.p] = h
-		}
+		h := &open[e.i]
 		if e.leaves {
 			share := decimal.NewFromInt(1) // the close: all that is left
 			if !e.qty.IsZero() && h.qty.GreaterThan(e.qty) {
