@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"time"
 
 	"tradejournal/shared/auth"
 	"tradejournal/shared/httpx"
@@ -20,9 +19,9 @@ import (
 // some symbols, tags or hours would judge a day that never was.
 var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "result", "assetType", "weekday", "hour", "dateBy"}
 
-// parseQuery reads from and to (required, at most rulesdb.MaxDays apart)
-// and accountId through the journal's shared filter, days (true unless
-// "false") and trades (false unless "true").
+// parseQuery reads from and to (required; rulesdb.Compliance bounds the
+// range) and accountId through the journal's shared filter, days (true
+// unless "false") and trades (false unless "true").
 func parseQuery(q url.Values) (rulesdb.Query, error) {
 	f, err := listquery.ParseFilter(q)
 	if err != nil {
@@ -39,9 +38,6 @@ func parseQuery(q url.Values) (rulesdb.Query, error) {
 	}
 	if f.To == nil {
 		p.Add("to", "is required")
-	}
-	if f.From != nil && f.To != nil && f.To.Sub(*f.From) >= rulesdb.MaxDays*24*time.Hour {
-		p.Add("to", "must be at most 366 days after from")
 	}
 	for _, name := range []string{"days", "trades"} {
 		if v := q.Get(name); v != "" && v != "true" && v != "false" {

@@ -135,8 +135,11 @@ type Query struct {
 // busy journal's violations is megabytes the dashboard's breakdown does
 // not show. A range longer than MaxDays is a validation error.
 func Compliance(ctx context.Context, pool db.TxBeginner, u auth.User, q Query, now time.Time) (Report, error) {
-	if q.To.Before(q.From) || q.To.Sub(q.From) >= MaxDays*24*time.Hour {
-		return Report{}, apperr.Invalid("to", "must be from 0 to 365 days after from")
+	if q.To.Before(q.From) {
+		return Report{}, apperr.Invalid("to", "must be on or after from")
+	}
+	if q.To.Sub(q.From) >= MaxDays*24*time.Hour {
+		return Report{}, apperr.Invalid("to", "must be at most 366 days after from")
 	}
 	// The statistics read while the rules judge: a connection and a core
 	// each.
