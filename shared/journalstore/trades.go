@@ -281,14 +281,14 @@ func readRuleEntries(br pgx.BatchResults) ([][]ruleEntry, map[pgtype.UUID]int, e
 		return nil, nil, db.Classify(err)
 	}
 	var (
-		byTrade    [][]ruleEntry
-		index      = map[pgtype.UUID]int{}
-		key, id    pgtype.UUID
-		at         time.Time
-		price      *decimal.Decimal
-		qty        decimal.Decimal
-		mult       *decimal.Decimal
-		exit       bool
+		byTrade [][]ruleEntry
+		index   = map[pgtype.UUID]int{}
+		key, id pgtype.UUID
+		at      time.Time
+		price   *decimal.Decimal
+		qty     decimal.Decimal
+		mult    *decimal.Decimal
+		exit    bool
 	)
 	_, err = pgx.ForEachRow(rows, []any{&key, &id, &at, &price, &qty, &mult, &exit}, func() error {
 		n, ok := index[key]
