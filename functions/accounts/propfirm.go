@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -25,26 +24,33 @@ type PropFirm struct {
 	UpdatedAt time.Time     `json:"updatedAt"`
 }
 
-// PropFirmStatus is a plan's status now, with its account.
+// PropFirmStatus is a plan's status now, with its account and the phase
+// it is in (prop_firm_plans.phase).
 type PropFirmStatus struct {
 	AccountID string          `json:"accountId"`
 	Name      string          `json:"name"`
 	Currency  string          `json:"currency"`
+	Phase     propfirm.Phase  `json:"phase"`
 	Plan      propfirm.Plan   `json:"plan"`
 	Status    propfirm.Status `json:"status"`
 }
 
+// PropFirmGlance is what the dashboard's banner shows of a plan's status:
+// whether it failed and on what, and today's loss against the daily
+// limit; not the days' history the status page charts.
+type PropFirmGlance struct {
+	AccountID     string              `json:"accountId"`
+	Name          string              `json:"name"`
+	Currency      string              `json:"currency"`
+	Phase         propfirm.Phase      `json:"phase"`
+	WarnAtPercent int                 `json:"warnAtPercent"`
+	Result        propfirm.Result     `json:"result"`
+	Breach        *propfirm.Violation `json:"breach"`
+	DailyLoss     *propfirm.Limit     `json:"dailyLoss"`
+}
+
 // errNoPlan answers the status of an account without a plan.
 var errNoPlan = &apperr.Error{Code: apperr.NotFound, Message: "this account has no prop-firm plan"}
-
-// readPlan parses a stored plan through the check that wrote it.
-func readPlan(raw []byte) (propfirm.Plan, error) {
-	var in propfirm.Input
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return propfirm.Plan{}, err
-	}
-	return propfirm.Validate(in)
-}
 
 // getPropFirm answers the account's plan, {"propFirm": null} without one.
 func (h handler) getPropFirm(w http.ResponseWriter, r *http.Request) {
@@ -76,7 +82,7 @@ func planOf(ctx context.Context, q db.Querier, userID, accountID string) (*PropF
 	if err != nil {
 		return nil, db.Classify(err)
 	}
-	if p.Plan, err = readPlan(raw); err != nil {
+	if p.Plan, err = propfirm.Parse(raw); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -151,8 +157,8 @@ func (h handler) propFirmStatus(w http.ResponseWriter, r *http.Request) {
 	httpx.JSON(w, http.StatusOK, items[0])
 }
 
-// allPropFirmStatuses answers the status of every account with a plan
-// (the dashboard's warning), the accounts in name order.
+// allPropFirmStatuses answers the standing of every account with a plan
+// at a glance (the dashboard's warning), the accounts in name order.
 func (h handler) allPropFirmStatuses(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	items, err := statuses(ctx, h.app.DB, auth.CurrentUser(ctx).ID, nil, h.app.Now())
@@ -160,7 +166,12 @@ func (h handler) allPropFirmStatuses(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	httpx.JSON(w, http.StatusOK, map[string]any{"items": items, "notice": propfirm.Notice})
+	out := make([]PropFirmGlance, len(items))
+	for i, it := range items {
+		out[i] = PropFirmGlance{AccountID: it.AccountID, Name: it.Name, Currency: it.Currency, Phase: it.Phase,
+			WarnAtPercent: it.Plan.WarnAtPercent, Result: it.Status.Result, Breach: it.Status.Breach, DailyLoss: it.Status.DailyLoss}
+	}
+	httpx.JSON(w, http.StatusOK, map[string]any{"items": out, "notice": propfirm.Notice})
 }
 
 // propFirmTemplates answers the example plans.
@@ -173,7 +184,7 @@ func (h handler) propFirmTemplates(w http.ResponseWriter, r *http.Request) {
 func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID *string, now time.Time) ([]PropFirmStatus, error) {
 	out := []PropFirmStatus{}
 	err := db.InSnapshot(ctx, pool, func(tx pgx.Tx) error {
-		const plans = `SELECT a.id::text, a.name, a.currency::text, p.plan FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id
+		const plans = `SELECT a.id::text, a.name, a.currency::text, p.phase, p.plan FROM prop_firm_plans p JOIN accounts a ON a.id = p.account_id
 			WHERE p.user_id = $1 AND ($2::uuid IS NULL OR p.account_id = $2) ORDER BY lower(a.name), a.id`
 		rows, err := tx.Query(ctx, plans, userID, accountID)
 		if err != nil {
@@ -183,8 +194,8 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 			item PropFirmStatus
 			raw  []byte
 		)
-		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &raw}, func() error {
-			plan, err := readPlan(raw)
+		_, err = pgx.ForEachRow(rows, []any{&item.AccountID, &item.Name, &item.Currency, &item.Phase, &raw}, func() error {
+			plan, err := propfirm.Parse(raw)
 			item.Plan = plan
 			out = append(out, item)
 			return err
@@ -192,12 +203,15 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 		if err != nil {
 			return db.Classify(err)
 		}
+		if len(out) == 0 {
+			return nil
+		}
+		trades, err := propFirmTrades(ctx, tx, userID, accountID)
+		if err != nil {
+			return err
+		}
 		for i := range out {
-			trades, err := propFirmTrades(ctx, tx, out[i].AccountID)
-			if err != nil {
-				return err
-			}
-			if out[i].Status, err = propfirm.Evaluate(out[i].Plan, trades, now); err != nil {
+			if out[i].Status, err = propfirm.Evaluate(out[i].Plan, trades[out[i].AccountID], now); err != nil {
 				return err
 			}
 		}
@@ -206,24 +220,28 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 	return out, err
 }
 
-// propFirmTradesSQL is an account's positions with an entry: the entry
+// propFirmTradesSQL is the positions with an entry of the user's accounts
+// with a plan (only $2's when given), with their account: the entry
 // fills' times, the close, what the entries opened, the net P&L and what
 // the recorded excursions need (journal.Review prices them).
-const propFirmTradesSQL = `SELECT p.id::text, p.side, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
+const propFirmTradesSQL = `SELECT p.account_id::text, p.id::text, p.side, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
 	p.avg_entry_price, p.mae_price, p.mfe_price,
 	array(SELECT f.filled_at FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id)
-FROM positions p WHERE p.account_id = $1 AND p.status <> 'draft'`
+FROM positions p JOIN prop_firm_plans pf ON pf.account_id = p.account_id
+WHERE pf.user_id = $1 AND ($2::uuid IS NULL OR pf.account_id = $2) AND p.status <> 'draft'`
 
-// propFirmTrades reads the account's trades for the plan. A closed
+// propFirmTrades reads the trades of the user's accounts with a plan
+// (only accountID's when given) in one query, by account. A closed
 // position's excursions are priced as the position page prices them
 // (journal.Review: price move x entry quantity x multiplier).
-func propFirmTrades(ctx context.Context, q db.Querier, accountID string) ([]propfirm.Trade, error) {
-	rows, err := q.Query(ctx, propFirmTradesSQL, accountID)
+func propFirmTrades(ctx context.Context, q db.Querier, userID string, accountID *string) (map[string][]propfirm.Trade, error) {
+	rows, err := q.Query(ctx, propFirmTradesSQL, userID, accountID)
 	if err != nil {
 		return nil, db.Classify(err)
 	}
 	var (
-		out             []propfirm.Trade
+		out             = map[string][]propfirm.Trade{}
+		account         string
 		t               propfirm.Trade
 		side            string
 		mult, qty, net  decimal.Decimal
@@ -231,7 +249,7 @@ func propFirmTrades(ctx context.Context, q db.Querier, accountID string) ([]prop
 		entry, mae, mfe *decimal.Decimal
 		entries         []time.Time
 	)
-	_, err = pgx.ForEachRow(rows, []any{&t.PositionID, &side, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&account, &t.PositionID, &side, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries}, func() error {
 		tr := propfirm.Trade{PositionID: t.PositionID, Entries: entries, ClosedAt: closedAt, Quantity: qty, Net: net}
 		if closedAt != nil {
 			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult},
@@ -243,7 +261,7 @@ func propFirmTrades(ctx context.Context, q db.Querier, accountID string) ([]prop
 				tr.MFE = &rev.MFE.Amount
 			}
 		}
-		out = append(out, tr)
+		out[account] = append(out[account], tr)
 		entries, closedAt, entry, mae, mfe = nil, nil, nil, nil, nil
 		return nil
 	})

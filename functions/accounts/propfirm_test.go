@@ -1,6 +1,7 @@
 package accounts_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -79,6 +80,13 @@ func TestPropFirm(t *testing.T) {
 	if s["balance"] != "48550" || s["maxDrawdown"].(map[string]any)["floor"] != "49400" || len(s["days"].([]any)) != 5 {
 		t.Fatalf("figures %s", st.Body)
 	}
+	if st.JSON["phase"] != "evaluation" {
+		t.Fatalf("phase %s", st.Body)
+	}
+	// The phase column is the plan's: the two cannot differ.
+	if _, err := srv.App.DB.Exec(context.Background(), `UPDATE prop_firm_plans SET phase = 'funded' WHERE account_id = $1`, acc); err == nil {
+		t.Fatal("the phase column differs from the plan's")
+	}
 
 	t.Run("IntradayOpenProfit", func(t *testing.T) {
 		// Up 2,000 open (MFE 500 on 5 shares from 100), closed at +200:
@@ -94,6 +102,21 @@ func TestPropFirm(t *testing.T) {
 		all := apitest.Items(t, apitest.Must(t, a.Do("GET", "/api/prop-firm/status", nil), 200))
 		if len(all) != 2 || all[0].(map[string]any)["name"] != "Combine" {
 			t.Fatalf("all statuses %v", all)
+		}
+		// Each account judged on its own trades (one read for both), and
+		// only what the banner shows: no plan, no days.
+		combine, threshold := all[0].(map[string]any), all[1].(map[string]any)
+		if combine["result"] != "failed" || combine["breach"].(map[string]any)["date"] != "2026-04-10" || combine["phase"] != "evaluation" ||
+			combine["warnAtPercent"] != 80.0 || combine["dailyLoss"].(map[string]any)["amount"] != "1000" {
+			t.Fatalf("the combine at a glance %v", combine)
+		}
+		if threshold["result"] != "inProgress" || threshold["breach"] != nil || threshold["dailyLoss"] != nil {
+			t.Fatalf("the threshold at a glance %v", threshold)
+		}
+		for _, key := range []string{"status", "plan", "days"} {
+			if _, ok := combine[key]; ok {
+				t.Errorf("the banner's list carries %s: %v", key, combine)
+			}
 		}
 	})
 

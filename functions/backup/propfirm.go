@@ -2,11 +2,9 @@ package backup
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/jackc/pgx/v5"
 
-	"tradejournal/shared/apperr"
 	"tradejournal/shared/backup"
 	"tradejournal/shared/propfirm"
 )
@@ -24,11 +22,7 @@ func (ex exporter) propFirmPlans(ctx context.Context) error {
 // restored one; a second plan for one account is an inconsistency.
 func (rs *restorer) propFirmPlans(ctx context.Context, tx pgx.Tx) error {
 	return backup.Lines(rs.a, backup.EntryPropFirm, backup.MaxAccounts, func(p backup.PropFirmPlan) error {
-		var in propfirm.Input
-		if json.Unmarshal(p.Plan, &in) != nil {
-			return inconsistent(apperr.Invalid("plan", "is not a prop-firm plan"))
-		}
-		plan, err := propfirm.Validate(in)
+		plan, err := propfirm.Parse(p.Plan)
 		if err != nil {
 			return inconsistent(err)
 		}

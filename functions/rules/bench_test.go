@@ -17,7 +17,9 @@ import (
 // BenchmarkCompliance: GET /api/rules/compliance for a year (2024: about
 // 21,000 positions, 105,000 fills of journaltest's 100,000-position
 // journal in 3 currencies) with a rule of every type enabled (the risk
-// rule in percent, so the ledger is read too), through the real router
+// rule in percent, so the ledger is read too; required fields listing
+// all five, so tags and screenshots are read; open exposure, so the
+// positions open across the range's start are), through the real router
 // over loopback HTTP: Days is the whole answer, NoDays the dashboard's
 // (days=false). Each reports the p50 and the CPU a request of this
 // process (server and client) and of the PostgreSQL backends.
@@ -52,6 +54,12 @@ func BenchmarkCompliance(b *testing.B) {
 		{"type": "maxPositionSize", "params": map[string]any{"quantity": "90", "notional": "20000"}},
 		{"type": "noTradingDays", "params": map[string]any{"weekdays": []int{5}}},
 		{"type": "minPlannedRR", "params": map[string]any{"ratio": "2"}},
+		{"type": "maxWeeklyLoss", "params": map[string]any{"amount": "2000"}},
+		{"type": "maxOpenExposure", "params": map[string]any{"notional": "500000", "risk": "5000"}},
+		{"type": "requiredFields", "params": map[string]any{"fields": []string{"stop", "target", "notes", "tag", "screenshot"}}},
+		{"type": "allowedMarkets", "params": map[string]any{"assetTypes": []string{"stock", "option"}, "symbols": []string{"AAPL", "MSFT", "NVDA", "SPY", "QQQ"}}},
+		{"type": "allowedDirection", "params": map[string]any{"side": "long"}},
+		{"type": "cooldownAfterLoss", "params": map[string]any{"minutes": 15}},
 	} {
 		apitest.Must(b, c.Do("POST", "/api/rules", r), 201)
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,6 +18,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/rules"
+	"tradejournal/shared/rules/rulesdb"
 )
 
 // MaxRules bounds one user's rules: the list is answered whole.
@@ -45,23 +45,8 @@ func Group(a *app.App) httpx.Group {
 	}
 }
 
-// Rule is one stored rule.
-type Rule struct {
-	ID        string       `json:"id"`
-	Type      rules.Type   `json:"type"`
-	Params    rules.Params `json:"params"`
-	Enabled   bool         `json:"enabled"`
-	AccountID *string      `json:"accountId"`
-	// Weight is critical, important (the default) or niceToHave.
-	Weight rules.Weight `json:"weight"`
-	// TagID limits the rule to the positions with that tag; null: all.
-	TagID     *string   `json:"tagId"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
 type envelope struct {
-	Rule Rule `json:"rule"`
+	Rule rulesdb.Rule `json:"rule"`
 }
 
 // request is the body of POST and PATCH: absent keeps (PATCH), a null
@@ -75,52 +60,14 @@ type request struct {
 	TagID     journal.Field   `json:"tagId"`
 }
 
-const columns = `id::text, type, params, enabled, account_id::text, weight, tag_id::text, created_at, updated_at`
-
-// scan reads a stored rule; its params were validated when written, and
-// are read back through the same parser so a rule of a type this version
-// no longer knows is an error, not a silent default.
-func scan(row pgx.Row) (Rule, error) {
-	var (
-		r   Rule
-		raw []byte
-	)
-	if err := row.Scan(&r.ID, &r.Type, &raw, &r.Enabled, &r.AccountID, &r.Weight, &r.TagID, &r.CreatedAt, &r.UpdatedAt); err != nil {
-		return Rule{}, db.Classify(err)
-	}
-	p, err := rules.ParseParams(r.Type, raw)
-	if err != nil {
-		return Rule{}, err
-	}
-	r.Params = p
-	return r, nil
-}
-
 func (h handler) list(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	items, err := readRules(ctx, h.app.DB, auth.CurrentUser(ctx).ID, false)
+	items, err := rulesdb.Read(ctx, h.app.DB, auth.CurrentUser(ctx).ID, false)
 	if err != nil {
 		httpx.Error(w, r, err)
 		return
 	}
 	httpx.JSON(w, http.StatusOK, map[string]any{"items": items})
-}
-
-// readRules reads the user's rules, oldest first; enabledOnly leaves out
-// the disabled ones.
-func readRules(ctx context.Context, q db.Querier, userID string, enabledOnly bool) ([]Rule, error) {
-	rows, err := q.Query(ctx, `SELECT `+columns+` FROM trading_rules WHERE user_id = $1 AND (enabled OR NOT $2) ORDER BY created_at, id`, userID, enabledOnly)
-	if err != nil {
-		return nil, db.Classify(err)
-	}
-	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Rule, error) { return scan(row) })
-	if err != nil {
-		return nil, err
-	}
-	if items == nil {
-		items = []Rule{}
-	}
-	return items, nil
 }
 
 // checked is a request's rule as it is to be written.
@@ -215,7 +162,7 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	userID := auth.CurrentUser(ctx).ID
-	var out Rule
+	var out rulesdb.Rule
 	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		c, err := validate(ctx, tx, userID, in, checked{enabled: true, weight: rules.DefaultWeight}, true)
 		if err != nil {
@@ -231,7 +178,7 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 		if n >= MaxRules {
 			return apperr.New(apperr.Conflict, "you have %d rules, the most one user may have; delete one first", n)
 		}
-		out, err = scan(tx.QueryRow(ctx, `INSERT INTO trading_rules (user_id, type, params, enabled, account_id, weight, tag_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+columns,
+		out, err = rulesdb.Scan(tx.QueryRow(ctx, `INSERT INTO trading_rules (user_id, type, params, enabled, account_id, weight, tag_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING `+rulesdb.Columns,
 			userID, c.typ, c.params, c.enabled, c.accountID, int(c.weight), c.tagID))
 		return err
 	})
@@ -244,15 +191,15 @@ func (h handler) create(w http.ResponseWriter, r *http.Request) {
 
 // byID reads one of the user's rules; a malformed, missing or foreign id
 // is the same codeless 404.
-func byID(ctx context.Context, q db.Querier, userID, id string, lock bool) (Rule, error) {
+func byID(ctx context.Context, q db.Querier, userID, id string, lock bool) (rulesdb.Rule, error) {
 	if !db.ValidUUID(id) {
-		return Rule{}, apperr.ErrNotFound
+		return rulesdb.Rule{}, apperr.ErrNotFound
 	}
-	sql := `SELECT ` + columns + ` FROM trading_rules WHERE id = $1 AND user_id = $2`
+	sql := `SELECT ` + rulesdb.Columns + ` FROM trading_rules WHERE id = $1 AND user_id = $2`
 	if lock {
 		sql += ` FOR UPDATE`
 	}
-	return scan(q.QueryRow(ctx, sql, id, userID))
+	return rulesdb.Scan(q.QueryRow(ctx, sql, id, userID))
 }
 
 func (h handler) get(w http.ResponseWriter, r *http.Request) {
@@ -279,7 +226,7 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		httpx.Error(w, r, err)
 		return
 	}
-	var out Rule
+	var out rulesdb.Rule
 	err := db.InTx(ctx, h.app.DB, func(tx pgx.Tx) error {
 		old, err := byID(ctx, tx, userID, id, true)
 		if err != nil {
@@ -289,8 +236,8 @@ func (h handler) update(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		out, err = scan(tx.QueryRow(ctx, `UPDATE trading_rules SET type = $3, params = $4, enabled = $5, account_id = $6, weight = $7, tag_id = $8, updated_at = now()
-WHERE id = $1 AND user_id = $2 RETURNING `+columns, id, userID, c.typ, c.params, c.enabled, c.accountID, int(c.weight), c.tagID))
+		out, err = rulesdb.Scan(tx.QueryRow(ctx, `UPDATE trading_rules SET type = $3, params = $4, enabled = $5, account_id = $6, weight = $7, tag_id = $8, updated_at = now()
+WHERE id = $1 AND user_id = $2 RETURNING `+rulesdb.Columns, id, userID, c.typ, c.params, c.enabled, c.accountID, int(c.weight), c.tagID))
 		return err
 	})
 	if err != nil {

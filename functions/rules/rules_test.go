@@ -451,9 +451,12 @@ func TestWeightsTagsAndTrades(t *testing.T) {
 			broken["trades"] != 2.0 || broken["netPnl"] != "20.0000" || broken["winRate"] != "100.00" {
 			t.Fatalf("trade breakdown %v", tb)
 		}
-		// Without trades=true, no list.
+		// Without trades=true, no list and no trade breakdown.
 		r = apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04", nil), 200)
 		if _, ok := r.JSON["trades"]; ok {
+			t.Fatalf("trades unasked: %s", r.Body)
+		}
+		if _, ok := r.JSON["tradeBreakdown"]; ok {
 			t.Fatalf("trades unasked: %s", r.Body)
 		}
 		apitest.Must(t, a.Do("GET", "/api/rules/compliance?from=2024-03-04&to=2024-03-04&trades=yes", nil), 400)
@@ -495,4 +498,39 @@ func TestWeightsTagsAndTrades(t *testing.T) {
 		apitest.Must(t, a.Do("DELETE", "/api/tags/"+tag, nil), 204)
 		apitest.Must(t, a.Do("GET", "/api/rules/"+req["id"].(string), nil), 404)
 	})
+}
+
+// TestTradeJudgedOnItsCloseDayAfterTheRange: a trade opened in the range
+// and closed days after it is judged with every close of its close day:
+// AAPL (-30) closes on 03-08 after MSFT (-30), taking the day past the
+// limit of 50, whatever range was asked.
+func TestTradeJudgedOnItsCloseDayAfterTheRange(t *testing.T) {
+	srv := start(t)
+	a := srv.Client(t)
+	a.Register("a@example.com", "password1")
+	acc := account(t, a, "USD", "America/New_York")
+	apitest.Must(t, a.Do("POST", "/api/rules", map[string]any{"type": "maxDailyLoss", "params": map[string]any{"amount": "50"}, "accountId": acc}), 201)
+	aapl := trade(t, a, acc, "AAPL", "99", "10", "2024-03-04T15:00:00Z", "2024-03-08T16:00:00Z", "97")
+	trade(t, a, acc, "MSFT", "99", "10", "2024-03-08T14:40:00Z", "2024-03-08T15:00:00Z", "97")
+	for _, rng := range []string{"from=2024-03-04&to=2024-03-04", "from=2024-03-01&to=2024-03-05"} {
+		r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?trades=true&"+rng, nil), 200)
+		trades := r.JSON["trades"].([]any)
+		if len(trades) != 1 {
+			t.Fatalf("%s: trades %s", rng, r.Body)
+		}
+		tr := trades[0].(map[string]any)
+		rule := tr["rules"].([]any)[0].(map[string]any)
+		want := "AAPL: this close took the day's loss to 60.00 USD; your limit is 50.00 USD"
+		if tr["id"] != aapl || tr["score"] != 0.0 || rule["status"] != "broken" || rule["message"] != want {
+			t.Errorf("%s: trade %v, want the daily loss broken: %q", rng, tr, want)
+		}
+		tb := r.JSON["tradeBreakdown"].(map[string]any)["byCurrency"].([]any)[0].(map[string]any)
+		if tb["broken"].(map[string]any)["trades"] != 1.0 {
+			t.Errorf("%s: trade breakdown %v", rng, tb)
+		}
+	}
+	tr := apitest.Object(t, apitest.Must(t, a.Do("GET", "/api/rules/compliance/positions/"+aapl, nil), 200), "trade")
+	if tr["score"] != 0.0 {
+		t.Errorf("position route %v", tr)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,14 @@ func S(s string) Field { return Field{Set: true, Str: s} }
 
 // Null is a Field holding JSON null.
 var Null = Field{Set: true, Null: true}
+
+// clock is a time of day, "HH:MM" on a 24-hour clock.
+var clock = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
+
+// ValidClock reports whether s is a time of day "HH:MM" ("09:30"), the
+// form of the rules' and the prop-firm plans' hours: such strings compare
+// in time order.
+func ValidClock(s string) bool { return clock.MatchString(s) }
 
 // Problems collects the field errors of one request; Err returns them as
 // one VALIDATION_ERROR (nil without problems).

@@ -239,6 +239,13 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 		dd = &floor{d: *plan.MaxDrawdown, value: start.Sub(plan.MaxDrawdown.Amount)}
 	}
 	add := func(v Violation) { s.Violations = append(s.Violations, v) }
+	// The entries' breaches first: a day passes only with no failing
+	// breach on or before it (failedBy), whichever rule it broke.
+	var opens []openEvent // sorted once, for the contracts' two uses
+	if plan.MaxContracts != nil {
+		opens = openEvents(trades)
+	}
+	s.Violations = append(append(s.Violations, contractViolations(plan, opens, cal)...), hourViolations(plan, trades, cal, now)...)
 	balance, hwm := start, start
 	ddBroken := false
 	tradingDays := 0
@@ -316,9 +323,6 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 		}
 		s.Days = append(s.Days, *day)
 	}
-	for _, v := range append(contractViolations(plan, trades, cal), hourViolations(plan, trades, cal, now)...) {
-		add(v)
-	}
 	slices.SortStableFunc(s.Violations, func(a, b Violation) int { return a.at.Compare(b.at) })
 	for i, v := range s.Violations {
 		if v.Fails {
@@ -326,11 +330,12 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 			break
 		}
 	}
+	// A breach on or before a day kept it from passing: a pass stands.
 	switch {
-	case s.Breach != nil && (s.PassedOn == nil || s.Breach.Date <= *s.PassedOn):
-		s.Result = Failed
 	case s.PassedOn != nil:
 		s.Result = Passed
+	case s.Breach != nil:
+		s.Result = Failed
 	}
 
 	profit := balance.Sub(start)
@@ -362,7 +367,7 @@ func Evaluate(plan Plan, trades []Trade, now time.Time) (Status, error) {
 		}
 	}
 	if m := plan.MaxContracts; m != nil {
-		s.MaxContracts = &Contracts{Limit: *m, Largest: largestOpen(trades)}
+		s.MaxContracts = &Contracts{Limit: *m, Largest: largestOpen(opens)}
 	}
 	return s, nil
 }
@@ -429,25 +434,25 @@ func openEvents(trades []Trade) []openEvent {
 	return evs
 }
 
-// largestOpen is the most contracts open at once.
-func largestOpen(trades []Trade) decimal.Decimal {
+// largestOpen is the most contracts open at once over opens (openEvents).
+func largestOpen(opens []openEvent) decimal.Decimal {
 	var open, most decimal.Decimal
-	for _, e := range openEvents(trades) {
+	for _, e := range opens {
 		open = open.Add(e.delta)
 		most = decimal.Max(most, open)
 	}
 	return most
 }
 
-// contractViolations are the openings that took the contracts open past
-// the plan's maximum.
-func contractViolations(plan Plan, trades []Trade, cal calendar) []Violation {
+// contractViolations are the openings of opens (openEvents) that took
+// the contracts open past the plan's maximum.
+func contractViolations(plan Plan, opens []openEvent, cal calendar) []Violation {
 	if plan.MaxContracts == nil {
 		return nil
 	}
 	var out []Violation
 	var open decimal.Decimal
-	for _, e := range openEvents(trades) {
+	for _, e := range opens {
 		open = open.Add(e.delta)
 		if e.delta.IsPositive() && open.GreaterThan(*plan.MaxContracts) {
 			out = append(out, Violation{Rule: RuleMaxContracts, Date: cal.date(e.at), PositionID: e.trade.PositionID, Fails: true, at: e.at,

@@ -339,3 +339,34 @@ func TestAllowedHoursAndWeekends(t *testing.T) {
 		}
 	}
 }
+
+// TestFailingClearsPassing: an evaluation whose target is met on the day
+// an entry broke the hours (or the contracts) fails and never passed; a
+// breach after the day it passed leaves it passed.
+func TestFailingClearsPassing(t *testing.T) {
+	plan := Plan{Phase: Evaluation, StartingBalance: d("50000"), Timezone: "America/New_York", DayStart: "17:00",
+		ProfitTarget: ptr(d("500")), MaxContracts: ptr(d("5")),
+		AllowedHours: &Hours{From: "09:30", To: "16:00", Weekdays: []int{1, 2, 3, 4, 5}}}
+	// Monday 2026-04-06: opened 08:00 EDT (outside the hours), closed +600:
+	// 50,600, the target met.
+	early := closed("early", "2026-04-06T13:00:00Z", "600")
+	s := evaluate(t, plan, []Trade{early}, "2026-04-07T12:00:00Z")
+	if s.Result != Failed || s.PassedOn != nil || s.Breach == nil || s.Breach.Rule != RuleAllowedHours || s.Breach.Date != "2026-04-06" {
+		t.Fatalf("hours: result %s, passed on %v, breach %+v", s.Result, s.PassedOn, s.Breach)
+	}
+	// Ten contracts at 10:00 EDT, closed +600 at 11:00: the contracts.
+	big := closed("big", "2026-04-06T15:00:00Z", "600")
+	big.Quantity = d("10")
+	s = evaluate(t, plan, []Trade{big}, "2026-04-07T12:00:00Z")
+	if s.Result != Failed || s.PassedOn != nil || s.Breach == nil || s.Breach.Rule != RuleMaxContracts {
+		t.Fatalf("contracts: result %s, passed on %v, breach %+v", s.Result, s.PassedOn, s.Breach)
+	}
+	// Passed on Monday (10:00 EDT, +600), the early entry on Tuesday
+	// after: passed, the breach reported.
+	ok := closed("ok", "2026-04-06T15:00:00Z", "600")
+	late := closed("late", "2026-04-07T13:00:00Z", "-10")
+	s = evaluate(t, plan, []Trade{ok, late}, "2026-04-08T12:00:00Z")
+	if s.Result != Passed || s.PassedOn == nil || *s.PassedOn != "2026-04-06" || s.Breach == nil || s.Breach.Date != "2026-04-07" {
+		t.Fatalf("later breach: result %s, passed on %v, breach %+v", s.Result, s.PassedOn, s.Breach)
+	}
+}

@@ -18,8 +18,9 @@
 package propfirm
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +28,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradejournal/shared/apperr"
+	"tradejournal/shared/auth"
 	"tradejournal/shared/journal"
 )
 
@@ -164,11 +167,6 @@ const (
 	DefaultWarnPercent = 80
 )
 
-var (
-	clock    = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
-	zoneName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`)
-)
-
 // Validate checks a plan's input, naming each bad field as the request
 // does ("dailyLoss.amount"); it returns the plan, defaults filled in:
 // timezone America/New_York, dayStart 17:00, basis balance, warnAtPercent
@@ -186,14 +184,14 @@ func Validate(in Input) (Plan, error) {
 	}
 	out.StartingBalance, _ = p.RequiredDecimal("startingBalance", in.StartingBalance, journal.AmountRule)
 	if in.Timezone != nil {
-		if z := *in.Timezone; len(z) > 64 || !zoneName.MatchString(z) || z == "Local" || loadZone(z) == nil {
-			p.Add("timezone", "must be an IANA time zone name such as America/New_York")
+		if msg := auth.CheckTimezone(*in.Timezone); msg != "" {
+			p.Add("timezone", msg)
 		} else {
-			out.Timezone = z
+			out.Timezone = *in.Timezone
 		}
 	}
 	if in.DayStart != nil {
-		if !clock.MatchString(*in.DayStart) {
+		if !journal.ValidClock(*in.DayStart) {
 			p.Add("dayStart", `must be a time of day HH:MM, like "17:00"`)
 		} else {
 			out.DayStart = *in.DayStart
@@ -241,6 +239,19 @@ func Validate(in Input) (Plan, error) {
 	return out, nil
 }
 
+// Parse reads a plan from its JSON as stored or archived (a Plan, or an
+// Input: the same fields) through Validate, the check that wrote it: a plan
+// of fields this version does not know is an error, not a silent default.
+func Parse(raw []byte) (Plan, error) {
+	var in Input
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return Plan{}, apperr.Invalid("plan", "is not a prop-firm plan")
+	}
+	return Validate(in)
+}
+
 func validateDailyLoss(p *journal.Problems, in DailyLossInput) *DailyLoss {
 	out := DailyLoss{Basis: ByBalance, PausesOnly: in.PausesOnly != nil && *in.PausesOnly}
 	out.Amount, _ = p.RequiredDecimal("dailyLoss.amount", in.Amount, journal.AmountRule)
@@ -285,13 +296,13 @@ func validateDrawdown(p *journal.Problems, in DrawdownInput, start decimal.Decim
 
 func validateHours(p *journal.Problems, in Hours) *Hours {
 	out := Hours{From: in.From, To: in.To}
-	if !clock.MatchString(in.From) {
+	if !journal.ValidClock(in.From) {
 		p.Add("allowedHours.from", `must be a time of day HH:MM, like "09:30"`)
 	}
-	if !clock.MatchString(in.To) {
+	if !journal.ValidClock(in.To) {
 		p.Add("allowedHours.to", `must be a time of day HH:MM, like "16:00"`)
 	}
-	if in.From == in.To && clock.MatchString(in.From) {
+	if in.From == in.To && journal.ValidClock(in.From) {
 		p.Add("allowedHours.to", "must differ from allowedHours.from")
 	}
 	if len(in.Weekdays) == 0 {

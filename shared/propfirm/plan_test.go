@@ -9,14 +9,6 @@ import (
 	"tradejournal/shared/apperr"
 )
 
-func parse(raw string) (Plan, error) {
-	var in Input
-	if err := json.Unmarshal([]byte(raw), &in); err != nil {
-		return Plan{}, err
-	}
-	return Validate(in)
-}
-
 func fields(t *testing.T, err error) []string {
 	t.Helper()
 	e, ok := apperr.As(err)
@@ -56,7 +48,7 @@ func TestValidateNamesTheField(t *testing.T) {
 		{"Warn", `{"phase":"funded","startingBalance":"1000","warnAtPercent":0}`, []string{"warnAtPercent"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parse(tc.body)
+			_, err := Parse([]byte(tc.body))
 			if got := fields(t, err); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("fields %v, want %v", got, tc.want)
 			}
@@ -65,7 +57,7 @@ func TestValidateNamesTheField(t *testing.T) {
 }
 
 func TestValidateDefaults(t *testing.T) {
-	p, err := parse(`{"phase":"funded","startingBalance":"25000","dailyLoss":{"amount":"500"}}`)
+	p, err := Parse([]byte(`{"phase":"funded","startingBalance":"25000","dailyLoss":{"amount":"500"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +75,7 @@ func TestTemplates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := parse(string(raw))
+			back, err := Parse(raw)
 			if err != nil {
 				t.Fatalf("%s %s: %v", tp.ID, s.Label, err)
 			}
@@ -145,7 +137,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add(`{"phase":"funded","startingBalance":"1e5","allowedHours":{"from":"23:59","to":"00:00","weekdays":[7,7,1]}}`)
 	f.Add(`{"phase":"evaluation","startingBalance":"0.0001","profitTarget":"99999999999999.9999","maxDrawdown":{"amount":"0.0001","kind":"trailingIntraday","lockAt":"-1"}}`)
 	f.Fuzz(func(t *testing.T, raw string) {
-		p, err := parse(raw)
+		p, err := Parse([]byte(raw))
 		if err != nil {
 			if e, ok := apperr.As(err); ok && e.Code != apperr.Validation {
 				t.Fatalf("code %s", e.Code)
@@ -154,7 +146,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		// A valid plan reads back the same, and evaluates without error.
 		out, _ := json.Marshal(p)
-		back, err := parse(string(out))
+		back, err := Parse(out)
 		if err != nil || !strings.EqualFold(string(mustJSON(back)), string(out)) {
 			t.Fatalf("round trip of %s: %v", out, err)
 		}
@@ -167,4 +159,30 @@ func FuzzValidate(f *testing.F) {
 func mustJSON(p Plan) []byte {
 	b, _ := json.Marshal(p)
 	return b
+}
+
+// TestParse: a plan as stored (its JSON) reads back as itself; a plan with
+// a field this version does not know, or not an object, is a "plan" error.
+func TestParse(t *testing.T) {
+	for _, tp := range Templates() {
+		for _, s := range tp.Sizes {
+			raw, err := json.Marshal(s.Plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Parse(raw)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tp.ID, s.Label, err)
+			}
+			if again, _ := json.Marshal(got); string(again) != string(raw) {
+				t.Errorf("%s %s: %s, want %s", tp.ID, s.Label, again, raw)
+			}
+		}
+	}
+	for _, raw := range []string{`{"phase":"funded","startingBalance":"1000","drawdown":"5"}`, `[]`, `{`} {
+		_, err := Parse([]byte(raw))
+		if e, ok := apperr.As(err); !ok || e.Code != apperr.Validation || len(e.Details) != 1 || e.Details[0].Field != "plan" {
+			t.Errorf("%s: %v", raw, err)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -56,7 +57,11 @@ type Position struct {
 	Multiplier decimal.Decimal
 	// Entries are the entry fills in time order: the first opens it. A
 	// position without one (a draft) is no trade.
-	Entries  []Fill
+	Entries []Fill
+	// Exits are the exit fills before the close in time order (their At
+	// and Quantity), read for the open exposure rule; nil for a strategy,
+	// whose legs' exits do not lower it until its close.
+	Exits    []Fill
 	ClosedAt *time.Time // nil while open
 	Net      decimal.Decimal
 	Stop     decimal.NullDecimal
@@ -191,6 +196,18 @@ type dayPositions struct {
 // Evaluate judges every rule on every trading day of positions (days in
 // date order). Positions may come in any order.
 func Evaluate(rules []Rule, positions []Position, m Money) []Day {
+	return evaluate(rules, positions, m, true)
+}
+
+// Outcomes is Evaluate without the violations (each day's Violations
+// empty; its counts, rules and score the same): an answer that shows no
+// violation need not put them in words, a third of judging a year of the
+// benchmark's journal (BenchmarkCompliance, days=false).
+func Outcomes(rules []Rule, positions []Position, m Money) []Day {
+	return evaluate(rules, positions, m, false)
+}
+
+func evaluate(rules []Rule, positions []Position, m Money, words bool) []Day {
 	days := map[date]*dayPositions{}
 	at := func(d date) *dayPositions {
 		if days[d] == nil {
@@ -209,9 +226,12 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 			d.closed = append(d.closed, p)
 		}
 	}
-	w := newWorld(rules, positions)
+	w := newWorld(rules, positions, m)
+	// In date order: the weekly loss keeps a running sum of the week.
+	dates := slices.SortedFunc(maps.Keys(days), func(a, b date) int { return a.time().Compare(b.time()) })
 	out := make([]Day, 0, len(days))
-	for date, dp := range days {
+	for _, date := range dates {
+		dp := days[date]
 		slices.SortFunc(dp.opened, func(a, b *Position) int {
 			return cmp.Or(a.Entries[0].At.Compare(b.Entries[0].At), cmp.Compare(a.ID, b.ID))
 		})
@@ -224,7 +244,7 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 			if len(opened) == 0 && len(closed) == 0 {
 				continue
 			}
-			vs, reason := judge(*r, date, opened, closed, m, w, w.exposureOf(i, m))
+			vs, reason := judge(*r, date, opened, closed, m, w, w.exposure[i], &w.weeks[i], words)
 			res := Result{RuleID: r.ID, Type: r.Type, Status: Kept}
 			switch {
 			case reason != "":
@@ -234,8 +254,10 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 				day.Broken++
 				judged += r.weight()
 				for _, v := range vs {
-					v.RuleID, v.Type = r.ID, r.Type
-					day.Violations = append(day.Violations, v)
+					if words {
+						v.RuleID, v.Type = r.ID, r.Type
+						day.Violations = append(day.Violations, v)
+					}
 				}
 			default:
 				day.Kept++
@@ -247,7 +269,6 @@ func Evaluate(rules []Rule, positions []Position, m Money) []Day {
 		day.Score = score(kept, judged)
 		out = append(out, day)
 	}
-	slices.SortFunc(out, func(a, b Day) int { return cmp.Compare(a.Date, b.Date) })
 	return out
 }
 
@@ -266,13 +287,22 @@ func byClose(a, b *Position) int {
 }
 
 // world is what the rules judging more than a day need: every closed
-// trade in close order (the week's loss, the cooldown), and each exposure
-// rule's outcome over every trade, made when first asked for.
+// trade in close order (the cooldown), and by rule each weekly loss rule's
+// week so far (weeks) and each exposure rule's outcome over every trade
+// (nil for another type).
 type world struct {
-	rules     []Rule
 	positions []Position
 	closes    []*Position
-	exposure  map[int]*exposure
+	weeks     []week
+	exposure  []*exposure
+}
+
+// week is a MaxWeeklyLoss rule's sum of the closes of the week of monday
+// before the day judged, or why it cannot be judged this week.
+type week struct {
+	monday date
+	sum    decimal.Decimal
+	reason string
 }
 
 // exposure is one MaxOpenExposure rule's breaches, or why it cannot be
@@ -282,9 +312,14 @@ type exposure struct {
 	reason string
 }
 
-func newWorld(rules []Rule, positions []Position) *world {
-	w := &world{rules: rules, positions: positions}
-	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == MaxWeeklyLoss || r.Type == CooldownAfterLoss }) {
+func newWorld(rules []Rule, positions []Position, m Money) *world {
+	w := &world{positions: positions, weeks: make([]week, len(rules)), exposure: make([]*exposure, len(rules))}
+	for i := range rules {
+		if rules[i].Type == MaxOpenExposure {
+			w.exposure[i] = w.judgeExposure(&rules[i], m)
+		}
+	}
+	if !slices.ContainsFunc(rules, func(r Rule) bool { return r.Type == CooldownAfterLoss }) {
 		return w
 	}
 	for i := range positions {
@@ -296,30 +331,20 @@ func newWorld(rules []Rule, positions []Position) *world {
 	return w
 }
 
-// exposureOf is rule i's exposure, judged once; nil for another type.
-func (w *world) exposureOf(i int, m Money) *exposure {
-	r := &w.rules[i]
-	if r.Type != MaxOpenExposure {
-		return nil
-	}
-	if w.exposure == nil {
-		w.exposure = map[int]*exposure{}
-	}
-	if w.exposure[i] == nil {
-		w.exposure[i] = w.judgeExposure(r, m)
-	}
-	return w.exposure[i]
-}
-
-// judgeExposure sweeps r's positions' entries and closes in time order (a
-// close before an entry of the same instant), summing what is open, and
-// names each position whose entry took a sum past its limit.
+// judgeExposure sweeps r's positions' entries, exits and closes in time
+// order (exits and closes before an entry of the same instant), summing
+// what is open, and names each position whose entry took a sum past its
+// limit. A position counts each entry's value, and its initial risk, from
+// that entry; an exit takes off its share of the position's quantity then
+// open; the close takes off the rest.
 func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 	type event struct {
 		at          time.Time
-		close       bool
+		leaves      bool // an exit or the close
 		p           *Position
-		value, risk decimal.Decimal
+		i           int             // p's index in w.positions
+		qty         decimal.Decimal // an entry's or an exit's; zero: the close
+		value, risk decimal.Decimal // an entry's
 	}
 	var events []event
 	for i := range w.positions {
@@ -327,37 +352,48 @@ func (w *world) judgeExposure(r *Rule, m Money) *exposure {
 		if len(p.Entries) == 0 || !r.covers(p) {
 			continue
 		}
-		total := decimal.Zero
 		for j, f := range p.Entries {
 			v, _, reason := m.convert(*r, p, p.entryValue(f))
 			if reason != "" {
 				return &exposure{reason: reason}
 			}
-			e := event{at: f.At, p: p, value: v}
+			e := event{at: f.At, p: p, i: i, qty: f.Quantity, value: v}
 			if j == 0 && p.InitialRisk.Valid {
 				e.risk, _, _ = m.convert(*r, p, p.InitialRisk.Decimal)
 			}
-			total = total.Add(v)
 			events = append(events, e)
+		}
+		for _, f := range p.Exits {
+			events = append(events, event{at: f.At, leaves: true, p: p, i: i, qty: f.Quantity})
 		}
 		if p.ClosedAt != nil {
-			e := event{at: *p.ClosedAt, close: true, p: p, value: total.Neg()}
-			if p.InitialRisk.Valid {
-				risk, _, _ := m.convert(*r, p, p.InitialRisk.Decimal)
-				e.risk = risk.Neg()
-			}
-			events = append(events, e)
+			events = append(events, event{at: *p.ClosedAt, leaves: true, p: p, i: i})
 		}
 	}
-	slices.SortFunc(events, func(a, b event) int {
-		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.close), btoi(b.close)), cmp.Compare(a.p.ID, b.p.ID))
+	slices.SortStableFunc(events, func(a, b event) int {
+		return cmp.Or(a.at.Compare(b.at), -cmp.Compare(btoi(a.leaves), btoi(b.leaves)), cmp.Compare(a.p.ID, b.p.ID))
 	})
+	// What each position holds open now, by its index.
+	type holding struct{ qty, value, risk decimal.Decimal }
+	open := make([]holding, len(w.positions))
 	out := &exposure{broken: map[*Position]string{}}
 	var value, risk decimal.Decimal
 	cur := m.Display
 	for _, e := range events {
+		h := &open[e.i]
+		if e.leaves {
+			share := decimal.NewFromInt(1) // the close: all that is left
+			if !e.qty.IsZero() && h.qty.GreaterThan(e.qty) {
+				share = e.qty.Div(h.qty)
+			}
+			dv, dr := h.value.Mul(share), h.risk.Mul(share)
+			h.qty, h.value, h.risk = decimal.Max(h.qty.Sub(e.qty), decimal.Zero), h.value.Sub(dv), h.risk.Sub(dr)
+			value, risk = value.Sub(dv), risk.Sub(dr)
+			continue
+		}
+		h.qty, h.value, h.risk = h.qty.Add(e.qty), h.value.Add(e.value), h.risk.Add(e.risk)
 		value, risk = value.Add(e.value), risk.Add(e.risk)
-		if e.close || out.broken[e.p] != "" {
+		if out.broken[e.p] != "" {
 			continue
 		}
 		if r.AccountID != "" {
@@ -399,11 +435,17 @@ func inScope(r *Rule, ps []*Position) []*Position {
 	return out
 }
 
-// judge returns the violations of r on a day, or why it cannot be judged.
-func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure) ([]Violation, string) {
+// judge returns the violations of r on a day, or why it cannot be judged;
+// without words, empty violations (only their number). Days come in date
+// order: wk is r's week so far (MaxWeeklyLoss), moved on by the day.
+func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *exposure, wk *week, words bool) ([]Violation, string) {
 	pr := r.Params
 	var vs []Violation
 	add := func(p *Position, format string, args ...any) {
+		if !words {
+			vs = append(vs, Violation{})
+			return
+		}
 		v := Violation{PositionIDs: p.ids(), Message: p.Symbol + ": " + fmt.Sprintf(format, args...)}
 		if p.Legs != nil {
 			v.StrategyID = &p.ID
@@ -546,32 +588,24 @@ func judge(r Rule, day date, opened, closed []*Position, m Money, w *world, e *e
 			}
 		}
 	case MaxWeeklyLoss:
-		// The week's closes before the day, then the day's in order.
-		monday := day.time().AddDate(0, 0, 1-isoWeekday(day.time().Weekday()))
-		sum := decimal.Zero
-		first := sort.Search(len(w.closes), func(i int) bool { return !w.closes[i].ClosedAt.Before(monday.AddDate(0, 0, -2)) })
-		for _, c := range w.closes[first:] {
-			if c.ClosedAt.After(day.time().AddDate(0, 0, 2)) {
-				break
-			}
-			if d := dateOf(*c.ClosedAt, c.Zone).time(); d.Before(monday) || !d.Before(day.time()) || !r.covers(c) {
-				continue
-			}
-			v, _, reason := m.convert(r, c, c.Net)
-			if reason != "" {
-				return nil, reason
-			}
-			sum = sum.Add(v)
+		// The week's closes before the day (wk), then the day's in order.
+		if monday := day.monday(); wk.monday != monday {
+			*wk = week{monday: monday}
 		}
+		if wk.reason != "" {
+			return nil, wk.reason
+		}
+		broke := false
 		for _, p := range closed {
 			v, cur, reason := m.convert(r, p, p.Net)
 			if reason != "" {
+				wk.reason = reason
 				return nil, reason
 			}
-			sum = sum.Add(v)
-			if sum.LessThan(pr.Amount.Neg()) {
-				add(p, "this close left the week's loss at %s; your limit is %s a week", amount(sum.Neg(), cur), amount(*pr.Amount, cur))
-				break
+			wk.sum = wk.sum.Add(v)
+			if wk.sum.LessThan(pr.Amount.Neg()) && !broke {
+				broke = true
+				add(p, "this close left the week's loss at %s; your limit is %s a week", amount(wk.sum.Neg(), cur), amount(*pr.Amount, cur))
 			}
 		}
 	case MaxOpenExposure:
@@ -702,6 +736,12 @@ func dateOf(t time.Time, zone *time.Location) date {
 // time is d's midnight in UTC: dates compare and step as times.
 func (d date) time() time.Time { return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC) }
 
+// monday is the Monday of d's week.
+func (d date) monday() date {
+	t := d.time()
+	return dateOf(t.AddDate(0, 0, 1-isoWeekday(t.Weekday())), time.UTC)
+}
+
 func (d date) String() string {
 	return time.Date(d.year, d.month, d.day, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 }
@@ -751,37 +791,37 @@ type Trade struct {
 	Rules  []TradeRule `json:"rules"`
 }
 
-// TradeScores is the compliance of each of positions (in their order)
-// with rules, from days (Evaluate's of the same rules and positions): a
-// rule in a trade's scope is broken by it when a violation names it,
-// skipped when skipped on its opening day, else kept.
-func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
-	index := make(map[string]int, len(positions))
-	for i := range positions {
-		index[positions[i].ID] = i
-	}
-	broken := make(map[[2]int]string)
-	byDate := make(map[string]*Day, len(days))
-	ruleIndex := make(map[string]int, len(rules))
-	for i := range rules {
-		ruleIndex[rules[i].ID] = i
-	}
+// BrokenTrades names, from days (Evaluate's), each trade a violation
+// names (a position, or a strategy) and, for each rule it broke, the
+// first violation's message.
+func BrokenTrades(days []Day) map[string]map[string]string {
+	out := map[string]map[string]string{}
 	for d := range days {
-		byDate[days[d].Date] = &days[d]
 		for _, v := range days[d].Violations {
 			id := v.PositionIDs[0]
 			if v.StrategyID != nil {
 				id = *v.StrategyID
 			}
-			i, ok := index[id]
-			if !ok {
-				continue
+			if out[id] == nil {
+				out[id] = map[string]string{}
 			}
-			key := [2]int{i, ruleIndex[v.RuleID]}
-			if _, ok := broken[key]; !ok {
-				broken[key] = v.Message
+			if _, ok := out[id][v.RuleID]; !ok {
+				out[id][v.RuleID] = v.Message
 			}
 		}
+	}
+	return out
+}
+
+// TradeScores is the compliance of each of positions (in their order)
+// with rules, from days (Evaluate's of the same rules and positions): a
+// rule in a trade's scope is broken by it when a violation names it
+// (BrokenTrades), skipped when skipped on its opening day, else kept.
+func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
+	broken := BrokenTrades(days)
+	byDate := make(map[string]*Day, len(days))
+	for d := range days {
+		byDate[days[d].Date] = &days[d]
 	}
 	out := make([]Trade, len(positions))
 	for i := range positions {
@@ -801,7 +841,7 @@ func TradeScores(rules []Rule, positions []Position, days []Day) []Trade {
 				continue
 			}
 			res := TradeRule{RuleID: r.ID, Type: r.Type, Status: Kept}
-			if msg, ok := broken[[2]int{i, j}]; ok {
+			if msg, ok := broken[p.ID][r.ID]; ok {
 				res.Status, res.Message = Broken, msg
 				t.Broken++
 				judged += r.weight()

@@ -179,6 +179,11 @@ func TestEveryRule(t *testing.T) {
 			if len(days) != 1 || days[0].Broken != 1 || *days[0].Score != 0 || len(days[0].Violations) != len(c.brokenBy) {
 				t.Fatalf("breaking day: %+v", days)
 			}
+			// Outcomes: the same day, its violations left out.
+			if o := Outcomes([]Rule{r}, c.breaks, usd); len(o) != 1 || len(o[0].Violations) != 0 || o[0].Broken != 1 || *o[0].Score != 0 ||
+				fmt.Sprint(o[0].Rules) != fmt.Sprint(days[0].Rules) {
+				t.Fatalf("outcomes %+v of %+v", o, days)
+			}
 			v := days[0].Violations[0]
 			if v.Message != c.message || strings.Join(v.PositionIDs, ",") != strings.Join(c.brokenBy, ",") || v.RuleID != "r" || v.Type != c.typ {
 				t.Fatalf("violation %+v, want %q by %v", v, c.message, c.brokenBy)
@@ -495,6 +500,28 @@ func TestTradeScores(t *testing.T) {
 	for i := range want {
 		if l := line(got[i]); l != want[i] {
 			t.Errorf("trade %s: %s\n want %s", ps[i].ID, l, want[i])
+		}
+	}
+}
+
+// TestOpenExposureFollowsPartialExits: a partial exit lowers the open
+// exposure by its share of the quantity open, value and risk alike: p1
+// (100 at 100: 10,000, risk 100) sells 60 at 10:30, leaving 4,000 and 40
+// at risk; p2's 10,000 (risk 100) at 11:00 takes the open to 14,000 and
+// 140, within 15,000 and 150, where without the exit it is 20,000 and 200.
+func TestOpenExposureFollowsPartialExits(t *testing.T) {
+	p1 := closed(pos("p1", "2024-03-04 10:00", "100"), "2024-03-04 12:00", "5")
+	p1.Exits = []Fill{{At: p1.Entries[0].At.Add(30 * time.Minute), Quantity: dec("60")}, {At: *p1.ClosedAt, Quantity: dec("40")}}
+	p2 := pos("p2", "2024-03-04 11:00", "100")
+	for _, params := range []string{`{"notional":"15000"}`, `{"risk":"150"}`} {
+		r := rule(t, MaxOpenExposure, params)
+		if d := Evaluate([]Rule{r}, []Position{p1, p2}, usd); len(d) != 1 || d[0].Broken != 0 {
+			t.Errorf("%s after the partial exit: %+v", params, d[0].Violations)
+		}
+		noExits := p1
+		noExits.Exits = nil
+		if d := Evaluate([]Rule{r}, []Position{noExits, p2}, usd); len(d) != 1 || d[0].Broken != 1 {
+			t.Errorf("%s without it: %+v", params, d)
 		}
 	}
 }

@@ -92,8 +92,9 @@ const (
 	// multiplier of the entries made so far) and/or risk (the open
 	// positions' initial risk), the most the positions open at one moment
 	// may hold together; judged at each entry, a position counting from
-	// each entry until its close. A position's partial exits do not lower
-	// it until the close.
+	// each entry until its close. A position's partial exit lowers it by
+	// its share of the quantity then open (a strategy's legs' exits do not:
+	// it counts until its close).
 	MaxOpenExposure Type = "maxOpenExposure"
 	// RequiredFields: fields, the list of what every position opened
 	// records: stop, target, notes, tag (at least one), screenshot. One
@@ -221,7 +222,6 @@ const (
 
 var (
 	ratioRule = journal.DecimalRule{MinOpen: true, Max: decimal.NewFromInt(1000), Places: 4, Message: "must be greater than 0 and at most 1000"}
-	clock     = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$`)
 	symbol    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9./:_ -]{0,31}$`)
 )
 
@@ -309,7 +309,7 @@ func ParseParams(t Type, raw json.RawMessage) (Params, error) {
 			}
 		case "from", "to":
 			var c string
-			if json.Unmarshal(v, &c) != nil || !clock.MatchString(c) {
+			if json.Unmarshal(v, &c) != nil || !journal.ValidClock(c) {
 				p.Add(field, "must be a time of day HH:MM, like \"09:30\"")
 				continue
 			}

@@ -1751,9 +1751,10 @@ export interface paths {
         /**
          * The standing of every account with a prop-firm plan
          * @description Every one of the user's accounts with a plan, in name order, each
-         *     with its status (as `GET /api/accounts/{accountId}/prop-firm/status`):
-         *     the dashboard warns from it when a day's loss reaches the plan's
-         *     `warnAtPercent` of the daily limit.
+         *     with its standing at a glance (the result, the failing breach and
+         *     today's daily loss limit of `GET /api/accounts/{accountId}/prop-firm/status`,
+         *     without the days' history): the dashboard warns from it when a
+         *     day's loss reaches the plan's `warnAtPercent` of the daily limit.
          */
         get: operations["listPropFirmStatuses"];
         put?: never;
@@ -4126,8 +4127,8 @@ export interface paths {
          *     rules kept (TradingRuleWeight), rounded down (null when none). The
          *     breakdown groups the statistics' `byDay` rows (`GET /api/performance`
          *     with the same accounts and range), so only days with a close have
-         *     figures; `tradeBreakdown` sets the trades that kept every rule
-         *     beside those that broke one.
+         *     figures; with `trades=true`, `tradeBreakdown` sets the trades that
+         *     kept every rule beside those that broke one.
          */
         get: operations["getRuleCompliance"];
         put?: never;
@@ -5802,11 +5803,30 @@ export interface components {
             fails: boolean;
             message: string;
         };
+        /** @description An account's prop-firm standing as the dashboard's warning shows it. */
+        PropFirmGlance: {
+            /** Format: uuid */
+            accountId: string;
+            name: string;
+            currency: string;
+            /** @enum {string} */
+            phase: "evaluation" | "funded";
+            warnAtPercent: number;
+            /** @enum {string} */
+            result: "passed" | "failed" | "inProgress";
+            breach: components["schemas"]["PropFirmViolation"] | null;
+            dailyLoss: components["schemas"]["PropFirmLimit"] | null;
+        };
         PropFirmStatus: {
             /** Format: uuid */
             accountId: string;
             name: string;
             currency: string;
+            /**
+             * @description The phase the account is in (the plan's).
+             * @enum {string}
+             */
+            phase: "evaluation" | "funded";
             plan: components["schemas"]["PropFirmPlan"];
             status: {
                 /** @enum {string} */
@@ -8181,7 +8201,7 @@ export interface components {
          *     noTradingDays (weekdays): no position opened on these ISO weekdays.
          *     minPlannedRR (ratio): the least planned reward to risk.
          *     maxWeeklyLoss (amount): the most the closes of a trading week (Monday to Sunday, account zone) may lose; a day breaks it with the first close that leaves the week beyond the limit.
-         *     maxOpenExposure (notional and/or risk): the most the positions open at one moment may hold, judged at each entry: the entries' value made so far, or their initial risk, counted until the close (partial exits do not lower it).
+         *     maxOpenExposure (notional and/or risk): the most the positions open at one moment may hold, judged at each entry: the entries' value made so far, or their initial risk, counted until the close; a partial exit lowers them by its share of the quantity then open (a strategy's legs' exits do not: it counts until its close).
          *     requiredFields (fields): every position opened records each listed field (stop, target, notes, tag, screenshot); one rule with a list. A strategy's stop is its defined risk, its target its max profit, its notes, tags and screenshots any leg's.
          *     allowedMarkets (assetTypes and/or symbols): every position opened is of a listed asset type and a listed symbol (an option's or strategy's underlying).
          *     allowedDirection (side): long or short only (a strategy opened for a debit is long).
@@ -8275,6 +8295,8 @@ export interface components {
             date: string;
             /** @description Weighted percent of its judged rules kept */
             score: number | null;
+            /** @description On the position route, for a trade open longer than 366 days: how it was judged, in words (on the day of its first entry and the day of its close only). */
+            note?: string;
             kept: number;
             broken: number;
             /** @description Each enabled rule in its scope, in the rules' order. */
@@ -8353,8 +8375,8 @@ export interface components {
                 byCurrency: components["schemas"]["RuleComplianceBlock"][];
                 total: components["schemas"]["RuleComplianceBlock"] | null;
             };
-            /** @description The closed trades opened in the range that kept every rule in their scope beside those that broke one, per account currency, and in the display currency (today's spot rates) when every currency converts. */
-            tradeBreakdown: {
+            /** @description With `trades=true`, the closed trades opened in the range that kept every rule in their scope beside those that broke one, per account currency, and in the display currency (today's spot rates) when every currency converts. */
+            tradeBreakdown?: {
                 byCurrency: components["schemas"]["RuleTradeBlock"][];
                 total: components["schemas"]["RuleTradeBlock"] | null;
             };
@@ -11166,7 +11188,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["PropFirmStatus"][];
+                        items: components["schemas"]["PropFirmGlance"][];
                         notice: string;
                     };
                 };
@@ -15672,7 +15694,7 @@ export interface operations {
                 to: string;
                 /** @description `false` leaves `days` empty (their counts and the breakdown stay): a year of a busy journal's violations is megabytes. */
                 days?: "true" | "false";
-                /** @description `true` adds `trades`: each trade opened in the range with its compliance. */
+                /** @description `true` adds `trades`, each trade opened in the range with its compliance, and `tradeBreakdown`. */
                 trades?: "true" | "false";
                 /**
                  * @description These accounts' positions only (repeat or separate with commas).

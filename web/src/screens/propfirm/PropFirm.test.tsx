@@ -132,13 +132,13 @@ describe('StatusCard', () => {
 });
 
 describe('PropFirmWarnings', () => {
-  const item = (status: Status) => ({ accountId: 'a1', name: 'Combine', currency: 'USD', plan: combine, status });
+  const item = (s: Status) => ({ accountId: 'a1', name: 'Combine', currency: 'USD', phase: combine.phase, warnAtPercent: combine.warnAtPercent, result: s.result, breach: s.breach, dailyLoss: s.dailyLoss });
   it('warns when the day’s loss reaches the plan’s share of the daily limit', async () => {
     const warned = { ...failed, result: 'inProgress' as const, breach: null, dailyLoss: limit({ used: '850', usedPercent: '85', distance: '150', distancePercent: '15', floor: '49150', warn: true }) };
     mockApi(route('GET', '/api/prop-firm/status', () => ({ body: { items: [item(warned)], notice: '' } })));
     renderScreen(<PropFirmWarnings />);
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent("Combine: today's loss $850.00 is 85.00% of the $1,000.00 daily limit (you warned at 80%); $150.00 is left before $49,150.00.");
+    expect(alert).toHaveTextContent("Combine (evaluation): today's loss $850.00 is 85.00% of the $1,000.00 daily limit (you warned at 80%); $150.00 is left before $49,150.00.");
     expect(screen.getByRole('link', { name: 'See the plan' })).toHaveAttribute('href', '/accounts?propFirm=a1');
   });
 

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatDay, formatMoney, formatPercent, pnlClass } from '../../format';
+import { FloorsChart } from './FloorsChart';
 import { barPercent, resultText, ruleNames, type Plan, type Status } from './propfirm';
 
 type Limit = NonNullable<Status['dailyLoss']>;
@@ -106,6 +107,7 @@ export function StatusCard({ status: s, plan, currency }: { status: Status; plan
           </ul>
         </details>
       )}
+      <FloorsChart days={s.days} currency={currency} />
       {s.days.length > 0 && (
         <details>
           <summary>Each day's floors</summary>

@@ -32,6 +32,7 @@ export function PositionCompliance({ positionId }: { positionId: string }) {
                   </>
                 )}
               </p>
+              {trade.note && <p className="muted">{trade.note}</p>}
               <ul className="violations" aria-label="Rules of this trade">
                 {trade.rules.map((r) => {
                   const rule = rules.data?.find((x) => x.id === r.ruleId);

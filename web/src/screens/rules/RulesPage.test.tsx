@@ -48,7 +48,7 @@ describe('RulesPage', () => {
       route('GET', '/api/auth/me', () => ({ body: { user: { displayCurrency: 'USD' } } })),
       route('GET', '/api/rules/compliance', () => ({
         body: { from: '2024-05-01', to: '2024-05-31', days: [], daysKept: 0, daysBroken: 0, trades: [],
-          breakdown: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: null }, tradeBreakdown: { byCurrency: [], total: null } },
+          breakdown: { displayCurrency: 'USD', missingPairs: [], byCurrency: [], total: null } },
       })),
       route('POST', '/api/rules', (c) => {
         const body = c.body as Record<string, unknown>;

@@ -74,6 +74,18 @@ describe('PositionCompliance', () => {
     ]);
   });
 
+  it('says how a trade open longer than a year was judged', async () => {
+    const note = 'Open 515 days: judged on the day of its first entry (2023-01-03) only.';
+    mockApi(
+      route('GET', '/api/rules', () => ({ body: { items: rules } })),
+      route('GET', '/api/rules/compliance/positions/p3', () => ({
+        body: { trade: { ...trade('p3', 'AAPL', 100, null, []), rules: [{ ruleId: 'r2', type: 'allowedDirection', status: 'kept' }], note } },
+      })),
+    );
+    renderScreen(<PositionCompliance positionId="p3" />);
+    expect(await screen.findByText(note)).toBeInTheDocument();
+  });
+
   it('says a draft has no trade yet', async () => {
     mockApi(
       route('GET', '/api/rules', () => ({ body: { items: rules } })),

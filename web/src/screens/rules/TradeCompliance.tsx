@@ -5,7 +5,7 @@ import { Field, SelectField } from '../../components/ui';
 import { formatDay, formatMoney, formatPercent, pnlClass } from '../../format';
 import { monthRange, useTradeCompliance, type Compliance, type RuleTrade } from './rules';
 
-type TradeBlock = Compliance['tradeBreakdown']['byCurrency'][number];
+type TradeBlock = NonNullable<Compliance['tradeBreakdown']>['byCurrency'][number];
 type Show = 'all' | 'broken' | 'kept';
 
 /** tradeLink is where a trade opens: its strategy, or its position. */
@@ -44,7 +44,8 @@ export function TradeCompliance() {
         {(c) => {
           const trades = c.trades ?? [];
           if (trades.length === 0) return <p className="muted">No trades opened from {formatDay(c.from)} to {formatDay(c.to)}.</p>;
-          const blocks = c.tradeBreakdown.total ? [c.tradeBreakdown.total] : c.tradeBreakdown.byCurrency;
+          const tb = c.tradeBreakdown;
+          const blocks = tb ? (tb.total ? [tb.total] : tb.byCurrency) : [];
           const list = shown(trades, show);
           return (
             <>

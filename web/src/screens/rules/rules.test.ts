@@ -17,6 +17,7 @@ describe('rules in words', () => {
     expect(ruleText({ type: 'requiredFields', params: { fields: ['target', 'tag', 'screenshot'] } }, '')).toBe('Record on every trade: target, at least one tag, a screenshot');
     expect(ruleText({ type: 'allowedMarkets', params: { assetTypes: ['stock', 'option'], symbols: ['AAPL', 'SPY'] } }, '')).toBe('Trade only stocks, options in AAPL, SPY');
     expect(ruleText({ type: 'allowedMarkets', params: { symbols: ['ES'] } }, '')).toBe('Trade only ES');
+    expect(ruleText({ type: 'allowedMarkets', params: { assetTypes: ['future_option', 'cfd'] } }, '')).toBe('Trade only futures options, CFDs');
     expect(ruleText({ type: 'allowedDirection', params: { side: 'short' } }, '')).toBe('Trade short only');
     expect(ruleText({ type: 'cooldownAfterLoss', params: { minutes: 15 } }, '')).toBe('Wait 15 minutes after a losing trade before the next entry');
   });

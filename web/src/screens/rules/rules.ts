@@ -1,5 +1,6 @@
 // Trading rules in words, and the queries of the rules screens.
 import { useQuery } from '@tanstack/react-query';
+import { assetTypeNames, assetTypes } from '../../assetTypes';
 import { counted } from '../../format';
 import { client, unwrap, type Schemas } from '../../api/client';
 
@@ -78,15 +79,12 @@ export const listChoices: Record<Exclude<ListParam, 'weekdays'>, Array<{ value: 
     { value: 'tag', label: 'At least one tag', words: 'at least one tag' },
     { value: 'screenshot', label: 'A screenshot', words: 'a screenshot' },
   ],
-  assetTypes: [
-    { value: 'stock', label: 'Stocks and ETFs', words: 'stocks' },
-    { value: 'option', label: 'Options', words: 'options' },
-    { value: 'future', label: 'Futures', words: 'futures' },
-    { value: 'future_option', label: 'Futures options', words: 'futures options' },
-    { value: 'forex', label: 'Forex', words: 'forex' },
-    { value: 'crypto', label: 'Crypto', words: 'crypto' },
-    { value: 'cfd', label: 'CFDs', words: 'CFDs' },
-  ],
+  // The journal's asset types and their names (assetTypes.ts), in a
+  // sentence lower case but an abbreviation ("CFDs").
+  assetTypes: assetTypes.map((a) => {
+    const name = assetTypeNames[a];
+    return { value: a, label: name, words: name.charAt(1) === name.charAt(1).toLowerCase() ? name.charAt(0).toLowerCase() + name.slice(1) : name };
+  }),
 };
 
 function choiceLabels(name: Exclude<ListParam, 'weekdays'>, values: string[] | undefined): string {
