@@ -424,6 +424,9 @@ func TestJournalTools(t *testing.T) {
 	aapl := alice.trade("AAPL", "aapl-full-note "+strings.Repeat("x", 300)+" END", "100", "90", "2024-05-06T14:00:00Z", "2024-05-06T15:00:00Z")
 	alice.trade("MSFT", "msft-note", "100", "110", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
 	alice.allowJournal(true)
+	if res := alice.Do("POST", "/api/rules", map[string]any{"type": "requiredFields", "params": map[string]any{"fields": []string{"target"}}}); res.Status != 201 {
+		t.Fatalf("rule: %d %s", res.Status, res.Body)
+	}
 	bob := e.user("jtools-bob@example.com")
 	bobs := bob.trade("ZZZB", "bob-secret-note", "10", "20", "2024-05-07T14:00:00Z", "2024-05-07T15:00:00Z")
 	if res := alice.Do("PUT", "/api/journal/days/2024-05-06", map[string]any{"plan": "wait for the open", "review": "chased", "notes": "", "tagIds": []any{}}); res.Status != 200 {
@@ -437,6 +440,9 @@ func TestJournalTools(t *testing.T) {
 				{tool: &[3]string{"c3", "get_position", `{"positionId":"` + bobs + `"}`}},
 				{tool: &[3]string{"c4", "day_journal", `{"date":"2024-05-06"}`}},
 				{tool: &[3]string{"c5", "statistics", `{"from":"not-a-date"}`}},
+				{tool: &[3]string{"c6", "rules_compliance", `{"from":"2024-05-01","to":"2024-05-31"}`}},
+				{tool: &[3]string{"c7", "rules_compliance", `{"from":"2024-05-31","to":"2024-05-01"}`}},
+				{tool: &[3]string{"c8", "statistics", `{"propFirm":"true"}`}},
 				{usage: &[2]int64{10, 1}}, {done: true}}
 		}
 		return 200, []step{{text: "Done."}, {usage: &[2]int64{10, 1}}, {done: true}}
@@ -448,7 +454,7 @@ func TestJournalTools(t *testing.T) {
 			results[ev.Data["id"].(string)] = ev.Data["result"].(string)
 		}
 	}
-	if len(results) != 5 {
+	if len(results) != 8 {
 		t.Fatalf("events %s", eventNames(res))
 	}
 	if r := results["c1"]; !strings.Contains(r, "AAPL long closed") || strings.Contains(r, "MSFT") {
@@ -465,6 +471,19 @@ func TestJournalTools(t *testing.T) {
 	}
 	if r := results["c5"]; !strings.HasPrefix(r, "error: ") {
 		t.Errorf("bad filter: %s", r)
+	}
+	// Alice's rule wants a target; neither trade has one, so both days broke
+	// it, and the violations name the trades.
+	if r := results["c6"]; !strings.Contains(r, "0 kept every rule, 2 broke at least one") || !strings.Contains(r, "requiredFields") ||
+		!strings.Contains(r, "2024-05-06: ") || !strings.Contains(r, "AAPL") {
+		t.Errorf("rules_compliance: %s", r)
+	}
+	if r := results["c7"]; !strings.HasPrefix(r, "error: ") {
+		t.Errorf("backwards range: %s", r)
+	}
+	// No account has a prop-firm plan: the filter leaves nothing.
+	if r := results["c8"]; strings.Contains(r, "AAPL") || strings.HasPrefix(r, "error: ") {
+		t.Errorf("statistics of prop-firm accounts: %s", r)
 	}
 	for _, c := range p.calls() {
 		if strings.Contains(c.Raw, "bob-secret-note") || strings.Contains(c.Raw, "ZZZB") {

@@ -21,6 +21,7 @@ import (
 	"tradejournal/shared/encrypt"
 	"tradejournal/shared/listquery"
 	"tradejournal/shared/market"
+	"tradejournal/shared/rules/rulesdb"
 	"tradejournal/shared/sizing"
 	"tradejournal/shared/stats"
 )
@@ -55,7 +56,9 @@ var filterSchema = `{"type":"object","additionalProperties":false,"properties":{
 	"status":{"type":"string","enum":["open","closed"]},
 	"result":{"type":"string","description":"win, loss or breakeven, comma separated"},
 	"weekday":{"type":"string","description":"ISO weekdays 1 (Monday) to 7, comma separated"},
-	"assetType":{"type":"string","description":"stock, option, future, ..., comma separated"}}}`
+	"assetType":{"type":"string","description":"stock, option, future, ..., comma separated"},
+	"propFirm":{"type":"string","enum":["true","false"],"description":"true: only accounts with a prop-firm plan; false: only those without"},
+	"phase":{"type":"string","description":"prop-firm plan phases, comma separated: evaluation, funded"}}}`
 
 var tools = []tool{
 	{spec: toolSpec{Name: "statistics", Description: "The trader's statistics (as the performance page shows them) for the positions matching a filter: P&L, win rate, profit factor, by symbol, tag and month.",
@@ -66,6 +69,10 @@ var tools = []tool{
 		Parameters: json.RawMessage(`{"type":"object","required":["positionId"],"properties":{"positionId":{"type":"string"}}}`)}, journal: true, run: getPositionTool},
 	{spec: toolSpec{Name: "day_journal", Description: "The trader's journal entry of one day: plan, review, notes and mood.",
 		Parameters: json.RawMessage(`{"type":"object","required":["date"],"properties":{"date":{"type":"string","description":"YYYY-MM-DD"}}}`)}, journal: true, run: dayJournalTool},
+	{spec: toolSpec{Name: "rules_compliance", Description: "How the trader kept their own trading rules over a range of trading days (at most 366): days kept and broken, each rule's broken days, and the broken days' violations in words.",
+		Parameters: json.RawMessage(`{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{
+			"from":{"type":"string","description":"first trading day, YYYY-MM-DD"},"to":{"type":"string","description":"last trading day, YYYY-MM-DD"}}}`)},
+		journal: true, run: complianceTool},
 	{spec: toolSpec{Name: "position_size", Description: "The position-size calculator: size from entry, stop and the risk (dollarRisk, or balance and riskPercent). Prices are decimal strings.",
 		Parameters: json.RawMessage(`{"type":"object","required":["mode","direction","entryPrice","stopLoss"],"properties":{
 			"mode":{"type":"string","enum":["stock","options"]},"direction":{"type":"string","enum":["long","short"]},
@@ -144,13 +151,15 @@ type filterArgs struct {
 	Result    string `json:"result"`
 	Weekday   string `json:"weekday"`
 	AssetType string `json:"assetType"`
+	PropFirm  string `json:"propFirm"`
+	Phase     string `json:"phase"`
 }
 
 // filter parses the arguments as the journal's query-string filter.
 func (a filterArgs) filter() (listquery.Filter, error) {
 	q := url.Values{}
 	for k, v := range map[string]string{"symbol": a.Symbol, "from": a.From, "to": a.To, "side": a.Side,
-		"status": a.Status, "result": a.Result, "weekday": a.Weekday, "assetType": a.AssetType} {
+		"status": a.Status, "result": a.Result, "weekday": a.Weekday, "assetType": a.AssetType, "propFirm": a.PropFirm, "phase": a.Phase} {
 		if v != "" {
 			q.Set(k, v)
 		}
@@ -281,6 +290,64 @@ func dayJournalTool(ctx context.Context, h *handler, u auth.User, args json.RawM
 	}
 	out, err := json.Marshal(e)
 	return string(out), err
+}
+
+// complianceViolations bounds the violations a rules_compliance result
+// words: the latest broken days' first, within the result's size.
+const complianceViolations = 40
+
+func complianceTool(ctx context.Context, h *handler, u auth.User, args json.RawMessage) (string, error) {
+	var a struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	}
+	if err := decodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	from, err := dayjournal.ParseDate(a.From)
+	if err != nil {
+		return "", apperr.Invalid("from", "must be a date YYYY-MM-DD")
+	}
+	to, err := dayjournal.ParseDate(a.To)
+	if err != nil {
+		return "", apperr.Invalid("to", "must be a date YYYY-MM-DD")
+	}
+	rep, err := rulesdb.Compliance(ctx, h.app.DB, u, rulesdb.Query{From: from, To: to, Days: true}, h.app.Now())
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	writeCompliance(&b, rep)
+	return b.String(), nil
+}
+
+// writeCompliance words a compliance report for the model: the counts,
+// each rule's broken days per currency, then the violations of the latest
+// broken days.
+func writeCompliance(b *strings.Builder, rep rulesdb.Report) {
+	fmt.Fprintf(b, "Trading days %s to %s: %d kept every rule, %d broke at least one.\n", rep.From, rep.To, rep.DaysKept, rep.DaysBroken)
+	for _, blk := range rep.Breakdown.ByCurrency {
+		fmt.Fprintf(b, "%s: kept days net %s over %d days; broken days net %s over %d days.\n",
+			blk.Currency, blk.Kept.NetPnl, blk.Kept.Days, blk.Broken.NetPnl, blk.Broken.Days)
+		for _, r := range blk.ByRule {
+			if r.Days > 0 {
+				fmt.Fprintf(b, "  rule %s (%s) broken on %d days, net %s on them.\n", r.Type, r.RuleID, r.Days, r.NetPnl)
+			}
+		}
+	}
+	written := 0
+	for i := len(rep.Days) - 1; i >= 0 && written < complianceViolations; i-- {
+		for _, v := range rep.Days[i].Violations {
+			if written == complianceViolations {
+				break
+			}
+			fmt.Fprintf(b, "%s: %s\n", rep.Days[i].Date, v.Message)
+			written++
+		}
+	}
+	if rep.DaysKept+rep.DaysBroken == 0 {
+		b.WriteString("No trading day in the range was judged (no enabled rule, or no trade).\n")
+	}
 }
 
 func positionSizeTool(_ context.Context, _ *handler, _ auth.User, args json.RawMessage) (string, error) {

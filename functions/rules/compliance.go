@@ -16,8 +16,9 @@ import (
 
 // complianceFilters are the statistics' filters a compliance request
 // refuses: a rule judges every trade of a day, so narrowing the trades to
-// some symbols, tags or hours would judge a day that never was.
-var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "result", "assetType", "weekday", "hour", "dateBy"}
+// some symbols, tags or hours would judge a day that never was (a
+// prop-firm account is chosen by its accountId).
+var complianceFilters = []string{"symbol", "status", "tagId", "excludeTagId", "side", "result", "assetType", "weekday", "hour", "dateBy", "propFirm", "phase"}
 
 // parseQuery reads from and to (required; rulesdb.Compliance bounds the
 // range) and accountId through the journal's shared filter, days (true

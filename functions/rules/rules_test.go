@@ -192,13 +192,14 @@ func TestRules(t *testing.T) {
 	})
 	t.Run("BadRange", func(t *testing.T) {
 		for q, field := range map[string]string{
-			"to=2024-03-31":                             "from",
-			"from=2024-03-01":                           "to",
-			"from=2024-01-01&to=2025-01-01":             "to",
-			"from=2024-03-01&to=2024-03-31&symbol=AAPL": "symbol",
-			"from=2024-03-31&to=2024-03-01":             "to",
-			"from=2024-02-30&to=2024-03-01":             "from",
-			"from=2024-03-01&to=2024-03-31&days=no":     "days",
+			"to=2024-03-31":                              "from",
+			"from=2024-03-01":                            "to",
+			"from=2024-01-01&to=2025-01-01":              "to",
+			"from=2024-03-01&to=2024-03-31&symbol=AAPL":  "symbol",
+			"from=2024-03-01&to=2024-03-31&phase=funded": "phase",
+			"from=2024-03-31&to=2024-03-01":              "to",
+			"from=2024-02-30&to=2024-03-01":              "from",
+			"from=2024-03-01&to=2024-03-31&days=no":      "days",
 		} {
 			r := apitest.Must(t, a.Do("GET", "/api/rules/compliance?"+q, nil), 400)
 			if d := r.JSON["error"].(map[string]any)["details"].([]any); d[0].(map[string]any)["field"] != field {

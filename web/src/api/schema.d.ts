@@ -3806,7 +3806,9 @@ export interface paths {
          *
          *     **Tools**: the model may call tools (statistics with filters, the
          *     positions list, one position with its notes, a day's journal entry,
-         *     the position calculator, a quote where STOCK_QUOTE_API_KEY is set,
+         *     the rules' compliance over a range (`rules_compliance`: days kept
+         *     and broken, each rule's broken days, the latest violations), the
+         *     position calculator, a quote where STOCK_QUOTE_API_KEY is set,
          *     and an options chain (`options_chain`: the strikes nearest the money
          *     of one expiration, the nearest by default) where TRADIER_API_KEY is
          *     set), each reading as the caller; the journal's only with consent. A call and its
