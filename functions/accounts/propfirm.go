@@ -13,6 +13,7 @@ import (
 	"tradejournal/shared/auth"
 	"tradejournal/shared/db"
 	"tradejournal/shared/httpx"
+	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
 	"tradejournal/shared/propfirm"
 )
@@ -224,9 +225,10 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 // with a plan (only $2's when given), with their account: the entry
 // fills' times, the close, what the entries opened, the net P&L and what
 // the recorded excursions need (journal.Review prices them).
-const propFirmTradesSQL = `SELECT p.account_id::text, p.id::text, p.side, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
+const propFirmTradesSQL = `SELECT p.account_id::text, p.id::text, p.side, p.asset_type, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
 	p.avg_entry_price, p.mae_price, p.mfe_price,
-	array(SELECT f.filled_at FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id)
+	array(SELECT f.filled_at FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id),
+	(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1)
 FROM positions p JOIN prop_firm_plans pf ON pf.account_id = p.account_id
 WHERE pf.user_id = $1 AND ($2::uuid IS NULL OR pf.account_id = $2) AND p.status <> 'draft'`
 
@@ -243,17 +245,22 @@ func propFirmTrades(ctx context.Context, q db.Querier, userID string, accountID 
 		out             = map[string][]propfirm.Trade{}
 		account         string
 		t               propfirm.Trade
-		side            string
+		side, asset     string
+		firstRate       *decimal.Decimal
 		mult, qty, net  decimal.Decimal
 		closedAt        *time.Time
 		entry, mae, mfe *decimal.Decimal
 		entries         []time.Time
 	)
-	_, err = pgx.ForEachRow(rows, []any{&account, &t.PositionID, &side, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&account, &t.PositionID, &side, &asset, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries, &firstRate}, func() error {
 		tr := propfirm.Trade{PositionID: t.PositionID, Entries: entries, ClosedAt: closedAt, Quantity: qty, Net: net}
 		if closedAt != nil {
-			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult},
-				journal.Figures{Status: journal.StatusClosed, ClosedAt: closedAt, EntryQuantity: qty, AvgEntryPrice: entry}, nil, mae, mfe, *closedAt)
+			quoted := instrument.QuotedApart(asset)
+			fig := journal.Figures{Status: journal.StatusClosed, ClosedAt: closedAt, EntryQuantity: qty, AvgEntryPrice: entry}
+			if quoted {
+				fig.FirstRate = firstRate
+			}
+			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult, Quoted: quoted}, fig, nil, mae, mfe, *closedAt)
 			if rev.MAE != nil {
 				tr.MAE = &rev.MAE.Amount
 			}

@@ -138,3 +138,43 @@ func TestExcursionsAndExitAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedExcursions: a USD/JPY lot in a dollar account has its typed
+// MAE in the statistics in dollars, at the first entry's rate (the
+// pair's own price: 1 JPY = 1/150 USD), as its initial risk is.
+func TestQuotedExcursions(t *testing.T) {
+	srv := start(t)
+	c, _ := signUp(t, srv, "quoted-excursions@example.com")
+	acc := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/accounts", map[string]any{
+		"name": "FX", "currency": "USD", "timezone": "America/New_York", "startingBalance": "10000"}), 201), "account")["id"].(string)
+	p := apitest.Object(t, apitest.Must(t, c.Do("POST", "/api/positions", map[string]any{
+		"accountId": acc, "symbol": "USD/JPY", "assetType": "forex", "side": "long", "stopLoss": "149",
+		"fills": []any{
+			map[string]any{"type": "entry", "price": "150.00", "quantity": "100000", "fees": "0", "filledAt": "2024-03-05T08:00:00Z"},
+			map[string]any{"type": "exit", "price": "151.00", "quantity": "100000", "fees": "0", "filledAt": "2024-03-05T12:00:00Z"},
+		}}), 201), "position")
+	apitest.Must(t, c.Do("PATCH", "/api/positions/"+p["id"].(string), map[string]any{"maePrice": "149.5"}), 200)
+
+	var rep struct {
+		ByCurrency []struct {
+			Currency   string `json:"currency"`
+			Excursions struct {
+				MAE struct {
+					Trades       int    `json:"trades"`
+					AverageMoney string `json:"averageMoney"`
+					AverageR     string `json:"averageR"`
+				} `json:"mae"`
+			} `json:"excursions"`
+		} `json:"byCurrency"`
+	}
+	r := apitest.Must(t, c.Do("GET", "/api/performance", nil), 200)
+	if err := json.Unmarshal(r.Body, &rep); err != nil || len(rep.ByCurrency) != 1 {
+		t.Fatalf("%v %s", err, r.Body)
+	}
+	// Risk: 1.00 JPY x 100,000 = 100,000 JPY = 666.6667 USD. MAE: -0.50 x
+	// 100,000 = -50,000 JPY = -333.3333 USD, -0.5R.
+	if m := rep.ByCurrency[0].Excursions.MAE; rep.ByCurrency[0].Currency != "USD" || m.Trades != 1 ||
+		m.AverageMoney != "-333.3333" || m.AverageR != "-0.5000" {
+		t.Fatalf("MAE %+v", m)
+	}
+}

@@ -92,7 +92,8 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 			p.avg_entry_price, p.entry_quantity, p.multiplier, p.initial_risk, p.stop_loss, p.target_price,
 			p.mae_price, p.mfe_price, p.bars_mae_price, p.bars_mfe_price, coalesce(p.bars_first_hit, ''),
 			coalesce(p.bars_closed_at = p.closed_at, false),
-			coalesce((SELECT pf.phase FROM prop_firm_plans pf WHERE pf.account_id = p.account_id), '')
+			coalesce((SELECT pf.phase FROM prop_firm_plans pf WHERE pf.account_id = p.account_id), ''),
+			(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1)
 		FROM positions p JOIN accounts a ON a.id = p.account_id WHERE p.user_id = $1`, userID)
 	if err != nil {
 		t.Fatal(err)
@@ -103,21 +104,24 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 			avg, risk, stop, target    *decimal.Decimal
 			qty, mult                  decimal.Decimal
 			mae, mfe, barsMAE, barsMFE *decimal.Decimal
+			firstRate                  *decimal.Decimal
 			hit                        string
 			measured                   bool
 		)
 		if err := rows.Scan(&p.id, &p.account, &p.currency, &p.zone, &p.symbol, &p.status, &p.underlying, &p.side, &p.assetType,
 			&p.openedAt, &p.quantity, &p.notional, &p.closedAt,
 			&p.net, &p.gross, &p.fees, &p.r, &p.tags, &p.playbook, &p.met, &p.strategy,
-			&avg, &qty, &mult, &risk, &stop, &target, &mae, &mfe, &barsMAE, &barsMFE, &hit, &measured, &p.phase); err != nil {
+			&avg, &qty, &mult, &risk, &stop, &target, &mae, &mfe, &barsMAE, &barsMFE, &hit, &measured, &p.phase, &firstRate); err != nil {
 			t.Fatal(err)
 		}
 		// Typed excursions win; measured ones count only when measured to
-		// the current close; none for a trade priced apart from its account.
+		// the current close; a trade priced apart from its account's
+		// currency converts at its first entry's rate, and has none without.
 		if !measured {
 			barsMAE, barsMFE, hit = nil, nil, ""
 		}
-		if avg != nil && p.assetType != "forex" && p.assetType != "crypto" && p.assetType != "cfd" {
+		quoted := p.assetType == "forex" || p.assetType == "crypto" || p.assetType == "cfd"
+		if avg != nil && (!quoted || firstRate != nil) {
 			at := func(price *decimal.Decimal) *oracleExcursion {
 				if price == nil {
 					return nil
@@ -126,7 +130,11 @@ func journalOf(t *testing.T, srv *apitest.Server, c *apitest.Client, userID stri
 				if p.side == "short" {
 					move = move.Neg()
 				}
-				e := &oracleExcursion{money: move.Mul(qty).Mul(mult).Round(4)}
+				money := move.Mul(qty).Mul(mult)
+				if quoted {
+					money = money.Mul(*firstRate)
+				}
+				e := &oracleExcursion{money: money.Round(4)}
 				if risk != nil && risk.Sign() > 0 {
 					v := e.money.DivRound(*risk, 2)
 					e.r = &v

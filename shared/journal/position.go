@@ -96,6 +96,10 @@ type Figures struct {
 	// figures in the account's currency leave that exit's P&L out until a
 	// rate is known (the journal store looks one up on every write).
 	AwaitingRate bool
+	// FirstRate is a quoted trade's first entry's rate (nil without one,
+	// and for a trade in its account's currency): its initial risk and its
+	// excursions are in the account's currency at it.
+	FirstRate *decimal.Decimal
 
 	// InitialRisk is |avg entry - stop| x entry quantity x multiplier, 4
 	// places, when a stop is set and there is an entry; a quoted trade's
@@ -213,6 +217,9 @@ func Compute(t Trade) (Figures, error) {
 			at := fill.FilledAt
 			f.OpenedAt = &at
 			firstRate = fill.Rate
+			if t.Quoted {
+				f.FirstRate = fill.Rate
+			}
 		}
 		value := fill.Price.Mul(fill.Quantity)
 		fee := fill.Fees

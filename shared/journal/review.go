@@ -54,8 +54,11 @@ func Review(t Trade, f Figures, target, mae, mfe *decimal.Decimal, now time.Time
 			r.PlannedRR = &rr
 		}
 	}
-	r.MAE, r.MFE = ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.InitialRisk, mae),
-		ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.InitialRisk, mfe)
+	if t.Quoted && f.FirstRate == nil {
+		return r // its money is in the quote currency until a rate is known
+	}
+	r.MAE, r.MFE = ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.FirstRate, f.InitialRisk, mae),
+		ExcursionAt(t.Side, entry, f.EntryQuantity, t.Multiplier, f.FirstRate, f.InitialRisk, mfe)
 	return r
 }
 
@@ -69,15 +72,21 @@ func direction(side string) decimal.Decimal {
 
 // ExcursionAt is what a position of side, average entry, entry quantity
 // and multiplier makes with price reached: the move from the entry as
-// money (4 places, negative against the trade) and in R over risk (2
+// money in the account's currency (4 places, negative against the trade;
+// a quoted trade's converted at rate, its first entry's, as its initial
+// risk is; nil rate: the account's own prices) and in R over risk (2
 // places; nil without a positive risk). Nil for a nil price. The review's
 // excursions and the statistics' (an exit at the stop or the target too)
 // are this one figure.
-func ExcursionAt(side string, entry, quantity, multiplier decimal.Decimal, risk, price *decimal.Decimal) *Excursion {
+func ExcursionAt(side string, entry, quantity, multiplier decimal.Decimal, rate, risk, price *decimal.Decimal) *Excursion {
 	if price == nil {
 		return nil
 	}
-	e := Excursion{Price: *price, Amount: price.Sub(entry).Mul(direction(side)).Mul(quantity).Mul(multiplier).Round(4)}
+	amount := price.Sub(entry).Mul(direction(side)).Mul(quantity).Mul(multiplier)
+	if rate != nil {
+		amount = amount.Mul(*rate)
+	}
+	e := Excursion{Price: *price, Amount: amount.Round(4)}
 	if risk != nil && risk.IsPositive() {
 		rm := e.Amount.DivRound(*risk, 2)
 		e.R = &rm

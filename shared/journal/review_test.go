@@ -81,6 +81,31 @@ func TestReview(t *testing.T) {
 	}
 }
 
+// TestReviewQuoted: a USD/JPY lot in a dollar account prices its
+// excursions in dollars at the first entry's rate, as its initial risk.
+func TestReviewQuoted(t *testing.T) {
+	// Long 100,000 at 150.00 (1 JPY = 0.0066 USD at the entry), stop
+	// 149.00, out at 151.00 at another rate. Risk: 1.00 x 100,000 = 100,000
+	// JPY = 660 USD. MAE 149.50: -0.50 x 100,000 = -50,000 JPY = -330 USD,
+	// -0.5R. MFE 151.20: 120,000 JPY = 792 USD, 1.2R.
+	rate := dp("0.0066")
+	tr := journal.Trade{Side: journal.SideLong, Multiplier: decimal.NewFromInt(1), StopLoss: dp("149"), Quoted: true, Fills: []journal.Fill{
+		{Type: journal.FillEntry, Price: decimal.RequireFromString("150"), Quantity: decimal.NewFromInt(100000), FilledAt: t0, Rate: rate},
+		{Type: journal.FillExit, Price: decimal.RequireFromString("151"), Quantity: decimal.NewFromInt(100000), FilledAt: t0.Add(time.Hour), Rate: dp("0.0065")},
+	}}
+	f := compute(t, tr)
+	r := journal.Review(tr, f, nil, dp("149.5"), dp("151.2"), t0)
+	if str(f.InitialRisk) != "660" || r.MAE.Amount.String() != "-330" || str(r.MAE.R) != "-0.5" ||
+		r.MFE.Amount.String() != "792" || str(r.MFE.R) != "1.2" {
+		t.Fatalf("risk %s, MAE %+v %s, MFE %+v %s", str(f.InitialRisk), r.MAE, str(r.MAE.R), r.MFE, str(r.MFE.R))
+	}
+	// Without the entry's rate the money is in yen: no excursions yet.
+	tr.Fills[0].Rate = nil
+	if r := journal.Review(tr, compute(t, tr), nil, dp("149.5"), dp("151.2"), t0); r.MAE != nil || r.MFE != nil {
+		t.Fatalf("no rate: %+v %+v", r.MAE, r.MFE)
+	}
+}
+
 func TestUnrealizedAfterScaling(t *testing.T) {
 	// Long 100 at 10, sell 50 at 12, buy 50 at 14: what is open cost
 	// (50 x 10 + 50 x 14) / 100 = 12; at 13 it is up 100.

@@ -94,7 +94,9 @@ const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, p.opened
 	p.initial_risk, p.stop_loss, p.target_price,
 	coalesce(p.mae_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mae_price END),
 	coalesce(p.mfe_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mfe_price END),
-	CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_first_hit END`
+	CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_first_hit END,
+	CASE WHEN p.asset_type IN ('forex', 'crypto', 'cfd') THEN
+		(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1) END`
 
 // The excursions a record carries are the typed ones, else those measured
 // from bars to the position's current close (a measure to an earlier
@@ -124,12 +126,13 @@ type recordRow struct {
 	risk, stop, target  *decimal.Decimal
 	mae, mfe            *decimal.Decimal // the prices
 	firstHit            *string          // target, stop or none
+	firstRate           *decimal.Decimal // a quoted trade's first entry's (journal.Figures.FirstRate)
 }
 
 func (r *recordRow) dest() []any {
 	return []any{&r.id, &r.account, &r.status, &r.closedAt, &r.openedAt, &r.side, &r.asset, &r.symbol, &r.underlying, &r.tags,
 		&r.playbook, &r.met, &r.net, &r.gross, &r.fees, &r.r, &r.quantity, &r.avgEntry, &r.multiplier, &r.strategy, &r.kind,
-		&r.openedLong, &r.strategyR, &r.risk, &r.stop, &r.target, &r.mae, &r.mfe, &r.firstHit}
+		&r.openedLong, &r.strategyR, &r.risk, &r.stop, &r.target, &r.mae, &r.mfe, &r.firstHit, &r.firstRate}
 }
 
 // opened is when the position opened (its close, for one that never did).
@@ -256,16 +259,16 @@ func positionRecord(r *recordRow) stats.Record {
 }
 
 // excursions sets rec's excursions and the money at its first hit, as the
-// position's review figures them (journal.ExcursionAt). A trade priced in
-// a currency apart from its account's has none: its excursions' money
-// would be in that currency. One the record cannot hold (a price typed
-// far off) is left out rather than fail the write.
+// position's review figures them (journal.ExcursionAt): a trade priced in
+// a currency apart from its account's at its first entry's rate, and none
+// without one. One the record cannot hold (a price typed far off) is left
+// out rather than fail the write.
 func (r *recordRow) excursions(rec *stats.Record) {
-	if r.avgEntry == nil || instrument.QuotedApart(r.asset) {
+	if r.avgEntry == nil || instrument.QuotedApart(r.asset) && r.firstRate == nil {
 		return
 	}
 	at := func(price *decimal.Decimal) *stats.Excursion {
-		e := journal.ExcursionAt(r.side, *r.avgEntry, r.quantity, r.multiplier, r.risk, price)
+		e := journal.ExcursionAt(r.side, *r.avgEntry, r.quantity, r.multiplier, r.firstRate, r.risk, price)
 		if e == nil || !stats.ExcursionFits(e.Amount) || e.R != nil && !stats.ExcursionFits(*e.R) {
 			return nil
 		}
