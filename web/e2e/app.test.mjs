@@ -1816,6 +1816,16 @@ step('sees the AAPL trade on its candles with the fills, stop and target, switch
   }
 });
 
+step("finds the AAPL trade's typed MAE among the dashboard's excursions, and no exit analysis without bars", async () => {
+  await nav('Dashboard');
+  const card = page.getByRole('region', { name: 'Excursions' });
+  const count = card.getByRole('row', { name: /^Trades with one/ });
+  await count.waitFor();
+  // The MAE typed on the review (98 against the entry at 100), not yet an MFE.
+  assert.deepEqual((await count.getByRole('cell').allInnerTexts()).map((c) => c.trim()), ['1', '0']);
+  await page.getByRole('region', { name: 'Exit analysis' }).getByText(/No trade.s price bars reached the target before the stop/).waitFor();
+});
+
 step('creates a playbook with a checklist, follows it on a closed trade with a criterion ticked, and sees it on the dashboard', async () => {
   await nav('Playbooks');
   await page.getByRole('heading', { name: 'Playbooks', level: 1 }).waitFor();
@@ -2730,7 +2740,8 @@ step('sets a prop-firm plan from an example, records a losing trade, and sees th
 
   await nav('Dashboard');
   const warning = page.getByRole('alert', { name: 'Prop firm warnings' });
-  await warning.getByText(/Prop challenge: today's loss \$445\.00 is 89\.00% of the \$500\.00 daily limit \(you warned at 80%\)/).waitFor();
+  // The phase-1 challenge is an evaluation, which the warning names.
+  await warning.getByText(/Prop challenge \(evaluation\): today's loss \$445\.00 is 89\.00% of the \$500\.00 daily limit \(you warned at 80%\)/).waitFor();
   await warning.getByRole('link', { name: 'See the plan' }).click();
   await page.getByRole('region', { name: 'Prop firm status' }).waitFor();
   await screenshot('dashboard-prop-firm-warning');
