@@ -605,7 +605,7 @@ func TestToolRoundsHoldCredits(t *testing.T) {
 		t.Fatalf("messages %q", got)
 	}
 	// The replay says the same.
-	if again := u.ask("new", "Size it again", "k-rounds-2").done(); again["reason"] != "insufficient_credits" || again["replay"] != true {
+	if again := u.ask("new", "Size it again", "k-rounds-2").done(); again["reason"] != "insufficient_credits" || again["code"] != "INSUFFICIENT_CREDITS" || again["replay"] != true {
 		t.Fatalf("replay %v", again)
 	}
 }

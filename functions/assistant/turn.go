@@ -217,6 +217,9 @@ func (h *handler) replayOrRefuse(w http.ResponseWriter, r *http.Request, prev *t
 	}
 	done := doneEvent{ConversationID: prev.ConversationID, TurnID: prev.ID, Status: prev.Status, Reason: prev.EndReason,
 		Usage: prev.Usage, CreditsCharged: prev.CreditsCharged, Replay: true}
+	if prev.EndReason == "insufficient_credits" {
+		done.Code = string(h.wallet.RefusalCode())
+	}
 	if answer != nil {
 		if answer.Content != "" {
 			sse.send("delta", deltaEvent{Content: answer.Content})

@@ -123,10 +123,20 @@ type Reservation struct {
 }
 
 func (s *Service) refusal() error {
-	if s.sells {
+	if s.RefusalCode() == apperr.InsufficientCredits {
 		return apperr.New(apperr.InsufficientCredits, "not enough credits: buy a credit pack to continue")
 	}
 	return apperr.New(apperr.BillingNotAvailable, "not enough credits, and credits cannot be bought on this instance")
+}
+
+// RefusalCode is the code a refusal for want of credits carries here:
+// InsufficientCredits where credits can be bought, else
+// BillingNotAvailable (a replayed refusal names it as the first one did).
+func (s *Service) RefusalCode() apperr.Code {
+	if s.sells {
+		return apperr.InsufficientCredits
+	}
+	return apperr.BillingNotAvailable
 }
 
 // Settlement is the outcome of Settle.
