@@ -138,3 +138,53 @@ func TestHistoryResendsToolCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryResendsLatestCalls: a turn of twenty tool calls in three
+// rounds (8, 8, 4: the most a round may ask) resends only the latest
+// historyToolCalls (16) with the next turn, from the fifth call on, in
+// their rounds.
+func TestHistoryResendsLatestCalls(t *testing.T) {
+	const sizeArgs = `{"direction":"long","dollarRisk":"500","entryPrice":"100","mode":"stock","stopLoss":"95"}`
+	p := newFakeProvider(t)
+	e := start(t, anthropicConfig(t, p), p)
+	u := e.user("history-cap@example.com")
+	u.credit(1_000_000)
+	round := func(from, to int) []step {
+		var out []step
+		for i := from; i < to; i++ {
+			out = append(out, step{tool: &[3]string{fmt.Sprintf("c%d", i), "position_size", sizeArgs}})
+		}
+		return append(out, step{usage: &[2]int64{10, 1}}, step{done: true})
+	}
+	p.setScript(func(n int) (int, []step) {
+		switch n {
+		case 0:
+			return 200, round(0, 8)
+		case 1:
+			return 200, round(8, 16)
+		case 2:
+			return 200, round(16, 20)
+		}
+		return 200, []step{{text: "Sized."}, {usage: &[2]int64{10, 1}}, {done: true}}
+	})
+	ask := func(conversation, question, key string) map[string]any {
+		t.Helper()
+		done := u.submit(conversation, map[string]any{"content": question, "idempotencyKey": key, "model": testModel}).done()
+		if done["status"] != "complete" {
+			t.Fatalf("turn %q: %v", question, done)
+		}
+		return done
+	}
+	first := ask("new", "Size twenty", "k-cap-1")
+	conv, t1 := first["conversationId"].(string), first["turnId"].(string)
+	ask(conv, "And now?", "k-cap-2")
+	got := renderMessages(t, p.calls()[4])
+	if n := strings.Count(got, " position_size "); n != 16 {
+		t.Fatalf("%d calls resent, want 16:\n%s", n, got)
+	}
+	// The oldest four (the first round's first) are left out: the first
+	// round's last four open the history.
+	if strings.Contains(got, t1+"-3 ") || !strings.Contains(got, "assistant: call "+t1+"-4 ") || !strings.Contains(got, t1+"-19 ") {
+		t.Fatalf("not the latest calls:\n%s", got)
+	}
+}
