@@ -118,8 +118,11 @@ func (s *Service) For(ctx context.Context, userID string, p journalstore.Positio
 		switch {
 		case err != nil:
 			return Bars{}, err
-		case ok:
-			// Measured from the bars as uploaded, finer than or as fine as those shown.
+		case ok && (len(up.Bars) > 0 || providerErr == nil):
+			// Measured from the bars as uploaded, finer than or as fine as
+			// those shown. An upload with none of the hold does not stand
+			// in for a failed provider: its error stays the answer, so the
+			// job tries again rather than record no bars.
 			measureBars, measureStep = up.Bars, up.Step
 			out.Bars, out.Window, out.Source = up.Shown, up.Window, market.SourceUploaded
 		case providerErr != nil:

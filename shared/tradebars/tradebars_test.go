@@ -166,20 +166,25 @@ func TestFallback(t *testing.T) {
 	for _, tc := range []struct {
 		name, asset, symbol string
 		upload              bool
+		elsewhere           bool // the upload holds none of the hold
 		source              string
 		err                 string
 	}{
-		{"Provider", "stock", "AAPL", true, "Alpaca", ""},
-		{"ProviderHasNone", "stock", "ZZZ", true, market.SourceUploaded, ""},
-		{"ProviderFails", "stock", "DOWN", true, market.SourceUploaded, ""},
-		{"ProviderRefuses", "stock", "LIMIT", true, market.SourceUploaded, ""},
-		{"ProviderFailsNoUpload", "stock", "DOWN2", false, "", "Alpaca did not answer usably"},
-		{"ProviderRefusesNoUpload", "stock", "LIMIT2", false, "", "request limit"},
-		{"NoProvider", "future", "ESU25", true, market.SourceUploaded, ""},
-		{"NothingAtAll", "future", "NQU25", false, "", tradebars.ErrNoBars.Message},
+		{"Provider", "stock", "AAPL", true, false, "Alpaca", ""},
+		{"ProviderHasNone", "stock", "ZZZ", true, false, market.SourceUploaded, ""},
+		{"ProviderFails", "stock", "DOWN", true, false, market.SourceUploaded, ""},
+		{"ProviderRefuses", "stock", "LIMIT", true, false, market.SourceUploaded, ""},
+		{"ProviderFailsNoUpload", "stock", "DOWN2", false, false, "", "Alpaca did not answer usably"},
+		{"ProviderRefusesNoUpload", "stock", "LIMIT2", false, false, "", "request limit"},
+		{"ProviderFailsUploadElsewhere", "stock", "DOWN3", true, true, "", "Alpaca did not answer usably"},
+		{"NoProvider", "future", "ESU25", true, false, market.SourceUploaded, ""},
+		{"NothingAtAll", "future", "NQU25", false, false, "", tradebars.ErrNoBars.Message},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.upload {
+			switch {
+			case tc.elsewhere:
+				r.uploadBars(t, tc.symbol, markettest.Minutes(entryAt.AddDate(0, 0, -30), 61, nil), time.Minute)
+			case tc.upload:
 				r.upload(t, tc.symbol)
 			}
 			p := r.closed(t, tc.asset, tc.symbol)
