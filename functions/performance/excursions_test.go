@@ -137,6 +137,26 @@ func TestExcursionsAndExitAnalysis(t *testing.T) {
 			t.Errorf("%s is %v, by hand %v", path, g, ww)
 		}
 	}
+
+	// NVDA's target moved: which of stop and target its bars reached
+	// first is measured again, and until then it holds to no target.
+	apitest.Must(t, c.Do("PATCH", "/api/positions/"+t3, map[string]any{"targetPrice": "220"}), 200)
+	var after struct {
+		ByCurrency []struct {
+			ExitAnalysis struct {
+				HoldToTarget struct {
+					Trades int `json:"trades"`
+				} `json:"holdToTarget"`
+			} `json:"exitAnalysis"`
+		} `json:"byCurrency"`
+	}
+	r = apitest.Must(t, c.Do("GET", "/api/performance", nil), 200)
+	if err := json.Unmarshal(r.Body, &after); err != nil || after.ByCurrency[0].ExitAnalysis.HoldToTarget.Trades != 0 {
+		t.Fatalf("after moving the target: %v %s", err, r.Body)
+	}
+	if diff, err := journalstore.RebuildDiff(context.Background(), srv.App.DB, uid); err != nil || diff != "" {
+		t.Fatalf("the rows differ from a rebuild after the move: %v\n%s", err, diff)
+	}
 }
 
 // TestQuotedExcursions: a USD/JPY lot in a dollar account has its typed

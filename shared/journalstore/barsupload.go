@@ -19,6 +19,11 @@ const barsSymbol = `CASE WHEN p.asset_type = 'option' THEN upper(coalesce(p.unde
 	WHEN p.asset_type = 'future_option' THEN coalesce(p.underlying, p.symbol)
 	WHEN p.asset_type = 'stock' THEN upper(p.symbol) ELSE p.symbol END`
 
+// forgetMeasure sets a position back to never measured from bars (the
+// excursions job's queue, Unmeasured): its bars' figures went stale.
+const forgetMeasure = `bars_mae_price = NULL, bars_mfe_price = NULL, bars_first_hit = NULL, bars_source = NULL,
+	bars_measured_at = NULL, bars_closed_at = NULL`
+
 // Bounds of one user's uploaded bars: the symbols, and the bars across
 // them (ten full files), so one account cannot fill the database.
 const (
@@ -142,9 +147,7 @@ func (s *Store) DeleteBarUpload(ctx context.Context, userID, symbol string) erro
 		if err != nil || len(ids) == 0 {
 			return err
 		}
-		const forget = `UPDATE positions SET bars_mae_price = NULL, bars_mfe_price = NULL, bars_first_hit = NULL, bars_source = NULL,
-				bars_measured_at = NULL, bars_closed_at = NULL
-			WHERE id = ANY($1::uuid[])`
+		const forget = `UPDATE positions SET ` + forgetMeasure + ` WHERE id = ANY($1::uuid[])`
 		_, err = w.Exec(ctx, forget, ids)
 		return classify(err)
 	})

@@ -371,6 +371,16 @@ func (s *Store) UpdatePosition(ctx context.Context, userID, id string, in Positi
 			c.Strike, c.ContractMonth, inst.Multiplier, db.NullIfEmpty(ru.inst.base), db.NullIfEmpty(ru.inst.quote)); err != nil {
 			return classify(err)
 		}
+		if in.StopLoss.Set || in.TargetPrice.Set {
+			// A stop or target moved makes the bars' measure stale (which
+			// of the two the price reached first): the position goes back
+			// to the excursions job.
+			const moved = `UPDATE positions SET ` + forgetMeasure + `
+				WHERE id = $1 AND ($2 AND $3::numeric IS DISTINCT FROM stop_loss OR $4 AND $5::numeric IS DISTINCT FROM target_price)`
+			if _, err := w.Exec(ctx, moved, id, in.StopLoss.Set, stop, in.TargetPrice.Set, target); err != nil {
+				return classify(err)
+			}
+		}
 		const own = `UPDATE positions SET stop_loss = CASE WHEN $2 THEN $3 ELSE stop_loss END,
 				target_price = CASE WHEN $4 THEN $5 ELSE target_price END, notes = coalesce($6, notes),
 				mae_price = CASE WHEN $7 THEN $8 ELSE mae_price END, mfe_price = CASE WHEN $9 THEN $10 ELSE mfe_price END

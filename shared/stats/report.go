@@ -64,8 +64,9 @@ type Block struct {
 
 // Excursions are the maximum adverse (MAE) and favourable (MFE)
 // excursions of the trades that have one: typed, else measured from price
-// bars to the trade's close. A strategy and a forex, crypto or CFD trade
-// (priced in a currency apart from its account's) have none here.
+// bars to the trade's close. A forex, crypto or CFD trade (priced in a
+// currency apart from its account's) counts at its first entry's rate,
+// and not without one; a strategy has none here.
 type Excursions struct {
 	MAE ExcursionStats `json:"mae"`
 	MFE ExcursionStats `json:"mfe"`
