@@ -7476,9 +7476,10 @@ export interface components {
             /**
              * @description The maximum adverse (MAE) and favourable (MFE) excursions of the
              *     trades that have one: the price typed on the position, else the
-             *     one measured from price bars to its current close. A strategy,
-             *     and a forex, crypto or CFD trade (priced in a currency apart from
-             *     its account's), have none here.
+             *     one measured from price bars to its current close. A forex,
+             *     crypto or CFD trade (priced in a currency apart from its
+             *     account's) counts in the account's currency at its first entry's
+             *     rate, and not without one; a strategy has none here.
              */
             excursions: {
                 mae: components["schemas"]["ExcursionStats"];
