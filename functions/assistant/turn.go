@@ -422,7 +422,7 @@ func (t *turnRun) run(question string, images []image) {
 			promptBytes += len(c.ID) + len(c.Name) + len(c.Arguments) + maxToolResultBytes
 		}
 		if err := t.holdNextRound(ctx, spent.Add(t.roundCost(promptBytes))); err != nil {
-			if e, ok := apperr.As(err); ok && (e.Code == apperr.InsufficientCredits || e.Code == apperr.BillingNotAvailable) {
+			if e, ok := apperr.As(err); ok && e.Code == h.wallet.RefusalCode() {
 				t.end(ctx, sse, ending{Reason: "insufficient_credits", Code: string(e.Code), Answer: answer.String(), Usage: usage}, nil)
 				return
 			}

@@ -19,8 +19,8 @@ export interface BarsView {
   window: 'hold' | 'session';
 }
 
-/** useBars is the price bars around p in view (one request for the same view, shared by the review figures and the chart). */
-export function useBars(p: Position, enabled: boolean, view: BarsView = { window: 'hold' }) {
+/** useBars is the chart's price bars around p in view (one request a view, kept a minute). */
+function useBars(p: Position, view: BarsView) {
   return useQuery({
     queryKey: ['positions', p.id, 'bars', p.openedAt, p.closedAt, view.resolution ?? '', view.window],
     queryFn: () =>
@@ -29,7 +29,6 @@ export function useBars(p: Position, enabled: boolean, view: BarsView = { window
           params: { path: { positionId: p.id }, query: { resolution: view.resolution, window: view.window === 'hold' ? undefined : view.window } },
         }),
       ),
-    enabled,
     staleTime: 60_000,
     retry: false,
     placeholderData: keepPreviousData,
@@ -444,7 +443,7 @@ function BarsUpload({ p, symbol, uploaded }: { p: Position; symbol: string; uplo
  */
 export function TradeChart({ p, currency }: { p: Position; currency: string | undefined }) {
   const [view, setView] = useState<BarsView>({ window: 'hold' });
-  const bars = useBars(p, true, view);
+  const bars = useBars(p, view);
   const err = bars.error instanceof ApiError ? bars.error : undefined;
   const chosen = view.resolution ? resolutionOf(view.resolution).name : null;
   const data = bars.data;
