@@ -15,6 +15,7 @@ import (
 	"tradejournal/shared/httpx"
 	"tradejournal/shared/instrument"
 	"tradejournal/shared/journal"
+	"tradejournal/shared/journalstore"
 	"tradejournal/shared/propfirm"
 )
 
@@ -228,7 +229,7 @@ func statuses(ctx context.Context, pool db.TxBeginner, userID string, accountID 
 const propFirmTradesSQL = `SELECT p.account_id::text, p.id::text, p.side, p.asset_type, p.multiplier::numeric, p.closed_at, p.entry_quantity, p.net_pnl,
 	p.avg_entry_price, p.mae_price, p.mfe_price,
 	array(SELECT f.filled_at FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id),
-	(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1)
+	` + journalstore.FirstEntryRate + `
 FROM positions p JOIN prop_firm_plans pf ON pf.account_id = p.account_id
 WHERE pf.user_id = $1 AND ($2::uuid IS NULL OR pf.account_id = $2) AND p.status <> 'draft'`
 
@@ -255,12 +256,8 @@ func propFirmTrades(ctx context.Context, q db.Querier, userID string, accountID 
 	_, err = pgx.ForEachRow(rows, []any{&account, &t.PositionID, &side, &asset, &mult, &closedAt, &qty, &net, &entry, &mae, &mfe, &entries, &firstRate}, func() error {
 		tr := propfirm.Trade{PositionID: t.PositionID, Entries: entries, ClosedAt: closedAt, Quantity: qty, Net: net}
 		if closedAt != nil {
-			quoted := instrument.QuotedApart(asset)
-			fig := journal.Figures{Status: journal.StatusClosed, ClosedAt: closedAt, EntryQuantity: qty, AvgEntryPrice: entry}
-			if quoted {
-				fig.FirstRate = firstRate
-			}
-			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult, Quoted: quoted}, fig, nil, mae, mfe, *closedAt)
+			fig := journal.Figures{Status: journal.StatusClosed, ClosedAt: closedAt, EntryQuantity: qty, AvgEntryPrice: entry, FirstRate: firstRate}
+			rev := journal.Review(journal.Trade{Side: side, Multiplier: mult, Quoted: instrument.QuotedApart(asset)}, fig, nil, mae, mfe, *closedAt)
 			if rev.MAE != nil {
 				tr.MAE = &rev.MAE.Amount
 			}

@@ -95,8 +95,15 @@ const recordColumns = `p.id, p.account_id::text, p.status, p.closed_at, p.opened
 	coalesce(p.mae_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mae_price END),
 	coalesce(p.mfe_price, CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_mfe_price END),
 	CASE WHEN p.bars_closed_at = p.closed_at THEN p.bars_first_hit END,
-	CASE WHEN p.asset_type IN ('forex', 'crypto', 'cfd') THEN
-		(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1) END`
+	` + FirstEntryRate
+
+// FirstEntryRate is, in SQL, a position p's first entry's rate when its
+// asset type is priced apart from its account's currency
+// (instrument.QuotedApart; journal.Figures.FirstRate), else NULL: its
+// initial risk and excursions convert at it. Only those positions' fills
+// are read.
+const FirstEntryRate = `CASE WHEN p.asset_type IN ('` + instrument.AssetForex + `', '` + instrument.AssetCrypto + `', '` + instrument.AssetCFD + `') THEN
+	(SELECT f.rate FROM fills f WHERE f.position_id = p.id AND f.type = 'entry' ORDER BY f.filled_at, f.id LIMIT 1) END`
 
 // The excursions a record carries are the typed ones, else those measured
 // from bars to the position's current close (a measure to an earlier
